@@ -1,0 +1,147 @@
+# perfreport — hand-written Makefile. Objects go to build/ (or $(BUILD)).
+# make                 build ./perfreport
+# make test            unit + CLI + conformance tests, ends with "N passed, N failed"
+# make check           the test suite under ASan+UBSan (SANITIZE=address,undefined)
+# make SANITIZE=address,undefined   sanitized build in build-san/
+# make bench           benchmarks (bench/)
+# make fuzz            libFuzzer targets (clang) in build-fuzz/
+# make install PREFIX=/usr/local
+# make deps            install the Debian packages the project needs (idempotent)
+
+PREFIX   ?= /usr/local
+CC       ?= cc
+PKGS     := jansson libxml-2.0 cairo pangocairo sqlite3 md4c md4c-html openssl zlib
+SANITIZE ?=
+WERROR   ?=
+OPT      ?= -O2
+
+ifeq ($(SANITIZE),)
+BUILD    ?= build
+else
+BUILD    ?= build-san
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT      := -O1 -g
+endif
+
+WARN     := -Wall -Wextra -Wshadow -Wpointer-arith -Wcast-qual -Wstrict-prototypes \
+            -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter -Wvla -Wundef
+ifneq ($(WERROR),)
+WARN     += -Werror
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm -lpthread
+
+CFLAGS   ?= $(OPT) -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) $(SANFLAGS) -I. $(PKG_CFLAGS) -MMD -MP
+LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
+
+# Library: every .c in the source folders except cli/main.c.
+SRC_DIRS := model store parsers analysis render gen cli
+LIB_SRC  := $(filter-out cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libperfreport.a
+
+# Built-in templates compiled into the binary.
+TPL_SRC  := $(sort $(wildcard templates/*.md templates/*.html templates/*.mustache))
+TPL_C    := $(BUILD)/gen/templates_data.c
+TPL_OBJ  := $(BUILD)/gen/templates_data.o
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TESTLIB_SRC := $(wildcard tests/unit/lib/*.c)
+TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/%.o)
+
+FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
+
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+ifeq ($(V),)
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2)
+else
+Q :=
+msg =
+endif
+
+BIN := perfreport
+ifneq ($(SANITIZE),)
+BIN := $(BUILD)/perfreport
+endif
+
+.PHONY: all test check bench fuzz install deps clean demo unit-bins fuzz-bins
+all: $(BIN)
+
+$(BIN): $(BUILD)/cli/main.o $(LIB) $(TPL_OBJ)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+
+$(LIB): $(LIB_OBJ)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(TPL_C): $(TPL_SRC) tests/tools/embed.sh
+	$(call msg,EMBED,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)sh tests/tools/embed.sh $(TPL_SRC) > $@.tmp && mv $@.tmp $@
+
+$(TPL_OBJ): $(TPL_C)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(TPL_OBJ) $(TESTLIB_OBJ)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TESTLIB_OBJ) $(LIB) $(TPL_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka
+
+# Fuzz targets: built here with a corpus-replay driver (fuzz/driver.c) so the test
+# suite runs them over their seed corpus; `make fuzz` builds them with libFuzzer.
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/driver.c $(LIB) $(TPL_OBJ)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< fuzz/driver.c $(LIB) $(TPL_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LIB) $(TPL_OBJ)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(TPL_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS)
+
+unit-bins: $(UNIT_BIN)
+fuzz-bins: $(FUZZ_BIN)
+
+test: $(BIN) $(UNIT_BIN) $(FUZZ_BIN)
+	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
+
+check:
+	$(Q)$(MAKE) --no-print-directory test SANITIZE=address,undefined
+
+bench: $(BIN) $(BENCH_BIN)
+	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh bench/run.sh
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory fuzz-bins CC=clang BUILD=build-fuzz \
+	  SANFLAGS="-fsanitize=fuzzer,address,undefined" FUZZ_LIBFUZZER=1
+
+demo: $(BIN)
+	$(Q)sh tests/tools/demo.sh
+
+deps:
+	$(Q)sh tests/tools/deps.sh
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/perfreport
+	install -m 644 docs/perfreport.1 $(DESTDIR)$(PREFIX)/share/man/man1/perfreport.1
+
+clean:
+	rm -rf build build-san build-fuzz perfreport
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+.SECONDARY:

@@ -1,0 +1,246 @@
+/* Buffered input with peek, bounded getline, offsets and a running SHA-256. */
+#include "model/input.h"
+#include "model/xalloc.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BUF_SIZE (PR_LINE_MAX + (1u << 16))
+
+struct pr_input {
+    int fd;           /* -1 for memory inputs */
+    char *name;
+    const unsigned char *mem;
+    size_t mem_len, mem_pos;
+    unsigned char *buf;
+    size_t pos, len;  /* unread bytes are buf[pos..len) */
+    int eof;
+    long long offset; /* bytes consumed */
+    long lineno;
+    int terminated;
+    EVP_MD_CTX *md;
+    unsigned char *hashed_upto; /* not used; hashing happens on consume */
+};
+
+static pr_input *alloc_input(const char *name)
+{
+    pr_input *in = pr_xcalloc(1, sizeof *in);
+    in->name = pr_xstrdup(name);
+    in->md = EVP_MD_CTX_new();
+    if (!in->md || EVP_DigestInit_ex(in->md, EVP_sha256(), NULL) != 1) {
+        fprintf(stderr, "perfreport: cannot initialise SHA-256\n");
+        abort();
+    }
+    return in;
+}
+
+pr_input *pr_input_open(const char *path, pr_error *err)
+{
+    int fd;
+    const char *name = path;
+    if (strcmp(path, "-") == 0) {
+        fd = 0;
+        name = "<stdin>";
+    } else {
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            pr_error_set(err, PR_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+            return NULL;
+        }
+#ifdef POSIX_FADV_SEQUENTIAL
+        posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    }
+    pr_input *in = alloc_input(name);
+    in->fd = fd;
+    in->buf = pr_xmalloc(BUF_SIZE);
+    return in;
+}
+
+pr_input *pr_input_mem(const char *name, const void *data, size_t len)
+{
+    pr_input *in = alloc_input(name);
+    in->fd = -1;
+    in->mem = data;
+    in->mem_len = len;
+    in->buf = pr_xmalloc(BUF_SIZE);
+    return in;
+}
+
+void pr_input_close(pr_input *in)
+{
+    if (!in)
+        return;
+    if (in->fd > 0)
+        close(in->fd);
+    EVP_MD_CTX_free(in->md);
+    free(in->buf);
+    free(in->name);
+    free(in);
+}
+
+const char *pr_input_name(const pr_input *in)
+{
+    return in->name;
+}
+
+/* Refills the buffer so that at least `want` unread bytes are present, or EOF is reached.
+ * Returns -1 on I/O error. */
+static int fill(pr_input *in, size_t want, pr_error *err)
+{
+    if (want > BUF_SIZE)
+        want = BUF_SIZE;
+    if (in->len - in->pos >= want || in->eof)
+        return 0;
+    if (in->pos > 0) {
+        memmove(in->buf, in->buf + in->pos, in->len - in->pos);
+        in->len -= in->pos;
+        in->pos = 0;
+    }
+    while (in->len < want && !in->eof) {
+        size_t room = BUF_SIZE - in->len;
+        ssize_t r;
+        if (in->fd < 0) {
+            size_t n = in->mem_len - in->mem_pos;
+            if (n > room)
+                n = room;
+            memcpy(in->buf + in->len, in->mem + in->mem_pos, n);
+            in->mem_pos += n;
+            r = (ssize_t)n;
+        } else {
+            r = read(in->fd, in->buf + in->len, room);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0) {
+                pr_error_set(err, PR_EIO, in->name, 0, 0, "read error: %s", strerror(errno));
+                return -1;
+            }
+        }
+        if (r == 0)
+            in->eof = 1;
+        in->len += (size_t)r;
+    }
+    return 0;
+}
+
+static void consume(pr_input *in, size_t n)
+{
+    EVP_DigestUpdate(in->md, in->buf + in->pos, n);
+    in->pos += n;
+    in->offset += (long long)n;
+}
+
+const unsigned char *pr_input_peek(pr_input *in, size_t want, size_t *got)
+{
+    if (want > 65536)
+        want = 65536;
+    if (fill(in, want, NULL) < 0) {
+        *got = 0;
+        return in->buf + in->pos;
+    }
+    size_t avail = in->len - in->pos;
+    *got = avail < want ? avail : want;
+    return in->buf + in->pos;
+}
+
+long pr_input_read(pr_input *in, void *out, size_t n, pr_error *err)
+{
+    size_t done = 0;
+    unsigned char *o = out;
+    while (done < n) {
+        if (in->pos == in->len) {
+            if (in->eof)
+                break;
+            if (fill(in, 1, err) < 0)
+                return -1;
+            if (in->pos == in->len)
+                break;
+        }
+        size_t k = in->len - in->pos;
+        if (k > n - done)
+            k = n - done;
+        memcpy(o + done, in->buf + in->pos, k);
+        consume(in, k);
+        done += k;
+    }
+    return (long)done;
+}
+
+int pr_input_getline(pr_input *in, const char **line, size_t *len, pr_error *err)
+{
+    size_t scanned = 0;
+    for (;;) {
+        unsigned char *start = in->buf + in->pos;
+        size_t avail = in->len - in->pos;
+        unsigned char *nl = scanned < avail ? memchr(start + scanned, '\n', avail - scanned) : NULL;
+        if (nl) {
+            size_t n = (size_t)(nl - start);
+            *line = (const char *)start;
+            *len = n;
+            consume(in, n + 1);
+            in->lineno++;
+            in->terminated = 1;
+            return 1;
+        }
+        if (avail > PR_LINE_MAX)
+            return pr_error_set(err, PR_EPARSE, in->name, in->lineno + 1, 0,
+                                "line longer than %u bytes", PR_LINE_MAX);
+        if (in->eof) {
+            if (avail == 0)
+                return 0;
+            *line = (const char *)start;
+            *len = avail;
+            consume(in, avail);
+            in->lineno++;
+            in->terminated = 0;
+            return 1;
+        }
+        scanned = avail;
+        if (fill(in, avail + 65536, err) < 0)
+            return -1;
+    }
+}
+
+long pr_input_lineno(const pr_input *in)
+{
+    return in->lineno;
+}
+
+long long pr_input_offset(const pr_input *in)
+{
+    return in->offset;
+}
+
+int pr_input_line_terminated(const pr_input *in)
+{
+    return in->terminated;
+}
+
+int pr_input_drain(pr_input *in, pr_error *err)
+{
+    for (;;) {
+        if (in->pos < in->len)
+            consume(in, in->len - in->pos);
+        if (in->eof)
+            return 0;
+        if (fill(in, 1, err) < 0)
+            return -1;
+    }
+}
+
+void pr_input_sha256(pr_input *in, char out[65])
+{
+    EVP_MD_CTX *copy = EVP_MD_CTX_new();
+    unsigned char md[32];
+    unsigned int n = 0;
+    EVP_MD_CTX_copy_ex(copy, in->md);
+    EVP_DigestFinal_ex(copy, md, &n);
+    EVP_MD_CTX_free(copy);
+    for (unsigned i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", md[i]);
+    out[64] = 0;
+}

@@ -1,0 +1,39 @@
+/* Buffered input from a file or stdin: peeking for sniffing, bounded line reading with line
+ * numbers, raw reads, byte offsets, and a SHA-256 of every byte consumed. */
+#ifndef PR_INPUT_H
+#define PR_INPUT_H
+#include <stddef.h>
+#include "model/error.h"
+
+#define PR_LINE_MAX (1u << 20) /* longest line pr_input_getline accepts (1 MiB) */
+
+typedef struct pr_input pr_input;
+
+/* Opens `path` ("-" = stdin). Returns NULL and fills err on failure. */
+pr_input *pr_input_open(const char *path, pr_error *err);
+/* Wraps a memory buffer (borrowed; must outlive the input). Used by tests and fuzzers. */
+pr_input *pr_input_mem(const char *name, const void *data, size_t len);
+void pr_input_close(pr_input *in);
+/* Name for messages: the path as given, "<stdin>" for "-". */
+const char *pr_input_name(const pr_input *in);
+/* Makes up to `want` bytes available without consuming them; *got gets how many are
+ * (fewer only at end of input). Returns a pointer to them. want is capped at 64 KiB. */
+const unsigned char *pr_input_peek(pr_input *in, size_t want, size_t *got);
+/* Reads up to n bytes; returns the count, 0 at end of input, -1 on I/O error (err set). */
+long pr_input_read(pr_input *in, void *buf, size_t n, pr_error *err);
+/* Next line without its "\n" (a trailing "\r" is kept; see pr_input_getline_crlf).
+ * Returns 1 with *line and *len set (valid until the next call), 0 at end of input, negative on
+ * error (I/O, or a line longer than PR_LINE_MAX). A last line without "\n" is returned too. */
+int pr_input_getline(pr_input *in, const char **line, size_t *len, pr_error *err);
+/* Line number of the last line returned (1-based). */
+long pr_input_lineno(const pr_input *in);
+/* Bytes consumed so far. */
+long long pr_input_offset(const pr_input *in);
+/* Whether the last line returned by getline ended with "\n" (0 for a cut last line). */
+int pr_input_line_terminated(const pr_input *in);
+/* Consumes the rest of the input (so the hash covers all of it); returns 0 or -1 on I/O error. */
+int pr_input_drain(pr_input *in, pr_error *err);
+/* Hex SHA-256 of the bytes consumed so far (call after pr_input_drain for the whole file). */
+void pr_input_sha256(pr_input *in, char out[65]);
+
+#endif

@@ -1,0 +1,52 @@
+/* A run: one load test's metadata, its string table and (in the store) its samples. */
+#ifndef PR_RUN_H
+#define PR_RUN_H
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "model/sample.h"
+#include "model/strtab.h"
+
+typedef enum pr_load_model { PR_LOAD_UNKNOWN = 0, PR_LOAD_OPEN, PR_LOAD_CLOSED } pr_load_model;
+
+typedef struct pr_tag {
+    char *key;
+    char *value;
+} pr_tag;
+
+typedef struct pr_run {
+    int64_t id;              /* store id, 0 until stored */
+    char *name;              /* run name (attack name, --name, file base name) */
+    char *source;            /* input as named on the command line ("-" for stdin) */
+    char source_sha256[65];  /* hex digest of the input bytes, "" if unknown */
+    char *format;            /* parser name, e.g. "vegeta-gob" */
+    char *tool;              /* producing tool, e.g. "vegeta" */
+    char *tool_version;      /* NULL if unknown */
+    pr_tag *tags;
+    size_t ntags;
+    int64_t start_ns;        /* earliest request start, PR_UNKNOWN if unknown */
+    int64_t end_ns;          /* latest request end (start + latency), PR_UNKNOWN */
+    pr_load_model load_model;
+    double offered_rate;     /* requests/s the tool was asked for, NAN if unknown */
+    int32_t concurrency;     /* threads/connections, -1 if unknown */
+    int summary_only;        /* 1: no samples, only the tool's printed aggregates */
+    json_t *summary;         /* summary-only: object of the numbers the tool printed (owned) */
+    json_t *meta;            /* free-form metadata object (owned): time resolution, zone, notes */
+    pr_strtab *strings;      /* interned strings of the run's samples (owned) */
+} pr_run;
+
+pr_run *pr_run_new(void);
+void pr_run_free(pr_run *r);
+void pr_run_set_name(pr_run *r, const char *name);
+void pr_run_set_format(pr_run *r, const char *format, const char *tool);
+/* Adds or replaces a tag. */
+void pr_run_tag(pr_run *r, const char *key, const char *value);
+const char *pr_run_tag_get(const pr_run *r, const char *key);
+/* Sets meta[key] = value (steals the reference to value). */
+void pr_run_meta_set(pr_run *r, const char *key, json_t *value);
+/* Interning shortcuts into the run's string table. */
+uint32_t pr_run_intern(pr_run *r, const char *s, size_t len);
+const char *pr_run_str(const pr_run *r, uint32_t id);
+const char *pr_load_model_name(pr_load_model m);
+
+#endif

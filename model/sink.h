@@ -1,0 +1,51 @@
+/* Sinks: where parsers and the generator push samples. A sink buffers samples and hands
+ * them to its consumer (the store, the native writer, a test) in batches. */
+#ifndef PR_SINK_H
+#define PR_SINK_H
+#include <stddef.h>
+#include "model/error.h"
+#include "model/run.h"
+#include "model/sample.h"
+
+#define PR_SINK_BATCH 4096
+
+typedef struct pr_sink pr_sink;
+struct pr_sink {
+    /* Consumer: receives a batch of samples of sink->run (borrowed for the call). */
+    int (*push)(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err);
+    /* Optional: called by pr_sink_split() when a parser finds that a new run starts in the
+     * same input (--split-runs). The consumer finishes the current run and installs a fresh
+     * one in sink->run (sharing nothing with the old one). NULL: runs are not split. */
+    int (*split)(void *payload, pr_sink *sink, pr_error *err);
+    /* Optional: a non-fatal problem (killed run, appended runs…). NULL: printed to stderr. */
+    void (*warn)(void *payload, const pr_error *w);
+    void *payload;
+    pr_run *run;        /* the run samples belong to; parsers fill its metadata */
+    pr_sample buf[PR_SINK_BATCH];
+    size_t n;
+    unsigned long long total; /* samples emitted */
+};
+
+/* Prepares a sink (caller-owned struct) for `run`. */
+void pr_sink_init(pr_sink *k, pr_run *run,
+                  int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *),
+                  void *payload);
+/* Adds one sample (copied); flushes when the batch is full. Returns 0 or a negative error. */
+static inline int pr_sink_emit(pr_sink *k, const pr_sample *s, pr_error *err);
+int pr_sink_flush(pr_sink *k, pr_error *err);
+/* Flushes and asks the consumer to start a new run; returns 0 (also when unsupported). */
+int pr_sink_split(pr_sink *k, pr_error *err);
+/* Reports a warning through the sink (formatted like an error). */
+void pr_sink_warn(pr_sink *k, const char *path, long line, long col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static inline int pr_sink_emit(pr_sink *k, const pr_sample *s, pr_error *err)
+{
+    k->buf[k->n++] = *s;
+    k->total++;
+    if (k->n == PR_SINK_BATCH)
+        return pr_sink_flush(k, err);
+    return 0;
+}
+
+#endif

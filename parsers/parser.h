@@ -1,0 +1,47 @@
+/* The parser contract: a registry entry with a content sniffer and a streaming parse.
+ * Adding a format = one new file in parsers/ plus one line in parsers/registry.c. */
+#ifndef PR_PARSER_H
+#define PR_PARSER_H
+#include <stddef.h>
+#include "model/error.h"
+#include "model/input.h"
+#include "model/sink.h"
+
+enum pr_subresults {
+    PR_SUB_EXCLUDE = 0, /* default: sub-results/transactions do not double count */
+    PR_SUB_INCLUDE,     /* keep every row */
+    PR_SUB_ONLY         /* keep only sub-results (and plain samples) */
+};
+
+typedef struct pr_parse_opts {
+    const char *jtl_columns;     /* --jtl-columns a,b,c: column set of a header-less JTL */
+    const char *jtl_time_format; /* --jtl-time-format: SimpleDateFormat pattern */
+    const char *tz;              /* --tz: zone of stamps that carry none (e.g. "+02:00", "UTC") */
+    int jtl_timestamp_end;       /* --jtl-timestamp end: stamps mark the sample's end */
+    int split_runs;              /* --split-runs */
+    int recover;                 /* --recover: keep what can be read from damaged XML */
+    int subresults;              /* enum pr_subresults */
+} pr_parse_opts;
+
+typedef struct pr_parser {
+    const char *name;    /* --format name, e.g. "vegeta-gob" */
+    const char *tool;    /* producing tool, e.g. "vegeta" */
+    const char *summary; /* one line for `perfreport formats` */
+    /* Confidence 0..100 that the input starting with buf[0..len) is this format.
+     * len may be short (small files). Pure function: no side effects. */
+    int (*sniff)(const unsigned char *buf, size_t len);
+    /* Streams `in` into `sink` (sink->run is prefilled with name/source; the parser sets
+     * format/tool and whatever metadata the file carries, and for summary-only inputs sets
+     * run->summary_only and run->summary). Returns 0, or a negative code with err filled:
+     * PR_ETRUNC means the samples emitted so far are valid and err says where input broke. */
+    int (*parse)(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err);
+} pr_parser;
+
+/* The registry (parsers/registry.c). NULL-terminated. */
+extern const pr_parser *const pr_parsers[];
+
+const pr_parser *pr_parser_find(const char *name);
+/* Best parser for the first bytes of an input, or NULL if none is confident (score < 20). */
+const pr_parser *pr_parser_sniff(const unsigned char *buf, size_t len, int *score);
+
+#endif

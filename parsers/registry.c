@@ -1,0 +1,34 @@
+/* The parser registry: one table, one entry per format. */
+#include "parsers/parser.h"
+#include <string.h>
+
+extern const pr_parser pr_parser_native;
+
+const pr_parser *const pr_parsers[] = {
+    &pr_parser_native,
+    NULL
+};
+
+const pr_parser *pr_parser_find(const char *name)
+{
+    for (size_t i = 0; pr_parsers[i]; i++)
+        if (strcmp(pr_parsers[i]->name, name) == 0)
+            return pr_parsers[i];
+    return NULL;
+}
+
+const pr_parser *pr_parser_sniff(const unsigned char *buf, size_t len, int *score)
+{
+    const pr_parser *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; pr_parsers[i]; i++) {
+        int s = pr_parsers[i]->sniff(buf, len);
+        if (s > best_score) {
+            best_score = s;
+            best = pr_parsers[i];
+        }
+    }
+    if (score)
+        *score = best_score;
+    return best_score >= 20 ? best : NULL;
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Runs one end-to-end CLI case: tests/cli/NAME.sh is sourced with the helpers below in a
+# fresh temporary directory, its transcript (commands, output, exit codes) is compared
+# byte for byte with tests/cli/NAME.out. UPDATE=1 rewrites the expected file instead.
+set -u
+case_file=$1
+root=$(pwd)
+name=$(basename "$case_file" .sh)
+expected="$root/tests/cli/$name.out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export PERFREPORT_STORE="$work/perfreport.db"
+export SOURCE_DATE_EPOCH=1796083200
+export NO_COLOR=1
+export TZ=UTC
+export LC_ALL=C.UTF-8
+DATA="$root/tests/data"
+SAMPLES="$root/samples"
+# pr ARGS…: runs perfreport, prints "$ perfreport ARGS", its stdout+stderr, and "[exit N]" if N≠0.
+pr() {
+  echo "\$ perfreport $*"
+  "$PERFREPORT_BIN" "$@" 2>&1
+  rc=$?
+  [ "$rc" -ne 0 ] && echo "[exit $rc]"
+  return 0
+}
+# sh_ CMD: runs a shell command line the same way (for pipes and sqlite3 queries).
+sh_() {
+  echo "\$ $*"
+  (eval "$*") 2>&1
+  rc=$?
+  [ "$rc" -ne 0 ] && echo "[exit $rc]"
+  return 0
+}
+PR=$PERFREPORT_BIN
+out="$work/actual.out"
+( cd "$work" && . "$root/$case_file" ) >"$out" 2>&1
+# Transcripts must not depend on where the tree or the temp dir lives.
+sed -i -e "s#$work#WORK#g" -e "s#$root#ROOT#g" "$out"
+if [ "${UPDATE:-}" = 1 ]; then
+  cp "$out" "$expected"
+  exit 0
+fi
+if [ ! -f "$expected" ]; then
+  echo "missing $expected; actual output:"; cat "$out"; exit 1
+fi
+if ! cmp -s "$out" "$expected"; then
+  diff -u "$expected" "$out" | head -80
+  exit 1
+fi

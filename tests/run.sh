@@ -1,0 +1,64 @@
+#!/bin/sh
+# Runs the whole suite: unit tests (cmocka), fuzz targets over their seed corpora, and the
+# end-to-end CLI cases. Ends with the line "N passed, N failed".
+# Env: PERFREPORT_BIN (binary under test), BUILD (build dir), ONLY (substring filter).
+set -u
+BUILD=${BUILD:-build}
+export PERFREPORT_BIN=${PERFREPORT_BIN:-$(pwd)/perfreport}
+export PR_TESTDATA=$(pwd)/tests/data
+pass=0
+fail=0
+failed=""
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+note_fail() { fail=$((fail + ${2:-1})); failed="$failed $1"; }
+
+for t in "$BUILD"/tests/test_*; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  case "$name" in *.d|*.o) continue;; esac
+  [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
+  "$t" >"$log" 2>&1
+  rc=$?
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+  pass=$((pass + p))
+  if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
+    [ "$f" -eq 0 ] && f=1
+    note_fail "$name" "$f"
+    echo "FAIL $name"; sed 's/^/    /' "$log" | tail -40
+  else
+    echo "ok   $name ($p)"
+  fi
+done
+
+for t in "$BUILD"/fuzz/fuzz_*; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  case "$name" in *.d|*.o) continue;; esac
+  [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
+  corpus=tests/fuzz/${name#fuzz_}
+  if [ ! -d "$corpus" ]; then note_fail "$name(no corpus)"; echo "FAIL $name: no corpus $corpus"; continue; fi
+  if "$t" "$corpus" >"$log" 2>&1; then
+    pass=$((pass + 1)); echo "ok   $name ($(tail -1 "$log"))"
+  else
+    note_fail "$name"; echo "FAIL $name"; tail -30 "$log" | sed 's/^/    /'
+  fi
+done
+
+for c in tests/cli/*.sh; do
+  [ -f "$c" ] || continue
+  name=$(basename "$c" .sh)
+  [ "$name" = lib ] && continue
+  [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
+  if sh tests/cli/lib.sh "$c" >"$log" 2>&1; then
+    pass=$((pass + 1)); echo "ok   cli/$name"
+  else
+    note_fail "cli/$name"; echo "FAIL cli/$name"; head -60 "$log" | sed 's/^/    /'
+  fi
+done
+
+[ -n "$failed" ] && echo "failed:$failed"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

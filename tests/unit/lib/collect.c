@@ -1,0 +1,96 @@
+/* Test helper: an in-memory sink and parse shortcuts. */
+#include "tests/unit/lib/collect.h"
+#include "model/xalloc.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+{
+    collect *c = payload;
+    c->s = pr_xgrow(c->s, &c->cap, c->n + n, sizeof *c->s);
+    memcpy(c->s + c->n, s, n * sizeof *s);
+    c->n += n;
+    return 0;
+}
+
+static int split(void *payload, pr_sink *sink, pr_error *err)
+{
+    collect *c = payload;
+    c->splits++;
+    return 0;
+}
+
+static void warn(void *payload, const pr_error *w)
+{
+    collect *c = payload;
+    c->warnings++;
+    pr_error_format(w, c->last_warning, sizeof c->last_warning);
+}
+
+void collect_init(collect *c)
+{
+    memset(c, 0, sizeof *c);
+    c->run = pr_run_new();
+    pr_sink_init(&c->sink, c->run, push, c);
+    c->sink.split = split;
+    c->sink.warn = warn;
+}
+
+void collect_free(collect *c)
+{
+    pr_run_free(c->run);
+    free(c->s);
+}
+
+static int run_parse(collect *c, const char *parser, pr_input *in, const pr_parse_opts *opts,
+                     pr_error *err)
+{
+    pr_parse_opts def;
+    memset(&def, 0, sizeof def);
+    const pr_parser *p;
+    if (parser) {
+        p = pr_parser_find(parser);
+    } else {
+        size_t got;
+        const unsigned char *head = pr_input_peek(in, 4096, &got);
+        p = pr_parser_sniff(head, got, NULL);
+    }
+    if (!p) {
+        pr_input_close(in);
+        return pr_error_set(err, PR_EFORMAT, NULL, 0, 0, "no parser");
+    }
+    int rc = p->parse(in, &c->sink, opts ? opts : &def, err);
+    if (rc >= 0 || rc == PR_ETRUNC) {
+        int rc2 = pr_sink_flush(&c->sink, err);
+        if (rc2 < 0)
+            rc = rc2;
+    }
+    pr_input_close(in);
+    return rc;
+}
+
+int collect_parse_file(collect *c, const char *parser, const char *path,
+                       const pr_parse_opts *opts, pr_error *err)
+{
+    pr_input *in = pr_input_open(path, err);
+    if (!in)
+        return err->code;
+    return run_parse(c, parser, in, opts, err);
+}
+
+int collect_parse_mem(collect *c, const char *parser, const void *data, size_t len,
+                      const pr_parse_opts *opts, pr_error *err)
+{
+    return run_parse(c, parser, pr_input_mem("<mem>", data, len), opts, err);
+}
+
+const char *testdata(const char *rel)
+{
+    static char buf[4][1024];
+    static int k;
+    const char *base = getenv("PR_TESTDATA");
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", base ? base : "tests/data", rel);
+    return buf[k];
+}
