@@ -30,11 +30,29 @@ typedef struct pr_run {
     double offered_rate;     /* requests/s the tool was asked for, NAN if unknown */
     int32_t concurrency;     /* threads/connections, -1 if unknown */
     int summary_only;        /* 1: no samples, only the tool's printed aggregates */
-    json_t *summary;         /* summary-only: object of the numbers the tool printed (owned) */
+    json_t *summary;         /* summary-only: the numbers the tool printed (owned), see below */
     json_t *meta;            /* free-form metadata object (owned): time resolution, zone, notes */
     pr_strtab *strings;      /* interned strings of the run's samples (owned) */
 } pr_run;
 
+/* The summary object of a summary-only run. Every key is optional: a tool's number goes in
+ * only if the tool printed it (nothing is invented). Canonical keys, used by analysis:
+ *   "requests"          integer   requests completed (or sent, see the tool's notes)
+ *   "successes", "failures"  integer
+ *   "success_ratio"     number 0..1
+ *   "duration_ns"       integer   test duration as the tool defines it
+ *   "wait_ns"           integer   (vegeta)
+ *   "rate_per_s"        number    requests per second as the tool printed it
+ *   "throughput_per_s"  number    successful requests per second
+ *   "concurrency"       integer
+ *   "latency_ns"        object    {"min","mean","stdev","max","p50","p90","p99","p99.9",...}
+ *                                 integers (ns); percentile keys are "p" + the percentile
+ *   "connect_ns", "ttfb_ns"  same shape as latency_ns, where printed
+ *   "bytes_in_total", "bytes_out_total"  integer; "bytes_in_per_s" number
+ *   "status_codes"      object    {"200": count, ...}
+ *   "errors"            array of  {"message": text, "count": integer (if printed)}
+ *   "tool"              object    everything else the tool printed, under its own names
+ *                                 (e.g. ab's "Time per request", siege's "Longest transaction") */
 pr_run *pr_run_new(void);
 void pr_run_free(pr_run *r);
 void pr_run_set_name(pr_run *r, const char *name);
