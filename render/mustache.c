@@ -829,6 +829,10 @@ static int render_section(rs *r, const node *x, const xform *xs, const scope *sc
         size_t i;
         json_t *e;
         json_array_foreach(v, i, e) {
+            if (++r->steps > PR_MUSTACHE_MAX_STEPS) {
+                rc = rerr(r, PR_EPARSE, "rendering takes more than 2^26 steps");
+                break;
+            }
             if ((rc = push_ctx(r, e)) < 0)
                 break;
             rc = render(r, x->kids, x->nkids, xs, sc);
