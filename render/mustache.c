@@ -610,7 +610,8 @@ void pr_mustache_escape(const char *s, size_t n, int escape, pr_buf *out)
                 size_t d = 0;
                 while (d < i && s[d] >= '0' && s[d] <= '9')
                     d++;
-                if (d == i) { /* "1." or "1)" at the start would begin a list */
+                if (d == i && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\t')) {
+                    /* "1. " or "1) " at the start would begin a list */
                     two[1] = (char)ch;
                     rep = two;
                 }
