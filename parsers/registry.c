@@ -3,9 +3,11 @@
 #include <string.h>
 
 extern const pr_parser pr_parser_native;
+extern const pr_parser pr_parser_vegeta_gob;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
+    &pr_parser_vegeta_gob,
     NULL
 };
 
