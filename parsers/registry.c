@@ -4,10 +4,14 @@
 
 extern const pr_parser pr_parser_native;
 extern const pr_parser pr_parser_vegeta_gob;
+extern const pr_parser pr_parser_vegeta_json;
+extern const pr_parser pr_parser_vegeta_csv;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
     &pr_parser_vegeta_gob,
+    &pr_parser_vegeta_json,
+    &pr_parser_vegeta_csv,
     NULL
 };
 

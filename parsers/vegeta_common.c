@@ -35,8 +35,21 @@ static uint32_t intern_cached(pr_run *run, pr_vegeta_cache *c, pr_str s)
     return id;
 }
 
-int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *r, pr_error *err)
+static pr_str cap_str(pr_str s)
 {
+    if (s.n > PR_VEGETA_STR_MAX)
+        s.n = PR_VEGETA_STR_MAX;
+    return s;
+}
+
+int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
+{
+    pr_vegeta_rec capped = *rec;
+    const pr_vegeta_rec *r = &capped;
+    capped.method = cap_str(rec->method);
+    capped.url = cap_str(rec->url);
+    capped.error = cap_str(rec->error);
+    capped.attack = cap_str(rec->attack);
     pr_run *run = a->sink->run;
     pr_sample s;
     pr_sample_init(&s);
