@@ -16,6 +16,7 @@ struct pr_gob {
     unsigned char *own;       /* owned buffer (streaming decoders) */
     const unsigned char *b;   /* bytes b[pos..len) are unread */
     size_t pos, len;
+    size_t lim;               /* min(len, end of the current message) as an index into b */
     long long base;           /* input offset of b[0] */
     int eof;
     long long msg_start;      /* offset of the current message's length prefix */
@@ -63,6 +64,7 @@ pr_gob *pr_gob_open_mem(const char *name, const void *data, size_t len)
     pr_gob *g = alloc_gob(name);
     g->b = data;
     g->len = len;
+    g->lim = len;
     g->eof = 1;
     return g;
 }
@@ -162,6 +164,17 @@ static int truncated(pr_gob *g, pr_error *err)
                               g->msg_start);
 }
 
+/* Recomputes lim after the buffer or the message bounds change. */
+static void update_lim(pr_gob *g)
+{
+    g->lim = g->len;
+    if (g->msg_end >= 0 && g->msg_end != LLONG_MAX) {
+        long long e = g->msg_end - g->base;
+        if (e < (long long)g->len)
+            g->lim = e < (long long)g->pos ? g->pos : (size_t)e;
+    }
+}
+
 /* Reads more input so that at least n unread bytes are buffered (n <= BUF_CAP). */
 static int refill(pr_gob *g, size_t n, pr_error *err)
 {
@@ -181,6 +194,7 @@ static int refill(pr_gob *g, size_t n, pr_error *err)
             g->eof = 1;
         g->len += (size_t)r;
     }
+    update_lim(g);
     if (g->len < n)
         return truncated(g, err);
     return 0;
@@ -195,6 +209,8 @@ static inline long long msg_left(const pr_gob *g)
 /* Makes n contiguous bytes of the current message available at b + pos. */
 static inline int need(pr_gob *g, size_t n, pr_error *err)
 {
+    if (g->lim - g->pos >= n)
+        return 0;
     if ((long long)n > msg_left(g))
         return fail(g, err, PR_EPARSE, "value runs past the end of its message");
     if (g->len - g->pos >= n)
@@ -215,14 +231,38 @@ static int skip_bytes(pr_gob *g, uint64_t n, pr_error *err)
         }
         n -= avail;
         g->pos = g->len;
+        g->lim = g->len;
         int rc = refill(g, 1, err);
         if (rc < 0)
             return rc;
     }
 }
 
+static int get_uint_slow(pr_gob *g, uint64_t *out, pr_error *err);
+
 /* Decodes a gob uint at the cursor (within the message). */
 static inline int get_uint(pr_gob *g, uint64_t *out, pr_error *err)
+{
+    if (g->pos < g->lim && g->b[g->pos] < 0x80) {
+        *out = g->b[g->pos++];
+        return 0;
+    }
+    if (g->lim - g->pos >= 9) {
+        unsigned k = 256u - g->b[g->pos];
+        if (k > 8)
+            return get_uint_slow(g, out, err);
+        const unsigned char *p = g->b + g->pos + 1;
+        uint64_t v = 0;
+        for (unsigned i = 0; i < k; i++)
+            v = v << 8 | p[i];
+        g->pos += 1 + k;
+        *out = v;
+        return 0;
+    }
+    return get_uint_slow(g, out, err);
+}
+
+static int get_uint_slow(pr_gob *g, uint64_t *out, pr_error *err)
 {
     int rc = need(g, 1, err);
     if (rc < 0)
@@ -279,6 +319,11 @@ int pr_gob_read_bytes(pr_gob *g, const unsigned char **p, size_t *len, size_t ma
     if (max > BYTES_MAX)
         max = BYTES_MAX;
     *len = (size_t)n;
+    if (n <= max && n <= g->lim - g->pos) {
+        *p = g->b + g->pos;
+        g->pos += (size_t)n;
+        return 0;
+    }
     if (n <= max) {
         if ((rc = need(g, (size_t)n, err)) < 0)
             return rc;
@@ -309,6 +354,25 @@ int pr_gob_next_field(pr_gob *g, const pr_gob_type *st, long *field, pr_error *e
                                   st->name[0] ? st->name : "(unnamed)");
     *field += (long)d;
     return 1;
+}
+
+/* Skips a length-prefixed byte string. */
+static inline int skip_lenbytes(pr_gob *g, pr_error *err)
+{
+    uint64_t n;
+    int rc = get_uint(g, &n, err);
+    if (rc < 0)
+        return rc;
+    if (n <= g->lim - g->pos) {
+        g->pos += (size_t)n;
+        return 0;
+    }
+    return skip_bytes(g, n, err);
+}
+
+static inline int is_lenbytes(int64_t id)
+{
+    return id == PR_GOB_ID_BYTES || id == PR_GOB_ID_STRING;
 }
 
 /* Checks an element count against what the message can still hold (>= 1 byte each). */
@@ -356,6 +420,12 @@ static int skip_kind(pr_gob *g, const pr_gob_type *t, pr_error *err)
     case PR_GOB_SLICE:
         if ((rc = get_uint(g, &n, err)) < 0 || (rc = check_count(g, n, err)) < 0)
             return rc;
+        if (is_lenbytes(t->elem)) {
+            for (uint64_t i = 0; i < n; i++)
+                if ((rc = skip_lenbytes(g, err)) < 0)
+                    return rc;
+            return 0;
+        }
         for (uint64_t i = 0; i < n; i++)
             if ((rc = skip_value(g, t->elem, err)) < 0)
                 return rc;
@@ -363,15 +433,18 @@ static int skip_kind(pr_gob *g, const pr_gob_type *t, pr_error *err)
     case PR_GOB_MAP:
         if ((rc = get_uint(g, &n, err)) < 0 || (rc = check_count(g, n, err)) < 0)
             return rc;
-        for (uint64_t i = 0; i < n; i++)
-            if ((rc = skip_value(g, t->key, err)) < 0 || (rc = skip_value(g, t->elem, err)) < 0)
+        for (uint64_t i = 0; i < n; i++) {
+            rc = is_lenbytes(t->key) ? skip_lenbytes(g, err) : skip_value(g, t->key, err);
+            if (rc < 0 || (rc = skip_value(g, t->elem, err)) < 0)
                 return rc;
+        }
         return 0;
     case PR_GOB_STRUCT: {
         long f = -1;
         while ((rc = pr_gob_next_field(g, t, &f, err)) == 1) {
             int64_t fid = t->fields[f].id;
-            if ((rc = skip_value(g, fid, err)) < 0)
+            rc = is_lenbytes(fid) ? skip_lenbytes(g, err) : skip_value(g, fid, err);
+            if (rc < 0)
                 return rc;
         }
         return rc;
@@ -400,17 +473,8 @@ static int skip_value(pr_gob *g, int64_t id, pr_error *err)
 int pr_gob_skip(pr_gob *g, int64_t id, pr_error *err)
 {
     /* Fast paths for the common leaf types. */
-    if (id == PR_GOB_ID_BYTES || id == PR_GOB_ID_STRING) {
-        uint64_t n;
-        int rc = get_uint(g, &n, err);
-        if (rc < 0)
-            return rc;
-        if (n <= g->len - g->pos && (long long)n <= msg_left(g)) {
-            g->pos += (size_t)n;
-            return 0;
-        }
-        return skip_bytes(g, n, err);
-    }
+    if (is_lenbytes(id))
+        return skip_lenbytes(g, err);
     return skip_value(g, id, err);
 }
 
@@ -420,8 +484,10 @@ int pr_gob_skip_message(pr_gob *g, pr_error *err)
         return 0;
     long long left = msg_left(g);
     int rc = left > 0 ? skip_bytes(g, (uint64_t)left, err) : 0;
-    if (rc == 0)
+    if (rc == 0) {
         g->msg_end = -1;
+        update_lim(g);
+    }
     return rc;
 }
 
@@ -610,23 +676,28 @@ int pr_gob_next(pr_gob *g, int64_t *type_id, pr_error *err)
             g->len = (size_t)r;
             if ((size_t)r < BUF_CAP)
                 g->eof = 1;
+            update_lim(g);
             if (r == 0)
                 return 0;
         }
         /* Message header: uint length, then the int type id (inside the length). */
         g->msg_end = LLONG_MAX;
+        update_lim(g);
         uint64_t n;
         if ((rc = get_uint(g, &n, err)) < 0) {
             g->msg_end = -1;
+            update_lim(g);
             return rc;
         }
         if (n == 0 || n > (uint64_t)PR_GOB_MSG_MAX) {
             g->msg_end = -1;
+            update_lim(g);
             return pr_error_at_offset(err, PR_EPARSE, g->name, g->msg_start,
                                       "gob: message length %llu at offset %lld is out of range",
                                       (unsigned long long)n, g->msg_start);
         }
         g->msg_end = pr_gob_offset(g) + (long long)n;
+        update_lim(g);
         g->depth = 0;
         int64_t id = 0;
         if ((rc = get_int(g, &id, err)) < 0)

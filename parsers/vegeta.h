@@ -35,6 +35,7 @@ typedef struct pr_vegeta_acc {
     pr_sink *sink;
     int64_t start_ns, end_ns;
     int zone_set;
+    int zone_min;
     int mixed_zones;
     int attack_set;
     int mixed_attacks;

@@ -87,9 +87,9 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
         if (r->has_zone) {
             if (!a->zone_set) {
                 a->zone_set = 1;
+                a->zone_min = r->tz_offset_min;
                 pr_run_meta_set(run, "tz_offset_min", json_integer(r->tz_offset_min));
-            } else if (json_integer_value(json_object_get(run->meta, "tz_offset_min")) !=
-                       r->tz_offset_min) {
+            } else if (a->zone_min != r->tz_offset_min) {
                 a->mixed_zones = 1;
             }
         }
