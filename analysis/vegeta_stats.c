@@ -394,6 +394,41 @@ char *pr_vegeta_stats_text(const pr_vegeta_stats *st, const pr_run *run)
     return out;
 }
 
+char *pr_vegeta_hist_text(const pr_sample *s, size_t n, const int64_t *bounds_ns, size_t nb)
+{
+    uint64_t *counts = pr_xcalloc(nb ? nb : 1, sizeof *counts);
+    for (size_t k = 0; k < n && nb; k++) {
+        int64_t l = s[k].latency_ns == PR_UNKNOWN ? 0 : s[k].latency_ns;
+        size_t i = 0;
+        for (; i + 1 < nb; i++)
+            if (l >= bounds_ns[i] && l < bounds_ns[i + 1])
+                break;
+        counts[i]++;
+    }
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, "Bucket\t\t#\t%\tHistogram\n");
+    for (size_t i = 0; i < nb; i++) {
+        double ratio = n ? (double)counts[i] / (double)n : NAN;
+        char lo[32], hi[32];
+        pr_vegeta_duration_string(bounds_ns[i], lo);
+        if (i + 1 < nb)
+            pr_vegeta_duration_string(bounds_ns[i + 1], hi);
+        else
+            strcpy(hi, "+Inf");
+        pr_buf_printf(&b, "[%s,\t%s]\t%llu\t%.2f%%\t", lo, hi, (unsigned long long)counts[i],
+                      ratio * 100);
+        int bars = n ? (int)(ratio * 75) : 0;
+        for (int k = 0; k < bars; k++)
+            pr_buf_putc(&b, '#');
+        pr_buf_putc(&b, '\n');
+    }
+    free(counts);
+    char *raw = pr_buf_steal(&b);
+    char *out = tabwrite(raw);
+    free(raw);
+    return out;
+}
+
 /* Go's encoding/json float format: shortest round-trip digits, 'f' form unless tiny/huge. */
 static void json_float(pr_buf *b, double f)
 {

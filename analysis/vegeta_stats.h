@@ -65,6 +65,11 @@ char *pr_vegeta_stats_text(const pr_vegeta_stats *st, const pr_run *run);
 /* The one-line JSON of `vegeta report -type=json`, byte for byte in Vegeta's key order and
  * number formatting, with a trailing newline. Heap string (caller frees). */
 char *pr_vegeta_stats_json_text(const pr_vegeta_stats *st, const pr_run *run);
+/* The layout of `vegeta report -type='hist[b0,b1,...]'` over n samples: bucket i counts
+ * latencies in [b_i, b_i+1), the last [b_n-1, +Inf); as in Vegeta, a latency below b0 lands in
+ * the last bucket. nb >= 1 bounds in ascending order. Heap string (caller frees). */
+char *pr_vegeta_hist_text(const pr_sample *s, size_t n, const int64_t *bounds_ns, size_t nb);
+
 /* The canonical summary object (model/run.h) of these metrics; new reference. Errors carry
  * counts, which Vegeta's report lacks. */
 json_t *pr_vegeta_stats_summary(const pr_vegeta_stats *st, const pr_run *run);

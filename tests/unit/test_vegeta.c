@@ -520,6 +520,27 @@ static void test_vegeta__report_parsers(void **s)
     collect_free(&c);
 }
 
+/* The hist report is exact in Vegeta too: byte for byte. */
+static void test_vegeta__hist_agrees(void **s)
+{
+    static const int64_t bounds[] = {0, 2000000, 5000000, 10000000, 50000000, 100000000,
+                                     1000000000};
+    static const char *const fx[][2] = {{"vegeta/basic.bin", "vegeta/basic.hist.txt"},
+                                        {"vegeta/mixed.bin", "vegeta/mixed.hist.txt"},
+                                        {"vegeta/post.bin", "vegeta/post.hist.txt"},
+                                        {"vegeta/refused.bin", "vegeta/refused.hist.txt"}};
+    for (size_t i = 0; i < 4; i++) {
+        collect c;
+        parse_ok(&c, NULL, fx[i][0]);
+        char *ours = pr_vegeta_hist_text(c.s, c.n, bounds, 7);
+        char *theirs = read_all(testdata(fx[i][1]), NULL);
+        assert_string_equal(ours, theirs);
+        free(ours);
+        free(theirs);
+        collect_free(&c);
+    }
+}
+
 static void test_vegeta__duration_format(void **s)
 {
     static const struct {
@@ -557,6 +578,7 @@ int main(void)
         cmocka_unit_test(test_vegeta__line_errors),
         cmocka_unit_test(test_vegeta__attack_names_run),
         cmocka_unit_test(test_vegeta__report_parsers),
+        cmocka_unit_test(test_vegeta__hist_agrees),
         cmocka_unit_test(test_vegeta__duration_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
