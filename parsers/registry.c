@@ -3,9 +3,21 @@
 #include <string.h>
 
 extern const pr_parser pr_parser_native;
+extern const pr_parser pr_parser_vegeta_gob;
+extern const pr_parser pr_parser_vegeta_json;
+extern const pr_parser pr_parser_vegeta_csv;
+extern const pr_parser pr_parser_vegeta_text;
+extern const pr_parser pr_parser_vegeta_report_json;
+extern const pr_parser pr_parser_vegeta_hist;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
+    &pr_parser_vegeta_gob,
+    &pr_parser_vegeta_json,
+    &pr_parser_vegeta_csv,
+    &pr_parser_vegeta_text,
+    &pr_parser_vegeta_report_json,
+    &pr_parser_vegeta_hist,
     NULL
 };
 
