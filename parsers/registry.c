@@ -3,9 +3,13 @@
 #include <string.h>
 
 extern const pr_parser pr_parser_native;
+extern const pr_parser pr_parser_ab_tsv, pr_parser_ab_text, pr_parser_ab_csv;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
+    &pr_parser_ab_tsv,
+    &pr_parser_ab_text,
+    &pr_parser_ab_csv,
     NULL
 };
 
