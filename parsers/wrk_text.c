@@ -126,7 +126,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         if (pr_str_starts(t, "Running ")) {
             /* "Running 5s test @ http://…" */
             const char *at = memmem(t.p, t.n, " test @ ", 8);
-            if (at) {
+            if (at && at >= t.p + 8) {
                 pr_str d1 = {t.p + 8, (size_t)(at - t.p) - 8};
                 pr_textsum_str(tool, "Running", d1.p, d1.n);
                 pr_textsum_str(tool, "url", at + 8, t.n - (size_t)(at + 8 - t.p));
