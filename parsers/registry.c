@@ -9,6 +9,9 @@ extern const pr_parser pr_parser_vegeta_csv;
 extern const pr_parser pr_parser_vegeta_text;
 extern const pr_parser pr_parser_vegeta_report_json;
 extern const pr_parser pr_parser_vegeta_hist;
+extern const pr_parser pr_parser_ab_tsv, pr_parser_ab_text, pr_parser_ab_csv;
+extern const pr_parser pr_parser_hey_csv, pr_parser_hey_text, pr_parser_wrk_text;
+extern const pr_parser pr_parser_siege_text, pr_parser_siege_json, pr_parser_httperf_text;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
@@ -18,6 +21,15 @@ const pr_parser *const pr_parsers[] = {
     &pr_parser_vegeta_text,
     &pr_parser_vegeta_report_json,
     &pr_parser_vegeta_hist,
+    &pr_parser_ab_tsv,
+    &pr_parser_ab_text,
+    &pr_parser_ab_csv,
+    &pr_parser_hey_csv,
+    &pr_parser_hey_text,
+    &pr_parser_wrk_text,
+    &pr_parser_siege_text,
+    &pr_parser_siege_json,
+    &pr_parser_httperf_text,
     NULL
 };
 
