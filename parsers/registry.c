@@ -3,9 +3,13 @@
 #include <string.h>
 
 extern const pr_parser pr_parser_native;
+extern const pr_parser pr_parser_jmeter_csv;
+extern const pr_parser pr_parser_jmeter_xml;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
+    &pr_parser_jmeter_csv,
+    &pr_parser_jmeter_xml,
     NULL
 };
 
