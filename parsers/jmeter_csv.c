@@ -812,11 +812,13 @@ static int record(jcsv *j, int terminated)
             end_ms <= j->parent_end_ms + slack) {
             s.flags |= PR_SF_SUBRESULT;
             j->n_sub++;
-            if (j->have_pending && !j->pending_emitted) {
+            if (j->have_pending && !(j->pending.flags & PR_SF_PARENT)) {
                 j->pending.flags |= PR_SF_PARENT;
-                if (j->opts->subresults == PR_SUB_INCLUDE && emit(j, &j->pending) < 0)
-                    return j->rc;
-                j->pending_emitted = 1;
+                if (j->opts->subresults == PR_SUB_INCLUDE) { /* keep file order */
+                    if (emit(j, &j->pending) < 0)
+                        return j->rc;
+                    j->pending_emitted = 1;
+                }
             }
             if (j->opts->subresults != PR_SUB_EXCLUDE && emit(j, &s) < 0)
                 return j->rc;

@@ -54,7 +54,16 @@ typedef struct jxml {
     size_t cap_n;
     int eof;
     int io_error;
+    char tail[32];
+    size_t tail_n;
+    int injected;       /* we supplied the missing </testResults> */
+    int root_bytes;     /* "<testResults" went by */
+    char carry[64];     /* --recover: bytes held back from the previous read */
+    size_t carry_n;
+    long n_blanked;
+    long nsamples_seen;
     int saw_root, root_closed;
+    long root_line;
     /* first libxml2 error */
     int xerr;
     int xerr_code;
@@ -67,17 +76,128 @@ typedef struct jxml {
     int rc;
 } jxml;
 
+/* --recover: JMeter writes control characters of binary bodies as "&#x0;"-style references or
+ * raw bytes, which make the file not well-formed and stop libxml2's reader. In recover mode
+ * they are blanked in place (same length) before the parser sees them; a reference cut by
+ * the chunk boundary is held back for the next read. Returns how many bytes are ready. */
+static int xml_char_ok(unsigned long v)
+{
+    return v == 9 || v == 10 || v == 13 || (v >= 32 && v < 0xD800) ||
+           (v >= 0xE000 && v <= 0xFFFD) || (v >= 0x10000 && v <= 0x10FFFF);
+}
+
+static size_t sanitize(jxml *x, char *buf, size_t n, int final)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)buf[i];
+        if (ch < 32 && ch != 9 && ch != 10 && ch != 13) {
+            buf[i] = ' ';
+            x->n_blanked++;
+            continue;
+        }
+        if (ch != '&')
+            continue;
+        if (!final && n - i < 12 && i > 0)
+            return i; /* maybe a reference cut by the chunk end: hold it back */
+        if (i + 1 >= n || buf[i + 1] != '#')
+            continue;
+        size_t j = i + 2;
+        int hex = j < n && (buf[j] == 'x' || buf[j] == 'X');
+        j += (size_t)hex;
+        size_t d0 = j;
+        unsigned long v = 0;
+        while (j < n && j - d0 < 8) {
+            int c = (unsigned char)buf[j], dv;
+            if (c >= '0' && c <= '9')
+                dv = c - '0';
+            else if (hex && (c | 32) >= 'a' && (c | 32) <= 'f')
+                dv = (c | 32) - 'a' + 10;
+            else
+                break;
+            v = v * (hex ? 16u : 10u) + (unsigned long)dv;
+            j++;
+        }
+        if (j < n && buf[j] == ';' && j > d0 && !xml_char_ok(v)) {
+            memset(buf + i, ' ', j - i + 1);
+            x->n_blanked++;
+        }
+    }
+    return n;
+}
+
+/* Feeds the reader. A killed JMeter leaves no </testResults>; libxml2's reader then drops the
+ * nodes of its last chunk when it reports the error, so at end of input the missing end tag
+ * is supplied (once) and the run is reported as killed. */
 static int xread(void *ctx, char *buf, int len)
 {
+    static const char close_tag[] = "\n</testResults>\n";
     jxml *x = ctx;
-    long r = pr_input_read(x->in, buf, (size_t)len, x->err);
+    if (x->eof)
+        return 0;
+    long r;
+    if (x->opts->recover) {
+        /* carry-over from the previous read first */
+        size_t have = x->carry_n;
+        if (have > (size_t)len)
+            have = (size_t)len;
+        memcpy(buf, x->carry, have);
+        memmove(x->carry, x->carry + have, x->carry_n - have);
+        x->carry_n -= have;
+        long got = 0;
+        if ((size_t)len > have && x->carry_n == 0) {
+            got = pr_input_read(x->in, buf + have, (size_t)len - have, x->err);
+            if (got < 0) {
+                x->io_error = 1;
+                return -1;
+            }
+        }
+        size_t n = have + (size_t)got;
+        int final = got == 0 || x->carry_n != 0;
+        size_t ok = n ? sanitize(x, buf, n, final) : 0;
+        if (ok == 0 && n > 0)
+            ok = n; /* never stall */
+        if (ok < n) {
+            memmove(x->carry + x->carry_n, buf + ok, n - ok);
+            x->carry_n += n - ok;
+        }
+        r = (long)ok;
+    } else {
+        r = pr_input_read(x->in, buf, (size_t)len, x->err);
+    }
     if (r < 0) {
         x->io_error = 1;
         return -1;
     }
-    if (r == 0)
-        x->eof = 1;
-    return (int)r;
+    if (r > 0) {
+        if (!x->root_bytes && memmem(buf, (size_t)r, "<testResults", 12))
+            x->root_bytes = 1;
+        /* keep the last bytes to see how the input ends */
+        size_t n = (size_t)r;
+        if (n >= sizeof x->tail) {
+            memcpy(x->tail, buf + n - sizeof x->tail, sizeof x->tail);
+            x->tail_n = sizeof x->tail;
+        } else {
+            size_t keep = x->tail_n + n > sizeof x->tail ? sizeof x->tail - n : x->tail_n;
+            memmove(x->tail, x->tail + x->tail_n - keep, keep);
+            memcpy(x->tail + keep, buf, n);
+            x->tail_n = keep + n;
+        }
+        return (int)r;
+    }
+    x->eof = 1;
+    size_t t = x->tail_n;
+    while (t && (x->tail[t - 1] == ' ' || x->tail[t - 1] == '\n' || x->tail[t - 1] == '\r' ||
+                 x->tail[t - 1] == '\t'))
+        t--;
+    static const char end[] = "</testResults>";
+    int ended = t >= sizeof end - 1 && memcmp(x->tail + t - (sizeof end - 1), end, sizeof end - 1) == 0;
+    int selfclosed = t >= 2 && x->tail[t - 2] == '/' && x->tail[t - 1] == '>' && !x->nsamples_seen;
+    if (!ended && !selfclosed && x->root_bytes && len >= (int)sizeof close_tag) {
+        memcpy(buf, close_tag, sizeof close_tag - 1);
+        x->injected = 1;
+        return (int)(sizeof close_tag - 1);
+    }
+    return 0;
 }
 
 static int xclose(void *ctx)
@@ -340,8 +460,6 @@ static int walk(jxml *x)
             return 0;
         if (r < 0)
             return -1;
-        if (x->xerr && !x->opts->recover)
-            return -1;
         int type = xmlTextReaderNodeType(rd);
         int depth = xmlTextReaderDepth(rd);
         if (depth > MAX_DEPTH)
@@ -362,6 +480,7 @@ static int walk(jxml *x)
                                         xmlTextReaderGetParserLineNumber(rd), 0,
                                         "expected <testResults>, found <%s>", nm);
                 x->saw_root = 1;
+                x->root_line = xmlTextReaderGetParserLineNumber(rd);
                 xmlChar *ver = xmlTextReaderGetAttribute(rd, BAD_CAST "version");
                 if (ver) {
                     pr_run_meta_set(x->sink->run, "jtl_xml_version", json_string((char *)ver));
@@ -372,6 +491,7 @@ static int walk(jxml *x)
                 break;
             }
             if (is_sample_name(nm) && (depth == 1 || x->nfr > 0)) {
+                x->nsamples_seen++;
                 if (open_sample(x, depth) < 0)
                     return PR_EPARSE;
                 if (empty && close_sample(x) < 0)
@@ -492,34 +612,31 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         goto out;
     }
     if (x->xerr || w < 0) {
-        int killed = x->eof && x->saw_root && !x->root_closed &&
-                     (x->xerr_code == XML_ERR_DOCUMENT_END || x->xerr_code == XML_ERR_TAG_NOT_FINISHED ||
-                      x->xerr_code == XML_ERR_LTSLASH_REQUIRED || x->xerr_code == XML_ERR_GT_REQUIRED ||
-                      x->xerr_code == XML_ERR_NAME_REQUIRED || x->xerr_code == XML_ERR_ATTRIBUTE_NOT_FINISHED ||
-                      x->xerr_code == XML_ERR_ATTRIBUTE_WITHOUT_VALUE ||
-                      x->xerr_code == XML_ERR_LT_IN_ATTRIBUTE || x->xerr_code == XML_ERR_STRING_NOT_CLOSED ||
-                      x->xerr_code == XML_ERR_STRING_NOT_STARTED || x->xerr_code == XML_ERR_TAG_NAME_MISMATCH);
-        if (killed && x->nfr == 0) {
-            pr_sink_warn(sink, x->name, x->xerr_line, 0,
-                         "no </testResults>: the run was probably killed; the %llu complete "
-                         "samples are kept", sink->total);
-        } else if (killed) {
-            rc = pr_error_set(err, PR_ETRUNC, x->name, x->xerr_line, x->xerr_col,
+        if (x->injected) {
+            rc = pr_error_set(err, PR_ETRUNC, x->name, x->xerr_line, 0,
                               "input ends inside a sample (%s); the complete samples before it "
                               "are kept", x->xerr_msg);
-        } else if (opts->recover && x->saw_root) {
+        } else if (opts->recover && x->saw_root && x->n_xerr < 1000000) {
             pr_sink_warn(sink, x->name, x->xerr_line, x->xerr_col,
                          "not well-formed XML (%s; %ld errors in all): kept what could be read "
                          "(--recover)", x->xerr_msg, x->n_xerr);
         } else {
             rc = pr_error_set(err, PR_EPARSE, x->name, x->xerr_line, x->xerr_col,
                               "not well-formed XML: %s%s", x->xerr_msg,
-                              x->saw_root ? " (--recover keeps what can be read)" : "");
+                              opts->recover ? "" : " (--recover keeps what can be read)");
             goto out;
         }
     } else if (!x->saw_root) {
         rc = pr_error_set(err, PR_EFORMAT, x->name, 1, 0, "expected <testResults>: not a JMeter XML result file");
         goto out;
+    } else if (x->n_blanked && !x->injected) {
+        pr_sink_warn(sink, x->name, 0, 0,
+                     "not well-formed XML: %ld invalid characters or character references "
+                     "blanked (--recover)", x->n_blanked);
+    } else if (x->injected) {
+        pr_sink_warn(sink, x->name, 0, 0,
+                     "no </testResults>: the run was probably killed; the %llu complete "
+                     "samples are kept", sink->total);
     }
     finish_run(x);
 out:
