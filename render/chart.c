@@ -621,6 +621,67 @@ static void xml_escape(pr_buf *b, const char *s)
     }
 }
 
+/* Appends cairo's SVG body renumbering the ids cairo takes from process-wide counters
+ * (image5, surface9 …) in order of first use, so two renders in one process are identical. */
+static void svg_stable_ids(pr_buf *out, const char *p, size_t n)
+{
+    static const char *const prefixes[] = {"image", "surface", "pattern", "source", "mask"};
+    enum { MAXMAP = 1024 };
+    struct {
+        int prefix;
+        unsigned long from, to;
+    } map[MAXMAP];
+    size_t nmap = 0;
+    unsigned long next[5] = {1, 1, 1, 1, 1};
+    size_t i = 0, copied = 0;
+    while (i < n) {
+        size_t j;
+        if (p[i] == '#')
+            j = i + 1;
+        else if (p[i] == 'i' && n - i > 4 && !memcmp(p + i, "id=\"", 4))
+            j = i + 4;
+        else {
+            i++;
+            continue;
+        }
+        int hit = -1;
+        size_t plen = 0;
+        for (int k = 0; k < 5; k++) {
+            plen = strlen(prefixes[k]);
+            if (n - j > plen && !memcmp(p + j, prefixes[k], plen) && p[j + plen] >= '0' &&
+                p[j + plen] <= '9') {
+                hit = k;
+                break;
+            }
+        }
+        if (hit < 0) {
+            i = j;
+            continue;
+        }
+        size_t d = j + plen;
+        unsigned long num = 0;
+        while (d < n && p[d] >= '0' && p[d] <= '9' && num < 100000000ul)
+            num = num * 10 + (unsigned long)(p[d++] - '0');
+        unsigned long to = num;
+        size_t m;
+        for (m = 0; m < nmap; m++)
+            if (map[m].prefix == hit && map[m].from == num)
+                break;
+        if (m < nmap)
+            to = map[m].to;
+        else if (nmap < MAXMAP) {
+            map[nmap].prefix = hit;
+            map[nmap].from = num;
+            to = map[nmap].to = next[hit]++;
+            nmap++;
+        }
+        pr_buf_append(out, p + copied, j + plen - copied);
+        pr_buf_printf(out, "%lu", to);
+        copied = i = d;
+    }
+    pr_buf_append(out, p + copied, n - copied);
+}
+
 /* Copies cairo's SVG into out with <title> and <desc> after the opening <svg> tag: cairo
  * draws text as glyph outlines, so this is what search, screen readers and tests can read. */
 static void svg_with_text(pr_buf *out, const pr_buf *svg, const pr_canvas *cv)
@@ -638,7 +699,7 @@ static void svg_with_text(pr_buf *out, const pr_buf *svg, const pr_canvas *cv)
     pr_buf_puts(out, "</title>\n<desc>");
     xml_escape(out, cv->desc.p ? cv->desc.p : "");
     pr_buf_puts(out, "</desc>");
-    pr_buf_append(out, svg->p + head, svg->len - head);
+    svg_stable_ids(out, svg->p + head, svg->len - head);
 }
 
 int pr_chart_render_buf(const pr_chart_kind *kind, const pr_chart_input *in,

@@ -60,6 +60,8 @@ double pr_axis_map(const pr_axis *a, double data)
     if (!(span > 0))
         span = 1;
     double f = (v - a->lo) / span;
+    if (!finite_(f))
+        f = 0;
     /* keep far-away values near the plot so cairo never sees huge coordinates */
     if (f < -1)
         f = -1;
@@ -83,6 +85,11 @@ void pr_axis_set(pr_axis *a, ax_kind kind, int log, double dmin, double dmax, in
         dmin = 0;
         dmax = 1;
     }
+    /* keep arithmetic on the range finite */
+    if (dmax > 1e200)
+        dmax = 1e200;
+    if (dmin < -1e200)
+        dmin = -1e200;
     if (kind == AX_SPECTRUM) {
         a->lo = 0;
         double hi = pr_axis_space(a, dmax);
