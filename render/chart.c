@@ -2,6 +2,7 @@
 #include "render/chart_priv.h"
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -156,6 +157,17 @@ int pr_chart_missing_glyphs(const char *utf8, const char *font)
     cairo_destroy(cr);
     cairo_surface_destroy(s);
     return n;
+}
+
+void pr_chart_shutdown(void)
+{
+    pango_cairo_font_map_set_default(NULL);
+    cairo_debug_reset_static_data();
+    /* fontconfig is pango's dependency, not ours: look its cleanup up instead of linking it */
+    void (*fc_fini)(void);
+    *(void **)&fc_fini = dlsym(RTLD_DEFAULT, "FcFini");
+    if (fc_fini)
+        fc_fini();
 }
 
 /* ---- title, legend ---------------------------------------------------------------- */

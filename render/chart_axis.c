@@ -294,10 +294,25 @@ void pr_fmt_number(double v, char *buf, size_t n)
         snprintf(buf, n, "%.2f", v);
 }
 
+/* epoch + offset in ns, saturated instead of overflowing */
+static int64_t add_ns(int64_t epoch, double off)
+{
+    if (!(off > -9e18))
+        off = -9e18;
+    if (!(off < 9e18))
+        off = 9e18;
+    int64_t r;
+    if (__builtin_add_overflow(epoch, (int64_t)off, &r))
+        r = off > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 static void fmt_clock(double ns, int64_t epoch, int fmt, char *buf, size_t n)
 {
-    int64_t abs_ns = epoch + (int64_t)llround(ns);
-    int64_t s = abs_ns >= 0 ? abs_ns / 1000000000 : (abs_ns - 999999999) / 1000000000;
+    int64_t abs_ns = add_ns(epoch, ns);
+    int64_t s = abs_ns / 1000000000;
+    if (abs_ns % 1000000000 < 0)
+        s--;
     int64_t sub = abs_ns - s * 1000000000;
     time_t tt = (time_t)s;
     struct tm tm;
@@ -381,7 +396,7 @@ void pr_axis_title(const pr_axis *a, char *buf, size_t n)
         return;
     case AX_TIME:
         if (a->abs_time) {
-            time_t tt = (time_t)((a->epoch_ns + (int64_t)a->lo) / 1000000000);
+            time_t tt = (time_t)(add_ns(a->epoch_ns, a->lo) / 1000000000);
             struct tm tm;
             if (gmtime_r(&tt, &tm))
                 snprintf(buf, n, "Time, UTC (%04d-%02d-%02d)", tm.tm_year + 1900,

@@ -737,5 +737,7 @@ int main(void)
         cmocka_unit_test(test_chart__axis_ticks),
         cmocka_unit_test(test_chart__capacity_knee),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    pr_chart_shutdown();
+    return rc;
 }
