@@ -118,9 +118,10 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
         const pr_sample *x = &s[i];
         if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
             continue;
-        int ok = pr_sample_ok(x);
-        pr_series_add(&a->total, x, ok);
-        pr_series_add(label_series(a, map_str(a, x->label)), x, ok);
+        int outcome = pr_sample_outcome(x);
+        int ok = outcome == 1;
+        pr_series_add(&a->total, x, outcome);
+        pr_series_add(label_series(a, map_str(a, x->label)), x, outcome);
         if (x->error) {
             uint32_t e = map_str(a, x->error);
             if (e >= a->errors_cap) {
@@ -247,15 +248,23 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
     char h[32];
     pr_rates r;
     pr_rates_compute(s, &r);
-    int64_t errors = s->count - s->successes;
-    double err_ratio = s->count ? (double)errors / (double)s->count : NAN;
+    int64_t known = s->count - s->unknown;
+    int64_t errors = known - s->successes;
+    double err_ratio = known ? (double)errors / (double)known : NAN;
     set_int(j, "requests", s->count);
-    set_int(j, "successes", s->successes);
-    set_int(j, "errors", errors);
+    if (known) {
+        set_int(j, "successes", s->successes);
+        set_int(j, "errors", errors);
+    } else {
+        json_object_set_new(j, "successes", json_null());
+        json_object_set_new(j, "errors", json_null());
+    }
+    if (s->unknown)
+        set_int(j, "unknown_outcome", s->unknown);
     set_real(j, "error_ratio", err_ratio);
-    set_real(j, "success_ratio", s->count ? 1.0 - err_ratio : NAN);
+    set_real(j, "success_ratio", known ? 1.0 - err_ratio : NAN);
     set_str(j, "error_pct", pr_human_percent(err_ratio, h));
-    set_str(j, "success_pct", pr_human_percent(s->count ? 1.0 - err_ratio : NAN, h));
+    set_str(j, "success_pct", pr_human_percent(known ? 1.0 - err_ratio : NAN, h));
     set_int(j, "duration_ns", r.duration_ns);
     set_str(j, "duration", pr_human_duration(r.duration_ns, h));
     set_int(j, "wait_ns", r.wait_ns);
@@ -640,8 +649,7 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     }
     if (rc == 0) {
         json_t *stats = series_json(&a.total, o);
-        int64_t ok_lat = a.total.successes;
-        double apdex = ok_lat || a.total.count
+        double apdex = a.total.count && a.total.unknown < a.total.count
                            ? ((double)a.apdex_s + (double)a.apdex_t / 2) / (double)a.total.count
                            : NAN;
         json_t *ap = json_object();
@@ -652,6 +660,8 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         set_int(ap, "tolerating", a.apdex_t);
         json_object_set_new(stats, "apdex", ap);
         json_object_set_new(j, "stats", stats);
+        if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
+            json_object_set(j, "tool_summary", first->summary);
         json_object_set_new(j, "labels", labels_json(&a));
         json_object_set_new(j, "status_codes", status_json(&a));
         json_t *groups;

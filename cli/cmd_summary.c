@@ -67,7 +67,9 @@ static void print_run(json_t *r, int by_label)
         printf("  %-13s %s\n", "rate", jstr(s, "rate"));
     if (json_object_get(s, "throughput"))
         printf("  %-13s %s\n", "throughput", jstr(s, "throughput"));
-    if (json_object_get(s, "success_pct")) {
+    if (json_is_null(json_object_get(s, "successes"))) {
+        printf("  %-13s unknown (the source records no outcome per request)\n", "success");
+    } else if (json_object_get(s, "success_pct")) {
         json_t *e = json_object_get(s, "errors");
         if (e)
             printf("  %-13s %s (%lld errors)\n", "success", jstr(s, "success_pct"),

@@ -220,11 +220,11 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
     pr_ingest *ing = payload;
     for (size_t i = 0; i < n; i++) {
         const pr_sample *x = &s[i];
-        int ok = pr_sample_ok(x);
+        int outcome = pr_sample_outcome(x);
         ing->samples++;
-        ing->successes += ok;
+        ing->successes += outcome == 1;
         count_add(&ing->label_n, x->label, 1);
-        if (!ok)
+        if (outcome == 0)
             count_add(&ing->label_err, x->label, 1);
         if (x->error)
             count_add(&ing->error_n, x->error, 1);
@@ -294,6 +294,8 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     }
     run->samples += ing->samples;
     run->successes += ing->successes;
+    if (run->samples > 0) /* a tool's printed summary beside samples: samples win */
+        run->summary_only = 0;
     sqlite3_stmt *q;
     const char *sql =
         "UPDATE runs SET name=?, tool=?, format=?, tool_version=?, samples=?, successes=?,"
@@ -301,7 +303,7 @@ static int finish_run(pr_ingest *ing, pr_error *err)
         " summary_json=?, meta_json=? WHERE id=?";
     if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
         return db_error(st, err, "cannot update run");
-    char *sum = run->summary_only ? dumps(run->summary) : NULL;
+    char *sum = dumps(run->summary);
     char *meta = dumps(run->meta);
     sqlite3_bind_text(q, 1, run->name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(q, 2, run->tool, -1, SQLITE_TRANSIENT);
