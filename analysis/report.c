@@ -59,10 +59,13 @@ void pr_error_group(const char *msg, char *out, size_t size)
 
 /* ---- accumulation ---------------------------------------------------------------------- */
 
+#define BIN_CODES 12 /* status codes tracked per interval; the rest count as "other" */
+
 typedef struct bin {
     int64_t count, ok, bytes_in;
     int32_t threads;
     pr_vec lat;
+    int64_t codes[BIN_CODES + 1];
 } bin;
 
 typedef struct acc {
@@ -83,7 +86,21 @@ typedef struct acc {
     bin *bins;
     size_t nbins;
     int has_threads;
+    int codes[BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
+    int ncodes;
 } acc;
+
+static int code_slot(acc *a, int code)
+{
+    for (int i = 0; i < a->ncodes; i++)
+        if (a->codes[i] == code)
+            return i;
+    if (a->ncodes < BIN_CODES) {
+        a->codes[a->ncodes] = code;
+        return a->ncodes++;
+    }
+    return BIN_CODES;
+}
 
 static uint32_t map_str(acc *a, uint32_t id)
 {
@@ -151,6 +168,7 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
                 b->bytes_in += x->bytes_in;
             if (x->latency_ns != PR_UNKNOWN)
                 pr_vec_push(&b->lat, x->latency_ns);
+            b->codes[code_slot(a, x->status)]++;
             if (x->threads >= 0) {
                 a->has_threads = 1;
                 if (x->threads > b->threads)
@@ -463,6 +481,8 @@ static json_t *status_json(acc *a)
 
 static json_t *timeseries_json(acc *a)
 {
+    while (a->nbins > 1 && a->bins[a->nbins - 1].count == 0) /* bins past the last start */
+        a->nbins--;
     json_t *ts = json_object(), *pts = json_array();
     set_int(ts, "interval_ns", a->interval);
     set_int(ts, "start_ns", a->t0);
@@ -485,6 +505,18 @@ static json_t *timeseries_json(acc *a)
         }
         if (a->has_threads)
             set_int(p, "threads", b->threads);
+        json_t *codes = json_object();
+        for (int c = 0; c <= BIN_CODES && c <= a->ncodes; c++) {
+            if (!b->codes[c])
+                continue;
+            char k[16];
+            if (c < a->ncodes)
+                snprintf(k, sizeof k, "%d", a->codes[c]);
+            else
+                snprintf(k, sizeof k, "other");
+            set_int(codes, k, b->codes[c]);
+        }
+        json_object_set_new(p, "status_codes", codes);
         json_array_append_new(pts, p);
     }
     json_object_set_new(ts, "points", pts);
@@ -524,13 +556,16 @@ static void distribution_json(json_t *run, const pr_vec *lat)
     }
     mark_first_last(hist);
     json_object_set_new(run, "histogram", hist);
-    static const double ps[] = {0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100};
+    /* percentiles evenly spaced on the 1/(1-p) log scale: 0, 20.6, 36.9 … 90, … 99, … 99.999 */
     json_t *spec = json_array();
     char h[32];
-    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+    for (int k = 0; k <= 51; k++) {
+        double pct = k == 51 ? 100 : 100.0 * (1.0 - pow(10.0, -k / 10.0));
+        if (k % 10 == 0 && k)
+            pct = 100.0 - pow(10.0, 2 - k / 10); /* exact 90, 99, 99.9 … */
         json_t *e = json_object();
-        set_real(e, "percentile", ps[k]);
-        int64_t q = pr_percentile_sorted(v, n, ps[k]);
+        set_real(e, "percentile", pct);
+        int64_t q = pr_percentile_sorted(v, n, pct);
         set_int(e, "latency_ns", q);
         set_str(e, "latency", pr_human_duration(q, h));
         json_array_append_new(spec, e);
@@ -632,7 +667,15 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         int64_t hi = a.to < t1 ? a.to : t1;
         if (o->timeseries && hi > lo) {
             a.t0 = lo;
-            a.interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, 300);
+            /* a few hundred points, but enough samples per point for percentiles to mean
+             * something (about 20 on average) */
+            int64_t total = 0;
+            for (size_t i = 0; i < nids; i++)
+                total += runs[i] ? runs[i]->samples : 0;
+            int points = total / 20 < 300 ? (int)(total / 20) : 300;
+            if (points < 10)
+                points = 10;
+            a.interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, points);
             a.nbins = (size_t)((hi - lo) / a.interval) + 1;
             if (a.nbins > 100000) {
                 a.nbins = 100000;

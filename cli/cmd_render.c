@@ -1,4 +1,5 @@
 /* `perfreport render` and `perfreport templates`: reports from Mustache templates. */
+#include "analysis/points.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
@@ -78,6 +79,34 @@ static void prepare_meta(json_t *meta)
     for (size_t i = 0; i < 4; i++)
         has |= json_object_get(meta, env[i]) != NULL;
     json_object_set_new(meta, "has_environment", json_boolean(has));
+}
+
+typedef struct pts_ctx {
+    const char *store;
+    pr_points p;
+} pts_ctx;
+
+/* Loads a run's points for the latency-over-time chart (run NULL: releases them). */
+static int load_points(void *payload, json_t *run, pr_chart_points *out, pr_error *err)
+{
+    pts_ctx *pc = payload;
+    pr_points_dispose(&pc->p);
+    if (!run)
+        return 0;
+    pr_store *st;
+    int rc = pr_store_open(&st, pc->store ? pc->store : pr_store_default_path(), 0, err);
+    if (rc < 0)
+        return rc;
+    rc = pr_points_load(st, json_integer_value(json_object_get(run, "id")), PR_UNKNOWN,
+                        PR_UNKNOWN, &pc->p, err);
+    pr_store_close(st);
+    if (rc == 0) {
+        out->n = pc->p.n;
+        out->t_ns = pc->p.t_ns;
+        out->latency_ns = pc->p.latency_ns;
+        out->ok = pc->p.ok;
+    }
+    return rc;
 }
 
 static int run(int argc, char **argv)
@@ -209,8 +238,10 @@ static int run(int argc, char **argv)
         prepare_meta(meta);
         json_object_set_new(ctx, "meta", meta);
         json_object_set_new(ctx, "version", json_string(PR_VERSION));
-        if (charts && strcmp(output, "-"))
-            rc = pr_report_page_charts(ctx, output, want_html, &err);
+        if (charts && strcmp(output, "-")) {
+            pts_ctx pc = {store, {0}};
+            rc = pr_report_page_charts(ctx, output, want_html, load_points, &pc, &err);
+        }
         if (rc < 0) {
             pr_cli_print_error(&err);
             json_decref(ctx);
