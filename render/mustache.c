@@ -1,5 +1,6 @@
 /* Mustache engine: compiles template text into a node tree and renders it against jansson values. */
 #include "render/mustache.h"
+#include <ctype.h>
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdarg.h>
@@ -600,6 +601,9 @@ void pr_mustache_escape(const char *s, size_t n, int escape, pr_buf *out)
         if (!rep && escape == PR_ESC_MARKDOWN) {
             if (ch == '\n' || ch == '\r') {
                 rep = " ";
+            } else if (ch == '_' && i > 0 && i + 1 < n && isalnum((unsigned char)s[i - 1]) &&
+                       isalnum((unsigned char)s[i + 1])) {
+                /* intraword underscores never start emphasis (CommonMark): keep names readable */
             } else if (ch && strchr(md_active, ch)) {
                 two[1] = (char)ch;
                 rep = two;

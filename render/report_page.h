@@ -23,8 +23,5 @@ typedef int (*pr_points_fn)(void *payload, json_t *run, pr_chart_points *out, pr
 int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
                           pr_points_fn points, void *payload, pr_error *err);
 
-/* The CSS and script of the page (shared with the report.html template as partials). */
-extern const char pr_report_page_css[];
-extern const char pr_report_page_js[];
 
 #endif
