@@ -301,6 +301,9 @@ static void test_mustache__depth_limit(void **st)
     assert_int_equal(render_json("{{>self}}", "{}", &l, PR_ESC_HTML, &got, &err), PR_EPARSE);
     free(got);
     assert_non_null(strstr(err.msg, "deeper than 64"));
+    assert_string_equal(err.path, "self");
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.col, 1);
     /* 65 nested sections in one template */
     pr_buf t = PR_BUF_INIT;
     for (int i = 0; i < 65; i++)
@@ -345,6 +348,21 @@ static void test_mustache__output_and_work_caps(void **st)
     assert_int_equal(pr_mustache_render(spin, strlen(spin), "t", ctx, NULL, PR_ESC_HTML, &b, &err),
                      PR_EPARSE);
     assert_non_null(strstr(err.msg, "steps"));
+    assert_int_equal(err.col, 43); /* the innermost section */
+    pr_buf_reset(&b);
+    /* the same inside a block overriding a parent's block: the position is in the child */
+    const pr_builtin_template table[] = {{"base", "a\n{{$b}}{{/b}}", 14}, {NULL, NULL, 0}};
+    pr_tpl_builtin bi = {table, NULL};
+    pr_tpl_loader bl = pr_tpl_builtin_loader(&bi);
+    pr_buf child = PR_BUF_INIT;
+    pr_buf_printf(&child, "{{<base}}\n{{$b}}\n%s{{/b}}\n{{/base}}\n", spin);
+    assert_int_equal(pr_mustache_render(child.p, child.len, "child.md", ctx, &bl, PR_ESC_HTML, &b,
+                                        &err),
+                     PR_EPARSE);
+    char eb[1600];
+    assert_string_equal(pr_error_format(&err, eb, sizeof eb),
+                        "child.md:3:43: rendering takes more than 2^26 steps");
+    pr_buf_dispose(&child);
     pr_buf_dispose(&b);
     json_decref(ctx);
 }
