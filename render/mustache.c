@@ -902,7 +902,8 @@ static int render_block(rs *r, const node *x, const xform *xs, const scope *sc)
 {
     const node *def = NULL;
     const pr_template *owner = NULL;
-    for (const scope *f = sc; f; f = f->older)
+    for (const scope *f = sc; f; f = f->older) {
+        r->steps += f->parent->nkids; /* searching counts as work */
         for (size_t i = 0; i < f->parent->nkids; i++) {
             const node *b = &f->parent->kids[i];
             if (b->type == N_BLOCK && b->n == x->n && memcmp(b->s, x->s, x->n) == 0) {
@@ -910,6 +911,7 @@ static int render_block(rs *r, const node *x, const xform *xs, const scope *sc)
                 owner = f->owner;
             }
         }
+    }
     int rc = enter(r);
     if (rc < 0)
         return rc;
