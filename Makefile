@@ -35,6 +35,9 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm -lpthread
 CFLAGS   ?= $(OPT) -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) $(SANFLAGS) -I. $(PKG_CFLAGS) -MMD -MP
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
+ifneq ($(FUZZ_LIBFUZZER),)
+ALL_CFLAGS += -DPR_LIBFUZZER
+endif
 
 # Library: every .c in the source folders except cli/main.c.
 SRC_DIRS := model store parsers analysis render gen cli
