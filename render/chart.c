@@ -778,6 +778,7 @@ int pr_chart_render_buf(const pr_chart_kind *kind, const pr_chart_input *in,
     cv->o = o;
     cv->w = o.width;
     cv->h = o.height;
+    cv->raster_res = fmt == PR_CHART_PNG ? o.scale : 1;
     cv->cr = cairo_create(s);
     if (fmt == PR_CHART_PNG)
         cairo_scale(cv->cr, o.scale, o.scale);

@@ -74,6 +74,7 @@ struct pr_canvas {
     cairo_t *cr;
     pr_chart_opts o;
     double w, h;          /* logical size */
+    double raster_res;    /* device pixels per logical pixel for embedded rasters */
     double top;           /* first free y below title and legend */
     double right_extra;   /* extra right margin the kind needs (annotations) */
     double left_min;      /* minimum left margin (category names) */
