@@ -226,7 +226,7 @@ void pr_axis_ticks(pr_axis *a, double len_px, double space_px)
     if (a->kind == AX_DUR) {
         dur_unit(maxabs, &a->div, a->unit, sizeof a->unit);
     } else if (a->kind == AX_NUM) {
-        if (maxabs >= 1e7) {
+        if (maxabs >= 1e6) {
             a->div = 1e6;
             snprintf(a->unit, sizeof a->unit, "M");
         } else if (maxabs >= 1e4) {

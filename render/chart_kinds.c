@@ -751,7 +751,7 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
     if (shown < n) {
         char more[64];
         snprintf(more, sizeof more, "… and %zu more labels", n - shown);
-        cv_text(cv, cv->px - 8, cv->py + rowh * ((double)shown + 0.5), more, 11, 0, 1, 0.5,
+        cv_text(cv, cv->px + 4, cv->py + rowh * ((double)shown + 0.5), more, 11, 0, 0, 0.5,
                 INK2, 0);
     }
     free(idx);
@@ -814,11 +814,12 @@ static void draw_compare(pr_canvas *cv, const pr_chart_input *in)
     size_t cols = nm <= 4 ? nm : (nm + 1) / 2;
     size_t rowsn = (nm + cols - 1) / cols;
     double x0 = 16, y0 = cv->top + 4, W = cv->w - 32, H = cv->h - y0 - 12;
-    double cw = W / (double)cols, ch = H / (double)rowsn;
+    double cw = W / (double)cols, ch = (H - 12 * (double)(rowsn - 1)) / (double)rowsn;
     cairo_t *cr = cv->cr;
     for (size_t m = 0; m < nm; m++) {
         const pr_chart_metric *M = &C->metrics[m];
         double bx = x0 + cw * (double)(m % cols), by = y0 + ch * (double)(m / cols);
+        by += 12 * (double)(m / cols); /* keep a row's titles clear of the axis above */
         double hi = 0;
         for (size_t r = 0; r < nr; r++) {
             double v = C->values[m * C->n_runs + r];
