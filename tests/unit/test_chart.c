@@ -705,6 +705,95 @@ static void test_chart__axis_ticks(void **st)
     assert_string_equal(buf, "800 \xc2\xb5s");
 }
 
+static int is_dark(px p)
+{
+    return p.r < 90 && p.g < 90 && p.b < 90;
+}
+
+static int is_purple(px p)
+{
+    /* Okabe-Ito reddish purple #CC79A7 */
+    return p.r > 170 && p.g > 90 && p.g < 150 && p.b > 130 && p.b < 200;
+}
+
+/* A threshold draws its dashed line at the value's row; a marker its line at the x of its time. */
+static void test_chart__annotations_position(void **st)
+{
+    fixture *f = fixture_new();
+    pr_chart_opts o;
+    pr_chart_opts_init(&o);
+    o.width = 800;
+    o.height = 450;
+    o.log_y = PR_CHART_LOG_OFF;
+    pr_chart_threshold thr = {30e6, "SLO"};
+    pr_chart_marker mk = {25e9, NAN, "saturation"};
+    o.thresholds = &thr;
+    o.n_thresholds = 1;
+    o.markers = &mk;
+    o.n_markers = 1;
+    f->ts.p90_ns = f->ts.p99_ns = f->ts.max_ns = NULL; /* only p50 (~10 ms), far from 30 ms */
+    pr_buf b = PR_BUF_INIT;
+    pr_chart_frame fr;
+    assert_int_equal(render("percentiles", &f->in, &o, PR_CHART_PNG, &b, &fr), 0);
+    cairo_surface_t *s = png_decode(&b);
+    double y = fr.plot_y + fr.plot_h * (1 - (30e6 - fr.y_min) / (fr.y_max - fr.y_min));
+    double x = fr.plot_x + (25e9 - fr.x_min) / (fr.x_max - fr.x_min) * fr.plot_w;
+    int on = 0, off = 0;
+    for (int xx = (int)fr.plot_x + 5; xx < (int)(fr.plot_x + fr.plot_w * 0.5); xx++) {
+        int d = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            d |= is_dark(pixel(s, xx, (int)y + dy));
+        on += d;
+        off += is_dark(pixel(s, xx, (int)y + 12));
+    }
+    assert_true(on > (int)(fr.plot_w * 0.5) / 2); /* dashes cover more than half */
+    assert_int_equal(off, 0);
+    on = 0;
+    off = 0;
+    for (int yy = (int)fr.plot_y + 30; yy < (int)(fr.plot_y + fr.plot_h) - 5; yy++) {
+        int d = 0;
+        for (int dx = -1; dx <= 1; dx++)
+            d |= is_purple(pixel(s, (int)x + dx, yy));
+        on += d;
+        off += is_purple(pixel(s, (int)x + 15, yy));
+    }
+    assert_true(on > (int)(fr.plot_h - 35) / 2);
+    assert_int_equal(off, 0);
+    cairo_surface_destroy(s);
+    pr_buf_dispose(&b);
+    free(f);
+}
+
+/* At scale 2 the scatter bins per device pixel; a lone sample still covers a logical pixel. */
+static void test_chart__scatter_hidpi(void **st)
+{
+    int64_t t[3] = {0, 50000000000LL, 100000000000LL}, l[3] = {10000000, 10000000, 10000000};
+    pr_chart_points p = {3, t, l, NULL};
+    pr_chart_input in;
+    memset(&in, 0, sizeof in);
+    in.points = &p;
+    pr_chart_opts o;
+    pr_chart_opts_init(&o);
+    o.width = 600;
+    o.height = 300;
+    o.scale = 2;
+    o.log_y = PR_CHART_LOG_OFF;
+    pr_buf b = PR_BUF_INIT;
+    pr_chart_frame fr;
+    assert_int_equal(render("latency", &in, &o, PR_CHART_PNG, &b, &fr), 0);
+    cairo_surface_t *s = png_decode(&b);
+    double x = fr.plot_x + (50e9 - fr.x_min) / (fr.x_max - fr.x_min) * fr.plot_w;
+    double y = fr.plot_y + fr.plot_h * (1 - (10e6 - fr.y_min) / (fr.y_max - fr.y_min));
+    int blue = 0;
+    for (int dy = -3; dy <= 3; dy++)
+        for (int dx = -3; dx <= 3; dx++)
+            blue += is_blue(pixel(s, (int)(x * 2) + dx, (int)(y * 2) + dy));
+    assert_true(blue >= 4);
+    assert_true(blue <= 9);
+    cairo_surface_destroy(s);
+    pr_buf_dispose(&b);
+}
+
 static void test_chart__capacity_knee(void **st)
 {
     double off[5] = {100, 200, 300, 400, 500}, tp[5] = {100, 200, 299, 330, 320};
@@ -736,6 +825,8 @@ int main(void)
         cmocka_unit_test(test_chart__usage_errors),
         cmocka_unit_test(test_chart__axis_ticks),
         cmocka_unit_test(test_chart__capacity_knee),
+        cmocka_unit_test(test_chart__annotations_position),
+        cmocka_unit_test(test_chart__scatter_hidpi),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     pr_chart_shutdown();
