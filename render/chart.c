@@ -442,6 +442,22 @@ void cv_include_thresholds(pr_canvas *cv, double *lo, double *hi)
     }
 }
 
+int cv_in_window(const pr_canvas *cv, double t0_ns, double t1_ns)
+{
+    if (cv->o.to_ns <= cv->o.from_ns)
+        return 1;
+    return t1_ns >= (double)cv->o.from_ns && t0_ns <= (double)cv->o.to_ns;
+}
+
+void cv_time_axis(pr_canvas *cv, double tmax_ns)
+{
+    cv->x.title = "Time since run start";
+    if (cv->o.to_ns > cv->o.from_ns)
+        pr_axis_set(&cv->x, AX_TIME, 0, (double)cv->o.from_ns, (double)cv->o.to_ns, 0);
+    else
+        pr_axis_set(&cv->x, AX_TIME, 0, 0, tmax_ns, 1);
+}
+
 int cv_want_log(const pr_canvas *cv, double min, double max)
 {
     if (cv->o.log_y == PR_CHART_LOG_ON)

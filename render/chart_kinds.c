@@ -72,7 +72,7 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
     size_t nvalid = 0;
     double half = ts->interval_ns > 0 ? ts->interval_ns / 2.0 : 0;
     for (size_t i = 0; i < ts->n; i++) {
-        if (ts->t_ns[i] < 0)
+        if (ts->t_ns[i] < 0 || !cv_in_window(cv, (double)ts->t_ns[i], (double)ts->t_ns[i] + 2 * half))
             continue;
         double te = (double)ts->t_ns[i] + 2 * half;
         if (te > tmax)
@@ -102,9 +102,8 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
     if (!(hi > 0))
         hi = lo * 10;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->x.title = "Time since run start";
     cv->y.title = "Latency";
-    pr_axis_set(&cv->x, AX_TIME, 0, 0, tmax, 1);
+    cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_DUR, cv_want_log(cv, lo, hi), lo, hi, 1);
     cv_plot(cv);
     if (!nvalid) {
@@ -147,7 +146,7 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     size_t nvalid = 0, nthreads = 0;
     double iv = ts->interval_ns > 0 ? (double)ts->interval_ns : 0;
     for (size_t i = 0; i < ts->n; i++) {
-        if (ts->t_ns[i] < 0)
+        if (ts->t_ns[i] < 0 || !cv_in_window(cv, (double)ts->t_ns[i], (double)ts->t_ns[i] + iv))
             continue;
         if ((double)ts->t_ns[i] + iv > tmax)
             tmax = (double)ts->t_ns[i] + iv;
@@ -172,9 +171,8 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->x.title = "Time since run start";
     cv->y.title = "Responses per second";
-    pr_axis_set(&cv->x, AX_TIME, 0, 0, tmax, 1);
+    cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
     if (nthreads) {
         cv->has_y2 = 1;
@@ -354,7 +352,7 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
     double hi = 0, tmax = 0;
     int any = 0;
     for (size_t i = 0; i < n; i++) {
-        if (ts->t_ns[i] < 0)
+        if (ts->t_ns[i] < 0 || !cv_in_window(cv, (double)ts->t_ns[i], (double)ts->t_ns[i] + iv))
             continue;
         if ((double)ts->t_ns[i] + iv > tmax)
             tmax = (double)ts->t_ns[i] + iv;
@@ -392,9 +390,8 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->x.title = "Time since run start";
     cv->y.title = "Responses per second";
-    pr_axis_set(&cv->x, AX_TIME, 0, 0, tmax, 1);
+    cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
     cv_plot(cv);
     if (!any) {

@@ -124,6 +124,11 @@ void cv_nodata(pr_canvas *cv, const char *why);
 /* Widens [*lo, *hi] (data units) to include the thresholds. */
 void cv_include_thresholds(pr_canvas *cv, double *lo, double *hi);
 
+/* Whether [t0_ns, t1_ns] overlaps the time window of the options (always, without one). */
+int cv_in_window(const pr_canvas *cv, double t0_ns, double t1_ns);
+/* Sets the x axis to time since start: the window, or 0..tmax_ns. */
+void cv_time_axis(pr_canvas *cv, double tmax_ns);
+
 /* Chooses log for a latency axis from data min/max (> 0) and the option. */
 int cv_want_log(const pr_canvas *cv, double min, double max);
 

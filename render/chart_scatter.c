@@ -48,9 +48,11 @@ void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
     int64_t tmax = 0;
     int64_t lmin = INT64_MAX, lmax = 0;
     size_t nok = 0, nerr = 0;
+    int win = cv->o.to_ns > cv->o.from_ns;
+    int64_t wlo = win ? cv->o.from_ns : 0, whi = win ? cv->o.to_ns : INT64_MAX;
     for (size_t i = 0; i < n; i++) {
         int64_t t = p->t_ns[i], l = p->latency_ns[i];
-        if (t < 0 || l < 0)
+        if (t < wlo || t > whi || l < 0)
             continue;
         if (t > tmax)
             tmax = t;
@@ -78,9 +80,8 @@ void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
     double ymin = lmin == INT64_MAX ? 1e6 : (double)lmin, ymax = lmax > 0 ? (double)lmax : 1e7;
     cv_include_thresholds(cv, &ymin, &ymax);
     int lg = cv_want_log(cv, ymin, ymax);
-    cv->x.title = "Time since run start";
     cv->y.title = "Latency";
-    pr_axis_set(&cv->x, AX_TIME, 0, 0, (double)tmax, 1);
+    cv_time_axis(cv, (double)tmax);
     pr_axis_set(&cv->y, AX_DUR, lg, ymin, ymax, 1);
     cv_plot(cv);
     if (nok + nerr == 0) {
@@ -110,7 +111,7 @@ void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
     double lk = yk * M_LOG10E * M_LN2, lo2 = ylo * yk;
     for (size_t i = 0; i < n; i++) {
         int64_t t = p->t_ns[i], l = p->latency_ns[i];
-        if (t < 0 || l < 0)
+        if (t < wlo || t > whi || l < 0)
             continue;
         double fx = ((double)t - xlo) * xk;
         double fy = lg_axis ? (l > 0 ? fastlog2(fl, (double)l) * lk - lo2 : 0)

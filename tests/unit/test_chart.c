@@ -338,6 +338,27 @@ static void test_chart__errors_only_where_errors(void **st)
     assert_int_equal(outside, 0);
     assert_true(inside > 200);
     assert_true(blue > 1000);
+    cairo_surface_destroy(s);
+    /* a time window shows only its samples: 45..60 s keeps the end of the burst at the left */
+    o.from_ns = 45000000000LL;
+    o.to_ns = 60000000000LL;
+    assert_int_equal(render("latency", &in, &o, PR_CHART_PNG, &b, &fr), 0);
+    assert_true(fr.x_min == 45e9 && fr.x_max == 60e9);
+    s = png_decode(&b);
+    x50 = fr.plot_x + (50e9 - fr.x_min) / (fr.x_max - fr.x_min) * fr.plot_w;
+    inside = outside = 0;
+    for (int y = (int)fr.plot_y + 1; y < (int)(fr.plot_y + fr.plot_h) - 1; y++)
+        for (int x = (int)fr.plot_x + 1; x < (int)(fr.plot_x + fr.plot_w) - 1; x++) {
+            if (!is_vermillion(pixel(s, x, y)))
+                continue;
+            if (x <= x50 + 2)
+                inside++;
+            else
+                outside++;
+        }
+    assert_int_equal(outside, 0);
+    assert_true(inside > 200);
+    o.from_ns = o.to_ns = 0;
     /* the legend names both */
     assert_int_equal(render("latency", &in, &o, PR_CHART_SVG, &b, NULL), 0);
     assert_non_null(strstr(b.p, "legend: error (667 samples)"));
