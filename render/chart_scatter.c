@@ -157,7 +157,7 @@ void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
                 row[x] = c ? shade(PR_OI_BLUE, c, lok) : 0;
             }
         }
-        /* errors on top, each error cell grown to 3x3 logical pixels so a lone error is never lost */
+        /* errors on top, opaque */
         for (int y = 0; y < gh; y++) {
             for (int x = 0; x < gw; x++) {
                 uint32_t c = errc[(size_t)y * (size_t)gw + (size_t)x];
@@ -179,8 +179,12 @@ void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
                         int xx = x + dx;
                         if (xx < 0 || xx >= gw)
                             continue;
-                        /* the centre wins over neighbours' halos: keep the darker */
-                        if (row[xx] >> 24 != 0xff || (dx == 0 && dy == 0))
+                        /* the core (one logical pixel) is always drawn; the ring around
+                         * it only over empty cells, so a lone error stands out while errors
+                         * inside the dense band do not cover more than their share */
+                        size_t at2 = (size_t)yy * (size_t)gw + (size_t)xx;
+                        int core = dx >= 0 && dy >= 0 && dx < halo && dy < halo;
+                        if (core || (!okc[at2] && !errc[at2] && row[xx] >> 24 != 0xff))
                             row[xx] = px;
                     }
                 }
