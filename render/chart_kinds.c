@@ -316,14 +316,20 @@ static rgb code_colour(int rank, int nth)
     return (rgb){c.r * (1 - f), c.g * (1 - f), c.b * (1 - f)};
 }
 
+/* Sorts pointers into the codes array: by class, then code, then row (first row first). */
 static int cmp_codes(const void *a, const void *b)
 {
-    int x = *(const int *)a, y = *(const int *)b;
+    const int *pa = *(const int *const *)a, *pb = *(const int *const *)b;
+    int x = *pa, y = *pb;
     int rx = code_rank(x), ry = code_rank(y);
     if (rx != ry)
         return rx - ry;
-    return (x > y) - (x < y);
+    if (x != y)
+        return (x > y) - (x < y);
+    return pa < pb ? -1 : pa > pb;
 }
+
+#define MAX_CODES 24
 
 static void draw_status(pr_canvas *cv, const pr_chart_input *in)
 {
@@ -331,24 +337,23 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
     size_t nc = ts->codes && ts->code_counts ? ts->n_codes : 0;
     size_t n = ts->n;
     double iv = ts->interval_ns > 0 ? (double)ts->interval_ns : 1e9;
-    /* order: indices of codes sorted by class then value */
-    int *order = pr_xmalloc((nc + 1) * sizeof *order);
-    int *sorted = pr_xmalloc((nc + 1) * sizeof *sorted);
+    /* order[k]: the row of the k-th code in stacking order; -1 for a repeated code */
+    const int **ptrs = pr_xmalloc((nc + 1) * sizeof *ptrs);
     for (size_t c = 0; c < nc; c++)
-        sorted[c] = ts->codes[c];
-    qsort(sorted, nc, sizeof *sorted, cmp_codes);
-    /* map sorted code back to its first row index */
-    for (size_t k = 0; k < nc; k++) {
-        order[k] = -1;
-        for (size_t c = 0; c < nc; c++)
-            if (ts->codes[c] == sorted[k]) {
-                order[k] = (int)c;
-                break;
-            }
-        /* duplicates in the input: keep only the first row */
-        if (k > 0 && sorted[k] == sorted[k - 1])
-            order[k] = -1;
+        ptrs[c] = &ts->codes[c];
+    qsort(ptrs, nc, sizeof *ptrs, cmp_codes);
+    size_t hidden = 0;
+    if (nc > MAX_CODES) {
+        hidden = nc - MAX_CODES;
+        nc = MAX_CODES;
     }
+    long *order = pr_xmalloc((nc + 1) * sizeof *order);
+    int *sorted = pr_xmalloc((nc + 1) * sizeof *sorted);
+    for (size_t k = 0; k < nc; k++) {
+        sorted[k] = *ptrs[k];
+        order[k] = k > 0 && sorted[k] == sorted[k - 1] ? -1 : (long)(ptrs[k] - ts->codes);
+    }
+    free(ptrs);
     double hi = 0, tmax = 0;
     int any = 0;
     for (size_t i = 0; i < n; i++) {
@@ -386,6 +391,10 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
         else
             snprintf(lab, sizeof lab, "%d", sorted[k]);
         cv_legend_add(cv, cols[k], LEG_BOX, lab);
+    }
+    if (hidden) {
+        snprintf(lab, sizeof lab, "(%zu more codes not drawn)", hidden);
+        cv_legend_add(cv, (rgb){1, 1, 1}, LEG_BOX, lab);
     }
     cv_legend(cv);
     double lo = 0;
@@ -748,6 +757,7 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
     if (shown < n) {
         char more[64];
         snprintf(more, sizeof more, "… and %zu more labels", n - shown);
+        cv_describe(cv, NULL, more);
         cv_text(cv, cv->px + 4, cv->py + rowh * ((double)shown + 0.5), more, 11, 0, 0, 0.5,
                 INK2, 0);
     }

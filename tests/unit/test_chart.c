@@ -590,6 +590,57 @@ static void test_chart__hostile_values(void **st)
     pr_buf_dispose(&b);
 }
 
+/* Many codes, runs, labels and metrics: bounded work, no crash. */
+static void test_chart__many_series(void **st)
+{
+    enum { NC = 100000, NL = 100000, ND = 200 };
+    int *codes = pr_xmalloc(NC * sizeof *codes);
+    double *counts = pr_xmalloc(NC * 2 * sizeof *counts);
+    for (int c = 0; c < NC; c++) {
+        codes[c] = 100 + c % 700;
+        counts[2 * c] = counts[2 * c + 1] = 1;
+    }
+    int64_t t[2] = {0, 1000000000};
+    pr_chart_timeseries ts;
+    memset(&ts, 0, sizeof ts);
+    ts.n = 2;
+    ts.t_ns = t;
+    ts.interval_ns = 1000000000;
+    ts.n_codes = NC;
+    ts.codes = codes;
+    ts.code_counts = counts;
+    pr_chart_label *labs = pr_xcalloc(NL, sizeof *labs);
+    for (int i = 0; i < NL; i++)
+        labs[i] = (pr_chart_label){"same name", (int64_t)(i % 1000) * 1000000, 10, (uint64_t)(i % 3)};
+    pr_chart_labels ls = {NL, labs, "p50"};
+    fixture *f = fixture_new();
+    pr_chart_dist *d = pr_xcalloc(ND, sizeof *d);
+    for (int i = 0; i < ND; i++)
+        d[i] = f->d[i % 2];
+    pr_chart_input in = f->in;
+    in.ts = &ts;
+    in.labels = &ls;
+    in.dists = d;
+    in.n_dists = ND;
+    pr_buf b = PR_BUF_INIT;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(render("status", &in, NULL, PR_CHART_SVG, &b, NULL), 0);
+    assert_non_null(strstr(b.p, "more codes not drawn"));
+    assert_int_equal(render("labels", &in, NULL, PR_CHART_SVG, &b, NULL), 0);
+    assert_non_null(strstr(b.p, "more labels"));
+    assert_int_equal(render("spectrum", &in, NULL, PR_CHART_PNG, &b, NULL), 0);
+    assert_int_equal(render("histogram", &in, NULL, PR_CHART_PNG, &b, NULL), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_true(t1.tv_sec - t0.tv_sec < 20);
+    pr_buf_dispose(&b);
+    free(codes);
+    free(counts);
+    free(labs);
+    free(d);
+    free(f);
+}
+
 static void test_chart__usage_errors(void **st)
 {
     fixture *f = fixture_new();
@@ -843,6 +894,7 @@ int main(void)
         cmocka_unit_test(test_chart__byte_identical),
         cmocka_unit_test(test_chart__empty_and_one_point),
         cmocka_unit_test(test_chart__hostile_values),
+        cmocka_unit_test(test_chart__many_series),
         cmocka_unit_test(test_chart__usage_errors),
         cmocka_unit_test(test_chart__axis_ticks),
         cmocka_unit_test(test_chart__capacity_knee),
