@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include "model/xalloc.h"
 
 const rgb PR_OI_BLACK = {0, 0, 0};
@@ -851,7 +852,11 @@ int pr_chart_render_file(const pr_chart_kind *kind, const pr_chart_input *in,
     if (fclose(f) != 0)
         bad = 1;
     pr_buf_dispose(&b);
-    if (bad)
-        return pr_error_set(err, PR_EIO, path, 0, 0, "writing chart file failed");
+    if (bad) {
+        int e = errno;
+        unlink(path); /* never leave a truncated chart behind */
+        return pr_error_set(err, PR_EIO, path, 0, 0, "writing chart file failed: %s",
+                            strerror(e));
+    }
     return 0;
 }

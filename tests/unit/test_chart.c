@@ -673,6 +673,15 @@ static void test_chart__usage_errors(void **st)
     assert_string_equal(err.path, "chart.gif");
     assert_int_equal(pr_chart_render_file(k, &f->in, &o, "/nonexistent-dir/x.png", NULL, &err), PR_EIO);
     assert_string_equal(err.path, "/nonexistent-dir/x.png");
+    /* a full disk is an error, and no truncated file stays behind */
+    char full[64];
+    snprintf(full, sizeof full, "/tmp/test_chart_full_%ld.png", (long)getpid());
+    if (symlink("/dev/full", full) == 0) {
+        assert_int_equal(pr_chart_render_file(k, &f->in, &o, full, NULL, &err), PR_EIO);
+        assert_non_null(strstr(err.msg, "writing chart file failed"));
+        assert_int_equal(access(full, F_OK), -1);
+        unlink(full);
+    }
     /* and a real file */
     char path[] = "/tmp/test_chart_XXXXXX.svg";
     int fd = mkstemps(path, 4);
