@@ -453,6 +453,11 @@ int cv_in_window(const pr_canvas *cv, double t0_ns, double t1_ns)
 void cv_time_axis(pr_canvas *cv, double tmax_ns)
 {
     cv->x.title = "Time since run start";
+    if (cv->interval_ns > 0) {
+        char d[32];
+        pr_fmt_duration((double)cv->interval_ns, d, sizeof d);
+        snprintf(cv->x.note, sizeof cv->x.note, "%s intervals", d);
+    }
     if (cv->o.to_ns > cv->o.from_ns)
         pr_axis_set(&cv->x, AX_TIME, 0, (double)cv->o.from_ns, (double)cv->o.to_ns, 0);
     else

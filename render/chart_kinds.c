@@ -89,12 +89,10 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
         }
     }
     cv_title(cv, "Latency percentiles over time");
-    char lab[64];
     for (int k = 0; k < 4; k++) {
         if (!ser[k])
             continue;
-        snprintf(lab, sizeof lab, "%s per %.3g s interval", names[k], ts->interval_ns / 1e9);
-        cv_legend_add(cv, cols[k], k == 3 ? LEG_DASH : LEG_LINE, k == 0 ? lab : names[k]);
+        cv_legend_add(cv, cols[k], k == 3 ? LEG_DASH : LEG_LINE, names[k]);
     }
     cv_legend(cv);
     if (!isfinite(lo))
@@ -103,6 +101,7 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
         hi = lo * 10;
     cv_include_thresholds(cv, &lo, &hi);
     cv->y.title = "Latency";
+    cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_DUR, cv_want_log(cv, lo, hi), lo, hi, 1);
     cv_plot(cv);
@@ -172,6 +171,7 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
     cv->y.title = "Responses per second";
+    cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
     if (nthreads) {
@@ -400,6 +400,7 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
     cv->y.title = "Responses per second";
+    cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
     cv_plot(cv);

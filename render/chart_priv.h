@@ -31,6 +31,7 @@ typedef struct pr_axis {
     double lo, hi;      /* axis-space range */
     double p0, p1;      /* pixels of lo and hi */
     const char *title;  /* base title; the unit is appended */
+    char note[48];      /* appended after the unit, e.g. "1 s intervals" */
     int64_t epoch_ns;   /* AX_TIME abs labels */
     int abs_time;
     int nt;
@@ -81,6 +82,7 @@ struct pr_canvas {
     double px, py, pw, ph; /* plot rectangle */
     pr_axis x, y, y2;
     int has_y2;
+    int64_t interval_ns;  /* time series interval, noted on the time axis (0 = none) */
     int thr_on_x;         /* thresholds belong to the x axis (latency is x) */
     int thr_y2;           /* thresholds belong to y2 */
     int nleg;
