@@ -62,7 +62,7 @@ void pr_error_group(const char *msg, char *out, size_t size)
 #define BIN_CODES 12 /* status codes tracked per interval; the rest count as "other" */
 
 typedef struct bin {
-    int64_t count, ok, bytes_in;
+    int64_t count, ok, fail, bytes_in;
     int32_t threads;
     pr_vec lat;
     int64_t codes[BIN_CODES + 1];
@@ -164,6 +164,7 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
             bin *b = &a->bins[k];
             b->count++;
             b->ok += ok;
+            b->fail += outcome == 0;
             if (x->bytes_in != PR_UNKNOWN)
                 b->bytes_in += x->bytes_in;
             if (x->latency_ns != PR_UNKNOWN)
@@ -491,10 +492,17 @@ static json_t *timeseries_json(acc *a)
         json_t *p = json_object();
         set_int(p, "t_ns", (int64_t)i * a->interval);
         set_int(p, "requests", b->count);
-        set_int(p, "successes", b->ok);
-        set_int(p, "errors", b->count - b->ok);
+        int known = b->ok + b->fail > 0 || b->count == 0;
+        if (known) {
+            set_int(p, "successes", b->ok);
+            set_int(p, "errors", b->fail);
+            set_real(p, "throughput_per_s", (double)b->ok / ((double)a->interval / 1e9));
+        } else { /* outcomes unknown (ab -g) */
+            json_object_set_new(p, "successes", json_null());
+            json_object_set_new(p, "errors", json_null());
+            json_object_set_new(p, "throughput_per_s", json_null());
+        }
         set_real(p, "rate_per_s", (double)b->count / ((double)a->interval / 1e9));
-        set_real(p, "throughput_per_s", (double)b->ok / ((double)a->interval / 1e9));
         set_int(p, "bytes_in", b->bytes_in);
         if (b->lat.n) {
             pr_sort_i64(b->lat.v, b->lat.n);
@@ -503,7 +511,7 @@ static json_t *timeseries_json(acc *a)
             set_int(p, "p99_ns", pr_percentile_sorted(b->lat.v, b->lat.n, 99));
             set_int(p, "max_ns", b->lat.v[b->lat.n - 1]);
         }
-        if (a->has_threads)
+        if (a->has_threads && b->count)
             set_int(p, "threads", b->threads);
         json_t *codes = json_object();
         for (int c = 0; c <= BIN_CODES && c <= a->ncodes; c++) {
@@ -676,6 +684,10 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
             if (points < 10)
                 points = 10;
             a.interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, points);
+            /* never finer than the timestamps themselves (ab -g: whole seconds) */
+            json_int_t res = json_integer_value(json_object_get(first->meta, "time_resolution_ns"));
+            if (o->interval_ns <= 0 && res > a.interval)
+                a.interval = (int64_t)res;
             a.nbins = (size_t)((hi - lo) / a.interval) + 1;
             if (a.nbins > 100000) {
                 a.nbins = 100000;

@@ -62,8 +62,11 @@ static void fill_ts(pr_model_charts *mc, json_t *ts)
             okps[i] = failps[i] = NAN;
         rate[i] = dval(p, "rate_per_s");
         if (json_object_get(p, "threads")) {
-            if (!thr)
+            if (!thr) {
                 thr = own(mc, n * sizeof *thr);
+                for (size_t k = 0; k < n; k++)
+                    thr[k] = NAN; /* intervals without samples say nothing about threads */
+            }
             thr[i] = (double)ival(p, "threads");
         }
         const char *k;
