@@ -86,6 +86,8 @@ typedef struct acc {
     bin *bins;
     size_t nbins;
     int has_threads;
+    unsigned char *tx;    /* per label id: a Transaction Controller label */
+    size_t tx_cap;
     int codes[BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
     int ncodes;
 } acc;
@@ -137,8 +139,20 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
             continue;
         int outcome = pr_sample_outcome(x);
         int ok = outcome == 1;
+        uint32_t lid = map_str(a, x->label);
+        pr_series_add(label_series(a, lid), x, outcome);
+        if (x->flags & PR_SF_TRANSACTION) {
+            /* a Transaction Controller sample sums its children: it has a label row of its
+             * own but stays out of the totals, which already hold the children (as JMeter) */
+            if (lid >= a->tx_cap) {
+                size_t old = a->tx_cap;
+                a->tx = pr_xgrow(a->tx, &a->tx_cap, (size_t)lid + 1, 1);
+                memset(a->tx + old, 0, a->tx_cap - old);
+            }
+            a->tx[lid] = 1;
+            continue;
+        }
         pr_series_add(&a->total, x, outcome);
-        pr_series_add(label_series(a, map_str(a, x->label)), x, outcome);
         if (x->error) {
             uint32_t e = map_str(a, x->error);
             if (e >= a->errors_cap) {
@@ -410,6 +424,8 @@ static json_t *labels_json(acc *a)
         json_t *j = series_json(refs[i].s, a->o);
         const char *name = pr_strtab_get(a->names, refs[i].id);
         set_str(j, "label", refs[i].id ? name : "(no label)");
+        if (refs[i].id < a->tx_cap && a->tx[refs[i].id])
+            json_object_set_new(j, "transaction", json_true());
         json_array_append_new(arr, j);
     }
     free(refs);
@@ -587,6 +603,7 @@ static void acc_dispose(acc *a)
     for (size_t i = 0; i < a->labels_cap; i++)
         pr_series_dispose(&a->labels[i]);
     free(a->labels);
+    free(a->tx);
     free(a->errors);
     free(a->map);
     for (size_t i = 0; i < a->nbins; i++)
