@@ -517,7 +517,7 @@ static void handle_line(abt *a, pr_str l, long lineno)
         return;
     }
     if (!a->report) {
-        if (!pr_str_starts(l, "Server Software:") && !pr_str_starts(l, "Server Hostname:"))
+        if (!pr_str_starts(t, "Server Software:") && !pr_str_starts(t, "Server Hostname:"))
             return; /* banner, -v dumps, progress lines */
         a->report = 1;
     }

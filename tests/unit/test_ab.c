@@ -396,6 +396,37 @@ static void test_ab__text_variants(void **st)
     collect_free(&c);
 }
 
+/* The held-back -r flaky run's counters (ab.md §6) and a report pasted with indentation. */
+static void test_ab__text_failure_events_and_pasted(void **st)
+{
+    const char *txt = "    Server Software:        BaseHTTP/0.6\n"
+                      "    Server Hostname:        127.0.0.1\n"
+                      "    Complete requests:      300\n"
+                      "    Failed requests:        90\n"
+                      "       (Connect: 0, Receive: 30, Length: 30, Exceptions: 30)\n"
+                      "    Requests per second:    1234.50 [#/sec] (mean)\n"
+                      "    Connection Times (ms)\n"
+                      "                  min  mean[+/-sd] median   max\n"
+                      "    Connect:        0    0   0.1      0       1\n"
+                      "    Processing:     0   27  15.2     26      61\n"
+                      "    Waiting:        0   26  15.3     26      61\n"
+                      "    Total:          0   27  15.2     26      61\n";
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, NULL, txt, strlen(txt), NULL, &err), 0);
+    assert_string_equal(c.run->format, "ab-text");
+    const json_t *s = c.run->summary, *tool = jobj(s, "tool");
+    assert_int_equal(jint(s, "requests"), 300);
+    assert_null(json_object_get(s, "failures")); /* 30 resets counted 3 times */
+    assert_int_equal(jint(tool, "Failed requests"), 90);
+    assert_int_equal(json_array_size(json_object_get(s, "errors")), 3);
+    assert_int_equal(jint(jobj(jobj(tool, "Connection Times (ms)"), "Total"), "median"), 26);
+    assert_int_equal(jint(jobj(s, "latency_ns"), "max"), 61000000);
+    assert_true(jnum(s, "rate_per_s") == 1234.5);
+    collect_free(&c);
+}
+
 static char *slurp(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -554,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_ab__text_key_numbers),
         cmocka_unit_test(test_ab__text_variants),
         cmocka_unit_test(test_ab__text_truncated),
+        cmocka_unit_test(test_ab__text_failure_events_and_pasted),
         cmocka_unit_test(test_ab__tsv_errors),
         cmocka_unit_test(test_ab__print_matches_ab_layout),
         cmocka_unit_test(test_ab__merge_text_and_csv),
