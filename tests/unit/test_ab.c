@@ -253,6 +253,29 @@ static void test_ab__csv_small_run_garbage_rows(void **st)
     assert_int_equal(c.warnings, 1);
     collect_free(&c);
 
+    /* cut after row 49: PR_ETRUNC with rows 0..49 */
+    {
+        char *p = path_of("ab_plain_c10", ".csv");
+        FILE *f = fopen(p, "rb");
+        assert_non_null(f);
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        const char *cut = strstr(buf, "\n50,");
+        assert_non_null(cut);
+        pr_error err;
+        collect_init(&c);
+        assert_int_equal(collect_parse_mem(&c, "ab-csv", buf, (size_t)(cut - buf) + 1, NULL, &err),
+                         PR_ETRUNC);
+        assert_true(strstr(err.msg, "found 50") != NULL);
+        lat = jobj(c.run->summary, "latency_ns");
+        assert_non_null(json_object_get(lat, "p49"));
+        assert_null(json_object_get(lat, "p50"));
+        collect_free(&c);
+        free(p);
+    }
+
     parse_ok(&c, "ab-csv", "ab_plain_c10", ".csv");
     lat = jobj(c.run->summary, "latency_ns");
     assert_int_equal(jint(lat, "min"), 69000);
