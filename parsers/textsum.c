@@ -1,6 +1,7 @@
 /* Building summary-only runs from printed tool reports: JSON setters, number scanning, merge. */
 #include "parsers/textsum.h"
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define STR_KEEP_MAX 4096
@@ -60,10 +61,28 @@ static const char *safe_key(const char *key, char *out, size_t cap)
     return out;
 }
 
+static int full(json_t *o, const char *k)
+{
+    return json_object_size(o) >= PR_TEXTSUM_MAX_KEYS && !json_object_get(o, k);
+}
+
 static void set_new(json_t *o, const char *key, json_t *v)
 {
     char k[256];
-    json_object_set_new_nocheck(o, safe_key(key, k, sizeof k), v);
+    safe_key(key, k, sizeof k);
+    if (full(o, k)) {
+        json_decref(v);
+        return;
+    }
+    json_object_set_new_nocheck(o, k, v);
+}
+
+void pr_textsum_append(json_t *a, json_t *v)
+{
+    if (json_array_size(a) >= PR_TEXTSUM_MAX_ITEMS)
+        json_decref(v);
+    else
+        json_array_append_new(a, v);
 }
 
 json_t *pr_textsum_begin(pr_run *run)
@@ -80,6 +99,8 @@ json_t *pr_textsum_obj(json_t *parent, const char *key)
 {
     char k[256];
     safe_key(key, k, sizeof k);
+    if (full(parent, k))
+        snprintf(k, sizeof k, "_overflow");
     json_t *o = json_object_get(parent, k);
     if (!json_is_object(o)) {
         o = json_object();
@@ -92,6 +113,8 @@ json_t *pr_textsum_arr(json_t *parent, const char *key)
 {
     char k[256];
     safe_key(key, k, sizeof k);
+    if (full(parent, k))
+        snprintf(k, sizeof k, "_overflow_items");
     json_t *a = json_object_get(parent, k);
     if (!json_is_array(a)) {
         a = json_array();
@@ -146,7 +169,7 @@ void pr_textsum_str(json_t *o, const char *key, const char *s, size_t n)
 void pr_textsum_note(pr_run *run, const char *note)
 {
     json_t *notes = pr_textsum_arr(run->meta, "notes");
-    json_array_append_new(notes, json_string(note));
+    pr_textsum_append(notes, json_string(note));
 }
 
 int pr_textsum_num(pr_str s, double *v, pr_str *rest)
@@ -260,7 +283,7 @@ static void merge_depth(json_t *into, const json_t *from, int depth)
             size_t i;
             json_t *e;
             json_array_foreach(v, i, e)
-                json_array_append_new(have, json_deep_copy(e));
+                pr_textsum_append(have, json_deep_copy(e));
         }
     }
 }

@@ -12,6 +12,7 @@
 #include "analysis/ab_stats.h"
 #include "model/xalloc.h"
 #include "parsers/ab.h"
+#include "parsers/textsum.h"
 #include "tests/unit/lib/collect.h"
 
 /* Fixtures with a -g file (and a .txt report and a -e .csv from the same run). */
@@ -450,6 +451,24 @@ static void test_ab__text_failure_events_and_pasted(void **st)
     collect_free(&c);
 }
 
+/* A hostile report with thousands of labels and warnings stays bounded. */
+static void test_ab__summary_bounded(void **st)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, "Server Software:        x\nComplete requests:      0\n");
+    for (int i = 0; i < 5000; i++)
+        pr_buf_printf(&b, "Label %d:   %d\nWARNING: w\n  more\n", i, i);
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "ab-text", b.p, b.len, NULL, &err), 0);
+    const json_t *tool = jobj(c.run->summary, "tool");
+    assert_true(json_object_size(tool) <= PR_TEXTSUM_MAX_KEYS + 1);
+    assert_true(json_array_size(json_object_get(tool, "warnings")) <= PR_TEXTSUM_MAX_ITEMS);
+    collect_free(&c);
+    pr_buf_dispose(&b);
+}
+
 static char *slurp(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -608,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_ab__text_key_numbers),
         cmocka_unit_test(test_ab__text_variants),
         cmocka_unit_test(test_ab__text_truncated),
+        cmocka_unit_test(test_ab__summary_bounded),
         cmocka_unit_test(test_ab__text_failure_events_and_pasted),
         cmocka_unit_test(test_ab__tsv_errors),
         cmocka_unit_test(test_ab__print_matches_ab_layout),
