@@ -198,6 +198,41 @@ static void test_ab__median_parity_rule(void **st)
     assert_int_equal(pr_ab_stats_compute(z1, z2, z3, one, 0, &tb), PR_EUSAGE);
 }
 
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Large inputs take the radix-sort path: same answers as a plain sort. */
+static void test_ab__large_input_sort(void **st)
+{
+    size_t n = 20001;
+    int64_t *c = pr_xmalloc(n * 8), *p = pr_xmalloc(n * 8), *w = pr_xmalloc(n * 8),
+            *t = pr_xmalloc(n * 8), *ref = pr_xmalloc(n * 8);
+    uint64_t x = 88172645463325252ULL;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        t[i] = ref[i] = (int64_t)(x % 5000000000ULL) >> (x % 24);
+        c[i] = p[i] = w[i] = (int64_t)(i % 7) * 1000;
+    }
+    qsort(ref, n, 8, cmp64);
+    pr_ab_tables tb;
+    assert_int_equal(pr_ab_stats_compute(c, p, w, t, n, &tb), 0);
+    for (size_t i = 0; i < n; i++)
+        assert_true(t[i] == ref[i]);
+    assert_int_equal(tb.total.max_ms, (ref[n - 1] + 500) / 1000);
+    assert_int_equal(tb.total.median_ms, ((ref[n / 2] + ref[n / 2 + 1]) / 2 + 500) / 1000);
+    assert_int_equal(tb.pct_ms[4], (ref[n * 90 / 100] + 500) / 1000);
+    free(c);
+    free(p);
+    free(w);
+    free(t);
+    free(ref);
+}
+
 /* -e rows: round-half-up of each CSV value is the -g ttime at ab's CSV index. */
 static void test_ab__csv_index_rule(void **st)
 {
@@ -622,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_ab__tables_known_values),
         cmocka_unit_test(test_ab__dtime_kept_when_rounding_differs),
         cmocka_unit_test(test_ab__median_parity_rule),
+        cmocka_unit_test(test_ab__large_input_sort),
         cmocka_unit_test(test_ab__csv_index_rule),
         cmocka_unit_test(test_ab__csv_small_run_garbage_rows),
         cmocka_unit_test(test_ab__text_key_numbers),
