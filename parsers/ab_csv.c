@@ -17,11 +17,6 @@ static int sniff(const unsigned char *buf, size_t len)
     return (len == k || buf[k] == '\n' || buf[k] == '\r') ? 100 : 0;
 }
 
-void pr_ab_merge_summary(json_t *into, const json_t *from)
-{
-    pr_textsum_merge(into, from);
-}
-
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
     pr_run *run = sink->run;

@@ -619,6 +619,29 @@ static void test_ab__merge_text_and_csv(void **st)
     collect_free(&csv);
 }
 
+/* -g samples + text counters + CSV percentiles of one run. */
+static void test_ab__join_runs(void **st)
+{
+    collect tsv, txt, csv;
+    parse_ok(&tsv, "ab-gnuplot", "ab_varlen_length", ".tsv");
+    parse_ok(&txt, "ab-text", "ab_varlen_length", ".txt");
+    parse_ok(&csv, "ab-csv", "ab_varlen_length", ".csv");
+    pr_ab_join(tsv.run, txt.run);
+    pr_ab_join(tsv.run, csv.run);
+    assert_false(tsv.run->summary_only);
+    assert_int_equal(tsv.n, 300);
+    assert_int_equal(jint(tsv.run->summary, "failures"), 286);
+    assert_int_equal(jint(tsv.run->summary, "requests"), 300);
+    assert_int_equal(tsv.run->concurrency, 5);
+    assert_string_equal(tsv.run->tool_version, "2.3");
+    assert_non_null(json_object_get(jobj(tsv.run->summary, "latency_ns"), "p1"));
+    assert_true(json_array_size(json_object_get(tsv.run->meta, "notes")) >= 5);
+    assert_false(json_is_true(json_object_get(tsv.run->meta, "status_known")));
+    collect_free(&tsv);
+    collect_free(&txt);
+    collect_free(&csv);
+}
+
 static void test_ab__sniff_every_fixture(void **st)
 {
     static const struct {
@@ -668,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_ab__tsv_errors),
         cmocka_unit_test(test_ab__print_matches_ab_layout),
         cmocka_unit_test(test_ab__merge_text_and_csv),
+        cmocka_unit_test(test_ab__join_runs),
         cmocka_unit_test(test_ab__sniff_every_fixture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
