@@ -715,7 +715,8 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     }
     for (size_t i = 0; i < nids && rc == 0; i++) {
         a.run = runs[i];
-        memset(a.map, 0, a.map_cap * sizeof *a.map);
+        if (a.map)
+            memset(a.map, 0, a.map_cap * sizeof *a.map);
         pr_vec_reserve(&a.total.latency, a.total.latency.n + (size_t)runs[i]->samples);
         rc = pr_store_scan(st, ids[i], scan_cb, &a, err);
     }
