@@ -332,6 +332,88 @@ static void test_vegeta__truncated_gob(void **s)
     free(data);
 }
 
+static size_t put_uint(unsigned char *b, uint64_t v)
+{
+    if (v < 0x80) {
+        b[0] = (unsigned char)v;
+        return 1;
+    }
+    unsigned char t[8];
+    size_t k = 0, n = 0;
+    while (v) {
+        t[k++] = (unsigned char)v;
+        v >>= 8;
+    }
+    b[n++] = (unsigned char)(256 - k);
+    while (k)
+        b[n++] = t[--k];
+    return n;
+}
+
+/* A result with a 3 MiB body (larger than the decoder's buffer) is skipped by streaming. */
+static void test_vegeta__huge_body(void **s)
+{
+    size_t len;
+    char *basic = read_all(testdata("vegeta/basic.bin"), &len);
+    const size_t body = 3u << 20;
+    unsigned char *v = malloc(body + 256), *file = malloc(2 * body + 1024);
+    size_t n = 0;
+    n += put_uint(v + n, 2 + 1);         /* Code (field 2) */
+    n += put_uint(v + n, 404);
+    v[n++] = 1;                          /* Timestamp: the first record's */
+    memcpy(v + n, basic + 0xd8, 16);     /* 0f + 15 bytes */
+    n += 16;
+    v[n++] = 1;                          /* Latency 1009568 */
+    n += put_uint(v + n, 2 * 1009568);
+    v[n++] = 2;                          /* BytesIn */
+    n += put_uint(v + n, body);
+    v[n++] = 1;                          /* Error */
+    n += put_uint(v + n, 13);
+    memcpy(v + n, "404 Not Found", 13);
+    n += 13;
+    v[n++] = 1;                          /* Body */
+    n += put_uint(v + n, body);
+    memset(v + n, 'x', body);
+    n += body;
+    v[n++] = 1;                          /* Method */
+    n += put_uint(v + n, 3);
+    memcpy(v + n, "GET", 3);
+    n += 3;
+    v[n++] = 0;
+    size_t m = 0;
+    memcpy(file, basic, 0xcf);           /* the four definitions */
+    m = 0xcf;
+    for (int rep = 0; rep < 2; rep++) {
+        m += put_uint(file + m, n + 2);
+        file[m++] = 0xff;                /* type id 65 */
+        file[m++] = 0x82;
+        memcpy(file + m, v, n);
+        m += n;
+    }
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", file, m, NULL, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.s[1].status, 404);
+    assert_int_equal(c.s[1].bytes_in, body);
+    assert_int_equal(c.s[1].latency_ns, 1009568);
+    assert_true(c.s[1].start_ns == 1796051469461933948LL);
+    assert_string_equal(pr_run_str(c.run, c.s[1].error), "404 Not Found");
+    assert_string_equal(pr_run_str(c.run, c.s[1].label), "GET");
+    collect_free(&c);
+    /* Cut inside the second body: the first record survives, the offset names message 2. */
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", file, m - body / 2, NULL, &err),
+                     PR_ETRUNC);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(err.offset, (long long)(0xcf + (m - 0xcf) / 2));
+    collect_free(&c);
+    free(v);
+    free(file);
+    free(basic);
+}
+
 static void test_vegeta__refuses_other_input(void **s)
 {
     collect c;
@@ -574,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_vegeta__sample_fields),
         cmocka_unit_test(test_vegeta__order_independent),
         cmocka_unit_test(test_vegeta__truncated_gob),
+        cmocka_unit_test(test_vegeta__huge_body),
         cmocka_unit_test(test_vegeta__refuses_other_input),
         cmocka_unit_test(test_vegeta__line_errors),
         cmocka_unit_test(test_vegeta__attack_names_run),
