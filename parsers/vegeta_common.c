@@ -81,7 +81,7 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
     if (r->has_ts) {
         if (a->start_ns == PR_UNKNOWN || r->ts_ns < a->start_ns)
             a->start_ns = r->ts_ns;
-        int64_t end = r->ts_ns + r->latency_ns;
+        int64_t end = (int64_t)((uint64_t)r->ts_ns + (uint64_t)r->latency_ns); /* wraps like Go */
         if (a->end_ns == PR_UNKNOWN || end > a->end_ns)
             a->end_ns = end;
         if (r->has_zone) {

@@ -104,7 +104,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     pr_run_set_format(sink->run, "vegeta-csv", "vegeta");
     pr_vegeta_acc acc;
     pr_vegeta_acc_init(&acc, sink);
-    char *out = pr_xmalloc(PR_LINE_MAX + 1);
+    char *out = NULL;
+    size_t out_cap = 0;
     pr_vegeta_rec r;
     const char *line;
     size_t len;
@@ -118,6 +119,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             continue;
         pr_str f[NCOLS];
         size_t bad = 0;
+        out = pr_xgrow(out, &out_cap, len + 1, 1);
         int k = split(line, len, f, out, &bad);
         if (k < 0) {
             rc = pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, pr_input_name(in), ln,

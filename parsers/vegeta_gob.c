@@ -137,9 +137,9 @@ static int decode_time(const unsigned char *p, size_t n, int64_t *ns, int *offse
     uint64_t u = 0;
     for (int i = 1; i <= 8; i++)
         u = u << 8 | p[i];
+    if ((int64_t)u < 62135596800LL - 9000000000LL || (int64_t)u > 62135596800LL + 9000000000LL)
+        return -1; /* outside what int64 ns since 1970 can hold */
     int64_t sec = (int64_t)u - 62135596800LL; /* year 1 -> Unix epoch */
-    if ((int64_t)u < -9000000000LL || (int64_t)u > 62135596800LL + 9000000000LL)
-        return -1;
     uint32_t nsec = (uint32_t)p[9] << 24 | (uint32_t)p[10] << 16 | (uint32_t)p[11] << 8 | p[12];
     if (nsec >= 1000000000u)
         return -1;
