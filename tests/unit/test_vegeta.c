@@ -455,6 +455,42 @@ static void test_vegeta__refuses_other_input(void **s)
     }
 }
 
+/* First lines longer than the sniffed bytes (big bodies) are still recognised and read. */
+static void test_vegeta__long_first_line(void **s)
+{
+    size_t body = 20000;
+    char *csv = malloc(body + 200), *js = malloc(body + 400);
+    int n = snprintf(csv, 200, "1796051469461933948,200,1009568,0,%zu,,", body);
+    memset(csv + n, 'A', body);
+    n += (int)body;
+    n += snprintf(csv + n, 200, ",,0,GET,http://x/,\n");
+    int m = snprintf(js, 400, "{\"attack\":\"\",\"seq\":0,\"code\":200,\"timestamp\":"
+                     "\"2026-11-30T15:11:09.461933948Z\",\"latency\":1009568,\"bytes_out\":0,"
+                     "\"bytes_in\":%zu,\"error\":\"\",\"body\":\"", body);
+    memset(js + m, 'A', body);
+    m += (int)body;
+    m += snprintf(js + m, 400, "\",\"method\":\"GET\",\"url\":\"http://x/\",\"headers\":null}\n");
+    int score;
+    const pr_parser *p = pr_parser_sniff((const unsigned char *)csv, 4096, &score);
+    assert_non_null(p);
+    assert_string_equal(p->name, "vegeta-csv");
+    p = pr_parser_sniff((const unsigned char *)js, 4096, &score);
+    assert_non_null(p);
+    assert_string_equal(p->name, "vegeta-json");
+    collect a, b;
+    pr_error err;
+    collect_init(&a);
+    collect_init(&b);
+    assert_int_equal(collect_parse_mem(&a, NULL, csv, (size_t)n, NULL, &err), 0);
+    assert_int_equal(collect_parse_mem(&b, NULL, js, (size_t)m, NULL, &err), 0);
+    assert_same_samples(&a, &b);
+    assert_int_equal(a.s[0].bytes_in, body);
+    collect_free(&a);
+    collect_free(&b);
+    free(csv);
+    free(js);
+}
+
 static void test_vegeta__line_errors(void **s)
 {
     collect c;
@@ -658,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_vegeta__truncated_gob),
         cmocka_unit_test(test_vegeta__huge_body),
         cmocka_unit_test(test_vegeta__refuses_other_input),
+        cmocka_unit_test(test_vegeta__long_first_line),
         cmocka_unit_test(test_vegeta__line_errors),
         cmocka_unit_test(test_vegeta__attack_names_run),
         cmocka_unit_test(test_vegeta__report_parsers),
