@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "analysis/vegeta_stats.h"
 #include "tests/unit/lib/collect.h"
 
@@ -626,6 +627,40 @@ static void test_vegeta__report_parsers(void **s)
         pr_vegeta_stats_dispose(&st);
         collect_free(&r);
         collect_free(&g);
+    }
+
+    /* Text and JSON reports of every fixture give the same numbers (text ones rounded). */
+    static const char *const all[] = {"basic", "mixed", "refused", "post", "multi"};
+    for (size_t i = 0; i < 5; i++) {
+        char rel[128];
+        collect t, j;
+        snprintf(rel, sizeof rel, "vegeta/%s.report.txt", all[i]);
+        parse_ok(&t, "vegeta-text", rel);
+        snprintf(rel, sizeof rel, "vegeta/%s.report.json", all[i]);
+        parse_ok(&j, "vegeta-report-json", rel);
+        json_t *ts = t.run->summary, *jsum = j.run->summary;
+        static const char *const keys[] = {"requests", "bytes_in_total", "bytes_out_total"};
+        for (size_t k = 0; k < 3; k++)
+            assert_int_equal(sum_i(ts, keys[k]), sum_i(jsum, keys[k]));
+        static const char *const durs[] = {"duration_ns", "wait_ns"};
+        for (size_t k = 0; k < 2; k++)
+            assert_int_equal(sum_i(ts, durs[k]), pr_vegeta_round(sum_i(jsum, durs[k])));
+        static const char *const lk[] = {"min", "mean", "p50", "p90", "p95", "p99", "max"};
+        for (size_t k = 0; k < 7; k++)
+            assert_int_equal(sum_i(json_object_get(ts, "latency_ns"), lk[k]),
+                             pr_vegeta_round(sum_i(json_object_get(jsum, "latency_ns"), lk[k])));
+        assert_true(json_equal(json_object_get(ts, "status_codes"),
+                               json_object_get(jsum, "status_codes")));
+        assert_true(json_equal(json_object_get(ts, "errors"), json_object_get(jsum, "errors")));
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.2f",
+                 json_real_value(json_object_get(jsum, "success_ratio")) * 100);
+        assert_true(json_real_value(json_object_get(ts, "success_ratio")) * 100 ==
+                    strtod(buf, NULL) ||
+                    fabs(json_real_value(json_object_get(ts, "success_ratio")) * 100 -
+                         strtod(buf, NULL)) < 1e-9);
+        collect_free(&t);
+        collect_free(&j);
     }
 
     parse_ok(&c, NULL, "vegeta/mixed.hist.txt");
