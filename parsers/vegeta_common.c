@@ -71,8 +71,10 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
         }
         if (r->method.n && r->url.n)
             buf[n++] = ' ';
-        memcpy(buf + n, r->url.p, r->url.n);
-        n += r->url.n;
+        if (r->url.n) {
+            memcpy(buf + n, r->url.p, r->url.n);
+            n += r->url.n;
+        }
         a->label_id = pr_run_intern(run, buf, n);
         a->label_method = s.method;
         a->label_url = s.url;
