@@ -415,6 +415,54 @@ static void test_vegeta__huge_body(void **s)
     free(basic);
 }
 
+/* time.Time with a zone offset (-03:30, as in St John's) in version 1 and version 2 form. */
+static void test_vegeta__time_zone(void **s)
+{
+    size_t len;
+    unsigned char *b = (unsigned char *)read_all(testdata("vegeta/basic.bin"), &len);
+    /* Version 1: patch the first record's offset minutes (bytes 0xe6-0xe7) to -210. */
+    b[0xe6] = 0xff;
+    b[0xe7] = 0x2e;
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", b, 0x27f, NULL, &err), 0);
+    assert_int_equal(c.n, 1);
+    assert_true(c.s[0].start_ns == 1796051469461933948LL); /* the instant does not move */
+    assert_int_equal(json_integer_value(json_object_get(c.run->meta, "tz_offset_min")), -210);
+    pr_vegeta_stats st;
+    pr_vegeta_stats_compute(&st, c.s, c.n, c.run);
+    char *js = pr_vegeta_stats_json_text(&st, c.run);
+    assert_non_null(strstr(js, "\"earliest\":\"2026-11-30T11:41:09.461933948-03:30\""));
+    free(js);
+    pr_vegeta_stats_dispose(&st);
+    collect_free(&c);
+    /* Version 2: 16 bytes, one more byte of offset seconds; the message grows by one. */
+    unsigned char v2[0x27f + 1];
+    size_t n = 0;
+    memcpy(v2, b, 0xcf);
+    n = 0xcf;
+    v2[n++] = 0xfe;
+    v2[n++] = 0x01;
+    v2[n++] = 0xae; /* 430 */
+    memcpy(v2 + n, b + 0xd2, 0xd8 - 0xd2);
+    n += 0xd8 - 0xd2;
+    v2[n++] = 0x10;
+    v2[n++] = 0x02;
+    memcpy(v2 + n, b + 0xda, 0xe8 - 0xda);
+    n += 0xe8 - 0xda;
+    v2[n++] = 0x00; /* offset seconds */
+    memcpy(v2 + n, b + 0xe8, 0x27f - 0xe8);
+    n += 0x27f - 0xe8;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", v2, n, NULL, &err), 0);
+    assert_int_equal(c.n, 1);
+    assert_true(c.s[0].start_ns == 1796051469461933948LL);
+    assert_int_equal(c.s[0].latency_ns, 1009568);
+    collect_free(&c);
+    free(b);
+}
+
 static void test_vegeta__refuses_other_input(void **s)
 {
     collect c;
@@ -728,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_vegeta__order_independent),
         cmocka_unit_test(test_vegeta__truncated_gob),
         cmocka_unit_test(test_vegeta__huge_body),
+        cmocka_unit_test(test_vegeta__time_zone),
         cmocka_unit_test(test_vegeta__refuses_other_input),
         cmocka_unit_test(test_vegeta__long_first_line),
         cmocka_unit_test(test_vegeta__line_errors),
