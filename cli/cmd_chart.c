@@ -185,6 +185,7 @@ static int run(int argc, char **argv)
     json_decref(doc);
     free(ids);
     pr_store_close(st);
+    pr_chart_shutdown(); /* release font caches: no chart is drawn after this */
     return rc;
 }
 

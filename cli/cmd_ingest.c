@@ -141,8 +141,8 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         pr_input_close(in);
         return PR_EXIT_ERROR;
     }
-    char sha[65];
-    pr_input_sha256(in, sha);
+    char sha[PR_DIGEST_HEX];
+    pr_input_digest(in, sha);
     char *runname = pr_xstrdup(sink->run->name ? sink->run->name : "");
     int summary_only = sink->run->summary_only && sink->run->samples == 0;
     int has_summary = sink->run->summary != NULL;

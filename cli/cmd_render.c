@@ -6,6 +6,7 @@
 #include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
+#include "render/chart.h"
 #include "render/markdown.h"
 #include "render/mustache.h"
 #include "render/report_page.h"
@@ -286,6 +287,7 @@ static int run(int argc, char **argv)
     pr_buf_dispose(&out);
     json_decref(ctx);
     free(text);
+    pr_chart_shutdown(); /* release font caches: no chart is drawn after this */
     return rc;
 }
 

@@ -33,9 +33,9 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sources ("
     "  id INTEGER PRIMARY KEY,"
     "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  path TEXT NOT NULL, sha256 TEXT NOT NULL, format TEXT,"
+    "  path TEXT NOT NULL, digest TEXT NOT NULL, format TEXT,"
     "  samples INTEGER NOT NULL, ingested_at INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS sources_sha ON sources(sha256);"
+    "CREATE INDEX IF NOT EXISTS sources_digest ON sources(digest);"
     "CREATE TABLE IF NOT EXISTS tags ("
     "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
     "  key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, key));"
@@ -442,7 +442,7 @@ static int insert_source(pr_ingest *ing, const char *sha, pr_error *err)
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(ing->st->db,
-                           "INSERT INTO sources(run_id,path,sha256,format,samples,ingested_at)"
+                           "INSERT INTO sources(run_id,path,digest,format,samples,ingested_at)"
                            " VALUES(?,?,?,?,?,?)",
                            -1, &q, NULL) != SQLITE_OK)
         return db_error(ing->st, err, "cannot record source");
@@ -557,17 +557,17 @@ pr_sink *pr_ingest_sink(pr_ingest *ing)
     return &ing->sink;
 }
 
-int pr_ingest_commit(pr_ingest *ing, const char *sha256, int force, pr_ingest_result *res,
+int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_result *res,
                      pr_error *err)
 {
     pr_store *st = ing->st;
     memset(res, 0, sizeof *res);
     int rc = pr_sink_flush(&ing->sink, err);
-    if (rc == 0 && sha256 && *sha256 && !force) {
+    if (rc == 0 && digest && *digest && !force) {
         sqlite3_stmt *q;
-        sqlite3_prepare_v2(st->db, "SELECT run_id FROM sources WHERE sha256=? LIMIT 1", -1, &q,
+        sqlite3_prepare_v2(st->db, "SELECT run_id FROM sources WHERE digest=? LIMIT 1", -1, &q,
                            NULL);
-        sqlite3_bind_text(q, 1, sha256, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 1, digest, -1, SQLITE_STATIC);
         if (sqlite3_step(q) == SQLITE_ROW)
             res->duplicate_of = (int)sqlite3_column_int64(q, 0);
         sqlite3_finalize(q);
@@ -579,7 +579,7 @@ int pr_ingest_commit(pr_ingest *ing, const char *sha256, int force, pr_ingest_re
     if (rc == 0)
         rc = finish_run(ing, err);
     if (rc == 0)
-        rc = insert_source(ing, sha256, err);
+        rc = insert_source(ing, digest, err);
     if (rc == 0)
         rc = exec(st, "COMMIT", err);
     if (rc < 0) {
