@@ -635,6 +635,8 @@ static json_t *summary_only_stats(const pr_run *run)
         set_str(j, "throughput", pr_human_rate(json_number_value(v), h));
     if ((v = json_object_get(j, "duration_ns")) && json_is_integer(v))
         set_str(j, "duration", pr_human_duration(json_integer_value(v), h));
+    if ((v = json_object_get(j, "wait_ns")) && json_is_integer(v))
+        set_str(j, "wait", pr_human_duration(json_integer_value(v), h));
     if ((v = json_object_get(j, "success_ratio")) && json_is_number(v)) {
         set_str(j, "success_pct", pr_human_percent(json_number_value(v), h));
         set_str(j, "error_pct", pr_human_percent(1 - json_number_value(v), h));

@@ -143,11 +143,11 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
     }
     char sha[PR_DIGEST_HEX];
     pr_input_digest(in, sha);
-    char *runname = pr_xstrdup(sink->run->name ? sink->run->name : "");
     int summary_only = sink->run->summary_only && sink->run->samples == 0;
     int has_summary = sink->run->summary != NULL;
     pr_ingest_result res;
     rc = pr_ingest_commit(ing, sha, force, &res, &err);
+    const char *runname = res.name;
     summary_only &= res.samples == 0;
     if (rc < 0) {
         pr_cli_print_error(&err);
@@ -169,7 +169,6 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
             printf("%s: %s, %lld samples -> run %lld '%s'\n", pr_input_name(in), p->name,
                    (long long)res.samples, (long long)res.run_id, runname);
     }
-    free(runname);
     pr_input_close(in);
     return rc < 0 ? PR_EXIT_ERROR : 0;
 }

@@ -27,22 +27,36 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
     json_t *raw = json_object_get(stats, rawkey);
     if (!json_is_object(h))
         return;
-    printf("  %-13s min %s, mean %s", title, jstr(h, "min"), jstr(h, "mean"));
+    /* only what is known: summary-only runs hold what their tool printed */
+    printf("  %-13s", title);
+    const char *sep = " ";
+    static const char *const lead[] = {"min", "mean"};
+    for (int i = 0; i < 2; i++) {
+        if (json_object_get(h, lead[i])) {
+            printf("%s%s %s", sep, lead[i], jstr(h, lead[i]));
+            sep = ", ";
+        }
+    }
     json_t *list = json_object_get(raw, "percentiles");
     size_t i;
     json_t *e;
-    json_array_foreach(list, i, e)
-        printf(", p%s %s", jstr(e, "p"), jstr(e, "human"));
+    json_array_foreach(list, i, e) {
+        printf("%sp%s %s", sep, jstr(e, "p"), jstr(e, "human"));
+        sep = ", ";
+    }
     if (!json_is_array(list)) {
-        /* summary-only: whatever percentiles the tool printed */
         const char *k;
         json_t *v;
         json_object_foreach(h, k, v) {
-            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9')
-                printf(", %s %s", k, json_string_value(v));
+            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9') {
+                printf("%s%s %s", sep, k, json_string_value(v));
+                sep = ", ";
+            }
         }
     }
-    printf(", max %s\n", jstr(h, "max"));
+    if (json_object_get(h, "max"))
+        printf("%smax %s", sep, jstr(h, "max"));
+    printf("\n");
 }
 
 static void print_run(json_t *r, int by_label)
@@ -64,8 +78,10 @@ static void print_run(json_t *r, int by_label)
     json_t *req = json_object_get(s, "requests");
     if (req)
         printf("  %-13s %lld\n", "requests", (long long)json_integer_value(req));
-    if (json_object_get(s, "duration"))
+    if (json_object_get(s, "duration") && json_object_get(s, "wait"))
         printf("  %-13s %s (wait %s)\n", "duration", jstr(s, "duration"), jstr(s, "wait"));
+    else if (json_object_get(s, "duration"))
+        printf("  %-13s %s\n", "duration", jstr(s, "duration"));
     if (json_object_get(s, "rate"))
         printf("  %-13s %s\n", "rate", jstr(s, "rate"));
     if (json_object_get(s, "throughput"))
@@ -74,7 +90,7 @@ static void print_run(json_t *r, int by_label)
         printf("  %-13s unknown (the source records no outcome per request)\n", "success");
     } else if (json_object_get(s, "success_pct")) {
         json_t *e = json_object_get(s, "errors");
-        if (e)
+        if (json_is_integer(e))
             printf("  %-13s %s (%lld errors)\n", "success", jstr(s, "success_pct"),
                    (long long)json_integer_value(e));
         else

@@ -587,6 +587,7 @@ int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_re
         return rc;
     }
     res->run_id = ing->run->id;
+    snprintf(res->name, sizeof res->name, "%s", ing->run->name ? ing->run->name : "");
     res->samples = ing->total_samples;
     res->runs = ing->runs;
     free_ingest(ing);

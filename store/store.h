@@ -26,6 +26,7 @@ typedef struct pr_ingest_result {
     int64_t samples;       /* samples added by this input */
     int runs;              /* runs created or extended (more than 1 with --split-runs) */
     int duplicate_of;      /* >0: the content was already ingested as that run (skipped) */
+    char name[256];        /* the (last) run's name */
 } pr_ingest_result;
 
 /* Begins an ingest transaction. run_name: append to the run with this name if it exists,
