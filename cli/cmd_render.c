@@ -82,6 +82,21 @@ static void prepare_meta(json_t *meta)
     json_object_set_new(meta, "has_environment", json_boolean(has));
 }
 
+/* mkdir -p of the folders above path. */
+static int make_parent_dirs(const char *path)
+{
+    char *p = pr_xstrdup(path);
+    int rc = 0;
+    for (char *s = strchr(p + 1, '/'); s && rc == 0; s = strchr(s + 1, '/')) {
+        *s = 0;
+        if (mkdir(p, 0777) < 0 && errno != EEXIST)
+            rc = -1;
+        *s = '/';
+    }
+    free(p);
+    return rc;
+}
+
 typedef struct pts_ctx {
     const char *store;
     pr_points p;
@@ -239,6 +254,12 @@ static int run(int argc, char **argv)
         prepare_meta(meta);
         json_object_set_new(ctx, "meta", meta);
         json_object_set_new(ctx, "version", json_string(PR_VERSION));
+        if (strcmp(output, "-") && make_parent_dirs(output) < 0) {
+            pr_cli_errorf("%s: cannot create its folder: %s", output, strerror(errno));
+            json_decref(ctx);
+            free(text);
+            return PR_EXIT_ERROR;
+        }
         if (charts && strcmp(output, "-")) {
             pts_ctx pc = {store, {0}};
             rc = pr_report_page_charts(ctx, output, want_html, load_points, &pc, &err);
@@ -250,9 +271,13 @@ static int run(int argc, char **argv)
             return PR_EXIT_ERROR;
         }
     }
-    /* partials: --partials DIR, else the template's own folder, then the built-ins */
+    /* partials: --partials DIR, else the template's own folder, then the built-ins; a partial
+     * may omit the template's extension ({{> header}} finds header.md) */
+    const char *dot = strrchr(tname, '.');
+    const char *ext = dot && !strchr(dot, '/') ? dot : NULL;
     pr_tpl_dir dir;
-    pr_tpl_builtin bt = {NULL, NULL};
+    memset(&dir, 0, sizeof dir);
+    pr_tpl_builtin bt = {NULL, ext};
     pr_tpl_loader bl = pr_tpl_builtin_loader(&bt), dl, chain_l;
     pr_tpl_chain chain = {NULL, &bl};
     const char *pdir = partials ? partials : (tpl_dir[0] ? tpl_dir : NULL);
@@ -263,6 +288,7 @@ static int run(int argc, char **argv)
             free(text);
             return PR_EXIT_ERROR;
         }
+        dir.ext = ext;
         dl = pr_tpl_dir_loader(&dir);
         chain.first = &dl;
     }

@@ -163,7 +163,6 @@ int pr_chart_missing_glyphs(const char *utf8, const char *font)
 void pr_chart_shutdown(void)
 {
     pango_cairo_font_map_set_default(NULL);
-    cairo_debug_reset_static_data();
     /* fontconfig is pango's dependency, not ours: look its cleanup up instead of linking it */
     void (*fc_fini)(void);
     *(void **)&fc_fini = dlsym(RTLD_DEFAULT, "FcFini");

@@ -36,9 +36,9 @@ int pr_report_page_html(const char *md, size_t len, json_t *ctx, pr_buf *out, pr
     size_t n;
     const char *css = builtin("report-style.mustache", &n);
     pr_buf_append(out, css, n);
-    pr_buf_puts(out, "</style>\n</head>\n<body>\n<main>\n");
+    pr_buf_puts(out, "</style>\n</head>\n<body>\n<div class=\"page\">\n");
     int rc = pr_markdown_to_html(md, len, out, err);
-    pr_buf_puts(out, "</main>\n<script>");
+    pr_buf_puts(out, "</div>\n<script>");
     const char *js = builtin("report-script.mustache", &n);
     pr_buf_append(out, js, n);
     pr_buf_puts(out, "</script>\n</body>\n</html>\n");

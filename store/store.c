@@ -431,10 +431,10 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     ing->total_samples += ing->samples;
     ing->runs++;
     ing->samples = ing->successes = 0;
-    memset(ing->label_n.v, 0, ing->label_n.cap * sizeof(int64_t));
-    memset(ing->label_err.v, 0, ing->label_err.cap * sizeof(int64_t));
-    memset(ing->error_n.v, 0, ing->error_n.cap * sizeof(int64_t));
-    memset(ing->status_n.v, 0, ing->status_n.cap * sizeof(int64_t));
+    counts *all[] = {&ing->label_n, &ing->label_err, &ing->error_n, &ing->status_n};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (all[i]->v)
+            memset(all[i]->v, 0, all[i]->cap * sizeof(int64_t));
     return rc;
 }
 

@@ -104,7 +104,7 @@ static void test_ab__tables_match_ab_for_every_fixture(void **st)
         assert_true(t.has_percentiles);
         const json_t *pct = jobj(tool, "Percentage served (ms)");
         for (int i = 0; i < PR_AB_NPERCS; i++) {
-            char k[8];
+            char k[16];
             snprintf(k, sizeof k, "%d", pr_ab_percs[i]);
             if (t.pct_ms[i] != jint(pct, k))
                 fail_msg("%s %s%%: %lld, ab printed %lld", with_tsv[f], k,
@@ -252,7 +252,7 @@ static void test_ab__csv_index_rule(void **st)
             size_t idx = pr_ab_csv_index(n, i);
             if (idx >= n)
                 continue;
-            char k[8];
+            char k[16];
             snprintf(k, sizeof k, "%d", i);
             int64_t us = llround(jnum(raw, k) * 1000);
             if ((us + 500) / 1000 != t[idx])
