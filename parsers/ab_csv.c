@@ -71,7 +71,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     json_t *tool = pr_textsum_obj(sum, "tool");
     json_t *raw = pr_textsum_obj(tool, "Percentage served (ms)");
     for (int i = 0; i < rows; i++) {
-        char k[8];
+        char k[16];
         snprintf(k, sizeof k, "%d", i);
         pr_textsum_real(raw, k, ms[i]);
     }
@@ -90,7 +90,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     for (int i = 0; i < rows; i++) {
         if (i >= bad_from && i < 100)
             continue;
-        char k[8];
+        char k[16];
         if (i == 0)
             snprintf(k, sizeof k, "min");
         else if (i == 100)
