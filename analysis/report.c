@@ -2,6 +2,7 @@
 #include "analysis/report.h"
 #include "analysis/human.h"
 #include "analysis/stats.h"
+#include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include <math.h>
@@ -23,6 +24,34 @@ void pr_report_opts_init(pr_report_opts *o)
     o->histogram = 1;
     const char *e = getenv("SOURCE_DATE_EPOCH");
     o->generated_s = e && *e ? strtoll(e, NULL, 10) : (int64_t)time(NULL);
+}
+
+static const char *const by_names[] = {"label", "url", "method", "status", "error", "thread",
+                                       "tag"};
+
+int pr_report_parse_by(pr_report_opts *o, const char *list)
+{
+    pr_str f[5];
+    size_t n = pr_lex_split(list, strlen(list), ',', f, 4);
+    if (n == 0 || n > 4)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        pr_str t = pr_str_trim(f[i]);
+        int found = -1;
+        for (int k = 0; k < PR_BY_TAG; k++)
+            if (pr_str_eq(t, by_names[k]))
+                found = k;
+        if (found < 0 && pr_str_starts(t, "tag:") && t.n > 4 && t.n - 4 < sizeof o->by_tag[i]) {
+            found = PR_BY_TAG;
+            memcpy(o->by_tag[i], t.p + 4, t.n - 4);
+            o->by_tag[i][t.n - 4] = 0;
+        }
+        if (found < 0)
+            return -1;
+        o->by[i] = found;
+    }
+    o->nby = n;
+    return 0;
 }
 
 int pr_report_parse_percentiles(pr_report_opts *o, const char *list)
@@ -88,6 +117,8 @@ typedef struct acc {
     int has_threads;
     unsigned char *tx;    /* per label id: a Transaction Controller label */
     size_t tx_cap;
+    uint32_t tag_ids[4];  /* per run: the interned value of each tag dimension */
+    uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
     int codes[BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
     int ncodes;
 } acc;
@@ -119,6 +150,54 @@ static uint32_t map_str(acc *a, uint32_t id)
     return a->map[id];
 }
 
+/* The id (in a->names) of one dimension's value for a sample; 0 = none. */
+static uint32_t dim_id(acc *a, int dim, size_t i, const pr_sample *x)
+{
+    switch (dim) {
+    case PR_BY_LABEL: return map_str(a, x->label);
+    case PR_BY_URL: return map_str(a, x->url);
+    case PR_BY_METHOD: return map_str(a, x->method);
+    case PR_BY_ERROR: return map_str(a, x->error);
+    case PR_BY_THREAD: return map_str(a, x->thread);
+    case PR_BY_STATUS: {
+        unsigned code = x->status < 1000 ? x->status : 999;
+        if (!a->status_ids[code]) {
+            char buf[16];
+            if (code)
+                snprintf(buf, sizeof buf, "%u", code);
+            else
+                snprintf(buf, sizeof buf, "no response");
+            a->status_ids[code] = pr_strtab_intern_cstr(a->names, buf);
+        }
+        return a->status_ids[code];
+    }
+    default: return a->tag_ids[i];
+    }
+}
+
+/* The breakdown key of a sample: one dimension's id, or the interned "a · b" of several. */
+static uint32_t breakdown_key(acc *a, const pr_sample *x)
+{
+    if (a->o->nby <= 1)
+        return dim_id(a, a->o->nby ? a->o->by[0] : PR_BY_LABEL, 0, x);
+    char buf[1024];
+    size_t n = 0;
+    for (size_t i = 0; i < a->o->nby; i++) {
+        uint32_t id = dim_id(a, a->o->by[i], i, x);
+        const char *s = id ? pr_strtab_get(a->names, id) : "-";
+        size_t k = strlen(s);
+        if (i && n + 4 < sizeof buf) {
+            memcpy(buf + n, " \xc2\xb7 ", 4); /* " · " */
+            n += 4;
+        }
+        if (k > sizeof buf - n - 1)
+            k = sizeof buf - n - 1;
+        memcpy(buf + n, s, k);
+        n += k;
+    }
+    return pr_strtab_intern(a->names, buf, n);
+}
+
 static pr_series *label_series(acc *a, uint32_t lid)
 {
     if (lid >= a->labels_cap) {
@@ -139,7 +218,7 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
             continue;
         int outcome = pr_sample_outcome(x);
         int ok = outcome == 1;
-        uint32_t lid = map_str(a, x->label);
+        uint32_t lid = breakdown_key(a, x);
         pr_series_add(label_series(a, lid), x, outcome);
         if (x->flags & PR_SF_TRANSACTION) {
             /* a Transaction Controller sample sums its children: it has a label row of its
@@ -423,7 +502,7 @@ static json_t *labels_json(acc *a)
     for (size_t i = 0; i < n; i++) {
         json_t *j = series_json(refs[i].s, a->o);
         const char *name = pr_strtab_get(a->names, refs[i].id);
-        set_str(j, "label", refs[i].id ? name : "(no label)");
+        set_str(j, "label", refs[i].id ? name : "(none)");
         if (refs[i].id < a->tx_cap && a->tx[refs[i].id])
             json_object_set_new(j, "transaction", json_true());
         json_array_append_new(arr, j);
@@ -717,6 +796,10 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     }
     for (size_t i = 0; i < nids && rc == 0; i++) {
         a.run = runs[i];
+        for (size_t d = 0; d < o->nby; d++) {
+            const char *v = o->by[d] == PR_BY_TAG ? pr_run_tag_get(runs[i], o->by_tag[d]) : NULL;
+            a.tag_ids[d] = v ? pr_strtab_intern_cstr(a.names, v) : 0;
+        }
         if (a.map)
             memset(a.map, 0, a.map_cap * sizeof *a.map);
         pr_vec_reserve(&a.total.latency, a.total.latency.n + (size_t)runs[i]->samples);
@@ -738,6 +821,16 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
             json_object_set(j, "tool_summary", first->summary);
         json_object_set_new(j, "labels", labels_json(&a));
+        pr_buf byname = PR_BUF_INIT;
+        for (size_t d = 0; d < o->nby; d++) {
+            if (d)
+                pr_buf_putc(&byname, ',');
+            pr_buf_puts(&byname, by_names[o->by[d]]);
+            if (o->by[d] == PR_BY_TAG)
+                pr_buf_printf(&byname, ":%s", o->by_tag[d]);
+        }
+        set_str(j, "by", byname.len ? byname.p : "label");
+        pr_buf_dispose(&byname);
         json_object_set_new(j, "status_codes", status_json(&a));
         json_t *groups;
         json_object_set_new(j, "errors", errors_json(&a, &groups));

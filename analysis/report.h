@@ -23,7 +23,17 @@ typedef struct pr_report_opts {
     int timeseries;       /* include time series (default 1) */
     int histogram;        /* include the histogram and percentile spectrum (default 1) */
     int64_t generated_s;  /* "generated" timestamp: SOURCE_DATE_EPOCH / --now, else now */
+    /* The breakdown (the model's "labels" list): up to 4 dimensions combined, default label. */
+    int by[4];            /* enum pr_by */
+    char by_tag[4][64];   /* tag key of PR_BY_TAG dimensions */
+    size_t nby;
 } pr_report_opts;
+
+enum pr_by { PR_BY_LABEL = 0, PR_BY_URL, PR_BY_METHOD, PR_BY_STATUS, PR_BY_ERROR, PR_BY_THREAD,
+             PR_BY_TAG };
+
+/* Parses "label", "url,status", "tag:host" into o->by. Returns 0 or -1. */
+int pr_report_parse_by(pr_report_opts *o, const char *list);
 
 void pr_report_opts_init(pr_report_opts *o);
 /* Parses "50,90,99.9" into o->percentiles. Returns 0 or -1 on a bad list. */

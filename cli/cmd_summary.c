@@ -59,6 +59,39 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
     printf("\n");
 }
 
+/* Display width of UTF-8 text: code points (East Asian wide ones count 2). */
+static size_t text_width(const char *s, size_t max_bytes)
+{
+    size_t w = 0;
+    for (size_t i = 0; s[i] && i < max_bytes; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c & 0xc0) == 0x80)
+            continue;
+        w += (c >= 0xe3 && c <= 0xed) || c == 0xef ? 2 : 1; /* CJK, Hangul, fullwidth */
+    }
+    return w;
+}
+
+/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
+static void print_cell(const char *s, size_t width)
+{
+    size_t bytes = 0, w = 0;
+    while (s[bytes]) {
+        size_t k = 1;
+        while ((s[bytes + k] & 0xc0) == 0x80)
+            k++;
+        size_t cw = text_width(s + bytes, k);
+        if (w + cw > width)
+            break;
+        w += cw;
+        bytes += k;
+    }
+    for (size_t i = 0; i < bytes; i++) /* control characters (a label's newline) as spaces */
+        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i]);
+    for (; w < width; w++)
+        putchar(' ');
+}
+
 static void print_run(json_t *r, int by_label)
 {
     json_t *s = json_object_get(r, "stats");
@@ -135,8 +168,10 @@ static void print_run(json_t *r, int by_label)
                 printf("    … %zu more (see --json)\n", json_array_size(errs) - 10);
                 break;
             }
-            printf("    %8lld  %s\n", (long long)json_integer_value(json_object_get(e, "count")),
-                   jstr(e, "message"));
+            printf("    %8lld  ", (long long)json_integer_value(json_object_get(e, "count")));
+            const char *m = jstr(e, "message");
+            print_cell(m, text_width(m, (size_t)-1));
+            printf("\n");
         }
     }
     json_t *labels = json_object_get(r, "labels");
@@ -144,19 +179,23 @@ static void print_run(json_t *r, int by_label)
         size_t w = 5, i;
         json_t *l;
         json_array_foreach(labels, i, l) {
-            size_t n = strlen(jstr(l, "label"));
+            size_t n = text_width(jstr(l, "label"), (size_t)-1);
             if (n > w)
                 w = n;
         }
         if (w > 60)
             w = 60;
-        printf("\n  %-*s %9s %8s %10s %10s %10s %10s %10s %11s\n", (int)w, "label", "requests",
+        printf("\n  ");
+        print_cell(jstr(r, "by"), w);
+        printf(" %9s %8s %10s %10s %10s %10s %10s %11s\n", "requests",
                "errors", "mean", "p50", "p90", "p99", "max", "throughput");
         json_array_foreach(labels, i, l) {
             json_t *lat = json_object_get(l, "latency");
             json_t *rawl = json_object_get(l, "latency_ns");
-            printf("  %-*.*s %9lld %8s %10s %10s %10s %10s %10s %11s\n", (int)w, (int)w,
-                   jstr(l, "label"), (long long)json_integer_value(json_object_get(l, "requests")),
+            printf("  ");
+            print_cell(jstr(l, "label"), w);
+            printf(" %9lld %8s %10s %10s %10s %10s %10s %11s\n",
+                   (long long)json_integer_value(json_object_get(l, "requests")),
                    jstr(l, "error_pct"), jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"),
                    jstr(lat, "p99"), jstr(lat, "max"), jstr(l, "throughput"));
             (void)rawl;
@@ -273,8 +312,9 @@ static int run(int argc, char **argv)
         case 'S': store = optarg; break;
         case 'j': json = 1; break;
         case 'b':
-            if (strcmp(optarg, "label")) {
-                pr_cli_errorf("--by: only 'label' is supported so far");
+            if (pr_report_parse_by(&o, optarg) < 0) {
+                pr_cli_errorf("--by expects up to 4 of label, url, method, status, error, thread, "
+                              "tag:KEY (e.g. --by url,status)");
                 return PR_EXIT_USAGE;
             }
             by_label = 1;
@@ -397,7 +437,8 @@ const pr_command pr_cmd_summary = {
     "(exact, nearest rank over all samples), bytes, status codes and errors.\n\n"
     "options:\n"
     "      --json               the report model as JSON (docs/templates.md)\n"
-    "  -b, --by label           a table per label\n"
+    "  -b, --by DIMS            a table by label, url, method, status, error, thread or\n"
+    "                           tag:KEY (a run tag; with --merge), up to 4 combined: url,status\n"
     "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9);\n"
     "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
     "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab)\n"
