@@ -1,4 +1,6 @@
 /* `perfreport export`: a run's samples as the native stream, CSV or NDJSON. */
+#include "analysis/hgrm.h"
+#include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/native.h"
@@ -12,7 +14,8 @@ typedef struct exporter {
     FILE *f;
     pr_run *run;
     pr_native_writer *w;
-    int fmt; /* 0 native, 1 csv, 2 ndjson */
+    int fmt; /* 0 native, 1 csv, 2 ndjson, 3 hgrm */
+    pr_vec lat;
     pr_error *err;
 } exporter;
 
@@ -53,6 +56,12 @@ static int cb(void *payload, const pr_sample *s, size_t n)
     exporter *x = payload;
     if (x->fmt == 0)
         return pr_native_writer_push(x->w, x->run, s, n, x->err);
+    if (x->fmt == 3) {
+        for (size_t i = 0; i < n; i++)
+            if (s[i].latency_ns != PR_UNKNOWN)
+                pr_vec_push(&x->lat, s[i].latency_ns);
+        return 0;
+    }
     for (size_t i = 0; i < n; i++) {
         const pr_sample *p = &s[i];
         const char *succ = p->success == PR_OK_SUCCESS ? "true"
@@ -122,8 +131,10 @@ static int run(int argc, char **argv)
         x.fmt = 1;
     else if (!strcmp(format, "ndjson"))
         x.fmt = 2;
+    else if (!strcmp(format, "hgrm"))
+        x.fmt = 3;
     else {
-        pr_cli_errorf("export: unknown --format '%s' (native, csv, ndjson)", format);
+        pr_cli_errorf("export: unknown --format '%s' (native, csv, ndjson, hgrm)", format);
         return PR_EXIT_USAGE;
     }
     if (argc - optind != 1) {
@@ -162,6 +173,15 @@ static int run(int argc, char **argv)
         }
         if (r == 0)
             r = pr_store_scan(st, ids[0], cb, &x, &err);
+        if (r == 0 && x.fmt == 3) {
+            pr_sort_i64(x.lat.v, x.lat.n);
+            pr_buf b = PR_BUF_INIT;
+            pr_hgrm_write(x.lat.v, x.lat.n, &b);
+            if (fwrite(b.p, 1, b.len, x.f) != b.len)
+                r = pr_error_set(&err, PR_EIO, output, 0, 0, "write error: %s", strerror(errno));
+            pr_buf_dispose(&b);
+        }
+        pr_vec_dispose(&x.lat);
         if (x.w) {
             int r2 = pr_native_writer_close(x.w, x.run, r == 0 ? &err : NULL);
             if (r == 0)
@@ -183,10 +203,12 @@ static int run(int argc, char **argv)
 }
 
 const pr_command pr_cmd_export = {
-    "export", "export [--format native|csv|ndjson] [-o FILE] RUN",
+    "export", "export [--format native|csv|ndjson|hgrm] [-o FILE] RUN",
     "write a run's samples (native stream, CSV or NDJSON)",
     "Writes every sample of RUN to FILE (default stdout). The native stream can be\n"
     "ingested again elsewhere (docs/format.md); CSV and NDJSON hold one sample per line\n"
-    "with times in ns and empty/absent fields where the source did not know a value.\n\n"
+    "with times in ns and empty/absent fields where the source did not know a value.\n"
+    "hgrm is HdrHistogram's percentile distribution (ms) of the exact latencies, for HDR\n"
+    "tools and plotters.\n\n"
     "example:\n  perfreport export --format csv -o run3.csv 3\n",
     run};
