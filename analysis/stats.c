@@ -132,8 +132,11 @@ void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
         pr_vec_push(&s->latency, x->latency_ns);
     if (x->connect_ns != PR_UNKNOWN)
         pr_vec_push(&s->connect, x->connect_ns);
-    if (x->ttfb_ns != PR_UNKNOWN)
+    if (x->ttfb_ns != PR_UNKNOWN) {
         pr_vec_push(&s->ttfb, x->ttfb_ns);
+        if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
+            pr_vec_push(&s->receive, x->latency_ns - x->ttfb_ns);
+    }
     if (x->start_ns != PR_UNKNOWN) {
         if (s->first_start == PR_UNKNOWN || x->start_ns < s->first_start)
             s->first_start = x->start_ns;
@@ -177,6 +180,7 @@ void pr_series_merge(pr_series *a, const pr_series *b)
     vec_append(&a->latency, &b->latency);
     vec_append(&a->connect, &b->connect);
     vec_append(&a->ttfb, &b->ttfb);
+    vec_append(&a->receive, &b->receive);
 }
 
 void pr_series_dispose(pr_series *s)
@@ -184,6 +188,7 @@ void pr_series_dispose(pr_series *s)
     pr_vec_dispose(&s->latency);
     pr_vec_dispose(&s->connect);
     pr_vec_dispose(&s->ttfb);
+    pr_vec_dispose(&s->receive);
 }
 
 void pr_rates_compute(const pr_series *s, pr_rates *out)

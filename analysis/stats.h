@@ -42,7 +42,7 @@ typedef struct pr_series {
     int64_t first_start, last_start;   /* PR_UNKNOWN until seen */
     int64_t max_end;                   /* max(start + latency) */
     int64_t min_start_end;             /* JMeter: first start; (end of the last sample below) */
-    pr_vec latency, connect, ttfb;
+    pr_vec latency, connect, ttfb, receive; /* receive = latency - ttfb */
 } pr_series;
 
 void pr_series_init(pr_series *s);
