@@ -1,0 +1,199 @@
+/* Unit tests: exact statistics (sorting, nearest-rank percentiles, moments, rates, merges). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/report.h"
+#include "analysis/stats.h"
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_stats__radix_sort_matches_qsort(void **st)
+{
+    static const size_t sizes[] = {0, 1, 5, 2047, 2048, 100000};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        int64_t *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+        for (size_t i = 0; i < n; i++) {
+            /* latencies, negatives, huge values and duplicates */
+            uint64_t r = next();
+            a[i] = r % 4 == 0 ? (int64_t)(r % 1000) : r % 4 == 1 ? -(int64_t)(r % 100000)
+                   : r % 4 == 2 ? (int64_t)(r >> 1) : (int64_t)(r % 3000000000ull);
+            b[i] = a[i];
+        }
+        pr_sort_i64(a, n);
+        qsort(b, n, sizeof *b, cmp);
+        assert_memory_equal(a, b, n * sizeof *a);
+        free(a);
+        free(b);
+    }
+}
+
+static void test_stats__nearest_rank(void **st)
+{
+    int64_t v[10];
+    for (int i = 0; i < 10; i++)
+        v[i] = (i + 1) * 10; /* 10..100 */
+    assert_int_equal(pr_percentile_sorted(v, 10, 0), 10);
+    assert_int_equal(pr_percentile_sorted(v, 10, 10), 10);   /* rank ceil(1) = 1 */
+    assert_int_equal(pr_percentile_sorted(v, 10, 10.1), 20); /* rank ceil(1.01) = 2 */
+    assert_int_equal(pr_percentile_sorted(v, 10, 50), 50);
+    assert_int_equal(pr_percentile_sorted(v, 10, 90), 90);
+    assert_int_equal(pr_percentile_sorted(v, 10, 99), 100);
+    assert_int_equal(pr_percentile_sorted(v, 10, 100), 100);
+    /* 99.9% of 1000 values is exactly rank 999, despite floating point */
+    int64_t *w = malloc(1000 * sizeof *w);
+    for (int i = 0; i < 1000; i++)
+        w[i] = i + 1;
+    assert_int_equal(pr_percentile_sorted(w, 1000, 99.9), 999);
+    assert_int_equal(pr_percentile_sorted(w, 1000, 99.99), 1000);
+    assert_int_equal(pr_percentile_sorted(w, 1000, 0.1), 1);
+    free(w);
+}
+
+static void test_stats__moments(void **st)
+{
+    pr_vec v = {0};
+    int64_t xs[] = {2, 4, 4, 4, 5, 5, 7, 9};
+    for (size_t i = 0; i < 8; i++)
+        pr_vec_push(&v, xs[i]);
+    pr_dist d;
+    pr_dist_compute(&v, &d);
+    assert_int_equal(d.count, 8);
+    assert_int_equal(d.min, 2);
+    assert_int_equal(d.max, 9);
+    assert_true(fabs(d.mean - 5.0) < 1e-12);
+    assert_true(fabs(d.stdev - 2.0) < 1e-12); /* the textbook population example */
+    pr_vec_dispose(&v);
+    pr_vec empty = {0};
+    pr_dist_compute(&empty, &d);
+    assert_int_equal(d.count, 0);
+    assert_true(d.min == PR_UNKNOWN);
+}
+
+static pr_sample mk(int64_t start, int64_t lat, uint16_t status)
+{
+    pr_sample s;
+    pr_sample_init(&s);
+    s.start_ns = start;
+    s.latency_ns = lat;
+    s.status = status;
+    return s;
+}
+
+static void test_stats__rates_vegeta_definitions(void **st)
+{
+    pr_series s;
+    pr_series_init(&s);
+    /* starts at 0, 1 s, 2 s; the last takes 500 ms; one failure */
+    pr_sample a = mk(0, 100, 200), b = mk(1000000000, 200, 500), c = mk(2000000000, 500000000, 200);
+    pr_series_add(&s, &c, pr_sample_outcome(&c)); /* completion order does not matter */
+    pr_series_add(&s, &a, pr_sample_outcome(&a));
+    pr_series_add(&s, &b, pr_sample_outcome(&b));
+    pr_rates r;
+    pr_rates_compute(&s, &r);
+    assert_true(r.duration_ns == 2000000000);
+    assert_true(r.wait_ns == 500000000);
+    assert_true(fabs(r.rate_per_s - 1.5) < 1e-12);         /* 3 / 2 s */
+    assert_true(fabs(r.throughput_per_s - 0.8) < 1e-12);   /* 2 / 2.5 s */
+    assert_true(fabs(r.jmeter_throughput_per_s - 1.2) < 1e-12); /* 3 / 2.5 s */
+    pr_series_dispose(&s);
+    /* a single result: no division (Vegeta) */
+    pr_series one;
+    pr_series_init(&one);
+    pr_series_add(&one, &a, 1);
+    pr_rates_compute(&one, &r);
+    assert_true(r.rate_per_s == 1 && r.throughput_per_s == 1);
+    pr_series_dispose(&one);
+}
+
+static void test_stats__unknown_outcomes(void **st)
+{
+    pr_sample s;
+    pr_sample_init(&s); /* ab -g: no status, no error, no flag */
+    assert_int_equal(pr_sample_outcome(&s), -1);
+    s.status = 503;
+    assert_int_equal(pr_sample_outcome(&s), 0);
+    s.status = 302;
+    assert_int_equal(pr_sample_outcome(&s), 1);
+    s.success = PR_FAIL; /* the source's own notion wins */
+    assert_int_equal(pr_sample_outcome(&s), 0);
+}
+
+static void test_stats__merge_equals_whole(void **st)
+{
+    pr_series a, b, all;
+    pr_series_init(&a);
+    pr_series_init(&b);
+    pr_series_init(&all);
+    for (int i = 0; i < 5000; i++) {
+        pr_sample x = mk((int64_t)(next() % 1000000000), (int64_t)(next() % 50000000),
+                         next() % 10 ? 200 : 500);
+        int o = pr_sample_outcome(&x);
+        pr_series_add(i % 3 ? &a : &b, &x, o);
+        pr_series_add(&all, &x, o);
+    }
+    pr_series_merge(&a, &b);
+    assert_int_equal(a.count, all.count);
+    assert_int_equal(a.successes, all.successes);
+    pr_dist da, dall;
+    pr_dist_compute(&a.latency, &da);
+    pr_dist_compute(&all.latency, &dall);
+    assert_memory_equal(a.latency.v, all.latency.v, all.latency.n * sizeof(int64_t));
+    assert_true(pr_percentile_sorted(a.latency.v, a.latency.n, 99) ==
+                pr_percentile_sorted(all.latency.v, all.latency.n, 99));
+    pr_series_dispose(&a);
+    pr_series_dispose(&b);
+    pr_series_dispose(&all);
+}
+
+static void test_stats__error_groups_and_options(void **st)
+{
+    char g[256];
+    pr_error_group("dial tcp 127.0.0.1:18099: connect: connection refused", g, sizeof g);
+    assert_string_equal(g, "dial tcp N:N: connect: connection refused");
+    pr_error_group("timeout after 30000 ms", g, sizeof g);
+    assert_string_equal(g, "timeout after N ms");
+    pr_report_opts o;
+    pr_report_opts_init(&o);
+    assert_int_equal(pr_report_parse_percentiles(&o, "50, 99.9,100"), 0);
+    assert_int_equal(o.npercentiles, 3);
+    assert_true(o.percentiles[1] == 99.9);
+    assert_int_equal(pr_report_parse_percentiles(&o, "50,101"), -1);
+    assert_int_equal(pr_report_parse_by(&o, "url,status,tag:host"), 0);
+    assert_int_equal(o.nby, 3);
+    assert_int_equal(o.by[2], PR_BY_TAG);
+    assert_string_equal(o.by_tag[2], "host");
+    assert_int_equal(pr_report_parse_by(&o, "colour"), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stats__radix_sort_matches_qsort),
+        cmocka_unit_test(test_stats__nearest_rank),
+        cmocka_unit_test(test_stats__moments),
+        cmocka_unit_test(test_stats__rates_vegeta_definitions),
+        cmocka_unit_test(test_stats__unknown_outcomes),
+        cmocka_unit_test(test_stats__merge_equals_whole),
+        cmocka_unit_test(test_stats__error_groups_and_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
