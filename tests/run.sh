@@ -59,6 +59,26 @@ for c in tests/cli/*.sh; do
   fi
 done
 
+skip=0
+for b in tests/browser/*.sh; do
+  [ -f "$b" ] || continue
+  name=$(basename "$b" .sh)
+  [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
+  sh "$b" >"$log" 2>&1
+  rc=$?
+  if [ "$rc" -eq 0 ]; then
+    pass=$((pass + 1)); echo "ok   browser/$name"
+  elif [ "$rc" -eq 77 ]; then
+    skip=$((skip + 1)); echo "skip browser/$name ($(tail -1 "$log"))"
+  else
+    note_fail "browser/$name"; echo "FAIL browser/$name"; sed 's/^/    /' "$log" | tail -30
+  fi
+done
+
 [ -n "$failed" ] && echo "failed:$failed"
-echo "$pass passed, $fail failed"
+if [ "$skip" -gt 0 ]; then
+  echo "$pass passed, $fail failed, $skip skipped"
+else
+  echo "$pass passed, $fail failed"
+fi
 [ "$fail" -eq 0 ]
