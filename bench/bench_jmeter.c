@@ -119,6 +119,13 @@ static int count_push(void *payload, pr_run *run, const pr_sample *s, size_t n, 
     return 0;
 }
 
+static double cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -141,11 +148,11 @@ static int bench(const char *format, const char *path)
     pr_sink_init(&sink, run, count_push, &count);
     pr_parse_opts opts;
     memset(&opts, 0, sizeof opts);
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     int rc = pr_parser_find(format)->parse(in, &sink, &opts, &err);
     if (rc == 0)
         rc = pr_sink_flush(&sink, &err);
-    double dt = now_s() - t0;
+    double dt = now_s() - t0, dc = cpu_s() - c0;
     pr_input_close(in);
     pr_run_free(run);
     if (rc != 0) {
@@ -155,8 +162,10 @@ static int bench(const char *format, const char *path)
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("%s: %llu samples in %.3f s = %.0f samples/s, peak RSS %.1f MB\n", format, count, dt,
-           (double)count / dt, (double)ru.ru_maxrss / 1024.0);
+    printf("%s: %llu samples in %.3f s = %.0f samples/s, peak RSS %.1f MB "
+           "(CPU %.3f s = %.0f samples/s per CPU-second)\n",
+           format, count, dt, (double)count / dt, (double)ru.ru_maxrss / 1024.0, dc,
+           (double)count / dc);
     return 0;
 }
 

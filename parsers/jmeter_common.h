@@ -29,4 +29,14 @@ typedef struct pr_jtl_attrs {
 } pr_jtl_attrs;
 void pr_jtl_attr_add(pr_jtl_attrs *a, const char *k, size_t kn, const char *v, size_t vn);
 
+/* A direct-mapped cache of recently interned ids per kind of string: labels, thread names
+ * and attributes repeat row after row, and checking length and bytes of a cached id is
+ * cheaper than hashing the whole string in the table. Zero it when the run changes. */
+enum { PR_JTL_IC_LABEL, PR_JTL_IC_THREAD, PR_JTL_IC_URL, PR_JTL_IC_ATTRS, PR_JTL_IC_KINDS };
+#define PR_JTL_ICACHE 256
+typedef struct pr_jtl_icache {
+    uint32_t id[PR_JTL_IC_KINDS][PR_JTL_ICACHE];
+} pr_jtl_icache;
+uint32_t pr_jtl_intern(pr_jtl_icache *c, pr_run *run, int kind, const char *s, size_t n);
+
 #endif

@@ -119,7 +119,7 @@ typedef struct jcsv {
     long long n_sub, n_tc, n_empty_tc, n_idle_ms;
     int runs;
     int in_csv;                   /* libcsv holds part of a record */
-    uint32_t icache[5][ICACHE];   /* recent interned ids per kind (label, thread, url, error, attrs) */
+    pr_jtl_icache icache;         /* recent interned ids */
     /* status */
     int rc;
     int stopped;
@@ -506,28 +506,6 @@ static int sub_label(const char *parent, size_t pn, const char *l, size_t ln)
     return digits > 0;
 }
 
-/* ---- interning with a small cache ---------------------------------------------------- */
-
-/* Labels, thread names and attribute strings repeat row after row: a direct-mapped cache of
- * recent ids, checked by length and bytes, skips hashing the whole string in the table. */
-static uint32_t intern(jcsv *j, int which, const char *s, size_t n)
-{
-    if (n == 0)
-        return PR_NOSTR;
-    pr_strtab *t = j->sink->run->strings;
-    uint64_t a = 0, b = 0;
-    memcpy(&a, s, n < 8 ? n : 8);
-    memcpy(&b, s + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
-    uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ (n * 0x165667B19E3779F9ULL);
-    uint32_t *slot = &j->icache[which][(h >> 56) & (ICACHE - 1)];
-    uint32_t id = *slot;
-    if (id && pr_strtab_len(t, id) == n && memcmp(pr_strtab_get(t, id), s, n) == 0)
-        return id;
-    id = pr_strtab_intern(t, s, n);
-    *slot = id;
-    return id;
-}
-
 /* ---- one record ----------------------------------------------------------------------- */
 
 #define F(k) (j->colidx[k] >= 0 && j->colidx[k] < j->nf)
@@ -694,7 +672,7 @@ static int new_run(jcsv *j, const char *why)
         return rc;
     }
     if (j->sink->run != old || j->sink->split) {
-        memset(j->icache, 0, sizeof j->icache);
+        memset(&j->icache, 0, sizeof j->icache);
         setup_run(j);
         j->runs++;
     }
@@ -770,11 +748,11 @@ static int record(jcsv *j, int terminated)
     s.threads = v == PR_UNKNOWN ? -1 : (int32_t)(v > INT32_MAX ? INT32_MAX : v < 0 ? -1 : v);
     pr_run *run = j->sink->run;
     if (F(C_LABEL))
-        s.label = intern(j, 0, FP(C_LABEL), FN(C_LABEL));
+        s.label = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_LABEL, FP(C_LABEL), FN(C_LABEL));
     if (F(C_THREAD))
-        s.thread = intern(j, 1, FP(C_THREAD), FN(C_THREAD));
+        s.thread = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_THREAD, FP(C_THREAD), FN(C_THREAD));
     if (F(C_URL) && FN(C_URL) && !(FN(C_URL) == 4 && memcmp(FP(C_URL), "null", 4) == 0))
-        s.url = intern(j, 2, FP(C_URL), FN(C_URL));
+        s.url = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_URL, FP(C_URL), FN(C_URL));
     const char *code = F(C_CODE) ? FP(C_CODE) : "";
     size_t code_n = F(C_CODE) ? FN(C_CODE) : 0;
     const char *msg = F(C_MSG) ? FP(C_MSG) : "";
@@ -821,7 +799,7 @@ static int record(jcsv *j, int terminated)
         j->n_idle_ms += v;
     }
     if (at.n)
-        s.attrs = intern(j, 4, at.buf, at.n);
+        s.attrs = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_ATTRS, at.buf, at.n);
 
     int tc = pr_jtl_tc_kind(msg, msg_n);
     int64_t end_ms = start_ms + elapsed;

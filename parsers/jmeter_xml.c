@@ -73,6 +73,7 @@ typedef struct jxml {
     long long n_unknown, n_sub, n_tc, n_idle_ms;
     int64_t min_start, max_end;
     int32_t max_threads;
+    pr_jtl_icache icache;
     int rc;
 } jxml;
 
@@ -291,10 +292,10 @@ static int open_sample(jxml *x, int depth)
                     x->n_idle_ms += n;
                 }
             }
-            else if (!strcmp(k, "lb")) f->s.label = pr_run_intern(run, v, strlen(v));
+            else if (!strcmp(k, "lb")) f->s.label = pr_jtl_intern(&x->icache, run, PR_JTL_IC_LABEL, v, strlen(v));
             else if (!strcmp(k, "rc") || !strcmp(k, "rs")) f->code_n = copy_capped(f->code, sizeof f->code, v);
             else if (!strcmp(k, "rm")) f->msg_n = copy_capped(f->msg, sizeof f->msg, v);
-            else if (!strcmp(k, "tn")) f->s.thread = pr_run_intern(run, v, strlen(v));
+            else if (!strcmp(k, "tn")) f->s.thread = pr_jtl_intern(&x->icache, run, PR_JTL_IC_THREAD, v, strlen(v));
             else if (!strcmp(k, "by")) f->s.bytes_in = num(v, &ok);
             else if (!strcmp(k, "na")) { n = num(v, &ok); f->s.threads = n == PR_UNKNOWN || n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n; }
             else if (!strcmp(k, "ng")) pr_jtl_attr_add(&f->attrs, "grpThreads", 10, v, strlen(v));
@@ -361,9 +362,9 @@ static int close_sample(jxml *x)
         x->n_sub++;
     }
     if (f->url_n)
-        f->s.url = pr_run_intern(run, f->url, f->url_n);
+        f->s.url = pr_jtl_intern(&x->icache, run, PR_JTL_IC_URL, f->url, f->url_n);
     if (f->attrs.n)
-        f->s.attrs = pr_run_intern(run, f->attrs.buf, f->attrs.n);
+        f->s.attrs = pr_jtl_intern(&x->icache, run, PR_JTL_IC_ATTRS, f->attrs.buf, f->attrs.n);
     if (f->s.success == PR_FAIL)
         f->s.error = pr_jtl_error_id(run, f->code, f->code_n, f->msg, f->msg_n, f->fail,
                                      f->fail_n);
