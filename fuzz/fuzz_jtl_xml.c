@@ -17,6 +17,10 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
     return 0;
 }
 
+static void quiet(void *payload, const pr_error *w)
+{
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const pr_parser *p = pr_parser_find("jmeter-xml");
@@ -38,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned long long count = 0;
     pr_sink sink;
     pr_sink_init(&sink, run, push, &count);
+    sink.warn = quiet;
     pr_error err;
     pr_error_clear(&err);
     pr_input *in = pr_input_mem("fuzz", body, n);

@@ -17,7 +17,8 @@ uint16_t pr_jtl_status(const char *code, size_t n);
 /* The error text of a failed sample, as JMeter's dashboard Errors table keys it:
  * "<code>/<message>" (just the code when the message is empty), except when the code is a
  * success code (200-399) or empty and a failure message exists: then the failure message, or
- * "Assertion failed" when there is none. Interned into `run`. */
+ * "Assertion failed" when there is none; an empty code without failure message gives the
+ * message (e.g. a failed Transaction Controller's summary). Interned into `run`. */
 uint32_t pr_jtl_error_id(pr_run *run, const char *code, size_t code_n, const char *msg,
                          size_t msg_n, const char *fail, size_t fail_n);
 /* Records the sub-result rule in run meta ("subresults": include|exclude|only and a sentence). */
