@@ -50,6 +50,7 @@ typedef struct jxml {
     frame *fr;          /* MAX_FRAMES frames */
     int nfr;
     enum capture cap;
+    int cap_depth;
     char capbuf[TEXT_MAX];
     size_t cap_n;
     int eof;
@@ -491,6 +492,11 @@ static int walk(jxml *x)
                     x->root_closed = 1;
                 break;
             }
+            if (x->cap != CAP_NONE) { /* markup inside captured text: skip it */
+                if (!empty)
+                    skip = 1;
+                break;
+            }
             if (is_sample_name(nm) && (depth == 1 || x->nfr > 0)) {
                 x->nsamples_seen++;
                 if (open_sample(x, depth) < 0)
@@ -514,11 +520,14 @@ static int walk(jxml *x)
                     x->cap = CAP_FAILURE;
                 else if (!strcmp(nm, "error"))
                     x->cap = CAP_ERROR;
-                if (x->cap != CAP_NONE)
+                if (x->cap != CAP_NONE) {
+                    x->cap_depth = depth;
                     break;
+                }
             }
             if (f && depth == f->depth + 1 && !empty && !strcmp(nm, "java.net.URL")) {
                 x->cap = CAP_URL;
+                x->cap_depth = depth;
                 break;
             }
             if (depth == 1)
@@ -539,7 +548,8 @@ static int walk(jxml *x)
             break;
         case XML_READER_TYPE_END_ELEMENT: {
             if (x->cap != CAP_NONE) {
-                end_capture(x);
+                if (depth == x->cap_depth)
+                    end_capture(x);
                 break;
             }
             frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
