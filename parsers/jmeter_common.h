@@ -21,6 +21,20 @@ uint16_t pr_jtl_status(const char *code, size_t n);
  * message (e.g. a failed Transaction Controller's summary). Interned into `run`. */
 uint32_t pr_jtl_error_id(pr_run *run, const char *code, size_t code_n, const char *msg,
                          size_t msg_n, const char *fail, size_t fail_n);
+/* Milliseconds → ns. PR_UNKNOWN stays unknown; values beyond ±9e12 ms (year 2255) would
+ * overflow and give -1. */
+#define PR_JTL_MS_MAX 9000000000000LL
+static inline int pr_jtl_ms_ns(int64_t ms, int64_t *ns)
+{
+    if (ms == PR_UNKNOWN) {
+        *ns = PR_UNKNOWN;
+        return 0;
+    }
+    if (ms > PR_JTL_MS_MAX || ms < -PR_JTL_MS_MAX)
+        return -1;
+    *ns = ms * 1000000;
+    return 0;
+}
 /* Records the sub-result rule in run meta ("subresults": include|exclude|only and a sentence). */
 void pr_jtl_meta_rule(pr_run *run, int mode);
 /* Bounded text accumulator for attrs "k=v\x1fk=v". */

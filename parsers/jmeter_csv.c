@@ -623,6 +623,10 @@ static int get_ts_ms(jcsv *j, int64_t *ms)
         int64_t d = (best - ns) / day;
         if (d > j->tod_day)
             j->tod_day = d;
+        if (j->tod_day > 36500)
+            return fail_at(j, PR_EPARSE, j->colidx[C_TS],
+                           "column 'timeStamp': time-of-day stamps wrap past midnight more than "
+                           "36500 times");
         j->tod_last_ns = best;
         j->tod_seen = 1;
         ns = best;
@@ -732,15 +736,21 @@ static int record(jcsv *j, int terminated)
         return j->rc;
     if (elapsed == PR_UNKNOWN)
         elapsed = 0;
+    if (ts_ms > PR_JTL_MS_MAX || ts_ms < -PR_JTL_MS_MAX)
+        return fail_at(j, PR_EPARSE, j->colidx[C_TS], "column 'timeStamp': out of range");
+    if (elapsed > PR_JTL_MS_MAX || elapsed < -PR_JTL_MS_MAX)
+        return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': out of range");
     int64_t start_ms = j->opts->jtl_timestamp_end ? ts_ms - elapsed : ts_ms;
     s.start_ns = start_ms * 1000000;
     s.latency_ns = elapsed * 1000000;
     if (get_int(j, C_LATENCY, &v) < 0)
         return j->rc;
-    s.ttfb_ns = v == PR_UNKNOWN ? v : v * 1000000;
+    if (pr_jtl_ms_ns(v, &s.ttfb_ns) < 0)
+        return fail_at(j, PR_EPARSE, j->colidx[C_LATENCY], "column 'Latency': out of range");
     if (get_int(j, C_CONNECT, &v) < 0)
         return j->rc;
-    s.connect_ns = v == PR_UNKNOWN ? v : v * 1000000;
+    if (pr_jtl_ms_ns(v, &s.connect_ns) < 0)
+        return fail_at(j, PR_EPARSE, j->colidx[C_CONNECT], "column 'Connect': out of range");
     if (get_int(j, C_BYTES, &s.bytes_in) < 0 || get_int(j, C_SENT, &s.bytes_out) < 0)
         return j->rc;
     if (get_int(j, C_ALL, &v) < 0)
@@ -796,7 +806,8 @@ static int record(jcsv *j, int terminated)
         return j->rc;
     if (v != PR_UNKNOWN && v != 0) {
         pr_jtl_attr_add(&at, "IdleTime", 8, FP(C_IDLE), FN(C_IDLE));
-        j->n_idle_ms += v;
+        if (v > 0 && v < PR_JTL_MS_MAX)
+            j->n_idle_ms += v;
     }
     if (at.n)
         s.attrs = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_ATTRS, at.buf, at.n);

@@ -284,13 +284,14 @@ static int open_sample(jxml *x, int depth)
         } else if (kn == 2) {
             int64_t n;
             if (!strcmp(k, "ts")) f->ts_ms = num(v, &ok);
-            else if (!strcmp(k, "lt")) { n = num(v, &ok); f->s.ttfb_ns = n == PR_UNKNOWN ? n : n * 1000000; }
-            else if (!strcmp(k, "ct")) { n = num(v, &ok); f->s.connect_ns = n == PR_UNKNOWN ? n : n * 1000000; }
+            else if (!strcmp(k, "lt")) { n = num(v, &ok); if (ok && pr_jtl_ms_ns(n, &f->s.ttfb_ns) < 0) ok = 0; }
+            else if (!strcmp(k, "ct")) { n = num(v, &ok); if (ok && pr_jtl_ms_ns(n, &f->s.connect_ns) < 0) ok = 0; }
             else if (!strcmp(k, "it")) {
                 n = num(v, &ok);
                 if (n != PR_UNKNOWN && n != 0) {
                     pr_jtl_attr_add(&f->attrs, "IdleTime", 8, v, strlen(v));
-                    x->n_idle_ms += n;
+                    if (n > 0 && n < PR_JTL_MS_MAX)
+                        x->n_idle_ms += n;
                 }
             }
             else if (!strcmp(k, "lb")) f->s.label = pr_jtl_intern(&x->icache, run, PR_JTL_IC_LABEL, v, strlen(v));
@@ -327,6 +328,11 @@ static int open_sample(jxml *x, int depth)
                             "sample without a ts attribute (time stamp)");
     if (f->elapsed_ms == PR_UNKNOWN)
         f->elapsed_ms = 0;
+    if (f->ts_ms > PR_JTL_MS_MAX || f->ts_ms < -PR_JTL_MS_MAX || f->elapsed_ms > PR_JTL_MS_MAX ||
+        f->elapsed_ms < -PR_JTL_MS_MAX)
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                            xmlTextReaderGetParserColumnNumber(rd),
+                            "attribute ts or t: out of range");
     int64_t start = x->opts->jtl_timestamp_end ? f->ts_ms - f->elapsed_ms : f->ts_ms;
     f->s.start_ns = start * 1000000;
     f->s.latency_ns = f->elapsed_ms * 1000000;
