@@ -97,10 +97,11 @@ static void acc_add(acc *a, const pr_sample *s, const pr_jstats_opts *o, int sta
         a->first_ms = st;
     if (en > a->last_ms)
         a->last_ms = en;
-    if (s->bytes_in != PR_UNKNOWN)
-        a->bytes += s->bytes_in;
-    if (s->bytes_out != PR_UNKNOWN)
-        a->sent += s->bytes_out;
+    /* sums saturate instead of overflowing on absurd inputs */
+    if (s->bytes_in != PR_UNKNOWN && __builtin_add_overflow(a->bytes, s->bytes_in, &a->bytes))
+        a->bytes = s->bytes_in > 0 ? INT64_MAX : INT64_MIN;
+    if (s->bytes_out != PR_UNKNOWN && __builtin_add_overflow(a->sent, s->bytes_out, &a->sent))
+        a->sent = s->bytes_out > 0 ? INT64_MAX : INT64_MIN;
     if (a->nv == a->cap)
         a->vals = pr_xgrow(a->vals, &a->cap, a->nv + 1, sizeof *a->vals);
     a->vals[a->nv++] = ms;

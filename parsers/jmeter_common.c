@@ -105,3 +105,22 @@ void pr_jtl_attr_add(pr_jtl_attrs *a, const char *k, size_t kn, const char *v, s
     memcpy(a->buf + a->n, v, vn);
     a->n += vn;
 }
+
+uint32_t pr_jtl_intern(pr_jtl_icache *c, pr_run *run, int kind, const char *s, size_t n)
+{
+    if (n == 0)
+        return PR_NOSTR;
+    pr_strtab *t = run->strings;
+    uint64_t a = 0, b = 0;
+    memcpy(&a, s, n < 8 ? n : 8);
+    memcpy(&b, s + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
+    uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^
+                 ((uint64_t)n * 0x165667B19E3779F9ULL);
+    uint32_t *slot = &c->id[kind][(h >> 56) & (PR_JTL_ICACHE - 1)];
+    uint32_t id = *slot;
+    if (id && pr_strtab_len(t, id) == n && memcmp(pr_strtab_get(t, id), s, n) == 0)
+        return id;
+    id = pr_strtab_intern(t, s, n);
+    *slot = id;
+    return id;
+}

@@ -16,6 +16,8 @@
 #define MAX_FIELDS 256          /* columns per record beyond this are an error */
 #define REC_MAX (4u << 20)      /* bytes in one record (all fields), 4 MiB */
 #define CHUNK (1u << 16)
+#define BUF_SIZE (1u << 18)
+#define ICACHE 256     /* read buffer; longer lines go to libcsv in pieces */
 #define GAP_NEW_RUN_MS (3600LL * 1000) /* a forward jump this long means an appended run */
 
 /* Column kinds, in JMeter's fixed output order (CSVSaveService). */
@@ -78,6 +80,7 @@ typedef struct jcsv {
     int ncols;
     unsigned char kind[MAX_FIELDS];
     char *varname[MAX_FIELDS];    /* sample_variables names (owned) */
+    size_t varlen[MAX_FIELDS];
     int colidx[NKNOWN];           /* field index of each known column, -1 if absent */
     int have_header;
     char header_sig[2048];        /* the header's fields joined by \x1f, to spot repeats */
@@ -115,6 +118,8 @@ typedef struct jcsv {
     int32_t run_max_threads;
     long long n_sub, n_tc, n_empty_tc, n_idle_ms;
     int runs;
+    int in_csv;                   /* libcsv holds part of a record */
+    pr_jtl_icache icache;         /* recent interned ids */
     /* status */
     int rc;
     int stopped;
@@ -308,6 +313,7 @@ static void set_columns(jcsv *j, const pr_str *names, int n)
         } else {
             j->kind[i] = C_VAR;
             j->varname[i] = pr_xstrndup(t.p, t.n);
+            j->varlen[i] = t.n;
         }
         if (j->header_sig_n + t.n + 1 < sizeof j->header_sig) {
             if (i)
@@ -506,6 +512,22 @@ static int sub_label(const char *parent, size_t pn, const char *l, size_t ln)
 #define FP(k) (j->rec + j->foff[j->colidx[k]])
 #define FN(k) (j->flen[j->colidx[k]])
 
+/* Digits only, up to 18: the common case, without the general parser. */
+static inline int quick_int(const char *s, size_t n, int64_t *out)
+{
+    if (n == 0 || n > 18)
+        return -1;
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned d = (unsigned char)s[i] - '0';
+        if (d > 9)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
 static int get_int(jcsv *j, int k, int64_t *out)
 {
     if (!F(k)) {
@@ -517,7 +539,7 @@ static int get_int(jcsv *j, int k, int64_t *out)
         *out = PR_UNKNOWN;
         return 0;
     }
-    if (pr_lex_i64(FP(k), n, out) < 0)
+    if (quick_int(FP(k), n, out) < 0 && pr_lex_i64(FP(k), n, out) < 0)
     {
         char b[64];
         return fail_at(j, PR_EPARSE, j->colidx[k], "column '%s': expected an integer, found '%s'",
@@ -575,7 +597,7 @@ static int get_ts_ms(jcsv *j, int64_t *ms)
         return j->rc;
     char b[64];
     if (j->ts_mode == TS_MS) {
-        if (pr_lex_i64(s, n, ms) < 0)
+        if (quick_int(s, n, ms) < 0 && pr_lex_i64(s, n, ms) < 0)
             return fail_at(j, PR_EPARSE, j->colidx[C_TS],
                            "column 'timeStamp': expected epoch milliseconds, found '%s'",
                            shown(b, s, n));
@@ -601,6 +623,10 @@ static int get_ts_ms(jcsv *j, int64_t *ms)
         int64_t d = (best - ns) / day;
         if (d > j->tod_day)
             j->tod_day = d;
+        if (j->tod_day > 36500)
+            return fail_at(j, PR_EPARSE, j->colidx[C_TS],
+                           "column 'timeStamp': time-of-day stamps wrap past midnight more than "
+                           "36500 times");
         j->tod_last_ns = best;
         j->tod_seen = 1;
         ns = best;
@@ -613,8 +639,9 @@ static int is_repeated_header(jcsv *j)
 {
     if (j->nf < 2 || !F(C_TS))
         return 0;
-    /* cheap test first: the first field is a column name */
-    if (known_col(j->rec + j->foff[0], j->flen[0]) < 0)
+    /* cheap tests first: the first field is a column name */
+    if (j->flen[0] == 0 || (j->rec[j->foff[0]] >= '0' && j->rec[j->foff[0]] <= '9') ||
+        known_col(j->rec + j->foff[0], j->flen[0]) < 0)
         return 0;
     pr_str f[MAX_FIELDS];
     for (int i = 0; i < j->nf; i++) {
@@ -649,6 +676,7 @@ static int new_run(jcsv *j, const char *why)
         return rc;
     }
     if (j->sink->run != old || j->sink->split) {
+        memset(&j->icache, 0, sizeof j->icache);
         setup_run(j);
         j->runs++;
     }
@@ -708,15 +736,21 @@ static int record(jcsv *j, int terminated)
         return j->rc;
     if (elapsed == PR_UNKNOWN)
         elapsed = 0;
+    if (ts_ms > PR_JTL_MS_MAX || ts_ms < -PR_JTL_MS_MAX)
+        return fail_at(j, PR_EPARSE, j->colidx[C_TS], "column 'timeStamp': out of range");
+    if (elapsed > PR_JTL_MS_MAX || elapsed < -PR_JTL_MS_MAX)
+        return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': out of range");
     int64_t start_ms = j->opts->jtl_timestamp_end ? ts_ms - elapsed : ts_ms;
     s.start_ns = start_ms * 1000000;
     s.latency_ns = elapsed * 1000000;
     if (get_int(j, C_LATENCY, &v) < 0)
         return j->rc;
-    s.ttfb_ns = v == PR_UNKNOWN ? v : v * 1000000;
+    if (pr_jtl_ms_ns(v, &s.ttfb_ns) < 0)
+        return fail_at(j, PR_EPARSE, j->colidx[C_LATENCY], "column 'Latency': out of range");
     if (get_int(j, C_CONNECT, &v) < 0)
         return j->rc;
-    s.connect_ns = v == PR_UNKNOWN ? v : v * 1000000;
+    if (pr_jtl_ms_ns(v, &s.connect_ns) < 0)
+        return fail_at(j, PR_EPARSE, j->colidx[C_CONNECT], "column 'Connect': out of range");
     if (get_int(j, C_BYTES, &s.bytes_in) < 0 || get_int(j, C_SENT, &s.bytes_out) < 0)
         return j->rc;
     if (get_int(j, C_ALL, &v) < 0)
@@ -724,11 +758,11 @@ static int record(jcsv *j, int terminated)
     s.threads = v == PR_UNKNOWN ? -1 : (int32_t)(v > INT32_MAX ? INT32_MAX : v < 0 ? -1 : v);
     pr_run *run = j->sink->run;
     if (F(C_LABEL))
-        s.label = pr_run_intern(run, FP(C_LABEL), FN(C_LABEL));
+        s.label = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_LABEL, FP(C_LABEL), FN(C_LABEL));
     if (F(C_THREAD))
-        s.thread = pr_run_intern(run, FP(C_THREAD), FN(C_THREAD));
+        s.thread = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_THREAD, FP(C_THREAD), FN(C_THREAD));
     if (F(C_URL) && FN(C_URL) && !(FN(C_URL) == 4 && memcmp(FP(C_URL), "null", 4) == 0))
-        s.url = pr_run_intern(run, FP(C_URL), FN(C_URL));
+        s.url = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_URL, FP(C_URL), FN(C_URL));
     const char *code = F(C_CODE) ? FP(C_CODE) : "";
     size_t code_n = F(C_CODE) ? FN(C_CODE) : 0;
     const char *msg = F(C_MSG) ? FP(C_MSG) : "";
@@ -756,8 +790,7 @@ static int record(jcsv *j, int terminated)
     at.n = 0;
     for (int i = 0; i < j->ncols; i++)
         if (j->kind[i] == C_VAR)
-            pr_jtl_attr_add(&at, j->varname[i], strlen(j->varname[i]), j->rec + j->foff[i],
-                            j->flen[i]);
+            pr_jtl_attr_add(&at, j->varname[i], j->varlen[i], j->rec + j->foff[i], j->flen[i]);
     if (F(C_GRP) && FN(C_GRP))
         pr_jtl_attr_add(&at, "grpThreads", 10, FP(C_GRP), FN(C_GRP));
     if (F(C_HOST) && FN(C_HOST))
@@ -773,10 +806,11 @@ static int record(jcsv *j, int terminated)
         return j->rc;
     if (v != PR_UNKNOWN && v != 0) {
         pr_jtl_attr_add(&at, "IdleTime", 8, FP(C_IDLE), FN(C_IDLE));
-        j->n_idle_ms += v;
+        if (v > 0 && v < PR_JTL_MS_MAX)
+            j->n_idle_ms += v;
     }
     if (at.n)
-        s.attrs = pr_run_intern(run, at.buf, at.n);
+        s.attrs = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_ATTRS, at.buf, at.n);
 
     int tc = pr_jtl_tc_kind(msg, msg_n);
     int64_t end_ms = start_ms + elapsed;
@@ -804,11 +838,13 @@ static int record(jcsv *j, int terminated)
 
     /* 5.x sub-result rows: "<parent>-<N>" right after the parent, same thread, inside it */
     if (j->parent_valid && s.thread == j->parent_thread && !tc) {
-        const char *pl = pr_run_str(run, j->parent_label);
-        size_t pln = strlen(pl);
-        const char *l = pr_run_str(run, s.label);
+        const char *pl = pr_strtab_get(run->strings, j->parent_label);
+        size_t pln = pr_strtab_len(run->strings, j->parent_label);
+        const char *l = pr_strtab_get(run->strings, s.label);
+        size_t ln = pr_strtab_len(run->strings, s.label);
         int64_t slack = j->ts_mode == TS_FMT ? j->fmt.resolution_ns / 1000000 : 1;
-        if (sub_label(pl, pln, l, strlen(l)) && start_ms + slack >= j->parent_start_ms &&
+        if (ln > pln + 1 && l[pln] == '-' && sub_label(pl, pln, l, ln) &&
+            start_ms + slack >= j->parent_start_ms &&
             end_ms <= j->parent_end_ms + slack) {
             s.flags |= PR_SF_SUBRESULT;
             j->n_sub++;
@@ -907,6 +943,65 @@ static int no_space(unsigned char c)
     return 0;
 }
 
+/* ---- reading ---------------------------------------------------------------------------- */
+
+/* Feeds bytes to libcsv (records with quotes, or spanning lines). Afterwards in_csv says
+ * whether libcsv holds part of a record (its public parser state is back at "row not begun"
+ * otherwise), so the following lines must go to it too. */
+static int feed(jcsv *j, const char *p, size_t n)
+{
+    size_t done = csv_parse(&j->p, p, n, on_field, on_record, j);
+    if (j->rc)
+        return j->rc;
+    if (done != n) {
+        j->rc = pr_error_set(j->err, PR_EPARSE, j->name, j->line, 0,
+                             "field longer than 4 MiB (unterminated quote?)");
+        j->stopped = 1;
+        return j->rc;
+    }
+    j->in_csv = j->p.pstate != 0 || j->p.entry_pos != 0;
+    return 0;
+}
+
+/* The fast path: a whole line with no quote and no inner CR is split here without copying.
+ * It yields exactly the fields libcsv would (no space trimming, a trailing CR ends the
+ * record, blank lines are skipped). */
+static void fast_line(jcsv *j, char *p, size_t n, int terminated)
+{
+    if (n && p[n - 1] == '\r')
+        n--;
+    if (n > 0) {
+        const char d = j->delim;
+        size_t st = 0;
+        j->nf = 0;
+        for (size_t i = 0;; i++) {
+            if (i == n || p[i] == d) {
+                if (j->nf >= MAX_FIELDS) {
+                    j->too_many = 1;
+                    break;
+                }
+                j->foff[j->nf] = st;
+                j->flen[j->nf] = i - st;
+                j->nf++;
+                st = i + 1;
+                if (i == n)
+                    break;
+            }
+        }
+        char *own = j->rec;
+        j->rec = p;
+        if (!j->stopped)
+            record(j, terminated);
+        j->rec = own;
+    }
+    j->line++;
+    j->nf = 0;
+    j->rec_len = 0;
+    j->rec_nl = 0;
+    j->too_many = 0;
+    j->too_long = 0;
+}
+
 /* ---- entry points --------------------------------------------------------------------- */
 
 static int sniff(const unsigned char *buf, size_t len)
@@ -938,7 +1033,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     for (int i = 0; i < NKNOWN; i++)
         j->colidx[i] = -1;
     int rc = 0;
-    unsigned char *chunk = NULL;
+    char *chunk = NULL;
 
     size_t got;
     const unsigned char *head = pr_input_peek(in, 65536, &got);
@@ -997,26 +1092,48 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     csv_set_space_func(&j->p, no_space);
     csv_set_realloc_func(&j->p, capped_realloc);
     csv_set_blk_size(&j->p, 4096);
-    chunk = pr_xmalloc(CHUNK);
+    chunk = pr_xmalloc(BUF_SIZE);
+    size_t have = 0;
     int first = 1;
     for (;;) {
-        long r = pr_input_read(in, chunk, CHUNK, err);
+        long r = pr_input_read(in, chunk + have, BUF_SIZE - have, err);
         if (r < 0) {
             rc = PR_EIO;
             break;
         }
-        if (r == 0)
-            break;
-        size_t off = first ? skip : 0;
+        int eof = r == 0;
+        have += (size_t)r;
+        size_t pos = first ? skip : 0;
         first = 0;
-        size_t done = csv_parse(&j->p, chunk + off, (size_t)r - off, on_field, on_record, j);
-        if (j->rc)
-            break;
-        if (done != (size_t)r - off) {
-            rc = pr_error_set(err, PR_EPARSE, j->name, j->line, 0,
-                              "field longer than 4 MiB (unterminated quote?)");
-            break;
+        while (pos < have && !j->stopped) {
+            char *line = chunk + pos;
+            char *nl = memchr(line, '\n', have - pos);
+            if (!nl && !eof) {
+                if (pos == 0 && have == BUF_SIZE) { /* a line longer than the buffer */
+                    if (feed(j, line, have) < 0)
+                        rc = j->rc;
+                    pos = have;
+                }
+                break;
+            }
+            size_t len = nl ? (size_t)(nl - line) : have - pos;
+            size_t full = nl ? len + 1 : len;
+            if (j->in_csv || memchr(line, '"', len) || (len > 1 && memchr(line, '\r', len - 1))) {
+                if (feed(j, line, full) < 0) {
+                    rc = j->rc;
+                    break;
+                }
+            } else {
+                fast_line(j, line, len, nl != NULL);
+            }
+            pos += full;
         }
+        if (rc || j->rc)
+            break;
+        memmove(chunk, chunk + pos, have - pos);
+        have -= pos;
+        if (eof)
+            break;
     }
     if (!rc && !j->rc) {
         if (csv_fini(&j->p, on_field, on_record, j) != 0 && !j->rc)

@@ -50,6 +50,7 @@ typedef struct jxml {
     frame *fr;          /* MAX_FRAMES frames */
     int nfr;
     enum capture cap;
+    int cap_depth;
     char capbuf[TEXT_MAX];
     size_t cap_n;
     int eof;
@@ -73,6 +74,7 @@ typedef struct jxml {
     long long n_unknown, n_sub, n_tc, n_idle_ms;
     int64_t min_start, max_end;
     int32_t max_threads;
+    pr_jtl_icache icache;
     int rc;
 } jxml;
 
@@ -223,19 +225,25 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
         x->xerr_msg[--n] = 0;
 }
 
-static int64_t num(const char *v, int *ok)
+static int64_t num(const char *v, size_t n, int *ok)
 {
-    int64_t r;
-    if (pr_lex_i64(v, strlen(v), &r) < 0) {
+    int64_t r = 0;
+    if (n > 0 && n <= 18) { /* digits only: the common case */
+        size_t i = 0;
+        while (i < n && v[i] >= '0' && v[i] <= '9')
+            r = r * 10 + (v[i++] - '0');
+        if (i == n)
+            return r;
+    }
+    if (pr_lex_i64(v, n, &r) < 0) {
         *ok = 0;
         return PR_UNKNOWN;
     }
     return r;
 }
 
-static size_t copy_capped(char *dst, size_t cap, const char *src)
+static size_t copy_capped(char *dst, size_t cap, const char *src, size_t n)
 {
-    size_t n = strlen(src);
     if (n >= cap)
         n = cap - 1;
     memcpy(dst, src, n);
@@ -271,44 +279,84 @@ static int open_sample(jxml *x, int depth)
         const char *v = (const char *)xmlTextReaderConstValue(rd);
         if (!k || !v)
             continue;
-        size_t kn = strlen(k);
+        size_t kn = strlen(k), vn = strlen(v);
+        int64_t n;
         int was = ok;
-        if (kn == 1) {
-            switch (k[0]) {
-            case 't': f->elapsed_ms = num(v, &ok); break;
-            case 's': f->s.success = strcmp(v, "true") == 0 ? PR_OK_SUCCESS : PR_FAIL; break;
-            default: goto var;
-            }
-        } else if (kn == 2) {
-            int64_t n;
-            if (!strcmp(k, "ts")) f->ts_ms = num(v, &ok);
-            else if (!strcmp(k, "lt")) { n = num(v, &ok); f->s.ttfb_ns = n == PR_UNKNOWN ? n : n * 1000000; }
-            else if (!strcmp(k, "ct")) { n = num(v, &ok); f->s.connect_ns = n == PR_UNKNOWN ? n : n * 1000000; }
-            else if (!strcmp(k, "it")) {
-                n = num(v, &ok);
-                if (n != PR_UNKNOWN && n != 0) {
-                    pr_jtl_attr_add(&f->attrs, "IdleTime", 8, v, strlen(v));
+#define KEY(a, b) (((unsigned)(a) << 8) | (unsigned)(b))
+        unsigned key = kn == 1 ? KEY(k[0], 0) : kn == 2 ? KEY(k[0], k[1]) : 0;
+        switch (key) {
+        case KEY('t', 0):
+            f->elapsed_ms = num(v, vn, &ok);
+            break;
+        case KEY('s', 0):
+            f->s.success = vn == 4 && memcmp(v, "true", 4) == 0 ? PR_OK_SUCCESS : PR_FAIL;
+            break;
+        case KEY('t', 's'):
+            f->ts_ms = num(v, vn, &ok);
+            break;
+        case KEY('l', 't'):
+            n = num(v, vn, &ok);
+            if (ok && pr_jtl_ms_ns(n, &f->s.ttfb_ns) < 0)
+                ok = 0;
+            break;
+        case KEY('c', 't'):
+            n = num(v, vn, &ok);
+            if (ok && pr_jtl_ms_ns(n, &f->s.connect_ns) < 0)
+                ok = 0;
+            break;
+        case KEY('i', 't'):
+            n = num(v, vn, &ok);
+            if (n != PR_UNKNOWN && n != 0) {
+                pr_jtl_attr_add(&f->attrs, "IdleTime", 8, v, vn);
+                if (n > 0 && n < PR_JTL_MS_MAX)
                     x->n_idle_ms += n;
-                }
             }
-            else if (!strcmp(k, "lb")) f->s.label = pr_run_intern(run, v, strlen(v));
-            else if (!strcmp(k, "rc") || !strcmp(k, "rs")) f->code_n = copy_capped(f->code, sizeof f->code, v);
-            else if (!strcmp(k, "rm")) f->msg_n = copy_capped(f->msg, sizeof f->msg, v);
-            else if (!strcmp(k, "tn")) f->s.thread = pr_run_intern(run, v, strlen(v));
-            else if (!strcmp(k, "by")) f->s.bytes_in = num(v, &ok);
-            else if (!strcmp(k, "na")) { n = num(v, &ok); f->s.threads = n == PR_UNKNOWN || n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n; }
-            else if (!strcmp(k, "ng")) pr_jtl_attr_add(&f->attrs, "grpThreads", 10, v, strlen(v));
-            else if (!strcmp(k, "hn")) pr_jtl_attr_add(&f->attrs, "Hostname", 8, v, strlen(v));
-            else if (!strcmp(k, "sc")) { if (strcmp(v, "1") != 0) pr_jtl_attr_add(&f->attrs, "SampleCount", 11, v, strlen(v)); }
-            else if (!strcmp(k, "ec")) { if (strcmp(v, "0") != 0) pr_jtl_attr_add(&f->attrs, "ErrorCount", 10, v, strlen(v)); }
-            else if (!strcmp(k, "dt") || !strcmp(k, "de")) {}
-            else goto var;
-        } else if (kn == 3 && !strcmp(k, "sby")) {
-            f->s.bytes_out = num(v, &ok);
-        } else {
-        var:
-            pr_jtl_attr_add(&f->attrs, k, kn, v, strlen(v));
+            break;
+        case KEY('l', 'b'):
+            f->s.label = pr_jtl_intern(&x->icache, run, PR_JTL_IC_LABEL, v, vn);
+            break;
+        case KEY('r', 'c'):
+        case KEY('r', 's'):
+            f->code_n = copy_capped(f->code, sizeof f->code, v, vn);
+            break;
+        case KEY('r', 'm'):
+            f->msg_n = copy_capped(f->msg, sizeof f->msg, v, vn);
+            break;
+        case KEY('t', 'n'):
+            f->s.thread = pr_jtl_intern(&x->icache, run, PR_JTL_IC_THREAD, v, vn);
+            break;
+        case KEY('b', 'y'):
+            f->s.bytes_in = num(v, vn, &ok);
+            break;
+        case KEY('n', 'a'):
+            n = num(v, vn, &ok);
+            f->s.threads = n == PR_UNKNOWN || n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n;
+            break;
+        case KEY('n', 'g'):
+            pr_jtl_attr_add(&f->attrs, "grpThreads", 10, v, vn);
+            break;
+        case KEY('h', 'n'):
+            pr_jtl_attr_add(&f->attrs, "Hostname", 8, v, vn);
+            break;
+        case KEY('s', 'c'):
+            if (!(vn == 1 && v[0] == '1'))
+                pr_jtl_attr_add(&f->attrs, "SampleCount", 11, v, vn);
+            break;
+        case KEY('e', 'c'):
+            if (!(vn == 1 && v[0] == '0'))
+                pr_jtl_attr_add(&f->attrs, "ErrorCount", 10, v, vn);
+            break;
+        case KEY('d', 't'):
+        case KEY('d', 'e'):
+            break;
+        default:
+            if (kn == 3 && memcmp(k, "sby", 3) == 0)
+                f->s.bytes_out = num(v, vn, &ok);
+            else /* a sample variable */
+                pr_jtl_attr_add(&f->attrs, k, kn, v, vn);
+            break;
         }
+#undef KEY
         if (was && !ok)
             bad = k;
         if (!ok)
@@ -325,6 +373,11 @@ static int open_sample(jxml *x, int depth)
                             "sample without a ts attribute (time stamp)");
     if (f->elapsed_ms == PR_UNKNOWN)
         f->elapsed_ms = 0;
+    if (f->ts_ms > PR_JTL_MS_MAX || f->ts_ms < -PR_JTL_MS_MAX || f->elapsed_ms > PR_JTL_MS_MAX ||
+        f->elapsed_ms < -PR_JTL_MS_MAX)
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                            xmlTextReaderGetParserColumnNumber(rd),
+                            "attribute ts or t: out of range");
     int64_t start = x->opts->jtl_timestamp_end ? f->ts_ms - f->elapsed_ms : f->ts_ms;
     f->s.start_ns = start * 1000000;
     f->s.latency_ns = f->elapsed_ms * 1000000;
@@ -361,9 +414,9 @@ static int close_sample(jxml *x)
         x->n_sub++;
     }
     if (f->url_n)
-        f->s.url = pr_run_intern(run, f->url, f->url_n);
+        f->s.url = pr_jtl_intern(&x->icache, run, PR_JTL_IC_URL, f->url, f->url_n);
     if (f->attrs.n)
-        f->s.attrs = pr_run_intern(run, f->attrs.buf, f->attrs.n);
+        f->s.attrs = pr_jtl_intern(&x->icache, run, PR_JTL_IC_ATTRS, f->attrs.buf, f->attrs.n);
     if (f->s.success == PR_FAIL)
         f->s.error = pr_jtl_error_id(run, f->code, f->code_n, f->msg, f->msg_n, f->fail,
                                      f->fail_n);
@@ -490,6 +543,11 @@ static int walk(jxml *x)
                     x->root_closed = 1;
                 break;
             }
+            if (x->cap != CAP_NONE) { /* markup inside captured text: skip it */
+                if (!empty)
+                    skip = 1;
+                break;
+            }
             if (is_sample_name(nm) && (depth == 1 || x->nfr > 0)) {
                 x->nsamples_seen++;
                 if (open_sample(x, depth) < 0)
@@ -513,11 +571,14 @@ static int walk(jxml *x)
                     x->cap = CAP_FAILURE;
                 else if (!strcmp(nm, "error"))
                     x->cap = CAP_ERROR;
-                if (x->cap != CAP_NONE)
+                if (x->cap != CAP_NONE) {
+                    x->cap_depth = depth;
                     break;
+                }
             }
             if (f && depth == f->depth + 1 && !empty && !strcmp(nm, "java.net.URL")) {
                 x->cap = CAP_URL;
+                x->cap_depth = depth;
                 break;
             }
             if (depth == 1)
@@ -538,7 +599,8 @@ static int walk(jxml *x)
             break;
         case XML_READER_TYPE_END_ELEMENT: {
             if (x->cap != CAP_NONE) {
-                end_capture(x);
+                if (depth == x->cap_depth)
+                    end_capture(x);
                 break;
             }
             frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
