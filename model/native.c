@@ -26,6 +26,7 @@ static const column columns[] = {
     COL(flags, 0),
 };
 #define NCOLS (sizeof columns / sizeof columns[0])
+_Static_assert(sizeof columns / sizeof columns[0] == 17, "varying_columns() lists 17 columns");
 
 /* ---- encoder --------------------------------------------------------------------------- */
 
@@ -205,14 +206,50 @@ static void encode_column(const pr_sample *s, size_t n, const column *c, int64_t
     out->p[out->len] = 0;
 }
 
+/* Bit c set: column c takes more than one value in s[0..n). One sequential pass, so the
+ * (usually many) constant columns never need a strided pass of their own. */
+static unsigned varying_columns(const pr_sample *s, size_t n)
+{
+    unsigned diff = 0;
+    if (n == 0)
+        return 0;
+    const pr_sample *f = &s[0];
+    for (size_t i = 1; i < n; i++) {
+        const pr_sample *x = &s[i];
+        diff |= (unsigned)(x->start_ns != f->start_ns) << 0 |
+                (unsigned)(x->latency_ns != f->latency_ns) << 1 |
+                (unsigned)(x->connect_ns != f->connect_ns) << 2 |
+                (unsigned)(x->ttfb_ns != f->ttfb_ns) << 3 |
+                (unsigned)(x->lateness_ns != f->lateness_ns) << 4 |
+                (unsigned)(x->bytes_in != f->bytes_in) << 5 |
+                (unsigned)(x->bytes_out != f->bytes_out) << 6 |
+                (unsigned)(x->label != f->label) << 7 | (unsigned)(x->url != f->url) << 8 |
+                (unsigned)(x->method != f->method) << 9 | (unsigned)(x->error != f->error) << 10 |
+                (unsigned)(x->thread != f->thread) << 11 | (unsigned)(x->attrs != f->attrs) << 12 |
+                (unsigned)(x->threads != f->threads) << 13 |
+                (unsigned)(x->status != f->status) << 14 |
+                (unsigned)(x->success != f->success) << 15 | (unsigned)(x->flags != f->flags) << 16;
+    }
+    return diff;
+}
+
 void pr_block_encode(const pr_sample *s, size_t n, pr_buf *out)
 {
     int64_t *vals = pr_xmalloc((n ? n : 1) * sizeof *vals);
     unsigned char *ix = pr_xmalloc(n ? n : 1);
     put_uv(out, n);
     put_uv(out, NCOLS);
-    for (size_t c = 0; c < NCOLS; c++)
+    unsigned varying = varying_columns(s, n);
+    for (size_t c = 0; c < NCOLS; c++) {
+        if (!(varying >> c & 1)) { /* constant over the block */
+            int64_t v;
+            load_column(s, n ? 1 : 0, &columns[c], &v);
+            pr_buf_putc(out, ENC_CONST);
+            put_uv(out, pr_zigzag(n ? v : 0));
+            continue;
+        }
         encode_column(s, n, &columns[c], vals, ix, out);
+    }
     free(vals);
     free(ix);
 }
@@ -265,22 +302,32 @@ int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t 
     if (ncols > 64)
         return bad(err, "too many columns");
     pr_sample *s = *out = pr_xgrow(*out, cap, count ? count : 1, sizeof **out);
-    if (ncols < NCOLS) /* an older writer: columns it lacks stay unknown */
-        for (size_t i = 0; i < count; i++)
-            pr_sample_init(&s[i]);
-    static __thread int64_t vals[PR_NATIVE_BLOCK_MAX];
+    /* Constant columns go into a template copied once per sample at the end; the others are
+     * decoded into per-column buffers and stored after the copy. Columns an older writer
+     * lacks stay unknown (the template starts unknown). */
+    pr_sample tmpl;
+    pr_sample_init(&tmpl);
+    static __thread int64_t *colbuf; /* NCOLS x PR_NATIVE_BLOCK_MAX, kept for the thread */
+    if (!colbuf)
+        colbuf = pr_xmalloc(NCOLS * PR_NATIVE_BLOCK_MAX * sizeof *colbuf);
+    unsigned decoded = 0; /* bit c: column c is in colbuf */
     for (uint64_t ci = 0; ci < ncols; ci++) {
         const column *c = ci < NCOLS ? &columns[ci] : NULL; /* newer columns are skipped */
         if (p >= end)
             return bad(err, "truncated column");
         int enc = *p++;
+        int64_t *vals = colbuf + (c ? (size_t)ci * PR_NATIVE_BLOCK_MAX : 0);
+        if (!c) { /* a column this build does not know: decode into scratch, then drop */
+            static __thread int64_t scratch[PR_NATIVE_BLOCK_MAX];
+            vals = scratch;
+        }
         if (enc == ENC_CONST) {
             uint64_t u;
             if (pr_uvarint_get(&p, end, &u) < 0)
                 return bad(err, "truncated constant");
-            int64_t v = pr_unzigzag(u);
-            for (size_t i = 0; i < count; i++)
-                vals[i] = v;
+            if (c && count && store_column(&tmpl, 1, c, (int64_t[]){pr_unzigzag(u)}) < 0)
+                return bad(err, "value out of range");
+            continue;
         } else if (enc == ENC_RAW || enc == ENC_DELTA) {
             if (p >= end || *p > 3)
                 return bad(err, "bad scale");
@@ -339,9 +386,15 @@ int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t 
         } else {
             return bad(err, "unknown column encoding");
         }
-        if (c && store_column(s, count, c, vals) < 0)
-            return bad(err, "value out of range");
+        if (c)
+            decoded |= 1u << ci;
     }
+    for (size_t i = 0; i < count; i++)
+        s[i] = tmpl;
+    for (size_t ci = 0; ci < NCOLS; ci++)
+        if (decoded >> ci & 1 &&
+            store_column(s, count, &columns[ci], colbuf + ci * PR_NATIVE_BLOCK_MAX) < 0)
+            return bad(err, "value out of range");
     *n = count;
     return 0;
 }
