@@ -150,6 +150,8 @@ void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
 
 static void vec_append(pr_vec *a, const pr_vec *b)
 {
+    if (b->n == 0)
+        return;
     pr_vec_reserve(a, a->n + b->n);
     memcpy(a->v + a->n, b->v, b->n * sizeof *b->v);
     a->n += b->n;
