@@ -8,6 +8,7 @@ typedef struct loader {
     pr_points *p;
     size_t cap;
     int64_t from, to;
+    uint64_t seen;
 } loader;
 
 static int cb(void *payload, const pr_sample *s, size_t n)
@@ -22,7 +23,7 @@ static int cb(void *payload, const pr_sample *s, size_t n)
         l->cap = cap;
     }
     for (size_t i = 0; i < n; i++) {
-        if (s[i].start_ns == PR_UNKNOWN)
+        if (s[i].start_ns == PR_UNKNOWN || l->seen++ % p->stride != 0)
             continue;
         int64_t t = s[i].start_ns - p->start_ns;
         if (t < l->from || t >= l->to)
@@ -45,9 +46,11 @@ int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns,
         return rc;
     out->start_ns = run->start_ns == PR_UNKNOWN ? 0 : run->start_ns;
     loader l = {out, 0, from_ns == PR_UNKNOWN ? INT64_MIN : from_ns,
-                to_ns == PR_UNKNOWN ? INT64_MAX : to_ns};
+                to_ns == PR_UNKNOWN ? INT64_MAX : to_ns, 0};
+    out->stride = run->samples > PR_POINTS_MAX
+                      ? (uint64_t)((run->samples + PR_POINTS_MAX - 1) / PR_POINTS_MAX) : 1;
     if (run->samples > 0) {
-        l.cap = (size_t)run->samples;
+        l.cap = (size_t)(run->samples / (int64_t)out->stride + 1);
         out->t_ns = pr_xmalloc(l.cap * sizeof *out->t_ns);
         out->latency_ns = pr_xmalloc(l.cap * sizeof *out->latency_ns);
         out->ok = pr_xmalloc(l.cap);

@@ -13,7 +13,12 @@ typedef struct pr_points {
     int64_t *latency_ns; /* -1 when unknown */
     uint8_t *ok;
     int64_t start_ns;    /* the run's start */
+    uint64_t stride;     /* 1: every sample; k: every k-th (runs above PR_POINTS_MAX) */
 } pr_points;
+
+/* Most points loaded: larger runs keep every k-th sample so memory stays bounded (a density
+ * chart of 20 million points is indistinguishable from one of all of them). */
+#define PR_POINTS_MAX 20000000
 
 /* Loads the run's samples with a known start time (window [from, to) relative to the start
  * when from/to are not PR_UNKNOWN). */

@@ -22,6 +22,7 @@ void pr_report_opts_init(pr_report_opts *o)
     o->apdex_f_ns = 1500000000;
     o->timeseries = 1;
     o->histogram = 1;
+    o->exact_limit = 500000000;
     const char *e = getenv("SOURCE_DATE_EPOCH");
     o->generated_s = e && *e ? strtoll(e, NULL, 10) : (int64_t)time(NULL);
 }
@@ -93,7 +94,7 @@ void pr_error_group(const char *msg, char *out, size_t size)
 typedef struct bin {
     int64_t count, ok, fail, bytes_in;
     int32_t threads;
-    pr_vec lat;
+    pr_vals lat;
     int64_t codes[BIN_CODES + 1];
 } bin;
 
@@ -118,6 +119,7 @@ typedef struct acc {
     unsigned char *tx;    /* per label id: a Transaction Controller label */
     size_t tx_cap;
     uint32_t tag_ids[4];  /* per run: the interned value of each tag dimension */
+    int bounded;          /* histograms instead of every value (pr_report_opts.exact_limit) */
     uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
     int codes[BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
     int ncodes;
@@ -204,7 +206,7 @@ static pr_series *label_series(acc *a, uint32_t lid)
         size_t old = a->labels_cap;
         a->labels = pr_xgrow(a->labels, &a->labels_cap, (size_t)lid + 1, sizeof *a->labels);
         for (size_t i = old; i < a->labels_cap; i++)
-            pr_series_init(&a->labels[i]);
+            pr_series_init_mode(&a->labels[i], a->bounded);
     }
     return &a->labels[lid];
 }
@@ -261,7 +263,7 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
             if (x->bytes_in != PR_UNKNOWN)
                 b->bytes_in += x->bytes_in;
             if (x->latency_ns != PR_UNKNOWN)
-                pr_vec_push(&b->lat, x->latency_ns);
+                pr_vals_add(&b->lat, x->latency_ns);
             b->codes[code_slot(a, x->status)]++;
             if (x->threads >= 0) {
                 a->has_threads = 1;
@@ -313,12 +315,12 @@ static void pkey(double p, char *buf, size_t n)
 }
 
 /* {"min":…, "mean":…, "stdev":…, "max":…, "p50":…} in ns and the same keys in human form. */
-static void put_dist(json_t *obj, const char *name, pr_vec *v, const pr_report_opts *o)
+static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_opts *o)
 {
-    if (v->n == 0)
+    if (pr_vals_count(v) == 0)
         return;
     pr_dist d;
-    pr_dist_compute(v, &d);
+    pr_vals_dist(v, &d);
     json_t *raw = json_object(), *hum = json_object(), *list = json_array();
     char h[32], key[64];
     set_int(raw, "min", d.min);
@@ -330,7 +332,7 @@ static void put_dist(json_t *obj, const char *name, pr_vec *v, const pr_report_o
     set_str(hum, "stdev", pr_human_duration((int64_t)llround(d.stdev), h));
     set_str(hum, "max", pr_human_duration(d.max, h));
     for (size_t i = 0; i < o->npercentiles; i++) {
-        int64_t q = pr_percentile_sorted(v->v, v->n, o->percentiles[i]);
+        int64_t q = pr_vals_percentile(v, o->percentiles[i]);
         pkey(o->percentiles[i], key, sizeof key);
         set_int(raw, key, q);
         set_str(hum, key, pr_human_duration(q, h));
@@ -400,14 +402,13 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
     if (s->bytes_in_known && span > 0)
         set_real(j, "bytes_in_per_s", (double)s->bytes_in / ((double)span / 1e9));
     /* mean latency is needed for Little's law before put_dist sorts (sorting keeps the sum) */
-    double mean_s = NAN;
-    if (s->latency.n) {
-        long double sum = 0;
-        for (size_t i = 0; i < s->latency.n; i++)
-            sum += s->latency.v[i];
-        mean_s = (double)(sum / s->latency.n / 1e9L);
-    }
     put_dist(j, "latency", &s->latency, o);
+    double mean_s = NAN;
+    if (pr_vals_count(&s->latency)) {
+        pr_dist d;
+        pr_vals_dist(&s->latency, &d);
+        mean_s = d.mean / 1e9;
+    }
     put_dist(j, "connect", &s->connect, o);
     put_dist(j, "ttfb", &s->ttfb, o);
     put_dist(j, "receive", &s->receive, o);
@@ -415,7 +416,7 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
         double conc = r.rate_per_s * mean_s;
         set_real(j, "concurrency_estimate", conc);
     }
-    set_str(j, "mode", "exact");
+    set_str(j, "mode", s->latency.bounded ? "histogram" : "exact");
     return j;
 }
 
@@ -600,12 +601,12 @@ static json_t *timeseries_json(acc *a)
         }
         set_real(p, "rate_per_s", (double)b->count / ((double)a->interval / 1e9));
         set_int(p, "bytes_in", b->bytes_in);
-        if (b->lat.n) {
-            pr_sort_i64(b->lat.v, b->lat.n);
-            set_int(p, "p50_ns", pr_percentile_sorted(b->lat.v, b->lat.n, 50));
-            set_int(p, "p90_ns", pr_percentile_sorted(b->lat.v, b->lat.n, 90));
-            set_int(p, "p99_ns", pr_percentile_sorted(b->lat.v, b->lat.n, 99));
-            set_int(p, "max_ns", b->lat.v[b->lat.n - 1]);
+        if (pr_vals_count(&b->lat)) {
+            pr_vals_finish(&b->lat);
+            set_int(p, "p50_ns", pr_vals_percentile(&b->lat, 50));
+            set_int(p, "p90_ns", pr_vals_percentile(&b->lat, 90));
+            set_int(p, "p99_ns", pr_vals_percentile(&b->lat, 99));
+            set_int(p, "max_ns", pr_vals_percentile(&b->lat, 100));
         }
         if (a->has_threads && b->count)
             set_int(p, "threads", b->threads);
@@ -628,15 +629,16 @@ static json_t *timeseries_json(acc *a)
 }
 
 /* Histogram on 1-2-5 bucket bounds and the percentile spectrum, from sorted latencies. */
-static void distribution_json(json_t *run, const pr_vec *lat)
+static void distribution_json(json_t *run, pr_vals *lat)
 {
-    if (lat->n == 0)
+    size_t n = pr_vals_count(lat);
+    if (n == 0)
         return;
-    const int64_t *v = lat->v;
-    size_t n = lat->n;
+    pr_vals_finish(lat);
     json_t *hist = json_array();
+    int64_t first = pr_vals_percentile(lat, 0);
     int64_t lo = 1000; /* 1 µs */
-    while (lo * 10 <= v[0] && lo < INT64_MAX / 10)
+    while (lo * 10 <= first && lo < INT64_MAX / 10)
         lo *= 10;
     static const int mult[] = {1, 2, 5};
     size_t i = 0;
@@ -645,8 +647,9 @@ static void distribution_json(json_t *run, const pr_vec *lat)
         int64_t hi = base * (step % 3 == 2 ? 10 : mult[(step + 1) % 3]) / mult[step % 3];
         int64_t from = base;
         size_t start = i;
-        while (i < n && v[i] < hi)
-            i++;
+        i = pr_vals_count_below(lat, hi);
+        if (i < start)
+            i = start;
         json_t *b = json_object();
         char h1[32], h2[32], lbl[80];
         set_int(b, "from_ns", from);
@@ -669,7 +672,7 @@ static void distribution_json(json_t *run, const pr_vec *lat)
             pct = 100.0 - pow(10.0, 2 - k / 10); /* exact 90, 99, 99.9 … */
         json_t *e = json_object();
         set_real(e, "percentile", pct);
-        int64_t q = pr_percentile_sorted(v, n, pct);
+        int64_t q = pr_vals_percentile(lat, pct);
         set_int(e, "latency_ns", q);
         set_str(e, "latency", pr_human_duration(q, h));
         json_array_append_new(spec, e);
@@ -687,7 +690,7 @@ static void acc_dispose(acc *a)
     free(a->errors);
     free(a->map);
     for (size_t i = 0; i < a->nbins; i++)
-        pr_vec_dispose(&a->bins[i].lat);
+        pr_vals_dispose(&a->bins[i].lat);
     free(a->bins);
     pr_strtab_free(a->names);
 }
@@ -749,7 +752,19 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     memset(&a, 0, sizeof a);
     a.o = o;
     a.names = pr_strtab_new();
-    pr_series_init(&a.total);
+    /* bounded mode when the runs hold more samples than exact mode may keep in memory */
+    int64_t total_samples = 0;
+    for (size_t i = 0; i < nids; i++) {
+        pr_run *r = NULL;
+        if (i == 0)
+            total_samples += first->samples;
+        else if (pr_store_load_run(st, ids[i], &r, err) == 0) {
+            total_samples += r->samples;
+            pr_run_free(r);
+        }
+    }
+    a.bounded = o->exact_limit > 0 && total_samples > o->exact_limit;
+    pr_series_init_mode(&a.total, a.bounded);
     /* window and time-series bins from the runs' bounds */
     int64_t t0 = first->start_ns, t1 = first->end_ns;
     pr_run **runs = pr_xcalloc(nids, sizeof *runs);
@@ -793,6 +808,8 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
                 a.interval = (hi - lo) / 99999 + 1;
             }
             a.bins = pr_xcalloc(a.nbins, sizeof *a.bins);
+            for (size_t k = 0; k < a.nbins; k++)
+                pr_vals_init(&a.bins[k].lat, a.bounded);
         }
     }
     for (size_t i = 0; i < nids && rc == 0; i++) {
@@ -803,7 +820,8 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         }
         if (a.map)
             memset(a.map, 0, a.map_cap * sizeof *a.map);
-        pr_vec_reserve(&a.total.latency, a.total.latency.n + (size_t)runs[i]->samples);
+        if (!a.bounded)
+            pr_vec_reserve(&a.total.latency.v, a.total.latency.v.n + (size_t)runs[i]->samples);
         rc = pr_store_scan(st, ids[i], scan_cb, &a, err);
     }
     if (rc == 0) {

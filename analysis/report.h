@@ -27,6 +27,10 @@ typedef struct pr_report_opts {
     int by[4];            /* enum pr_by */
     char by_tag[4][64];   /* tag key of PR_BY_TAG dimensions */
     size_t nby;
+    /* Runs with more samples than this are analysed in bounded mode: durations go into
+     * log-linear histograms (percentiles within 0.1%, memory independent of the run's size)
+     * and `mode` says "histogram". Default 500 million; --exact-limit changes it. */
+    int64_t exact_limit;
 } pr_report_opts;
 
 enum pr_by { PR_BY_LABEL = 0, PR_BY_URL, PR_BY_METHOD, PR_BY_STATUS, PR_BY_ERROR, PR_BY_THREAD,

@@ -109,10 +109,19 @@ void pr_dist_compute(pr_vec *v, pr_dist *out)
     out->stdev = (double)sqrtl(ss / v->n);
 }
 
-void pr_series_init(pr_series *s)
+void pr_series_init_mode(pr_series *s, int bounded)
 {
     memset(s, 0, sizeof *s);
     s->first_start = s->last_start = s->max_end = PR_UNKNOWN;
+    pr_vals_init(&s->latency, bounded);
+    pr_vals_init(&s->connect, bounded);
+    pr_vals_init(&s->ttfb, bounded);
+    pr_vals_init(&s->receive, bounded);
+}
+
+void pr_series_init(pr_series *s)
+{
+    pr_series_init_mode(s, 0);
 }
 
 void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
@@ -129,13 +138,13 @@ void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
         s->bytes_out_known++;
     }
     if (x->latency_ns != PR_UNKNOWN)
-        pr_vec_push(&s->latency, x->latency_ns);
+        pr_vals_add(&s->latency, x->latency_ns);
     if (x->connect_ns != PR_UNKNOWN)
-        pr_vec_push(&s->connect, x->connect_ns);
+        pr_vals_add(&s->connect, x->connect_ns);
     if (x->ttfb_ns != PR_UNKNOWN) {
-        pr_vec_push(&s->ttfb, x->ttfb_ns);
+        pr_vals_add(&s->ttfb, x->ttfb_ns);
         if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
-            pr_vec_push(&s->receive, x->latency_ns - x->ttfb_ns);
+            pr_vals_add(&s->receive, x->latency_ns - x->ttfb_ns);
     }
     if (x->start_ns != PR_UNKNOWN) {
         if (s->first_start == PR_UNKNOWN || x->start_ns < s->first_start)
@@ -146,15 +155,6 @@ void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
         if (s->max_end == PR_UNKNOWN || e > s->max_end)
             s->max_end = e;
     }
-}
-
-static void vec_append(pr_vec *a, const pr_vec *b)
-{
-    if (b->n == 0)
-        return;
-    pr_vec_reserve(a, a->n + b->n);
-    memcpy(a->v + a->n, b->v, b->n * sizeof *b->v);
-    a->n += b->n;
 }
 
 static int64_t min_known(int64_t a, int64_t b)
@@ -179,18 +179,18 @@ void pr_series_merge(pr_series *a, const pr_series *b)
     a->first_start = min_known(a->first_start, b->first_start);
     a->last_start = max_known(a->last_start, b->last_start);
     a->max_end = max_known(a->max_end, b->max_end);
-    vec_append(&a->latency, &b->latency);
-    vec_append(&a->connect, &b->connect);
-    vec_append(&a->ttfb, &b->ttfb);
-    vec_append(&a->receive, &b->receive);
+    pr_vals_merge(&a->latency, &b->latency);
+    pr_vals_merge(&a->connect, &b->connect);
+    pr_vals_merge(&a->ttfb, &b->ttfb);
+    pr_vals_merge(&a->receive, &b->receive);
 }
 
 void pr_series_dispose(pr_series *s)
 {
-    pr_vec_dispose(&s->latency);
-    pr_vec_dispose(&s->connect);
-    pr_vec_dispose(&s->ttfb);
-    pr_vec_dispose(&s->receive);
+    pr_vals_dispose(&s->latency);
+    pr_vals_dispose(&s->connect);
+    pr_vals_dispose(&s->ttfb);
+    pr_vals_dispose(&s->receive);
 }
 
 void pr_rates_compute(const pr_series *s, pr_rates *out)

@@ -6,32 +6,9 @@
 #include <stdint.h>
 #include "model/sample.h"
 
-/* Sorts n non-negative-or-negative int64 values ascending (LSD radix sort, O(n)). */
-void pr_sort_i64(int64_t *v, size_t n);
-/* Nearest-rank percentile of sorted values: the smallest value such that at least p% of the
- * values are <= it; p in [0,100]; p = 0 gives the minimum. n must be > 0. */
-int64_t pr_percentile_sorted(const int64_t *sorted, size_t n, double p);
+#include "analysis/vec.h"
+#include "analysis/vals.h"
 
-/* A growable array of int64 values. */
-typedef struct pr_vec {
-    int64_t *v;
-    size_t n, cap;
-} pr_vec;
-
-static inline void pr_vec_push(pr_vec *a, int64_t x);
-void pr_vec_reserve(pr_vec *a, size_t need);
-void pr_vec_dispose(pr_vec *a);
-
-/* Summary of a set of durations (ns). */
-typedef struct pr_dist {
-    int64_t count;
-    int64_t min, max;
-    double mean, stdev; /* population standard deviation */
-    int64_t sum;
-} pr_dist;
-
-/* Computes the distribution of v (sorts v in place). count 0 leaves fields at PR_UNKNOWN. */
-void pr_dist_compute(pr_vec *v, pr_dist *out);
 
 /* An accumulating series (a run, a label, a time window…). */
 typedef struct pr_series {
@@ -42,10 +19,12 @@ typedef struct pr_series {
     int64_t first_start, last_start;   /* PR_UNKNOWN until seen */
     int64_t max_end;                   /* max(start + latency) */
     int64_t min_start_end;             /* JMeter: first start; (end of the last sample below) */
-    pr_vec latency, connect, ttfb, receive; /* receive = latency - ttfb */
+    pr_vals latency, connect, ttfb, receive; /* receive = latency - ttfb */
 } pr_series;
 
 void pr_series_init(pr_series *s);
+/* bounded: keep durations in histograms (0.1%) instead of every value (vals.h). */
+void pr_series_init_mode(pr_series *s, int bounded);
 /* outcome: 1 success, 0 failure, -1 unknown (pr_sample_outcome). */
 void pr_series_add(pr_series *s, const pr_sample *x, int outcome);
 /* Adds all of b into a (merging series is exact). */
@@ -62,12 +41,5 @@ typedef struct pr_rates {
 } pr_rates;
 
 void pr_rates_compute(const pr_series *s, pr_rates *out);
-
-static inline void pr_vec_push(pr_vec *a, int64_t x)
-{
-    if (a->n == a->cap)
-        pr_vec_reserve(a, a->n + 1);
-    a->v[a->n++] = x;
-}
 
 #endif

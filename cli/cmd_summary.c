@@ -130,6 +130,8 @@ static void print_run(json_t *r, int by_label)
             printf("  %-13s %s\n", "success", jstr(s, "success_pct"));
     }
     print_latency_line("latency", s, "latency");
+    if (!strcmp(jstr(s, "mode"), "histogram"))
+        printf("  %-13s bounded mode: durations from histograms, percentiles within 0.1%%\n", "");
     print_latency_line("connect", s, "connect");
     print_latency_line("ttfb", s, "ttfb");
     print_latency_line("receive", s, "receive");
@@ -301,6 +303,7 @@ static int run(int argc, char **argv)
         {"to", required_argument, NULL, 2},         {"skip-warmup", required_argument, NULL, 3},
         {"interval", required_argument, NULL, 4},   {"apdex-t", required_argument, NULL, 5},
         {"apdex-f", required_argument, NULL, 6},    {"format", required_argument, NULL, 'f'},
+        {"exact-limit", required_argument, NULL, 7},
         {NULL, 0, NULL, 0}};
     const char *store = NULL, *format = "text";
     int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0;
@@ -354,6 +357,12 @@ static int run(int argc, char **argv)
             apdex_f_set = 1;
             break;
         case 'f': format = optarg; break;
+        case 7:
+            if (pr_lex_i64(optarg, strlen(optarg), &o.exact_limit) < 0 || o.exact_limit < 0) {
+                pr_cli_errorf("--exact-limit expects a sample count");
+                return PR_EXIT_USAGE;
+            }
+            break;
         default: return PR_EXIT_USAGE;
         }
     }
@@ -450,6 +459,8 @@ const pr_command pr_cmd_summary = {
     "      --skip-warmup D      same as --from D\n"
     "      --interval D         time-series interval in --json (default: automatic)\n"
     "      --apdex-t D          Apdex threshold T (default 500ms; F defaults to 4T)\n"
+    "      --exact-limit N      runs above N samples are analysed in bounded memory\n"
+    "                           (histograms, percentiles within 0.1%%; default 500000000)\n"
     "      --store PATH         store file\n\n"
     "example:\n  perfreport summary --by label --percentiles 50,99,99.9 last\n",
     run};

@@ -154,14 +154,52 @@ static void test_stats__merge_equals_whole(void **st)
     assert_int_equal(a.count, all.count);
     assert_int_equal(a.successes, all.successes);
     pr_dist da, dall;
-    pr_dist_compute(&a.latency, &da);
-    pr_dist_compute(&all.latency, &dall);
-    assert_memory_equal(a.latency.v, all.latency.v, all.latency.n * sizeof(int64_t));
-    assert_true(pr_percentile_sorted(a.latency.v, a.latency.n, 99) ==
-                pr_percentile_sorted(all.latency.v, all.latency.n, 99));
+    pr_vals_dist(&a.latency, &da);
+    pr_vals_dist(&all.latency, &dall);
+    assert_memory_equal(a.latency.v.v, all.latency.v.v, all.latency.v.n * sizeof(int64_t));
+    assert_true(pr_vals_percentile(&a.latency, 99) == pr_vals_percentile(&all.latency, 99));
     pr_series_dispose(&a);
     pr_series_dispose(&b);
     pr_series_dispose(&all);
+}
+
+static void test_stats__bounded_mode_within_0_1_percent(void **st)
+{
+    pr_vals exact, hist, part1, part2;
+    pr_vals_init(&exact, 0);
+    pr_vals_init(&hist, 1);
+    pr_vals_init(&part1, 1);
+    pr_vals_init(&part2, 1);
+    for (int i = 0; i < 300000; i++) {
+        /* lognormal-ish latencies from 20 µs to minutes, plus exact small values */
+        double u1 = (double)(next() % 1000000 + 1) / 1000001.0, u2 = (double)(next() % 1000000) / 1e6;
+        double z = sqrt(-2 * log(u1)) * cos(6.283185307 * u2);
+        int64_t x = i % 1000 == 0 ? (int64_t)(next() % 300) : (int64_t)exp(log(3e6) + 1.5 * z);
+        pr_vals_add(&exact, x);
+        pr_vals_add(&hist, x);
+        pr_vals_add(i % 2 ? &part1 : &part2, x);
+    }
+    pr_vals_merge(&part1, &part2); /* histograms add together */
+    pr_vals_finish(&exact);
+    static const double ps[] = {0, 1, 10, 50, 90, 99, 99.9, 99.99, 99.999, 100};
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+        double e = (double)pr_vals_percentile(&exact, ps[k]);
+        double h = (double)pr_vals_percentile(&hist, ps[k]);
+        assert_true(fabs(h - e) <= 0.001 * e + 0.5);
+        assert_true(pr_vals_percentile(&part1, ps[k]) == pr_vals_percentile(&hist, ps[k]));
+    }
+    pr_dist de, dh;
+    pr_vals_dist(&exact, &de);
+    pr_vals_dist(&hist, &dh);
+    assert_true(de.count == dh.count && de.min == dh.min && de.max == dh.max);
+    assert_true(fabs(de.mean - dh.mean) < 1e-6 * de.mean);
+    assert_true(fabs(de.stdev - dh.stdev) < 1e-6 * de.stdev);
+    /* memory is independent of the count: a few octaves of 512 buckets */
+    assert_true(pr_vals_bytes(&hist) < 200 * 1024);
+    pr_vals_dispose(&exact);
+    pr_vals_dispose(&hist);
+    pr_vals_dispose(&part1);
+    pr_vals_dispose(&part2);
 }
 
 static void test_stats__error_groups_and_options(void **st)
@@ -193,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_stats__rates_vegeta_definitions),
         cmocka_unit_test(test_stats__unknown_outcomes),
         cmocka_unit_test(test_stats__merge_equals_whole),
+        cmocka_unit_test(test_stats__bounded_mode_within_0_1_percent),
         cmocka_unit_test(test_stats__error_groups_and_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,42 @@
+/* A set of durations for statistics, kept exactly (every value, sorted on demand) or, in
+ * bounded mode, in a log-linear histogram whose percentiles are within 0.1% of the exact
+ * value (512 sub-buckets per power of two; a value reports its bucket's midpoint, clamped to
+ * the exact min and max). Counts, min, max, sum and mean stay exact in both modes. */
+#ifndef PR_VALS_H
+#define PR_VALS_H
+#include <stddef.h>
+#include <stdint.h>
+#include "analysis/vec.h"
+
+#define PR_HIST_SUB_BITS 9 /* 512 sub-buckets per octave: half-width / value <= 2^-10 */
+
+typedef struct pr_vals {
+    int bounded;
+    int sorted;
+    pr_vec v;               /* exact mode */
+    /* bounded mode */
+    uint64_t *b;            /* buckets of octaves [lo_oct, hi_oct] */
+    int lo_oct, hi_oct;     /* -1 = none yet */
+    uint64_t n;
+    int64_t min, max;
+    long double sum, sumsq;
+    uint64_t negatives;     /* values < 0 (counted in n, min; kept in bucket 0) */
+} pr_vals;
+
+void pr_vals_init(pr_vals *s, int bounded);
+void pr_vals_add(pr_vals *s, int64_t x);
+size_t pr_vals_count(const pr_vals *s);
+/* Prepares for queries (sorts in exact mode). */
+void pr_vals_finish(pr_vals *s);
+/* Nearest-rank percentile (after finish); count must be > 0. */
+int64_t pr_vals_percentile(const pr_vals *s, double p);
+/* count, min, max, mean, stdev (finishes the set). */
+void pr_vals_dist(pr_vals *s, pr_dist *out);
+/* Number of values < x (after finish; bounded: at bucket granularity). */
+size_t pr_vals_count_below(const pr_vals *s, int64_t x);
+void pr_vals_merge(pr_vals *a, const pr_vals *b);
+void pr_vals_dispose(pr_vals *s);
+/* Bytes the set holds (for the bounded-mode memory claim). */
+size_t pr_vals_bytes(const pr_vals *s);
+
+#endif
