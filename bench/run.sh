@@ -30,9 +30,20 @@ measure "summary (7 percentiles)" "$N" "$BIN" summary --store "$DATA/bench.db" -
 measure "summary --by label (100 labels)" "$N" "$BIN" summary --store "$DATA/bench.db" --by label 1
 measure "summary --json (time series, hist.)" "$N" "$BIN" summary --json --store "$DATA/bench.db" 1
 measure "export native" "$N" "$BIN" export --store "$DATA/bench.db" -o "$DATA/export.prf" 1
-# per-format benches contributed by the parsers (bench/bench_*.c), each prints its own lines
-for b in "$BUILD"/bench/bench_*; do
-  [ -x "$b" ] || continue
-  case "$b" in *.d|*.o) continue;; esac
-  "$b" || echo "$(basename "$b"): failed"
-done
+# per-format benches (bench/bench_*.c), at the sizes the targets name unless BENCH_SMALL=1
+if [ "${BENCH_SMALL:-}" = 1 ]; then
+  "$BUILD/bench/bench_vegeta" 20000 20000
+  "$BUILD/bench/bench_ab" 100000
+  "$BUILD/bench/bench_jmeter" 200000 both
+  "$BUILD/bench/bench_chart" -n 1000000
+else
+  "$BUILD/bench/bench_vegeta" 2000000 1000000   # the 2M-result gob file (~0.9 GB) and 1M JSON/CSV lines
+  "$BUILD/bench/bench_ab" 10000000              # 10M-row ab -g file
+  "$BUILD/bench/bench_jmeter" 10000000 csv      # 10M-row JTL CSV
+  "$BUILD/bench/bench_jmeter" 1000000 xml       # 1M-sample JTL XML
+  "$BUILD/bench/bench_chart" -n 10000000        # latency-over-time of 10M points, other kinds
+fi
+# the peer tools' own reports on the same workloads, where installed
+if command -v vegeta >/dev/null 2>&1 && [ -f bench/data/vegeta-2000000.bin ]; then
+  measure "vegeta report (peer)" 2000000 vegeta report bench/data/vegeta-2000000.bin
+fi
