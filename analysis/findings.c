@@ -526,38 +526,42 @@ static void rule_error_onset(pr_fctx *c)
         }
     if (onset == c->nall)
         return;
-    double before = 0, total = 0;
+    double before = 0, total = 0, eb = 0, ea = 0;
     for (size_t i = 0; i < c->nall; i++) {
         total += c->all[i].req;
-        if (i < onset)
+        if (i < onset) {
             before += c->all[i].req;
+            eb += isfinite(c->all[i].err) ? c->all[i].err : 0;
+        } else {
+            ea += isfinite(c->all[i].err) ? c->all[i].err : 0;
+        }
     }
-    int64_t t = c->all[onset].t_ns;
+    double rb = before, ra = total - before;
+    /* an onset needs a clean stretch before it: at least 10% of the requests, with an error
+     * ratio under a quarter of the one after */
+    int from_start = rb < 0.10 * total || !(ra > 0) || eb / rb > 0.25 * (ea / ra);
+    int64_t t = from_start ? c->all[0].t_ns : c->all[onset].t_ns;
     char a[32], b[32], d[32], e[32], g[32], h[32], k[32], m[32];
     json_t *ev = json_object();
     ev_num(ev, "onset_ns", (double)t);
     ev_num(ev, "errors", c->errors);
     ev_num(ev, "error_ratio", r);
     json_t *f;
-    if (before < 0.10 * total) {
-        f = emit(c, "Errors from the start of the run", ev,
+    if (from_start) {
+        f = emit(c, "Errors throughout the run, from the start", ev,
                  "Errors present from the first interval point at the test setup or the target "
                  "(wrong URL, missing data, service down) rather than at load: see the error "
                  "classes below and fix them before reading the latency numbers.",
-                 "%.0f requests failed (%s) and errors appear from the start (%s in, before "
-                 "10%% of the requests were made): they do not come from the load building up.",
-                 c->errors, hpct(r, a), hdur((double)t, b));
+                 "%.0f requests failed (%s), spread over the run from its start (no clean "
+                 "stretch of at least 10%% of the requests before errors appear): they do not "
+                 "come from the load building up.",
+                 c->errors, hpct(r, a));
     } else {
         size_t b0 = onset > 5 ? onset - 5 : 0, a1 = onset + 5 < c->nall ? onset + 5 : c->nall;
         double p_before = pts_median(c->all, b0, onset, F_P50);
         double p_after = pts_median(c->all, onset, a1, F_P50);
         double x_before = pts_median(c->all, b0, onset, F_THR);
         double x_after = pts_median(c->all, onset, a1, F_THR);
-        double eb = 0, rb = 0, ea = 0, ra = 0;
-        for (size_t i = 0; i < onset; i++)
-            eb += c->all[i].err, rb += c->all[i].req;
-        for (size_t i = onset; i < c->nall; i++)
-            ea += c->all[i].err, ra += c->all[i].req;
         ev_num(ev, "p50_before_ns", p_before);
         ev_num(ev, "p50_after_ns", p_after);
         ev_num(ev, "throughput_before_per_s", x_before);
