@@ -1,5 +1,5 @@
 /* Capacity analysis of a series of runs at increasing load: the curve, the knee, the maximum
- * sustainable throughput and a Universal Scalability Law fit (method: docs/analysis.md). */
+ * sustainable throughput and a Universal Scalability Law fit (method: docs/metrics.md). */
 #ifndef PR_CAPACITY_H
 #define PR_CAPACITY_H
 #include <jansson.h>

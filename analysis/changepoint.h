@@ -1,6 +1,6 @@
 /* Change points in a series (e.g. one metric over builds): E-divisive with the energy
  * statistic, binary segmentation and a permutation test, as Hunter / Apache Otava do
- * (method: docs/analysis.md). Deterministic: the permutations come from a seeded generator. */
+ * (method: docs/metrics.md). Deterministic: the permutations come from a seeded generator. */
 #ifndef PR_CHANGEPOINT_H
 #define PR_CHANGEPOINT_H
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* Run comparison: per-metric and per-label differences between runs (or merged selections of
  * runs) with statistical tests, so a change is called a regression or an improvement only when
- * it is both significant and larger than a minimum effect (docs/analysis.md). */
+ * it is both significant and larger than a minimum effect (docs/metrics.md). */
 #ifndef PR_COMPARE_H
 #define PR_COMPARE_H
 #include <jansson.h>
@@ -58,7 +58,7 @@ typedef struct pr_compare_opts {
 
 void pr_compare_opts_init(pr_compare_opts *o);
 
-/* The comparison document (schema "perfreport-compare", docs/analysis.md): sides[0] is the
+/* The comparison document (schema "perfreport-compare", docs/metrics.md): sides[0] is the
  * baseline, every other side is compared with it. A new reference. */
 json_t *pr_compare_build(pr_compare_side *sides, size_t n, const pr_compare_opts *o);
 

@@ -349,7 +349,7 @@ const pr_command pr_cmd_capacity = {
     "p99 crosses the SLO or errors pass the limit), the maximum sustainable throughput and a\n"
     "Universal Scalability Law fit X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) with its\n"
     "predicted peak N* = sqrt((1-sigma)/kappa). The load is the runs' offered rate, else their\n"
-    "concurrency, or a numeric tag. Method: docs/analysis.md.\n\n"
+    "concurrency, or a numeric tag. Method: docs/metrics.md.\n\n"
     "options:\n"
     "      --load L             rate, concurrency or tag:KEY (default: what every run records)\n"
     "      --load-is-rate       the tag holds an offered rate (throughput should equal it)\n"

@@ -290,7 +290,7 @@ const pr_command pr_cmd_compare = {
     "percentile difference excluding 0; Welch test for the mean; Mann-Whitney on per-interval\n"
     "throughput; two-proportion test for the error ratio) AND at least the minimum effect;\n"
     "otherwise 'same'. Summary-only runs compare on what they have ('untested').\n"
-    "Method: docs/analysis.md.\n\n"
+    "Method: docs/metrics.md.\n\n"
     "options:\n"
     "      --json               the comparison model as JSON\n"
     "  -t, --template T         render with a template (file, or built-in 'compare.md')\n"

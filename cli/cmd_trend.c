@@ -304,7 +304,7 @@ const pr_command pr_cmd_trend = {
     "for each run, ordered by the --by tag's value (numeric-aware: build 9 before build 10) or by\n"
     "run start, and marks the change points found by E-divisive (energy statistic, binary\n"
     "segmentation, permutation test; deterministic). A change point whose step is at least\n"
-    "--min-effect in the bad direction is a regression. Method: docs/analysis.md.\n\n"
+    "--min-effect in the bad direction is a regression. Method: docs/metrics.md.\n\n"
     "options:\n"
     "      --by tag:KEY         order by this tag (runs without it are left out)\n"
     "      --alpha A            significance level of the permutation test (default 0.01)\n"
