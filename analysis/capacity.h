@@ -1,0 +1,54 @@
+/* Capacity analysis of a series of runs at increasing load: the curve, the knee, the maximum
+ * sustainable throughput and a Universal Scalability Law fit (method: docs/metrics.md). */
+#ifndef PR_CAPACITY_H
+#define PR_CAPACITY_H
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Universal Scalability Law: X(N) = λN / (1 + σ(N−1) + κN(N−1)). */
+typedef struct pr_usl {
+    double lambda, sigma, kappa;
+    double r2;          /* coefficient of determination of the fit on X */
+    double peak_n;      /* N* = sqrt((1−σ)/κ); NAN when κ = 0 (no retrograde region) */
+    double peak_x;      /* X(N*) */
+    int iterations;     /* Levenberg-Marquardt iterations used */
+} pr_usl;
+
+/* Fits the USL to n points (N_i > 0, X_i >= 0) by least squares on X: a linear least-squares
+ * start on N/X = 1/λ + (σ/λ)(N−1) + (κ/λ)N(N−1), then Levenberg-Marquardt on the sum of
+ * squared throughput residuals, with σ, κ >= 0. Returns 0, or -1 with fewer than 3 usable
+ * points or a degenerate system. */
+int pr_usl_fit(const double *n_load, const double *x, size_t n, pr_usl *out);
+double pr_usl_eval(const pr_usl *u, double n_load);
+
+typedef enum pr_load_kind {
+    PR_LOAD_KIND_RATE = 0,     /* offered requests per second: throughput should equal it */
+    PR_LOAD_KIND_CONCURRENCY,  /* threads/connections (or any other quantity) */
+} pr_load_kind;
+
+typedef struct pr_capacity_point {
+    int64_t run_id;
+    const char *name;      /* borrowed */
+    double load;
+    double throughput_per_s;
+    double p99_ns;         /* NAN if unknown */
+    double error_ratio;    /* NAN if unknown */
+} pr_capacity_point;
+
+typedef struct pr_capacity_opts {
+    pr_load_kind kind;
+    const char *load_source;   /* "offered_rate", "concurrency", "tag:KEY" (for the JSON) */
+    double slo_p99_ns;         /* NAN = no SLO */
+    double max_error_ratio;    /* default 0.01 */
+    double follow_ratio;       /* rate loads: throughput >= this × load (default 0.9) */
+    double marginal_ratio;     /* other loads: relative gain >= this × relative load step (0.5) */
+} pr_capacity_opts;
+
+void pr_capacity_opts_init(pr_capacity_opts *o);
+
+/* Sorts the points by load (stable) and analyses them. Returns a new object:
+ * {"points":[…], "knee":{…}|null, "max_sustainable":{…}|null, "usl":{…}|null}. */
+json_t *pr_capacity_analyse(pr_capacity_point *pts, size_t n, const pr_capacity_opts *o);
+
+#endif

@@ -1,0 +1,1221 @@
+/* The findings engine: one table of rules over a run of the report model (docs/findings.md). */
+#include "analysis/findings.h"
+#include "analysis/human.h"
+#include "model/sample.h"
+#include "model/xalloc.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void pr_findings_opts_init(pr_findings_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->min_severity = PR_SEV_INFO;
+}
+
+const char *pr_severity_name(pr_severity s)
+{
+    return s == PR_SEV_CRITICAL ? "critical" : s == PR_SEV_WARNING ? "warning" : "info";
+}
+
+/* ---- the run, pre-digested ---------------------------------------------------------------- */
+
+/* One full time-series interval (the last, partial interval is left out). */
+typedef struct pt {
+    int64_t t_ns;
+    double req, ok, err;
+    double p50, p99, max; /* ns; NAN when the interval has no latency */
+    double thr;           /* successes per second */
+    double threads;       /* NAN if unknown */
+} pt;
+
+typedef struct pr_fctx {
+    json_t *run, *stats, *out;
+    const pr_finding_rule *rule;
+    int summary_only, closed, open;
+    double requests, errors, error_ratio, rate, throughput, offered, concurrency;
+    double lat_min, lat_mean, lat_p50, lat_p90, lat_p99, lat_max;
+    double duration_ns;
+    pt *pts;       /* full intervals */
+    size_t npts;
+    pt *all;       /* every interval, the partial last one included */
+    size_t nall;
+    int64_t interval_ns;
+    int has_threads;
+} pr_fctx;
+
+static double num(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static double num2(const json_t *o, const char *k1, const char *k2)
+{
+    return num(json_object_get(o, k1), k2);
+}
+
+static int finite_pos(double x)
+{
+    return isfinite(x) && x > 0;
+}
+
+static char *hdur(double ns, char *buf)
+{
+    return pr_human_duration(isfinite(ns) ? (int64_t)llround(ns) : PR_UNKNOWN, buf);
+}
+
+static char *hrate(double r, char *buf)
+{
+    return pr_human_rate(r, buf);
+}
+
+static char *hpct(double r, char *buf)
+{
+    return pr_human_percent(r, buf);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the finite values among v[0..n). NAN when none. */
+static double median(const double *v, size_t n)
+{
+    double *c = pr_xmalloc((n + 1) * sizeof *c);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            c[k++] = v[i];
+    double m = NAN;
+    if (k) {
+        qsort(c, k, sizeof *c, cmp_double);
+        m = k % 2 ? c[k / 2] : (c[k / 2 - 1] + c[k / 2]) / 2;
+    }
+    free(c);
+    return m;
+}
+
+/* Median over points [from, to) of a field (offset into pt), points without requests skipped. */
+static double pts_median(const pt *p, size_t from, size_t to, size_t field)
+{
+    double *v = pr_xmalloc((to - from + 1) * sizeof *v);
+    size_t k = 0;
+    for (size_t i = from; i < to; i++)
+        if (p[i].req > 0)
+            v[k++] = *(const double *)((const char *)&p[i] + field);
+    double m = median(v, k);
+    free(v);
+    return m;
+}
+
+#define F_P50 offsetof(pt, p50)
+#define F_P99 offsetof(pt, p99)
+#define F_MAX offsetof(pt, max)
+#define F_THR offsetof(pt, thr)
+#define F_REQ offsetof(pt, req)
+#define F_THREADS offsetof(pt, threads)
+
+/* Weighted (by requests) median of the points' p50 over [from, to). */
+static double pts_wmedian_p50(const pt *p, size_t from, size_t to)
+{
+    double total = 0;
+    size_t n = 0;
+    for (size_t i = from; i < to; i++)
+        if (p[i].req > 0 && isfinite(p[i].p50)) {
+            total += p[i].req;
+            n++;
+        }
+    if (!n)
+        return NAN;
+    pt *c = pr_xmalloc(n * sizeof *c);
+    size_t k = 0;
+    for (size_t i = from; i < to; i++)
+        if (p[i].req > 0 && isfinite(p[i].p50))
+            c[k++] = p[i];
+    /* insertion sort by p50: windows are small */
+    for (size_t i = 1; i < k; i++) {
+        pt x = c[i];
+        size_t j = i;
+        while (j > 0 && c[j - 1].p50 > x.p50) {
+            c[j] = c[j - 1];
+            j--;
+        }
+        c[j] = x;
+    }
+    double acc = 0, m = c[k - 1].p50;
+    for (size_t i = 0; i < k; i++) {
+        acc += c[i].req;
+        if (acc >= total / 2) {
+            m = c[i].p50;
+            break;
+        }
+    }
+    free(c);
+    return m;
+}
+
+/* Number of points (from the start) holding at least `share` of the full points' requests. */
+static size_t pts_prefix(const pr_fctx *c, double share)
+{
+    double total = 0, acc = 0;
+    for (size_t i = 0; i < c->npts; i++)
+        total += c->pts[i].req;
+    for (size_t i = 0; i < c->npts; i++) {
+        acc += c->pts[i].req;
+        if (acc >= share * total)
+            return i + 1;
+    }
+    return c->npts;
+}
+
+static size_t pts_with_requests(const pt *p, size_t from, size_t to)
+{
+    size_t k = 0;
+    for (size_t i = from; i < to; i++)
+        k += p[i].req > 0;
+    return k;
+}
+
+static void load_points(pr_fctx *c)
+{
+    json_t *ts = json_object_get(c->run, "timeseries");
+    json_t *points = json_object_get(ts, "points");
+    size_t n = json_array_size(points);
+    c->interval_ns = (int64_t)num(ts, "interval_ns");
+    if (!n || c->interval_ns <= 0)
+        return;
+    c->all = pr_xcalloc(n, sizeof *c->all);
+    for (size_t i = 0; i < n; i++) {
+        json_t *p = json_array_get(points, i);
+        pt *q = &c->all[i];
+        q->t_ns = (int64_t)num(p, "t_ns");
+        q->req = num(p, "requests");
+        q->ok = num(p, "successes");
+        q->err = num(p, "errors");
+        q->p50 = num(p, "p50_ns");
+        q->p99 = num(p, "p99_ns");
+        q->max = num(p, "max_ns");
+        q->thr = num(p, "throughput_per_s");
+        q->threads = num(p, "threads");
+        if (!isfinite(q->req))
+            q->req = 0;
+        if (isfinite(q->threads))
+            c->has_threads = 1;
+    }
+    c->nall = n;
+    c->pts = c->all;
+    c->npts = n > 2 ? n - 1 : n; /* the last interval is partial: its rates are understated */
+}
+
+/* The error messages with counts, from the samples' error set or a summary's printed errors. */
+static json_t *error_list(const pr_fctx *c)
+{
+    json_t *e = json_object_get(c->run, "errors");
+    if (json_is_array(e))
+        return e;
+    e = json_object_get(c->stats, "errors");
+    return json_is_array(e) ? e : NULL;
+}
+
+/* Count of responses with status codes in [lo, hi] (excluding `except`). */
+static double status_count(const pr_fctx *c, int lo, int hi, int except)
+{
+    double n = 0;
+    json_t *codes = json_object_get(c->run, "status_codes");
+    if (json_is_array(codes)) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(codes, i, e) {
+            int code = (int)num(e, "code");
+            if (code >= lo && code <= hi && code != except)
+                n += num(e, "count");
+        }
+        return n;
+    }
+    codes = json_object_get(c->stats, "status_codes");
+    if (json_is_object(codes)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(codes, k, v) {
+            int code = atoi(k);
+            if (code >= lo && code <= hi && code != except && json_is_number(v))
+                n += json_number_value(v);
+        }
+    }
+    return n;
+}
+
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++)
+        if (!strncasecmp(p, needle, n))
+            return 1;
+    return 0;
+}
+
+static int matches_any(const char *msg, const char *const *pats)
+{
+    for (size_t i = 0; pats[i]; i++)
+        if (contains_ci(msg, pats[i]))
+            return 1;
+    return 0;
+}
+
+static const char *const timeout_pats[] = {"timeout", "timed out", "deadline exceeded", NULL};
+static const char *const refused_pats[] = {"refused", NULL};
+static const char *const reset_pats[] = {"reset by peer", "connection reset", "broken pipe",
+                                         "EOF", "NoHttpResponse", "connection closed",
+                                         "server closed", "Connection reset", NULL};
+
+/* Sums the counts of error messages matching pats; collects up to 3 examples into ex. */
+static double error_count_matching(const pr_fctx *c, const char *const *pats, json_t *ex)
+{
+    json_t *errs = error_list(c);
+    double n = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(errs, i, e) {
+        const char *m = json_string_value(json_object_get(e, "message"));
+        if (!m || !matches_any(m, pats))
+            continue;
+        double k = num(e, "count");
+        n += isfinite(k) ? k : 1;
+        if (ex && json_array_size(ex) < 3)
+            json_array_append_new(ex, json_string(m));
+    }
+    return n;
+}
+
+/* ---- emitting ----------------------------------------------------------------------------- */
+
+static json_t *emit(pr_fctx *c, const char *title, json_t *evidence, const char *rec,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static json_t *emit(pr_fctx *c, const char *title, json_t *evidence, const char *rec,
+                    const char *fmt, ...)
+{
+    char text[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    json_t *f = json_object();
+    json_object_set_new(f, "id", json_string(c->rule->id));
+    json_object_set_new(f, "severity", json_string(pr_severity_name(c->rule->severity)));
+    json_object_set_new(f, "title", json_string(title));
+    json_object_set_new(f, "explanation", json_string(text));
+    json_object_set_new(f, "evidence", evidence ? evidence : json_object());
+    json_object_set_new(f, "recommendation", json_string(rec));
+    json_array_append_new(c->out, f);
+    return f;
+}
+
+static void ev_num(json_t *ev, const char *k, double v)
+{
+    if (!isfinite(v))
+        json_object_set_new(ev, k, json_null());
+    else if (v == floor(v) && fabs(v) < 9e15)
+        json_object_set_new(ev, k, json_integer((json_int_t)v));
+    else
+        json_object_set_new(ev, k, json_real(v));
+}
+
+static void set_t(json_t *f, int64_t t_ns)
+{
+    json_object_set_new(f, "t_ns", json_integer(t_ns));
+}
+
+/* ---- rules -------------------------------------------------------------------------------- */
+
+/* Little's law in-flight requests needed to sustain `rate` at the mean latency. */
+static double in_flight(double rate, double mean_ns)
+{
+    return rate * mean_ns / 1e9;
+}
+
+/* Latency steady over the run: last third's median p50 under 1.5× the first third's. */
+static int latency_steady(const pr_fctx *c)
+{
+    if (c->npts < 6)
+        return 1;
+    size_t t = c->npts / 3;
+    double a = pts_median(c->pts, 0, t, F_P50), b = pts_median(c->pts, c->npts - t, c->npts, F_P50);
+    return !(isfinite(a) && isfinite(b) && b > 1.5 * a);
+}
+
+static int generator_bound(const pr_fctx *c)
+{
+    if (!finite_pos(c->offered) || !isfinite(c->rate) || c->rate >= 0.9 * c->offered)
+        return 0;
+    if (isfinite(c->error_ratio) && c->error_ratio >= 0.01)
+        return 0;
+    if (!latency_steady(c))
+        return 0;
+    if (finite_pos(c->concurrency) && isfinite(c->lat_mean))
+        return in_flight(c->offered, c->lat_mean) <= c->concurrency;
+    return c->open;
+}
+
+static void rule_generator(pr_fctx *c)
+{
+    if (!generator_bound(c))
+        return;
+    char a[32], b[32], d[32];
+    json_t *ev = json_object();
+    ev_num(ev, "offered_rate_per_s", c->offered);
+    ev_num(ev, "rate_per_s", c->rate);
+    ev_num(ev, "rate_ratio", c->rate / c->offered);
+    ev_num(ev, "latency_mean_ns", c->lat_mean);
+    ev_num(ev, "concurrency", c->concurrency);
+    ev_num(ev, "needed_in_flight", in_flight(c->offered, c->lat_mean));
+    if (finite_pos(c->concurrency))
+        emit(c, "The load generator did not reach the offered rate", ev,
+             "Give the load generator more CPU, threads or machines (or lower its per-request "
+             "work: assertions, logging, listeners) and re-run; the server was not the limit.",
+             "Requests were sent at %s, %.0f%% of the offered %s, while latency stayed low "
+             "(mean %s, steady over the run) and errors stayed under 1%%. By Little's law the "
+             "offered rate needed only %.1f requests in flight at that latency, within the %.0f "
+             "configured threads/connections: the generator, not the server, fell short.",
+             hrate(c->rate, a), 100 * c->rate / c->offered, hrate(c->offered, b),
+             hdur(c->lat_mean, d), in_flight(c->offered, c->lat_mean), c->concurrency);
+    else
+        emit(c, "The load generator did not reach the offered rate", ev,
+             "Give the load generator more CPU, workers or machines and re-run; the server was "
+             "not the limit.",
+             "The open-model generator sent %s, %.0f%% of the offered %s, while latency stayed "
+             "low (mean %s, steady over the run) and errors stayed under 1%%: it could not "
+             "schedule requests fast enough.",
+             hrate(c->rate, a), 100 * c->rate / c->offered, hrate(c->offered, b),
+             hdur(c->lat_mean, d));
+}
+
+static void rule_saturation(pr_fctx *c)
+{
+    char a[32], b[32], d[32], e[32], g[32];
+    if (finite_pos(c->offered) && isfinite(c->throughput) && c->throughput < 0.9 * c->offered &&
+        !generator_bound(c)) {
+        json_t *ev = json_object();
+        ev_num(ev, "offered_rate_per_s", c->offered);
+        ev_num(ev, "throughput_per_s", c->throughput);
+        ev_num(ev, "throughput_ratio", c->throughput / c->offered);
+        ev_num(ev, "rate_per_s", c->rate);
+        ev_num(ev, "latency_mean_ns", c->lat_mean);
+        ev_num(ev, "error_ratio", c->error_ratio);
+        ev_num(ev, "in_flight_estimate", in_flight(c->throughput, c->lat_mean));
+        emit(c, "Throughput stopped well below the offered rate", ev,
+             "The system under test is saturated at this load: find the resource at its limit "
+             "(CPU, a connection or thread pool, a database) and run a series of increasing "
+             "rates (perfreport capacity) to locate the knee.",
+             "Successful responses came back at %s, %.0f%% of the offered %s (requests sent at "
+             "%s, %s failed). With a mean latency of %s, Little's law puts about %.1f requests "
+             "in flight: latency and errors, not the load generator, held the throughput down.",
+             hrate(c->throughput, a), 100 * c->throughput / c->offered, hrate(c->offered, b),
+             hrate(c->rate, d), hpct(c->error_ratio, e), hdur(c->lat_mean, g),
+             in_flight(c->throughput, c->lat_mean));
+        return;
+    }
+    /* throughput flat while concurrency rises (a ramp of threads) */
+    if (!c->has_threads || pts_with_requests(c->pts, 0, c->npts) < 8)
+        return;
+    size_t q = c->npts / 4;
+    if (q < 2)
+        return;
+    double th1 = pts_median(c->pts, 0, q, F_THREADS), th4 = pts_median(c->pts, c->npts - q, c->npts, F_THREADS);
+    double x1 = pts_median(c->pts, 0, q, F_THR), x4 = pts_median(c->pts, c->npts - q, c->npts, F_THR);
+    double l1 = pts_median(c->pts, 0, q, F_P50), l4 = pts_median(c->pts, c->npts - q, c->npts, F_P50);
+    if (!(finite_pos(th1) && finite_pos(x1) && finite_pos(l1) && isfinite(th4) && isfinite(x4) &&
+          isfinite(l4)))
+        return;
+    if (th4 >= 1.5 * th1 && x4 <= 1.1 * x1 && l4 >= 1.3 * l1) {
+        json_t *ev = json_object();
+        ev_num(ev, "threads_first_quarter", th1);
+        ev_num(ev, "threads_last_quarter", th4);
+        ev_num(ev, "throughput_first_quarter_per_s", x1);
+        ev_num(ev, "throughput_last_quarter_per_s", x4);
+        ev_num(ev, "p50_first_quarter_ns", l1);
+        ev_num(ev, "p50_last_quarter_ns", l4);
+        ev_num(ev, "from_ns", (double)c->pts[c->npts - q].t_ns);
+        json_t *f = emit(c, "Throughput stayed flat while concurrency rose", ev,
+             "The extra threads only queued: the system is saturated at the lower concurrency. "
+             "Look for the pool, lock or CPU that limits it, and size the test's concurrency "
+             "below this point.",
+             "Active threads rose from %.0f (first quarter of the run) to %.0f (last quarter), "
+             "but throughput went from %s to only %s while the median latency grew from %s to "
+             "%s. By Little's law (concurrency = throughput × latency) the added concurrency "
+             "turned into waiting, not work.",
+             th1, th4, hrate(x1, a), hrate(x4, b), hdur(l1, d), hdur(l4, e));
+        set_t(f, c->pts[c->npts - q].t_ns);
+    }
+}
+
+static void rule_timeouts(pr_fctx *c)
+{
+    json_t *ex = json_array();
+    double tmo = error_count_matching(c, timeout_pats, ex);
+    double frac = 0, ceiling = NAN;
+    json_t *spec = json_object_get(c->run, "spectrum");
+    if (json_is_array(spec) && isfinite(c->lat_max) && c->lat_max > 0) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(spec, i, e) {
+            double q = num(e, "latency_ns"), p = num(e, "percentile");
+            if (isfinite(q) && q >= 0.99 * c->lat_max) {
+                frac = p < 100 ? 1 - p / 100 : 0;
+                ceiling = q;
+                break;
+            }
+        }
+    }
+    double noresp = status_count(c, 0, 0, -1);
+    int by_msg = tmo >= 1 && c->requests > 0 && tmo / c->requests >= 0.001;
+    int by_pile = frac >= 0.01 && isfinite(c->lat_p50) && ceiling >= 3 * c->lat_p50 &&
+                  c->requests > 0 && noresp / c->requests >= 0.01;
+    if (!by_msg && !by_pile) {
+        json_decref(ex);
+        return;
+    }
+    char a[32], b[32], d[32], e[32];
+    json_t *ev = json_object();
+    ev_num(ev, "timeout_errors", tmo);
+    ev_num(ev, "timeout_ratio", c->requests > 0 ? tmo / c->requests : NAN);
+    ev_num(ev, "no_response", noresp);
+    ev_num(ev, "latency_max_ns", c->lat_max);
+    ev_num(ev, "near_max_ratio_min", frac);
+    ev_num(ev, "latency_p50_ns", c->lat_p50);
+    json_object_set_new(ev, "messages", ex);
+    double n = by_msg ? tmo : noresp;
+    if (frac >= 0.01)
+        emit(c, "Requests hit the client timeout", ev,
+             "The server did not answer these requests within the client's timeout. Find what "
+             "they waited on (slow dependency, exhausted pool, lock); raising the timeout only "
+             "hides it. Percentiles above the ceiling are cut off by the timeout.",
+             "%.0f requests (%s) ended without a response; at least %s of all latencies sit "
+             "within 1%% of the maximum %s, a ceiling far above the median %s: a configured "
+             "client timeout, not the server's answer time.",
+             n, hpct(n / c->requests, a), hpct(frac, b), hdur(c->lat_max, d), hdur(c->lat_p50, e));
+    else
+        emit(c, "Requests hit the client timeout", ev,
+             "The server did not answer these requests within the client's timeout. Find what "
+             "they waited on (slow dependency, exhausted pool, lock); raising the timeout only "
+             "hides it.",
+             "%.0f requests (%s) failed with a timeout error (e.g. \"%s\"); the slowest request "
+             "took %s.",
+             tmo, hpct(tmo / c->requests, a),
+             json_string_value(json_array_get(ex, 0)) ? json_string_value(json_array_get(ex, 0)) : "",
+             hdur(c->lat_max, d));
+}
+
+static void rule_error_onset(pr_fctx *c)
+{
+    if (!finite_pos(c->errors) || !(c->error_ratio >= 0.001) || c->nall < 2)
+        return;
+    double r = c->error_ratio;
+    size_t onset = c->nall;
+    for (size_t i = 0; i < c->nall; i++)
+        if (c->all[i].req > 0 && isfinite(c->all[i].err) && c->all[i].err / c->all[i].req >= 0.5 * r) {
+            onset = i;
+            break;
+        }
+    if (onset == c->nall)
+        return;
+    double before = 0, total = 0, eb = 0, ea = 0;
+    for (size_t i = 0; i < c->nall; i++) {
+        total += c->all[i].req;
+        if (i < onset) {
+            before += c->all[i].req;
+            eb += isfinite(c->all[i].err) ? c->all[i].err : 0;
+        } else {
+            ea += isfinite(c->all[i].err) ? c->all[i].err : 0;
+        }
+    }
+    double rb = before, ra = total - before;
+    /* an onset needs a clean stretch before it: at least 10% of the requests, with an error
+     * ratio under a quarter of the one after */
+    int from_start = rb < 0.10 * total || !(ra > 0) || eb / rb > 0.25 * (ea / ra);
+    int64_t t = from_start ? c->all[0].t_ns : c->all[onset].t_ns;
+    char a[32], b[32], d[32], e[32], g[32], h[32], k[32], m[32];
+    json_t *ev = json_object();
+    ev_num(ev, "onset_ns", (double)t);
+    ev_num(ev, "errors", c->errors);
+    ev_num(ev, "error_ratio", r);
+    json_t *f;
+    if (from_start) {
+        f = emit(c, "Errors throughout the run, from the start", ev,
+                 "Errors present from the first interval point at the test setup or the target "
+                 "(wrong URL, missing data, service down) rather than at load: see the error "
+                 "classes below and fix them before reading the latency numbers.",
+                 "%.0f requests failed (%s), spread over the run from its start (no clean "
+                 "stretch of at least 10%% of the requests before errors appear): they do not "
+                 "come from the load building up.",
+                 c->errors, hpct(r, a));
+    } else {
+        size_t b0 = onset > 5 ? onset - 5 : 0, a1 = onset + 5 < c->nall ? onset + 5 : c->nall;
+        double p_before = pts_median(c->all, b0, onset, F_P50);
+        double p_after = pts_median(c->all, onset, a1, F_P50);
+        double x_before = pts_median(c->all, b0, onset, F_THR);
+        double x_after = pts_median(c->all, onset, a1, F_THR);
+        ev_num(ev, "p50_before_ns", p_before);
+        ev_num(ev, "p50_after_ns", p_after);
+        ev_num(ev, "throughput_before_per_s", x_before);
+        ev_num(ev, "throughput_after_per_s", x_after);
+        ev_num(ev, "error_ratio_before", rb > 0 ? eb / rb : NAN);
+        ev_num(ev, "error_ratio_after", ra > 0 ? ea / ra : NAN);
+        f = emit(c, "Errors start partway through the run", ev,
+                 "Errors that begin under sustained load point at a limit being reached (pool, "
+                 "queue, memory, rate limit): correlate this moment with the server's metrics and "
+                 "logs, and see the error classes for the kind of failure.",
+                 "Errors start %s into the run (first interval with at least half the run's "
+                 "error ratio of %s): before, %s of requests failed with a median latency of %s "
+                 "and %s successful; after, %s failed, median %s and %s successful.",
+                 hdur((double)t, a), hpct(r, b), hpct(rb > 0 ? eb / rb : NAN, d),
+                 hdur(p_before, e), hrate(x_before, g), hpct(ra > 0 ? ea / ra : NAN, h),
+                 hdur(p_after, k), hrate(x_after, m));
+    }
+    set_t(f, t);
+}
+
+/* Labels whose error ratio is at least 50%: where a broken request lives. */
+static json_t *failing_labels(const pr_fctx *c)
+{
+    json_t *arr = json_array();
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(c->run, "labels"), i, l) {
+        if (num(l, "error_ratio") >= 0.5 && json_array_size(arr) < 10)
+            json_array_append_new(arr, json_string(json_string_value(json_object_get(l, "label"))
+                                                   ? json_string_value(json_object_get(l, "label")) : ""));
+    }
+    return arr;
+}
+
+static void error_class(pr_fctx *c, double n, json_t *ex, const char *title, const char *why,
+                        const char *rec)
+{
+    if (!(n >= 1) || !(c->requests > 0) || n / c->requests < 0.001) {
+        json_decref(ex);
+        return;
+    }
+    char a[32];
+    json_t *ev = json_object();
+    ev_num(ev, "count", n);
+    ev_num(ev, "ratio", n / c->requests);
+    if (ex)
+        json_object_set_new(ev, "examples", ex);
+    json_t *fl = failing_labels(c);
+    if (json_array_size(fl))
+        json_object_set_new(ev, "labels", fl);
+    else
+        json_decref(fl);
+    json_t *f = emit(c, title, ev, rec, "%.0f requests (%s) %s", n, hpct(n / c->requests, a), why);
+    json_t *lb = json_object_get(ev, "labels");
+    if (json_array_size(lb) == 1)
+        json_object_set(f, "label", json_array_get(lb, 0));
+}
+
+static void rule_refused(pr_fctx *c)
+{
+    json_t *ex = json_array();
+    error_class(c, error_count_matching(c, refused_pats, ex), ex,
+                "Connections refused: nothing listening",
+                "failed with \"connection refused\": the target host answered that no process "
+                "listens on that port (service down, wrong port or host, or a listen backlog "
+                "overflowing).",
+                "Check that the service is up and the URL's host and port are right; if it "
+                "happens only under load, raise the listen backlog (somaxconn) and accept rate.");
+}
+
+static void rule_reset(pr_fctx *c)
+{
+    json_t *ex = json_array();
+    error_class(c, error_count_matching(c, reset_pats, ex), ex,
+                "Connections reset or closed by the server",
+                "failed because the server or a proxy dropped the connection (reset, broken "
+                "pipe, EOF): typical of overload protection, connection or file-descriptor "
+                "limits, or idle keep-alive connections closed by the other side.",
+                "Check the server's and proxy's connection limits (max connections, worker "
+                "count, ulimit -n) and keep-alive timeouts against the test's concurrency.");
+}
+
+static void rule_5xx(pr_fctx *c)
+{
+    error_class(c, status_count(c, 500, 599, -1), NULL, "Server errors (5xx)",
+                "got a 5xx status: the server (or a gateway in front of it) failed to handle "
+                "them; 502/503/504 usually mean an upstream was down, overloaded or too slow.",
+                "Read the server logs at the error times; if 5xx grow with load, the server runs "
+                "out of a resource before the client does.");
+}
+
+static void rule_429(pr_fctx *c)
+{
+    error_class(c, status_count(c, 429, 429, -1), NULL, "Rate limited (429)",
+                "got 429 Too Many Requests: a rate limiter refused them, so the test measured "
+                "the limiter, not the service.",
+                "Exempt the load generator from the rate limit (or raise it) if the service's "
+                "capacity is what you want to measure; otherwise this is the expected ceiling.");
+}
+
+static void rule_4xx(pr_fctx *c)
+{
+    error_class(c, status_count(c, 400, 499, 429), NULL, "Client errors (4xx): check the test script",
+                "got a 4xx status other than 429: the requests themselves are wrong (missing "
+                "page, bad payload, expired token), which points at the test script or test "
+                "data rather than the server's capacity.",
+                "Fix the failing requests (URLs, bodies, authentication, test data) before "
+                "reading the latency numbers: failing requests are often much faster or slower "
+                "than real ones.");
+}
+
+static void rule_tail(pr_fctx *c)
+{
+    if (!(c->requests >= 100) || !finite_pos(c->lat_p50) || !isfinite(c->lat_p99))
+        return;
+    double ratio = c->lat_p99 / c->lat_p50;
+    if (ratio < 10 || c->lat_p99 - c->lat_p50 < 10e6)
+        return;
+    char a[32], b[32], d[32];
+    json_t *ev = json_object();
+    ev_num(ev, "p50_ns", c->lat_p50);
+    ev_num(ev, "p90_ns", c->lat_p90);
+    ev_num(ev, "p99_ns", c->lat_p99);
+    ev_num(ev, "max_ns", c->lat_max);
+    ev_num(ev, "p99_over_p50", ratio);
+    /* the label with the highest p99 among labels with at least 1% of the requests */
+    const char *worst = NULL;
+    double worst_p99 = -1;
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(c->run, "labels"), i, l) {
+        double p = num2(l, "latency_ns", "p99");
+        if (num(l, "requests") >= 0.01 * c->requests && p > worst_p99) {
+            worst_p99 = p;
+            worst = json_string_value(json_object_get(l, "label"));
+        }
+    }
+    if (worst && json_array_size(json_object_get(c->run, "labels")) > 1)
+        json_object_set_new(ev, "slowest_label", json_string(worst));
+    json_t *f = emit(c, "Long latency tail", ev,
+         "Find what the slowest requests have in common (endpoint, payload size, time, "
+         "server instance): GC pauses, lock contention, cache misses, retries and queueing "
+         "all show up in the tail first. Users who make many requests meet the p99 often.",
+         "The 99th percentile (%s) is %.0f times the median (%s): one request in a hundred "
+         "waits far longer than the typical one.%s%s",
+         hdur(c->lat_p99, a), ratio, hdur(c->lat_p50, b),
+         worst && json_array_size(json_object_get(c->run, "labels")) > 1 ? " Slowest label by p99: " : "",
+         worst && json_array_size(json_object_get(c->run, "labels")) > 1 ? worst : "");
+    (void)d;
+    if (worst && json_array_size(json_object_get(c->run, "labels")) > 1)
+        json_object_set_new(f, "label", json_string(worst));
+}
+
+static void rule_bimodal(pr_fctx *c)
+{
+    json_t *hist = json_object_get(c->run, "histogram");
+    size_t n = json_array_size(hist);
+    if (n < 3 || !(c->requests >= 100))
+        return;
+    double *d = pr_xcalloc(n, sizeof *d), *cnt = pr_xcalloc(n, sizeof *cnt), total = 0;
+    double *lo = pr_xcalloc(n, sizeof *lo), *hi = pr_xcalloc(n, sizeof *hi);
+    for (size_t i = 0; i < n; i++) {
+        json_t *b = json_array_get(hist, i);
+        lo[i] = num(b, "from_ns");
+        hi[i] = num(b, "to_ns");
+        cnt[i] = num(b, "count");
+        if (!isfinite(cnt[i]) || !(lo[i] > 0) || !(hi[i] > lo[i]))
+            cnt[i] = 0;
+        /* a zero minimum means a coarse clock (ms resolution): the first bucket holds the
+         * "< 1 tick" readings, not a population */
+        if (i == 0 && c->lat_min == 0)
+            cnt[i] = 0;
+        total += cnt[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        d[i] = cnt[i] > 0 ? cnt[i] / log10(hi[i] / lo[i]) : 0;
+    size_t A = 0;
+    for (size_t i = 1; i < n; i++)
+        if (d[i] > d[A])
+            A = i;
+    size_t best = n;
+    double best_d = 0, valley_best = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (j == A || d[j] <= 0)
+            continue;
+        if ((j > 0 && d[j - 1] > d[j]) || (j + 1 < n && d[j + 1] > d[j]))
+            continue; /* not a local maximum */
+        size_t s = j < A ? j : A, e = j < A ? A : j;
+        if (e - s < 2)
+            continue; /* adjacent buckets are one population */
+        size_t v = s + 1;
+        for (size_t k = s + 1; k < e; k++)
+            if (d[k] < d[v])
+                v = k;
+        if (d[v] > 0.5 * d[j])
+            continue;
+        double mass_j = 0;
+        for (size_t k = 0; k < n; k++)
+            if ((j < A && k < v) || (j > A && k > v))
+                mass_j += cnt[k];
+        if (mass_j < 0.05 * total || total - mass_j - cnt[v] < 0.05 * total)
+            continue;
+        if (d[j] > best_d) {
+            best_d = d[j];
+            best = j;
+            valley_best = (double)v;
+        }
+    }
+    if (best < n && total > 0) {
+        size_t f1 = best < A ? best : A, f2 = best < A ? A : best, v = (size_t)valley_best;
+        double m1 = 0, m2 = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (k < v)
+                m1 += cnt[k];
+            else if (k > v)
+                m2 += cnt[k];
+        }
+        char a[32], b[32], e[32], g[32], h[32], k[32];
+        json_t *ev = json_object();
+        ev_num(ev, "fast_mode_from_ns", lo[f1]);
+        ev_num(ev, "fast_mode_to_ns", hi[f1]);
+        ev_num(ev, "fast_share", m1 / total);
+        ev_num(ev, "slow_mode_from_ns", lo[f2]);
+        ev_num(ev, "slow_mode_to_ns", hi[f2]);
+        ev_num(ev, "slow_share", m2 / total);
+        ev_num(ev, "valley_from_ns", lo[v]);
+        ev_num(ev, "valley_to_ns", hi[v]);
+        emit(c, "Two latency populations", ev,
+             "Averages and single percentiles describe neither group: report the two separately "
+             "(split by label, cache status or backend), and find what sends requests down the "
+             "slow path (cache misses, a slow dependency, a second code path).",
+             "The latency histogram has two separate peaks: %s of requests around %s–%s and "
+             "%s around %s–%s, with few in between.",
+             hpct(m1 / total, a), hdur(lo[f1], b), hdur(hi[f1], e), hpct(m2 / total, g),
+             hdur(lo[f2], h), hdur(hi[f2], k));
+    }
+    free(d);
+    free(cnt);
+    free(lo);
+    free(hi);
+}
+
+/* The warm-up window and steady state, as described in docs/findings.md. */
+static int warmup_detect(const pr_fctx *c, double *p_w, double *p_s, size_t *end)
+{
+    if (pts_with_requests(c->pts, 0, c->npts) < 10)
+        return 0;
+    size_t w = pts_prefix(c, 0.10), s = pts_prefix(c, 0.20);
+    if (s >= c->npts)
+        return 0;
+    *p_w = pts_wmedian_p50(c->pts, 0, w);
+    *p_s = pts_wmedian_p50(c->pts, s, c->npts);
+    if (!finite_pos(*p_s) || !isfinite(*p_w) || *p_w < 1.5 * *p_s || *p_w - *p_s < 2e6)
+        return 0;
+    *end = 0;
+    for (size_t i = 0; i + 1 < c->npts; i++) {
+        if (c->pts[i].req > 0 && c->pts[i].p50 <= 1.2 * *p_s && c->pts[i + 1].req > 0 &&
+            c->pts[i + 1].p50 <= 1.2 * *p_s) {
+            *end = i;
+            break;
+        }
+    }
+    return 1;
+}
+
+static void rule_warmup(pr_fctx *c)
+{
+    double pw, ps;
+    size_t end;
+    if (!warmup_detect(c, &pw, &ps, &end))
+        return;
+    int64_t t = c->pts[end].t_ns;
+    char a[32], b[32], d[32], arg[32];
+    snprintf(arg, sizeof arg, "%gs", ceil((double)t / 1e8) / 10);
+    json_t *ev = json_object();
+    ev_num(ev, "warmup_p50_ns", pw);
+    ev_num(ev, "steady_p50_ns", ps);
+    ev_num(ev, "warmup_end_ns", (double)t);
+    json_object_set_new(ev, "skip_warmup", json_string(arg));
+    char rec[300];
+    snprintf(rec, sizeof rec,
+             "Leave the warm-up out of the statistics (perfreport summary --skip-warmup %s), or "
+             "warm the system up before measuring; if real users meet cold starts, report them "
+             "separately.", arg);
+    json_t *f = emit(c, "Warm-up: the first part of the run was slower", ev, rec,
+                     "The first 10%% of the requests had a median latency of %s against %s in the "
+                     "steady state (after 20%% of the requests): %.1f times slower, as with JIT "
+                     "compilation, cold caches or connection pools filling. Latency settles %s "
+                     "into the run.",
+                     hdur(pw, a), hdur(ps, b), pw / ps, hdur((double)t, d));
+    set_t(f, t);
+}
+
+static void rule_degradation(pr_fctx *c)
+{
+    size_t from = pts_prefix(c, 0.10); /* leave a warm-up out of the trend */
+    if (from >= c->npts || pts_with_requests(c->pts, from, c->npts) < 9)
+        return;
+    size_t n = c->npts - from, t = n / 3;
+    const pt *p = c->pts + from;
+    double l1 = pts_median(p, 0, t, F_P50), l2 = pts_median(p, t, n - t, F_P50),
+           l3 = pts_median(p, n - t, n, F_P50);
+    double x1 = pts_median(p, 0, t, F_THR), x2 = pts_median(p, t, n - t, F_THR),
+           x3 = pts_median(p, n - t, n, F_THR);
+    int lat = finite_pos(l1) && isfinite(l2) && isfinite(l3) && l3 >= 1.5 * l1 && l2 >= l1 &&
+              l2 <= l3 && l3 - l1 >= 2e6;
+    int thr = finite_pos(x1) && isfinite(x2) && isfinite(x3) && x3 <= 0.8 * x1 && x2 <= x1 &&
+              x2 >= x3;
+    if (c->has_threads) { /* fewer threads at the end is a ramp-down, not a degradation */
+        double th1 = pts_median(p, 0, t, F_THREADS), th3 = pts_median(p, n - t, n, F_THREADS);
+        if (isfinite(th1) && isfinite(th3) && th3 < 0.9 * th1)
+            lat = thr = 0;
+    }
+    if (!lat && !thr)
+        return;
+    char a[32], b[32], d[32], e[32], g[32], h[32];
+    json_t *ev = json_object();
+    ev_num(ev, "p50_first_third_ns", l1);
+    ev_num(ev, "p50_middle_third_ns", l2);
+    ev_num(ev, "p50_last_third_ns", l3);
+    ev_num(ev, "throughput_first_third_per_s", x1);
+    ev_num(ev, "throughput_middle_third_per_s", x2);
+    ev_num(ev, "throughput_last_third_per_s", x3);
+    json_object_set_new(ev, "latency_rising", json_boolean(lat));
+    json_object_set_new(ev, "throughput_falling", json_boolean(thr));
+    json_t *f = emit(c, lat ? "Latency rose over the run" : "Throughput fell over the run", ev,
+         "Something accumulates while the test runs: look at memory and GC over time, pool and "
+         "queue sizes, open connections or file descriptors, table or cache growth; a longer "
+         "run at the same load shows whether it levels off.",
+         "Splitting the run (after the first 10%% of requests) into thirds, the median latency "
+         "went %s → %s → %s and the successful throughput %s → %s → %s: the system got %s under "
+         "a load that did not change.",
+         hdur(l1, a), hdur(l2, b), hdur(l3, d), hrate(x1, e), hrate(x2, g), hrate(x3, h),
+         lat && thr ? "slower and served less" : lat ? "steadily slower" : "steadily less productive");
+    set_t(f, p[n - t].t_ns);
+}
+
+static void rule_stalls(pr_fctx *c)
+{
+    size_t k = pts_with_requests(c->pts, 0, c->npts);
+    if (k < 12)
+        return;
+    double m = pts_median(c->pts, 0, c->npts, F_P99);
+    if (!finite_pos(m))
+        return;
+    int64_t starts[256];
+    size_t ns = 0, spike_pts = 0;
+    int in = 0;
+    for (size_t i = 0; i < c->npts; i++) {
+        const pt *q = &c->pts[i];
+        int s = q->req > 0 && isfinite(q->p99) && q->p99 >= 4 * m && q->p99 - m >= 10e6;
+        if (s) {
+            spike_pts++;
+            if (!in && ns < 256)
+                starts[ns++] = q->t_ns;
+        }
+        if (q->req > 0)
+            in = s;
+    }
+    if (ns < 3 || (double)spike_pts > 0.25 * (double)k)
+        return;
+    double mean = 0, var = 0;
+    for (size_t i = 1; i < ns; i++)
+        mean += (double)(starts[i] - starts[i - 1]);
+    mean /= (double)(ns - 1);
+    for (size_t i = 1; i < ns; i++) {
+        double g = (double)(starts[i] - starts[i - 1]) - mean;
+        var += g * g;
+    }
+    double cv = sqrt(var / (double)(ns - 1)) / mean;
+    if (cv > 0.25)
+        return;
+    char a[32], b[32];
+    json_t *ev = json_object();
+    ev_num(ev, "spikes", (double)ns);
+    ev_num(ev, "period_ns", mean);
+    ev_num(ev, "period_cv", cv);
+    ev_num(ev, "median_interval_p99_ns", m);
+    json_t *ts = json_array();
+    for (size_t i = 0; i < ns && i < 20; i++)
+        json_array_append_new(ts, json_integer(starts[i]));
+    json_object_set_new(ev, "spike_t_ns", ts);
+    json_t *f = emit(c, "Periodic latency stalls", ev,
+         "Regular stalls come from something scheduled: GC cycles, log or cache flushes, "
+         "checkpoints, cron jobs, health checks or autoscaler ticks. Match the period with the "
+         "server's GC and job logs.",
+         "The per-interval p99 jumped to 4 times or more its usual %s in %zu separate spikes, "
+         "one every %s on average (spacing varies by only %.0f%%).",
+         hdur(m, a), ns, hdur(mean, b), 100 * cv);
+    set_t(f, starts[0]);
+}
+
+static void rule_label_time(pr_fctx *c)
+{
+    json_t *labels = json_object_get(c->run, "labels");
+    size_t n = json_array_size(labels), i;
+    if (n < 2)
+        return;
+    double total = 0, reqs = 0, best = 0, best_req = 0, best_mean = NAN;
+    const char *name = NULL;
+    json_t *l;
+    json_array_foreach(labels, i, l) {
+        double r = num(l, "requests"), mean = num2(l, "latency_ns", "mean");
+        if (!isfinite(r) || !isfinite(mean))
+            continue;
+        total += r * mean;
+        reqs += r;
+        if (r * mean > best) {
+            best = r * mean;
+            best_req = r;
+            best_mean = mean;
+            name = json_string_value(json_object_get(l, "label"));
+        }
+    }
+    if (!name || !(total > 0) || best / total < 0.5 || best / total < 2 * best_req / reqs)
+        return;
+    char a[32], b[32], d[32], e[32];
+    json_t *ev = json_object();
+    ev_num(ev, "time_share", best / total);
+    ev_num(ev, "request_share", best_req / reqs);
+    ev_num(ev, "mean_latency_ns", best_mean);
+    ev_num(ev, "run_mean_latency_ns", total / reqs);
+    json_t *f = emit(c, "One label takes most of the time", ev,
+         "Optimise this request first: it is where the users' waiting time goes. Check whether "
+         "its slowness is inherent (large work) or contention.",
+         "\"%s\" accounts for %s of all the time spent waiting for responses but only %s of the "
+         "requests (mean latency %s against %s over all labels).",
+         name, hpct(best / total, a), hpct(best_req / reqs, b), hdur(best_mean, d),
+         hdur(total / reqs, e));
+    json_object_set_new(f, "label", json_string(name));
+}
+
+static void rule_connect(pr_fctx *c)
+{
+    double cm = num2(c->stats, "connect_ns", "mean");
+    if (!finite_pos(cm) || !finite_pos(c->lat_mean) || cm / c->lat_mean < 0.5 || cm < 1e6)
+        return;
+    char a[32], b[32], d[32];
+    json_t *ev = json_object();
+    ev_num(ev, "connect_mean_ns", cm);
+    ev_num(ev, "latency_mean_ns", c->lat_mean);
+    ev_num(ev, "connect_share", cm / c->lat_mean);
+    emit(c, "Connection setup dominates latency", ev,
+         "Reuse connections: enable keep-alive in the load generator (and check the server "
+         "does not close them), or use a connection pool; with TLS, enable session resumption. "
+         "If real clients do connect per request, this cost is real.",
+         "Setting up connections took %s on average, %s of the mean latency of %s: most of "
+         "each request's time is spent before the request is even sent (TCP and TLS "
+         "handshakes).",
+         hdur(cm, a), hpct(cm / c->lat_mean, b), hdur(c->lat_mean, d));
+}
+
+static void rule_download(pr_fctx *c)
+{
+    double tm = num2(c->stats, "ttfb_ns", "mean");
+    if (!isfinite(tm) || !finite_pos(c->lat_mean))
+        return;
+    double dl = c->lat_mean - tm;
+    if (dl / c->lat_mean < 0.5 || dl < 1e6)
+        return;
+    char a[32], b[32], d[32], e[32], g[32];
+    json_t *ev = json_object();
+    ev_num(ev, "download_mean_ns", dl);
+    ev_num(ev, "ttfb_mean_ns", tm);
+    ev_num(ev, "latency_mean_ns", c->lat_mean);
+    ev_num(ev, "download_share", dl / c->lat_mean);
+    ev_num(ev, "bytes_in_mean", num(c->stats, "bytes_in_mean"));
+    ev_num(ev, "bytes_in_per_s", num(c->stats, "bytes_in_per_s"));
+    double bm = num(c->stats, "bytes_in_mean");
+    emit(c, "Downloading the response dominates latency", ev,
+         "Make responses smaller (compression, pagination, fewer fields) or check the network "
+         "bandwidth between the load generator and the server; the server's processing is "
+         "not the main cost.",
+         "On average the first byte arrived after %s but the last after %s: %s of the latency "
+         "(%s per request) is spent transferring the body%s%s.",
+         hdur(tm, a), hdur(c->lat_mean, b), hpct(dl / c->lat_mean, d), hdur(dl, e),
+         isfinite(bm) ? ", mean response size " : "", isfinite(bm) ? pr_human_bytes(bm, g) : "");
+}
+
+static void rule_coordinated_omission(pr_fctx *c)
+{
+    if (!c->closed || pts_with_requests(c->pts, 0, c->npts) < 10 || !finite_pos(c->lat_p50))
+        return;
+    double mreq = pts_median(c->pts, 0, c->npts, F_REQ);
+    if (!finite_pos(mreq))
+        return;
+    size_t stalls = 0;
+    double worst = 0;
+    int64_t worst_t = 0;
+    for (size_t i = 0; i < c->npts; i++) {
+        const pt *q = &c->pts[i];
+        if (q->req > 0 && isfinite(q->max) && q->max >= 10 * c->lat_p50 && q->max >= 50e6 &&
+            q->req <= 0.5 * mreq) {
+            stalls++;
+            if (q->max > worst) {
+                worst = q->max;
+                worst_t = q->t_ns;
+            }
+        }
+    }
+    if (!stalls)
+        return;
+    char a[32], b[32], d[32], e[32];
+    double rate = mreq / ((double)c->interval_ns / 1e9);
+    json_t *ev = json_object();
+    ev_num(ev, "stall_intervals", (double)stalls);
+    ev_num(ev, "worst_stall_latency_ns", worst);
+    ev_num(ev, "worst_stall_t_ns", (double)worst_t);
+    ev_num(ev, "median_rate_per_s", rate);
+    double unsent = finite_pos(c->concurrency) ? rate / c->concurrency * worst / 1e9 : NAN;
+    ev_num(ev, "unsent_per_connection_estimate", unsent);
+    json_t *f = emit(c, "Coordinated omission: percentiles understated", ev,
+         "Re-run with an open-model generator (constant arrival rate, latency from the intended "
+         "send time, e.g. perfreport attack or vegeta) or apply a coordinated-omission "
+         "correction; until then read the percentiles as optimistic.",
+         "This closed-model tool waits for each response before sending the next request. In "
+         "%zu interval(s) a request took %s or more (the worst %s, at %s) while the request "
+         "rate dropped below half its usual %s: the requests users would have sent during the "
+         "stall were never sent (and never measured), so their waiting time is missing from "
+         "the percentiles.",
+         stalls, hdur(10 * c->lat_p50 > 50e6 ? 10 * c->lat_p50 : 50e6, a), hdur(worst, b),
+         hdur((double)worst_t, d), hrate(rate, e));
+    set_t(f, worst_t);
+}
+
+const pr_finding_rule pr_finding_rules[] = {
+    {"saturation", PR_SEV_CRITICAL, rule_saturation},
+    {"generator_bottleneck", PR_SEV_WARNING, rule_generator},
+    {"client_timeouts", PR_SEV_CRITICAL, rule_timeouts},
+    {"error_onset", PR_SEV_WARNING, rule_error_onset},
+    {"errors_refused", PR_SEV_CRITICAL, rule_refused},
+    {"errors_reset", PR_SEV_WARNING, rule_reset},
+    {"errors_5xx", PR_SEV_WARNING, rule_5xx},
+    {"errors_429", PR_SEV_WARNING, rule_429},
+    {"errors_4xx", PR_SEV_WARNING, rule_4xx},
+    {"tail_amplification", PR_SEV_WARNING, rule_tail},
+    {"bimodal_latency", PR_SEV_INFO, rule_bimodal},
+    {"warmup", PR_SEV_WARNING, rule_warmup},
+    {"degradation", PR_SEV_WARNING, rule_degradation},
+    {"periodic_stalls", PR_SEV_WARNING, rule_stalls},
+    {"label_dominates", PR_SEV_INFO, rule_label_time},
+    {"connect_dominates", PR_SEV_WARNING, rule_connect},
+    {"download_dominates", PR_SEV_INFO, rule_download},
+    {"coordinated_omission", PR_SEV_WARNING, rule_coordinated_omission},
+};
+const size_t pr_finding_nrules = sizeof pr_finding_rules / sizeof pr_finding_rules[0];
+
+static int selected(const char *only, const char *id)
+{
+    if (!only)
+        return 1;
+    size_t n = strlen(id);
+    for (const char *p = only; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, id, n))
+            return 1;
+        p += len + (e != NULL);
+    }
+    return 0;
+}
+
+static int sev_rank(const json_t *f)
+{
+    const char *s = json_string_value(json_object_get(f, "severity"));
+    return s && !strcmp(s, "critical") ? 2 : s && !strcmp(s, "warning") ? 1 : 0;
+}
+
+json_t *pr_findings_run(json_t *run, const pr_findings_opts *opts)
+{
+    pr_findings_opts def;
+    if (!opts) {
+        pr_findings_opts_init(&def);
+        opts = &def;
+    }
+    pr_fctx c;
+    memset(&c, 0, sizeof c);
+    c.out = json_array();
+    c.run = run;
+    c.stats = json_object_get(run, "stats");
+    if (!json_is_object(run) || !json_is_object(c.stats))
+        return c.out;
+    c.summary_only = json_is_true(json_object_get(run, "summary_only"));
+    const char *lm = json_string_value(json_object_get(run, "load_model"));
+    c.closed = lm && !strcmp(lm, "closed");
+    c.open = lm && !strcmp(lm, "open");
+    c.requests = num(c.stats, "requests");
+    c.errors = num(c.stats, "errors");
+    c.error_ratio = num(c.stats, "error_ratio");
+    if (!isfinite(c.error_ratio) && isfinite(num(c.stats, "success_ratio")))
+        c.error_ratio = 1 - num(c.stats, "success_ratio");
+    if (!isfinite(c.errors) && isfinite(num(c.stats, "failures")))
+        c.errors = num(c.stats, "failures");
+    if (!isfinite(c.errors) && isfinite(c.error_ratio) && isfinite(c.requests))
+        c.errors = round(c.error_ratio * c.requests);
+    c.rate = num(c.stats, "rate_per_s");
+    c.throughput = num(c.stats, "throughput_per_s");
+    c.offered = num(run, "offered_rate_per_s");
+    c.concurrency = num(run, "concurrency");
+    if (!isfinite(c.concurrency))
+        c.concurrency = num(c.stats, "concurrency");
+    json_t *lat = json_object_get(c.stats, "latency_ns");
+    c.lat_min = num(lat, "min");
+    c.lat_mean = num(lat, "mean");
+    c.lat_p50 = num(lat, "p50");
+    c.lat_p90 = num(lat, "p90");
+    c.lat_p99 = num(lat, "p99");
+    c.lat_max = num(lat, "max");
+    c.duration_ns = num(c.stats, "duration_ns");
+    load_points(&c);
+    for (size_t i = 0; i < pr_finding_nrules; i++) {
+        if (pr_finding_rules[i].severity < opts->min_severity || !selected(opts->only, pr_finding_rules[i].id))
+            continue;
+        c.rule = &pr_finding_rules[i];
+        pr_finding_rules[i].check(&c);
+    }
+    free(c.all);
+    /* most severe first, table order within a severity (stable insertion sort) */
+    size_t n = json_array_size(c.out);
+    json_t *sorted = json_array();
+    for (int s = 2; s >= 0; s--)
+        for (size_t i = 0; i < n; i++)
+            if (sev_rank(json_array_get(c.out, i)) == s)
+                json_array_append(sorted, json_array_get(c.out, i));
+    json_decref(c.out);
+    n = json_array_size(sorted);
+    for (size_t i = 0; i < n; i++) {
+        json_t *f = json_array_get(sorted, i);
+        json_object_set_new(f, "index", json_integer((json_int_t)i + 1));
+        json_object_set_new(f, "first", json_boolean(i == 0));
+        json_object_set_new(f, "last", json_boolean(i + 1 == n));
+    }
+    return sorted;
+}
+
+void pr_findings_annotate(json_t *doc, const pr_findings_opts *opts)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "runs"), i, r)
+        json_object_set_new(r, "findings", pr_findings_run(r, opts));
+}
+
+int pr_findings_print(FILE *f, const json_t *findings)
+{
+    size_t i;
+    json_t *e;
+    int bad = 0;
+    json_array_foreach(findings, i, e) {
+        const char *sev = json_string_value(json_object_get(e, "severity"));
+        bad |= fprintf(f, "  [%s] %s\n      %s\n      -> %s\n", sev ? sev : "?",
+                       json_string_value(json_object_get(e, "title")),
+                       json_string_value(json_object_get(e, "explanation")),
+                       json_string_value(json_object_get(e, "recommendation"))) < 0;
+    }
+    return bad ? -1 : 0;
+}

@@ -1,0 +1,12 @@
+# Comparing runs and tag selections: verdicts, JSON model, Markdown template, exit codes.
+pr ingest --tag env=a "$DATA/vegeta/basic.bin"
+pr ingest --tag env=b "$DATA/vegeta/mixed.bin"
+pr ingest --tag env=c "$DATA/vegeta/post.bin" "$DATA/vegeta/concat.bin"
+pr compare basic mixed
+pr compare basic basic --fail-on-regression
+pr compare basic mixed --fail-on-regression --min-effect 10%
+sh_ "\$PR compare --json basic mixed | grep -E '\"(schema|verdict|regressions|improvements)\"' | sort | uniq -c"
+pr compare tag:env=a tag:env=c -t compare.md
+pr compare basic
+pr compare basic tag:env=zzz
+pr compare basic mixed --min-effect lots

@@ -1,0 +1,91 @@
+/* Test helper: temporary stores and file ingestion through the real parser + store path. */
+#include "ingest.h"
+#include "model/input.h"
+#include "parsers/parser.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char store_path[256];
+
+pr_store *test_store_open(void)
+{
+    snprintf(store_path, sizeof store_path, "/tmp/pr-test-%ld-XXXXXX", (long)getpid());
+    int fd = mkstemp(store_path);
+    if (fd < 0)
+        return NULL;
+    close(fd);
+    unlink(store_path);
+    pr_store *st;
+    pr_error err;
+    pr_error_clear(&err);
+    if (pr_store_open(&st, store_path, 1, &err) < 0)
+        return NULL;
+    return st;
+}
+
+void test_store_close(pr_store *st)
+{
+    char p[300];
+    pr_store_close(st);
+    unlink(store_path);
+    snprintf(p, sizeof p, "%s-wal", store_path);
+    unlink(p);
+    snprintf(p, sizeof p, "%s-shm", store_path);
+    unlink(p);
+}
+
+int64_t test_ingest(pr_store *st, const char *parser, const char *path, const char *name)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_input *in = pr_input_open(path, &err);
+    if (!in)
+        goto fail;
+    const pr_parser *p = parser ? pr_parser_find(parser) : NULL;
+    if (!p) {
+        size_t got;
+        const unsigned char *b = pr_input_peek(in, 4096, &got);
+        int score;
+        p = pr_parser_sniff(b, got, &score);
+    }
+    if (!p) {
+        pr_input_close(in);
+        fprintf(stderr, "%s: no parser\n", path);
+        return -1;
+    }
+    pr_ingest *ing;
+    if (pr_ingest_begin(st, &ing, name, path, &err) < 0) {
+        pr_input_close(in);
+        goto fail;
+    }
+    pr_parse_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = p->parse(in, pr_ingest_sink(ing), &o, &err);
+    if (rc < 0) {
+        pr_ingest_abort(ing);
+        pr_input_close(in);
+        goto fail;
+    }
+    pr_input_drain(in, &err);
+    char sha[PR_DIGEST_HEX];
+    pr_input_digest(in, sha);
+    pr_input_close(in);
+    pr_ingest_result res;
+    if (pr_ingest_commit(ing, sha, 1, &res, &err) < 0)
+        goto fail;
+    return res.run_id;
+fail: {
+    char buf[2048];
+    fprintf(stderr, "ingest %s: %s\n", path, pr_error_format(&err, buf, sizeof buf));
+    return -1;
+}
+}
+
+int test_tag(pr_store *st, int64_t id, const char *key, const char *value)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    return pr_store_tag(st, id, key, value, &err) < 0 ? -1 : 0;
+}

@@ -1,0 +1,16 @@
+/* Test helper: a temporary store and one-call ingestion of files into it. */
+#ifndef PR_TEST_INGEST_H
+#define PR_TEST_INGEST_H
+#include <stdint.h>
+#include "store/store.h"
+
+/* Opens a fresh store in a new temporary file (removed by test_store_close). */
+pr_store *test_store_open(void);
+void test_store_close(pr_store *st);
+/* Ingests a file with the named parser (NULL: sniff) as a run named `name` (NULL: the
+ * parser's or the file's). Returns the run id, or -1 (the error is printed). */
+int64_t test_ingest(pr_store *st, const char *parser, const char *path, const char *name);
+/* Sets a tag on a run; returns 0 or -1. */
+int test_tag(pr_store *st, int64_t id, const char *key, const char *value);
+
+#endif

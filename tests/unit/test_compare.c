@@ -1,0 +1,216 @@
+/* Tests of the comparison statistics (Mann-Whitney, percentile bootstrap) and verdicts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/compare.h"
+#include "lib/collect.h"
+#include "lib/ingest.h"
+
+static uint64_t rs = 12345;
+static double unif(void)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return ((double)(rs >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* n lognormal-ish latencies around median_ns, sorted. */
+static int64_t *sample(size_t n, double median_ns)
+{
+    int64_t *v = malloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        double z = sqrt(-2 * log(unif())) * cos(6.283185307179586 * unif());
+        v[i] = (int64_t)(median_ns * exp(0.4 * z));
+    }
+    pr_sort_i64(v, n);
+    return v;
+}
+
+static void test_compare__mann_whitney_exact_small(void **state)
+{
+    (void)state;
+    /* a = {1,2,3}, b = {4,5,6}: every b above every a -> U = 9, A12 = 1 */
+    int64_t a[] = {1, 2, 3}, b[] = {4, 5, 6};
+    pr_mw_result r;
+    assert_int_equal(pr_mann_whitney(a, 3, b, 3, &r), 0);
+    assert_true(r.u == 9);
+    assert_true(r.a12 == 1);
+    /* with ties: a = {1,2,2}, b = {2,3,3}: pairs ranks 1, 3, 3, 3, 5.5, 5.5 -> R_b = 14, U_b = 14 - 6 = 8 */
+    int64_t c[] = {1, 2, 2}, d[] = {2, 3, 3};
+    assert_int_equal(pr_mann_whitney(c, 3, d, 3, &r), 0);
+    assert_true(fabs(r.u - 8) < 1e-12);
+    /* identical samples: U = n²/2, z = 0, p = 1 */
+    assert_int_equal(pr_mann_whitney(a, 3, a, 3, &r), 0);
+    assert_true(r.u == 4.5 && r.z == 0 && r.p_value == 1);
+    assert_int_equal(pr_mann_whitney(a, 0, b, 3, &r), -1);
+}
+
+static void test_compare__mann_whitney_identical_vs_shifted(void **state)
+{
+    (void)state;
+    rs = 99;
+    int64_t *a = sample(5000, 10e6), *b = sample(5000, 10e6), *c = sample(5000, 11e6);
+    pr_mw_result same, shifted;
+    pr_mann_whitney(a, 5000, b, 5000, &same);
+    pr_mann_whitney(a, 5000, c, 5000, &shifted);
+    assert_true(same.p_value > 0.01);       /* same distribution: no evidence */
+    assert_true(fabs(same.a12 - 0.5) < 0.03);
+    assert_true(shifted.p_value < 1e-6);    /* 10% shift in 5000 samples: clear */
+    assert_true(shifted.a12 > 0.53);
+    /* doubles version agrees on the order statistics */
+    double x[] = {3, 1, 2}, y[] = {6, 5, 4};
+    pr_mw_result r;
+    pr_mann_whitney_d(x, 3, y, 3, &r);
+    assert_true(r.u == 9);
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* U against the pairwise definition on random samples with many ties. */
+static void test_compare__mann_whitney_brute_force(void **state)
+{
+    (void)state;
+    rs = 4242;
+    for (int round = 0; round < 20; round++) {
+        size_t na = 1 + (size_t)(unif() * 40), nb = 1 + (size_t)(unif() * 40);
+        int64_t a[64], b[64];
+        for (size_t i = 0; i < na; i++)
+            a[i] = (int64_t)(unif() * 10);
+        for (size_t i = 0; i < nb; i++)
+            b[i] = (int64_t)(unif() * 10);
+        pr_sort_i64(a, na);
+        pr_sort_i64(b, nb);
+        double u = 0;
+        for (size_t i = 0; i < na; i++)
+            for (size_t j = 0; j < nb; j++)
+                u += b[j] > a[i] ? 1 : b[j] == a[i] ? 0.5 : 0;
+        pr_mw_result r;
+        assert_int_equal(pr_mann_whitney(a, na, b, nb, &r), 0);
+        assert_true(fabs(r.u - u) < 1e-9);
+        assert_true(r.p_value >= 0 && r.p_value <= 1);
+    }
+}
+
+static void test_compare__bootstrap_ci(void **state)
+{
+    (void)state;
+    rs = 7;
+    int64_t *a = sample(4000, 10e6), *b = sample(4000, 10e6), *c = sample(4000, 13e6);
+    double lo, hi, lo2, hi2;
+    assert_int_equal(pr_bootstrap_pdiff(a, 4000, b, 4000, 99, 2000, 0.99, 1, &lo, &hi), 0);
+    assert_true(lo < 0 && hi > 0); /* same distribution: CI covers 0 */
+    assert_int_equal(pr_bootstrap_pdiff(a, 4000, c, 4000, 50, 2000, 0.99, 1, &lo, &hi), 0);
+    double d = (double)c[1999] - (double)a[1999]; /* observed p50 difference */
+    assert_true(lo > 0 && lo < d && hi > d);       /* excludes 0, brackets the estimate */
+    /* deterministic for a seed */
+    assert_int_equal(pr_bootstrap_pdiff(a, 4000, c, 4000, 50, 2000, 0.99, 1, &lo2, &hi2), 0);
+    assert_true(lo == lo2 && hi == hi2);
+    /* a constant sample has a zero-width interval */
+    int64_t k[50];
+    for (int i = 0; i < 50; i++)
+        k[i] = 5;
+    assert_int_equal(pr_bootstrap_pdiff(k, 50, k, 50, 99, 500, 0.99, 3, &lo, &hi), 0);
+    assert_true(lo == 0 && hi == 0);
+    free(a);
+    free(b);
+    free(c);
+}
+
+static json_t *row(json_t *doc, const char *metric)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "metrics"), i, r)
+        if (!strcmp(json_string_value(json_object_get(r, "metric")), metric))
+            return r;
+    return NULL;
+}
+
+static const char *verdict(json_t *doc, const char *metric, size_t run)
+{
+    return json_string_value(json_object_get(json_array_get(json_object_get(row(doc, metric), "diffs"), run), "verdict"));
+}
+
+static void test_compare__fixtures_verdicts(void **state)
+{
+    (void)state;
+    pr_store *st = test_store_open();
+    int64_t basic = test_ingest(st, "vegeta-gob", testdata("vegeta/basic.bin"), NULL);
+    int64_t mixed = test_ingest(st, "vegeta-gob", testdata("vegeta/mixed.bin"), NULL);
+    assert_true(basic > 0 && mixed > 0);
+    pr_compare_side s[3];
+    pr_error err;
+    pr_error_clear(&err);
+    assert_int_equal(pr_compare_side_load(st, &basic, 1, NULL, NULL, &s[0], &err), 0);
+    assert_int_equal(pr_compare_side_load(st, &mixed, 1, NULL, NULL, &s[1], &err), 0);
+    assert_int_equal(pr_compare_side_load(st, &basic, 1, "again", NULL, &s[2], &err), 0);
+    assert_int_equal(s[0].latency.n, 1000);
+    pr_compare_opts o;
+    pr_compare_opts_init(&o);
+    json_t *doc = pr_compare_build(s, 3, &o);
+    assert_string_equal(json_string_value(json_object_get(doc, "schema")), "perfreport-compare");
+    /* mixed against basic: slower and failing */
+    assert_string_equal(verdict(doc, "p99", 0), "regression");
+    assert_string_equal(verdict(doc, "p50", 0), "regression");
+    assert_string_equal(verdict(doc, "error_ratio", 0), "regression");
+    assert_string_equal(verdict(doc, "throughput", 0), "regression");
+    assert_string_equal(verdict(doc, "max", 0), "untested");
+    /* basic against itself: the same everywhere */
+    assert_string_equal(verdict(doc, "p99", 1), "same");
+    assert_string_equal(verdict(doc, "mean", 1), "same");
+    assert_string_equal(verdict(doc, "throughput", 1), "same");
+    json_t *rel = json_object_get(json_array_get(json_object_get(row(doc, "p50"), "diffs"), 0), "rel");
+    assert_true(fabs(json_number_value(rel) - (287257.0 - 141430.0) / 141430.0) < 0.01);
+    assert_true(json_integer_value(json_object_get(doc, "regressions")) >= 5);
+    /* a large min effect turns regressions into "same" */
+    o.min_effect = 1e9;
+    json_t *doc2 = pr_compare_build(s, 2, &o);
+    assert_string_equal(verdict(doc2, "p50", 0), "same");
+    json_decref(doc2);
+    json_decref(doc);
+    for (int i = 0; i < 3; i++)
+        pr_compare_side_dispose(&s[i]);
+    test_store_close(st);
+}
+
+static void test_compare__summary_only_untested(void **state)
+{
+    (void)state;
+    pr_store *st = test_store_open();
+    int64_t a = test_ingest(st, NULL, testdata("vegeta/basic.report.txt"), "printed");
+    int64_t b = test_ingest(st, NULL, testdata("vegeta/mixed.report.txt"), "printed2");
+    assert_true(a > 0 && b > 0);
+    pr_compare_side s[2];
+    pr_error err;
+    pr_error_clear(&err);
+    assert_int_equal(pr_compare_side_load(st, &a, 1, NULL, NULL, &s[0], &err), 0);
+    assert_int_equal(pr_compare_side_load(st, &b, 1, NULL, NULL, &s[1], &err), 0);
+    assert_int_equal(s[0].latency.n, 0);
+    json_t *doc = pr_compare_build(s, 2, NULL);
+    assert_string_equal(verdict(doc, "p99", 0), "untested");
+    json_t *v = json_array_get(json_object_get(row(doc, "p99"), "values"), 1);
+    assert_true(json_number_value(json_object_get(v, "value")) > 2e9); /* mixed's printed 3.001 s */
+    json_decref(doc);
+    pr_compare_side_dispose(&s[0]);
+    pr_compare_side_dispose(&s[1]);
+    test_store_close(st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compare__mann_whitney_exact_small),
+        cmocka_unit_test(test_compare__mann_whitney_identical_vs_shifted),
+        cmocka_unit_test(test_compare__mann_whitney_brute_force),
+        cmocka_unit_test(test_compare__bootstrap_ci),
+        cmocka_unit_test(test_compare__fixtures_verdicts),
+        cmocka_unit_test(test_compare__summary_only_untested),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
