@@ -111,8 +111,10 @@ int pr_mann_whitney_d(const double *a, size_t na, const double *b, size_t nb, pr
     /* doubles to sortable int64 by scaling: the test only needs the order */
     int64_t *x = pr_xmalloc((na + 1) * sizeof *x), *y = pr_xmalloc((nb + 1) * sizeof *y);
     double *c = pr_xmalloc((na + nb + 1) * sizeof *c);
-    memcpy(c, a, na * sizeof *a);
-    memcpy(c + na, b, nb * sizeof *b);
+    if (na)
+        memcpy(c, a, na * sizeof *a);
+    if (nb)
+        memcpy(c + na, b, nb * sizeof *b);
     qsort(c, na + nb, sizeof *c, cmp_d);
     /* rank of each value among all distinct values keeps ties exact */
     for (size_t i = 0; i < na; i++) {
@@ -256,7 +258,8 @@ int pr_compare_side_load(pr_store *st, const int64_t *ids, size_t nids, const ch
         pr_run_free(ss.run);
         ss.run = NULL;
     }
-    pr_sort_i64(out->latency.v, out->latency.n);
+    if (out->latency.n)
+        pr_sort_i64(out->latency.v, out->latency.n);
     uint32_t nl = pr_strtab_count(ss.labels);
     out->nlabels = nl > 0 ? nl - 1 : 0;
     out->label_names = pr_xcalloc(out->nlabels + 1, sizeof *out->label_names);
@@ -266,7 +269,8 @@ int pr_compare_side_load(pr_store *st, const int64_t *ids, size_t nids, const ch
         if (l + 1 < ss.lat_cap) {
             out->label_lat[l] = ss.lat[l + 1];
             memset(&ss.lat[l + 1], 0, sizeof ss.lat[l + 1]);
-            pr_sort_i64(out->label_lat[l].v, out->label_lat[l].n);
+            if (out->label_lat[l].n)
+                pr_sort_i64(out->label_lat[l].v, out->label_lat[l].n);
         }
     }
     for (size_t l = 0; l < ss.lat_cap; l++)

@@ -330,6 +330,7 @@ static int run(int argc, char **argv)
             free(path);
             free(title);
         }
+        pr_chart_shutdown();
     }
     json_decref(doc);
     for (size_t i = 0; i < n; i++) {
