@@ -550,8 +550,8 @@ static void rule_error_onset(pr_fctx *c)
     if (from_start) {
         f = emit(c, "Errors throughout the run, from the start", ev,
                  "Errors present from the first interval point at the test setup or the target "
-                 "(wrong URL, missing data, service down) rather than at load: see the error "
-                 "classes below and fix them before reading the latency numbers.",
+                 "(wrong URL, missing data, service down) rather than at load: see the error-class "
+                 "findings and fix them before reading the latency numbers.",
                  "%.0f requests failed (%s), spread over the run from its start (no clean "
                  "stretch of at least 10%% of the requests before errors appear): they do not "
                  "come from the load building up.",
