@@ -59,6 +59,19 @@ static double num2(const json_t *o, const char *k1, const char *k2)
     return num(json_object_get(o, k1), k2);
 }
 
+/* A model number as int64, for times: clamped to ±1e17 ns (3 years) so differences of two
+ * never overflow; NaN gives 0. */
+static int64_t to_i64(double x)
+{
+    if (!isfinite(x))
+        return 0;
+    if (x > 1e17)
+        return (int64_t)1e17;
+    if (x < -1e17)
+        return -(int64_t)1e17;
+    return (int64_t)x;
+}
+
 static int finite_pos(double x)
 {
     return isfinite(x) && x > 0;
@@ -188,14 +201,14 @@ static void load_points(pr_fctx *c)
     json_t *ts = json_object_get(c->run, "timeseries");
     json_t *points = json_object_get(ts, "points");
     size_t n = json_array_size(points);
-    c->interval_ns = (int64_t)num(ts, "interval_ns");
+    c->interval_ns = to_i64(num(ts, "interval_ns"));
     if (!n || c->interval_ns <= 0)
         return;
     c->all = pr_xcalloc(n, sizeof *c->all);
     for (size_t i = 0; i < n; i++) {
         json_t *p = json_array_get(points, i);
         pt *q = &c->all[i];
-        q->t_ns = (int64_t)num(p, "t_ns");
+        q->t_ns = to_i64(num(p, "t_ns"));
         q->req = num(p, "requests");
         q->ok = num(p, "successes");
         q->err = num(p, "errors");
@@ -233,7 +246,8 @@ static double status_count(const pr_fctx *c, int lo, int hi, int except)
         size_t i;
         json_t *e;
         json_array_foreach(codes, i, e) {
-            int code = (int)num(e, "code");
+            double cd = num(e, "code");
+            int code = isfinite(cd) && fabs(cd) < 1e6 ? (int)cd : -1;
             if (code >= lo && code <= hi && code != except)
                 n += num(e, "count");
         }
