@@ -11,6 +11,8 @@
 #include "analysis/report.h"
 #include "lib/collect.h"
 #include "lib/ingest.h"
+#include "model/buf.h"
+#include "render/mustache.h"
 
 #define MS 1000000LL
 #define NPTS 60
@@ -608,6 +610,37 @@ static void test_findings__fixtures(void **state)
     test_store_close(st);
 }
 
+/* The findings partial renders each finding of an annotated report document as a table row. */
+static void test_findings__template_partial(void **state)
+{
+    (void)state;
+    pr_store *st = test_store_open();
+    int64_t ids[2] = {test_ingest(st, "vegeta-gob", testdata("vegeta/basic.bin"), NULL),
+                      test_ingest(st, "vegeta-gob", testdata("vegeta/refused.bin"), NULL)};
+    pr_report_opts o;
+    pr_report_opts_init(&o);
+    json_t *doc;
+    pr_error err;
+    pr_error_clear(&err);
+    assert_int_equal(pr_report_build(st, ids, 2, 0, &o, &doc, &err), 0);
+    pr_findings_annotate(doc, NULL);
+    static const char tpl[] = "{{#runs}}## {{name}}\n{{> findings.mustache}}{{/runs}}";
+    pr_tpl_builtin bt = {NULL, NULL};
+    pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
+    pr_buf out = PR_BUF_INIT;
+    assert_int_equal(pr_mustache_render(tpl, sizeof tpl - 1, "t.md", doc, &bl, PR_ESC_MARKDOWN, &out, &err), 0);
+    /* basic: no findings section; refused: a table with its two findings */
+    const char *basic = strstr(out.p, "## basic"), *refused = strstr(out.p, "## refused");
+    assert_non_null(basic);
+    assert_non_null(refused);
+    assert_true(strstr(out.p, "### Findings") > refused);
+    assert_non_null(strstr(refused, "| critical | **Connections refused: nothing listening** (GET http://127.0.0.1:18099/) | 100 requests (100.00%) failed"));
+    assert_non_null(strstr(refused, "| warning | **Errors throughout the run, from the start** |"));
+    pr_buf_dispose(&out);
+    json_decref(doc);
+    test_store_close(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -629,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_findings__summary_only),
         cmocka_unit_test(test_findings__options),
         cmocka_unit_test(test_findings__fixtures),
+        cmocka_unit_test(test_findings__template_partial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
