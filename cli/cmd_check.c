@@ -184,6 +184,7 @@ static int run(int argc, char **argv)
     pr_report_opts_init(&o);
     o.timeseries = 0;
     o.histogram = 0;
+    o.findings = 0;
     static const double pcts[] = {50, 75, 90, 95, 99, 99.9, 99.99};
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {

@@ -21,6 +21,7 @@ static int run(int argc, char **argv)
     pr_findings_opts_init(&fo);
     pr_report_opts o;
     pr_report_opts_init(&o);
+    o.findings = 0; /* this command runs the rules itself, with its own options */
     optind = 1;
     while ((c = getopt_long(argc, argv, "jm", longopts, NULL)) != -1) {
         switch (c) {
