@@ -1,6 +1,7 @@
 /* String interning with an open-addressing hash table and one growing arena. */
 #include "model/strtab.h"
 #include "model/xalloc.h"
+#include <stdlib.h>
 #include <string.h>
 
 struct pr_strtab {
