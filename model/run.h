@@ -33,6 +33,8 @@ typedef struct pr_run {
     json_t *summary;         /* summary-only: the numbers the tool printed (owned), see below */
     json_t *meta;            /* free-form metadata object (owned): time resolution, zone, notes */
     pr_strtab *strings;      /* interned strings of the run's samples (owned) */
+    int64_t samples;         /* samples stored for the run (store-maintained) */
+    int64_t successes;       /* of which successful (store-maintained) */
 } pr_run;
 
 /* The summary object of a summary-only run. Every key is optional: a tool's number goes in

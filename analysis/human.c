@@ -1,0 +1,90 @@
+/* Human-readable formatting of durations, rates, byte counts and ratios. */
+#include "analysis/human.h"
+#include "model/sample.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Prints v with 3 significant digits (but no exponent), trailing zeros kept for alignment. */
+static void sig3(double v, const char *unit, char *buf)
+{
+    double a = fabs(v);
+    int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    snprintf(buf, 32, "%.*f %s", decimals, v, unit);
+}
+
+char *pr_human_duration(int64_t ns, char *buf)
+{
+    if (ns == PR_UNKNOWN) {
+        strcpy(buf, "-");
+        return buf;
+    }
+    double a = fabs((double)ns);
+    if (a < 1e3)
+        snprintf(buf, 32, "%lld ns", (long long)ns);
+    else if (a < 1e6 - 0.5e3)
+        sig3((double)ns / 1e3, "\xc2\xb5s", buf);
+    else if (a < 1e9 - 0.5e6)
+        sig3((double)ns / 1e6, "ms", buf);
+    else if (a < 600e9)
+        sig3((double)ns / 1e9, "s", buf);
+    else if (a < 36000e9)
+        sig3((double)ns / 60e9, "min", buf);
+    else
+        sig3((double)ns / 3600e9, "h", buf);
+    return buf;
+}
+
+char *pr_human_rate(double r, char *buf)
+{
+    if (isnan(r)) {
+        strcpy(buf, "-");
+        return buf;
+    }
+    if (fabs(r) >= 1e6)
+        snprintf(buf, 32, "%.2f M/s", r / 1e6);
+    else if (fabs(r) >= 1e4)
+        snprintf(buf, 32, "%.1f k/s", r / 1e3);
+    else
+        snprintf(buf, 32, "%.2f/s", r);
+    return buf;
+}
+
+char *pr_human_bytes(double b, char *buf)
+{
+    if (isnan(b) || b < 0) {
+        strcpy(buf, "-");
+        return buf;
+    }
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (b >= 1000 && u < 4) {
+        b /= 1000;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, 32, "%.0f B", b);
+    else
+        sig3(b, units[u], buf);
+    return buf;
+}
+
+char *pr_human_percent(double ratio, char *buf)
+{
+    if (isnan(ratio)) {
+        strcpy(buf, "-");
+        return buf;
+    }
+    double p = ratio * 100;
+    if (p != 0 && fabs(p) < 0.01)
+        snprintf(buf, 32, "%.4f%%", p);
+    else
+        snprintf(buf, 32, "%.2f%%", p);
+    return buf;
+}
+
+char *pr_human_count(int64_t n, char *buf)
+{
+    snprintf(buf, 32, "%lld", (long long)n);
+    return buf;
+}

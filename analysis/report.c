@@ -1,0 +1,712 @@
+/* Builds the report model: scans a run's samples once and derives every statistic from it. */
+#include "analysis/report.h"
+#include "analysis/human.h"
+#include "analysis/stats.h"
+#include "model/lex.h"
+#include "model/xalloc.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void pr_report_opts_init(pr_report_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    static const double def[] = {50, 90, 95, 99, 99.9};
+    memcpy(o->percentiles, def, sizeof def);
+    o->npercentiles = 5;
+    o->from_ns = o->to_ns = PR_UNKNOWN;
+    o->apdex_t_ns = 500000000;
+    o->apdex_f_ns = 1500000000;
+    o->timeseries = 1;
+    o->histogram = 1;
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    o->generated_s = e && *e ? strtoll(e, NULL, 10) : (int64_t)time(NULL);
+}
+
+int pr_report_parse_percentiles(pr_report_opts *o, const char *list)
+{
+    pr_str f[PR_MAX_PERCENTILES + 1];
+    size_t n = pr_lex_split(list, strlen(list), ',', f, PR_MAX_PERCENTILES);
+    if (n == 0 || n > PR_MAX_PERCENTILES)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        pr_str t = pr_str_trim(f[i]);
+        double p;
+        if (pr_lex_double(t.p, t.n, &p) < 0 || p < 0 || p > 100)
+            return -1;
+        o->percentiles[i] = p;
+    }
+    o->npercentiles = n;
+    return 0;
+}
+
+void pr_error_group(const char *msg, char *out, size_t size)
+{
+    size_t o = 0;
+    for (const char *p = msg; *p && o + 2 < size;) {
+        if ((*p >= '0' && *p <= '9')) {
+            while ((*p >= '0' && *p <= '9') || *p == '.')
+                p++;
+            out[o++] = 'N';
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o] = 0;
+}
+
+/* ---- accumulation ---------------------------------------------------------------------- */
+
+typedef struct bin {
+    int64_t count, ok, bytes_in;
+    int32_t threads;
+    pr_vec lat;
+} bin;
+
+typedef struct acc {
+    const pr_report_opts *o;
+    pr_run *run;             /* run being scanned (strings) */
+    pr_strtab *names;        /* labels and errors, interned across merged runs */
+    uint32_t *map;           /* run string id -> names id (0 = not mapped yet) */
+    size_t map_cap;
+    pr_series total;
+    pr_series *labels;       /* indexed by names id */
+    size_t labels_cap;
+    int64_t *errors;         /* count per names id of error text */
+    size_t errors_cap;
+    int64_t status[1000];
+    int64_t apdex_s, apdex_t;
+    int64_t t0, from, to;    /* absolute bounds of the window */
+    int64_t interval;
+    bin *bins;
+    size_t nbins;
+    int has_threads;
+} acc;
+
+static uint32_t map_str(acc *a, uint32_t id)
+{
+    if (id == 0)
+        return 0;
+    if (id >= a->map_cap) {
+        size_t old = a->map_cap;
+        a->map = pr_xgrow(a->map, &a->map_cap, (size_t)id + 1, sizeof *a->map);
+        memset(a->map + old, 0, (a->map_cap - old) * sizeof *a->map);
+    }
+    if (!a->map[id])
+        a->map[id] = pr_strtab_intern(a->names, pr_run_str(a->run, id),
+                                      pr_strtab_len(a->run->strings, id));
+    return a->map[id];
+}
+
+static pr_series *label_series(acc *a, uint32_t lid)
+{
+    if (lid >= a->labels_cap) {
+        size_t old = a->labels_cap;
+        a->labels = pr_xgrow(a->labels, &a->labels_cap, (size_t)lid + 1, sizeof *a->labels);
+        for (size_t i = old; i < a->labels_cap; i++)
+            pr_series_init(&a->labels[i]);
+    }
+    return &a->labels[lid];
+}
+
+static int scan_cb(void *payload, const pr_sample *s, size_t n)
+{
+    acc *a = payload;
+    for (size_t i = 0; i < n; i++) {
+        const pr_sample *x = &s[i];
+        if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
+            continue;
+        int ok = pr_sample_ok(x);
+        pr_series_add(&a->total, x, ok);
+        pr_series_add(label_series(a, map_str(a, x->label)), x, ok);
+        if (x->error) {
+            uint32_t e = map_str(a, x->error);
+            if (e >= a->errors_cap) {
+                size_t old = a->errors_cap;
+                a->errors = pr_xgrow(a->errors, &a->errors_cap, (size_t)e + 1, sizeof *a->errors);
+                memset(a->errors + old, 0, (a->errors_cap - old) * sizeof *a->errors);
+            }
+            a->errors[e]++;
+        }
+        a->status[x->status < 1000 ? x->status : 999]++;
+        if (ok && x->latency_ns != PR_UNKNOWN) {
+            if (x->latency_ns <= a->o->apdex_t_ns)
+                a->apdex_s++;
+            else if (x->latency_ns <= a->o->apdex_f_ns)
+                a->apdex_t++;
+        }
+        if (a->nbins && x->start_ns != PR_UNKNOWN) {
+            int64_t k = (x->start_ns - a->t0) / a->interval;
+            if (k < 0)
+                k = 0;
+            if ((size_t)k >= a->nbins)
+                k = (int64_t)a->nbins - 1;
+            bin *b = &a->bins[k];
+            b->count++;
+            b->ok += ok;
+            if (x->bytes_in != PR_UNKNOWN)
+                b->bytes_in += x->bytes_in;
+            if (x->latency_ns != PR_UNKNOWN)
+                pr_vec_push(&b->lat, x->latency_ns);
+            if (x->threads >= 0) {
+                a->has_threads = 1;
+                if (x->threads > b->threads)
+                    b->threads = x->threads;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A 1-2-5 interval giving at most ~max_points points over span. */
+static int64_t auto_interval(int64_t span, int max_points)
+{
+    static const int64_t steps[] = {
+        1000000,      2000000,      5000000,      10000000,     20000000,     50000000,
+        100000000,    200000000,    500000000,    1000000000,   2000000000,   5000000000,
+        10000000000,  15000000000,  30000000000,  60000000000,  120000000000, 300000000000,
+        600000000000, 1800000000000, 3600000000000};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (span / steps[i] < max_points)
+            return steps[i];
+    return 3600000000000;
+}
+
+/* ---- JSON helpers ---------------------------------------------------------------------- */
+
+static void set_int(json_t *o, const char *k, int64_t v)
+{
+    json_object_set_new(o, k, v == PR_UNKNOWN ? json_null() : json_integer(v));
+}
+
+static void set_real(json_t *o, const char *k, double v)
+{
+    json_object_set_new(o, k, isfinite(v) ? json_real(v) : json_null());
+}
+
+static void set_str(json_t *o, const char *k, const char *v)
+{
+    json_object_set_new(o, k, v ? json_string(v) : json_null());
+}
+
+static void pkey(double p, char *buf, size_t n)
+{
+    snprintf(buf, n, "p%g", p);
+    for (char *c = buf; *c; c++)
+        if (*c == '.')
+            *c = '_';
+}
+
+/* {"min":…, "mean":…, "stdev":…, "max":…, "p50":…} in ns and the same keys in human form. */
+static void put_dist(json_t *obj, const char *name, pr_vec *v, const pr_report_opts *o)
+{
+    if (v->n == 0)
+        return;
+    pr_dist d;
+    pr_dist_compute(v, &d);
+    json_t *raw = json_object(), *hum = json_object(), *list = json_array();
+    char h[32], key[64];
+    set_int(raw, "min", d.min);
+    set_int(raw, "mean", (int64_t)llround(d.mean));
+    set_int(raw, "stdev", (int64_t)llround(d.stdev));
+    set_int(raw, "max", d.max);
+    set_str(hum, "min", pr_human_duration(d.min, h));
+    set_str(hum, "mean", pr_human_duration((int64_t)llround(d.mean), h));
+    set_str(hum, "stdev", pr_human_duration((int64_t)llround(d.stdev), h));
+    set_str(hum, "max", pr_human_duration(d.max, h));
+    for (size_t i = 0; i < o->npercentiles; i++) {
+        int64_t q = pr_percentile_sorted(v->v, v->n, o->percentiles[i]);
+        pkey(o->percentiles[i], key, sizeof key);
+        set_int(raw, key, q);
+        set_str(hum, key, pr_human_duration(q, h));
+        json_t *e = json_object();
+        char pname[32];
+        snprintf(pname, sizeof pname, "%g", o->percentiles[i]);
+        set_str(e, "p", pname);
+        set_int(e, "ns", q);
+        set_str(e, "human", pr_human_duration(q, h));
+        if (i == 0)
+            json_object_set_new(e, "first", json_true());
+        if (i + 1 == o->npercentiles)
+            json_object_set_new(e, "last", json_true());
+        json_array_append_new(list, e);
+    }
+    json_object_set_new(raw, "percentiles", list);
+    char k[64];
+    snprintf(k, sizeof k, "%s_ns", name);
+    json_object_set_new(obj, k, raw);
+    json_object_set_new(obj, name, hum);
+}
+
+/* Statistics of a series: counts, ratios, rates, distributions, bytes. */
+static json_t *series_json(pr_series *s, const pr_report_opts *o)
+{
+    json_t *j = json_object();
+    char h[32];
+    pr_rates r;
+    pr_rates_compute(s, &r);
+    int64_t errors = s->count - s->successes;
+    double err_ratio = s->count ? (double)errors / (double)s->count : NAN;
+    set_int(j, "requests", s->count);
+    set_int(j, "successes", s->successes);
+    set_int(j, "errors", errors);
+    set_real(j, "error_ratio", err_ratio);
+    set_real(j, "success_ratio", s->count ? 1.0 - err_ratio : NAN);
+    set_str(j, "error_pct", pr_human_percent(err_ratio, h));
+    set_str(j, "success_pct", pr_human_percent(s->count ? 1.0 - err_ratio : NAN, h));
+    set_int(j, "duration_ns", r.duration_ns);
+    set_str(j, "duration", pr_human_duration(r.duration_ns, h));
+    set_int(j, "wait_ns", r.wait_ns);
+    set_str(j, "wait", pr_human_duration(r.wait_ns, h));
+    set_real(j, "rate_per_s", r.rate_per_s);
+    set_str(j, "rate", pr_human_rate(r.rate_per_s, h));
+    set_real(j, "throughput_per_s", r.throughput_per_s);
+    set_str(j, "throughput", pr_human_rate(r.throughput_per_s, h));
+    set_real(j, "jmeter_throughput_per_s", r.jmeter_throughput_per_s);
+    if (s->bytes_in_known) {
+        set_int(j, "bytes_in_total", s->bytes_in);
+        set_real(j, "bytes_in_mean", (double)s->bytes_in / (double)s->bytes_in_known);
+        set_str(j, "bytes_in", pr_human_bytes((double)s->bytes_in, h));
+    }
+    if (s->bytes_out_known) {
+        set_int(j, "bytes_out_total", s->bytes_out);
+        set_real(j, "bytes_out_mean", (double)s->bytes_out / (double)s->bytes_out_known);
+        set_str(j, "bytes_out", pr_human_bytes((double)s->bytes_out, h));
+    }
+    int64_t span = r.duration_ns != PR_UNKNOWN ? r.duration_ns + r.wait_ns : 0;
+    if (s->bytes_in_known && span > 0)
+        set_real(j, "bytes_in_per_s", (double)s->bytes_in / ((double)span / 1e9));
+    /* mean latency is needed for Little's law before put_dist sorts (sorting keeps the sum) */
+    double mean_s = NAN;
+    if (s->latency.n) {
+        long double sum = 0;
+        for (size_t i = 0; i < s->latency.n; i++)
+            sum += s->latency.v[i];
+        mean_s = (double)(sum / s->latency.n / 1e9L);
+    }
+    put_dist(j, "latency", &s->latency, o);
+    put_dist(j, "connect", &s->connect, o);
+    put_dist(j, "ttfb", &s->ttfb, o);
+    if (isfinite(mean_s) && isfinite(r.throughput_per_s)) {
+        double conc = r.rate_per_s * mean_s;
+        set_real(j, "concurrency_estimate", conc);
+    }
+    set_str(j, "mode", "exact");
+    return j;
+}
+
+static json_t *run_meta_json(const pr_run *run)
+{
+    json_t *j = json_object();
+    char buf[40];
+    set_int(j, "id", run->id);
+    set_str(j, "name", run->name);
+    set_str(j, "tool", run->tool);
+    set_str(j, "format", run->format);
+    set_str(j, "tool_version", run->tool_version);
+    json_object_set_new(j, "summary_only", json_boolean(run->summary_only));
+    set_str(j, "load_model", pr_load_model_name(run->load_model));
+    set_real(j, "offered_rate_per_s", run->offered_rate);
+    if (run->concurrency >= 0)
+        set_int(j, "concurrency", run->concurrency);
+    else
+        json_object_set_new(j, "concurrency", json_null());
+    set_int(j, "start_ns", run->start_ns);
+    set_int(j, "end_ns", run->end_ns);
+    set_str(j, "start", run->start_ns != PR_UNKNOWN ? pr_format_rfc3339(run->start_ns, 0, buf) : NULL);
+    set_str(j, "end", run->end_ns != PR_UNKNOWN ? pr_format_rfc3339(run->end_ns, 0, buf) : NULL);
+    json_t *tags = json_object(), *taglist = json_array();
+    for (size_t i = 0; i < run->ntags; i++) {
+        json_object_set_new(tags, run->tags[i].key, json_string(run->tags[i].value));
+        json_t *t = json_object();
+        set_str(t, "key", run->tags[i].key);
+        set_str(t, "value", run->tags[i].value);
+        json_array_append_new(taglist, t);
+    }
+    json_object_set_new(j, "tags", tags);
+    json_object_set_new(j, "tag_list", taglist);
+    json_object_set(j, "meta", run->meta);
+    return j;
+}
+
+typedef struct label_ref {
+    uint32_t id;
+    pr_series *s;
+} label_ref;
+
+static int cmp_label(const void *x, const void *y)
+{
+    const label_ref *a = x, *b = y;
+    /* most requests first, then by name for a stable order */
+    if (a->s->count != b->s->count)
+        return a->s->count > b->s->count ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+typedef struct err_ref {
+    uint32_t id;
+    int64_t count;
+} err_ref;
+
+static int cmp_err(const void *x, const void *y)
+{
+    const err_ref *a = x, *b = y;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+static void mark_first_last(json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(arr, i);
+        json_object_set_new(e, "first", json_boolean(i == 0));
+        json_object_set_new(e, "last", json_boolean(i + 1 == n));
+        json_object_set_new(e, "index", json_integer((json_int_t)i + 1));
+    }
+}
+
+static json_t *labels_json(acc *a)
+{
+    size_t n = 0;
+    label_ref *refs = pr_xmalloc((a->labels_cap + 1) * sizeof *refs);
+    for (size_t i = 0; i < a->labels_cap; i++)
+        if (a->labels[i].count)
+            refs[n++] = (label_ref){(uint32_t)i, &a->labels[i]};
+    qsort(refs, n, sizeof *refs, cmp_label);
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *j = series_json(refs[i].s, a->o);
+        const char *name = pr_strtab_get(a->names, refs[i].id);
+        set_str(j, "label", refs[i].id ? name : "(no label)");
+        json_array_append_new(arr, j);
+    }
+    free(refs);
+    mark_first_last(arr);
+    return arr;
+}
+
+static json_t *errors_json(acc *a, json_t **groups_out)
+{
+    size_t n = 0;
+    err_ref *refs = pr_xmalloc((a->errors_cap + 1) * sizeof *refs);
+    for (size_t i = 0; i < a->errors_cap; i++)
+        if (a->errors[i])
+            refs[n++] = (err_ref){(uint32_t)i, a->errors[i]};
+    qsort(refs, n, sizeof *refs, cmp_err);
+    json_t *arr = json_array(), *groups = json_array();
+    json_t *gindex = json_object();
+    char g[512];
+    for (size_t i = 0; i < n; i++) {
+        const char *msg = pr_strtab_get(a->names, refs[i].id);
+        json_t *e = json_object();
+        set_str(e, "message", msg);
+        set_int(e, "count", refs[i].count);
+        set_real(e, "ratio", a->total.count ? (double)refs[i].count / (double)a->total.count : NAN);
+        pr_error_group(msg, g, sizeof g);
+        set_str(e, "group", g);
+        json_array_append_new(arr, e);
+        json_t *ge = json_object_get(gindex, g);
+        if (!ge) {
+            ge = json_object();
+            set_str(ge, "pattern", g);
+            set_int(ge, "count", 0);
+            set_int(ge, "messages", 0);
+            set_str(ge, "example", msg);
+            json_object_set_new(gindex, g, ge);
+            json_array_append(groups, ge);
+        }
+        set_int(ge, "count", json_integer_value(json_object_get(ge, "count")) + refs[i].count);
+        set_int(ge, "messages", json_integer_value(json_object_get(ge, "messages")) + 1);
+    }
+    json_decref(gindex);
+    free(refs);
+    mark_first_last(arr);
+    mark_first_last(groups);
+    *groups_out = groups;
+    return arr;
+}
+
+static json_t *status_json(acc *a)
+{
+    json_t *arr = json_array();
+    char h[32];
+    for (int code = 0; code < 1000; code++) {
+        if (!a->status[code])
+            continue;
+        json_t *e = json_object();
+        set_int(e, "code", code);
+        set_int(e, "count", a->status[code]);
+        double ratio = (double)a->status[code] / (double)a->total.count;
+        set_real(e, "ratio", ratio);
+        set_str(e, "pct", pr_human_percent(ratio, h));
+        char cls[8];
+        snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
+        set_str(e, "class", cls);
+        json_array_append_new(arr, e);
+    }
+    mark_first_last(arr);
+    return arr;
+}
+
+static json_t *timeseries_json(acc *a)
+{
+    json_t *ts = json_object(), *pts = json_array();
+    set_int(ts, "interval_ns", a->interval);
+    set_int(ts, "start_ns", a->t0);
+    for (size_t i = 0; i < a->nbins; i++) {
+        bin *b = &a->bins[i];
+        json_t *p = json_object();
+        set_int(p, "t_ns", (int64_t)i * a->interval);
+        set_int(p, "requests", b->count);
+        set_int(p, "successes", b->ok);
+        set_int(p, "errors", b->count - b->ok);
+        set_real(p, "rate_per_s", (double)b->count / ((double)a->interval / 1e9));
+        set_real(p, "throughput_per_s", (double)b->ok / ((double)a->interval / 1e9));
+        set_int(p, "bytes_in", b->bytes_in);
+        if (b->lat.n) {
+            pr_sort_i64(b->lat.v, b->lat.n);
+            set_int(p, "p50_ns", pr_percentile_sorted(b->lat.v, b->lat.n, 50));
+            set_int(p, "p90_ns", pr_percentile_sorted(b->lat.v, b->lat.n, 90));
+            set_int(p, "p99_ns", pr_percentile_sorted(b->lat.v, b->lat.n, 99));
+            set_int(p, "max_ns", b->lat.v[b->lat.n - 1]);
+        }
+        if (a->has_threads)
+            set_int(p, "threads", b->threads);
+        json_array_append_new(pts, p);
+    }
+    json_object_set_new(ts, "points", pts);
+    return ts;
+}
+
+/* Histogram on 1-2-5 bucket bounds and the percentile spectrum, from sorted latencies. */
+static void distribution_json(json_t *run, const pr_vec *lat)
+{
+    if (lat->n == 0)
+        return;
+    const int64_t *v = lat->v;
+    size_t n = lat->n;
+    json_t *hist = json_array();
+    int64_t lo = 1000; /* 1 µs */
+    while (lo * 10 <= v[0] && lo < INT64_MAX / 10)
+        lo *= 10;
+    static const int mult[] = {1, 2, 5};
+    size_t i = 0;
+    int64_t base = lo;
+    for (int step = 0; i < n && step < 60; step++) {
+        int64_t hi = base * (step % 3 == 2 ? 10 : mult[(step + 1) % 3]) / mult[step % 3];
+        int64_t from = base;
+        size_t start = i;
+        while (i < n && v[i] < hi)
+            i++;
+        json_t *b = json_object();
+        char h1[32], h2[32], lbl[80];
+        set_int(b, "from_ns", from);
+        set_int(b, "to_ns", hi);
+        set_int(b, "count", (int64_t)(i - start));
+        set_real(b, "ratio", (double)(i - start) / (double)n);
+        snprintf(lbl, sizeof lbl, "%s – %s", pr_human_duration(from, h1), pr_human_duration(hi, h2));
+        set_str(b, "range", lbl);
+        json_array_append_new(hist, b);
+        base = hi;
+    }
+    mark_first_last(hist);
+    json_object_set_new(run, "histogram", hist);
+    static const double ps[] = {0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100};
+    json_t *spec = json_array();
+    char h[32];
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+        json_t *e = json_object();
+        set_real(e, "percentile", ps[k]);
+        int64_t q = pr_percentile_sorted(v, n, ps[k]);
+        set_int(e, "latency_ns", q);
+        set_str(e, "latency", pr_human_duration(q, h));
+        json_array_append_new(spec, e);
+    }
+    json_object_set_new(run, "spectrum", spec);
+}
+
+static void acc_dispose(acc *a)
+{
+    pr_series_dispose(&a->total);
+    for (size_t i = 0; i < a->labels_cap; i++)
+        pr_series_dispose(&a->labels[i]);
+    free(a->labels);
+    free(a->errors);
+    free(a->map);
+    for (size_t i = 0; i < a->nbins; i++)
+        pr_vec_dispose(&a->bins[i].lat);
+    free(a->bins);
+    pr_strtab_free(a->names);
+}
+
+/* Summary-only runs: the tool's own numbers, passed through under "stats". */
+static json_t *summary_only_stats(const pr_run *run)
+{
+    json_t *j = run->summary ? json_deep_copy(run->summary) : json_object();
+    char h[32];
+    json_t *lat = json_object_get(j, "latency_ns");
+    if (json_is_object(lat)) {
+        json_t *hum = json_object();
+        const char *k;
+        json_t *v;
+        json_object_foreach(lat, k, v) {
+            if (json_is_integer(v))
+                set_str(hum, k, pr_human_duration(json_integer_value(v), h));
+        }
+        json_object_set_new(j, "latency", hum);
+    }
+    json_t *v;
+    if ((v = json_object_get(j, "rate_per_s")) && json_is_number(v))
+        set_str(j, "rate", pr_human_rate(json_number_value(v), h));
+    if ((v = json_object_get(j, "throughput_per_s")) && json_is_number(v))
+        set_str(j, "throughput", pr_human_rate(json_number_value(v), h));
+    if ((v = json_object_get(j, "duration_ns")) && json_is_integer(v))
+        set_str(j, "duration", pr_human_duration(json_integer_value(v), h));
+    if ((v = json_object_get(j, "success_ratio")) && json_is_number(v)) {
+        set_str(j, "success_pct", pr_human_percent(json_number_value(v), h));
+        set_str(j, "error_pct", pr_human_percent(1 - json_number_value(v), h));
+    }
+    set_str(j, "mode", "tool-printed");
+    return j;
+}
+
+static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_report_opts *o,
+                   json_t **out, pr_error *err)
+{
+    pr_run *first = NULL;
+    int rc = pr_store_load_run(st, ids[0], &first, err);
+    if (rc < 0)
+        return rc;
+    json_t *j = run_meta_json(first);
+    if (nids > 1) {
+        json_t *m = json_array();
+        for (size_t i = 0; i < nids; i++)
+            json_array_append_new(m, json_integer(ids[i]));
+        json_object_set_new(j, "merged_runs", m);
+    }
+    if (first->summary_only && nids == 1) {
+        json_object_set_new(j, "stats", summary_only_stats(first));
+        pr_run_free(first);
+        *out = j;
+        return 0;
+    }
+    acc a;
+    memset(&a, 0, sizeof a);
+    a.o = o;
+    a.names = pr_strtab_new();
+    pr_series_init(&a.total);
+    /* window and time-series bins from the runs' bounds */
+    int64_t t0 = first->start_ns, t1 = first->end_ns;
+    pr_run **runs = pr_xcalloc(nids, sizeof *runs);
+    runs[0] = first;
+    for (size_t i = 1; i < nids && rc == 0; i++) {
+        rc = pr_store_load_run(st, ids[i], &runs[i], err);
+        if (rc == 0 && runs[i]->start_ns != PR_UNKNOWN) {
+            if (t0 == PR_UNKNOWN || runs[i]->start_ns < t0)
+                t0 = runs[i]->start_ns;
+            if (t1 == PR_UNKNOWN || runs[i]->end_ns > t1)
+                t1 = runs[i]->end_ns;
+        }
+    }
+    a.from = INT64_MIN;
+    a.to = INT64_MAX;
+    if (t0 != PR_UNKNOWN) {
+        if (o->from_ns != PR_UNKNOWN)
+            a.from = t0 + o->from_ns;
+        if (o->to_ns != PR_UNKNOWN)
+            a.to = t0 + o->to_ns;
+        int64_t lo = a.from > t0 ? a.from : t0;
+        int64_t hi = a.to < t1 ? a.to : t1;
+        if (o->timeseries && hi > lo) {
+            a.t0 = lo;
+            a.interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, 300);
+            a.nbins = (size_t)((hi - lo) / a.interval) + 1;
+            if (a.nbins > 100000) {
+                a.nbins = 100000;
+                a.interval = (hi - lo) / 99999 + 1;
+            }
+            a.bins = pr_xcalloc(a.nbins, sizeof *a.bins);
+        }
+    }
+    for (size_t i = 0; i < nids && rc == 0; i++) {
+        a.run = runs[i];
+        memset(a.map, 0, a.map_cap * sizeof *a.map);
+        pr_vec_reserve(&a.total.latency, a.total.latency.n + (size_t)runs[i]->samples);
+        rc = pr_store_scan(st, ids[i], scan_cb, &a, err);
+    }
+    if (rc == 0) {
+        json_t *stats = series_json(&a.total, o);
+        int64_t ok_lat = a.total.successes;
+        double apdex = ok_lat || a.total.count
+                           ? ((double)a.apdex_s + (double)a.apdex_t / 2) / (double)a.total.count
+                           : NAN;
+        json_t *ap = json_object();
+        set_real(ap, "score", apdex);
+        set_int(ap, "t_ns", o->apdex_t_ns);
+        set_int(ap, "f_ns", o->apdex_f_ns);
+        set_int(ap, "satisfied", a.apdex_s);
+        set_int(ap, "tolerating", a.apdex_t);
+        json_object_set_new(stats, "apdex", ap);
+        json_object_set_new(j, "stats", stats);
+        json_object_set_new(j, "labels", labels_json(&a));
+        json_object_set_new(j, "status_codes", status_json(&a));
+        json_t *groups;
+        json_object_set_new(j, "errors", errors_json(&a, &groups));
+        json_object_set_new(j, "error_groups", groups);
+        if (a.nbins)
+            json_object_set_new(j, "timeseries", timeseries_json(&a));
+        if (o->histogram)
+            distribution_json(j, &a.total.latency); /* sorted by series_json */
+        *out = j;
+    } else {
+        json_decref(j);
+    }
+    for (size_t i = 0; i < nids; i++)
+        pr_run_free(runs[i]);
+    free(runs);
+    acc_dispose(&a);
+    return rc;
+}
+
+int pr_report_run(pr_store *st, int64_t run_id, const pr_report_opts *o, json_t **out,
+                  pr_error *err)
+{
+    return analyse(st, &run_id, 1, o, out, err);
+}
+
+int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
+                    const pr_report_opts *o, json_t **out, pr_error *err)
+{
+    json_t *doc = json_object();
+    char buf[40];
+    set_str(doc, "schema", "perfreport-report");
+    set_int(doc, "version", PR_REPORT_SCHEMA_VERSION);
+    set_str(doc, "generated", pr_format_rfc3339(o->generated_s * 1000000000LL, 0, buf));
+    json_t *runs = json_array();
+    int rc = 0;
+    if (merge && n > 0) {
+        json_t *r;
+        rc = analyse(st, ids, n, o, &r, err);
+        if (rc == 0)
+            json_array_append_new(runs, r);
+    } else {
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            json_t *r;
+            rc = analyse(st, &ids[i], 1, o, &r, err);
+            if (rc == 0)
+                json_array_append_new(runs, r);
+        }
+    }
+    mark_first_last(runs);
+    json_object_set_new(doc, "runs", runs);
+    if (rc < 0) {
+        json_decref(doc);
+        return rc;
+    }
+    *out = doc;
+    return 0;
+}

@@ -1,0 +1,43 @@
+/* The report model: one JSON document (schema "perfreport-report", version 1) with, per run,
+ * statistics, per-label breakdowns, status codes, error sets, time series and histograms.
+ * It is what `summary --json` prints and the context templates render (docs/templates.md). */
+#ifndef PR_REPORT_H
+#define PR_REPORT_H
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "model/error.h"
+#include "store/store.h"
+
+#define PR_REPORT_SCHEMA_VERSION 1
+#define PR_MAX_PERCENTILES 16
+
+typedef struct pr_report_opts {
+    double percentiles[PR_MAX_PERCENTILES]; /* default 50, 90, 95, 99, 99.9 */
+    size_t npercentiles;
+    int64_t interval_ns;  /* time-series interval; 0 = automatic (a few hundred points) */
+    int64_t from_ns;      /* trim: offset from run start, PR_UNKNOWN = none */
+    int64_t to_ns;
+    int64_t apdex_t_ns;   /* default 500 ms */
+    int64_t apdex_f_ns;   /* default 4 T (1500 ms when T is 500 ms: JMeter's default F) */
+    int timeseries;       /* include time series (default 1) */
+    int histogram;        /* include the histogram and percentile spectrum (default 1) */
+    int64_t generated_s;  /* "generated" timestamp: SOURCE_DATE_EPOCH / --now, else now */
+} pr_report_opts;
+
+void pr_report_opts_init(pr_report_opts *o);
+/* Parses "50,90,99.9" into o->percentiles. Returns 0 or -1 on a bad list. */
+int pr_report_parse_percentiles(pr_report_opts *o, const char *list);
+
+/* The model of one run (a new reference). */
+int pr_report_run(pr_store *st, int64_t run_id, const pr_report_opts *o, json_t **out,
+                  pr_error *err);
+/* The whole document for several runs: {"schema", "version", "generated", "runs": [...]}.
+ * merge != 0 analyses all runs as one series named after the first. */
+int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
+                    const pr_report_opts *o, json_t **out, pr_error *err);
+
+/* Groups an error message: digits runs become "N", hex ids "X" (docs/metrics.md). */
+void pr_error_group(const char *msg, char *out, size_t size);
+
+#endif

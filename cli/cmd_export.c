@@ -1,0 +1,192 @@
+/* `perfreport export`: a run's samples as the native stream, CSV or NDJSON. */
+#include "cli/cli.h"
+#include "cli/common.h"
+#include "model/native.h"
+#include "model/lex.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct exporter {
+    FILE *f;
+    pr_run *run;
+    pr_native_writer *w;
+    int fmt; /* 0 native, 1 csv, 2 ndjson */
+    pr_error *err;
+} exporter;
+
+static void put_i64(FILE *f, int64_t v)
+{
+    if (v != PR_UNKNOWN)
+        fprintf(f, "%lld", (long long)v);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    if (!j) /* not valid UTF-8: keep the bytes readable rather than dropping the value */
+        j = json_string("\xef\xbf\xbd");
+    char *q = json_dumps(j, JSON_ENCODE_ANY);
+    json_decref(j);
+    fputs(q, f);
+    free(q);
+}
+
+static int cb(void *payload, const pr_sample *s, size_t n)
+{
+    exporter *x = payload;
+    if (x->fmt == 0)
+        return pr_native_writer_push(x->w, x->run, s, n, x->err);
+    for (size_t i = 0; i < n; i++) {
+        const pr_sample *p = &s[i];
+        const char *succ = p->success == PR_OK_SUCCESS ? "true"
+                           : p->success == PR_FAIL ? "false" : "";
+        if (x->fmt == 1) {
+            put_i64(x->f, p->start_ns); fputc(',', x->f);
+            put_i64(x->f, p->latency_ns); fputc(',', x->f);
+            put_i64(x->f, p->connect_ns); fputc(',', x->f);
+            put_i64(x->f, p->ttfb_ns); fputc(',', x->f);
+            fprintf(x->f, "%u,%s,", p->status, succ);
+            put_i64(x->f, p->bytes_in); fputc(',', x->f);
+            put_i64(x->f, p->bytes_out); fputc(',', x->f);
+            csv_str(x->f, pr_run_str(x->run, p->label)); fputc(',', x->f);
+            csv_str(x->f, pr_run_str(x->run, p->method)); fputc(',', x->f);
+            csv_str(x->f, pr_run_str(x->run, p->url)); fputc(',', x->f);
+            csv_str(x->f, pr_run_str(x->run, p->error)); fputc(',', x->f);
+            csv_str(x->f, pr_run_str(x->run, p->thread));
+            fputc('\n', x->f);
+        } else {
+            fprintf(x->f, "{\"start_ns\":");
+            if (p->start_ns != PR_UNKNOWN) put_i64(x->f, p->start_ns); else fputs("null", x->f);
+            fprintf(x->f, ",\"latency_ns\":");
+            if (p->latency_ns != PR_UNKNOWN) put_i64(x->f, p->latency_ns); else fputs("null", x->f);
+            if (p->connect_ns != PR_UNKNOWN) { fprintf(x->f, ",\"connect_ns\":"); put_i64(x->f, p->connect_ns); }
+            if (p->ttfb_ns != PR_UNKNOWN) { fprintf(x->f, ",\"ttfb_ns\":"); put_i64(x->f, p->ttfb_ns); }
+            fprintf(x->f, ",\"status\":%u", p->status);
+            if (*succ) fprintf(x->f, ",\"success\":%s", succ);
+            if (p->bytes_in != PR_UNKNOWN) { fprintf(x->f, ",\"bytes_in\":"); put_i64(x->f, p->bytes_in); }
+            if (p->bytes_out != PR_UNKNOWN) { fprintf(x->f, ",\"bytes_out\":"); put_i64(x->f, p->bytes_out); }
+            static const char *const keys[] = {"label", "method", "url", "error", "thread"};
+            uint32_t ids[] = {p->label, p->method, p->url, p->error, p->thread};
+            for (int k = 0; k < 5; k++) {
+                if (!ids[k])
+                    continue;
+                fprintf(x->f, ",\"%s\":", keys[k]);
+                json_str(x->f, pr_run_str(x->run, ids[k]));
+            }
+            fputs("}\n", x->f);
+        }
+    }
+    return ferror(x->f) ? pr_error_set(x->err, PR_EIO, NULL, 0, 0, "write error: %s",
+                                       strerror(errno))
+                        : 0;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"store", required_argument, NULL, 'S'},
+                                             {"format", required_argument, NULL, 'f'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {NULL, 0, NULL, 0}};
+    const char *store = NULL, *format = "native", *output = "-";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "f:o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'S': store = optarg; break;
+        case 'f': format = optarg; break;
+        case 'o': output = optarg; break;
+        default: return PR_EXIT_USAGE;
+        }
+    }
+    exporter x = {0};
+    if (!strcmp(format, "native"))
+        x.fmt = 0;
+    else if (!strcmp(format, "csv"))
+        x.fmt = 1;
+    else if (!strcmp(format, "ndjson"))
+        x.fmt = 2;
+    else {
+        pr_cli_errorf("export: unknown --format '%s' (native, csv, ndjson)", format);
+        return PR_EXIT_USAGE;
+    }
+    if (argc - optind != 1) {
+        pr_cli_errorf("export: name one run");
+        return PR_EXIT_USAGE;
+    }
+    pr_store *st;
+    int rc = pr_cli_open_store(store, 0, &st);
+    if (rc)
+        return rc;
+    int64_t *ids = NULL;
+    size_t n = 0;
+    pr_error err;
+    pr_error_clear(&err);
+    x.err = &err;
+    rc = pr_cli_select_runs(st, argv + optind, 1, &ids, &n);
+    if (rc == 0 && pr_store_load_run(st, ids[0], &x.run, &err) < 0) {
+        pr_cli_print_error(&err);
+        rc = PR_EXIT_ERROR;
+    }
+    if (rc == 0) {
+        x.f = strcmp(output, "-") ? fopen(output, "wb") : stdout;
+        if (!x.f) {
+            pr_cli_errorf("%s: cannot write: %s", output, strerror(errno));
+            rc = PR_EXIT_ERROR;
+        }
+    }
+    if (rc == 0) {
+        int r = 0;
+        if (x.fmt == 0) {
+            x.w = pr_native_writer_new(x.f, x.run, &err);
+            r = x.w ? 0 : -1;
+        } else if (x.fmt == 1) {
+            fputs("start_ns,latency_ns,connect_ns,ttfb_ns,status,success,bytes_in,bytes_out,"
+                  "label,method,url,error,thread\n", x.f);
+        }
+        if (r == 0)
+            r = pr_store_scan(st, ids[0], cb, &x, &err);
+        if (x.w) {
+            int r2 = pr_native_writer_close(x.w, x.run, r == 0 ? &err : NULL);
+            if (r == 0)
+                r = r2;
+        }
+        if (fflush(x.f) != 0 && r == 0)
+            r = pr_error_set(&err, PR_EIO, output, 0, 0, "write error: %s", strerror(errno));
+        if (x.f != stdout && fclose(x.f) != 0 && r == 0)
+            r = pr_error_set(&err, PR_EIO, output, 0, 0, "write error: %s", strerror(errno));
+        if (r < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        }
+    }
+    pr_run_free(x.run);
+    free(ids);
+    pr_store_close(st);
+    return rc;
+}
+
+const pr_command pr_cmd_export = {
+    "export", "export [--format native|csv|ndjson] [-o FILE] RUN",
+    "write a run's samples (native stream, CSV or NDJSON)",
+    "Writes every sample of RUN to FILE (default stdout). The native stream can be\n"
+    "ingested again elsewhere (docs/format.md); CSV and NDJSON hold one sample per line\n"
+    "with times in ns and empty/absent fields where the source did not know a value.\n\n"
+    "example:\n  perfreport export --format csv -o run3.csv 3\n",
+    run};

@@ -1,0 +1,241 @@
+/* `perfreport ingest`: detect each input's format, parse it into the store, one transaction per file. */
+#include "cli/cli.h"
+#include "cli/common.h"
+#include "model/xalloc.h"
+#include "parsers/parser.h"
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct progress {
+    int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *);
+    void *payload;
+    const char *name;
+    unsigned long long next;
+    unsigned long long seen;
+} progress;
+
+static int progress_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+{
+    progress *g = p;
+    g->seen += n;
+    if (g->seen >= g->next) {
+        fprintf(stderr, "\r%s: %llu samples…", g->name, g->seen);
+        g->next += 1000000;
+    }
+    return g->push(g->payload, run, s, n, err);
+}
+
+static int parse_tag(const char *arg, char **key, char **value)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return -1;
+    *key = pr_xstrndup(arg, (size_t)(eq - arg));
+    *value = pr_xstrdup(eq + 1);
+    return 0;
+}
+
+static int ingest_one(pr_store *st, const char *path, const char *name, const pr_parser *forced,
+                      char **tags, int ntags, const pr_parse_opts *popts, int force, int quiet)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_input *in = pr_input_open(path, &err);
+    if (!in) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    const pr_parser *p = forced;
+    if (!p) {
+        size_t got;
+        const unsigned char *head = pr_input_peek(in, 65536, &got);
+        p = pr_parser_sniff(head, got, NULL);
+        if (!p) {
+            pr_cli_errorf("%s: unrecognised format (name one with --format; `perfreport formats` "
+                          "lists them)", pr_input_name(in));
+            pr_input_close(in);
+            return PR_EXIT_ERROR;
+        }
+    }
+    pr_ingest *ing;
+    if (pr_ingest_begin(st, &ing, name, path, &err) < 0) {
+        pr_cli_print_error(&err);
+        pr_input_close(in);
+        return PR_EXIT_ERROR;
+    }
+    pr_sink *sink = pr_ingest_sink(ing);
+    pr_run_set_format(sink->run, p->name, p->tool);
+    for (int i = 0; i < ntags; i++) {
+        char *k = NULL, *v = NULL;
+        if (parse_tag(tags[i], &k, &v) == 0)
+            pr_run_tag(sink->run, k, v);
+        free(k);
+        free(v);
+    }
+    progress g = {sink->push, sink->payload, pr_input_name(in), 1000000, 0};
+    int tty = !quiet && isatty(2);
+    if (tty) {
+        sink->push = progress_push;
+        sink->payload = &g;
+    }
+    int rc = p->parse(in, sink, popts, &err);
+    if (rc == PR_ETRUNC) {
+        char buf[2048];
+        fprintf(stderr, "perfreport: warning: %s (the complete records before it are kept)\n",
+                pr_error_format(&err, buf, sizeof buf));
+        rc = 0;
+    }
+    if (rc == 0)
+        rc = pr_sink_flush(sink, &err);
+    if (tty) {
+        fprintf(stderr, "\r\033[K");
+        sink->push = g.push;
+        sink->payload = g.payload;
+    }
+    if (rc == 0)
+        rc = pr_input_drain(in, &err);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        pr_ingest_abort(ing);
+        pr_input_close(in);
+        return PR_EXIT_ERROR;
+    }
+    char sha[65];
+    pr_input_sha256(in, sha);
+    char *runname = pr_xstrdup(sink->run->name ? sink->run->name : "");
+    int summary_only = sink->run->summary_only;
+    pr_ingest_result res;
+    rc = pr_ingest_commit(ing, sha, force, &res, &err);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+    } else if (res.duplicate_of) {
+        if (!quiet)
+            fprintf(stderr, "perfreport: %s: already ingested as run %d; skipped (--force to "
+                            "ingest again)\n", pr_input_name(in), res.duplicate_of);
+    } else if (!quiet) {
+        if (summary_only)
+            printf("%s: %s, summary only -> run %lld '%s'\n", pr_input_name(in), p->name,
+                   (long long)res.run_id, runname);
+        else if (res.runs > 1)
+            printf("%s: %s, %lld samples -> %d runs (last %lld)\n", pr_input_name(in), p->name,
+                   (long long)res.samples, res.runs, (long long)res.run_id);
+        else
+            printf("%s: %s, %lld samples -> run %lld '%s'\n", pr_input_name(in), p->name,
+                   (long long)res.samples, (long long)res.run_id, runname);
+    }
+    free(runname);
+    pr_input_close(in);
+    return rc < 0 ? PR_EXIT_ERROR : 0;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"store", required_argument, NULL, 'S'},  {"name", required_argument, NULL, 'n'},
+        {"tag", required_argument, NULL, 't'},    {"format", required_argument, NULL, 'f'},
+        {"force", no_argument, NULL, 'F'},        {"quiet", no_argument, NULL, 'q'},
+        {"jtl-columns", required_argument, NULL, 1}, {"jtl-time-format", required_argument, NULL, 2},
+        {"tz", required_argument, NULL, 3},       {"jtl-timestamp", required_argument, NULL, 4},
+        {"split-runs", no_argument, NULL, 5},     {"recover", no_argument, NULL, 6},
+        {"subresults", required_argument, NULL, 7},
+        {NULL, 0, NULL, 0}};
+    const char *store = NULL, *name = NULL;
+    const pr_parser *forced = NULL;
+    char **tags = pr_xcalloc((size_t)argc, sizeof *tags);
+    int ntags = 0, force = 0, quiet = 0, c, rc = 0;
+    pr_parse_opts po;
+    memset(&po, 0, sizeof po);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "n:t:f:q", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'S': store = optarg; break;
+        case 'n': name = optarg; break;
+        case 't': {
+            char *k, *v;
+            if (parse_tag(optarg, &k, &v) < 0) {
+                pr_cli_errorf("--tag expects KEY=VALUE, got '%s'", optarg);
+                free(tags);
+                return PR_EXIT_USAGE;
+            }
+            free(k);
+            free(v);
+            tags[ntags++] = optarg;
+            break;
+        }
+        case 'f':
+            forced = pr_parser_find(optarg);
+            if (!forced) {
+                pr_cli_errorf("unknown format '%s' (see perfreport formats)", optarg);
+                free(tags);
+                return PR_EXIT_USAGE;
+            }
+            break;
+        case 'F': force = 1; break;
+        case 'q': quiet = 1; break;
+        case 1: po.jtl_columns = optarg; break;
+        case 2: po.jtl_time_format = optarg; break;
+        case 3: po.tz = optarg; break;
+        case 4:
+            if (strcmp(optarg, "end") && strcmp(optarg, "start")) {
+                pr_cli_errorf("--jtl-timestamp expects start or end");
+                free(tags);
+                return PR_EXIT_USAGE;
+            }
+            po.jtl_timestamp_end = !strcmp(optarg, "end");
+            break;
+        case 5: po.split_runs = 1; break;
+        case 6: po.recover = 1; break;
+        case 7:
+            po.subresults = !strcmp(optarg, "include") ? PR_SUB_INCLUDE
+                            : !strcmp(optarg, "only") ? PR_SUB_ONLY
+                            : !strcmp(optarg, "exclude") ? PR_SUB_EXCLUDE : -1;
+            if (po.subresults < 0) {
+                pr_cli_errorf("--subresults expects exclude, include or only");
+                free(tags);
+                return PR_EXIT_USAGE;
+            }
+            break;
+        default: free(tags); return PR_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        pr_cli_errorf("ingest: no input files (use - for stdin)");
+        free(tags);
+        return PR_EXIT_USAGE;
+    }
+    pr_store *st;
+    if ((rc = pr_cli_open_store(store, 1, &st)) != 0) {
+        free(tags);
+        return rc;
+    }
+    for (int i = optind; i < argc; i++) {
+        int r = ingest_one(st, argv[i], name, forced, tags, ntags, &po, force, quiet);
+        if (r)
+            rc = r;
+    }
+    pr_store_close(st);
+    free(tags);
+    return rc;
+}
+
+const pr_command pr_cmd_ingest = {
+    "ingest", "ingest [OPTIONS] FILE…",
+    "read result files into the store (format detected by content)",
+    "Reads each FILE (or - for stdin) into the store. The format is detected from the\n"
+    "content; --format overrides. One file is one transaction: a file that fails to parse\n"
+    "leaves the store as it was. A file whose content was already ingested is skipped.\n\n"
+    "options:\n"
+    "  -n, --name NAME       add to the run NAME (created if missing); default: a new run\n"
+    "                        named by the file (e.g. Vegeta's attack name) or its base name\n"
+    "  -t, --tag KEY=VALUE   tag the run (repeatable)\n"
+    "  -f, --format NAME     skip detection (see perfreport formats)\n"
+    "      --force           ingest content that is already in the store\n"
+    "  -q, --quiet           no progress line, no per-file report\n"
+    "      --store PATH      store file (default $PERFREPORT_STORE or ./perfreport.db)\n"
+    "JMeter: --jtl-columns a,b,c  --jtl-time-format PATTERN  --tz ZONE\n"
+    "        --jtl-timestamp start|end  --subresults exclude|include|only\n"
+    "        --split-runs  --recover\n\n"
+    "example:\n  perfreport ingest --tag build=1.4.2 results/*.bin\n",
+    run};

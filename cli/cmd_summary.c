@@ -1,0 +1,277 @@
+/* `perfreport summary`: the statistics of runs as an aligned text table or the JSON report model. */
+#include "analysis/human.h"
+#include "analysis/report.h"
+#include "cli/cli.h"
+#include "cli/common.h"
+#include "model/lex.h"
+#include "model/xalloc.h"
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *jstr(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "-";
+}
+
+static void print_latency_line(const char *title, json_t *stats, const char *key)
+{
+    json_t *h = json_object_get(stats, key);
+    char rawkey[64];
+    snprintf(rawkey, sizeof rawkey, "%s_ns", key);
+    json_t *raw = json_object_get(stats, rawkey);
+    if (!json_is_object(h))
+        return;
+    printf("  %-13s min %s, mean %s", title, jstr(h, "min"), jstr(h, "mean"));
+    json_t *list = json_object_get(raw, "percentiles");
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e)
+        printf(", p%s %s", jstr(e, "p"), jstr(e, "human"));
+    if (!json_is_array(list)) {
+        /* summary-only: whatever percentiles the tool printed */
+        const char *k;
+        json_t *v;
+        json_object_foreach(h, k, v) {
+            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9')
+                printf(", %s %s", k, json_string_value(v));
+        }
+    }
+    printf(", max %s\n", jstr(h, "max"));
+}
+
+static void print_run(json_t *r, int by_label)
+{
+    json_t *s = json_object_get(r, "stats");
+    printf("run %lld: %s  (%s, %s)%s\n", (long long)json_integer_value(json_object_get(r, "id")),
+           jstr(r, "name"), jstr(r, "tool"), jstr(r, "format"),
+           json_is_true(json_object_get(r, "summary_only"))
+               ? "  [summary only: numbers as the tool printed them, no samples]" : "");
+    json_t *merged = json_object_get(r, "merged_runs");
+    if (json_array_size(merged)) {
+        printf("  %-13s", "merged runs");
+        size_t i;
+        json_t *v;
+        json_array_foreach(merged, i, v)
+            printf(" %lld", (long long)json_integer_value(v));
+        printf("\n");
+    }
+    json_t *req = json_object_get(s, "requests");
+    if (req)
+        printf("  %-13s %lld\n", "requests", (long long)json_integer_value(req));
+    if (json_object_get(s, "duration"))
+        printf("  %-13s %s (wait %s)\n", "duration", jstr(s, "duration"), jstr(s, "wait"));
+    if (json_object_get(s, "rate"))
+        printf("  %-13s %s\n", "rate", jstr(s, "rate"));
+    if (json_object_get(s, "throughput"))
+        printf("  %-13s %s\n", "throughput", jstr(s, "throughput"));
+    if (json_object_get(s, "success_pct")) {
+        json_t *e = json_object_get(s, "errors");
+        if (e)
+            printf("  %-13s %s (%lld errors)\n", "success", jstr(s, "success_pct"),
+                   (long long)json_integer_value(e));
+        else
+            printf("  %-13s %s\n", "success", jstr(s, "success_pct"));
+    }
+    print_latency_line("latency", s, "latency");
+    print_latency_line("connect", s, "connect");
+    print_latency_line("ttfb", s, "ttfb");
+    if (json_object_get(s, "bytes_in") || json_object_get(s, "bytes_out"))
+        printf("  %-13s in %s, out %s\n", "bytes", jstr(s, "bytes_in"), jstr(s, "bytes_out"));
+    json_t *ap = json_object_get(s, "apdex");
+    if (ap && json_is_number(json_object_get(ap, "score")))
+        printf("  %-13s %.3f (T %s)\n", "apdex", json_number_value(json_object_get(ap, "score")),
+               "500 ms");
+    json_t *codes = json_object_get(r, "status_codes");
+    if (json_array_size(codes)) {
+        printf("  %-13s", "status codes");
+        size_t i;
+        json_t *c;
+        json_array_foreach(codes, i, c)
+            printf("%s%lld: %lld", i ? ", " : " ", (long long)json_integer_value(json_object_get(c, "code")),
+                   (long long)json_integer_value(json_object_get(c, "count")));
+        printf("\n");
+    } else if (json_is_object(json_object_get(s, "status_codes"))) {
+        printf("  %-13s", "status codes");
+        const char *k;
+        json_t *v;
+        int first = 1;
+        json_object_foreach(json_object_get(s, "status_codes"), k, v) {
+            printf("%s%s: %lld", first ? " " : ", ", k, (long long)json_integer_value(v));
+            first = 0;
+        }
+        printf("\n");
+    }
+    json_t *errs = json_object_get(r, "errors");
+    if (json_array_size(errs)) {
+        printf("  errors:\n");
+        size_t i;
+        json_t *e;
+        json_array_foreach(errs, i, e) {
+            if (i == 10) {
+                printf("    … %zu more (see --json)\n", json_array_size(errs) - 10);
+                break;
+            }
+            printf("    %8lld  %s\n", (long long)json_integer_value(json_object_get(e, "count")),
+                   jstr(e, "message"));
+        }
+    }
+    json_t *labels = json_object_get(r, "labels");
+    if (by_label && json_array_size(labels)) {
+        size_t w = 5, i;
+        json_t *l;
+        json_array_foreach(labels, i, l) {
+            size_t n = strlen(jstr(l, "label"));
+            if (n > w)
+                w = n;
+        }
+        if (w > 60)
+            w = 60;
+        printf("\n  %-*s %9s %8s %10s %10s %10s %10s %10s %11s\n", (int)w, "label", "requests",
+               "errors", "mean", "p50", "p90", "p99", "max", "throughput");
+        json_array_foreach(labels, i, l) {
+            json_t *lat = json_object_get(l, "latency");
+            json_t *rawl = json_object_get(l, "latency_ns");
+            printf("  %-*.*s %9lld %8s %10s %10s %10s %10s %10s %11s\n", (int)w, (int)w,
+                   jstr(l, "label"), (long long)json_integer_value(json_object_get(l, "requests")),
+                   jstr(l, "error_pct"), jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"),
+                   jstr(lat, "p99"), jstr(lat, "max"), jstr(l, "throughput"));
+            (void)rawl;
+        }
+    }
+}
+
+static int parse_dur_arg(const char *opt, const char *arg, int64_t *ns)
+{
+    if (pr_lex_duration(arg, strlen(arg), 1000000000, ns) < 0) {
+        pr_cli_errorf("%s expects a duration like 10s or 500ms, got '%s'", opt, arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"store", required_argument, NULL, 'S'},    {"json", no_argument, NULL, 'j'},
+        {"by", required_argument, NULL, 'b'},       {"percentiles", required_argument, NULL, 'p'},
+        {"merge", no_argument, NULL, 'm'},          {"from", required_argument, NULL, 1},
+        {"to", required_argument, NULL, 2},         {"skip-warmup", required_argument, NULL, 3},
+        {"interval", required_argument, NULL, 4},   {"apdex-t", required_argument, NULL, 5},
+        {"apdex-f", required_argument, NULL, 6},    {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0}};
+    const char *store = NULL, *format = "text";
+    int json = 0, by_label = 0, merge = 0, c;
+    pr_report_opts o;
+    pr_report_opts_init(&o);
+    int apdex_f_set = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "jb:p:mf:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'S': store = optarg; break;
+        case 'j': json = 1; break;
+        case 'b':
+            if (strcmp(optarg, "label")) {
+                pr_cli_errorf("--by: only 'label' is supported so far");
+                return PR_EXIT_USAGE;
+            }
+            by_label = 1;
+            break;
+        case 'p':
+            if (pr_report_parse_percentiles(&o, optarg) < 0) {
+                pr_cli_errorf("--percentiles expects a list like 50,90,99.9 (at most %d)",
+                              PR_MAX_PERCENTILES);
+                return PR_EXIT_USAGE;
+            }
+            break;
+        case 'm': merge = 1; break;
+        case 1: if (parse_dur_arg("--from", optarg, &o.from_ns)) return PR_EXIT_USAGE; break;
+        case 2: if (parse_dur_arg("--to", optarg, &o.to_ns)) return PR_EXIT_USAGE; break;
+        case 3: if (parse_dur_arg("--skip-warmup", optarg, &o.from_ns)) return PR_EXIT_USAGE; break;
+        case 4: if (parse_dur_arg("--interval", optarg, &o.interval_ns)) return PR_EXIT_USAGE; break;
+        case 5:
+            if (pr_lex_duration(optarg, strlen(optarg), 1000000, &o.apdex_t_ns) < 0) {
+                pr_cli_errorf("--apdex-t expects a duration (ms if bare), got '%s'", optarg);
+                return PR_EXIT_USAGE;
+            }
+            break;
+        case 6:
+            if (pr_lex_duration(optarg, strlen(optarg), 1000000, &o.apdex_f_ns) < 0) {
+                pr_cli_errorf("--apdex-f expects a duration (ms if bare), got '%s'", optarg);
+                return PR_EXIT_USAGE;
+            }
+            apdex_f_set = 1;
+            break;
+        case 'f': format = optarg; break;
+        default: return PR_EXIT_USAGE;
+        }
+    }
+    if (!apdex_f_set && o.apdex_t_ns != 500000000)
+        o.apdex_f_ns = 4 * o.apdex_t_ns;
+    if (strcmp(format, "text") && strcmp(format, "json")) {
+        pr_cli_errorf("--format: unknown output format '%s' (text, json)", format);
+        return PR_EXIT_USAGE;
+    }
+    if (!strcmp(format, "json"))
+        json = 1;
+    o.timeseries = json;
+    o.histogram = json;
+    pr_store *st;
+    int rc = pr_cli_open_store(store, 0, &st);
+    if (rc)
+        return rc;
+    int64_t *ids = NULL;
+    size_t n = 0;
+    rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
+    json_t *doc = NULL;
+    pr_error err;
+    pr_error_clear(&err);
+    if (rc == 0 && pr_report_build(st, ids, n, merge, &o, &doc, &err) < 0) {
+        pr_cli_print_error(&err);
+        rc = PR_EXIT_ERROR;
+    }
+    if (rc == 0) {
+        if (json) {
+            char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+            size_t len = strlen(text);
+            text[len] = '\n';
+            if (pr_cli_write_file("-", text, len + 1) < 0)
+                rc = PR_EXIT_ERROR;
+            free(text);
+        } else {
+            size_t i;
+            json_t *r;
+            json_array_foreach(json_object_get(doc, "runs"), i, r) {
+                if (i)
+                    printf("\n");
+                print_run(r, by_label);
+            }
+            if (fflush(stdout) != 0)
+                rc = PR_EXIT_ERROR;
+        }
+    }
+    json_decref(doc);
+    free(ids);
+    pr_store_close(st);
+    return rc;
+}
+
+const pr_command pr_cmd_summary = {
+    "summary", "summary [OPTIONS] [RUN…]", "statistics of runs (text table or --json)",
+    "Prints the statistics of each RUN (an id, a name or 'last'; default: every run):\n"
+    "requests, duration, rate, throughput, success ratio, latency min/mean/percentiles/max\n"
+    "(exact, nearest rank over all samples), bytes, status codes and errors.\n\n"
+    "options:\n"
+    "      --json               the report model as JSON (docs/templates.md)\n"
+    "  -b, --by label           a table per label\n"
+    "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9)\n"
+    "  -m, --merge              analyse all the runs as one (e.g. one per load generator)\n"
+    "      --from D, --to D     keep samples started D after the run start (e.g. 10s)\n"
+    "      --skip-warmup D      same as --from D\n"
+    "      --interval D         time-series interval in --json (default: automatic)\n"
+    "      --apdex-t D          Apdex threshold T (default 500ms; F defaults to 4T)\n"
+    "      --store PATH         store file\n\n"
+    "example:\n  perfreport summary --by label --percentiles 50,99,99.9 last\n",
+    run};

@@ -1,0 +1,86 @@
+/* Store opening, error printing and run selection shared by the subcommands. */
+#include "cli/common.h"
+#include "cli/cli.h"
+#include "model/xalloc.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pr_cli_print_error(const pr_error *err)
+{
+    char buf[2048];
+    fprintf(stderr, "perfreport: %s\n", pr_error_format(err, buf, sizeof buf));
+}
+
+int pr_cli_open_store(const char *path, int create, pr_store **out)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (pr_store_open(out, path ? path : pr_store_default_path(), create, &err) < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    return 0;
+}
+
+int pr_cli_select_runs(pr_store *st, char **refs, int nrefs, int64_t **ids, size_t *n)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (nrefs == 0) {
+        if (pr_store_list_runs(st, ids, n, &err) < 0) {
+            pr_cli_print_error(&err);
+            return PR_EXIT_ERROR;
+        }
+        if (*n == 0) {
+            pr_cli_errorf("the store has no runs yet (perfreport ingest FILE…)");
+            free(*ids);
+            *ids = NULL;
+            return PR_EXIT_ERROR;
+        }
+        return 0;
+    }
+    *ids = pr_xmalloc((size_t)nrefs * sizeof **ids);
+    *n = 0;
+    for (int i = 0; i < nrefs; i++) {
+        if (pr_store_find_run(st, refs[i], &(*ids)[*n], &err) < 0) {
+            pr_cli_print_error(&err);
+            free(*ids);
+            *ids = NULL;
+            return err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
+        }
+        (*n)++;
+    }
+    return 0;
+}
+
+int pr_cli_wants_help(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            pr_cli_help(stdout, name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int pr_cli_write_file(const char *path, const char *buf, size_t len)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+    if (!f) {
+        pr_cli_errorf("%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    int bad = fwrite(buf, 1, len, f) != len;
+    bad |= fflush(f) != 0;
+    if (f != stdout)
+        bad |= fclose(f) != 0;
+    if (bad) {
+        pr_cli_errorf("%s: write error: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

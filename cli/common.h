@@ -1,0 +1,23 @@
+/* Helpers shared by the subcommands: store opening, error printing, run selection. */
+#ifndef PR_CLI_COMMON_H
+#define PR_CLI_COMMON_H
+#include <stdint.h>
+#include <stdio.h>
+#include "model/error.h"
+#include "store/store.h"
+
+/* Prints "perfreport: FILE:LINE:COL: message" to stderr. */
+void pr_cli_print_error(const pr_error *err);
+/* Opens the store named by --store (NULL: $PERFREPORT_STORE or ./perfreport.db). */
+int pr_cli_open_store(const char *path, int create, pr_store **out);
+/* Resolves run references (ids, names, "last"); none given = all runs. Prints errors.
+ * Returns 0 and a malloc'd id array, or PR_EXIT_* on failure. */
+int pr_cli_select_runs(pr_store *st, char **refs, int nrefs, int64_t **ids, size_t *n);
+/* Prints a command's help text (usage line first) to f. */
+void pr_cli_help(FILE *f, const char *name);
+/* Standard handling of "--help"/"-h" anywhere in argv: prints help, returns 1. */
+int pr_cli_wants_help(int argc, char **argv, const char *name);
+/* Writes all of buf to path ("-" = stdout); checks every write. Returns 0 or -1 (printed). */
+int pr_cli_write_file(const char *path, const char *buf, size_t len);
+
+#endif

@@ -1,0 +1,477 @@
+/* The native format: column-wise sample block codec and the stream writer (docs/format.md). */
+#include "model/native.h"
+#include "model/varint.h"
+#include "model/xalloc.h"
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* ---- columns ------------------------------------------------------------------------ */
+
+typedef struct column {
+    size_t off;
+    unsigned char size; /* 1, 2, 4 or 8 bytes */
+    unsigned char is_signed;
+} column;
+
+#define COL(f, sg) {offsetof(pr_sample, f), sizeof(((pr_sample *)0)->f), sg}
+static const column columns[] = {
+    COL(start_ns, 1),  COL(latency_ns, 1), COL(connect_ns, 1), COL(ttfb_ns, 1),
+    COL(lateness_ns, 1), COL(bytes_in, 1), COL(bytes_out, 1), COL(label, 0),
+    COL(url, 0),       COL(method, 0),     COL(error, 0),      COL(thread, 0),
+    COL(attrs, 0),     COL(threads, 1),    COL(status, 0),     COL(success, 0),
+    COL(flags, 0),
+};
+#define NCOLS (sizeof columns / sizeof columns[0])
+
+static inline int64_t col_get(const pr_sample *s, const column *c)
+{
+    const char *p = (const char *)s + c->off;
+    switch (c->size) {
+    case 8: return *(const int64_t *)(const void *)p;
+    case 4: return c->is_signed ? *(const int32_t *)(const void *)p : (int64_t) * (const uint32_t *)(const void *)p;
+    case 2: return *(const uint16_t *)(const void *)p;
+    default: return *(const uint8_t *)(const void *)p;
+    }
+}
+
+/* Stores v into the column; returns -1 if v does not fit the field. */
+static inline int col_set(pr_sample *s, const column *c, int64_t v)
+{
+    char *p = (char *)s + c->off;
+    switch (c->size) {
+    case 8: *(int64_t *)(void *)p = v; return 0;
+    case 4:
+        if (c->is_signed) {
+            if (v < INT32_MIN || v > INT32_MAX)
+                return -1;
+            *(int32_t *)(void *)p = (int32_t)v;
+        } else {
+            if (v < 0 || v > UINT32_MAX)
+                return -1;
+            *(uint32_t *)(void *)p = (uint32_t)v;
+        }
+        return 0;
+    case 2:
+        if (v < 0 || v > UINT16_MAX)
+            return -1;
+        *(uint16_t *)(void *)p = (uint16_t)v;
+        return 0;
+    default:
+        if (v < 0 || v > UINT8_MAX)
+            return -1;
+        *(uint8_t *)(void *)p = (uint8_t)v;
+        return 0;
+    }
+}
+
+/* ---- encoder --------------------------------------------------------------------------- */
+
+enum { ENC_CONST = 0, ENC_RAW = 1, ENC_DELTA = 2, ENC_DICT = 3 };
+
+static const int64_t pow10s[] = {1, 1000, 1000000, 1000000000};
+
+/* Dictionary of up to 256 distinct values, open addressing over 512 slots. */
+typedef struct dict {
+    int64_t keys[512];
+    short idx[512];
+    int64_t vals[256];
+    int k;
+    int full;
+} dict;
+
+static int dict_add(dict *d, int64_t v)
+{
+    uint64_t h = (uint64_t)v * 0x9E3779B97F4A7C15ull;
+    unsigned i = (unsigned)(h >> 55);
+    for (;;) {
+        if (d->idx[i] < 0) {
+            if (d->k == 256) {
+                d->full = 1;
+                return -1;
+            }
+            d->idx[i] = (short)d->k;
+            d->keys[i] = v;
+            d->vals[d->k] = v;
+            return d->k++;
+        }
+        if (d->keys[i] == v)
+            return d->idx[i];
+        i = (i + 1) & 511;
+    }
+}
+
+static void put_uv(pr_buf *out, uint64_t v)
+{
+    unsigned char tmp[10];
+    pr_buf_append(out, tmp, pr_uvarint_put(tmp, v));
+}
+
+static void encode_column(const pr_sample *s, size_t n, const column *c, int64_t *vals,
+                          unsigned char *ix, pr_buf *out)
+{
+    int all_equal = 1, has_unknown = 0;
+    for (size_t i = 0; i < n; i++) {
+        vals[i] = col_get(s + i, c);
+        if (vals[i] != vals[0])
+            all_equal = 0;
+        if (vals[i] == PR_UNKNOWN)
+            has_unknown = 1;
+    }
+    if (all_equal) {
+        pr_buf_putc(out, ENC_CONST);
+        put_uv(out, pr_zigzag(n ? vals[0] : 0));
+        return;
+    }
+    /* decimal scale: the largest 10^(3e) dividing every value (none when unknown present) */
+    int e = 0;
+    if (!has_unknown && c->size == 8) {
+        e = 3;
+        for (size_t i = 0; i < n && e > 0; i++)
+            while (e > 0 && vals[i] % pow10s[e] != 0)
+                e--;
+    }
+    int64_t scale = pow10s[e];
+    /* sizes of each candidate */
+    size_t raw = 0, delta = 0;
+    int64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = vals[i] / scale;
+        raw += pr_uvarint_len(pr_zigzag(v));
+        delta += pr_uvarint_len(pr_zigzag((int64_t)((uint64_t)v - (uint64_t)prev)));
+        prev = v;
+    }
+    static __thread dict d;
+    memset(d.idx, 0xff, sizeof d.idx);
+    d.k = 0;
+    d.full = 0;
+    for (size_t i = 0; i < n; i++) {
+        int k = dict_add(&d, vals[i]);
+        if (k < 0)
+            break;
+        ix[i] = (unsigned char)k;
+    }
+    size_t dict_size = (size_t)-1;
+    unsigned bits = 8;
+    if (!d.full) {
+        bits = d.k <= 2 ? 1 : d.k <= 4 ? 2 : d.k <= 16 ? 4 : 8;
+        dict_size = 2 + (n * bits + 7) / 8;
+        for (int i = 0; i < d.k; i++)
+            dict_size += pr_uvarint_len(pr_zigzag(d.vals[i]));
+    }
+    if (dict_size <= raw && dict_size <= delta) {
+        pr_buf_putc(out, ENC_DICT);
+        put_uv(out, (uint64_t)d.k);
+        for (int i = 0; i < d.k; i++)
+            put_uv(out, pr_zigzag(d.vals[i]));
+        pr_buf_putc(out, (char)bits);
+        size_t nbytes = (n * bits + 7) / 8;
+        size_t at = out->len;
+        unsigned char zero[256] = {0};
+        for (size_t left = nbytes; left;) {
+            size_t k = left < sizeof zero ? left : sizeof zero;
+            pr_buf_append(out, zero, k);
+            left -= k;
+        }
+        if (out->overflow)
+            return;
+        unsigned char *p = (unsigned char *)out->p + at;
+        for (size_t i = 0; i < n; i++) {
+            size_t bit = i * bits;
+            p[bit >> 3] |= (unsigned char)(ix[i] << (bit & 7));
+        }
+        return;
+    }
+    int use_delta = delta < raw;
+    pr_buf_putc(out, use_delta ? ENC_DELTA : ENC_RAW);
+    pr_buf_putc(out, (char)e);
+    size_t need = use_delta ? delta : raw;
+    out->p = pr_xgrow(out->p, &out->cap, out->len + need + 1, 1);
+    unsigned char *p = (unsigned char *)out->p + out->len;
+    prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = vals[i] / scale;
+        if (use_delta) {
+            p += pr_uvarint_put(p, pr_zigzag((int64_t)((uint64_t)v - (uint64_t)prev)));
+            prev = v;
+        } else {
+            p += pr_uvarint_put(p, pr_zigzag(v));
+        }
+    }
+    out->len += need;
+    out->p[out->len] = 0;
+}
+
+void pr_block_encode(const pr_sample *s, size_t n, pr_buf *out)
+{
+    int64_t *vals = pr_xmalloc((n ? n : 1) * sizeof *vals);
+    unsigned char *ix = pr_xmalloc(n ? n : 1);
+    put_uv(out, n);
+    put_uv(out, NCOLS);
+    for (size_t c = 0; c < NCOLS; c++)
+        encode_column(s, n, &columns[c], vals, ix, out);
+    free(vals);
+    free(ix);
+}
+
+/* ---- decoder --------------------------------------------------------------------------- */
+
+static int bad(pr_error *err, const char *what)
+{
+    return pr_error_set(err, PR_EPARSE, NULL, 0, 0, "corrupt sample block: %s", what);
+}
+
+int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t *cap, size_t *n,
+                    pr_error *err)
+{
+    const unsigned char *end = p + len;
+    uint64_t count, ncols;
+    if (pr_uvarint_get(&p, end, &count) < 0 || pr_uvarint_get(&p, end, &ncols) < 0)
+        return bad(err, "truncated header");
+    if (count > PR_NATIVE_BLOCK_MAX)
+        return bad(err, "too many samples");
+    if (ncols > 64)
+        return bad(err, "too many columns");
+    pr_sample *s = *out = pr_xgrow(*out, cap, count ? count : 1, sizeof **out);
+    for (size_t i = 0; i < count; i++)
+        pr_sample_init(&s[i]);
+    for (uint64_t ci = 0; ci < ncols; ci++) {
+        const column *c = ci < NCOLS ? &columns[ci] : NULL; /* newer columns are skipped */
+        if (p >= end)
+            return bad(err, "truncated column");
+        int enc = *p++;
+        if (enc == ENC_CONST) {
+            uint64_t u;
+            if (pr_uvarint_get(&p, end, &u) < 0)
+                return bad(err, "truncated constant");
+            int64_t v = pr_unzigzag(u);
+            if (c)
+                for (size_t i = 0; i < count; i++)
+                    if (col_set(&s[i], c, v) < 0)
+                        return bad(err, "value out of range");
+        } else if (enc == ENC_RAW || enc == ENC_DELTA) {
+            if (p >= end || *p > 3)
+                return bad(err, "bad scale");
+            int64_t scale = pow10s[*p++];
+            int64_t prev = 0;
+            for (size_t i = 0; i < count; i++) {
+                uint64_t u;
+                if (pr_uvarint_get(&p, end, &u) < 0)
+                    return bad(err, "truncated values");
+                int64_t v = pr_unzigzag(u);
+                if (enc == ENC_DELTA) {
+                    v = (int64_t)((uint64_t)v + (uint64_t)prev);
+                    prev = v;
+                }
+                if (c && col_set(&s[i], c, (int64_t)((uint64_t)v * (uint64_t)scale)) < 0)
+                    return bad(err, "value out of range");
+            }
+        } else if (enc == ENC_DICT) {
+            uint64_t k;
+            int64_t vals[256];
+            if (pr_uvarint_get(&p, end, &k) < 0 || k == 0 || k > 256)
+                return bad(err, "bad dictionary size");
+            for (uint64_t i = 0; i < k; i++) {
+                uint64_t u;
+                if (pr_uvarint_get(&p, end, &u) < 0)
+                    return bad(err, "truncated dictionary");
+                vals[i] = pr_unzigzag(u);
+            }
+            if (p >= end)
+                return bad(err, "truncated dictionary");
+            unsigned bits = *p++;
+            if (bits != 1 && bits != 2 && bits != 4 && bits != 8)
+                return bad(err, "bad index width");
+            size_t nbytes = (count * bits + 7) / 8;
+            if ((size_t)(end - p) < nbytes)
+                return bad(err, "truncated indices");
+            unsigned mask = (1u << bits) - 1;
+            for (size_t i = 0; c && i < count; i++) {
+                size_t bit = i * bits;
+                unsigned idx = (p[bit >> 3] >> (bit & 7)) & mask;
+                if (idx >= k)
+                    return bad(err, "index out of dictionary");
+                if (col_set(&s[i], c, vals[idx]) < 0)
+                    return bad(err, "value out of range");
+            }
+            p += nbytes;
+        } else {
+            return bad(err, "unknown column encoding");
+        }
+    }
+    *n = count;
+    return 0;
+}
+
+/* ---- stream writer --------------------------------------------------------------------- */
+
+struct pr_native_writer {
+    FILE *f;
+    uint32_t strings_written; /* ids below this were written */
+    pr_buf payload;
+    pr_buf frame;
+    pr_sample *pending;
+    size_t npending;
+    unsigned long long total;
+};
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+static int write_frame(pr_native_writer *w, char type, const pr_buf *payload, pr_error *err)
+{
+    unsigned char hdr[12];
+    memcpy(hdr, PR_NATIVE_MAGIC, 4);
+    hdr[4] = (unsigned char)type;
+    hdr[5] = PR_NATIVE_VERSION;
+    hdr[6] = hdr[7] = 0;
+    put_u32(hdr + 8, (uint32_t)payload->len);
+    uLong crc = crc32(0L, hdr + 4, 8);
+    crc = crc32(crc, (const Bytef *)payload->p, (uInt)payload->len);
+    unsigned char tail[4];
+    put_u32(tail, (uint32_t)crc);
+    if (fwrite(hdr, 1, 12, w->f) != 12 ||
+        (payload->len && fwrite(payload->p, 1, payload->len, w->f) != payload->len) ||
+        fwrite(tail, 1, 4, w->f) != 4)
+        return pr_error_set(err, PR_EIO, NULL, 0, 0, "write error: %s", strerror(errno));
+    return 0;
+}
+
+static json_t *run_header_json(const pr_run *run)
+{
+    json_t *r = json_object();
+    if (run->name)
+        json_object_set_new(r, "name", json_string(run->name));
+    if (run->tool)
+        json_object_set_new(r, "tool", json_string(run->tool));
+    if (run->format)
+        json_object_set_new(r, "format", json_string(run->format));
+    if (run->tool_version)
+        json_object_set_new(r, "tool_version", json_string(run->tool_version));
+    json_object_set_new(r, "load_model", json_string(pr_load_model_name(run->load_model)));
+    if (!isnan(run->offered_rate))
+        json_object_set_new(r, "offered_rate", json_real(run->offered_rate));
+    if (run->concurrency >= 0)
+        json_object_set_new(r, "concurrency", json_integer(run->concurrency));
+    if (run->ntags) {
+        json_t *t = json_object();
+        for (size_t i = 0; i < run->ntags; i++)
+            json_object_set_new(t, run->tags[i].key, json_string(run->tags[i].value));
+        json_object_set_new(r, "tags", t);
+    }
+    if (run->meta && json_object_size(run->meta))
+        json_object_set(r, "meta", run->meta);
+    if (run->summary_only) {
+        json_object_set_new(r, "summary_only", json_true());
+        if (run->summary)
+            json_object_set(r, "summary", run->summary);
+    }
+    return r;
+}
+
+static int write_json_frame(pr_native_writer *w, char type, json_t *doc, pr_error *err)
+{
+    char *text = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
+    pr_buf_reset(&w->payload);
+    pr_buf_puts(&w->payload, text);
+    free(text);
+    return write_frame(w, type, &w->payload, err);
+}
+
+pr_native_writer *pr_native_writer_new(FILE *f, const pr_run *run, pr_error *err)
+{
+    pr_native_writer *w = pr_xcalloc(1, sizeof *w);
+    w->f = f;
+    w->strings_written = 1;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "format", json_string("perfreport-native"));
+    json_object_set_new(doc, "version", json_integer(PR_NATIVE_VERSION));
+    json_t *cols = json_array();
+    static const char *const names[] = {"start_ns", "latency_ns", "connect_ns", "ttfb_ns",
+                                        "lateness_ns", "bytes_in", "bytes_out", "label", "url",
+                                        "method", "error", "thread", "attrs", "threads", "status",
+                                        "success", "flags"};
+    for (size_t i = 0; i < NCOLS; i++)
+        json_array_append_new(cols, json_string(names[i]));
+    json_object_set_new(doc, "columns", cols);
+    json_object_set_new(doc, "run", run_header_json(run));
+    int rc = write_json_frame(w, 'H', doc, err);
+    json_decref(doc);
+    if (rc < 0) {
+        pr_buf_dispose(&w->payload);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static int write_strings(pr_native_writer *w, const pr_run *run, pr_error *err)
+{
+    uint32_t count = pr_strtab_count(run->strings);
+    if (count <= w->strings_written)
+        return 0;
+    pr_buf_reset(&w->payload);
+    put_uv(&w->payload, count - w->strings_written);
+    for (uint32_t id = w->strings_written; id < count; id++) {
+        size_t len = pr_strtab_len(run->strings, id);
+        put_uv(&w->payload, id);
+        put_uv(&w->payload, len);
+        pr_buf_append(&w->payload, pr_strtab_get(run->strings, id), len);
+    }
+    w->strings_written = count;
+    return write_frame(w, 'T', &w->payload, err);
+}
+
+int pr_native_writer_push(void *wp, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+{
+    pr_native_writer *w = wp;
+    int rc = write_strings(w, run, err);
+    while (rc == 0 && n > 0) {
+        size_t k = n < PR_NATIVE_BLOCK_MAX ? n : PR_NATIVE_BLOCK_MAX;
+        pr_buf_reset(&w->payload);
+        pr_block_encode(s, k, &w->payload);
+        rc = write_frame(w, 'D', &w->payload, err);
+        s += k;
+        n -= k;
+        w->total += k;
+    }
+    return rc;
+}
+
+int pr_native_writer_flush(pr_native_writer *w, pr_error *err)
+{
+    if (fflush(w->f) != 0)
+        return pr_error_set(err, PR_EIO, NULL, 0, 0, "write error: %s", strerror(errno));
+    return 0;
+}
+
+int pr_native_writer_close(pr_native_writer *w, const pr_run *run, pr_error *err)
+{
+    int rc = write_strings(w, run, err);
+    if (rc == 0) {
+        json_t *doc = json_object();
+        json_object_set_new(doc, "samples", json_integer((json_int_t)w->total));
+        json_object_set_new(doc, "run", run_header_json(run));
+        if (run->start_ns != PR_UNKNOWN)
+            json_object_set_new(doc, "start_ns", json_integer(run->start_ns));
+        if (run->end_ns != PR_UNKNOWN)
+            json_object_set_new(doc, "end_ns", json_integer(run->end_ns));
+        rc = write_json_frame(w, 'F', doc, err);
+        json_decref(doc);
+    }
+    if (rc == 0)
+        rc = pr_native_writer_flush(w, err);
+    pr_buf_dispose(&w->payload);
+    pr_buf_dispose(&w->frame);
+    free(w->pending);
+    free(w);
+    return rc;
+}
