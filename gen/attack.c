@@ -2,6 +2,7 @@
  * batches; open (scheduled) and closed (fixed connections) models; hand-off to the sink. */
 #include "gen/attack.h"
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <netdb.h>
@@ -21,6 +22,7 @@
 #include "gen/hist.h"
 #include "gen/http.h"
 #include "gen/loop.h"
+#include "model/lex.h"
 #include "model/strtab.h"
 #include "model/xalloc.h"
 
@@ -52,6 +54,63 @@ int64_t pr_sched_count(const pr_sched *s)
     if (s->total <= s->offset)
         return 0;
     return (s->total - s->offset - 1) / s->stride + 1;
+}
+
+static int parse_number(const char *s, size_t n, double *out)
+{
+    return n > 0 && pr_lex_double(s, n, out) == 0 && *out > 0 && isfinite(*out) ? 0 : -1;
+}
+
+int pr_attack_parse_rate(const char *s, double *lo, double *hi, double *step, pr_error *err)
+{
+    const char *slash = strchr(s, '/');
+    size_t numlen = slash ? (size_t)(slash - s) : strlen(s);
+    double per_ns = 1e9;
+    if (slash) {
+        const char *u = slash + 1;
+        char tmp[64];
+        if (*u && !isdigit((unsigned char)*u) && *u != '.') {
+            snprintf(tmp, sizeof tmp, "1%s", u); /* "/s" means "/1s" */
+            u = tmp;
+        }
+        int64_t ns;
+        if (pr_lex_duration(u, strlen(u), 0, &ns) < 0 || ns <= 0)
+            return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
+                                "--rate %s: expected a time unit after '/' (s, m, 500ms...)", s);
+        per_ns = (double)ns;
+    }
+    double v[3];
+    int nv = 0;
+    const char *p = s, *end = s + numlen;
+    while (p <= end && nv < 3) {
+        const char *c = memchr(p, ':', (size_t)(end - p));
+        const char *e = c ? c : end;
+        if (parse_number(p, (size_t)(e - p), &v[nv]) < 0)
+            return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
+                                "--rate %s: expected a positive number of requests", s);
+        nv++;
+        p = e + 1;
+        if (!c)
+            break;
+    }
+    if (p <= end || (nv != 1 && nv != 3))
+        return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
+                            "--rate %s: expected N/UNIT or LO:HI:STEP/UNIT", s);
+    double scale = 1e9 / per_ns;
+    *lo = v[0] * scale;
+    *hi = nv == 3 ? v[1] * scale : *lo;
+    *step = nv == 3 ? v[2] * scale : 0;
+    if (*hi < *lo)
+        return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
+                            "--rate %s: the last rate is below the first", s);
+    return 0;
+}
+
+int64_t pr_attack_steps(double lo, double hi, double step)
+{
+    if (!(step > 0))
+        return 1;
+    return (int64_t)floor((hi - lo) / step * (1 + 1e-9)) + 1;
 }
 
 int64_t pr_attack_share(int64_t total, int i, int n)

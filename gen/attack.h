@@ -47,6 +47,14 @@ static inline int64_t pr_sched_time_ns(const pr_sched *s, int64_t k)
 /* Number of requests of this stream (k runs from 0 to count - 1). */
 int64_t pr_sched_count(const pr_sched *s);
 
+/* Parses a rate: "500/s", "500/1s", "30/m", "10/500ms", "500" (per second), or a stepped
+ * rate "LO:HI:STEP/UNIT" (e.g. "100:1000:100/s"). Sets *lo (and *hi, *step: equal to *lo and
+ * 0 for a constant rate), all in requests per second. 0 or PR_EUSAGE. */
+int pr_attack_parse_rate(const char *s, double *lo, double *hi, double *step, pr_error *err);
+/* Number of steps of a stepped rate (lo, lo+step, ... <= hi, with a 1e-9 relative
+ * tolerance), 1 for a constant rate. The rate of step i is lo + i * step. */
+int64_t pr_attack_steps(double lo, double hi, double step);
+
 /* Splits `total` between n parts as evenly as possible: the share of part i. */
 int64_t pr_attack_share(int64_t total, int i, int n);
 
