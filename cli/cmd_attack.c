@@ -365,7 +365,8 @@ static int run(int argc, char **argv)
             return PR_EXIT_USAGE;
         }
         c.o.model = PR_LOAD_OPEN;
-        c.o.connections = (int)maxconns;
+        c.o.rate_per_s = c.rate_lo;
+        c.o.max_connections = (int)maxconns;
         nsteps = pr_attack_steps(c.rate_lo, c.rate_hi, c.rate_step);
         if (c.rate_step > 0) {
             if (c.step_ns <= 0) {

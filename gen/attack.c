@@ -941,7 +941,7 @@ int pr_attack_validate(const pr_attack_opts *o, pr_error *err)
         if (!(o->rate_per_s > 0) || !isfinite(o->rate_per_s))
             return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                                 "the open model needs a positive --rate");
-        if (o->connections < 0)
+        if (o->max_connections < 0)
             return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                                 "--max-connections: expected a positive number");
     } else if (o->model == PR_LOAD_CLOSED) {
@@ -996,8 +996,8 @@ void pr_attack_describe(const pr_attack_opts *o, pr_run *run)
     if (o->model == PR_LOAD_OPEN) {
         pr_run_meta_set(run, "rate_per_s", json_real(o->rate_per_s));
         pr_run_meta_set(run, "max_connections",
-                        json_integer(o->connections ? o->connections
-                                                    : PR_ATTACK_MAX_CONNECTIONS));
+                        json_integer(o->max_connections ? o->max_connections
+                                                        : PR_ATTACK_MAX_CONNECTIONS));
     } else {
         pr_run_meta_set(run, "connections", json_integer(o->connections));
     }
@@ -1281,7 +1281,7 @@ int pr_attack_run(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *out, 
             pr_sched_init(&w->sched, o->rate_per_s, o->duration_ns, o->requests, o->shard,
                           o->nshards, i, W);
             w->kcount = pr_sched_count(&w->sched);
-            int cap = o->connections > 0 ? o->connections : PR_ATTACK_MAX_CONNECTIONS;
+            int cap = o->max_connections > 0 ? o->max_connections : PR_ATTACK_MAX_CONNECTIONS;
             w->max_open = (int)pr_attack_share(cap, i, W);
             if (w->max_open < 1)
                 w->max_open = 1;
@@ -1344,8 +1344,10 @@ int pr_attack_run(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *out, 
     pthread_mutex_unlock(&a->mu);
     for (int i = 0; i < started; i++)
         pthread_join(a->w[i].th, NULL);
-    for (int i = 0; i < started; i++)
+    for (int i = 0; i < started; i++) {
         K.st.abandoned += a->w[i].abandoned;
+        K.sent[i] = a->w[i].sent;
+    }
     stats_fill(a, &K, pr_loop_now_ns());
     K.st.interrupted = o->stop && atomic_load(o->stop);
     if (sink_rc == 0)

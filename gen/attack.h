@@ -77,8 +77,8 @@ typedef struct pr_attack_opts {
     const pr_targets *targets;  /* finished (pr_targets_finish) */
     pr_load_model model;        /* PR_LOAD_OPEN or PR_LOAD_CLOSED */
     double rate_per_s;          /* open: total rate over all shards */
-    int connections;            /* closed: connections over all shards;
-                                   open: cap per generator (0 = PR_ATTACK_MAX_CONNECTIONS) */
+    int connections;            /* closed: connections over all shards */
+    int max_connections;        /* open: cap per generator (0 = PR_ATTACK_MAX_CONNECTIONS) */
     int64_t duration_ns;        /* 0 = bounded by requests only */
     int64_t requests;           /* total over all shards, 0 = bounded by duration only */
     int64_t timeout_ns;         /* per request from its actual start, 0 = none */
