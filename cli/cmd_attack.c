@@ -134,7 +134,8 @@ static void summary(const cfg *c, const pr_attack_stats *st, double rate)
     if (c->o.model == PR_LOAD_OPEN) {
         fmt_ns(a, sizeof a, st->lateness_p99_ns);
         fmt_ns(f, sizeof f, st->lateness_max_ns);
-        fprintf(stderr, "  send lateness p99 %s  max %s\n", a, f);
+        fprintf(stderr, "  send rate %.1f/s (target %.6g/s), send lateness p99 %s  max %s\n",
+                st->send_rate_per_s, c->o.rate_per_s / c->o.nshards, a, f);
     }
     fprintf(stderr, "  status 1xx %llu  2xx %llu  3xx %llu  4xx %llu  5xx %llu  none %llu\n",
             (unsigned long long)st->status[1], (unsigned long long)st->status[2],

@@ -208,6 +208,7 @@ struct worker {
     batch *b;
     int64_t last_handoff;
     uint64_t sent, abandoned;
+    int64_t first_send, last_send;
     uint32_t thread_str;
     const char *err_text[16];
     uint32_t err_id[16];
@@ -542,6 +543,9 @@ static void start_request(worker *w, conn *c, uint32_t ti, int64_t intended)
     c->busy = 1;
     w->inflight++;
     w->sent++;
+    if (!w->first_send)
+        w->first_send = now;
+    w->last_send = now;
     const pr_target *t = &a->targets->v[ti];
     pr_http_resp_init(&c->resp, !strcmp(t->method, "HEAD"));
     if (a->o->timeout_ns > 0)
@@ -1344,12 +1348,20 @@ int pr_attack_run(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *out, 
     pthread_mutex_unlock(&a->mu);
     for (int i = 0; i < started; i++)
         pthread_join(a->w[i].th, NULL);
+    int64_t first = INT64_MAX, last = 0;
     for (int i = 0; i < started; i++) {
-        K.st.abandoned += a->w[i].abandoned;
-        K.sent[i] = a->w[i].sent;
+        worker *w = &a->w[i];
+        K.st.abandoned += w->abandoned;
+        K.sent[i] = w->sent;
+        if (w->sent && w->first_send < first)
+            first = w->first_send;
+        if (w->sent && w->last_send > last)
+            last = w->last_send;
     }
     stats_fill(a, &K, pr_loop_now_ns());
     K.st.interrupted = o->stop && atomic_load(o->stop);
+    if (K.st.sent > 1 && last > first)
+        K.st.send_rate_per_s = (double)(K.st.sent - 1) * 1e9 / (double)(last - first);
     if (sink_rc == 0)
         sink_rc = pr_sink_flush(sink, err);
     pr_run *run = sink->run;
