@@ -71,7 +71,7 @@ ifneq ($(SANITIZE),)
 BIN := $(BUILD)/perfreport
 endif
 
-.PHONY: all test check bench fuzz install deps clean demo unit-bins fuzz-bins
+.PHONY: all test test-run check bench fuzz install deps clean demo unit-bins fuzz-bins
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(LIB) $(TPL_OBJ)
@@ -116,7 +116,12 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(TPL_OBJ)
 unit-bins: $(UNIT_BIN)
 fuzz-bins: $(FUZZ_BIN)
 
-test: $(BIN) $(UNIT_BIN) $(FUZZ_BIN)
+# `make test` first makes sure the Debian packages are there (a no-op when they are), then
+# re-enters make so pkg-config sees them.
+test: deps
+	$(Q)$(MAKE) --no-print-directory test-run
+
+test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN)
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
 
 check:
@@ -129,7 +134,8 @@ fuzz:
 	$(Q)$(MAKE) --no-print-directory fuzz-bins CC=clang BUILD=build-fuzz \
 	  SANFLAGS="-fsanitize=fuzzer,address,undefined" FUZZ_LIBFUZZER=1
 
-demo: $(BIN)
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/tools/demo.sh
 
 deps:

@@ -83,7 +83,7 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
     int rc = p->parse(in, sink, popts, &err);
     if (rc == PR_ETRUNC) {
         char buf[2048];
-        fprintf(stderr, "perfreport: warning: %s (the complete records before it are kept)\n",
+        fprintf(stderr, "perfreport: warning: %s\n",
                 pr_error_format(&err, buf, sizeof buf));
         rc = 0;
     }

@@ -65,7 +65,7 @@ const char *pr_error_format(const pr_error *err, char *buf, unsigned size)
         if (n >= 0 && (unsigned)n < size && err->col > 0)
             n += snprintf(buf + n, size - n, "%ld:", err->col);
     } else if (n >= 0 && (unsigned)n < size && err->offset >= 0) {
-        n += snprintf(buf + n, size - n, "offset %lld:", err->offset);
+        n += snprintf(buf + n, size - n, "%soffset %lld:", n > 0 ? " " : "", err->offset);
     }
     if (n >= 0 && (unsigned)n < size)
         snprintf(buf + n, size - n, "%s%s", n > 0 ? " " : "", err->msg);

@@ -27,47 +27,6 @@ static const column columns[] = {
 };
 #define NCOLS (sizeof columns / sizeof columns[0])
 
-static inline int64_t col_get(const pr_sample *s, const column *c)
-{
-    const char *p = (const char *)s + c->off;
-    switch (c->size) {
-    case 8: return *(const int64_t *)(const void *)p;
-    case 4: return c->is_signed ? *(const int32_t *)(const void *)p : (int64_t) * (const uint32_t *)(const void *)p;
-    case 2: return *(const uint16_t *)(const void *)p;
-    default: return *(const uint8_t *)(const void *)p;
-    }
-}
-
-/* Stores v into the column; returns -1 if v does not fit the field. */
-static inline int col_set(pr_sample *s, const column *c, int64_t v)
-{
-    char *p = (char *)s + c->off;
-    switch (c->size) {
-    case 8: *(int64_t *)(void *)p = v; return 0;
-    case 4:
-        if (c->is_signed) {
-            if (v < INT32_MIN || v > INT32_MAX)
-                return -1;
-            *(int32_t *)(void *)p = (int32_t)v;
-        } else {
-            if (v < 0 || v > UINT32_MAX)
-                return -1;
-            *(uint32_t *)(void *)p = (uint32_t)v;
-        }
-        return 0;
-    case 2:
-        if (v < 0 || v > UINT16_MAX)
-            return -1;
-        *(uint16_t *)(void *)p = (uint16_t)v;
-        return 0;
-    default:
-        if (v < 0 || v > UINT8_MAX)
-            return -1;
-        *(uint8_t *)(void *)p = (uint8_t)v;
-        return 0;
-    }
-}
-
 /* ---- encoder --------------------------------------------------------------------------- */
 
 enum { ENC_CONST = 0, ENC_RAW = 1, ENC_DELTA = 2, ENC_DICT = 3 };
@@ -110,40 +69,72 @@ static void put_uv(pr_buf *out, uint64_t v)
     pr_buf_append(out, tmp, pr_uvarint_put(tmp, v));
 }
 
+/* Loads a column into vals[] (one switch per column, not per value). */
+static void load_column(const pr_sample *s, size_t n, const column *c, int64_t *vals)
+{
+    const char *base = (const char *)s + c->off;
+#define LOAD(T)                                                                            \
+    for (size_t i = 0; i < n; i++)                                                         \
+        vals[i] = (int64_t) * (const T *)(const void *)(base + i * sizeof(pr_sample));
+    switch (c->size) {
+    case 8: LOAD(int64_t); break;
+    case 4:
+        if (c->is_signed) {
+            LOAD(int32_t);
+        } else {
+            LOAD(uint32_t);
+        }
+        break;
+    case 2: LOAD(uint16_t); break;
+    default: LOAD(uint8_t); break;
+    }
+#undef LOAD
+}
+
+/* Divides every value by 10^(3e) with a constant divisor the compiler can strength-reduce. */
+static void scale_down(int64_t *v, size_t n, int e)
+{
+    switch (e) {
+    case 3: for (size_t i = 0; i < n; i++) v[i] /= 1000000000; break;
+    case 2: for (size_t i = 0; i < n; i++) v[i] /= 1000000; break;
+    case 1: for (size_t i = 0; i < n; i++) v[i] /= 1000; break;
+    default: break;
+    }
+}
+
+/* The largest e in 0..3 such that 10^(3e) divides every value. */
+static int common_scale(const int64_t *v, size_t n)
+{
+    int e = 3;
+    size_t i = 0;
+    for (; i < n && e == 3; i++)
+        if (v[i] % 1000000000 != 0)
+            e = 2;
+    for (i = i ? i - 1 : 0; i < n && e == 2; i++)
+        if (v[i] % 1000000 != 0)
+            e = 1;
+    for (i = i ? i - 1 : 0; i < n && e == 1; i++)
+        if (v[i] % 1000 != 0)
+            e = 0;
+    return e;
+}
+
 static void encode_column(const pr_sample *s, size_t n, const column *c, int64_t *vals,
                           unsigned char *ix, pr_buf *out)
 {
+    load_column(s, n, c, vals);
     int all_equal = 1, has_unknown = 0;
+    int64_t first = n ? vals[0] : 0;
     for (size_t i = 0; i < n; i++) {
-        vals[i] = col_get(s + i, c);
-        if (vals[i] != vals[0])
-            all_equal = 0;
-        if (vals[i] == PR_UNKNOWN)
-            has_unknown = 1;
+        all_equal &= vals[i] == first;
+        has_unknown |= vals[i] == PR_UNKNOWN;
     }
     if (all_equal) {
         pr_buf_putc(out, ENC_CONST);
-        put_uv(out, pr_zigzag(n ? vals[0] : 0));
+        put_uv(out, pr_zigzag(first));
         return;
     }
-    /* decimal scale: the largest 10^(3e) dividing every value (none when unknown present) */
-    int e = 0;
-    if (!has_unknown && c->size == 8) {
-        e = 3;
-        for (size_t i = 0; i < n && e > 0; i++)
-            while (e > 0 && vals[i] % pow10s[e] != 0)
-                e--;
-    }
-    int64_t scale = pow10s[e];
-    /* sizes of each candidate */
-    size_t raw = 0, delta = 0;
-    int64_t prev = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t v = vals[i] / scale;
-        raw += pr_uvarint_len(pr_zigzag(v));
-        delta += pr_uvarint_len(pr_zigzag((int64_t)((uint64_t)v - (uint64_t)prev)));
-        prev = v;
-    }
+    /* dictionary: cheap to try, abandoned at the 257th distinct value */
     static __thread dict d;
     memset(d.idx, 0xff, sizeof d.idx);
     d.k = 0;
@@ -162,6 +153,20 @@ static void encode_column(const pr_sample *s, size_t n, const column *c, int64_t
         for (int i = 0; i < d.k; i++)
             dict_size += pr_uvarint_len(pr_zigzag(d.vals[i]));
     }
+    /* decimal scale: the largest 10^(3e) dividing every value (none when unknowns present) */
+    int e = (!has_unknown && c->size == 8 && (d.full || bits > 1)) ? common_scale(vals, n) : 0;
+    size_t raw = 0, delta = 0;
+    if (dict_size > 2 + (n + 7) / 8) { /* a 1-bit dictionary cannot be beaten */
+        scale_down(vals, n, e);
+        int64_t prev = 0;
+        for (size_t i = 0; i < n; i++) {
+            raw += pr_uvarint_len(pr_zigzag(vals[i]));
+            delta += pr_uvarint_len(pr_zigzag((int64_t)((uint64_t)vals[i] - (uint64_t)prev)));
+            prev = vals[i];
+        }
+    } else {
+        raw = delta = (size_t)-1;
+    }
     if (dict_size <= raw && dict_size <= delta) {
         pr_buf_putc(out, ENC_DICT);
         put_uv(out, (uint64_t)d.k);
@@ -170,14 +175,9 @@ static void encode_column(const pr_sample *s, size_t n, const column *c, int64_t
         pr_buf_putc(out, (char)bits);
         size_t nbytes = (n * bits + 7) / 8;
         size_t at = out->len;
-        unsigned char zero[256] = {0};
-        for (size_t left = nbytes; left;) {
-            size_t k = left < sizeof zero ? left : sizeof zero;
-            pr_buf_append(out, zero, k);
-            left -= k;
-        }
-        if (out->overflow)
-            return;
+        out->p = pr_xgrow(out->p, &out->cap, out->len + nbytes + 1, 1);
+        memset(out->p + at, 0, nbytes + 1);
+        out->len += nbytes;
         unsigned char *p = (unsigned char *)out->p + at;
         for (size_t i = 0; i < n; i++) {
             size_t bit = i * bits;
@@ -191,15 +191,15 @@ static void encode_column(const pr_sample *s, size_t n, const column *c, int64_t
     size_t need = use_delta ? delta : raw;
     out->p = pr_xgrow(out->p, &out->cap, out->len + need + 1, 1);
     unsigned char *p = (unsigned char *)out->p + out->len;
-    prev = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t v = vals[i] / scale;
-        if (use_delta) {
-            p += pr_uvarint_put(p, pr_zigzag((int64_t)((uint64_t)v - (uint64_t)prev)));
-            prev = v;
-        } else {
-            p += pr_uvarint_put(p, pr_zigzag(v));
+    if (use_delta) {
+        int64_t prev = 0;
+        for (size_t i = 0; i < n; i++) {
+            p += pr_uvarint_put(p, pr_zigzag((int64_t)((uint64_t)vals[i] - (uint64_t)prev)));
+            prev = vals[i];
         }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            p += pr_uvarint_put(p, pr_zigzag(vals[i]));
     }
     out->len += need;
     out->p[out->len] = 0;
@@ -224,6 +224,35 @@ static int bad(pr_error *err, const char *what)
     return pr_error_set(err, PR_EPARSE, NULL, 0, 0, "corrupt sample block: %s", what);
 }
 
+/* Stores vals[] into a column of count samples; -1 if a value does not fit the field. */
+static int store_column(pr_sample *s, size_t n, const column *c, const int64_t *vals)
+{
+    char *base = (char *)s + c->off;
+    int bad = 0;
+#define STORE(T, LO, HI)                                                                   \
+    for (size_t i = 0; i < n; i++) {                                                       \
+        bad |= vals[i] < (LO) || vals[i] > (HI);                                           \
+        *(T *)(void *)(base + i * sizeof(pr_sample)) = (T)vals[i];                         \
+    }
+    switch (c->size) {
+    case 8:
+        for (size_t i = 0; i < n; i++)
+            *(int64_t *)(void *)(base + i * sizeof(pr_sample)) = vals[i];
+        break;
+    case 4:
+        if (c->is_signed) {
+            STORE(int32_t, INT32_MIN, INT32_MAX);
+        } else {
+            STORE(uint32_t, 0, (int64_t)UINT32_MAX);
+        }
+        break;
+    case 2: STORE(uint16_t, 0, UINT16_MAX); break;
+    default: STORE(uint8_t, 0, UINT8_MAX); break;
+    }
+#undef STORE
+    return bad ? -1 : 0;
+}
+
 int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t *cap, size_t *n,
                     pr_error *err)
 {
@@ -236,8 +265,10 @@ int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t 
     if (ncols > 64)
         return bad(err, "too many columns");
     pr_sample *s = *out = pr_xgrow(*out, cap, count ? count : 1, sizeof **out);
-    for (size_t i = 0; i < count; i++)
-        pr_sample_init(&s[i]);
+    if (ncols < NCOLS) /* an older writer: columns it lacks stay unknown */
+        for (size_t i = 0; i < count; i++)
+            pr_sample_init(&s[i]);
+    static __thread int64_t vals[PR_NATIVE_BLOCK_MAX];
     for (uint64_t ci = 0; ci < ncols; ci++) {
         const column *c = ci < NCOLS ? &columns[ci] : NULL; /* newer columns are skipped */
         if (p >= end)
@@ -248,38 +279,45 @@ int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t 
             if (pr_uvarint_get(&p, end, &u) < 0)
                 return bad(err, "truncated constant");
             int64_t v = pr_unzigzag(u);
-            if (c)
-                for (size_t i = 0; i < count; i++)
-                    if (col_set(&s[i], c, v) < 0)
-                        return bad(err, "value out of range");
+            for (size_t i = 0; i < count; i++)
+                vals[i] = v;
         } else if (enc == ENC_RAW || enc == ENC_DELTA) {
             if (p >= end || *p > 3)
                 return bad(err, "bad scale");
-            int64_t scale = pow10s[*p++];
-            int64_t prev = 0;
+            int e = *p++;
+            uint64_t prev = 0;
             for (size_t i = 0; i < count; i++) {
                 uint64_t u;
-                if (pr_uvarint_get(&p, end, &u) < 0)
+                if (p < end && *p < 0x80) { /* one-byte fast path */
+                    u = *p++;
+                } else if (pr_uvarint_get(&p, end, &u) < 0) {
                     return bad(err, "truncated values");
-                int64_t v = pr_unzigzag(u);
+                }
+                uint64_t v = (uint64_t)pr_unzigzag(u);
                 if (enc == ENC_DELTA) {
-                    v = (int64_t)((uint64_t)v + (uint64_t)prev);
+                    v += prev;
                     prev = v;
                 }
-                if (c && col_set(&s[i], c, (int64_t)((uint64_t)v * (uint64_t)scale)) < 0)
-                    return bad(err, "value out of range");
+                vals[i] = (int64_t)v;
+            }
+            if (e) {
+                uint64_t scale = (uint64_t)pow10s[e];
+                for (size_t i = 0; i < count; i++)
+                    vals[i] = (int64_t)((uint64_t)vals[i] * scale);
             }
         } else if (enc == ENC_DICT) {
             uint64_t k;
-            int64_t vals[256];
+            int64_t dv[256];
             if (pr_uvarint_get(&p, end, &k) < 0 || k == 0 || k > 256)
                 return bad(err, "bad dictionary size");
             for (uint64_t i = 0; i < k; i++) {
                 uint64_t u;
                 if (pr_uvarint_get(&p, end, &u) < 0)
                     return bad(err, "truncated dictionary");
-                vals[i] = pr_unzigzag(u);
+                dv[i] = pr_unzigzag(u);
             }
+            for (uint64_t i = k; i < 256; i++)
+                dv[i] = dv[0]; /* out-of-range indices are caught below */
             if (p >= end)
                 return bad(err, "truncated dictionary");
             unsigned bits = *p++;
@@ -288,19 +326,21 @@ int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t 
             size_t nbytes = (count * bits + 7) / 8;
             if ((size_t)(end - p) < nbytes)
                 return bad(err, "truncated indices");
-            unsigned mask = (1u << bits) - 1;
-            for (size_t i = 0; c && i < count; i++) {
+            unsigned mask = (1u << bits) - 1, maxidx = 0;
+            for (size_t i = 0; i < count; i++) {
                 size_t bit = i * bits;
                 unsigned idx = (p[bit >> 3] >> (bit & 7)) & mask;
-                if (idx >= k)
-                    return bad(err, "index out of dictionary");
-                if (col_set(&s[i], c, vals[idx]) < 0)
-                    return bad(err, "value out of range");
+                maxidx |= idx >= k;
+                vals[i] = dv[idx];
             }
+            if (maxidx)
+                return bad(err, "index out of dictionary");
             p += nbytes;
         } else {
             return bad(err, "unknown column encoding");
         }
+        if (c && store_column(s, count, c, vals) < 0)
+            return bad(err, "value out of range");
     }
     *n = count;
     return 0;

@@ -1,0 +1,171 @@
+/* ApacheBench's Connection Times and percentage tables recomputed with ab's own rules. */
+#include "analysis/ab_stats.h"
+#include "model/xalloc.h"
+#include "parsers/ab.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int pr_ab_percs[PR_AB_NPERCS] = {50, 66, 75, 80, 90, 95, 98, 99, 100};
+
+/* ap_round_ms: µs → ms, half up (ab's macro; values are never negative there). */
+static int64_t round_ms(int64_t us)
+{
+    return (us + 500) / 1000;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* One column with ab's arithmetic; v is sorted on return. */
+static void column(int64_t *v, size_t n, pr_ab_row *row)
+{
+    int64_t mn = INT64_MAX, mx = INT64_MIN;
+    long double sum = 0; /* exact for realistic sums; avoids int64 overflow on hostile data */
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] < mn)
+            mn = v[i];
+        if (v[i] > mx)
+            mx = v[i];
+        sum += v[i];
+    }
+    int64_t mean_us = (int64_t)(sum / (long double)n); /* C truncation, as ab's integer / */
+    double sd = 0;
+    for (size_t i = 0; i < n; i++) {
+        double a = (double)v[i] - (double)mean_us;
+        sd += a * a;
+    }
+    sd = n > 1 ? sqrt(sd / (double)(n - 1)) : 0;
+    qsort(v, n, sizeof *v, cmp_i64);
+    int64_t median_us;
+    if (n > 1 && n % 2)
+        median_us = (v[n / 2] + v[n / 2 + 1]) / 2;
+    else
+        median_us = v[n / 2];
+    row->min_ms = round_ms(mn);
+    row->max_ms = round_ms(mx);
+    row->mean_ms = round_ms(mean_us);
+    row->median_ms = round_ms(median_us);
+    row->sd_ms = sd / 1000.0;
+}
+
+int pr_ab_stats_compute(int64_t *connect_us, int64_t *processing_us, int64_t *waiting_us,
+                        int64_t *total_us, size_t n, pr_ab_tables *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return PR_EUSAGE;
+    out->n = n;
+    column(connect_us, n, &out->connect);
+    column(processing_us, n, &out->processing);
+    column(waiting_us, n, &out->waiting);
+    column(total_us, n, &out->total);
+    out->has_percentiles = n > 1;
+    for (int i = 0; i < PR_AB_NPERCS; i++) {
+        int p = pr_ab_percs[i];
+        size_t idx = p >= 100 ? n - 1 : (size_t)((unsigned long long)n * (unsigned)p / 100);
+        out->pct_ms[i] = round_ms(total_us[idx]);
+    }
+    return 0;
+}
+
+size_t pr_ab_csv_index(size_t n, int i)
+{
+    if (n == 0)
+        return 0;
+    if (i <= 0)
+        return 0;
+    if (i >= 100)
+        return n - 1;
+    return (size_t)(0.5 + (double)n * i / 100.0);
+}
+
+/* ns → µs for ab's arithmetic; unknown counts as 0, negatives clamp to 0 (ab's ap_max). */
+static int64_t us_of(int64_t ns)
+{
+    if (ns == PR_UNKNOWN || ns <= 0)
+        return 0;
+    return (ns + 500) / 1000;
+}
+
+int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n,
+                             pr_ab_tables *out, pr_error *err)
+{
+    if (n == 0) {
+        memset(out, 0, sizeof *out);
+        return pr_error_set(err, PR_EUSAGE, NULL, 0, 0, "no samples: ab prints no tables");
+    }
+    int64_t *col = pr_xmalloc(4 * n * sizeof *col);
+    int64_t *c = col, *p = col + n, *w = col + 2 * n, *t = col + 3 * n;
+    size_t plen = strlen(PR_AB_DTIME_ATTR);
+    for (size_t i = 0; i < n; i++) {
+        c[i] = us_of(s[i].connect_ns);
+        t[i] = us_of(s[i].latency_ns);
+        w[i] = us_of(s[i].ttfb_ns);
+        p[i] = t[i] - c[i];
+        if (p[i] < 0)
+            p[i] = 0;
+        if (s[i].attrs != PR_NOSTR && run) {
+            const char *a = pr_run_str(run, s[i].attrs);
+            if (strncmp(a, PR_AB_DTIME_ATTR, plen) == 0) {
+                char *end;
+                long long ms = strtoll(a + plen, &end, 10);
+                if (*end == 0 && ms >= 0 && ms < 9000000000000LL)
+                    p[i] = ms * 1000;
+            }
+        }
+    }
+    int rc = pr_ab_stats_compute(c, p, w, t, n, out);
+    free(col);
+    return rc;
+}
+
+static void row(pr_buf *b, const char *label, const pr_ab_row *r)
+{
+    pr_buf_printf(b, "%s%5lld %4lld %5.1f %6lld %7lld\n", label, (long long)r->min_ms,
+                  (long long)r->mean_ms, r->sd_ms, (long long)r->median_ms,
+                  (long long)r->max_ms);
+}
+
+/* ab's SANE() check of one row. */
+static void sane(pr_buf *b, const char *what, const pr_ab_row *r)
+{
+    double d = (double)r->mean_ms - (double)r->median_ms;
+    if (d < 0)
+        d = -d;
+    if (d > 2 * r->sd_ms)
+        pr_buf_printf(b, "ERROR: The median and mean for %s are more than twice the standard\n"
+                         "       deviation apart. These results are NOT reliable.\n", what);
+    else if (d > r->sd_ms)
+        pr_buf_printf(b, "WARNING: The median and mean for %s are not within a normal "
+                         "deviation\n        These results are probably not that reliable.\n",
+                      what);
+}
+
+void pr_ab_stats_print(const pr_ab_tables *t, pr_buf *out)
+{
+    if (t->n == 0)
+        return;
+    pr_buf_puts(out, "Connection Times (ms)\n");
+    pr_buf_puts(out, "              min  mean[+/-sd] median   max\n");
+    row(out, "Connect:    ", &t->connect);
+    row(out, "Processing: ", &t->processing);
+    row(out, "Waiting:    ", &t->waiting);
+    row(out, "Total:      ", &t->total);
+    sane(out, "the initial connection time", &t->connect);
+    sane(out, "the processing time", &t->processing);
+    sane(out, "the waiting time", &t->waiting);
+    sane(out, "the total time", &t->total);
+    if (!t->has_percentiles)
+        return;
+    pr_buf_puts(out, "\nPercentage of the requests served within a certain time (ms)\n");
+    for (int i = 0; i < PR_AB_NPERCS; i++) {
+        if (pr_ab_percs[i] >= 100)
+            pr_buf_printf(out, " 100%%  %5lld (longest request)\n", (long long)t->pct_ms[i]);
+        else
+            pr_buf_printf(out, "  %d%%  %5lld\n", pr_ab_percs[i], (long long)t->pct_ms[i]);
+    }
+}

@@ -1,0 +1,571 @@
+/* Vegeta's report metrics (its definitions, exact percentiles) and its text/JSON layouts. */
+#include "analysis/vegeta_stats.h"
+#include "model/buf.h"
+#include "model/lex.h"
+#include "model/xalloc.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int64_t pr_vegeta_percentile(const int64_t *sorted, size_t n, double q)
+{
+    if (n == 0)
+        return 0;
+    double r = ceil(q / 100.0 * (double)n);
+    size_t rank = r < 1 ? 1 : (size_t)r;
+    if (rank > n)
+        rank = n;
+    return sorted[rank - 1];
+}
+
+/* Go's Duration.Seconds(). */
+static double go_seconds(int64_t d)
+{
+    int64_t sec = d / 1000000000LL, nsec = d % 1000000000LL;
+    return (double)sec + (double)nsec / 1e9;
+}
+
+/* Status codes compare as their decimal strings. */
+static int cmp_code_str(const void *a, const void *b)
+{
+    char x[12], y[12];
+    snprintf(x, sizeof x, "%u", ((const pr_vegeta_code_count *)a)->code);
+    snprintf(y, sizeof y, "%u", ((const pr_vegeta_code_count *)b)->code);
+    return strcmp(x, y);
+}
+
+typedef struct err_first {
+    uint32_t error;
+    int64_t first_ns;
+    size_t first_i;
+    uint64_t count;
+} err_first;
+
+static int cmp_err_first(const void *a, const void *b)
+{
+    const err_first *x = a, *y = b;
+    /* unknown starts (PR_UNKNOWN = INT64_MIN) sort first, consistently */
+    if (x->first_ns != y->first_ns)
+        return x->first_ns < y->first_ns ? -1 : 1;
+    return (x->first_i > y->first_i) - (x->first_i < y->first_i);
+}
+
+void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
+                             const pr_run *run)
+{
+    memset(out, 0, sizeof *out);
+    out->earliest_ns = out->latest_ns = out->end_ns = PR_UNKNOWN;
+    json_t *tz = run && run->meta ? json_object_get(run->meta, "tz_offset_min") : NULL;
+    out->tz_offset_min = json_is_integer(tz) ? (int)json_integer_value(tz) : 0;
+    out->requests = n;
+    uint64_t *codes = pr_xcalloc(65536, sizeof *codes);
+    uint32_t nstr = run ? pr_strtab_count(run->strings) : 1;
+    err_first *errs = pr_xcalloc(nstr ? nstr : 1, sizeof *errs);
+    int64_t *lat = pr_xmalloc((n ? n : 1) * sizeof *lat);
+    int have_min = 0;
+    for (size_t i = 0; i < n; i++) {
+        const pr_sample *x = &s[i];
+        int64_t l = x->latency_ns == PR_UNKNOWN ? 0 : x->latency_ns;
+        lat[i] = l;
+        out->lat_total_ns += l;
+        if (l > out->lat_max_ns)
+            out->lat_max_ns = l;
+        /* Vegeta keeps 0 as "no minimum yet": a zero latency never stays the minimum. */
+        if (l != 0 && (!have_min || l < out->lat_min_ns)) {
+            out->lat_min_ns = l;
+            have_min = 1;
+        }
+        codes[x->status]++;
+        if (x->status >= 200 && x->status < 400)
+            out->successes++;
+        if (x->bytes_in > 0)
+            out->bytes_in_total += (uint64_t)x->bytes_in;
+        if (x->bytes_out > 0)
+            out->bytes_out_total += (uint64_t)x->bytes_out;
+        if (x->start_ns != PR_UNKNOWN) {
+            if (out->earliest_ns == PR_UNKNOWN || x->start_ns < out->earliest_ns)
+                out->earliest_ns = x->start_ns;
+            if (out->latest_ns == PR_UNKNOWN || x->start_ns > out->latest_ns)
+                out->latest_ns = x->start_ns;
+            if (out->end_ns == PR_UNKNOWN || x->start_ns + l > out->end_ns)
+                out->end_ns = x->start_ns + l;
+        }
+        if (x->error != PR_NOSTR && x->error < nstr) {
+            err_first *e = &errs[x->error];
+            if (e->count == 0 || cmp_err_first(&(err_first){0, x->start_ns, i, 0}, e) < 0) {
+                e->first_ns = x->start_ns;
+                e->first_i = i;
+            }
+            e->error = x->error;
+            e->count++;
+        }
+    }
+    if (out->earliest_ns != PR_UNKNOWN) {
+        out->duration_ns = out->latest_ns - out->earliest_ns;
+        out->wait_ns = out->end_ns - out->latest_ns;
+    }
+    out->rate_per_s = (double)n;
+    out->throughput_per_s = (double)out->successes;
+    double secs = go_seconds(out->duration_ns);
+    if (secs > 0) {
+        out->rate_per_s /= secs;
+        out->throughput_per_s /= go_seconds(out->duration_ns + out->wait_ns);
+    }
+    if (n) {
+        out->bytes_in_mean = (double)out->bytes_in_total / (double)n;
+        out->bytes_out_mean = (double)out->bytes_out_total / (double)n;
+        out->success_ratio = (double)out->successes / (double)n;
+        out->lat_mean_ns = (int64_t)((double)out->lat_total_ns / (double)n);
+        qsort(lat, n, sizeof *lat, cmp_i64);
+        out->lat_p50_ns = pr_vegeta_percentile(lat, n, 50);
+        out->lat_p90_ns = pr_vegeta_percentile(lat, n, 90);
+        out->lat_p95_ns = pr_vegeta_percentile(lat, n, 95);
+        out->lat_p99_ns = pr_vegeta_percentile(lat, n, 99);
+    }
+    for (unsigned c = 0; c < 65536; c++)
+        if (codes[c])
+            out->ncodes++;
+    out->codes = pr_xcalloc(out->ncodes ? out->ncodes : 1, sizeof *out->codes);
+    for (unsigned c = 0, k = 0; c < 65536; c++)
+        if (codes[c])
+            out->codes[k++] = (pr_vegeta_code_count){c, codes[c]};
+    qsort(out->codes, out->ncodes, sizeof *out->codes, cmp_code_str);
+    size_t ne = 0;
+    for (uint32_t i = 0; i < nstr; i++)
+        if (errs[i].count)
+            errs[ne++] = errs[i];
+    qsort(errs, ne, sizeof *errs, cmp_err_first);
+    out->errors = pr_xcalloc(ne ? ne : 1, sizeof *out->errors);
+    for (size_t i = 0; i < ne; i++)
+        out->errors[i] = (pr_vegeta_error_count){errs[i].error, errs[i].count};
+    out->nerrors = ne;
+    free(codes);
+    free(errs);
+    free(lat);
+}
+
+void pr_vegeta_stats_dispose(pr_vegeta_stats *st)
+{
+    free(st->codes);
+    free(st->errors);
+    st->codes = NULL;
+    st->errors = NULL;
+}
+
+/* ---- Go duration formatting ---- */
+
+static size_t fmt_frac(char *buf, size_t w, uint64_t *v, int prec)
+{
+    int print = 0;
+    for (int i = 0; i < prec; i++) {
+        unsigned digit = (unsigned)(*v % 10);
+        print = print || digit != 0;
+        if (print)
+            buf[--w] = (char)('0' + digit);
+        *v /= 10;
+    }
+    if (print)
+        buf[--w] = '.';
+    return w;
+}
+
+static size_t fmt_int(char *buf, size_t w, uint64_t v)
+{
+    if (v == 0) {
+        buf[--w] = '0';
+        return w;
+    }
+    while (v > 0) {
+        buf[--w] = (char)('0' + v % 10);
+        v /= 10;
+    }
+    return w;
+}
+
+char *pr_vegeta_duration_string(int64_t ns, char *out)
+{
+    char buf[32];
+    size_t w = sizeof buf;
+    uint64_t u = (uint64_t)ns;
+    int neg = ns < 0;
+    if (neg)
+        u = -u;
+    if (u < 1000000000ull) {
+        int prec;
+        buf[--w] = 's';
+        if (u == 0) {
+            strcpy(out, "0s");
+            return out;
+        } else if (u < 1000ull) {
+            prec = 0;
+            buf[--w] = 'n';
+        } else if (u < 1000000ull) {
+            prec = 3;
+            buf[--w] = '\xb5';
+            buf[--w] = '\xc2';
+        } else {
+            prec = 6;
+            buf[--w] = 'm';
+        }
+        w = fmt_frac(buf, w, &u, prec);
+        w = fmt_int(buf, w, u);
+    } else {
+        buf[--w] = 's';
+        w = fmt_frac(buf, w, &u, 9);
+        w = fmt_int(buf, w, u % 60);
+        u /= 60;
+        if (u > 0) {
+            buf[--w] = 'm';
+            w = fmt_int(buf, w, u % 60);
+            u /= 60;
+            if (u > 0) {
+                buf[--w] = 'h';
+                w = fmt_int(buf, w, u);
+            }
+        }
+    }
+    if (neg)
+        buf[--w] = '-';
+    memcpy(out, buf + w, sizeof buf - w);
+    out[sizeof buf - w] = 0;
+    return out;
+}
+
+/* Go's Duration.Round(m) for m > 0. */
+static int64_t go_round(int64_t d, int64_t m)
+{
+    int64_t r = d % m;
+    if (d < 0) {
+        r = -r;
+        if (r + r < m)
+            return d + r;
+        int64_t d1 = d - m + r;
+        return d1 < d ? d1 : INT64_MIN;
+    }
+    if (r + r < m)
+        return d - r;
+    int64_t d1 = d + m - r;
+    return d1 > d ? d1 : INT64_MAX;
+}
+
+int64_t pr_vegeta_round(int64_t ns)
+{
+    static const int64_t units[] = {3600000000000LL, 60000000000LL, 1000000000LL, 1000000LL,
+                                    1000LL, 1LL};
+    for (size_t i = 0; i + 1 < sizeof units / sizeof units[0]; i++)
+        if (ns >= units[i])
+            return go_round(ns, units[i + 1]);
+    return ns;
+}
+
+/* ---- tabwriter (Go text/tabwriter, left-aligned, padchar ' ') ---- */
+
+typedef struct tw_line {
+    pr_str *cells; /* tab-terminated cells, then the trailing text */
+    size_t n;
+} tw_line;
+
+static size_t rune_count(pr_str s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s.n; i++)
+        k += ((unsigned char)s.p[i] & 0xC0) != 0x80;
+    return k;
+}
+
+static void tw_write_lines(pr_buf *b, const tw_line *lines, size_t l0, size_t l1,
+                           const size_t *widths, size_t nw)
+{
+    for (size_t i = l0; i < l1; i++) {
+        for (size_t j = 0; j < lines[i].n; j++) {
+            pr_str c = lines[i].cells[j];
+            pr_buf_append(b, c.p, c.n);
+            if (j < nw && j + 1 < lines[i].n)
+                for (size_t k = rune_count(c); k < widths[j]; k++)
+                    pr_buf_putc(b, ' ');
+        }
+        pr_buf_putc(b, '\n');
+    }
+}
+
+static void tw_format(pr_buf *b, const tw_line *lines, size_t l0, size_t l1, size_t *widths,
+                      size_t nw)
+{
+    size_t column = nw;
+    for (size_t t = l0; t < l1; t++) {
+        if (column + 1 >= lines[t].n)
+            continue;
+        tw_write_lines(b, lines, l0, t, widths, nw);
+        l0 = t;
+        size_t width = 0;
+        for (; t < l1; t++) {
+            if (column + 1 >= lines[t].n)
+                break;
+            size_t w = rune_count(lines[t].cells[column]) + 2;
+            if (w > width)
+                width = w;
+        }
+        widths[nw] = width;
+        tw_format(b, lines, l0, t, widths, nw + 1);
+        l0 = t;
+        t--; /* the loop's t++ revisits line t */
+    }
+    tw_write_lines(b, lines, l0, l1, widths, nw);
+}
+
+/* Aligns text whose lines end in "\n" and whose cells end in "\t". */
+static char *tabwrite(const char *text)
+{
+    size_t nl = 0;
+    for (const char *p = text; *p; p++)
+        nl += *p == '\n';
+    tw_line *lines = pr_xcalloc(nl + 1, sizeof *lines);
+    size_t maxcells = 1;
+    const char *p = text;
+    size_t k = 0;
+    while (*p && k < nl) {
+        const char *e = strchr(p, '\n');
+        size_t nc = 1;
+        for (const char *q = p; q < e; q++)
+            nc += *q == '\t';
+        lines[k].cells = pr_xcalloc(nc, sizeof *lines[k].cells);
+        const char *start = p;
+        for (const char *q = p; q <= e; q++) {
+            if (q == e || *q == '\t') {
+                lines[k].cells[lines[k].n++] = (pr_str){start, (size_t)(q - start)};
+                start = q + 1;
+            }
+        }
+        if (nc > maxcells)
+            maxcells = nc;
+        k++;
+        p = e + 1;
+    }
+    size_t *widths = pr_xcalloc(maxcells + 1, sizeof *widths);
+    pr_buf b = PR_BUF_INIT;
+    tw_format(&b, lines, 0, k, widths, 0);
+    for (size_t i = 0; i < k; i++)
+        free(lines[i].cells);
+    free(lines);
+    free(widths);
+    return pr_buf_steal(&b);
+}
+
+char *pr_vegeta_stats_text(const pr_vegeta_stats *st, const pr_run *run)
+{
+    char d[7][32];
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_printf(&b, "Requests\t[total, rate, throughput]\t%llu, %.2f, %.2f\n",
+                  (unsigned long long)st->requests, st->rate_per_s, st->throughput_per_s);
+    pr_buf_printf(&b, "Duration\t[total, attack, wait]\t%s, %s, %s\n",
+                  pr_vegeta_duration_string(pr_vegeta_round(st->duration_ns + st->wait_ns), d[0]),
+                  pr_vegeta_duration_string(pr_vegeta_round(st->duration_ns), d[1]),
+                  pr_vegeta_duration_string(pr_vegeta_round(st->wait_ns), d[2]));
+    const int64_t lat[7] = {st->lat_min_ns, st->lat_mean_ns, st->lat_p50_ns, st->lat_p90_ns,
+                            st->lat_p95_ns, st->lat_p99_ns, st->lat_max_ns};
+    char l[7][32];
+    for (int i = 0; i < 7; i++)
+        pr_vegeta_duration_string(pr_vegeta_round(lat[i]), l[i]);
+    pr_buf_printf(&b, "Latencies\t[min, mean, 50, 90, 95, 99, max]\t%s, %s, %s, %s, %s, %s, %s\n",
+                  l[0], l[1], l[2], l[3], l[4], l[5], l[6]);
+    pr_buf_printf(&b, "Bytes In\t[total, mean]\t%llu, %.2f\n",
+                  (unsigned long long)st->bytes_in_total, st->bytes_in_mean);
+    pr_buf_printf(&b, "Bytes Out\t[total, mean]\t%llu, %.2f\n",
+                  (unsigned long long)st->bytes_out_total, st->bytes_out_mean);
+    pr_buf_printf(&b, "Success\t[ratio]\t%.2f%%\n", st->success_ratio * 100);
+    pr_buf_puts(&b, "Status Codes\t[code:count]\t");
+    for (size_t i = 0; i < st->ncodes; i++)
+        pr_buf_printf(&b, "%u:%llu  ", st->codes[i].code, (unsigned long long)st->codes[i].count);
+    pr_buf_puts(&b, "\nError Set:\n");
+    for (size_t i = 0; i < st->nerrors; i++) {
+        pr_buf_puts(&b, run ? pr_run_str(run, st->errors[i].error) : "");
+        pr_buf_putc(&b, '\n');
+    }
+    char *raw = pr_buf_steal(&b);
+    char *out = tabwrite(raw);
+    free(raw);
+    return out;
+}
+
+char *pr_vegeta_hist_text(const pr_sample *s, size_t n, const int64_t *bounds_ns, size_t nb)
+{
+    uint64_t *counts = pr_xcalloc(nb ? nb : 1, sizeof *counts);
+    for (size_t k = 0; k < n && nb; k++) {
+        int64_t l = s[k].latency_ns == PR_UNKNOWN ? 0 : s[k].latency_ns;
+        size_t i = 0;
+        for (; i + 1 < nb; i++)
+            if (l >= bounds_ns[i] && l < bounds_ns[i + 1])
+                break;
+        counts[i]++;
+    }
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, "Bucket\t\t#\t%\tHistogram\n");
+    for (size_t i = 0; i < nb; i++) {
+        double ratio = n ? (double)counts[i] / (double)n : NAN;
+        char lo[32], hi[32];
+        pr_vegeta_duration_string(bounds_ns[i], lo);
+        if (i + 1 < nb)
+            pr_vegeta_duration_string(bounds_ns[i + 1], hi);
+        else
+            strcpy(hi, "+Inf");
+        pr_buf_printf(&b, "[%s,\t%s]\t%llu\t%.2f%%\t", lo, hi, (unsigned long long)counts[i],
+                      ratio * 100);
+        int bars = n ? (int)(ratio * 75) : 0;
+        for (int k = 0; k < bars; k++)
+            pr_buf_putc(&b, '#');
+        pr_buf_putc(&b, '\n');
+    }
+    free(counts);
+    char *raw = pr_buf_steal(&b);
+    char *out = tabwrite(raw);
+    free(raw);
+    return out;
+}
+
+/* Go's encoding/json float format: shortest round-trip digits, 'f' form unless tiny/huge. */
+static void json_float(pr_buf *b, double f)
+{
+    if (!isfinite(f)) {
+        pr_buf_puts(b, "0");
+        return;
+    }
+    char tmp[64];
+    int p;
+    for (p = 1; p <= 17; p++) {
+        snprintf(tmp, sizeof tmp, "%.*e", p - 1, f);
+        if (strtod(tmp, NULL) == f)
+            break;
+    }
+    double a = fabs(f);
+    if (a != 0 && (a < 1e-6 || a >= 1e21)) {
+        size_t n = strlen(tmp); /* Go shortens e-07 to e-7 */
+        if (n >= 4 && tmp[n - 4] == 'e' && tmp[n - 3] == '-' && tmp[n - 2] == '0') {
+            tmp[n - 2] = tmp[n - 1];
+            tmp[n - 1] = 0;
+        }
+        pr_buf_puts(b, tmp);
+        return;
+    }
+    int exp10 = a == 0 ? 0 : atoi(strchr(tmp, 'e') + 1);
+    int decimals = p - 1 - exp10;
+    if (decimals < 0)
+        decimals = 0;
+    pr_buf_printf(b, "%.*f", decimals, f);
+}
+
+static void json_str(pr_buf *b, const char *s)
+{
+    pr_buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            pr_buf_putc(b, '\\');
+            pr_buf_putc(b, (char)*p);
+        } else if (*p == '\n') {
+            pr_buf_puts(b, "\\n");
+        } else if (*p == '\r') {
+            pr_buf_puts(b, "\\r");
+        } else if (*p == '\t') {
+            pr_buf_puts(b, "\\t");
+        } else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&') {
+            pr_buf_printf(b, "\\u%04x", *p);
+        } else {
+            pr_buf_putc(b, (char)*p);
+        }
+    }
+    pr_buf_putc(b, '"');
+}
+
+char *pr_vegeta_stats_json_text(const pr_vegeta_stats *st, const pr_run *run)
+{
+    pr_buf b = PR_BUF_INIT;
+    char t[3][40];
+    int64_t times[3] = {st->earliest_ns, st->latest_ns, st->end_ns};
+    for (int i = 0; i < 3; i++) {
+        if (times[i] == PR_UNKNOWN)
+            strcpy(t[i], "0001-01-01T00:00:00Z");
+        else
+            pr_format_rfc3339(times[i], st->tz_offset_min, t[i]);
+    }
+    pr_buf_printf(&b,
+                  "{\"latencies\":{\"total\":%lld,\"mean\":%lld,\"50th\":%lld,\"90th\":%lld,"
+                  "\"95th\":%lld,\"99th\":%lld,\"max\":%lld,\"min\":%lld},",
+                  (long long)st->lat_total_ns, (long long)st->lat_mean_ns,
+                  (long long)st->lat_p50_ns, (long long)st->lat_p90_ns,
+                  (long long)st->lat_p95_ns, (long long)st->lat_p99_ns,
+                  (long long)st->lat_max_ns, (long long)st->lat_min_ns);
+    pr_buf_printf(&b, "\"bytes_in\":{\"total\":%llu,\"mean\":",
+                  (unsigned long long)st->bytes_in_total);
+    json_float(&b, st->bytes_in_mean);
+    pr_buf_printf(&b, "},\"bytes_out\":{\"total\":%llu,\"mean\":",
+                  (unsigned long long)st->bytes_out_total);
+    json_float(&b, st->bytes_out_mean);
+    pr_buf_printf(&b, "},\"earliest\":\"%s\",\"latest\":\"%s\",\"end\":\"%s\",", t[0], t[1], t[2]);
+    pr_buf_printf(&b, "\"duration\":%lld,\"wait\":%lld,\"requests\":%llu,\"rate\":",
+                  (long long)st->duration_ns, (long long)st->wait_ns,
+                  (unsigned long long)st->requests);
+    json_float(&b, st->rate_per_s);
+    pr_buf_puts(&b, ",\"throughput\":");
+    json_float(&b, st->throughput_per_s);
+    pr_buf_puts(&b, ",\"success\":");
+    json_float(&b, st->success_ratio);
+    pr_buf_puts(&b, ",\"status_codes\":{");
+    for (size_t i = 0; i < st->ncodes; i++)
+        pr_buf_printf(&b, "%s\"%u\":%llu", i ? "," : "", st->codes[i].code,
+                      (unsigned long long)st->codes[i].count);
+    pr_buf_puts(&b, "},\"errors\":[");
+    for (size_t i = 0; i < st->nerrors; i++) {
+        if (i)
+            pr_buf_putc(&b, ',');
+        json_str(&b, run ? pr_run_str(run, st->errors[i].error) : "");
+    }
+    pr_buf_puts(&b, "]}\n");
+    return pr_buf_steal(&b);
+}
+
+json_t *pr_vegeta_stats_summary(const pr_vegeta_stats *st, const pr_run *run)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "requests", json_integer((json_int_t)st->requests));
+    json_object_set_new(o, "successes", json_integer((json_int_t)st->successes));
+    json_object_set_new(o, "failures", json_integer((json_int_t)(st->requests - st->successes)));
+    json_object_set_new(o, "success_ratio", json_real(st->success_ratio));
+    json_object_set_new(o, "duration_ns", json_integer(st->duration_ns));
+    json_object_set_new(o, "wait_ns", json_integer(st->wait_ns));
+    json_object_set_new(o, "rate_per_s", json_real(st->rate_per_s));
+    json_object_set_new(o, "throughput_per_s", json_real(st->throughput_per_s));
+    json_t *l = json_object();
+    json_object_set_new(l, "min", json_integer(st->lat_min_ns));
+    json_object_set_new(l, "mean", json_integer(st->lat_mean_ns));
+    json_object_set_new(l, "p50", json_integer(st->lat_p50_ns));
+    json_object_set_new(l, "p90", json_integer(st->lat_p90_ns));
+    json_object_set_new(l, "p95", json_integer(st->lat_p95_ns));
+    json_object_set_new(l, "p99", json_integer(st->lat_p99_ns));
+    json_object_set_new(l, "max", json_integer(st->lat_max_ns));
+    json_object_set_new(o, "latency_ns", l);
+    json_object_set_new(o, "bytes_in_total", json_integer((json_int_t)st->bytes_in_total));
+    json_object_set_new(o, "bytes_out_total", json_integer((json_int_t)st->bytes_out_total));
+    json_t *c = json_object();
+    for (size_t i = 0; i < st->ncodes; i++) {
+        char k[12];
+        snprintf(k, sizeof k, "%u", st->codes[i].code);
+        json_object_set_new(c, k, json_integer((json_int_t)st->codes[i].count));
+    }
+    json_object_set_new(o, "status_codes", c);
+    json_t *e = json_array();
+    for (size_t i = 0; i < st->nerrors; i++) {
+        json_t *x = json_object();
+        json_object_set_new(x, "message",
+                            json_string(run ? pr_run_str(run, st->errors[i].error) : ""));
+        json_object_set_new(x, "count", json_integer((json_int_t)st->errors[i].count));
+        json_array_append_new(e, x);
+    }
+    json_object_set_new(o, "errors", e);
+    return o;
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Benchmarks (make bench): per stage, samples/second and peak memory. Data comes from
+# deterministic generators into bench/data/ (not committed). Env: BENCH_N (default 10000000).
+set -eu
+BIN=${PERFREPORT_BIN:-./perfreport}
+BUILD=${BUILD:-build}
+N=${BENCH_N:-10000000}
+mkdir -p bench/data
+DATA=bench/data
+# measure LABEL COUNT CMD…: runs CMD once, prints seconds, samples/s and peak RSS.
+measure() {
+  label=$1; count=$2; shift 2
+  out=$( { /usr/bin/env time -f '%e %U %S %M' "$@" >/dev/null 2>"$DATA/.err"; } 2>&1 ) || true
+  # GNU time writes its line last on stderr
+  line=$(tail -1 "$DATA/.err")
+  echo "$line" | awk -v l="$label" -v n="$count" '{
+    s = $1; cpu = $2 + $3; kb = $4;
+    rate = (s > 0) ? n / s : 0; crate = (cpu > 0) ? n / cpu : 0;
+    printf "%-36s %10d samples %6.2f s wall %12.0f/s  cpu %6.2f s %12.0f/s  peak %7.1f MB\n", l, n, s, rate, cpu, crate, kb / 1024 }'
+}
+if ! command -v time >/dev/null 2>&1 && [ ! -x /usr/bin/time ]; then
+  echo "bench: GNU time is needed (apt-get install time)"; exit 1
+fi
+echo "perfreport bench: N=$N ($(nproc) cores, $(uname -m))"
+[ -f "$DATA/native-$N.prf" ] || "$BUILD/bench/gen_native" "$N" "$DATA/native-$N.prf" 100
+ls -l "$DATA/native-$N.prf" | awk -v n="$N" '{ printf "native file: %d bytes, %.2f bytes/sample\n", $5, $5 / n }'
+rm -f "$DATA/bench.db" "$DATA/bench.db-wal" "$DATA/bench.db-shm"
+measure "ingest native -> store" "$N" "$BIN" ingest --quiet --store "$DATA/bench.db" "$DATA/native-$N.prf"
+measure "summary (7 percentiles)" "$N" "$BIN" summary --store "$DATA/bench.db" -p 50,75,90,95,99,99.9,99.99 1
+measure "summary --by label (100 labels)" "$N" "$BIN" summary --store "$DATA/bench.db" --by label 1
+measure "summary --json (time series, hist.)" "$N" "$BIN" summary --json --store "$DATA/bench.db" 1
+measure "export native" "$N" "$BIN" export --store "$DATA/bench.db" -o "$DATA/export.prf" 1
+# per-format benches contributed by the parsers (bench/bench_*.c), each prints its own lines
+for b in "$BUILD"/bench/bench_*; do
+  [ -x "$b" ] || continue
+  case "$b" in *.d|*.o) continue;; esac
+  "$b" || echo "$(basename "$b"): failed"
+done

@@ -1,0 +1,11 @@
+/* Fuzz target: the ab-gnuplot reader on arbitrary input. */
+#include "fuzz/abtools_fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_sniff_all(data, size);
+    fuzz_one("ab-gnuplot", data, size);
+    return 0;
+}

@@ -1,0 +1,651 @@
+/* JMeter XML result files (JTL) through libxml2's streaming reader: sample attributes,
+ * assertion failure messages, nested sub-samples; safe against hostile XML (no network, no
+ * DTD, no entity expansion, bounded depth) and tolerant of killed runs. */
+#include <jansson.h>
+#include <libxml/xmlreader.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/lex.h"
+#include "model/xalloc.h"
+#include "parsers/jmeter_common.h"
+#include "parsers/parser.h"
+
+#define MAX_DEPTH 64    /* XML element depth */
+#define MAX_FRAMES 24   /* nested samples (JMeter writes at most ~12) */
+#define TEXT_MAX 2048   /* captured text (failure messages, URLs) */
+
+enum capture { CAP_NONE, CAP_FAILMSG, CAP_FAILURE, CAP_ERROR, CAP_URL };
+
+typedef struct frame {
+    pr_sample s;
+    int depth;
+    int is_tc;          /* 1 TC, 2 empty TC */
+    int has_children;
+    int under_sampler;  /* some ancestor is a non-TC sample */
+    char code[256];
+    size_t code_n;
+    char msg[1024];
+    size_t msg_n;
+    char fail[TEXT_MAX];
+    size_t fail_n;
+    int have_fail;
+    pr_jtl_attrs attrs;
+    int64_t ts_ms, elapsed_ms;
+    /* the assertionResult being read */
+    int a_failed;
+    char a_msg[TEXT_MAX];
+    size_t a_msg_n;
+    char url[TEXT_MAX];
+    size_t url_n;
+} frame;
+
+typedef struct jxml {
+    pr_input *in;
+    pr_sink *sink;
+    const pr_parse_opts *opts;
+    pr_error *err;
+    const char *name;
+    xmlTextReaderPtr reader;
+    frame *fr;          /* MAX_FRAMES frames */
+    int nfr;
+    enum capture cap;
+    char capbuf[TEXT_MAX];
+    size_t cap_n;
+    int eof;
+    int io_error;
+    char tail[32];
+    size_t tail_n;
+    int injected;       /* we supplied the missing </testResults> */
+    int root_bytes;     /* "<testResults" went by */
+    char carry[64];     /* --recover: bytes held back from the previous read */
+    size_t carry_n;
+    long n_blanked;
+    long nsamples_seen;
+    int saw_root, root_closed;
+    long root_line;
+    /* first libxml2 error */
+    int xerr;
+    int xerr_code;
+    long xerr_line, xerr_col;
+    char xerr_msg[512];
+    long n_xerr;
+    long long n_unknown, n_sub, n_tc, n_idle_ms;
+    int64_t min_start, max_end;
+    int32_t max_threads;
+    int rc;
+} jxml;
+
+/* --recover: JMeter writes control characters of binary bodies as "&#x0;"-style references or
+ * raw bytes, which make the file not well-formed and stop libxml2's reader. In recover mode
+ * they are blanked in place (same length) before the parser sees them; a reference cut by
+ * the chunk boundary is held back for the next read. Returns how many bytes are ready. */
+static int xml_char_ok(unsigned long v)
+{
+    return v == 9 || v == 10 || v == 13 || (v >= 32 && v < 0xD800) ||
+           (v >= 0xE000 && v <= 0xFFFD) || (v >= 0x10000 && v <= 0x10FFFF);
+}
+
+static size_t sanitize(jxml *x, char *buf, size_t n, int final)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)buf[i];
+        if (ch < 32 && ch != 9 && ch != 10 && ch != 13) {
+            buf[i] = ' ';
+            x->n_blanked++;
+            continue;
+        }
+        if (ch != '&')
+            continue;
+        if (!final && n - i < 12 && i > 0)
+            return i; /* maybe a reference cut by the chunk end: hold it back */
+        if (i + 1 >= n || buf[i + 1] != '#')
+            continue;
+        size_t j = i + 2;
+        int hex = j < n && (buf[j] == 'x' || buf[j] == 'X');
+        j += (size_t)hex;
+        size_t d0 = j;
+        unsigned long v = 0;
+        while (j < n && j - d0 < 8) {
+            int c = (unsigned char)buf[j], dv;
+            if (c >= '0' && c <= '9')
+                dv = c - '0';
+            else if (hex && (c | 32) >= 'a' && (c | 32) <= 'f')
+                dv = (c | 32) - 'a' + 10;
+            else
+                break;
+            v = v * (hex ? 16u : 10u) + (unsigned long)dv;
+            j++;
+        }
+        if (j < n && buf[j] == ';' && j > d0 && !xml_char_ok(v)) {
+            memset(buf + i, ' ', j - i + 1);
+            x->n_blanked++;
+        }
+    }
+    return n;
+}
+
+/* Feeds the reader. A killed JMeter leaves no </testResults>; libxml2's reader then drops the
+ * nodes of its last chunk when it reports the error, so at end of input the missing end tag
+ * is supplied (once) and the run is reported as killed. */
+static int xread(void *ctx, char *buf, int len)
+{
+    static const char close_tag[] = "\n</testResults>\n";
+    jxml *x = ctx;
+    if (x->eof)
+        return 0;
+    long r;
+    if (x->opts->recover) {
+        /* carry-over from the previous read first */
+        size_t have = x->carry_n;
+        if (have > (size_t)len)
+            have = (size_t)len;
+        memcpy(buf, x->carry, have);
+        memmove(x->carry, x->carry + have, x->carry_n - have);
+        x->carry_n -= have;
+        long got = 0;
+        if ((size_t)len > have && x->carry_n == 0) {
+            got = pr_input_read(x->in, buf + have, (size_t)len - have, x->err);
+            if (got < 0) {
+                x->io_error = 1;
+                return -1;
+            }
+        }
+        size_t n = have + (size_t)got;
+        int final = got == 0 || x->carry_n != 0;
+        size_t ok = n ? sanitize(x, buf, n, final) : 0;
+        if (ok == 0 && n > 0)
+            ok = n; /* never stall */
+        if (ok < n) {
+            memmove(x->carry + x->carry_n, buf + ok, n - ok);
+            x->carry_n += n - ok;
+        }
+        r = (long)ok;
+    } else {
+        r = pr_input_read(x->in, buf, (size_t)len, x->err);
+    }
+    if (r < 0) {
+        x->io_error = 1;
+        return -1;
+    }
+    if (r > 0) {
+        if (!x->root_bytes && memmem(buf, (size_t)r, "<testResults", 12))
+            x->root_bytes = 1;
+        /* keep the last bytes to see how the input ends */
+        size_t n = (size_t)r;
+        if (n >= sizeof x->tail) {
+            memcpy(x->tail, buf + n - sizeof x->tail, sizeof x->tail);
+            x->tail_n = sizeof x->tail;
+        } else {
+            size_t keep = x->tail_n + n > sizeof x->tail ? sizeof x->tail - n : x->tail_n;
+            memmove(x->tail, x->tail + x->tail_n - keep, keep);
+            memcpy(x->tail + keep, buf, n);
+            x->tail_n = keep + n;
+        }
+        return (int)r;
+    }
+    x->eof = 1;
+    size_t t = x->tail_n;
+    while (t && (x->tail[t - 1] == ' ' || x->tail[t - 1] == '\n' || x->tail[t - 1] == '\r' ||
+                 x->tail[t - 1] == '\t'))
+        t--;
+    static const char end[] = "</testResults>";
+    int ended = t >= sizeof end - 1 && memcmp(x->tail + t - (sizeof end - 1), end, sizeof end - 1) == 0;
+    int selfclosed = t >= 2 && x->tail[t - 2] == '/' && x->tail[t - 1] == '>' && !x->nsamples_seen;
+    if (!ended && !selfclosed && x->root_bytes && len >= (int)sizeof close_tag) {
+        memcpy(buf, close_tag, sizeof close_tag - 1);
+        x->injected = 1;
+        return (int)(sizeof close_tag - 1);
+    }
+    return 0;
+}
+
+static int xclose(void *ctx)
+{
+    return 0;
+}
+
+static void on_xml_error(void *ctx, xmlErrorPtr e)
+{
+    jxml *x = ctx;
+    if (!e || e->level < XML_ERR_ERROR)
+        return;
+    x->n_xerr++;
+    if (x->xerr)
+        return;
+    x->xerr = 1;
+    x->xerr_code = e->code;
+    x->xerr_line = e->line;
+    x->xerr_col = e->int2;
+    snprintf(x->xerr_msg, sizeof x->xerr_msg, "%s", e->message ? e->message : "XML error");
+    size_t n = strlen(x->xerr_msg);
+    while (n && (x->xerr_msg[n - 1] == '\n' || x->xerr_msg[n - 1] == ' '))
+        x->xerr_msg[--n] = 0;
+}
+
+static int64_t num(const char *v, int *ok)
+{
+    int64_t r;
+    if (pr_lex_i64(v, strlen(v), &r) < 0) {
+        *ok = 0;
+        return PR_UNKNOWN;
+    }
+    return r;
+}
+
+static size_t copy_capped(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+    return n;
+}
+
+/* Reads the attributes of a <sample>/<httpSample> into a new frame. */
+static int open_sample(jxml *x, int depth)
+{
+    xmlTextReaderPtr rd = x->reader;
+    if (x->nfr >= MAX_FRAMES)
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                            xmlTextReaderGetParserColumnNumber(rd),
+                            "samples nested deeper than %d levels", MAX_FRAMES);
+    frame *parent = x->nfr ? &x->fr[x->nfr - 1] : NULL;
+    frame *f = &x->fr[x->nfr++];
+    memset(f, 0, offsetof(frame, a_msg));
+    f->a_msg_n = f->url_n = 0;
+    pr_sample_init(&f->s);
+    f->depth = depth;
+    f->ts_ms = PR_UNKNOWN;
+    f->elapsed_ms = 0;
+    if (parent) {
+        parent->has_children = 1;
+        f->under_sampler = parent->under_sampler || !parent->is_tc;
+    }
+    pr_run *run = x->sink->run;
+    int ok = 1;
+    const char *bad = NULL;
+    while (xmlTextReaderMoveToNextAttribute(rd) == 1) {
+        const char *k = (const char *)xmlTextReaderConstLocalName(rd);
+        const char *v = (const char *)xmlTextReaderConstValue(rd);
+        if (!k || !v)
+            continue;
+        size_t kn = strlen(k);
+        int was = ok;
+        if (kn == 1) {
+            switch (k[0]) {
+            case 't': f->elapsed_ms = num(v, &ok); break;
+            case 's': f->s.success = strcmp(v, "true") == 0 ? PR_OK_SUCCESS : PR_FAIL; break;
+            default: goto var;
+            }
+        } else if (kn == 2) {
+            int64_t n;
+            if (!strcmp(k, "ts")) f->ts_ms = num(v, &ok);
+            else if (!strcmp(k, "lt")) { n = num(v, &ok); f->s.ttfb_ns = n == PR_UNKNOWN ? n : n * 1000000; }
+            else if (!strcmp(k, "ct")) { n = num(v, &ok); f->s.connect_ns = n == PR_UNKNOWN ? n : n * 1000000; }
+            else if (!strcmp(k, "it")) {
+                n = num(v, &ok);
+                if (n != PR_UNKNOWN && n != 0) {
+                    pr_jtl_attr_add(&f->attrs, "IdleTime", 8, v, strlen(v));
+                    x->n_idle_ms += n;
+                }
+            }
+            else if (!strcmp(k, "lb")) f->s.label = pr_run_intern(run, v, strlen(v));
+            else if (!strcmp(k, "rc") || !strcmp(k, "rs")) f->code_n = copy_capped(f->code, sizeof f->code, v);
+            else if (!strcmp(k, "rm")) f->msg_n = copy_capped(f->msg, sizeof f->msg, v);
+            else if (!strcmp(k, "tn")) f->s.thread = pr_run_intern(run, v, strlen(v));
+            else if (!strcmp(k, "by")) f->s.bytes_in = num(v, &ok);
+            else if (!strcmp(k, "na")) { n = num(v, &ok); f->s.threads = n == PR_UNKNOWN || n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n; }
+            else if (!strcmp(k, "ng")) pr_jtl_attr_add(&f->attrs, "grpThreads", 10, v, strlen(v));
+            else if (!strcmp(k, "hn")) pr_jtl_attr_add(&f->attrs, "Hostname", 8, v, strlen(v));
+            else if (!strcmp(k, "sc")) { if (strcmp(v, "1") != 0) pr_jtl_attr_add(&f->attrs, "SampleCount", 11, v, strlen(v)); }
+            else if (!strcmp(k, "ec")) { if (strcmp(v, "0") != 0) pr_jtl_attr_add(&f->attrs, "ErrorCount", 10, v, strlen(v)); }
+            else if (!strcmp(k, "dt") || !strcmp(k, "de")) {}
+            else goto var;
+        } else if (kn == 3 && !strcmp(k, "sby")) {
+            f->s.bytes_out = num(v, &ok);
+        } else {
+        var:
+            pr_jtl_attr_add(&f->attrs, k, kn, v, strlen(v));
+        }
+        if (was && !ok)
+            bad = k;
+        if (!ok)
+            break;
+    }
+    xmlTextReaderMoveToElement(rd);
+    if (!ok)
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                            xmlTextReaderGetParserColumnNumber(rd),
+                            "attribute %s: expected an integer", bad ? bad : "?");
+    if (f->ts_ms == PR_UNKNOWN)
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                            xmlTextReaderGetParserColumnNumber(rd),
+                            "sample without a ts attribute (time stamp)");
+    if (f->elapsed_ms == PR_UNKNOWN)
+        f->elapsed_ms = 0;
+    int64_t start = x->opts->jtl_timestamp_end ? f->ts_ms - f->elapsed_ms : f->ts_ms;
+    f->s.start_ns = start * 1000000;
+    f->s.latency_ns = f->elapsed_ms * 1000000;
+    f->s.status = pr_jtl_status(f->code, f->code_n);
+    f->is_tc = pr_jtl_tc_kind(f->msg, f->msg_n);
+    return 0;
+}
+
+static int emit(jxml *x, const pr_sample *s)
+{
+    int64_t end = s->start_ns + s->latency_ns;
+    if (x->min_start == PR_UNKNOWN || s->start_ns < x->min_start)
+        x->min_start = s->start_ns;
+    if (x->max_end == PR_UNKNOWN || end > x->max_end)
+        x->max_end = end;
+    if (s->threads > x->max_threads)
+        x->max_threads = s->threads;
+    return pr_sink_emit(x->sink, s, x->err);
+}
+
+/* The sample element of the top frame ended: decide flags, error, and whether to emit. */
+static int close_sample(jxml *x)
+{
+    frame *f = &x->fr[--x->nfr];
+    pr_run *run = x->sink->run;
+    if (f->is_tc) {
+        f->s.flags |= PR_SF_TRANSACTION;
+        x->n_tc++;
+    }
+    if (f->has_children)
+        f->s.flags |= PR_SF_PARENT;
+    if (x->nfr > 0) {
+        f->s.flags |= PR_SF_SUBRESULT;
+        x->n_sub++;
+    }
+    if (f->url_n)
+        f->s.url = pr_run_intern(run, f->url, f->url_n);
+    if (f->attrs.n)
+        f->s.attrs = pr_run_intern(run, f->attrs.buf, f->attrs.n);
+    if (f->s.success == PR_FAIL)
+        f->s.error = pr_jtl_error_id(run, f->code, f->code_n, f->msg, f->msg_n, f->fail,
+                                     f->fail_n);
+    int keep;
+    switch (x->opts->subresults) {
+    case PR_SUB_INCLUDE:
+        keep = 1;
+        break;
+    case PR_SUB_ONLY:
+        keep = !f->has_children && !f->is_tc;
+        break;
+    default:
+        keep = !f->under_sampler && f->is_tc != 2;
+        break;
+    }
+    return keep ? emit(x, &f->s) : 0;
+}
+
+static void cap_text(jxml *x, const char *t)
+{
+    size_t n = strlen(t);
+    if (x->cap_n + n >= sizeof x->capbuf)
+        n = sizeof x->capbuf - 1 - x->cap_n;
+    memcpy(x->capbuf + x->cap_n, t, n);
+    x->cap_n += n;
+    x->capbuf[x->cap_n] = 0;
+}
+
+static void end_capture(jxml *x)
+{
+    frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
+    if (!f)
+        return;
+    switch (x->cap) {
+    case CAP_FAILMSG:
+        memcpy(f->a_msg, x->capbuf, x->cap_n + 1);
+        f->a_msg_n = x->cap_n;
+        break;
+    case CAP_FAILURE:
+    case CAP_ERROR:
+        if (x->cap_n == 4 && memcmp(x->capbuf, "true", 4) == 0)
+            f->a_failed = 1;
+        break;
+    case CAP_URL:
+        memcpy(f->url, x->capbuf, x->cap_n + 1);
+        f->url_n = x->cap_n;
+        break;
+    default:
+        break;
+    }
+    x->cap = CAP_NONE;
+    x->cap_n = 0;
+    x->capbuf[0] = 0;
+}
+
+static void setup_run(jxml *x)
+{
+    pr_run *r = x->sink->run;
+    pr_run_set_format(r, "jmeter-xml", "jmeter");
+    r->load_model = PR_LOAD_CLOSED;
+    pr_run_meta_set(r, "time_resolution_ns", json_integer(1000000));
+    pr_run_meta_set(r, "timestamp_format", json_string("ms"));
+    pr_run_meta_set(r, "timestamp_marks", json_string(x->opts->jtl_timestamp_end ? "end" : "start"));
+    pr_jtl_meta_rule(r, x->opts->subresults);
+}
+
+static void finish_run(jxml *x)
+{
+    pr_run *r = x->sink->run;
+    r->start_ns = x->min_start;
+    r->end_ns = x->max_end;
+    if (x->max_threads > r->concurrency)
+        r->concurrency = x->max_threads;
+    pr_run_meta_set(r, "subresult_samples", json_integer(x->n_sub));
+    pr_run_meta_set(r, "transaction_samples", json_integer(x->n_tc));
+    pr_run_meta_set(r, "idle_time_total_ms", json_integer(x->n_idle_ms));
+    if (x->n_unknown)
+        pr_run_meta_set(r, "unsupported_elements_skipped", json_integer(x->n_unknown));
+}
+
+static int is_sample_name(const char *n)
+{
+    return !strcmp(n, "httpSample") || !strcmp(n, "sample");
+}
+
+static int walk(jxml *x)
+{
+    xmlTextReaderPtr rd = x->reader;
+    int skip = 0;
+    for (;;) {
+        int r = skip ? xmlTextReaderNext(rd) : xmlTextReaderRead(rd);
+        skip = 0;
+        if (r == 0)
+            return 0;
+        if (r < 0)
+            return -1;
+        int type = xmlTextReaderNodeType(rd);
+        int depth = xmlTextReaderDepth(rd);
+        if (depth > MAX_DEPTH)
+            return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                                0, "elements nested deeper than %d levels", MAX_DEPTH);
+        switch (type) {
+        case XML_READER_TYPE_DOCUMENT_TYPE:
+            return pr_error_set(x->err, PR_EFORMAT, x->name, xmlTextReaderGetParserLineNumber(rd),
+                                0, "a DOCTYPE is not allowed in a JMeter result file");
+        case XML_READER_TYPE_ELEMENT: {
+            const char *nm = (const char *)xmlTextReaderConstLocalName(rd);
+            if (!nm)
+                break;
+            int empty = xmlTextReaderIsEmptyElement(rd);
+            if (depth == 0) {
+                if (strcmp(nm, "testResults") != 0)
+                    return pr_error_set(x->err, PR_EFORMAT, x->name,
+                                        xmlTextReaderGetParserLineNumber(rd), 0,
+                                        "expected <testResults>, found <%s>", nm);
+                x->saw_root = 1;
+                x->root_line = xmlTextReaderGetParserLineNumber(rd);
+                xmlChar *ver = xmlTextReaderGetAttribute(rd, BAD_CAST "version");
+                if (ver) {
+                    pr_run_meta_set(x->sink->run, "jtl_xml_version", json_string((char *)ver));
+                    xmlFree(ver);
+                }
+                if (empty)
+                    x->root_closed = 1;
+                break;
+            }
+            if (is_sample_name(nm) && (depth == 1 || x->nfr > 0)) {
+                x->nsamples_seen++;
+                if (open_sample(x, depth) < 0)
+                    return PR_EPARSE;
+                if (empty && close_sample(x) < 0)
+                    return x->err->code ? x->err->code : PR_EIO;
+                break;
+            }
+            frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
+            if (f && depth == f->depth + 1 && !strcmp(nm, "assertionResult")) {
+                f->a_failed = 0;
+                f->a_msg_n = 0;
+                if (empty)
+                    break;
+                break; /* read its children */
+            }
+            if (f && depth == f->depth + 2 && !empty) {
+                if (!strcmp(nm, "failureMessage"))
+                    x->cap = CAP_FAILMSG;
+                else if (!strcmp(nm, "failure"))
+                    x->cap = CAP_FAILURE;
+                else if (!strcmp(nm, "error"))
+                    x->cap = CAP_ERROR;
+                if (x->cap != CAP_NONE)
+                    break;
+            }
+            if (f && depth == f->depth + 1 && !empty && !strcmp(nm, "java.net.URL")) {
+                x->cap = CAP_URL;
+                break;
+            }
+            if (depth == 1)
+                x->n_unknown++;
+            /* anything else (responseData, headers, cookies, unknown classes): skip unread */
+            if (!empty)
+                skip = 1;
+            break;
+        }
+        case XML_READER_TYPE_TEXT:
+        case XML_READER_TYPE_CDATA:
+        case XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
+            if (x->cap != CAP_NONE) {
+                const char *t = (const char *)xmlTextReaderConstValue(rd);
+                if (t)
+                    cap_text(x, t);
+            }
+            break;
+        case XML_READER_TYPE_END_ELEMENT: {
+            if (x->cap != CAP_NONE) {
+                end_capture(x);
+                break;
+            }
+            frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
+            if (f && depth == f->depth) {
+                if (close_sample(x) < 0)
+                    return x->err->code ? x->err->code : PR_EIO;
+                break;
+            }
+            if (f && depth == f->depth + 1) {
+                const char *nm = (const char *)xmlTextReaderConstLocalName(rd);
+                if (nm && !strcmp(nm, "assertionResult") && f->a_failed && !f->have_fail) {
+                    memcpy(f->fail, f->a_msg, f->a_msg_n + 1);
+                    f->fail_n = f->a_msg_n;
+                    f->have_fail = 1;
+                }
+                break;
+            }
+            if (depth == 0)
+                x->root_closed = 1;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+}
+
+static int sniff(const unsigned char *buf, size_t len)
+{
+    size_t n = len < 4096 ? len : 4096;
+    const char *p = memmem(buf, n, "<testResults", 12);
+    if (p)
+        return 95;
+    if (n >= 5 && memcmp(buf, "<?xml", 5) == 0 && (memmem(buf, n, "<httpSample", 11) ||
+                                                   memmem(buf, n, "<sample ", 8)))
+        return 60;
+    return 0;
+}
+
+static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
+{
+    jxml *x = pr_xcalloc(1, sizeof *x);
+    x->in = in;
+    x->sink = sink;
+    x->opts = opts;
+    x->err = err;
+    x->name = pr_input_name(in);
+    x->min_start = x->max_end = PR_UNKNOWN;
+    x->max_threads = -1;
+    x->fr = pr_xcalloc(MAX_FRAMES, sizeof *x->fr);
+    int rc = 0;
+    int options = XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT |
+                  XML_PARSE_NOWARNING | XML_PARSE_NOERROR;
+    if (opts->recover)
+        options |= XML_PARSE_RECOVER;
+    x->reader = xmlReaderForIO(xread, xclose, x, NULL, NULL, options);
+    if (!x->reader) {
+        rc = pr_error_set(err, PR_EIO, x->name, 0, 0, "cannot start the XML reader");
+        goto out;
+    }
+    xmlTextReaderSetStructuredErrorHandler(x->reader, on_xml_error, x);
+    setup_run(x);
+    pr_error_clear(err);
+    int w = walk(x);
+    if (x->io_error) {
+        rc = PR_EIO;
+        goto out;
+    }
+    if (w < 0 && err->code) {
+        rc = err->code;
+        goto out;
+    }
+    if (x->xerr || w < 0) {
+        if (x->injected) {
+            rc = pr_error_set(err, PR_ETRUNC, x->name, x->xerr_line, 0,
+                              "input ends inside a sample (%s); the complete samples before it "
+                              "are kept", x->xerr_msg);
+        } else if (opts->recover && x->saw_root && x->n_xerr < 1000000) {
+            pr_sink_warn(sink, x->name, x->xerr_line, x->xerr_col,
+                         "not well-formed XML (%s; %ld errors in all): kept what could be read "
+                         "(--recover)", x->xerr_msg, x->n_xerr);
+        } else {
+            rc = pr_error_set(err, PR_EPARSE, x->name, x->xerr_line, x->xerr_col,
+                              "not well-formed XML: %s%s", x->xerr_msg,
+                              opts->recover ? "" : " (--recover keeps what can be read)");
+            goto out;
+        }
+    } else if (!x->saw_root) {
+        rc = pr_error_set(err, PR_EFORMAT, x->name, 1, 0, "expected <testResults>: not a JMeter XML result file");
+        goto out;
+    } else if (x->n_blanked && !x->injected) {
+        pr_sink_warn(sink, x->name, 0, 0,
+                     "not well-formed XML: %ld invalid characters or character references "
+                     "blanked (--recover)", x->n_blanked);
+    } else if (x->injected) {
+        pr_sink_warn(sink, x->name, 0, 0,
+                     "no </testResults>: the run was probably killed; the %llu complete "
+                     "samples are kept", sink->total);
+    }
+    finish_run(x);
+out:
+    if (x->reader)
+        xmlFreeTextReader(x->reader);
+    free(x->fr);
+    free(x);
+    return rc;
+}
+
+const pr_parser pr_parser_jmeter_xml = {
+    "jmeter-xml", "jmeter", "Apache JMeter XML result file (JTL)", sniff, parse};

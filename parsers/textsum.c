@@ -1,0 +1,240 @@
+/* Building summary-only runs from printed tool reports: JSON setters, number scanning, merge. */
+#include "parsers/textsum.h"
+#include <math.h>
+#include <string.h>
+
+#define STR_KEEP_MAX 4096
+
+json_t *pr_textsum_begin(pr_run *run)
+{
+    run->summary_only = 1;
+    if (!json_is_object(run->summary)) {
+        json_decref(run->summary);
+        run->summary = json_object();
+    }
+    return run->summary;
+}
+
+json_t *pr_textsum_obj(json_t *parent, const char *key)
+{
+    json_t *o = json_object_get(parent, key);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new(parent, key, o);
+    }
+    return o;
+}
+
+json_t *pr_textsum_arr(json_t *parent, const char *key)
+{
+    json_t *a = json_object_get(parent, key);
+    if (!json_is_array(a)) {
+        a = json_array();
+        json_object_set_new(parent, key, a);
+    }
+    return a;
+}
+
+void pr_textsum_int(json_t *o, const char *key, int64_t v)
+{
+    if (v == PR_UNKNOWN)
+        return;
+    json_object_set_new(o, key, json_integer((json_int_t)v));
+}
+
+void pr_textsum_real(json_t *o, const char *key, double v)
+{
+    if (!isfinite(v))
+        return;
+    json_object_set_new(o, key, json_real(v));
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t k;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        k = 2;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        k = 3;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        k = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (k > n)
+        return 0;
+    unsigned cp = c & (0x7f >> k);
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return k;
+}
+
+json_t *pr_textsum_string(const char *s, size_t n)
+{
+    char buf[STR_KEEP_MAX + 4];
+    size_t o = 0;
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n && o < STR_KEEP_MAX;) {
+        size_t k = utf8_len(u + i, n - i);
+        if (k == 0) {
+            buf[o++] = '?';
+            i++;
+        } else if (k == 1 && u[i] == 0) {
+            i++;
+        } else {
+            if (o + k > STR_KEEP_MAX)
+                break;
+            memcpy(buf + o, s + i, k);
+            o += k;
+            i += k;
+        }
+    }
+    json_t *j = json_stringn(buf, o);
+    return j ? j : json_string("");
+}
+
+void pr_textsum_str(json_t *o, const char *key, const char *s, size_t n)
+{
+    json_object_set_new(o, key, pr_textsum_string(s, n));
+}
+
+void pr_textsum_note(pr_run *run, const char *note)
+{
+    json_t *notes = pr_textsum_arr(run->meta, "notes");
+    json_array_append_new(notes, json_string(note));
+}
+
+int pr_textsum_num(pr_str s, double *v, pr_str *rest)
+{
+    size_t i = 0;
+    while (i < s.n && (s.p[i] == ' ' || s.p[i] == '\t'))
+        i++;
+    size_t st = i;
+    if (i < s.n && (s.p[i] == '-' || s.p[i] == '+'))
+        i++;
+    size_t digits = 0, dots = 0;
+    while (i < s.n && ((s.p[i] >= '0' && s.p[i] <= '9') || (s.p[i] == '.' && dots == 0))) {
+        if (s.p[i] == '.')
+            dots++;
+        else
+            digits++;
+        i++;
+    }
+    if (digits == 0 || pr_lex_double(s.p + st, i - st, v) < 0)
+        return -1;
+    if (rest) {
+        pr_str r = {s.p + i, s.n - i};
+        *rest = pr_str_trim(r);
+    }
+    return 0;
+}
+
+int pr_textsum_i64(pr_str s, int64_t *v, pr_str *rest)
+{
+    size_t i = 0;
+    while (i < s.n && (s.p[i] == ' ' || s.p[i] == '\t'))
+        i++;
+    size_t st = i;
+    if (i < s.n && (s.p[i] == '-' || s.p[i] == '+'))
+        i++;
+    while (i < s.n && s.p[i] >= '0' && s.p[i] <= '9')
+        i++;
+    if (pr_lex_i64(s.p + st, i - st, v) < 0)
+        return -1;
+    if (rest) {
+        pr_str r = {s.p + i, s.n - i};
+        *rest = pr_str_trim(r);
+    }
+    return 0;
+}
+
+int pr_textsum_kv(pr_str line, pr_str *label, pr_str *value)
+{
+    const char *c = memchr(line.p, ':', line.n);
+    if (!c)
+        return -1;
+    pr_str l = {line.p, (size_t)(c - line.p)};
+    pr_str v = {c + 1, line.n - (size_t)(c - line.p) - 1};
+    *label = pr_str_trim(l);
+    *value = pr_str_trim(v);
+    return 0;
+}
+
+int64_t pr_textsum_round(double v)
+{
+    if (!isfinite(v) || v >= 9.2e18 || v <= -9.2e18)
+        return PR_UNKNOWN;
+    return (int64_t)llround(v);
+}
+
+int64_t pr_textsum_ns(double v, double unit_ns)
+{
+    return pr_textsum_round(v * unit_ns);
+}
+
+pr_str pr_textsum_token(pr_str *s)
+{
+    size_t i = 0;
+    while (i < s->n && (s->p[i] == ' ' || s->p[i] == '\t'))
+        i++;
+    size_t st = i;
+    while (i < s->n && s->p[i] != ' ' && s->p[i] != '\t')
+        i++;
+    pr_str t = {s->p + st, i - st};
+    s->p += i;
+    s->n -= i;
+    return t;
+}
+
+pr_str pr_textsum_line(const char *line, size_t n)
+{
+    if (n && line[n - 1] == '\r')
+        n--;
+    pr_str s = {line, n};
+    return s;
+}
+
+static void merge_depth(json_t *into, const json_t *from, int depth)
+{
+    const char *key;
+    json_t *v;
+    /* jansson's iteration API is not const-correct; `from` is only read */
+    union {
+        const json_t *c;
+        json_t *m;
+    } src = {from};
+    if (depth > 16)
+        return;
+    json_object_foreach(src.m, key, v) {
+        json_t *have = json_object_get(into, key);
+        if (!have) {
+            json_object_set_new(into, key, json_deep_copy(v));
+        } else if (json_is_object(have) && json_is_object(v)) {
+            merge_depth(have, v, depth + 1);
+        } else if (json_is_array(have) && json_is_array(v) && json_array_size(have) == 0) {
+            size_t i;
+            json_t *e;
+            json_array_foreach(v, i, e)
+                json_array_append_new(have, json_deep_copy(e));
+        }
+    }
+}
+
+void pr_textsum_merge(json_t *into, const json_t *from)
+{
+    if (json_is_object(into) && json_is_object(from))
+        merge_depth(into, from, 0);
+}

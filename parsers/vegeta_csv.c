@@ -1,0 +1,176 @@
+/* Vegeta results as CSV (`vegeta encode --to csv`): 12 columns, no header, RFC 4180 quoting. */
+#include "parsers/parser.h"
+#include "parsers/vegeta.h"
+#include "model/lex.h"
+#include "model/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define NCOLS 12
+
+enum { C_TS, C_CODE, C_LATENCY, C_BYTES_OUT, C_BYTES_IN, C_ERROR, C_BODY, C_ATTACK, C_SEQ,
+       C_METHOD, C_URL, C_HEADERS };
+
+/* Splits a CSV line into at most NCOLS fields, unquoting into out (which must hold len
+ * bytes). Returns the field count, NCOLS + 1 if there are more, or -1 with *bad_at set to the
+ * offset of a quoting error. */
+static int split(const char *line, size_t len, pr_str *f, char *out, size_t *bad_at)
+{
+    size_t i = 0, k = 0, o = 0;
+    for (;;) {
+        if (k == NCOLS)
+            return NCOLS + 1;
+        if (i < len && line[i] == '"') {
+            size_t start = o;
+            i++;
+            for (;;) {
+                if (i >= len) {
+                    *bad_at = i;
+                    return -1;
+                }
+                const char *q = memchr(line + i, '"', len - i);
+                if (!q) {
+                    *bad_at = len;
+                    return -1;
+                }
+                size_t n = (size_t)(q - (line + i));
+                memcpy(out + o, line + i, n);
+                o += n;
+                i += n + 1;
+                if (i < len && line[i] == '"') {
+                    out[o++] = '"';
+                    i++;
+                    continue;
+                }
+                break;
+            }
+            f[k++] = (pr_str){out + start, o - start};
+            if (i == len)
+                return (int)k;
+            if (line[i] != ',') {
+                *bad_at = i;
+                return -1;
+            }
+            i++;
+        } else {
+            const char *c = memchr(line + i, ',', len - i);
+            size_t e = c ? (size_t)(c - line) : len;
+            f[k++] = (pr_str){line + i, e - i};
+            if (!c)
+                return (int)k;
+            i = e + 1;
+        }
+    }
+}
+
+static int all_digits(pr_str s)
+{
+    if (s.n == 0)
+        return 0;
+    for (size_t i = 0; i < s.n; i++)
+        if (s.p[i] < '0' || s.p[i] > '9')
+            if (!(i == 0 && s.p[i] == '-' && s.n > 1))
+                return 0;
+    return 1;
+}
+
+static int sniff(const unsigned char *buf, size_t len)
+{
+    const char *p = (const char *)buf;
+    const char *nl = memchr(p, '\n', len);
+    size_t n = nl ? (size_t)(nl - p) : len;
+    if (n && p[n - 1] == '\r')
+        n--;
+    if (n == 0 || n > 4096)
+        return 0;
+    pr_str f[NCOLS];
+    char out[4096];
+    size_t bad;
+    int k = split(p, n, f, out, &bad);
+    if (k < 7 || k > NCOLS)
+        return 0;
+    for (int i = 0; i < 5; i++)
+        if (!all_digits(f[i]))
+            return 0;
+    if (f[C_TS].n < 10)
+        return 20;
+    return k == NCOLS ? 85 : 50;
+}
+
+static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
+{
+    static const char *const names[] = {"timestamp", "code", "latency", "bytes_out",
+                                        "bytes_in"};
+    pr_run_set_format(sink->run, "vegeta-csv", "vegeta");
+    pr_vegeta_acc acc;
+    pr_vegeta_acc_init(&acc, sink);
+    char *out = pr_xmalloc(PR_LINE_MAX + 1);
+    pr_vegeta_rec r;
+    const char *line;
+    size_t len;
+    int rc;
+    while ((rc = pr_input_getline(in, &line, &len, err)) == 1) {
+        long ln = pr_input_lineno(in);
+        int cut = !pr_input_line_terminated(in);
+        if (len && line[len - 1] == '\r')
+            len--;
+        if (len == 0)
+            continue;
+        pr_str f[NCOLS];
+        size_t bad = 0;
+        int k = split(line, len, f, out, &bad);
+        if (k < 0) {
+            rc = pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, pr_input_name(in), ln,
+                              (long)bad + 1, "unterminated or malformed quoted field");
+            break;
+        }
+        if (k < 7 || k > NCOLS) {
+            rc = pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, pr_input_name(in), ln, 0,
+                              "expected 12 fields (7 in old Vegeta versions), found %s%d",
+                              k > NCOLS ? "more than " : "", k > NCOLS ? NCOLS : k);
+            break;
+        }
+        pr_vegeta_rec_clear(&r);
+        int64_t v[5];
+        for (int i = 0; i < 5; i++) {
+            if (pr_lex_i64(f[i].p, f[i].n, &v[i]) < 0) {
+                long col = (long)(f[i].p - line) + 1;
+                if (f[i].p < line || f[i].p > line + len)
+                    col = 0;
+                rc = pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, pr_input_name(in), ln, col,
+                                  "expected an integer %s, found \"%.*s\"", names[i],
+                                  (int)(f[i].n > 40 ? 40 : f[i].n), f[i].p);
+                goto out;
+            }
+        }
+        r.ts_ns = v[C_TS];
+        r.has_ts = 1;
+        r.code = v[C_CODE];
+        r.latency_ns = v[C_LATENCY];
+        r.bytes_out = v[C_BYTES_OUT];
+        r.bytes_in = v[C_BYTES_IN];
+        r.error = f[C_ERROR];
+        if (k > C_ATTACK)
+            r.attack = f[C_ATTACK];
+        if (k > C_METHOD)
+            r.method = f[C_METHOD];
+        if (k > C_URL)
+            r.url = f[C_URL];
+        if (cut && k < NCOLS) {
+            rc = pr_error_set(err, PR_ETRUNC, pr_input_name(in), ln, 0,
+                              "last line is cut short (%d of 12 fields)", k);
+            break;
+        }
+        if ((rc = pr_vegeta_acc_add(&acc, &r, err)) < 0)
+            break;
+    }
+out:
+    if (rc == 0 || rc == PR_ETRUNC)
+        pr_vegeta_acc_finish(&acc);
+    free(out);
+    return rc < 0 ? rc : 0;
+}
+
+const pr_parser pr_parser_vegeta_csv = {
+    "vegeta-csv", "vegeta", "Vegeta results as CSV (vegeta encode --to csv)", sniff, parse,
+};

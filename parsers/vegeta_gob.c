@@ -1,0 +1,274 @@
+/* Vegeta's binary results (gob-encoded vegeta.Result values), read directly with parsers/gob.c. */
+#include "parsers/gob.h"
+#include "parsers/parser.h"
+#include "parsers/vegeta.h"
+#include "model/lex.h"
+#include "model/xalloc.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum field_use {
+    F_SKIP = 0, F_ATTACK, F_CODE, F_TIMESTAMP, F_LATENCY, F_BYTESOUT, F_BYTESIN, F_ERROR,
+    F_METHOD, F_URL
+};
+
+static const struct {
+    const char *name;
+    enum field_use use;
+} field_names[] = {
+    {"Attack", F_ATTACK},     {"Code", F_CODE},       {"Timestamp", F_TIMESTAMP},
+    {"Latency", F_LATENCY},   {"BytesOut", F_BYTESOUT}, {"BytesIn", F_BYTESIN},
+    {"Error", F_ERROR},       {"Method", F_METHOD},   {"URL", F_URL},
+};
+
+/* Whether a definition is a Vegeta Result: a struct with Code, Timestamp and Latency. */
+static int is_result_type(const pr_gob_type *t)
+{
+    if (!t || t->kind != PR_GOB_STRUCT)
+        return 0;
+    int have = 0;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const char *n = t->fields[i].name ? t->fields[i].name : "";
+        if (strcmp(n, "Code") == 0)
+            have |= 1;
+        else if (strcmp(n, "Timestamp") == 0)
+            have |= 2;
+        else if (strcmp(n, "Latency") == 0)
+            have |= 4;
+    }
+    return have == 7;
+}
+
+static int sniff(const unsigned char *buf, size_t len)
+{
+    pr_gob *g = pr_gob_open_mem("<sniff>", buf, len);
+    pr_error err;
+    pr_error_clear(&err);
+    int64_t id;
+    int defs = 0, score = 0;
+    for (int i = 0; i < 64; i++) {
+        unsigned long gen = pr_gob_generation(g);
+        int rc = pr_gob_next(g, &id, &err);
+        if (pr_gob_generation(g) != gen)
+            defs = 1;
+        if (rc <= 0)
+            break;
+        pr_gob_skip_message(g, &err);
+    }
+    if (defs) {
+        score = 30; /* gob, but maybe not Vegeta's */
+        for (int64_t t = 65; t < 65 + PR_GOB_TYPES_MAX; t++) {
+            const pr_gob_type *ty = pr_gob_type_get(g, t);
+            if (!ty)
+                continue;
+            if (is_result_type(ty) && ty->name && strcmp(ty->name, "Result") == 0) {
+                score = 95;
+                break;
+            }
+            if (is_result_type(ty))
+                score = 80;
+        }
+    }
+    pr_gob_free(g);
+    return score;
+}
+
+typedef struct gob_state {
+    pr_vegeta_rec rec;           /* shared record-to-sample mapping (parsers/vegeta.h) */
+    int64_t result_id;
+    unsigned long generation;
+    const pr_gob_type *type;
+    unsigned char use[PR_GOB_FIELDS_MAX];
+} gob_state;
+
+/* Maps the fields of the value's struct type by name; refuses types that are not Results. */
+static int map_type(pr_gob *g, gob_state *st, int64_t id, pr_input *in, pr_error *err)
+{
+    const pr_gob_type *t = pr_gob_type_get(g, id);
+    if (!is_result_type(t))
+        return pr_error_at_offset(err, PR_EFORMAT, pr_input_name(in), pr_gob_msg_offset(g),
+                                  "gob stream of type %s%s%s, not Vegeta results (expected a "
+                                  "struct Result with Code, Timestamp and Latency fields)",
+                                  t && t->name[0] ? "\"" : "",
+                                  t && t->name[0] ? t->name : "(unnamed)",
+                                  t && t->name[0] ? "\"" : "");
+    memset(st->use, 0, sizeof st->use);
+    for (size_t i = 0; i < t->nfields; i++) {
+        const char *n = t->fields[i].name ? t->fields[i].name : "";
+        const pr_gob_type *ft = pr_gob_type_get(g, t->fields[i].id);
+        pr_gob_kind k = ft ? ft->kind : PR_GOB_NONE;
+        for (size_t j = 0; j < sizeof field_names / sizeof field_names[0]; j++) {
+            if (strcmp(n, field_names[j].name) != 0)
+                continue;
+            enum field_use u = field_names[j].use;
+            int ok;
+            switch (u) {
+            case F_TIMESTAMP:
+                ok = k == PR_GOB_GOBENCODER || k == PR_GOB_BINARY || k == PR_GOB_TEXT;
+                break;
+            case F_ATTACK: case F_ERROR: case F_METHOD: case F_URL:
+                ok = k == PR_GOB_STRING || k == PR_GOB_BYTES;
+                break;
+            default:
+                ok = k == PR_GOB_UINT || k == PR_GOB_INT;
+            }
+            if (!ok && (u == F_TIMESTAMP || u == F_LATENCY || u == F_CODE))
+                return pr_error_at_offset(err, PR_EFORMAT, pr_input_name(in),
+                                          pr_gob_msg_offset(g),
+                                          "gob: field Result.%s has an unexpected type", n);
+            st->use[i] = ok ? (unsigned char)u : F_SKIP;
+        }
+    }
+    st->result_id = id;
+    st->type = t;
+    st->generation = pr_gob_generation(g);
+    return 0;
+}
+
+/* Decodes time.Time's MarshalBinary form (version 1: 15 bytes, version 2: 16 bytes). */
+static int decode_time(const unsigned char *p, size_t n, int64_t *ns, int *offset_min)
+{
+    if (n < 15 || (p[0] != 1 && p[0] != 2) || (p[0] == 1 && n != 15) || (p[0] == 2 && n != 16))
+        return -1;
+    uint64_t u = 0;
+    for (int i = 1; i <= 8; i++)
+        u = u << 8 | p[i];
+    int64_t sec = (int64_t)u - 62135596800LL; /* year 1 -> Unix epoch */
+    if ((int64_t)u < -9000000000LL || (int64_t)u > 62135596800LL + 9000000000LL)
+        return -1;
+    uint32_t nsec = (uint32_t)p[9] << 24 | (uint32_t)p[10] << 16 | (uint32_t)p[11] << 8 | p[12];
+    if (nsec >= 1000000000u)
+        return -1;
+    int16_t off = (int16_t)((uint16_t)p[13] << 8 | p[14]);
+    *ns = sec * 1000000000LL + (int64_t)nsec;
+    *offset_min = off == -1 ? 0 : off;
+    return 0;
+}
+
+static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
+{
+    pr_vegeta_rec *r = &st->rec;
+    pr_vegeta_rec_clear(r);
+    const pr_gob_type *t = st->type;
+    long f = -1;
+    int rc;
+    while ((rc = pr_gob_next_field(g, t, &f, err)) == 1) {
+        const unsigned char *p;
+        size_t n;
+        uint64_t u;
+        int64_t v;
+        switch ((enum field_use)st->use[f]) {
+        case F_SKIP:
+            rc = pr_gob_skip(g, t->fields[f].id, err);
+            break;
+        case F_CODE:
+        case F_BYTESOUT:
+        case F_BYTESIN:
+        case F_LATENCY:
+            if (t->fields[f].id == PR_GOB_ID_INT) {
+                rc = pr_gob_read_int(g, &v, err);
+            } else {
+                rc = pr_gob_read_uint(g, &u, err);
+                v = u > INT64_MAX ? INT64_MAX : (int64_t)u;
+            }
+            if (rc < 0)
+                break;
+            if (st->use[f] == F_CODE)
+                r->code = v;
+            else if (st->use[f] == F_BYTESOUT)
+                r->bytes_out = v;
+            else if (st->use[f] == F_BYTESIN)
+                r->bytes_in = v;
+            else
+                r->latency_ns = v;
+            break;
+        case F_TIMESTAMP:
+            rc = pr_gob_read_bytes(g, &p, &n, 64, err);
+            if (rc < 0)
+                break;
+            if (pr_gob_type_get(g, t->fields[f].id)->kind == PR_GOB_TEXT) {
+                if (pr_lex_rfc3339((const char *)p, n, &r->ts_ns, &r->tz_offset_min) < 0)
+                    rc = -1;
+            } else if (decode_time(p, n, &r->ts_ns, &r->tz_offset_min) < 0) {
+                rc = -1;
+            }
+            if (rc < 0)
+                rc = pr_error_at_offset(err, PR_EPARSE, pr_input_name(in), pr_gob_offset(g),
+                                        "gob: Result.Timestamp is not a valid time.Time "
+                                        "encoding (%zu bytes)", n);
+            r->has_ts = 1;
+            r->has_zone = 1;
+            break;
+        case F_ATTACK:
+        case F_ERROR:
+        case F_METHOD:
+        case F_URL:
+            rc = pr_gob_read_bytes(g, &p, &n, PR_VEGETA_STR_MAX, err);
+            if (rc < 0)
+                break;
+            if (n > PR_VEGETA_STR_MAX)
+                n = PR_VEGETA_STR_MAX;
+            if (st->use[f] == F_ATTACK)
+                r->attack = (pr_str){(const char *)p, n};
+            else if (st->use[f] == F_ERROR)
+                r->error = (pr_str){(const char *)p, n};
+            else if (st->use[f] == F_METHOD)
+                r->method = (pr_str){(const char *)p, n};
+            else
+                r->url = (pr_str){(const char *)p, n};
+            break;
+        }
+        if (rc < 0)
+            return rc;
+    }
+    return rc;
+}
+
+static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
+{
+    pr_run_set_format(sink->run, "vegeta-gob", "vegeta");
+    pr_gob *g = pr_gob_open(in);
+    gob_state *st = pr_xcalloc(1, sizeof *st);
+    pr_vegeta_acc acc;
+    pr_vegeta_acc_init(&acc, sink);
+    st->result_id = -1;
+    int rc;
+    int64_t id;
+    long long records = 0;
+    while ((rc = pr_gob_next(g, &id, err)) == 1) {
+        if (id != st->result_id || pr_gob_generation(g) != st->generation)
+            if ((rc = map_type(g, st, id, in, err)) < 0)
+                break;
+        /* Read the record fully before emitting it, so a cut record is never emitted. */
+        if ((rc = read_result(g, st, in, err)) < 0)
+            break;
+        if ((rc = pr_gob_skip_message(g, err)) < 0)
+            break;
+        if ((rc = pr_vegeta_acc_add(&acc, &st->rec, err)) < 0)
+            break;
+        records++;
+    }
+    if (rc == PR_EPARSE && records == 0 && pr_gob_streams(g) == 0) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        rc = pr_error_at_offset(err, PR_EFORMAT, pr_input_name(in), 0,
+                                "not a Vegeta gob results file (%s)", why);
+    }
+    if (rc == 0 && pr_gob_streams(g) == 0)
+        rc = pr_error_at_offset(err, PR_EFORMAT, pr_input_name(in), 0,
+                                "not a Vegeta gob results file (no gob type definitions)");
+    if (rc >= 0 || rc == PR_ETRUNC) {
+        pr_vegeta_acc_finish(&acc);
+        if (pr_gob_streams(g) > 1)
+            pr_run_meta_set(sink->run, "gob_streams", json_integer(pr_gob_streams(g)));
+    }
+    pr_gob_free(g);
+    free(st);
+    return rc < 0 ? rc : 0;
+}
+
+const pr_parser pr_parser_vegeta_gob = {
+    "vegeta-gob", "vegeta", "Vegeta results in gob (vegeta attack's default output)",
+    sniff, parse,
+};

@@ -1,0 +1,164 @@
+/* Latency over time: every sample binned into a pixel grid and shaded by count, errors on top. */
+#include "render/chart_priv.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/xalloc.h"
+
+/* Shade of a cell with `c` samples when the densest has `max`: light for one sample (still
+ * clearly visible), full colour for the densest. Returns premultiplied ARGB. */
+static uint32_t shade(rgb col, uint32_t c, double lmax)
+{
+    double f = lmax > 0 ? log1p((double)c) / lmax : 1;
+    double a = 0.45 + 0.55 * f;
+    /* darken the densest cells a little so density reads as darkness */
+    double k = 1 - 0.35 * f;
+    uint32_t A = (uint32_t)lround(a * 255);
+    uint32_t R = (uint32_t)lround(col.r * k * a * 255);
+    uint32_t G = (uint32_t)lround(col.g * k * a * 255);
+    uint32_t B = (uint32_t)lround(col.b * k * a * 255);
+    return A << 24 | R << 16 | G << 8 | B;
+}
+
+void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
+{
+    const pr_chart_points *p = in->points;
+    size_t n = p->n;
+    int64_t tmax = 0;
+    int64_t lmin = INT64_MAX, lmax = 0;
+    size_t nok = 0, nerr = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = p->t_ns[i], l = p->latency_ns[i];
+        if (t < 0 || l < 0)
+            continue;
+        if (t > tmax)
+            tmax = t;
+        if (l > 0 && l < lmin)
+            lmin = l;
+        if (l > lmax)
+            lmax = l;
+        if (p->ok && !p->ok[i])
+            nerr++;
+        else
+            nok++;
+    }
+    char buf[160];
+    cv_title(cv, "Latency over time");
+    char cnt[64];
+    pr_fmt_number((double)nok, cnt, sizeof cnt);
+    snprintf(buf, sizeof buf, "success (%s samples; darker = denser)", cnt);
+    cv_legend_add(cv, PR_OI_BLUE, LEG_BOX, buf);
+    if (nerr) {
+        pr_fmt_number((double)nerr, cnt, sizeof cnt);
+        snprintf(buf, sizeof buf, "error (%s samples)", cnt);
+        cv_legend_add(cv, PR_OI_VERMILLION, LEG_BOX, buf);
+    }
+    cv_legend(cv);
+    double ymin = lmin == INT64_MAX ? 1e6 : (double)lmin, ymax = lmax > 0 ? (double)lmax : 1e7;
+    cv_include_thresholds(cv, &ymin, &ymax);
+    int lg = cv_want_log(cv, ymin, ymax);
+    cv->x.title = "Time since run start";
+    cv->y.title = "Latency";
+    pr_axis_set(&cv->x, AX_TIME, 0, 0, (double)tmax, 1);
+    pr_axis_set(&cv->y, AX_DUR, lg, ymin, ymax, 1);
+    cv_plot(cv);
+    if (nok + nerr == 0) {
+        cv_nodata(cv, "No samples");
+        cv_annotate(cv);
+        return;
+    }
+    /* one cell per logical pixel of the plot area */
+    int gw = (int)floor(cv->pw), gh = (int)floor(cv->ph);
+    if (gw < 1 || gh < 1) {
+        cv_annotate(cv);
+        return;
+    }
+    size_t cells = (size_t)gw * (size_t)gh;
+    uint32_t *okc = pr_xcalloc(cells, sizeof *okc);
+    uint32_t *errc = pr_xcalloc(cells, sizeof *errc);
+    double xk = gw / (cv->x.hi - cv->x.lo), xlo = cv->x.lo;
+    double yk = gh / (cv->y.hi - cv->y.lo), ylo = cv->y.lo;
+    int lg_axis = cv->y.log;
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = p->t_ns[i], l = p->latency_ns[i];
+        if (t < 0 || l < 0)
+            continue;
+        double fx = ((double)t - xlo) * xk;
+        double yv = lg_axis ? (l > 0 ? log10((double)l) : ylo) : (double)l;
+        double fy = (yv - ylo) * yk;
+        int cx = (int)fx, cy = (int)fy;
+        if (cx >= gw)
+            cx = gw - 1;
+        if (cy >= gh)
+            cy = gh - 1;
+        if (cx < 0 || cy < 0 || !(fx >= 0) || !(fy >= 0))
+            continue;
+        size_t at = (size_t)(gh - 1 - cy) * (size_t)gw + (size_t)cx;
+        uint32_t *c = p->ok && !p->ok[i] ? &errc[at] : &okc[at];
+        if (*c != UINT32_MAX)
+            (*c)++;
+    }
+    uint32_t mok = 0, merr = 0;
+    for (size_t i = 0; i < cells; i++) {
+        if (okc[i] > mok)
+            mok = okc[i];
+        if (errc[i] > merr)
+            merr = errc[i];
+    }
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, gw, gh);
+    uint8_t *data = cairo_image_surface_get_data(img);
+    int stride = cairo_image_surface_get_stride(img);
+    if (data) {
+        cairo_surface_flush(img);
+        double lok = log1p((double)mok), lerr = log1p((double)merr);
+        for (int y = 0; y < gh; y++) {
+            uint32_t *row = (uint32_t *)(void *)(data + (size_t)y * (size_t)stride);
+            for (int x = 0; x < gw; x++) {
+                size_t at = (size_t)y * (size_t)gw + (size_t)x;
+                row[x] = okc[at] ? shade(PR_OI_BLUE, okc[at], lok) : 0;
+            }
+        }
+        /* errors on top, each error cell grown to 3x3 so a lone error is never lost */
+        for (int y = 0; y < gh; y++) {
+            for (int x = 0; x < gw; x++) {
+                uint32_t c = errc[(size_t)y * (size_t)gw + (size_t)x];
+                if (!c)
+                    continue;
+                /* opaque, so errors always win over successes beneath */
+                double f = lerr > 0 ? log1p((double)c) / lerr : 1;
+                double k = 1 - 0.35 * f;
+                uint32_t px = 0xff000000u |
+                              (uint32_t)lround(PR_OI_VERMILLION.r * k * 255) << 16 |
+                              (uint32_t)lround(PR_OI_VERMILLION.g * k * 255) << 8 |
+                              (uint32_t)lround(PR_OI_VERMILLION.b * k * 255);
+                for (int dy = -1; dy <= 1; dy++) {
+                    int yy = y + dy;
+                    if (yy < 0 || yy >= gh)
+                        continue;
+                    uint32_t *row = (uint32_t *)(void *)(data + (size_t)yy * (size_t)stride);
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int xx = x + dx;
+                        if (xx < 0 || xx >= gw)
+                            continue;
+                        /* the centre wins over neighbours' halos: keep the darker */
+                        if (row[xx] >> 24 != 0xff || (dx == 0 && dy == 0))
+                            row[xx] = px;
+                    }
+                }
+            }
+        }
+        cairo_surface_mark_dirty(img);
+    }
+    free(okc);
+    free(errc);
+    cairo_t *cr = cv->cr;
+    cv_clip_plot(cv);
+    cairo_translate(cr, cv->px, cv->py + cv->ph - gh);
+    cairo_set_source_surface(cr, img, 0, 0);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+    cairo_paint(cr);
+    cv_unclip(cv);
+    cairo_surface_destroy(img);
+    cv_annotate(cv);
+}

@@ -1,0 +1,563 @@
+/* Unit tests: ApacheBench readers (-g TSV, text report, -e CSV) and ab's tables (ab_stats). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/ab_stats.h"
+#include "model/xalloc.h"
+#include "parsers/ab.h"
+#include "tests/unit/lib/collect.h"
+
+/* Fixtures with a -g file (and a .txt report and a -e .csv from the same run). */
+static const char *const with_tsv[] = {
+    "ab_big_64k", "ab_error_500", "ab_keepalive_c50", "ab_missing_404", "ab_plain_c10",
+    "ab_post_json", "ab_refused_r", "ab_small_n20", "ab_timelimit_t2", "ab_varlen_length",
+};
+#define NTSV (sizeof with_tsv / sizeof with_tsv[0])
+
+static char *path_of(const char *base, const char *ext)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "ab/%s%s", base, ext);
+    return pr_xstrdup(testdata(rel));
+}
+
+static void parse_ok(collect *c, const char *parser, const char *base, const char *ext)
+{
+    char *p = path_of(base, ext);
+    pr_error err;
+    pr_error_clear(&err);
+    collect_init(c);
+    int rc = collect_parse_file(c, parser, p, NULL, &err);
+    if (rc != 0) {
+        char b[1200];
+        fail_msg("%s: rc %d: %s", p, rc, pr_error_format(&err, b, sizeof b));
+    }
+    free(p);
+}
+
+static json_int_t jint(const json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    if (!json_is_integer(v))
+        fail_msg("missing integer '%s'", k);
+    return json_integer_value(v);
+}
+
+static double jnum(const json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    if (!json_is_number(v))
+        fail_msg("missing number '%s'", k);
+    return json_number_value(v);
+}
+
+static const json_t *jobj(const json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    if (!json_is_object(v))
+        fail_msg("missing object '%s'", k);
+    return v;
+}
+
+/* Compares one computed row with the row ab printed (tool."Connection Times (ms)".<name>). */
+static void check_row(const char *fx, const char *name, const pr_ab_row *r, const json_t *tbl)
+{
+    const json_t *p = jobj(tbl, name);
+    if (r->min_ms != jint(p, "min") || r->max_ms != jint(p, "max"))
+        fail_msg("%s %s: min/max %lld/%lld, ab printed %lld/%lld", fx, name,
+                 (long long)r->min_ms, (long long)r->max_ms, (long long)jint(p, "min"),
+                 (long long)jint(p, "max"));
+    if (llabs(r->mean_ms - jint(p, "mean")) > 1 || llabs(r->median_ms - jint(p, "median")) > 1)
+        fail_msg("%s %s: mean/median %lld/%lld, ab printed %lld/%lld", fx, name,
+                 (long long)r->mean_ms, (long long)r->median_ms, (long long)jint(p, "mean"),
+                 (long long)jint(p, "median"));
+    /* ab prints sd with one decimal: compare with the printed value's own rounding slack */
+    if (fabs(r->sd_ms - jnum(p, "sd")) > 0.5 + 0.05 + 1e-9)
+        fail_msg("%s %s: sd %.3f, ab printed %.1f", fx, name, r->sd_ms, jnum(p, "sd"));
+}
+
+static void test_ab__tables_match_ab_for_every_fixture(void **st)
+{
+    for (size_t f = 0; f < NTSV; f++) {
+        collect tsv, txt;
+        parse_ok(&tsv, "ab-gnuplot", with_tsv[f], ".tsv");
+        parse_ok(&txt, "ab-text", with_tsv[f], ".txt");
+        const json_t *sum = txt.run->summary;
+        const json_t *tool = jobj(sum, "tool");
+        assert_int_equal(tsv.n, jint(sum, "requests"));
+        pr_ab_tables t;
+        pr_error err;
+        assert_int_equal(pr_ab_stats_from_samples(tsv.run, tsv.s, tsv.n, &t, &err), 0);
+        const json_t *tbl = jobj(tool, "Connection Times (ms)");
+        check_row(with_tsv[f], "Connect", &t.connect, tbl);
+        check_row(with_tsv[f], "Processing", &t.processing, tbl);
+        check_row(with_tsv[f], "Waiting", &t.waiting, tbl);
+        check_row(with_tsv[f], "Total", &t.total, tbl);
+        assert_true(t.has_percentiles);
+        const json_t *pct = jobj(tool, "Percentage served (ms)");
+        for (int i = 0; i < PR_AB_NPERCS; i++) {
+            char k[8];
+            snprintf(k, sizeof k, "%d", pr_ab_percs[i]);
+            if (t.pct_ms[i] != jint(pct, k))
+                fail_msg("%s %s%%: %lld, ab printed %lld", with_tsv[f], k,
+                         (long long)t.pct_ms[i], (long long)jint(pct, k));
+        }
+        collect_free(&tsv);
+        collect_free(&txt);
+    }
+}
+
+/* Hard-coded oracles from the fixtures' printed reports. */
+static void test_ab__tables_known_values(void **st)
+{
+    static const struct {
+        const char *fx;
+        size_t n;
+        int64_t pct[PR_AB_NPERCS];
+        int64_t tmin, tmax, pmax;
+    } cases[] = {
+        {"ab_plain_c10", 5000, {1, 1, 1, 1, 1, 2, 2, 2, 4}, 0, 4, 3},
+        {"ab_timelimit_t2", 164, {113, 143, 161, 173, 188, 195, 199, 200, 201}, 2, 201, 201},
+        {"ab_post_json", 2000, {1, 1, 1, 1, 1, 3, 4, 5, 8}, 0, 8, 8},
+        {"ab_refused_r", 100, {0, 0, 0, 0, 0, 0, 0, 3, 3}, 0, 3, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        collect c;
+        parse_ok(&c, "ab-gnuplot", cases[i].fx, ".tsv");
+        assert_int_equal(c.n, cases[i].n);
+        pr_ab_tables t;
+        assert_int_equal(pr_ab_stats_from_samples(c.run, c.s, c.n, &t, NULL), 0);
+        for (int k = 0; k < PR_AB_NPERCS; k++)
+            assert_int_equal(t.pct_ms[k], cases[i].pct[k]);
+        assert_int_equal(t.total.min_ms, cases[i].tmin);
+        assert_int_equal(t.total.max_ms, cases[i].tmax);
+        assert_int_equal(t.processing.max_ms, cases[i].pmax);
+        collect_free(&c);
+    }
+}
+
+/* Processing min/max need ab's separately rounded dtime, carried in attrs. */
+static void test_ab__dtime_kept_when_rounding_differs(void **st)
+{
+    const char *tsv = "starttime\tseconds\tctime\tdtime\tttime\twait\n"
+                      "Mon Nov 30 15:09:36 2026\t1796051376\t1\t1\t1\t0\n"
+                      "Mon Nov 30 15:09:37 2026\t1796051377\t0\t2\t2\t2\n";
+    collect c;
+    collect_init(&c);
+    pr_error err;
+    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", tsv, strlen(tsv), NULL, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_string_equal(pr_run_str(c.run, c.s[0].attrs), PR_AB_DTIME_ATTR "1");
+    assert_int_equal(c.s[1].attrs, PR_NOSTR);
+    assert_true(c.s[0].start_ns == 1796051376000000000LL);
+    assert_true(c.s[0].connect_ns == 1000000 && c.s[0].latency_ns == 1000000);
+    assert_true(c.s[1].ttfb_ns == 2000000);
+    assert_int_equal(c.s[0].status, 0);
+    assert_int_equal(c.s[0].success, PR_SUCCESS_UNKNOWN);
+    pr_ab_tables t;
+    assert_int_equal(pr_ab_stats_from_samples(c.run, c.s, c.n, &t, NULL), 0);
+    assert_int_equal(t.processing.min_ms, 1);
+    assert_int_equal(t.processing.max_ms, 2);
+    /* n = 2 even: ab's median is the upper middle element */
+    assert_int_equal(t.total.median_ms, 2);
+    assert_true(c.run->start_ns == 1796051376000000000LL);
+    assert_true(c.run->end_ns == 1796051377002000000LL);
+    assert_int_equal(json_integer_value(json_object_get(c.run->meta, "time_resolution_ns")),
+                     1000000000);
+    assert_int_equal(json_integer_value(json_object_get(c.run->meta, "utc_offset_min")), 0);
+    assert_int_equal(c.run->load_model, PR_LOAD_CLOSED);
+    collect_free(&c);
+}
+
+static void test_ab__median_parity_rule(void **st)
+{
+    /* odd n = 3: ab averages s[1] and s[2] → (2000 + 4000) / 2 = 3000 µs → 3 ms */
+    int64_t c[3] = {0, 0, 0}, p[3] = {1000, 2000, 4000}, w[3] = {0, 0, 0},
+            t[3] = {4000, 1000, 2000};
+    pr_ab_tables tb;
+    assert_int_equal(pr_ab_stats_compute(c, p, w, t, 3, &tb), 0);
+    assert_int_equal(tb.total.median_ms, 3);
+    assert_int_equal(tb.total.mean_ms, 2); /* 7000/3 = 2333 µs → 2 ms */
+    assert_int_equal(tb.pct_ms[0], 2);     /* 50%: s[floor(3*50/100)] = s[1] */
+    assert_int_equal(tb.pct_ms[8], 4);
+    assert_true(fabs(tb.total.sd_ms - 1.527525) < 1e-5);
+    /* n = 1: no percentage table, sd 0 */
+    int64_t one[1] = {500}, z1[1] = {0}, z2[1] = {0}, z3[1] = {0};
+    assert_int_equal(pr_ab_stats_compute(z1, z2, z3, one, 1, &tb), 0);
+    assert_false(tb.has_percentiles);
+    assert_int_equal(tb.total.min_ms, 1); /* 500 µs rounds half up */
+    assert_true(tb.total.sd_ms == 0);
+    assert_int_equal(pr_ab_stats_compute(z1, z2, z3, one, 0, &tb), PR_EUSAGE);
+}
+
+/* -e rows: round-half-up of each CSV value is the -g ttime at ab's CSV index. */
+static void test_ab__csv_index_rule(void **st)
+{
+    for (size_t f = 0; f < NTSV; f++) {
+        collect tsv, csv;
+        parse_ok(&tsv, "ab-gnuplot", with_tsv[f], ".tsv");
+        parse_ok(&csv, "ab-csv", with_tsv[f], ".csv");
+        size_t n = tsv.n;
+        int64_t *t = pr_xmalloc(n * sizeof *t);
+        for (size_t i = 0; i < n; i++)
+            t[i] = tsv.s[i].latency_ns / 1000000;
+        for (size_t i = 1; i < n; i++) /* the file is in ab's (total time) order */
+            assert_true(t[i - 1] <= t[i]);
+        const json_t *raw = jobj(jobj(csv.run->summary, "tool"), "Percentage served (ms)");
+        int checked = 0;
+        for (int i = 0; i <= 100; i++) {
+            size_t idx = pr_ab_csv_index(n, i);
+            if (idx >= n)
+                continue;
+            char k[8];
+            snprintf(k, sizeof k, "%d", i);
+            int64_t us = llround(jnum(raw, k) * 1000);
+            if ((us + 500) / 1000 != t[idx])
+                fail_msg("%s row %d: %.3f vs ttime[%zu] = %lld", with_tsv[f], i, jnum(raw, k),
+                         idx, (long long)t[idx]);
+            checked++;
+        }
+        assert_true(checked >= 98);
+        free(t);
+        collect_free(&tsv);
+        collect_free(&csv);
+    }
+    assert_int_equal(pr_ab_csv_index(20, 97), 19);
+    assert_int_equal(pr_ab_csv_index(20, 98), 20); /* past the end: ab's garbage rows */
+    assert_int_equal(pr_ab_csv_index(20, 100), 19);
+    assert_int_equal(pr_ab_csv_index(5000, 50), 2500);
+}
+
+static void test_ab__csv_small_run_garbage_rows(void **st)
+{
+    collect c;
+    parse_ok(&c, "ab-csv", "ab_small_n20", ".csv");
+    const json_t *sum = c.run->summary;
+    assert_true(c.run->summary_only);
+    assert_string_equal(c.run->format, "ab-csv");
+    const json_t *lat = jobj(sum, "latency_ns");
+    assert_int_equal(jint(lat, "p97"), 347000);
+    assert_null(json_object_get(lat, "p98"));
+    assert_null(json_object_get(lat, "p99"));
+    assert_int_equal(jint(lat, "max"), 347000);
+    json_t *bad = json_object_get(jobj(sum, "tool"), "unreliable_rows");
+    assert_int_equal(json_array_size(bad), 2);
+    assert_int_equal(json_integer_value(json_array_get(bad, 0)), 98);
+    assert_int_equal(c.warnings, 1);
+    collect_free(&c);
+
+    parse_ok(&c, "ab-csv", "ab_plain_c10", ".csv");
+    lat = jobj(c.run->summary, "latency_ns");
+    assert_int_equal(jint(lat, "min"), 69000);
+    assert_int_equal(jint(lat, "p1"), 213000);
+    assert_int_equal(c.warnings, 0);
+    collect_free(&c);
+}
+
+static void test_ab__text_key_numbers(void **st)
+{
+    collect c;
+    parse_ok(&c, "ab-text", "ab_plain_c10", ".txt");
+    const json_t *s = c.run->summary, *tool = jobj(s, "tool");
+    assert_true(c.run->summary_only);
+    assert_int_equal(c.n, 0);
+    assert_string_equal(c.run->tool_version, "2.3");
+    assert_int_equal(jint(s, "requests"), 5000);
+    assert_int_equal(jint(s, "failures"), 0);
+    assert_int_equal(jint(s, "concurrency"), 10);
+    assert_int_equal(c.run->concurrency, 10);
+    assert_int_equal(jint(s, "duration_ns"), 399000000);
+    assert_true(jnum(s, "rate_per_s") == 12523.51);
+    assert_int_equal(jint(s, "bytes_in_total"), 1835000);
+    assert_int_equal(jint(jobj(s, "latency_ns"), "p95"), 2000000);
+    assert_int_equal(jint(jobj(s, "latency_ns"), "max"), 4000000);
+    assert_int_equal(jint(jobj(s, "connect_ns"), "stdev"), 200000);
+    assert_true(jnum(tool, "Time per request") == 0.798);
+    assert_true(jnum(tool, "Time per request (across all concurrent requests)") == 0.080);
+    assert_true(jnum(tool, "Transfer rate") == 4488.41);
+    assert_string_equal(json_string_value(json_object_get(tool, "Server Software")),
+                        "nginx/1.22.1");
+    assert_int_equal(jint(tool, "Document Length"), 135);
+    assert_int_equal(json_array_size(json_object_get(tool, "warnings")), 1);
+    assert_true(strstr(json_string_value(json_array_get(json_object_get(tool, "warnings"), 0)),
+                       "processing time are more than twice") != NULL);
+    collect_free(&c);
+
+    parse_ok(&c, "ab-text", "ab_post_json", ".txt");
+    s = c.run->summary;
+    tool = jobj(s, "tool");
+    assert_int_equal(jint(s, "bytes_out_total"), 418000);
+    assert_true(jnum(tool, "Transfer rate sent (kb/s)") == 2397.22);
+    assert_true(jnum(tool, "Transfer rate total (kb/s)") == 4163.59);
+    collect_free(&c);
+
+    parse_ok(&c, "ab-text", "ab_keepalive_c50", ".txt");
+    assert_int_equal(jint(jobj(c.run->summary, "tool"), "Keep-Alive requests"), 5000);
+    collect_free(&c);
+
+    parse_ok(&c, "ab-text", "ab_missing_404", ".txt");
+    s = c.run->summary;
+    assert_int_equal(jint(jobj(s, "tool"), "Non-2xx responses"), 1000);
+    assert_int_equal(jint(s, "failures"), 0); /* non-2xx are not failures to ab */
+    collect_free(&c);
+
+    parse_ok(&c, "ab-text", "ab_varlen_length", ".txt");
+    s = c.run->summary;
+    assert_int_equal(jint(s, "failures"), 286);
+    assert_int_equal(jint(jobj(jobj(s, "tool"), "Failed requests breakdown"), "Length"), 286);
+    assert_int_equal(jint(jobj(s, "tool"), "Document Length"), 11);
+    collect_free(&c);
+
+    /* Failed 150 > Complete 100: not a count of requests, kept under tool only */
+    parse_ok(&c, "ab-text", "ab_refused_r", ".txt");
+    s = c.run->summary;
+    tool = jobj(s, "tool");
+    assert_null(json_object_get(s, "failures"));
+    assert_int_equal(jint(tool, "Failed requests"), 150);
+    assert_int_equal(jint(jobj(tool, "Failed requests breakdown"), "Receive"), 100);
+    assert_int_equal(jint(jobj(tool, "Failed requests breakdown"), "Exceptions"), 50);
+    assert_string_equal(json_string_value(json_object_get(tool, "Server Software")), "");
+    assert_int_equal(json_array_size(json_object_get(s, "errors")), 2);
+    collect_free(&c);
+
+    parse_ok(&c, "ab-text", "ab_timelimit_t2", ".txt");
+    s = c.run->summary;
+    assert_int_equal(jint(s, "requests"), 164);
+    assert_int_equal(jint(jobj(s, "latency_ns"), "p99"), 200000000);
+    assert_true(jnum(jobj(jobj(jobj(s, "tool"), "Connection Times (ms)"), "Total"), "sd") ==
+                56.6);
+    collect_free(&c);
+}
+
+static void test_ab__text_variants(void **st)
+{
+    collect c;
+    /* -w HTML: no sd/median, Processing derived from aggregates */
+    parse_ok(&c, "ab-text", "ab_html_w", ".txt");
+    const json_t *s = c.run->summary, *tool = jobj(s, "tool");
+    assert_int_equal(jint(s, "requests"), 1000);
+    assert_true(jnum(s, "rate_per_s") == 8024.97);
+    assert_int_equal(jint(jobj(jobj(tool, "Connection Times (ms)"), "Processing"), "max"), 0);
+    assert_int_equal(jint(jobj(jobj(tool, "Connection Times (ms)"), "Total"), "max"), 16);
+    assert_int_equal(jint(jobj(s, "latency_ns"), "max"), 16000000);
+    assert_true(jnum(tool, "Transfer rate") == 2876.14);
+    collect_free(&c);
+
+    /* -d -S: short table, no percentages */
+    parse_ok(&c, "ab-text", "ab_nopercentile_dS", ".txt");
+    s = c.run->summary;
+    tool = jobj(s, "tool");
+    assert_int_equal(jint(jobj(jobj(tool, "Connection Times (ms)"), "Total"), "avg"), 1);
+    assert_int_equal(jint(jobj(jobj(tool, "Connection Times (ms)"), "Waiting"), "max"), 4);
+    assert_null(json_object_get(tool, "Percentage served (ms)"));
+    assert_null(json_object_get(jobj(s, "latency_ns"), "p50"));
+    collect_free(&c);
+
+    /* -v 2: request/response dumps before the report are noise */
+    parse_ok(&c, "ab-text", "ab_verbose_v2", ".txt");
+    s = c.run->summary;
+    assert_int_equal(jint(s, "requests"), 5);
+    assert_int_equal(jint(jobj(s, "tool"), "Total transferred"), 1835);
+    assert_null(json_object_get(jobj(s, "tool"), "Content-Length"));
+    collect_free(&c);
+
+    /* aborted runs: stdout has no report */
+    parse_ok(&c, "ab-text", "ab_timeout_s1", ".txt");
+    s = c.run->summary;
+    assert_int_equal(jint(s, "requests"), 24);
+    assert_true(json_is_true(json_object_get(jobj(s, "tool"), "aborted")));
+    collect_free(&c);
+    parse_ok(&c, "ab-text", "ab_flaky_abort", ".txt");
+    assert_int_equal(jint(c.run->summary, "requests"), 9);
+    collect_free(&c);
+    parse_ok(&c, "ab-text", "ab_refused", ".txt");
+    assert_true(json_is_true(json_object_get(jobj(c.run->summary, "tool"), "aborted")));
+    assert_null(json_object_get(c.run->summary, "requests"));
+    collect_free(&c);
+
+    /* stdout + stderr pasted together: the fatal error is kept */
+    const char *merged = "This is ApacheBench, Version 2.3 <$Revision$>\n\n"
+                         "Benchmarking 127.0.0.1 (be patient)...apr_socket_recv: Connection "
+                         "refused (111)\n";
+    collect_init(&c);
+    pr_error err;
+    assert_int_equal(collect_parse_mem(&c, NULL, merged, strlen(merged), NULL, &err), 0);
+    assert_string_equal(c.run->format, "ab-text");
+    json_t *e = json_array_get(json_object_get(c.run->summary, "errors"), 0);
+    assert_string_equal(json_string_value(json_object_get(e, "message")),
+                        "apr_socket_recv: Connection refused (111)");
+    collect_free(&c);
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = pr_xmalloc(1 << 20);
+    *n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[*n] = 0;
+    fclose(f);
+    return buf;
+}
+
+static void test_ab__text_truncated(void **st)
+{
+    char *p = path_of("ab_plain_c10", ".txt");
+    size_t n;
+    char *buf = slurp(p, &n);
+    const char *cut = strstr(buf, "Processing:");
+    assert_non_null(cut);
+    collect c;
+    collect_init(&c);
+    pr_error err;
+    pr_error_clear(&err);
+    int rc = collect_parse_mem(&c, "ab-text", buf, (size_t)(cut - buf), NULL, &err);
+    assert_int_equal(rc, PR_ETRUNC);
+    assert_true(strstr(err.msg, "Total:") != NULL);
+    assert_int_equal(jint(c.run->summary, "requests"), 5000); /* what came before is kept */
+    collect_free(&c);
+    cut = strstr(buf, "  99%");
+    collect_init(&c);
+    rc = collect_parse_mem(&c, "ab-text", buf, (size_t)(cut - buf), NULL, &err);
+    assert_int_equal(rc, PR_ETRUNC);
+    collect_free(&c);
+    free(buf);
+    free(p);
+}
+
+static void test_ab__tsv_errors(void **st)
+{
+    collect c;
+    pr_error err;
+    const char *bad = "starttime\tseconds\tctime\tdtime\tttime\twait\n"
+                      "Mon Nov 30 15:09:36 2026\t1796051376\t0\t0\t0\t0\n"
+                      "Mon Nov 30 15:09:36 2026\t1796051376\t0\tx\t0\t0\n";
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", bad, strlen(bad), NULL, &err),
+                     PR_EPARSE);
+    assert_int_equal(err.line, 3);
+    assert_true(strstr(err.msg, "dtime") != NULL);
+    collect_free(&c);
+    const char *few = "starttime\tseconds\tctime\tdtime\tttime\twait\n"
+                      "Mon Nov 30 15:09:36 2026\t1796051376\t0\t0\n";
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", few, strlen(few), NULL, &err),
+                     PR_EPARSE);
+    assert_true(strstr(err.msg, "found 4") != NULL);
+    collect_free(&c);
+    const char *cut = "starttime\tseconds\tctime\tdtime\tttime\twait\n"
+                      "Mon Nov 30 15:09:36 2026\t1796051376\t0\t0\t0\t0\n"
+                      "Mon Nov 30 15:09:36 2026\t1796051376\t0\t0\t1";
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", cut, strlen(cut), NULL, &err),
+                     PR_ETRUNC);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(err.line, 3);
+    collect_free(&c);
+    const char *nohead = "seconds\tctime\n";
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", nohead, strlen(nohead), NULL, &err),
+                     PR_EFORMAT);
+    collect_free(&c);
+}
+
+/* The printer reproduces ab's layout byte for byte where the whole-ms data gives ab's
+ * exact numbers (ab_timelimit_t2 and ab_refused_r). */
+static void test_ab__print_matches_ab_layout(void **st)
+{
+    static const char *const fx[] = {"ab_timelimit_t2", "ab_refused_r"};
+    for (size_t i = 0; i < 2; i++) {
+        collect c;
+        parse_ok(&c, "ab-gnuplot", fx[i], ".tsv");
+        pr_ab_tables t;
+        assert_int_equal(pr_ab_stats_from_samples(c.run, c.s, c.n, &t, NULL), 0);
+        pr_buf b = PR_BUF_INIT;
+        pr_ab_stats_print(&t, &b);
+        char *p = path_of(fx[i], ".txt");
+        size_t n;
+        char *txt = slurp(p, &n);
+        const char *from = strstr(txt, "Connection Times (ms)");
+        assert_non_null(from);
+        if (strcmp(from, b.p) != 0)
+            fail_msg("%s: printed\n%s\nab printed\n%s", fx[i], b.p, from);
+        free(txt);
+        free(p);
+        pr_buf_dispose(&b);
+        collect_free(&c);
+    }
+}
+
+static void test_ab__merge_text_and_csv(void **st)
+{
+    collect txt, csv;
+    parse_ok(&txt, "ab-text", "ab_plain_c10", ".txt");
+    parse_ok(&csv, "ab-csv", "ab_plain_c10", ".csv");
+    json_t *into = txt.run->summary;
+    pr_ab_merge_summary(into, csv.run->summary);
+    const json_t *lat = jobj(into, "latency_ns");
+    assert_int_equal(jint(lat, "p50"), 1000000);  /* the text's own 50% row wins */
+    assert_int_equal(jint(lat, "p1"), 213000);    /* the CSV adds its rows */
+    assert_int_equal(jint(lat, "min"), 0);        /* text min (ms) kept */
+    assert_int_equal(jint(into, "requests"), 5000);
+    assert_non_null(json_object_get(jobj(into, "tool"), "Percentage served (ms)"));
+    collect_free(&txt);
+    collect_free(&csv);
+}
+
+static void test_ab__sniff_every_fixture(void **st)
+{
+    static const struct {
+        const char *file;
+        const char *format; /* NULL: nobody claims it */
+    } cases[] = {
+        {"ab/ab_plain_c10.tsv", "ab-gnuplot"},     {"ab/ab_small_n20.tsv", "ab-gnuplot"},
+        {"ab/ab_plain_c10.csv", "ab-csv"},         {"ab/ab_small_n20.csv", "ab-csv"},
+        {"ab/ab_plain_c10.txt", "ab-text"},        {"ab/ab_html_w.txt", "ab-text"},
+        {"ab/ab_verbose_v2.txt", "ab-text"},       {"ab/ab_nopercentile_dS.txt", "ab-text"},
+        {"ab/ab_refused.txt", "ab-text"},          {"ab/ab_timeout_s1.txt", "ab-text"},
+        {"ab/ab_flaky_abort.txt", "ab-text"},      {"ab/ab_refused_r.txt", "ab-text"},
+        {"ab/ab_plain_c10.stderr.txt", NULL},      {"ab/ab_refused.stderr.txt", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n;
+        char *buf = slurp(testdata(cases[i].file), &n);
+        int score;
+        const pr_parser *p = pr_parser_sniff((const unsigned char *)buf, n < 4096 ? n : 4096,
+                                             &score);
+        if (cases[i].format == NULL) {
+            if (p)
+                fail_msg("%s claimed by %s", cases[i].file, p->name);
+        } else if (!p || strcmp(p->name, cases[i].format) != 0) {
+            fail_msg("%s: sniffed %s, expected %s", cases[i].file, p ? p->name : "nothing",
+                     cases[i].format);
+        }
+        free(buf);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ab__tables_match_ab_for_every_fixture),
+        cmocka_unit_test(test_ab__tables_known_values),
+        cmocka_unit_test(test_ab__dtime_kept_when_rounding_differs),
+        cmocka_unit_test(test_ab__median_parity_rule),
+        cmocka_unit_test(test_ab__csv_index_rule),
+        cmocka_unit_test(test_ab__csv_small_run_garbage_rows),
+        cmocka_unit_test(test_ab__text_key_numbers),
+        cmocka_unit_test(test_ab__text_variants),
+        cmocka_unit_test(test_ab__text_truncated),
+        cmocka_unit_test(test_ab__tsv_errors),
+        cmocka_unit_test(test_ab__print_matches_ab_layout),
+        cmocka_unit_test(test_ab__merge_text_and_csv),
+        cmocka_unit_test(test_ab__sniff_every_fixture),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

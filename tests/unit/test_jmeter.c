@@ -1,0 +1,939 @@
+/* Unit tests: JMeter CSV and XML JTL readers, timestamps, sub-results, damaged files, and the
+ * JMeter dashboard statistics.
+ *
+ * Oracles: counts, labels and failures per fixture were computed with Python's csv module and
+ * xml.etree over the same files; the dashboard numbers of csv-default.jtl with the formulas of
+ * JMeter 5.6 (StatisticsSummaryData: throughput = n / (max end - min start) * 1000, KB = 1024,
+ * percentiles = commons-math LEGACY over the last 20000 values; Apdex T=500 F=1500) in Python,
+ * independently of this code. The fixtures folder has no JMeter statistics.json for these
+ * files, so those Python values are hard-coded below. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/jmeter_stats.h"
+#include "model/datefmt.h"
+#include "model/xalloc.h"
+#include "tests/unit/lib/collect.h"
+
+/* ---- helpers -------------------------------------------------------------------------- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = pr_xmalloc((size_t)n + 1);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+static int parse_file(collect *c, const char *parser, const char *rel, const pr_parse_opts *o,
+                      pr_error *err)
+{
+    collect_init(c);
+    pr_error_clear(err);
+    return collect_parse_file(c, parser, testdata(rel), o, err);
+}
+
+static int parse_str(collect *c, const char *parser, const char *text, const pr_parse_opts *o,
+                     pr_error *err)
+{
+    collect_init(c);
+    pr_error_clear(err);
+    return collect_parse_mem(c, parser, text, strlen(text), o, err);
+}
+
+static size_t count_label(const collect *c, const char *label)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        n += strcmp(pr_run_str(c->run, c->s[i].label), label) == 0;
+    return n;
+}
+
+static size_t count_fail(const collect *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        n += c->s[i].success == PR_FAIL;
+    return n;
+}
+
+static size_t count_flag(const collect *c, unsigned flag)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        n += (c->s[i].flags & flag) != 0;
+    return n;
+}
+
+static const pr_sample *find_label(const collect *c, const char *label)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(pr_run_str(c->run, c->s[i].label), label) == 0)
+            return &c->s[i];
+    return NULL;
+}
+
+static const char *meta_str(const collect *c, const char *key)
+{
+    json_t *v = json_object_get(c->run->meta, key);
+    return v && json_is_string(v) ? json_string_value(v) : "";
+}
+
+static json_int_t meta_int(const collect *c, const char *key)
+{
+    return json_integer_value(json_object_get(c->run->meta, key));
+}
+
+static void assert_close(double got, double want)
+{
+    double tol = 1e-9 * (fabs(want) > 1 ? fabs(want) : 1);
+    if (fabs(got - want) > tol)
+        fail_msg("got %.17g, want %.17g", got, want);
+}
+
+static pr_parse_opts opts0(void)
+{
+    pr_parse_opts o;
+    memset(&o, 0, sizeof o);
+    return o;
+}
+
+/* ---- CSV fixtures --------------------------------------------------------------------- */
+
+static void test_jmeter__csv_default(void **st)
+{
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_file(&c, NULL, "jmeter/csv-default.jtl", NULL, &err), 0);
+    assert_string_equal(c.run->format, "jmeter-csv");
+    assert_string_equal(c.run->tool, "jmeter");
+    assert_int_equal(c.n, 4200);
+    assert_int_equal(count_label(&c, "Home"), 1050);
+    assert_int_equal(count_label(&c, "Missing"), 1050);
+    assert_int_equal(count_label(&c, "Big"), 600);
+    assert_int_equal(count_label(&c, "TX Browse"), 600);
+    assert_int_equal(count_label(&c, "Redirect"), 450);
+    assert_int_equal(count_label(&c, "Error"), 450);
+    assert_int_equal(count_fail(&c), 1500);
+    assert_int_equal(count_flag(&c, PR_SF_TRANSACTION), 600);
+    assert_int_equal(count_flag(&c, PR_SF_SUBRESULT), 0);
+    /* first row: 1796051747236,47,Home,200,OK,Browsers 1-1,text,true,,412,3,5,47 */
+    const pr_sample *s = &c.s[0];
+    assert_true(s->start_ns == 1796051747236000000LL);
+    assert_true(s->latency_ns == 47000000);
+    assert_true(s->ttfb_ns == 47000000);
+    assert_true(s->connect_ns == PR_UNKNOWN);
+    assert_true(s->bytes_in == 412);
+    assert_true(s->bytes_out == PR_UNKNOWN);
+    assert_int_equal(s->status, 200);
+    assert_int_equal(s->success, PR_OK_SUCCESS);
+    assert_int_equal(s->threads, 5);
+    assert_string_equal(pr_run_str(c.run, s->thread), "Browsers 1-1");
+    assert_string_equal(pr_run_str(c.run, s->attrs), "grpThreads=3");
+    assert_int_equal(s->error, PR_NOSTR);
+    /* failures keep JMeter's error key (code/message), not the multi-line assertion diff */
+    const pr_sample *m = find_label(&c, "Missing");
+    assert_int_equal(m->status, 404);
+    assert_int_equal(m->success, PR_FAIL);
+    assert_string_equal(pr_run_str(c.run, m->error), "404/Not Found");
+    const pr_sample *tx = find_label(&c, "TX Browse");
+    assert_int_equal(tx->flags, PR_SF_TRANSACTION);
+    assert_true(c.run->start_ns == 1796051746850000000LL);
+    assert_int_equal(c.run->concurrency, 8);
+    assert_int_equal(meta_int(&c, "time_resolution_ns"), 1000000);
+    assert_string_equal(meta_str(&c, "subresults"), "exclude");
+    assert_string_equal(meta_str(&c, "jtl_delimiter"), ",");
+    assert_int_equal(c.warnings, 0);
+    collect_free(&c);
+}
+
+static void test_jmeter__csv_allfields(void **st)
+{
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_file(&c, "jmeter-csv", "jmeter/csv-allfields.jtl", NULL, &err), 0);
+    assert_int_equal(c.n, 4200);
+    assert_int_equal(count_fail(&c), 1500);
+    const pr_sample *s = &c.s[0];
+    /* 1796051753811,35,Home,200,OK,Browsers 1-1,text,true,,412,1,2,http://127.0.0.1:18180/,,35,
+     * ISO-8859-1,1,0,vm,0,27,anchor,1 */
+    assert_true(s->connect_ns == 27000000);
+    assert_string_equal(pr_run_str(c.run, s->url), "http://127.0.0.1:18180/");
+    assert_string_equal(pr_run_str(c.run, s->attrs),
+                        "ENV=anchor\x1fITER=1\x1fgrpThreads=1\x1fHostname=vm");
+    const pr_sample *tx = find_label(&c, "TX Browse");
+    assert_int_equal(tx->url, PR_NOSTR); /* literal "null" */
+    const pr_sample *e = find_label(&c, "Error");
+    assert_non_null(strstr(pr_run_str(c.run, e->attrs), "Filename=saved/resp_"));
+    json_t *cols = json_object_get(c.run->meta, "jtl_columns");
+    assert_int_equal(json_array_size(cols), 23);
+    assert_string_equal(json_string_value(json_array_get(cols, 21)), "ENV");
+    collect_free(&c);
+}
+
+static void test_jmeter__csv_nohead(void **st)
+{
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_file(&c, NULL, "jmeter/csv-nohead.jtl", NULL, &err), 0);
+    assert_string_equal(c.run->format, "jmeter-csv");
+    assert_int_equal(c.n, 320);
+    assert_int_equal(count_fail(&c), 110);
+    assert_int_equal(count_label(&c, "Home"), 80);
+    assert_int_equal(count_flag(&c, PR_SF_TRANSACTION), 50);
+    assert_false(json_is_true(json_object_get(c.run->meta, "jtl_header")));
+    assert_true(c.s[0].start_ns == 1796051752082000000LL);
+    assert_true(c.s[0].ttfb_ns == 42000000);
+    collect_free(&c);
+}
+
+static void test_jmeter__csv_quoted(void **st)
+{
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_file(&c, NULL, "jmeter/csv-quoted.jtl", NULL, &err), 0);
+    assert_int_equal(c.n, 200);
+    assert_int_equal(count_fail(&c), 60);
+    static const char *const labels[] = {
+        "Home, with comma", "Big \"quoted\" label", "Label with\nnewline",
+        "Label; semicolon\ttab", "\xc3\x9cn\xc3\xaf\x63\xc3\xb6\x64\xc3\xa9 \xe9\xa6\x96\xe9\xa1\xb5 "
+                                 "\xe3\x83\xa9\xe3\x83\x99\xe3\x83\xab",
+        "Missing, custom message", "Home, BSF failure", "Error 500", "Home msg override",
+        "Empty message"};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        assert_int_equal(count_label(&c, labels[i]), 20);
+    assert_string_equal(pr_run_str(c.run, c.s[0].thread), "Quoting, \"Group\" 1-1");
+    assert_string_equal(pr_run_str(c.run, c.s[0].attrs),
+                        "NOTE=v1, \"beta\"\x1fgrpThreads=2\x1fHostname=vm");
+    /* a 200 that failed an assertion: the error is the failure message */
+    const pr_sample *b = find_label(&c, "Home, BSF failure");
+    assert_int_equal(b->status, 200);
+    assert_int_equal(b->success, PR_FAIL);
+    assert_non_null(strstr(pr_run_str(c.run, b->error), "Custom failure, with \"quotes\""));
+    collect_free(&c);
+}
+
+static void test_jmeter__csv_semicolon(void **st)
+{
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_file(&c, NULL, "jmeter/csv-semicolon.jtl", NULL, &err), 0);
+    assert_string_equal(meta_str(&c, "jtl_delimiter"), ";");
+    assert_int_equal(c.n, 320);
+    assert_int_equal(count_fail(&c), 110);
+    assert_int_equal(count_flag(&c, PR_SF_TRANSACTION), 50);
+    collect_free(&c);
+}
+
+static void test_jmeter__csv_tab_pipe(void **st)
+{
+    static const char tab[] =
+        "timeStamp\telapsed\tlabel\tresponseCode\tresponseMessage\tthreadName\tsuccess\tbytes\n"
+        "1796051762246\t35\tHome, a;b\t200\tOK\tT 1-1\ttrue\t412\r\n"
+        "1796051762249\t 5 \tLead space \t500\tErr\tT 1-2\tfalse\t10\r\n";
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_str(&c, NULL, tab, NULL, &err), PR_EPARSE); /* " 5 " not a number */
+    assert_int_equal(err.line, 3);
+    assert_int_equal(err.col, 15);
+    collect_free(&c);
+    static const char pipe[] = "timeStamp|elapsed|label|responseCode|success\n"
+                               "1796051762246|35|A, b; c\tt|200|true\n"
+                               "1796051762247|36|\"q|uoted\"|503|false\n";
+    assert_int_equal(parse_str(&c, NULL, pipe, NULL, &err), 0);
+    assert_string_equal(meta_str(&c, "jtl_delimiter"), "|");
+    assert_int_equal(c.n, 2);
+    assert_string_equal(pr_run_str(c.run, c.s[0].label), "A, b; c\tt");
+    assert_string_equal(pr_run_str(c.run, c.s[1].label), "q|uoted");
+    assert_string_equal(pr_run_str(c.run, c.s[1].error), "503");
+    collect_free(&c);
+    static const char t2[] =
+        "timeStamp\telapsed\tlabel\tresponseCode\tresponseMessage\tthreadName\tsuccess\tbytes\n"
+        "1796051762246\t35\tHome, a;b\t200\tOK\tT 1-1\ttrue\t412\r\n"
+        "1796051762249\t5\tLead space \t500\tErr\tT 1-2\tfalse\t10\r\n";
+    assert_int_equal(parse_str(&c, NULL, t2, NULL, &err), 0);
+    assert_string_equal(meta_str(&c, "jtl_delimiter"), "\\t");
+    assert_int_equal(c.n, 2);
+    assert_string_equal(pr_run_str(c.run, c.s[0].label), "Home, a;b");
+    assert_string_equal(pr_run_str(c.run, c.s[1].label), "Lead space "); /* spaces kept */
+    collect_free(&c);
+}
+
+static void test_jmeter__connrefused(void **st)
+{
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_file(&c, NULL, "jmeter/connrefused.jtl", NULL, &err), 0);
+    assert_int_equal(c.n, 80);
+    assert_int_equal(count_fail(&c), 60);
+    size_t refused = 0, timeout = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        const char *e = pr_run_str(c.run, c.s[i].error);
+        if (strcmp(e, "Non HTTP response code: java.net.ConnectException/Non HTTP response "
+                      "message: Connection refused") == 0) {
+            refused++;
+            assert_int_equal(c.s[i].status, 0);
+        }
+        if (strstr(e, "java.net.SocketTimeoutException")) {
+            timeout++;
+            assert_int_equal(c.s[i].status, 0);
+            assert_true(c.s[i].latency_ns >= 300000000);
+        }
+    }
+    assert_int_equal(refused, 40);
+    assert_int_equal(timeout, 20);
+    assert_int_equal(find_label(&c, "Home OK")->status, 200);
+    collect_free(&c);
+}
+
+/* ---- timestamps ----------------------------------------------------------------------- */
+
+static void test_jmeter__datefmt_fixture(void **st)
+{
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_file(&c, NULL, "jmeter/csv-datefmt.jtl", NULL, &err), 0);
+    assert_int_equal(c.n, 320);
+    /* 2026/11/30 15:15:58.763 in the JVM zone (UTC) */
+    assert_true(c.s[0].start_ns == 1796051758763000000LL);
+    assert_string_equal(meta_str(&c, "timestamp_format"), "yyyy/MM/dd HH:mm:ss.SSS");
+    assert_int_equal(meta_int(&c, "time_resolution_ns"), 1000000);
+    assert_non_null(strstr(meta_str(&c, "time_zone"), "assumed"));
+    collect_free(&c);
+    pr_parse_opts o = opts0();
+    o.tz = "+01:00";
+    assert_int_equal(parse_file(&c, NULL, "jmeter/csv-datefmt.jtl", &o, &err), 0);
+    assert_true(c.s[0].start_ns == 1796051758763000000LL - 3600000000000LL);
+    assert_string_equal(meta_str(&c, "time_zone"), "+01:00");
+    collect_free(&c);
+}
+
+static void test_jmeter__timestamp_forms(void **st)
+{
+    collect c;
+    pr_error err;
+    static const char iso[] = "timeStamp,elapsed,label,responseCode,success\n"
+                              "2026-11-30T15:16:00.505+0000,10,A,200,true\n"
+                              "2026-11-30T16:16:00.505+0100,10,A,200,true\n";
+    assert_int_equal(parse_str(&c, NULL, iso, NULL, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_true(c.s[0].start_ns == 1796051760505000000LL);
+    assert_true(c.s[1].start_ns == c.s[0].start_ns);
+    assert_string_equal(meta_str(&c, "time_zone"), "");
+    collect_free(&c);
+    /* 1-second resolution, said so */
+    static const char secs[] = "timeStamp,elapsed,label,responseCode,success\n"
+                               "2026/11/30 15:16:00,10,A,200,true\n";
+    assert_int_equal(parse_str(&c, NULL, secs, NULL, &err), 0);
+    assert_true(c.s[0].start_ns == 1796051760000000000LL);
+    assert_int_equal(meta_int(&c, "time_resolution_ns"), 1000000000);
+    assert_non_null(strstr(meta_str(&c, "time_note_resolution"), "1-second"));
+    collect_free(&c);
+    /* time of day only, across midnight, rows slightly out of order */
+    static const char tod[] = "timeStamp,elapsed,label,responseCode,success\n"
+                              "23:59:58,10,A,200,true\n"
+                              "00:00:01,10,A,200,true\n"
+                              "23:59:59,10,A,200,true\n"
+                              "00:00:02,10,A,200,true\n";
+    assert_int_equal(parse_str(&c, NULL, tod, NULL, &err), 0);
+    assert_int_equal(c.n, 4);
+    assert_true(c.s[0].start_ns == (86400LL - 2) * 1000000000LL);
+    assert_true(c.s[1].start_ns == (86400LL + 1) * 1000000000LL);
+    assert_true(c.s[2].start_ns == (86400LL - 1) * 1000000000LL);
+    assert_true(c.s[3].start_ns == (86400LL + 2) * 1000000000LL);
+    assert_non_null(strstr(meta_str(&c, "time_note_date"), "1970-01-01"));
+    collect_free(&c);
+    /* user pattern and end stamps */
+    static const char own[] = "timeStamp,elapsed,label,responseCode,success\n"
+                              "30.11.2026 15h16m00s250,250,A,200,true\n";
+    pr_parse_opts o = opts0();
+    o.jtl_time_format = "dd.MM.yyyy HH'h'mm'm'ss's'SSS";
+    o.jtl_timestamp_end = 1;
+    assert_int_equal(parse_str(&c, NULL, own, &o, &err), 0);
+    assert_true(c.s[0].start_ns == 1796051760000000000LL);
+    assert_string_equal(meta_str(&c, "timestamp_marks"), "end");
+    collect_free(&c);
+    /* a stamp no format matches */
+    static const char bad[] = "timeStamp,elapsed,label,responseCode,success\n"
+                              "yesterday,10,A,200,true\n";
+    assert_int_equal(parse_str(&c, NULL, bad, NULL, &err), PR_EPARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.col, 1);
+    assert_non_null(strstr(err.msg, "--jtl-time-format"));
+    collect_free(&c);
+}
+
+static void test_jmeter__datefmt_unit(void **st)
+{
+    pr_datefmt f;
+    int64_t ns;
+    assert_int_equal(pr_datefmt_compile(&f, "MM/dd/yy hh:mm:ss a", NULL, 0), 0);
+    assert_int_equal(pr_datefmt_parse(&f, "11/30/26 03:16:00 PM", 20, 0, &ns), 0);
+    assert_true(ns == 1796051760000000000LL);
+    assert_int_equal(pr_datefmt_compile(&f, "yyyyMMddHHmmss", NULL, 0), 0);
+    assert_int_equal(pr_datefmt_parse(&f, "20261130151600", 14, 60, &ns), 0);
+    assert_true(ns == 1796051760000000000LL - 3600000000000LL);
+    assert_int_equal(pr_datefmt_compile(&f, "EEE, d MMM yyyy HH:mm:ss z", NULL, 0), 0);
+    const char *s = "Mon, 30 Nov 2026 15:16:00 GMT";
+    assert_int_equal(pr_datefmt_parse(&f, s, strlen(s), 120, &ns), 0);
+    assert_true(ns == 1796051760000000000LL);
+    assert_int_equal(pr_datefmt_compile(&f, "yyyy-MM-dd QQ", NULL, 0), -1);
+    int off;
+    assert_int_equal(pr_tz_offset("UTC", &off), 0);
+    assert_int_equal(off, 0);
+    assert_int_equal(pr_tz_offset("-05:30", &off), 0);
+    assert_int_equal(off, -330);
+    assert_int_equal(pr_tz_offset("GMT+2", &off), 0);
+    assert_int_equal(off, 120);
+    assert_int_equal(pr_tz_offset("Europe/Paris", &off), -1);
+}
+
+/* ---- columns -------------------------------------------------------------------------- */
+
+static void test_jmeter__columns_option(void **st)
+{
+    static const char body[] = "1796051762246;35;A;200;true;x1\n1796051762249;36;B;404;false;x2\n";
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_str(&c, "jmeter-csv", body, NULL, &err), PR_EFORMAT);
+    assert_non_null(strstr(err.msg, "--jtl-columns"));
+    collect_free(&c);
+    pr_parse_opts o = opts0();
+    o.jtl_columns = "timeStamp,elapsed,label,responseCode,success,\"VAR\"";
+    assert_int_equal(parse_str(&c, "jmeter-csv", body, &o, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_string_equal(pr_run_str(c.run, c.s[1].attrs), "VAR=x2");
+    assert_string_equal(pr_run_str(c.run, c.s[1].error), "404");
+    collect_free(&c);
+    /* columns in any order and subset, mapped by name */
+    static const char odd[] = "label,success,elapsed,timeStamp,Connect,Latency,sentBytes,bytes\n"
+                              "X,true,12,1796051762246,3,7,99,1000\n";
+    assert_int_equal(parse_str(&c, NULL, odd, NULL, &err), 0);
+    assert_true(c.s[0].latency_ns == 12000000 && c.s[0].connect_ns == 3000000 &&
+                c.s[0].ttfb_ns == 7000000 && c.s[0].bytes_out == 99 && c.s[0].bytes_in == 1000);
+    assert_int_equal(c.s[0].status, 0);
+    assert_int_equal(c.s[0].threads, -1);
+    collect_free(&c);
+}
+
+static void test_jmeter__long_label(void **st)
+{
+    size_t n = 200000;
+    char *b = pr_xmalloc(n + 200);
+    int k = sprintf(b, "timeStamp,elapsed,label,success\n1796051762246,1,\"");
+    memset(b + k, 'x', n);
+    sprintf(b + k + n, "\",true\n1796051762247,1,short,true\n");
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_str(&c, NULL, b, NULL, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(strlen(pr_run_str(c.run, c.s[0].label)), PR_STR_MAX);
+    free(b);
+    collect_free(&c);
+}
+
+/* ---- sub-results and transactions ----------------------------------------------------- */
+
+static const char sub5x[] =
+    "timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,bytes\n"
+    "1000,30,HTTP Request 5,200,OK,G 1-1,true,900\n"
+    "1000,10,HTTP Request 5-0,302,Found,G 1-1,true,300\n"
+    "1010,20,HTTP Request 5-1,200,OK,G 1-1,true,600\n"
+    "1005,5,Login,200,OK,G 1-2,true,50\n"
+    "1011,4,Login-1,200,OK,G 1-2,true,50\n"   /* a sampler really named Login-1 (not inside) */
+    "1040,8,Other,200,OK,G 1-1,true,10\n"
+    "1000,48,TX,200,\"Number of samples in transaction : 2, number of failing samples : 0\","
+    "G 1-1,true,910\n"
+    "1050,0,TX empty,200,\"Number of samples in transaction : 0, number of failing samples : 0\","
+    "G 1-1,true,0\n";
+
+static void test_jmeter__subresults_csv(void **st)
+{
+    collect c;
+    pr_error err;
+    pr_parse_opts o = opts0();
+    assert_int_equal(parse_str(&c, NULL, sub5x, &o, &err), 0);
+    /* exclude: parent + Login + Login-1 + Other + TX (empty TX dropped) */
+    assert_int_equal(c.n, 5);
+    assert_int_equal(count_label(&c, "HTTP Request 5-0"), 0);
+    assert_int_equal(find_label(&c, "HTTP Request 5")->flags, PR_SF_PARENT);
+    assert_int_equal(find_label(&c, "Login-1")->flags, 0);
+    assert_int_equal(find_label(&c, "TX")->flags, PR_SF_TRANSACTION);
+    assert_int_equal(meta_int(&c, "subresult_rows"), 2);
+    assert_int_equal(meta_int(&c, "empty_transaction_rows"), 1);
+    collect_free(&c);
+    o.subresults = PR_SUB_INCLUDE;
+    assert_int_equal(parse_str(&c, NULL, sub5x, &o, &err), 0);
+    assert_int_equal(c.n, 8);
+    /* file order is kept: parent, then its sub-results */
+    assert_string_equal(pr_run_str(c.run, c.s[0].label), "HTTP Request 5");
+    assert_int_equal(c.s[1].flags, PR_SF_SUBRESULT);
+    assert_int_equal(c.s[2].flags, PR_SF_SUBRESULT);
+    assert_string_equal(meta_str(&c, "subresults"), "include");
+    collect_free(&c);
+    o.subresults = PR_SUB_ONLY;
+    assert_int_equal(parse_str(&c, NULL, sub5x, &o, &err), 0);
+    assert_int_equal(c.n, 5); /* 5-0, 5-1, Login, Login-1, Other */
+    assert_int_equal(count_label(&c, "HTTP Request 5"), 0);
+    assert_int_equal(count_label(&c, "TX"), 0);
+    collect_free(&c);
+}
+
+/* ---- damaged and appended CSV --------------------------------------------------------- */
+
+static void test_jmeter__csv_truncated(void **st)
+{
+    static const char cut[] = "timeStamp,elapsed,label,responseCode,success,bytes\n"
+                              "1000,1,A,200,true,10\n"
+                              "1001,1,B,\"multi\nline\",true,10\n"
+                              "1002,1,C,200,true,10\n"
+                              "1003,1,D,2";
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_str(&c, NULL, cut, NULL, &err), PR_ETRUNC);
+    assert_int_equal(c.n, 3);
+    assert_int_equal(err.line, 6);
+    collect_free(&c);
+    static const char inquote[] = "timeStamp,elapsed,label,responseCode,success,bytes\n"
+                                  "1000,1,A,200,true,10\n"
+                                  "1001,1,\"B cut";
+    assert_int_equal(parse_str(&c, NULL, inquote, NULL, &err), PR_ETRUNC);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(err.line, 3);
+    collect_free(&c);
+    /* a real file cut in the middle: the complete records before are kept */
+    size_t len;
+    char *b = slurp(testdata("jmeter/csv-default.jtl"), &len);
+    char *p = b + len / 2;
+    while (*p != '\n')
+        p++;
+    p += 20; /* well inside a record */
+    *p = 0;
+    assert_int_equal(parse_str(&c, NULL, b, NULL, &err), PR_ETRUNC);
+    assert_true(c.n > 1500 && c.n < 2700);
+    assert_true(err.line > 5000);
+    /* no sample emitted after the break */
+    for (size_t i = 0; i < c.n; i++)
+        assert_true(c.s[i].start_ns > 0);
+    free(b);
+    collect_free(&c);
+}
+
+static void test_jmeter__csv_appended(void **st)
+{
+    size_t len;
+    char *b = slurp(testdata("jmeter/csv-nohead.jtl"), &len);
+    char *twice = pr_xmalloc(2 * len + 1);
+    memcpy(twice, b, len);
+    memcpy(twice + len, b, len);
+    /* shift the second copy two days later: replace the leading 17960517 of each stamp */
+    for (char *p = twice + len; (p = strstr(p, "\n17960517")) != NULL; p++)
+        memcpy(p + 1, "17962245", 8);
+    if (memcmp(twice + len, "17960517", 8) == 0)
+        memcpy(twice + len, "17962245", 8);
+    twice[2 * len] = 0;
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_str(&c, NULL, twice, NULL, &err), 0);
+    assert_int_equal(c.n, 640);
+    assert_true(c.warnings >= 1);
+    assert_non_null(strstr(c.last_warning, "gap"));
+    assert_int_equal(c.splits, 0);
+    collect_free(&c);
+    pr_parse_opts o = opts0();
+    o.split_runs = 1;
+    assert_int_equal(parse_str(&c, NULL, twice, &o, &err), 0);
+    assert_int_equal(c.n, 640);
+    assert_int_equal(c.splits, 1);
+    collect_free(&c);
+    free(twice);
+    free(b);
+    /* repeated header (JMeter appends without one, other writers with) */
+    b = slurp(testdata("jmeter/csv-semicolon.jtl"), &len);
+    twice = pr_xmalloc(2 * len + 1);
+    memcpy(twice, b, len);
+    memcpy(twice + len, b, len);
+    twice[2 * len] = 0;
+    o.split_runs = 1;
+    assert_int_equal(parse_str(&c, NULL, twice, &o, &err), 0);
+    assert_int_equal(c.n, 640);
+    assert_int_equal(c.splits, 1);
+    assert_non_null(strstr(c.last_warning, "header"));
+    collect_free(&c);
+    free(twice);
+    free(b);
+}
+
+static void test_jmeter__csv_errors(void **st)
+{
+    collect c;
+    pr_error err;
+    static const char few[] = "timeStamp,elapsed,label,responseCode,success\n"
+                              "1000,1,A,200,true\n"
+                              "1001,1,A,true\n"
+                              "1002,1,A,200,true\n";
+    assert_int_equal(parse_str(&c, NULL, few, NULL, &err), PR_EPARSE);
+    assert_int_equal(err.line, 3);
+    assert_string_equal(err.msg, "expected 5 fields, found 4");
+    collect_free(&c);
+    static const char badbool[] = "timeStamp,elapsed,label,responseCode,success\n"
+                                  "1000,1,A,200,yes\n";
+    assert_int_equal(parse_str(&c, NULL, badbool, NULL, &err), PR_EPARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.col, 14);
+    assert_non_null(strstr(err.msg, "success"));
+    collect_free(&c);
+    assert_int_equal(parse_str(&c, "jmeter-csv", "", NULL, &err), PR_EPARSE);
+    collect_free(&c);
+}
+
+/* ---- XML ------------------------------------------------------------------------------ */
+
+static void test_jmeter__xml_full(void **st)
+{
+    collect c;
+    pr_error err;
+    pr_parse_opts o = opts0();
+    assert_int_equal(parse_file(&c, NULL, "jmeter/xml.jtl", &o, &err), 0);
+    assert_string_equal(c.run->format, "jmeter-xml");
+    assert_int_equal(c.n, 80);
+    assert_int_equal(count_fail(&c), 32);
+    assert_int_equal(count_label(&c, "Redirect"), 8);
+    assert_int_equal(count_label(&c, "TX NoParent"), 8);
+    assert_int_equal(count_label(&c, "http://127.0.0.1:18180/redirect"), 0);
+    const pr_sample *s = &c.s[0];
+    /* <httpSample t="36" it="0" lt="36" ct="28" ts="1796051770824" … lb="Home"> */
+    assert_string_equal(pr_run_str(c.run, s->label), "Home");
+    assert_true(s->start_ns == 1796051770824000000LL);
+    assert_true(s->latency_ns == 36000000 && s->ttfb_ns == 36000000 && s->connect_ns == 28000000);
+    assert_string_equal(pr_run_str(c.run, s->url), "http://127.0.0.1:18180/");
+    assert_int_equal(s->flags, PR_SF_SUBRESULT);
+    const pr_sample *tx = find_label(&c, "TX Browse");
+    assert_int_equal(tx->flags, PR_SF_TRANSACTION | PR_SF_PARENT);
+    assert_non_null(strstr(pr_run_str(c.run, tx->attrs), "IdleTime=132"));
+    assert_int_equal(find_label(&c, "Redirect")->flags, PR_SF_SUBRESULT | PR_SF_PARENT);
+    const pr_sample *cr = find_label(&c, "Connection refused");
+    assert_int_equal(cr->status, 0);
+    assert_non_null(strstr(pr_run_str(c.run, cr->error), "java.net"));
+    collect_free(&c);
+    o.subresults = PR_SUB_INCLUDE;
+    assert_int_equal(parse_file(&c, NULL, "jmeter/xml.jtl", &o, &err), 0);
+    assert_int_equal(c.n, 96);
+    assert_int_equal(count_label(&c, "http://127.0.0.1:18180/redirect"), 8);
+    collect_free(&c);
+    o.subresults = PR_SUB_ONLY;
+    assert_int_equal(parse_file(&c, NULL, "jmeter/xml.jtl", &o, &err), 0);
+    assert_int_equal(c.n, 64);
+    assert_int_equal(count_flag(&c, PR_SF_TRANSACTION | PR_SF_PARENT), 0);
+    collect_free(&c);
+}
+
+static void test_jmeter__xml_default(void **st)
+{
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_file(&c, "jmeter-xml", "jmeter/xml-default.jtl", NULL, &err), 0);
+    assert_int_equal(c.n, 80);
+    assert_int_equal(count_fail(&c), 32);
+    assert_true(c.s[0].connect_ns == PR_UNKNOWN);
+    assert_int_equal(c.s[0].url, PR_NOSTR);
+    collect_free(&c);
+}
+
+static const char xml_small[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testResults version=\"1.2\">\n"
+    "<httpSample t=\"700\" lt=\"5\" ts=\"1000\" s=\"false\" lb=\"Slow\" rc=\"200\" rm=\"OK\" "
+    "tn=\"G 1-1\" by=\"10\" sby=\"20\" ng=\"1\" na=\"1\" MYVAR=\"v&amp;1\">\n"
+    "  <assertionResult><name>ok one</name><failure>false</failure><error>false</error>"
+    "</assertionResult>\n"
+    "  <assertionResult><name>Duration</name><failure>true</failure><error>false</error>"
+    "<failureMessage>The operation lasted too long</failureMessage></assertionResult>\n"
+    "  <responseData class=\"java.lang.String\">&lt;html&gt; lots of data</responseData>\n"
+    "</httpSample>\n"
+    "<sample t=\"1\" ts=\"2000\" s=\"true\" lb=\"J\" rc=\"\" rm=\"\" tn=\"G 1-1\" by=\"0\"/>\n";
+
+static void test_jmeter__xml_assertions(void **st)
+{
+    char *doc = pr_xasprintf("%s</testResults>\n", xml_small);
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_str(&c, NULL, doc, NULL, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_string_equal(pr_run_str(c.run, c.s[0].error), "The operation lasted too long");
+    assert_true(c.s[0].bytes_out == 20);
+    assert_string_equal(pr_run_str(c.run, c.s[0].attrs), "grpThreads=1\x1fMYVAR=v&1");
+    assert_int_equal(c.s[1].status, 0);
+    assert_int_equal(c.s[1].error, PR_NOSTR);
+    assert_int_equal(c.warnings, 0);
+    free(doc);
+    collect_free(&c);
+}
+
+static void test_jmeter__xml_damaged(void **st)
+{
+    collect c;
+    pr_error err;
+    /* killed run: no </testResults> */
+    assert_int_equal(parse_str(&c, NULL, xml_small, NULL, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.warnings, 1);
+    assert_non_null(strstr(c.last_warning, "</testResults>"));
+    collect_free(&c);
+    /* the same on the real file */
+    size_t len;
+    char *b = slurp(testdata("jmeter/xml.jtl"), &len);
+    char *end = strstr(b, "</testResults>");
+    assert_non_null(end);
+    *end = 0;
+    assert_int_equal(parse_str(&c, NULL, b, NULL, &err), 0);
+    assert_int_equal(c.n, 80);
+    assert_int_equal(c.warnings, 1);
+    collect_free(&c);
+    /* cut inside a sample: ETRUNC, complete samples kept */
+    char *last = strstr(b + len / 2, "<sample ");
+    assert_non_null(last);
+    last[40] = 0;
+    assert_int_equal(parse_str(&c, NULL, b, NULL, &err), PR_ETRUNC);
+    assert_true(c.n > 10 && c.n < 80);
+    assert_true(err.line > 0);
+    collect_free(&c);
+    free(b);
+    /* not well-formed: a control character reference, as JMeter writes from binary bodies */
+    static const char bad[] =
+        "<?xml version=\"1.0\"?>\n<testResults version=\"1.2\">\n"
+        "<httpSample t=\"1\" ts=\"1000\" s=\"true\" lb=\"A\" rc=\"200\"/>\n"
+        "<httpSample t=\"1\" ts=\"1001\" s=\"true\" lb=\"B\" rc=\"200\"><responseData>x&#x0;y"
+        "</responseData></httpSample>\n"
+        "<httpSample t=\"1\" ts=\"1002\" s=\"true\" lb=\"C\" rc=\"200\"/>\n</testResults>\n";
+    assert_int_equal(parse_str(&c, NULL, bad, NULL, &err), PR_EPARSE);
+    assert_int_equal(err.line, 4);
+    assert_true(err.col > 0);
+    assert_non_null(strstr(err.msg, "--recover"));
+    collect_free(&c);
+    pr_parse_opts o = opts0();
+    o.recover = 1;
+    assert_int_equal(parse_str(&c, NULL, bad, &o, &err), 0);
+    assert_true(c.n >= 2);
+    assert_int_equal(c.warnings, 1);
+    collect_free(&c);
+}
+
+static void test_jmeter__xml_hostile(void **st)
+{
+    collect c;
+    pr_error err;
+    static const char laughs[] =
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE testResults [<!ENTITY a \"aaaaaaaaaa\">"
+        "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;\">"
+        "<!ENTITY ext SYSTEM \"file:///etc/passwd\">]>\n"
+        "<testResults version=\"1.2\"><httpSample t=\"1\" ts=\"1\" s=\"true\" lb=\"&c;&ext;\"/>"
+        "</testResults>\n";
+    int rc = parse_str(&c, "jmeter-xml", laughs, NULL, &err);
+    assert_true(rc == PR_EFORMAT || rc == PR_EPARSE);
+    assert_int_equal(c.n, 0);
+    collect_free(&c);
+    /* depth bomb */
+    size_t depth = 5000;
+    char *deep = pr_xmalloc(depth * 3 + 200);
+    size_t k = (size_t)sprintf(deep, "<testResults>");
+    for (size_t i = 0; i < depth; i++)
+        k += (size_t)sprintf(deep + k, "<a>");
+    deep[k] = 0;
+    assert_int_equal(parse_str(&c, "jmeter-xml", deep, NULL, &err), PR_EPARSE);
+    free(deep);
+    collect_free(&c);
+    static const char wrong[] = "<?xml version=\"1.0\"?><html><body/></html>";
+    assert_int_equal(parse_str(&c, "jmeter-xml", wrong, NULL, &err), PR_EFORMAT);
+    collect_free(&c);
+}
+
+/* ---- statistics ----------------------------------------------------------------------- */
+
+static const pr_jstats_row *row(const pr_jstats *s, const char *label)
+{
+    for (size_t i = 0; i < s->nrows; i++)
+        if (strcmp(s->rows[i].label, label) == 0)
+            return &s->rows[i];
+    fail_msg("no row %s", label);
+    return NULL;
+}
+
+static void test_jmeter__stats_dashboard(void **st)
+{
+    collect c;
+    pr_error err;
+    assert_int_equal(parse_file(&c, NULL, "jmeter/csv-default.jtl", NULL, &err), 0);
+    pr_jstats_opts o;
+    pr_jstats_opts_default(&o);
+    o.percentiles = PR_JSTATS_PCT_JMETER;
+    pr_jstats *s = pr_jstats_compute(c.s, c.n, c.run, &o);
+    assert_int_equal(s->nrows, 6);
+    const pr_jstats_row *t = &s->total;
+    /* Python oracle (see the top of this file) */
+    assert_int_equal(t->samples, 3600);
+    assert_int_equal(t->errors, 1500);
+    assert_close(t->error_pct, 41.666666666666664);
+    assert_close(t->mean_ms, 3.0716666666666668);
+    assert_close(t->min_ms, 0);
+    assert_close(t->max_ms, 232);
+    assert_close(t->median_ms, 1.0);
+    assert_close(t->pct_ms[0], 6.0);
+    assert_close(t->pct_ms[1], 9.0);
+    assert_close(t->pct_ms[2], 27.98999999999978);
+    assert_close(t->throughput_per_s, 1135.6466876971608);
+    assert_close(t->received_kb_per_s, 12472.382073146688);
+    assert_close(t->sent_kb_per_s, 0);
+    assert_close(t->apdex, 0.6428571428571429); /* Apdex overall includes TC samples */
+    const pr_jstats_row *r = row(s, "Redirect");
+    assert_int_equal(r->samples, 450);
+    assert_close(r->mean_ms, 4.48);
+    assert_close(r->pct_ms[1], 12.449999999999989);
+    assert_close(r->pct_ms[2], 85.43000000000006);
+    assert_close(r->throughput_per_s, 144.78764478764478);
+    assert_close(r->received_kb_per_s, 106.75260919401543);
+    r = row(s, "TX Browse");
+    assert_true(r->is_transaction);
+    assert_int_equal(r->samples, 600);
+    assert_close(r->mean_ms, 5.841666666666667);
+    assert_close(r->throughput_per_s, 192.0);
+    assert_close(r->received_kb_per_s, 12410.8125);
+    r = row(s, "Missing");
+    assert_int_equal(r->errors, 1050);
+    assert_close(r->error_pct, 100);
+    assert_close(r->apdex, 0); /* failed samples are never satisfied */
+    assert_close(r->pct_ms[2], 44.49000000000001);
+    assert_close(row(s, "Big")->apdex, 1);
+    /* JSON in statistics.json layout */
+    json_t *j = pr_jstats_json(s);
+    const char *first = json_object_iter_key(json_object_iter(j));
+    assert_string_equal(first, "Total");
+    json_t *h = json_object_get(j, "Home");
+    assert_int_equal(json_integer_value(json_object_get(h, "sampleCount")), 1050);
+    assert_close(json_real_value(json_object_get(h, "pct3ResTime")), 31.90000000000009);
+    assert_close(json_real_value(json_object_get(h, "throughput")), 331.75355450236964);
+    static const char *const keys[] = {"transaction", "sampleCount", "errorCount", "errorPct",
+                                       "meanResTime", "medianResTime", "minResTime",
+                                       "maxResTime", "pct1ResTime", "pct2ResTime",
+                                       "pct3ResTime", "throughput", "receivedKBytesPerSec",
+                                       "sentKBytesPerSec"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        assert_non_null(json_object_get(h, keys[i]));
+    assert_int_equal(json_object_size(h), 14);
+    assert_int_equal(json_object_size(j), 7);
+    json_decref(j);
+    FILE *devnull = fopen("/dev/full", "w");
+    if (devnull) {
+        assert_int_equal(pr_jstats_write(s, devnull, "/dev/full", &err), PR_EIO);
+        fclose(devnull);
+    }
+    pr_jstats_free(s);
+    /* our percentiles: exact nearest rank over all samples */
+    o.percentiles = PR_JSTATS_PCT_EXACT;
+    s = pr_jstats_compute(c.s, c.n, c.run, &o);
+    assert_close(s->total.pct_ms[2], 27);
+    assert_close(row(s, "Home")->pct_ms[2], 27);
+    assert_close(row(s, "Home")->pct_ms[0], 5);
+    pr_jstats_free(s);
+    collect_free(&c);
+}
+
+static void test_jmeter__stats_window(void **st)
+{
+    pr_run *run = pr_run_new();
+    size_t n = 25000;
+    pr_sample *v = pr_xcalloc(n, sizeof *v);
+    uint32_t a = pr_run_intern(run, "A", 1);
+    for (size_t i = 0; i < n; i++) {
+        pr_sample_init(&v[i]);
+        v[i].label = a;
+        v[i].start_ns = (int64_t)i * 1000000;
+        v[i].latency_ns = (int64_t)(i + 1) * 1000000;
+        v[i].success = i % 2 ? PR_OK_SUCCESS : PR_FAIL;
+    }
+    pr_jstats_opts o;
+    pr_jstats_opts_default(&o);
+    o.percentiles = PR_JSTATS_PCT_JMETER;
+    o.apdex_satisfied_ms = 100;
+    o.apdex_tolerated_ms = 400;
+    pr_jstats *s = pr_jstats_compute(v, n, run, &o);
+    /* LEGACY over the last 20000 (5001..25000): pos 0.9*20001 = 18000.9 → 23000.9 */
+    assert_close(s->total.pct_ms[0], 23000.9);
+    assert_close(s->total.median_ms, 15000.5);
+    /* Apdex: successes are odd i (elapsed i+1 even): satisfied ≤100 → 50, tolerated 101..400 → 150 */
+    assert_int_equal(s->total.apdex_satisfied, 50);
+    assert_int_equal(s->total.apdex_tolerated, 150);
+    assert_close(s->total.apdex, (50 + 75.0) / 25000);
+    pr_jstats_free(s);
+    o.percentiles = PR_JSTATS_PCT_EXACT;
+    s = pr_jstats_compute(v, n, run, &o);
+    assert_close(s->total.pct_ms[0], 22500);
+    assert_close(s->total.median_ms, 12500);
+    /* throughput: 25000 / (max end 24999+25000 - 0) ms */
+    assert_close(s->total.throughput_per_s, 25000.0 / 49999 * 1000.0);
+    pr_jstats_free(s);
+    free(v);
+    pr_run_free(run);
+}
+
+static void test_jmeter__sniff(void **st)
+{
+    const pr_parser *p;
+    int score;
+    size_t len;
+    char *b = slurp(testdata("jmeter/csv-nohead.jtl"), &len);
+    p = pr_parser_sniff((const unsigned char *)b, len < 4096 ? len : 4096, &score);
+    assert_non_null(p);
+    assert_string_equal(p->name, "jmeter-csv");
+    free(b);
+    b = slurp(testdata("jmeter/xml-default.jtl"), &len);
+    p = pr_parser_sniff((const unsigned char *)b, len < 4096 ? len : 4096, &score);
+    assert_non_null(p);
+    assert_string_equal(p->name, "jmeter-xml");
+    free(b);
+    p = pr_parser_sniff((const unsigned char *)"hello world\nfoo bar\n", 20, &score);
+    assert_true(p == NULL || strcmp(p->name, "jmeter-csv") != 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jmeter__csv_default),
+        cmocka_unit_test(test_jmeter__csv_allfields),
+        cmocka_unit_test(test_jmeter__csv_nohead),
+        cmocka_unit_test(test_jmeter__csv_quoted),
+        cmocka_unit_test(test_jmeter__csv_semicolon),
+        cmocka_unit_test(test_jmeter__csv_tab_pipe),
+        cmocka_unit_test(test_jmeter__connrefused),
+        cmocka_unit_test(test_jmeter__datefmt_fixture),
+        cmocka_unit_test(test_jmeter__timestamp_forms),
+        cmocka_unit_test(test_jmeter__datefmt_unit),
+        cmocka_unit_test(test_jmeter__columns_option),
+        cmocka_unit_test(test_jmeter__long_label),
+        cmocka_unit_test(test_jmeter__subresults_csv),
+        cmocka_unit_test(test_jmeter__csv_truncated),
+        cmocka_unit_test(test_jmeter__csv_appended),
+        cmocka_unit_test(test_jmeter__csv_errors),
+        cmocka_unit_test(test_jmeter__xml_full),
+        cmocka_unit_test(test_jmeter__xml_default),
+        cmocka_unit_test(test_jmeter__xml_assertions),
+        cmocka_unit_test(test_jmeter__xml_damaged),
+        cmocka_unit_test(test_jmeter__xml_hostile),
+        cmocka_unit_test(test_jmeter__stats_dashboard),
+        cmocka_unit_test(test_jmeter__stats_window),
+        cmocka_unit_test(test_jmeter__sniff),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

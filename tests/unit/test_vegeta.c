@@ -1,0 +1,585 @@
+/* Unit tests: Vegeta parsers (gob, JSON, CSV, reports) and Vegeta's metrics, checked against
+ * Vegeta v12.11.1's own reports of each fixture. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/vegeta_stats.h"
+#include "tests/unit/lib/collect.h"
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = 0;
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return b;
+}
+
+static void parse_ok(collect *c, const char *parser, const char *rel)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    collect_init(c);
+    int rc = collect_parse_file(c, parser, testdata(rel), NULL, &err);
+    if (rc != 0)
+        print_error("%s: %s\n", rel, err.msg);
+    assert_int_equal(rc, 0);
+}
+
+/* Splits a text into lines (in place); returns the count. */
+static size_t lines_of(char *text, char **lines, size_t max)
+{
+    size_t k = 0;
+    for (char *p = text; *p && k < max;) {
+        char *e = strchr(p, '\n');
+        lines[k++] = p;
+        if (!e)
+            break;
+        *e = 0;
+        p = e + 1;
+    }
+    return k;
+}
+
+/* Our text report equals Vegeta's line for line, except the percentile columns of the
+ * Latencies line (exact here, t-digest there), whose min, mean and max must still agree. */
+static void assert_text_report(const char *ours_c, const char *rel)
+{
+    char *ours = strdup(ours_c);
+    char *theirs = read_all(testdata(rel), NULL);
+    char *a[64], *b[64];
+    size_t na = lines_of(ours, a, 64), nb = lines_of(theirs, b, 64);
+    assert_int_equal(na, nb);
+    for (size_t i = 0; i < na; i++) {
+        if (strncmp(b[i], "Latencies", 9) != 0) {
+            assert_string_equal(a[i], b[i]);
+            continue;
+        }
+        char *va[8], *vb[8];
+        size_t ka = 0, kb = 0;
+        char *sa = strchr(a[i], ']') + 1, *sb = strchr(b[i], ']') + 1;
+        assert_int_equal(sa - a[i], sb - b[i]); /* same column alignment */
+        for (char *t = strtok(sa, ", "); t && ka < 8; t = strtok(NULL, ", "))
+            va[ka++] = t;
+        for (char *t = strtok(sb, ", "); t && kb < 8; t = strtok(NULL, ", "))
+            vb[kb++] = t;
+        assert_int_equal(ka, 7);
+        assert_int_equal(kb, 7);
+        assert_string_equal(va[0], vb[0]); /* min */
+        assert_string_equal(va[1], vb[1]); /* mean */
+        assert_string_equal(va[6], vb[6]); /* max */
+    }
+    free(ours);
+    free(theirs);
+}
+
+/* Our JSON report equals Vegeta's except the four percentiles. */
+static void assert_json_report(const char *ours, const char *rel)
+{
+    json_error_t je;
+    json_t *a = json_loads(ours, 0, &je);
+    json_t *b = json_load_file(testdata(rel), 0, &je);
+    assert_non_null(a);
+    assert_non_null(b);
+    static const char *const pk[] = {"50th", "90th", "95th", "99th"};
+    for (int i = 0; i < 4; i++) {
+        json_object_del(json_object_get(a, "latencies"), pk[i]);
+        json_object_del(json_object_get(b, "latencies"), pk[i]);
+    }
+    if (!json_equal(a, b)) {
+        char *x = json_dumps(a, JSON_SORT_KEYS), *y = json_dumps(b, JSON_SORT_KEYS);
+        print_error("ours:   %s\nvegeta: %s\n", x, y);
+        free(x);
+        free(y);
+    }
+    assert_true(json_equal(a, b));
+    json_decref(a);
+    json_decref(b);
+}
+
+static void check_fixture(const char *input, const char *report)
+{
+    collect c;
+    parse_ok(&c, NULL, input);
+    pr_vegeta_stats st;
+    pr_vegeta_stats_compute(&st, c.s, c.n, c.run);
+    char rel[256];
+    snprintf(rel, sizeof rel, "vegeta/%s.report.txt", report);
+    char *text = pr_vegeta_stats_text(&st, c.run);
+    assert_text_report(text, rel);
+    free(text);
+    snprintf(rel, sizeof rel, "vegeta/%s.report.json", report);
+    char *js = pr_vegeta_stats_json_text(&st, c.run);
+    assert_json_report(js, rel);
+    free(js);
+    pr_vegeta_stats_dispose(&st);
+    collect_free(&c);
+}
+
+static void test_vegeta__basic_agrees(void **s)
+{
+    check_fixture("vegeta/basic.bin", "basic");
+    check_fixture("vegeta/basic.json", "basic");
+    check_fixture("vegeta/basic.csv", "basic");
+}
+
+static void test_vegeta__mixed_agrees(void **s)
+{
+    check_fixture("vegeta/mixed.bin", "mixed");
+    check_fixture("vegeta/mixed.csv", "mixed");
+}
+
+static void test_vegeta__refused_agrees(void **s)
+{
+    check_fixture("vegeta/refused.bin", "refused");
+    check_fixture("vegeta/refused.json", "refused");
+    check_fixture("vegeta/refused.csv", "refused");
+}
+
+static void test_vegeta__post_agrees(void **s)
+{
+    check_fixture("vegeta/post.bin", "post");
+    check_fixture("vegeta/post.json", "post");
+    check_fixture("vegeta/post.csv", "post");
+}
+
+/* concat.bin = refused.bin + post.bin joined with cat: Vegeta refuses it, we read both
+ * streams; the result equals Vegeta's report over the two files given separately. */
+static void test_vegeta__concat_reads_both_streams(void **s)
+{
+    collect c;
+    parse_ok(&c, "vegeta-gob", "vegeta/concat.bin");
+    assert_int_equal(c.n, 200);
+    assert_int_equal(json_integer_value(json_object_get(c.run->meta, "gob_streams")), 2);
+    collect_free(&c);
+    check_fixture("vegeta/concat.bin", "multi");
+}
+
+static void test_vegeta__exact_percentiles(void **s)
+{
+    collect c;
+    parse_ok(&c, NULL, "vegeta/basic.bin");
+    pr_vegeta_stats st;
+    pr_vegeta_stats_compute(&st, c.s, c.n, c.run);
+    assert_int_equal(st.lat_p99_ns, 789392); /* Vegeta's t-digest says 817120 */
+    assert_int_equal(st.lat_min_ns, 79348);
+    assert_int_equal(st.lat_max_ns, 27899951);
+    pr_vegeta_stats_dispose(&st);
+    collect_free(&c);
+    parse_ok(&c, NULL, "vegeta/mixed.bin");
+    pr_vegeta_stats_compute(&st, c.s, c.n, c.run);
+    assert_int_equal(st.lat_p90_ns, 194424490); /* Vegeta's t-digest says 191947978 */
+    pr_vegeta_stats_dispose(&st);
+    collect_free(&c);
+}
+
+static void assert_same_samples(const collect *a, const collect *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (size_t i = 0; i < a->n; i++) {
+        const pr_sample *x = &a->s[i], *y = &b->s[i];
+        assert_true(x->start_ns == y->start_ns);
+        assert_true(x->latency_ns == y->latency_ns);
+        assert_int_equal(x->status, y->status);
+        assert_int_equal(x->success, y->success);
+        assert_true(x->bytes_in == y->bytes_in);
+        assert_true(x->bytes_out == y->bytes_out);
+        assert_string_equal(pr_run_str(a->run, x->error), pr_run_str(b->run, y->error));
+        assert_string_equal(pr_run_str(a->run, x->method), pr_run_str(b->run, y->method));
+        assert_string_equal(pr_run_str(a->run, x->url), pr_run_str(b->run, y->url));
+        assert_string_equal(pr_run_str(a->run, x->label), pr_run_str(b->run, y->label));
+    }
+    assert_true(a->run->start_ns == b->run->start_ns);
+    assert_true(a->run->end_ns == b->run->end_ns);
+}
+
+static void test_vegeta__encodings_agree(void **s)
+{
+    static const char *const pairs[][3] = {
+        {"vegeta/basic.bin", "vegeta/basic.json", "vegeta/basic.csv"},
+        {"vegeta/post.bin", "vegeta/post.json", "vegeta/post.csv"},
+        {"vegeta/refused.bin", "vegeta/refused.json", "vegeta/refused.csv"},
+        {"vegeta/mixed.bin", NULL, "vegeta/mixed.csv"},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        collect g, j, v;
+        parse_ok(&g, "vegeta-gob", pairs[i][0]);
+        assert_string_equal(g.run->format, "vegeta-gob");
+        assert_int_equal(g.run->load_model, PR_LOAD_OPEN);
+        assert_int_equal(json_integer_value(json_object_get(g.run->meta, "tz_offset_min")), 0);
+        if (pairs[i][1]) {
+            parse_ok(&j, "vegeta-json", pairs[i][1]);
+            assert_same_samples(&g, &j);
+            assert_non_null(json_object_get(j.run->meta, "tz_offset_min"));
+            collect_free(&j);
+        }
+        parse_ok(&v, "vegeta-csv", pairs[i][2]);
+        assert_same_samples(&g, &v);
+        assert_null(json_object_get(v.run->meta, "tz_offset_min")); /* CSV loses the zone */
+        collect_free(&v);
+        collect_free(&g);
+    }
+}
+
+static void test_vegeta__sample_fields(void **s)
+{
+    collect c;
+    parse_ok(&c, NULL, "vegeta/post.bin");
+    assert_int_equal(c.n, 100);
+    const pr_sample *x = &c.s[0];
+    assert_true(x->start_ns == 1796051524800165028LL);
+    assert_int_equal(x->latency_ns, 1893650);
+    assert_int_equal(x->status, 201);
+    assert_int_equal(x->bytes_out, 54);
+    assert_int_equal(x->bytes_in, 12);
+    assert_int_equal(x->success, PR_OK_SUCCESS);
+    assert_int_equal(x->error, PR_NOSTR);
+    assert_string_equal(pr_run_str(c.run, x->label), "POST http://127.0.0.1:18080/api/items");
+    assert_string_equal(pr_run_str(c.run, x->method), "POST");
+    assert_true(c.run->start_ns == 1796051524800165028LL);
+    assert_true(c.run->end_ns == 1796051526780269810LL);
+    collect_free(&c);
+    parse_ok(&c, NULL, "vegeta/refused.bin");
+    assert_int_equal(c.s[0].status, 0);
+    assert_int_equal(c.s[0].success, PR_FAIL);
+    assert_string_equal(pr_run_str(c.run, c.s[0].error),
+                        "Get \"http://127.0.0.1:18099/\": dial tcp 0.0.0.0:0->127.0.0.1:18099: "
+                        "connect: connection refused");
+    collect_free(&c);
+    parse_ok(&c, NULL, "vegeta/mixed.bin");
+    int e404 = 0;
+    for (size_t i = 0; i < c.n; i++)
+        if (c.s[i].status == 404) {
+            e404++;
+            assert_int_equal(c.s[i].success, PR_FAIL);
+            assert_string_equal(pr_run_str(c.run, c.s[i].error), "404 Not Found");
+        }
+    assert_int_equal(e404, 100);
+    collect_free(&c);
+}
+
+/* Statistics do not depend on record order (files of one attack in any order). */
+static void test_vegeta__order_independent(void **s)
+{
+    collect c;
+    parse_ok(&c, NULL, "vegeta/concat.bin");
+    pr_vegeta_stats a, b;
+    pr_vegeta_stats_compute(&a, c.s, c.n, c.run);
+    char *ta = pr_vegeta_stats_json_text(&a, c.run);
+    /* Reverse, then a deterministic shuffle. */
+    for (size_t i = 0; i < c.n / 2; i++) {
+        pr_sample t = c.s[i];
+        c.s[i] = c.s[c.n - 1 - i];
+        c.s[c.n - 1 - i] = t;
+    }
+    uint32_t r = 12345;
+    for (size_t i = c.n - 1; i > 0; i--) {
+        r = r * 1103515245u + 12345u;
+        size_t j = (r >> 8) % (i + 1);
+        pr_sample t = c.s[i];
+        c.s[i] = c.s[j];
+        c.s[j] = t;
+    }
+    pr_vegeta_stats_compute(&b, c.s, c.n, c.run);
+    char *tb = pr_vegeta_stats_json_text(&b, c.run);
+    assert_string_equal(ta, tb);
+    assert_int_equal(a.nerrors, 1);
+    assert_int_equal(a.errors[0].count, 100);
+    free(ta);
+    free(tb);
+    pr_vegeta_stats_dispose(&a);
+    pr_vegeta_stats_dispose(&b);
+    collect_free(&c);
+}
+
+static void test_vegeta__truncated_gob(void **s)
+{
+    size_t len;
+    char *data = read_all(testdata("vegeta/basic.bin"), &len);
+    /* First value message starts at 0xcf, the second at 0x27f; cut inside the third. */
+    collect c;
+    collect_init(&c);
+    pr_error err;
+    pr_error_clear(&err);
+    size_t third = 0x27f + 3 + 431;
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", data, third + 100, NULL, &err),
+                     PR_ETRUNC);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(err.offset, (long long)third);
+    assert_non_null(strstr(err.msg, "input ends inside the message"));
+    collect_free(&c);
+    /* Every cut of the first 3 KB: never a partial record, always complete ones. */
+    for (size_t cut = 0xcf; cut < 3000; cut += 7) {
+        collect_init(&c);
+        int rc = collect_parse_mem(&c, "vegeta-gob", data, cut, NULL, &err);
+        assert_true(rc == PR_ETRUNC || rc == 0);
+        for (size_t i = 0; i < c.n; i++)
+            assert_int_equal(c.s[i].status, 200);
+        collect_free(&c);
+    }
+    free(data);
+}
+
+static void test_vegeta__refuses_other_input(void **s)
+{
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_file(&c, "vegeta-gob", testdata("vegeta/basic.report.txt"),
+                                        NULL, &err),
+                     PR_EFORMAT);
+    assert_non_null(strstr(err.msg, "not a Vegeta gob results file"));
+    collect_free(&c);
+    /* A gob stream of another struct type: Point{X int, Y int}. */
+    static const unsigned char other[] = {
+        0x1f, 0xff, 0x81, 0x03, 0x01, 0x01, 0x05, 'P', 'o', 'i', 'n', 't', 0x01, 0xff, 0x82,
+        0x00, 0x01, 0x02, 0x01, 0x01, 'X', 0x01, 0x04, 0x00, 0x01, 0x01, 'Y', 0x01, 0x04,
+        0x00, 0x00, 0x00,
+        0x05, 0xff, 0x82, 0x01, 0x02, 0x00};
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", other, sizeof other, NULL, &err),
+                     PR_EFORMAT);
+    assert_non_null(strstr(err.msg, "\"Point\""));
+    assert_int_equal(c.n, 0);
+    collect_free(&c);
+    /* Sniffing: each file goes to its parser. */
+    static const char *const files[][2] = {
+        {"vegeta/basic.bin", "vegeta-gob"},       {"vegeta/basic.json", "vegeta-json"},
+        {"vegeta/basic.csv", "vegeta-csv"},       {"vegeta/basic.report.txt", "vegeta-text"},
+        {"vegeta/basic.report.json", "vegeta-report-json"},
+        {"vegeta/basic.hist.txt", "vegeta-hist"}, {"vegeta/refused.csv", "vegeta-csv"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t len;
+        char *d = read_all(testdata(files[i][0]), &len);
+        int score;
+        const pr_parser *p = pr_parser_sniff((const unsigned char *)d, len < 4096 ? len : 4096,
+                                             &score);
+        assert_non_null(p);
+        assert_string_equal(p->name, files[i][1]);
+        free(d);
+    }
+}
+
+static void test_vegeta__line_errors(void **s)
+{
+    collect c;
+    pr_error err;
+    static const char csv[] = "1796051469461933948,200,1009568,0,153,,,,0,GET,http://x/,\n"
+                              "1796051469461933948,200,abc,0,153,,,,0,GET,http://x/,\n";
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-csv", csv, sizeof csv - 1, NULL, &err),
+                     PR_EPARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.col, 25);
+    assert_int_equal(c.sink.total, 1); /* emitted before the error (not flushed on error) */
+    collect_free(&c);
+    static const char quoted[] = "1,0,5,0,0,\"a \"\"quoted\"\", error\",,,0,GET,\"http://x/a,b\",\n";
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-csv", quoted, sizeof quoted - 1, NULL, &err),
+                     0);
+    assert_string_equal(pr_run_str(c.run, c.s[0].error), "a \"quoted\", error");
+    assert_string_equal(pr_run_str(c.run, c.s[0].url), "http://x/a,b");
+    collect_free(&c);
+    static const char js[] = "{\"code\":200,\"timestamp\":\"2026-11-30T11:41:09.5-03:30\","
+                             "\"latency\":7,\"error\":\"a\\u003cb\\\"\",\"body\":null,"
+                             "\"headers\":{\"A\":[\"x\"]},\"url\":\"u\",\"method\":\"GET\"}\n"
+                             "{\"code\":20x}\n";
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-json", js, sizeof js - 1, NULL, &err),
+                     PR_EPARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.col, 11);
+    assert_int_equal(c.sink.total, 1);
+    assert_string_equal(pr_run_str(c.run, c.sink.buf[0].error), "a<b\"");
+    assert_int_equal(json_integer_value(json_object_get(c.run->meta, "tz_offset_min")), -210);
+    assert_true(c.sink.buf[0].start_ns == 1796051469500000000LL);
+    collect_free(&c);
+}
+
+static void test_vegeta__attack_names_run(void **s)
+{
+    static const char js[] =
+        "{\"attack\":\"hotspot-100qps\",\"seq\":0,\"code\":200,\"timestamp\":"
+        "\"2026-11-30T15:11:09Z\",\"latency\":7,\"bytes_out\":0,\"bytes_in\":0,\"error\":\"\","
+        "\"body\":null,\"method\":\"GET\",\"url\":\"http://x/\",\"headers\":null}\n";
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, NULL, js, sizeof js - 1, NULL, &err), 0);
+    assert_string_equal(c.run->name, "hotspot-100qps");
+    assert_string_equal(json_string_value(json_object_get(c.run->meta, "attack")),
+                        "hotspot-100qps");
+    collect_free(&c);
+    collect_init(&c);
+    pr_run_set_name(c.run, "given");
+    assert_int_equal(collect_parse_mem(&c, NULL, js, sizeof js - 1, NULL, &err), 0);
+    assert_string_equal(c.run->name, "given");
+    collect_free(&c);
+}
+
+static int64_t sum_i(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static void test_vegeta__report_parsers(void **s)
+{
+    collect c;
+    parse_ok(&c, NULL, "vegeta/basic.report.txt");
+    assert_string_equal(c.run->format, "vegeta-text");
+    assert_int_equal(c.run->summary_only, 1);
+    json_t *sm = c.run->summary;
+    assert_int_equal(sum_i(sm, "requests"), 1000);
+    assert_true(json_real_value(json_object_get(sm, "rate_per_s")) == 200.22);
+    assert_true(json_real_value(json_object_get(sm, "throughput_per_s")) == 200.21);
+    assert_int_equal(sum_i(sm, "duration_ns"), 4995000000LL);
+    assert_int_equal(sum_i(sm, "wait_ns"), 191054);
+    json_t *l = json_object_get(sm, "latency_ns");
+    assert_int_equal(sum_i(l, "min"), 79348);
+    assert_int_equal(sum_i(l, "mean"), 243916);
+    assert_int_equal(sum_i(l, "p99"), 817120);
+    assert_int_equal(sum_i(l, "max"), 27900000);
+    assert_int_equal(sum_i(sm, "bytes_in_total"), 153000);
+    assert_true(json_real_value(json_object_get(sm, "success_ratio")) == 1.0);
+    assert_int_equal(sum_i(json_object_get(sm, "status_codes"), "200"), 1000);
+    assert_int_equal(json_array_size(json_object_get(sm, "errors")), 0);
+    collect_free(&c);
+
+    parse_ok(&c, NULL, "vegeta/multi.report.txt");
+    sm = c.run->summary;
+    assert_int_equal(sum_i(json_object_get(sm, "status_codes"), "0"), 100);
+    assert_int_equal(sum_i(json_object_get(sm, "status_codes"), "201"), 100);
+    assert_true(json_real_value(json_object_get(sm, "success_ratio")) == 0.5);
+    json_t *e = json_array_get(json_object_get(sm, "errors"), 0);
+    assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "connection refused"));
+    collect_free(&c);
+
+    /* The JSON report's numbers equal our own metrics over the results (except the
+     * percentiles, which are t-digest estimates in Vegeta). */
+    static const char *const fx[] = {"basic", "mixed", "refused", "post"};
+    for (size_t i = 0; i < 4; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "vegeta/%s.report.json", fx[i]);
+        collect r, g;
+        parse_ok(&r, NULL, rel);
+        assert_string_equal(r.run->format, "vegeta-report-json");
+        snprintf(rel, sizeof rel, "vegeta/%s.bin", fx[i]);
+        parse_ok(&g, NULL, rel);
+        pr_vegeta_stats st;
+        pr_vegeta_stats_compute(&st, g.s, g.n, g.run);
+        json_t *ours = pr_vegeta_stats_summary(&st, g.run);
+        json_t *theirs = r.run->summary;
+        static const char *const keys[] = {"requests", "duration_ns", "wait_ns",
+                                           "bytes_in_total", "bytes_out_total"};
+        for (size_t k = 0; k < 5; k++)
+            assert_int_equal(sum_i(ours, keys[k]), sum_i(theirs, keys[k]));
+        static const char *const reals[] = {"rate_per_s", "throughput_per_s", "success_ratio"};
+        for (size_t k = 0; k < 3; k++)
+            assert_true(json_real_value(json_object_get(ours, reals[k])) ==
+                        json_real_value(json_object_get(theirs, reals[k])));
+        static const char *const lk[] = {"min", "mean", "max"};
+        for (size_t k = 0; k < 3; k++)
+            assert_int_equal(sum_i(json_object_get(ours, "latency_ns"), lk[k]),
+                             sum_i(json_object_get(theirs, "latency_ns"), lk[k]));
+        assert_true(json_equal(json_object_get(ours, "status_codes"),
+                               json_object_get(theirs, "status_codes")));
+        json_t *oe = json_object_get(ours, "errors"), *te = json_object_get(theirs, "errors");
+        assert_int_equal(json_array_size(oe), json_array_size(te));
+        for (size_t k = 0; k < json_array_size(oe); k++)
+            assert_string_equal(
+                json_string_value(json_object_get(json_array_get(oe, k), "message")),
+                json_string_value(json_object_get(json_array_get(te, k), "message")));
+        assert_true(r.run->start_ns == g.run->start_ns);
+        assert_true(r.run->end_ns == g.run->end_ns);
+        json_decref(ours);
+        pr_vegeta_stats_dispose(&st);
+        collect_free(&r);
+        collect_free(&g);
+    }
+
+    parse_ok(&c, NULL, "vegeta/mixed.hist.txt");
+    json_t *h = json_object_get(json_object_get(c.run->summary, "tool"), "histogram");
+    static const int64_t counts[] = {762, 5, 1, 37, 40, 139, 16};
+    assert_int_equal(json_array_size(h), 7);
+    for (size_t i = 0; i < 7; i++)
+        assert_int_equal(sum_i(json_array_get(h, i), "count"), counts[i]);
+    assert_true(json_is_null(json_object_get(json_array_get(h, 6), "hi_ns")));
+    collect_free(&c);
+}
+
+/* The hist report is exact in Vegeta too: byte for byte. */
+static void test_vegeta__hist_agrees(void **s)
+{
+    static const int64_t bounds[] = {0, 2000000, 5000000, 10000000, 50000000, 100000000,
+                                     1000000000};
+    static const char *const fx[][2] = {{"vegeta/basic.bin", "vegeta/basic.hist.txt"},
+                                        {"vegeta/mixed.bin", "vegeta/mixed.hist.txt"},
+                                        {"vegeta/post.bin", "vegeta/post.hist.txt"},
+                                        {"vegeta/refused.bin", "vegeta/refused.hist.txt"}};
+    for (size_t i = 0; i < 4; i++) {
+        collect c;
+        parse_ok(&c, NULL, fx[i][0]);
+        char *ours = pr_vegeta_hist_text(c.s, c.n, bounds, 7);
+        char *theirs = read_all(testdata(fx[i][1]), NULL);
+        assert_string_equal(ours, theirs);
+        free(ours);
+        free(theirs);
+        collect_free(&c);
+    }
+}
+
+static void test_vegeta__duration_format(void **s)
+{
+    static const struct {
+        int64_t ns;
+        const char *str;
+    } cases[] = {
+        {0, "0s"},           {850, "850ns"},          {191054, "191.054\xc2\xb5s"},
+        {27900000, "27.9ms"}, {4995000000LL, "4.995s"}, {62500000000LL, "1m2.5s"},
+        {3723000000000LL, "1h2m3s"}, {-1500, "-1.5\xc2\xb5s"},
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_string_equal(pr_vegeta_duration_string(cases[i].ns, buf), cases[i].str);
+    assert_int_equal(pr_vegeta_round(27899951), 27900000);
+    assert_int_equal(pr_vegeta_round(4994575257LL), 4995000000LL);
+    assert_int_equal(pr_vegeta_round(191054), 191054);
+    assert_int_equal(pr_vegeta_round(1500), 1500);
+    assert_int_equal(pr_vegeta_round(62500400000LL), 63000000000LL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vegeta__basic_agrees),
+        cmocka_unit_test(test_vegeta__mixed_agrees),
+        cmocka_unit_test(test_vegeta__refused_agrees),
+        cmocka_unit_test(test_vegeta__post_agrees),
+        cmocka_unit_test(test_vegeta__concat_reads_both_streams),
+        cmocka_unit_test(test_vegeta__exact_percentiles),
+        cmocka_unit_test(test_vegeta__encodings_agree),
+        cmocka_unit_test(test_vegeta__sample_fields),
+        cmocka_unit_test(test_vegeta__order_independent),
+        cmocka_unit_test(test_vegeta__truncated_gob),
+        cmocka_unit_test(test_vegeta__refuses_other_input),
+        cmocka_unit_test(test_vegeta__line_errors),
+        cmocka_unit_test(test_vegeta__attack_names_run),
+        cmocka_unit_test(test_vegeta__report_parsers),
+        cmocka_unit_test(test_vegeta__hist_agrees),
+        cmocka_unit_test(test_vegeta__duration_format),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
