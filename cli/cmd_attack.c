@@ -148,10 +148,11 @@ static void summary(const cfg *c, const pr_attack_stats *st, double rate)
 
 /* ---- one run into any sink (the hook for other consumers) ---- */
 
-static void describe(const cfg *c, pr_run *run, double rate, int64_t step, int64_t nsteps)
+static void describe(const cfg *c, pr_run *run, const char *name, double rate, int64_t step,
+                     int64_t nsteps)
 {
     pr_attack_describe(&c->o, run);
-    pr_run_set_name(run, c->name ? c->name : "attack");
+    pr_run_set_name(run, name ? name : c->name ? c->name : "attack");
     for (int i = 0; i < c->ntags; i++) {
         char *eq = strchr(c->tags[i], '=');
         char *k = pr_xstrndup(c->tags[i], (size_t)(eq - c->tags[i]));
@@ -192,7 +193,7 @@ static int step_to_file(const cfg *c, FILE *f, double rate, int64_t step, int64_
                         pr_attack_stats *st, pr_error *err)
 {
     pr_run *run = pr_run_new();
-    describe(c, run, rate, step, nsteps);
+    describe(c, run, NULL, rate, step, nsteps);
     native_out no = {pr_native_writer_new(f, run, err)};
     if (!no.w) {
         pr_run_free(run);
@@ -216,11 +217,13 @@ static int step_to_store(const cfg *c, pr_store *store, double rate, int64_t ste
     if (c->name && nsteps > 1)
         name = pr_xasprintf("%s rate=%.6g", c->name, rate);
     int rc = pr_ingest_begin(store, &ing, name ? name : c->name, "attack", err);
-    free(name);
-    if (rc < 0)
+    if (rc < 0) {
+        free(name);
         return rc;
+    }
     pr_sink *sink = pr_ingest_sink(ing);
-    describe(c, sink->run, rate, step, nsteps);
+    describe(c, sink->run, name, rate, step, nsteps);
+    free(name);
     rc = pr_cli_attack_into(&c->o, sink, st, err);
     if (rc < 0) {
         pr_ingest_abort(ing);

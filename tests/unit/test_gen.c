@@ -11,6 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "gen/attack.h"
 #include "gen/targets.h"
@@ -586,6 +592,170 @@ static void test_gen__no_coordinated_omission(void **st)
     fx_stop(&f);
 }
 
+/* ---- nginx (optional: skipped when nginx or openssl is not installed) ---- */
+
+typedef struct nginx {
+    char dir[64];
+    int port;
+    pid_t pid;
+} nginx;
+
+static int free_port(void)
+{
+    httpd *h = httpd_start(HTTPD_OK, 0, 0);
+    if (!h)
+        return -1;
+    int p = httpd_port(h);
+    httpd_stop(h);
+    return p;
+}
+
+static int nginx_start(nginx *n, int tls)
+{
+    if (system("command -v nginx >/dev/null 2>&1") != 0 ||
+        (tls && system("command -v openssl >/dev/null 2>&1") != 0))
+        return -1;
+    snprintf(n->dir, sizeof n->dir, "/tmp/pr_nginx_XXXXXX");
+    if (!mkdtemp(n->dir))
+        return -1;
+    n->port = free_port();
+    char path[256], cmd[512];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/www && printf 'hello from nginx\\n' > %s/www/index.html"
+             " && chmod -R a+rX %s", n->dir, n->dir, n->dir);
+    if (system(cmd) != 0)
+        return -1;
+    if (tls) {
+        snprintf(cmd, sizeof cmd,
+                 "openssl req -x509 -newkey rsa:2048 -nodes -keyout %s/key.pem -out %s/cert.pem "
+                 "-days 1 -subj /CN=localhost >/dev/null 2>&1", n->dir, n->dir);
+        if (system(cmd) != 0)
+            return -1;
+    }
+    snprintf(path, sizeof path, "%s/nginx.conf", n->dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f,
+            "worker_processes 1; daemon off; pid %s/nginx.pid; error_log %s/error.log warn;\n"
+            "events { worker_connections 1024; }\n"
+            "http { access_log off; client_body_temp_path %s; proxy_temp_path %s;\n"
+            " fastcgi_temp_path %s; uwsgi_temp_path %s; scgi_temp_path %s;\n"
+            " server { listen 127.0.0.1:%d%s; root %s/www;\n",
+            n->dir, n->dir, n->dir, n->dir, n->dir, n->dir, n->dir, n->port, tls ? " ssl" : "",
+            n->dir);
+    if (tls)
+        fprintf(f, " ssl_certificate %s/cert.pem; ssl_certificate_key %s/key.pem;\n", n->dir,
+                n->dir);
+    fprintf(f, " } }\n");
+    fclose(f);
+    n->pid = fork();
+    if (n->pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execlp("nginx", "nginx", "-c", path, "-p", n->dir, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 100; i++) { /* up to 2 s for nginx to listen */
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)n->port)};
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        int ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+        close(fd);
+        if (ok)
+            return 0;
+        usleep(20000);
+    }
+    kill(n->pid, SIGTERM);
+    waitpid(n->pid, NULL, 0);
+    return -1;
+}
+
+static void nginx_stop(nginx *n)
+{
+    kill(n->pid, SIGQUIT);
+    waitpid(n->pid, NULL, 0);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", n->dir);
+    if (system(cmd) != 0)
+        print_message("could not remove %s\n", n->dir);
+}
+
+static void nginx_attack(nginx *n, const char *scheme, const char *method, int insecure,
+                         int requests, collect *c, pr_attack_stats *st)
+{
+    char url[128];
+    pr_error err;
+    snprintf(url, sizeof url, "%s://127.0.0.1:%d/", scheme, n->port);
+    pr_targets t;
+    pr_targets_init(&t);
+    assert_int_equal(pr_targets_add(&t, method, url, NULL, 0, NULL, 0, &err), 0);
+    assert_int_equal(pr_targets_finish(&t, NULL, 0, NULL, 0, 1, &err), 0);
+    pr_attack_opts o;
+    pr_attack_opts_init(&o);
+    o.targets = &t;
+    o.connections = 10;
+    o.requests = requests;
+    o.insecure = insecure;
+    o.timeout_ns = 2000000000;
+    collect_init(c);
+    assert_int_equal(pr_attack_run(&o, &c->sink, st, &err), 0);
+    assert_int_equal(c->n, requests);
+    pr_targets_dispose(&t);
+}
+
+static void test_gen__nginx(void **st)
+{
+    nginx n;
+    if (nginx_start(&n, 0) < 0) {
+        print_message("skipped: nginx is not installed or did not start\n");
+        skip();
+    }
+    collect c;
+    pr_attack_stats s;
+    nginx_attack(&n, "http", "GET", 0, 2000, &c, &s);
+    assert_int_equal(s.successes, 2000);
+    for (size_t i = 0; i < c.n; i++) {
+        assert_int_equal(c.s[i].status, 200);
+        assert_true(c.s[i].bytes_in == c.s[0].bytes_in);
+    }
+    collect_free(&c);
+    nginx_attack(&n, "http", "HEAD", 0, 100, &c, &s);
+    assert_int_equal(s.successes, 100);
+    int connects = 0;
+    for (size_t i = 0; i < c.n; i++)
+        connects += c.s[i].connect_ns > 0;
+    assert_true(connects <= 10); /* HEAD responses have no body: connections are reused */
+    collect_free(&c);
+    nginx_stop(&n);
+}
+
+static void test_gen__nginx_tls(void **st)
+{
+    nginx n;
+    if (nginx_start(&n, 1) < 0) {
+        print_message("skipped: nginx or openssl is not installed or did not start\n");
+        skip();
+    }
+    collect c;
+    pr_attack_stats s;
+    nginx_attack(&n, "https", "GET", 1, 200, &c, &s);
+    assert_int_equal(s.successes, 200);
+    int connects = 0;
+    for (size_t i = 0; i < c.n; i++)
+        connects += c.s[i].connect_ns > 0;
+    assert_true(connects >= 1 && connects <= 10);
+    collect_free(&c);
+    /* without --insecure the self-signed certificate is refused */
+    nginx_attack(&n, "https", "GET", 0, 5, &c, &s);
+    assert_int_equal(s.errors, 5);
+    const char *e = pr_run_str(c.run, c.s[0].error);
+    assert_true(!strncmp(e, "tls: ", 5));
+    assert_non_null(strstr(e, "self"));
+    collect_free(&c);
+    nginx_stop(&n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +776,8 @@ int main(void)
         cmocka_unit_test(test_gen__ipv6),
         cmocka_unit_test(test_gen__stop_marks_interrupted),
         cmocka_unit_test(test_gen__no_coordinated_omission),
+        cmocka_unit_test(test_gen__nginx),
+        cmocka_unit_test(test_gen__nginx_tls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
