@@ -194,6 +194,7 @@ struct worker {
     int max_open;
     int inflight;
     int stopping;
+    int nested;          /* inside an immediate closed-model send */
     int64_t stop_deadline;
     /* open model */
     pr_sched sched;
@@ -389,11 +390,21 @@ static void record(worker *w, conn *c, const char *error, int error_static)
 }
 
 /* After a request ends: reuse, park or close the connection and let the model continue. */
+static void closed_send_next(worker *w, conn *c);
+
 static void after_request(worker *w, conn *c, int reusable)
 {
     if (!reusable || !w->a->o->keepalive)
         conn_close(w, c);
     if (w->a->o->model == PR_LOAD_CLOSED) {
+        if (!w->nested && !c->queued) {
+            /* Send the next request at once (as a closed-loop client does); a failure inside
+             * it queues the connection instead of recursing. */
+            w->nested = 1;
+            closed_send_next(w, c);
+            w->nested = 0;
+            return;
+        }
         if (!c->queued) {
             c->queued = 1;
             c->prev = NULL;
@@ -817,28 +828,33 @@ static int closed_can_issue(worker *w, int64_t now)
     return !w->stopping && w->quota != 0 && now < w->end_mono;
 }
 
+/* Closed model: c sends its next request, or closes when the run is over. */
+static void closed_send_next(worker *w, conn *c)
+{
+    if (!closed_can_issue(w, pr_loop_now_ns())) {
+        conn_close(w, c);
+        return;
+    }
+    if (w->quota > 0)
+        w->quota--;
+    uint32_t ti = (uint32_t)(w->next_target++ % w->a->targets->n);
+    start_request(w, c, ti, 0);
+}
+
 /* Closed model: every connection on the run queue sends its next request. */
 static void closed_issue(worker *w)
 {
-    attack *a = w->a;
     conn *q = w->runq;
     w->runq = NULL;
-    int64_t now = pr_loop_now_ns();
+    w->nested = 1;
     while (q) {
         conn *c = q;
         q = c->next;
         c->next = NULL;
         c->queued = 0;
-        if (!closed_can_issue(w, now)) {
-            conn_close(w, c);
-            continue;
-        }
-        if (w->quota > 0)
-            w->quota--;
-        uint32_t ti = (uint32_t)(w->next_target++ % a->targets->n);
-        start_request(w, c, ti, 0);
-        now = pr_loop_now_ns();
+        closed_send_next(w, c);
     }
+    w->nested = 0;
 }
 
 static void abandon_all(worker *w)
