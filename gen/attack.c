@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -191,6 +192,7 @@ struct worker {
     conn **idle;         /* per endpoint: idle keep-alive conns */
     conn *runq;          /* closed model: conns waiting to send their next request */
     int open;            /* conns with a socket */
+    int connecting;      /* conns in TCP connect or TLS handshake */
     int max_open;
     int inflight;
     int stopping;
@@ -283,6 +285,18 @@ static void handoff(worker *w, int64_t now)
 static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload);
 static void conn_timeout(pr_loop *l, pr_loop_timer *t, void *payload);
 
+static int connecting_state(int st)
+{
+    return st == C_CONNECTING || st == C_HANDSHAKE;
+}
+
+/* Changes c's state, counting the worker's connections still being set up. */
+static void set_state(worker *w, conn *c, int st)
+{
+    w->connecting += connecting_state(st) - connecting_state(c->state);
+    c->state = st;
+}
+
 static void idle_remove(worker *w, conn *c)
 {
     if (c->state != C_IDLE)
@@ -309,7 +323,7 @@ static void conn_close(worker *w, conn *c)
     close(c->io.fd);
     c->io.fd = -1;
     c->ep = -1;
-    c->state = C_NONE;
+    set_state(w, c, C_NONE);
     w->open--;
 }
 
@@ -417,7 +431,7 @@ static void after_request(worker *w, conn *c, int reusable)
         conn_release(w, c);
         return;
     }
-    c->state = C_IDLE;
+    set_state(w, c, C_IDLE);
     c->prev = NULL;
     c->next = w->idle[c->ep];
     if (c->next)
@@ -474,7 +488,7 @@ static void start_tls(worker *w, conn *c)
             X509_VERIFY_PARAM_set1_host(vp, ep->host, 0);
     }
     SSL_set_connect_state(c->ssl);
-    c->state = C_HANDSHAKE;
+    set_state(w, c, C_HANDSHAKE);
 }
 
 static void do_handshake(worker *w, conn *c)
@@ -483,7 +497,7 @@ static void do_handshake(worker *w, conn *c)
     int r = SSL_do_handshake(c->ssl);
     if (r == 1) {
         c->connect_ns = pr_loop_now_ns() - c->conn_start;
-        c->state = C_WRITING;
+        set_state(w, c, C_WRITING);
         do_write(w, c);
         return;
     }
@@ -519,7 +533,7 @@ static int conn_open(worker *w, conn *c, int epi)
         fail_request(w, c, errno_text(errno), 1);
         return -1;
     }
-    c->state = C_CONNECTING;
+    set_state(w, c, C_CONNECTING);
     if (connect(fd, (struct sockaddr *)&ep->addr, ep->addrlen) == 0) {
         c->connect_ns = pr_loop_now_ns() - c->conn_start;
         if (ep->tls) {
@@ -527,7 +541,7 @@ static int conn_open(worker *w, conn *c, int epi)
             if (c->busy)
                 do_handshake(w, c);
         } else {
-            c->state = C_WRITING;
+            set_state(w, c, C_WRITING);
             do_write(w, c);
         }
     } else if (errno != EINPROGRESS) {
@@ -568,7 +582,7 @@ static void start_request(worker *w, conn *c, uint32_t ti, int64_t intended)
         idle_remove(w, c);
         c->reused = 1;
         c->connect_ns = 0;
-        c->state = C_WRITING;
+        set_state(w, c, C_WRITING);
         do_write(w, c);
         return;
     }
@@ -638,7 +652,7 @@ static void do_write(worker *w, conn *c)
         c->bytes_out += n;
     }
     c->requests++;
-    c->state = C_READING;
+    set_state(w, c, C_READING);
     want(w, c, PR_LOOP_READ);
 }
 
@@ -739,7 +753,7 @@ static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
             if (c->busy)
                 do_handshake(w, c);
         } else {
-            c->state = C_WRITING;
+            set_state(w, c, C_WRITING);
             do_write(w, c);
         }
         return;
@@ -796,6 +810,11 @@ static void open_issue(worker *w)
         int epi = a->target_ep[ti];
         conn *c = w->idle[epi];
         if (!c) {
+            if (w->connecting >= PR_ATTACK_MAX_CONNECTING) {
+                /* A connection storm does not help an overloaded server: wait for the
+                 * connections being set up (the wait shows as lateness). */
+                return;
+            }
             if (w->open >= w->max_open) {
                 /* At the cap: take an idle connection to another endpoint, else wait for
                  * one to free up (the request is late, and its latency says so). */
@@ -808,17 +827,7 @@ static void open_issue(worker *w)
             }
         }
         w->k++;
-        start_request(w, c, ti, when);
-        if (c->ep < 0 && !c->busy && c->state == C_NONE && !c->queued) {
-            /* failed at once and has no socket: back to the spare list */
-            int spare = 0;
-            for (conn *s = w->spare; s; s = s->next)
-                if (s == c) { spare = 1; break; }
-            if (!spare) {
-                c->next = w->spare;
-                w->spare = c;
-            }
-        }
+        start_request(w, c, ti, when); /* a failure at once returns c to the spare list */
         now = pr_loop_now_ns();
     }
 }
@@ -878,6 +887,7 @@ static void *worker_main(void *arg)
     const pr_attack_opts *o = a->o;
     w->b = batch_get(a);
     w->last_handoff = pr_loop_now_ns();
+    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL); /* wake at the intended send times */
     if (o->model == PR_LOAD_CLOSED) {
         for (int i = 0; i < w->nconns; i++) {
             conn *c = conn_new(w);

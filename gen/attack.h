@@ -15,6 +15,7 @@
 
 #define PR_ATTACK_BATCH 1024           /* samples per worker hand-off */
 #define PR_ATTACK_MAX_CONNECTIONS 10000 /* open-model default cap on connections */
+#define PR_ATTACK_MAX_CONNECTING 32     /* per worker: connections being set up at once */
 
 /* ---- open-model schedule (pure arithmetic, shared with the tests) ----
  * Request g (g = 0, 1, 2, ... over all shards and workers) is intended at
