@@ -896,8 +896,9 @@ static void *worker_main(void *arg)
             w->runq = c;
         }
         /* wait for the common start */
-        while (pr_loop_now_ns() < a->t0_mono && !(o->stop && atomic_load(o->stop)))
-            pr_loop_run_once(w->loop, a->t0_mono - pr_loop_now_ns());
+        for (int64_t now; (now = pr_loop_now_ns()) < a->t0_mono &&
+                          !(o->stop && atomic_load(o->stop));)
+            pr_loop_run_once(w->loop, a->t0_mono - now < POLL_NS ? a->t0_mono - now : POLL_NS);
     }
     for (;;) {
         int64_t now = pr_loop_now_ns();
