@@ -155,6 +155,7 @@ typedef struct attack {
     pthread_cond_t cv;
     batch *head, *tail, *spare;
     int finished;              /* workers done */
+    atomic_int halt;           /* stop early: the sink failed or a worker did not start */
     worker *w;
 } attack;
 
@@ -880,6 +881,13 @@ static void abandon_all(worker *w)
     }
 }
 
+/* The user asked to stop (SIGINT), or the output failed. */
+static int stop_requested(attack *a)
+{
+    return (a->o->stop && atomic_load_explicit(a->o->stop, memory_order_relaxed)) ||
+           atomic_load_explicit(&a->halt, memory_order_relaxed);
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -897,12 +905,12 @@ static void *worker_main(void *arg)
         }
         /* wait for the common start */
         for (int64_t now; (now = pr_loop_now_ns()) < a->t0_mono &&
-                          !(o->stop && atomic_load(o->stop));)
+                          !stop_requested(a);)
             pr_loop_run_once(w->loop, a->t0_mono - now < POLL_NS ? a->t0_mono - now : POLL_NS);
     }
     for (;;) {
         int64_t now = pr_loop_now_ns();
-        if (!w->stopping && o->stop && atomic_load_explicit(o->stop, memory_order_relaxed)) {
+        if (!w->stopping && stop_requested(a)) {
             w->stopping = 1;
             w->stop_deadline = now + STOP_GRACE_NS;
             pr_loop_timer_clear(w->loop, &w->sched_timer);
@@ -1330,8 +1338,7 @@ int pr_attack_run(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *out, 
             break;
     if (started < W) {
         /* Could not start every worker: stop the ones running and report. */
-        atomic_int stop = 1;
-        (void)stop;
+        atomic_store(&a->halt, 1);
         rc = pr_error_set(err, PR_EIO, NULL, 0, 0, "cannot start worker threads");
     }
 
@@ -1345,8 +1352,8 @@ int pr_attack_run(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *out, 
             if (!a->head)
                 a->tail = NULL;
             pthread_mutex_unlock(&a->mu);
-            if (sink_rc == 0)
-                sink_rc = consume(a, &K, b, err);
+            if (sink_rc == 0 && (sink_rc = consume(a, &K, b, err)) < 0)
+                atomic_store(&a->halt, 1); /* the output failed: stop sending */
             pthread_mutex_lock(&a->mu);
             b->next = a->spare;
             a->spare = b;
