@@ -392,9 +392,7 @@ static void record(worker *w, conn *c, const char *error, int error_static)
     s->thread = w->thread_str;
     s->attrs = PR_NOSTR;
     s->threads = a->o->model == PR_LOAD_CLOSED ? a->o->connections : -1;
-    s->status = error ? (c->resp.status >= 200 && c->resp.status < 1000 && c->resp.status != 0 &&
-                         pr_http_resp_done(&c->resp) ? (uint16_t)c->resp.status : 0)
-                      : (uint16_t)c->resp.status;
+    s->status = error ? 0 : (uint16_t)c->resp.status; /* 0: no complete response */
     s->success = !error && s->status >= 200 && s->status < 400 ? PR_OK_SUCCESS : PR_FAIL;
     s->flags = 0;
     c->busy = 0;
