@@ -10,7 +10,7 @@
 
 PREFIX   ?= /usr/local
 CC       ?= cc
-PKGS     := jansson libxml-2.0 cairo pangocairo sqlite3 md4c md4c-html openssl zlib
+PKGS     := jansson libxml-2.0 cairo pangocairo sqlite3 md4c md4c-html openssl zlib libxxhash
 SANITIZE ?=
 WERROR   ?=
 OPT      ?= -O2
@@ -35,6 +35,9 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm -lpthread
 CFLAGS   ?= $(OPT) -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) $(SANFLAGS) -I. $(PKG_CFLAGS) -MMD -MP
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
+ifneq ($(FUZZ_LIBFUZZER),)
+ALL_CFLAGS += -DPR_LIBFUZZER
+endif
 
 # Library: every .c in the source folders except cli/main.c.
 SRC_DIRS := model store parsers analysis render gen cli

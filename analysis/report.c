@@ -59,10 +59,13 @@ void pr_error_group(const char *msg, char *out, size_t size)
 
 /* ---- accumulation ---------------------------------------------------------------------- */
 
+#define BIN_CODES 12 /* status codes tracked per interval; the rest count as "other" */
+
 typedef struct bin {
-    int64_t count, ok, bytes_in;
+    int64_t count, ok, fail, bytes_in;
     int32_t threads;
     pr_vec lat;
+    int64_t codes[BIN_CODES + 1];
 } bin;
 
 typedef struct acc {
@@ -83,7 +86,23 @@ typedef struct acc {
     bin *bins;
     size_t nbins;
     int has_threads;
+    unsigned char *tx;    /* per label id: a Transaction Controller label */
+    size_t tx_cap;
+    int codes[BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
+    int ncodes;
 } acc;
+
+static int code_slot(acc *a, int code)
+{
+    for (int i = 0; i < a->ncodes; i++)
+        if (a->codes[i] == code)
+            return i;
+    if (a->ncodes < BIN_CODES) {
+        a->codes[a->ncodes] = code;
+        return a->ncodes++;
+    }
+    return BIN_CODES;
+}
 
 static uint32_t map_str(acc *a, uint32_t id)
 {
@@ -118,9 +137,22 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
         const pr_sample *x = &s[i];
         if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
             continue;
-        int ok = pr_sample_ok(x);
-        pr_series_add(&a->total, x, ok);
-        pr_series_add(label_series(a, map_str(a, x->label)), x, ok);
+        int outcome = pr_sample_outcome(x);
+        int ok = outcome == 1;
+        uint32_t lid = map_str(a, x->label);
+        pr_series_add(label_series(a, lid), x, outcome);
+        if (x->flags & PR_SF_TRANSACTION) {
+            /* a Transaction Controller sample sums its children: it has a label row of its
+             * own but stays out of the totals, which already hold the children (as JMeter) */
+            if (lid >= a->tx_cap) {
+                size_t old = a->tx_cap;
+                a->tx = pr_xgrow(a->tx, &a->tx_cap, (size_t)lid + 1, 1);
+                memset(a->tx + old, 0, a->tx_cap - old);
+            }
+            a->tx[lid] = 1;
+            continue;
+        }
+        pr_series_add(&a->total, x, outcome);
         if (x->error) {
             uint32_t e = map_str(a, x->error);
             if (e >= a->errors_cap) {
@@ -146,10 +178,12 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
             bin *b = &a->bins[k];
             b->count++;
             b->ok += ok;
+            b->fail += outcome == 0;
             if (x->bytes_in != PR_UNKNOWN)
                 b->bytes_in += x->bytes_in;
             if (x->latency_ns != PR_UNKNOWN)
                 pr_vec_push(&b->lat, x->latency_ns);
+            b->codes[code_slot(a, x->status)]++;
             if (x->threads >= 0) {
                 a->has_threads = 1;
                 if (x->threads > b->threads)
@@ -247,15 +281,23 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
     char h[32];
     pr_rates r;
     pr_rates_compute(s, &r);
-    int64_t errors = s->count - s->successes;
-    double err_ratio = s->count ? (double)errors / (double)s->count : NAN;
+    int64_t known = s->count - s->unknown;
+    int64_t errors = known - s->successes;
+    double err_ratio = known ? (double)errors / (double)known : NAN;
     set_int(j, "requests", s->count);
-    set_int(j, "successes", s->successes);
-    set_int(j, "errors", errors);
+    if (known) {
+        set_int(j, "successes", s->successes);
+        set_int(j, "errors", errors);
+    } else {
+        json_object_set_new(j, "successes", json_null());
+        json_object_set_new(j, "errors", json_null());
+    }
+    if (s->unknown)
+        set_int(j, "unknown_outcome", s->unknown);
     set_real(j, "error_ratio", err_ratio);
-    set_real(j, "success_ratio", s->count ? 1.0 - err_ratio : NAN);
+    set_real(j, "success_ratio", known ? 1.0 - err_ratio : NAN);
     set_str(j, "error_pct", pr_human_percent(err_ratio, h));
-    set_str(j, "success_pct", pr_human_percent(s->count ? 1.0 - err_ratio : NAN, h));
+    set_str(j, "success_pct", pr_human_percent(known ? 1.0 - err_ratio : NAN, h));
     set_int(j, "duration_ns", r.duration_ns);
     set_str(j, "duration", pr_human_duration(r.duration_ns, h));
     set_int(j, "wait_ns", r.wait_ns);
@@ -382,6 +424,8 @@ static json_t *labels_json(acc *a)
         json_t *j = series_json(refs[i].s, a->o);
         const char *name = pr_strtab_get(a->names, refs[i].id);
         set_str(j, "label", refs[i].id ? name : "(no label)");
+        if (refs[i].id < a->tx_cap && a->tx[refs[i].id])
+            json_object_set_new(j, "transaction", json_true());
         json_array_append_new(arr, j);
     }
     free(refs);
@@ -454,6 +498,8 @@ static json_t *status_json(acc *a)
 
 static json_t *timeseries_json(acc *a)
 {
+    while (a->nbins > 1 && a->bins[a->nbins - 1].count == 0) /* bins past the last start */
+        a->nbins--;
     json_t *ts = json_object(), *pts = json_array();
     set_int(ts, "interval_ns", a->interval);
     set_int(ts, "start_ns", a->t0);
@@ -462,10 +508,17 @@ static json_t *timeseries_json(acc *a)
         json_t *p = json_object();
         set_int(p, "t_ns", (int64_t)i * a->interval);
         set_int(p, "requests", b->count);
-        set_int(p, "successes", b->ok);
-        set_int(p, "errors", b->count - b->ok);
+        int known = b->ok + b->fail > 0 || b->count == 0;
+        if (known) {
+            set_int(p, "successes", b->ok);
+            set_int(p, "errors", b->fail);
+            set_real(p, "throughput_per_s", (double)b->ok / ((double)a->interval / 1e9));
+        } else { /* outcomes unknown (ab -g) */
+            json_object_set_new(p, "successes", json_null());
+            json_object_set_new(p, "errors", json_null());
+            json_object_set_new(p, "throughput_per_s", json_null());
+        }
         set_real(p, "rate_per_s", (double)b->count / ((double)a->interval / 1e9));
-        set_real(p, "throughput_per_s", (double)b->ok / ((double)a->interval / 1e9));
         set_int(p, "bytes_in", b->bytes_in);
         if (b->lat.n) {
             pr_sort_i64(b->lat.v, b->lat.n);
@@ -474,8 +527,20 @@ static json_t *timeseries_json(acc *a)
             set_int(p, "p99_ns", pr_percentile_sorted(b->lat.v, b->lat.n, 99));
             set_int(p, "max_ns", b->lat.v[b->lat.n - 1]);
         }
-        if (a->has_threads)
+        if (a->has_threads && b->count)
             set_int(p, "threads", b->threads);
+        json_t *codes = json_object();
+        for (int c = 0; c <= BIN_CODES && c <= a->ncodes; c++) {
+            if (!b->codes[c])
+                continue;
+            char k[16];
+            if (c < a->ncodes)
+                snprintf(k, sizeof k, "%d", a->codes[c]);
+            else
+                snprintf(k, sizeof k, "other");
+            set_int(codes, k, b->codes[c]);
+        }
+        json_object_set_new(p, "status_codes", codes);
         json_array_append_new(pts, p);
     }
     json_object_set_new(ts, "points", pts);
@@ -515,13 +580,16 @@ static void distribution_json(json_t *run, const pr_vec *lat)
     }
     mark_first_last(hist);
     json_object_set_new(run, "histogram", hist);
-    static const double ps[] = {0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100};
+    /* percentiles evenly spaced on the 1/(1-p) log scale: 0, 20.6, 36.9 … 90, … 99, … 99.999 */
     json_t *spec = json_array();
     char h[32];
-    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+    for (int k = 0; k <= 51; k++) {
+        double pct = k == 51 ? 100 : 100.0 * (1.0 - pow(10.0, -k / 10.0));
+        if (k % 10 == 0 && k)
+            pct = 100.0 - pow(10.0, 2 - k / 10); /* exact 90, 99, 99.9 … */
         json_t *e = json_object();
-        set_real(e, "percentile", ps[k]);
-        int64_t q = pr_percentile_sorted(v, n, ps[k]);
+        set_real(e, "percentile", pct);
+        int64_t q = pr_percentile_sorted(v, n, pct);
         set_int(e, "latency_ns", q);
         set_str(e, "latency", pr_human_duration(q, h));
         json_array_append_new(spec, e);
@@ -535,6 +603,7 @@ static void acc_dispose(acc *a)
     for (size_t i = 0; i < a->labels_cap; i++)
         pr_series_dispose(&a->labels[i]);
     free(a->labels);
+    free(a->tx);
     free(a->errors);
     free(a->map);
     for (size_t i = 0; i < a->nbins; i++)
@@ -566,6 +635,8 @@ static json_t *summary_only_stats(const pr_run *run)
         set_str(j, "throughput", pr_human_rate(json_number_value(v), h));
     if ((v = json_object_get(j, "duration_ns")) && json_is_integer(v))
         set_str(j, "duration", pr_human_duration(json_integer_value(v), h));
+    if ((v = json_object_get(j, "wait_ns")) && json_is_integer(v))
+        set_str(j, "wait", pr_human_duration(json_integer_value(v), h));
     if ((v = json_object_get(j, "success_ratio")) && json_is_number(v)) {
         set_str(j, "success_pct", pr_human_percent(json_number_value(v), h));
         set_str(j, "error_pct", pr_human_percent(1 - json_number_value(v), h));
@@ -623,7 +694,19 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         int64_t hi = a.to < t1 ? a.to : t1;
         if (o->timeseries && hi > lo) {
             a.t0 = lo;
-            a.interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, 300);
+            /* a few hundred points, but enough samples per point for percentiles to mean
+             * something (about 20 on average) */
+            int64_t total = 0;
+            for (size_t i = 0; i < nids; i++)
+                total += runs[i] ? runs[i]->samples : 0;
+            int points = total / 20 < 300 ? (int)(total / 20) : 300;
+            if (points < 10)
+                points = 10;
+            a.interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, points);
+            /* never finer than the timestamps themselves (ab -g: whole seconds) */
+            json_int_t res = json_integer_value(json_object_get(first->meta, "time_resolution_ns"));
+            if (o->interval_ns <= 0 && res > a.interval)
+                a.interval = (int64_t)res;
             a.nbins = (size_t)((hi - lo) / a.interval) + 1;
             if (a.nbins > 100000) {
                 a.nbins = 100000;
@@ -634,14 +717,14 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     }
     for (size_t i = 0; i < nids && rc == 0; i++) {
         a.run = runs[i];
-        memset(a.map, 0, a.map_cap * sizeof *a.map);
+        if (a.map)
+            memset(a.map, 0, a.map_cap * sizeof *a.map);
         pr_vec_reserve(&a.total.latency, a.total.latency.n + (size_t)runs[i]->samples);
         rc = pr_store_scan(st, ids[i], scan_cb, &a, err);
     }
     if (rc == 0) {
         json_t *stats = series_json(&a.total, o);
-        int64_t ok_lat = a.total.successes;
-        double apdex = ok_lat || a.total.count
+        double apdex = a.total.count && a.total.unknown < a.total.count
                            ? ((double)a.apdex_s + (double)a.apdex_t / 2) / (double)a.total.count
                            : NAN;
         json_t *ap = json_object();
@@ -652,6 +735,8 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         set_int(ap, "tolerating", a.apdex_t);
         json_object_set_new(stats, "apdex", ap);
         json_object_set_new(j, "stats", stats);
+        if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
+            json_object_set(j, "tool_summary", first->summary);
         json_object_set_new(j, "labels", labels_json(&a));
         json_object_set_new(j, "status_codes", status_json(&a));
         json_t *groups;

@@ -115,10 +115,11 @@ void pr_series_init(pr_series *s)
     s->first_start = s->last_start = s->max_end = PR_UNKNOWN;
 }
 
-void pr_series_add(pr_series *s, const pr_sample *x, int ok)
+void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
 {
     s->count++;
-    s->successes += ok;
+    s->successes += outcome == 1;
+    s->unknown += outcome < 0;
     if (x->bytes_in != PR_UNKNOWN) {
         s->bytes_in += x->bytes_in;
         s->bytes_in_known++;
@@ -165,6 +166,7 @@ void pr_series_merge(pr_series *a, const pr_series *b)
 {
     a->count += b->count;
     a->successes += b->successes;
+    a->unknown += b->unknown;
     a->bytes_in += b->bytes_in;
     a->bytes_out += b->bytes_out;
     a->bytes_in_known += b->bytes_in_known;
@@ -202,6 +204,8 @@ void pr_rates_compute(const pr_series *s, pr_rates *out)
         out->rate_per_s = (double)s->count;
         out->throughput_per_s = (double)s->successes;
     }
+    if (s->unknown == s->count) /* nothing says which requests succeeded */
+        out->throughput_per_s = NAN;
     int64_t span = s->max_end - s->first_start;
     out->jmeter_throughput_per_s = span > 0 ? (double)s->count / ((double)span / 1e9) : NAN;
 }

@@ -36,6 +36,7 @@ void pr_dist_compute(pr_vec *v, pr_dist *out);
 /* An accumulating series (a run, a label, a time window…). */
 typedef struct pr_series {
     int64_t count, successes;
+    int64_t unknown;                   /* samples whose outcome is unknown (pr_sample_outcome) */
     int64_t bytes_in, bytes_out;       /* totals over samples that know them */
     int64_t bytes_in_known, bytes_out_known;
     int64_t first_start, last_start;   /* PR_UNKNOWN until seen */
@@ -45,7 +46,8 @@ typedef struct pr_series {
 } pr_series;
 
 void pr_series_init(pr_series *s);
-void pr_series_add(pr_series *s, const pr_sample *x, int ok);
+/* outcome: 1 success, 0 failure, -1 unknown (pr_sample_outcome). */
+void pr_series_add(pr_series *s, const pr_sample *x, int outcome);
 /* Adds all of b into a (merging series is exact). */
 void pr_series_merge(pr_series *a, const pr_series *b);
 void pr_series_dispose(pr_series *s);

@@ -8,6 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Go's int64 arithmetic wraps; so does ours (through unsigned, without undefined behaviour). */
+static inline int64_t wrap_add(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static inline int64_t wrap_sub(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -74,7 +85,7 @@ void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
         const pr_sample *x = &s[i];
         int64_t l = x->latency_ns == PR_UNKNOWN ? 0 : x->latency_ns;
         lat[i] = l;
-        out->lat_total_ns += l;
+        out->lat_total_ns = wrap_add(out->lat_total_ns, l);
         if (l > out->lat_max_ns)
             out->lat_max_ns = l;
         /* Vegeta keeps 0 as "no minimum yet": a zero latency never stays the minimum. */
@@ -94,8 +105,9 @@ void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
                 out->earliest_ns = x->start_ns;
             if (out->latest_ns == PR_UNKNOWN || x->start_ns > out->latest_ns)
                 out->latest_ns = x->start_ns;
-            if (out->end_ns == PR_UNKNOWN || x->start_ns + l > out->end_ns)
-                out->end_ns = x->start_ns + l;
+            int64_t end = wrap_add(x->start_ns, l);
+            if (out->end_ns == PR_UNKNOWN || end > out->end_ns)
+                out->end_ns = end;
         }
         if (x->error != PR_NOSTR && x->error < nstr) {
             err_first *e = &errs[x->error];
@@ -108,15 +120,15 @@ void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
         }
     }
     if (out->earliest_ns != PR_UNKNOWN) {
-        out->duration_ns = out->latest_ns - out->earliest_ns;
-        out->wait_ns = out->end_ns - out->latest_ns;
+        out->duration_ns = wrap_sub(out->latest_ns, out->earliest_ns);
+        out->wait_ns = wrap_sub(out->end_ns, out->latest_ns);
     }
     out->rate_per_s = (double)n;
     out->throughput_per_s = (double)out->successes;
     double secs = go_seconds(out->duration_ns);
     if (secs > 0) {
         out->rate_per_s /= secs;
-        out->throughput_per_s /= go_seconds(out->duration_ns + out->wait_ns);
+        out->throughput_per_s /= go_seconds(wrap_add(out->duration_ns, out->wait_ns));
     }
     if (n) {
         out->bytes_in_mean = (double)out->bytes_in_total / (double)n;
@@ -246,12 +258,12 @@ static int64_t go_round(int64_t d, int64_t m)
         r = -r;
         if (r + r < m)
             return d + r;
-        int64_t d1 = d - m + r;
+        int64_t d1 = wrap_add(wrap_sub(d, m), r);
         return d1 < d ? d1 : INT64_MIN;
     }
     if (r + r < m)
         return d - r;
-    int64_t d1 = d + m - r;
+    int64_t d1 = wrap_sub(wrap_add(d, m), r);
     return d1 > d ? d1 : INT64_MAX;
 }
 
@@ -365,7 +377,7 @@ char *pr_vegeta_stats_text(const pr_vegeta_stats *st, const pr_run *run)
     pr_buf_printf(&b, "Requests\t[total, rate, throughput]\t%llu, %.2f, %.2f\n",
                   (unsigned long long)st->requests, st->rate_per_s, st->throughput_per_s);
     pr_buf_printf(&b, "Duration\t[total, attack, wait]\t%s, %s, %s\n",
-                  pr_vegeta_duration_string(pr_vegeta_round(st->duration_ns + st->wait_ns), d[0]),
+                  pr_vegeta_duration_string(pr_vegeta_round(wrap_add(st->duration_ns, st->wait_ns)), d[0]),
                   pr_vegeta_duration_string(pr_vegeta_round(st->duration_ns), d[1]),
                   pr_vegeta_duration_string(pr_vegeta_round(st->wait_ns), d[2]));
     const int64_t lat[7] = {st->lat_min_ns, st->lat_mean_ns, st->lat_p50_ns, st->lat_p90_ns,

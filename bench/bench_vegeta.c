@@ -284,6 +284,14 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+static double cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 static int bench(const char *parser, const char *path)
 {
     pr_error err;
@@ -292,7 +300,7 @@ static int bench(const char *parser, const char *path)
     static pr_sink sink;
     int64_t sum = 0;
     pr_sink_init(&sink, run, count_push, &sum);
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     pr_input *in = pr_input_open(path, &err);
     if (!in)
         return 1;
@@ -300,7 +308,7 @@ static int bench(const char *parser, const char *path)
     if (rc == 0)
         rc = pr_sink_flush(&sink, &err);
     pr_input_close(in);
-    double dt = now_s() - t0;
+    double dt = now_s() - t0, cpu = cpu_s() - c0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     struct stat st;
@@ -309,9 +317,10 @@ static int bench(const char *parser, const char *path)
         char b[2048];
         fprintf(stderr, "%s: %s\n", parser, pr_error_format(&err, b, sizeof b));
     }
-    printf("%s: %llu samples in %.3f s = %.0f samples/s (%.0f MB/s of %.1f MB), peak RSS %.1f MB\n",
+    printf("%s: %llu samples in %.3f s = %.0f samples/s (%.0f MB/s of %.1f MB; CPU %.3f s), "
+           "peak RSS %.1f MB\n",
            parser, sink.total, dt, (double)sink.total / dt, (double)st.st_size / dt / 1e6,
-           (double)st.st_size / 1e6, (double)ru.ru_maxrss / 1024.0);
+           (double)st.st_size / 1e6, cpu, (double)ru.ru_maxrss / 1024.0);
     pr_run_free(run);
     return rc < 0;
 }

@@ -37,6 +37,24 @@ static int parse_tag(const char *arg, char **key, char **value)
     return 0;
 }
 
+/* Copies into `into` every top-level member of `from` it lacks. Members both have are not
+ * mixed (one tool's rounding must not blend with another's): the newer input's wins. */
+static void merge_missing(json_t *into, json_t *from)
+{
+    json_object_update_missing(into, from);
+}
+
+/* File name without folders and without its last extension. */
+static char *base_of(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    char *s = pr_xstrdup(b ? b + 1 : path);
+    char *dot = strrchr(s, '.');
+    if (dot && dot != s)
+        *dot = 0;
+    return s;
+}
+
 static int ingest_one(pr_store *st, const char *path, const char *name, const pr_parser *forced,
                       char **tags, int ntags, const pr_parse_opts *popts, int force, int quiet)
 {
@@ -66,7 +84,14 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         return PR_EXIT_ERROR;
     }
     pr_sink *sink = pr_ingest_sink(ing);
+    /* a run keeps the format and tool of its first input */
+    char *keep_format = sink->run->format ? pr_xstrdup(sink->run->format) : NULL;
+    char *keep_tool = sink->run->tool ? pr_xstrdup(sink->run->tool) : NULL;
     pr_run_set_format(sink->run, p->name, p->tool);
+    /* a summary already attached to the run (e.g. ab's -e CSV) is merged with the new one */
+    json_t *old_summary = sink->run->summary;
+    int old_summary_only = sink->run->summary_only;
+    sink->run->summary = NULL;
     for (int i = 0; i < ntags; i++) {
         char *k = NULL, *v = NULL;
         if (parse_tag(tags[i], &k, &v) == 0)
@@ -89,6 +114,20 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
     }
     if (rc == 0)
         rc = pr_sink_flush(sink, &err);
+    if (old_summary) {
+        if (sink->run->summary) {
+            merge_missing(sink->run->summary, old_summary);
+            json_decref(old_summary);
+        } else {
+            sink->run->summary = old_summary;
+        }
+        sink->run->summary_only |= old_summary_only;
+    }
+    if (keep_format) {
+        pr_run_set_format(sink->run, keep_format, keep_tool);
+        free(keep_format);
+        free(keep_tool);
+    }
     if (tty) {
         fprintf(stderr, "\r\033[K");
         sink->push = g.push;
@@ -102,12 +141,14 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         pr_input_close(in);
         return PR_EXIT_ERROR;
     }
-    char sha[65];
-    pr_input_sha256(in, sha);
-    char *runname = pr_xstrdup(sink->run->name ? sink->run->name : "");
-    int summary_only = sink->run->summary_only;
+    char sha[PR_DIGEST_HEX];
+    pr_input_digest(in, sha);
+    int summary_only = sink->run->summary_only && sink->run->samples == 0;
+    int has_summary = sink->run->summary != NULL;
     pr_ingest_result res;
     rc = pr_ingest_commit(ing, sha, force, &res, &err);
+    const char *runname = res.name;
+    summary_only &= res.samples == 0;
     if (rc < 0) {
         pr_cli_print_error(&err);
     } else if (res.duplicate_of) {
@@ -118,6 +159,9 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         if (summary_only)
             printf("%s: %s, summary only -> run %lld '%s'\n", pr_input_name(in), p->name,
                    (long long)res.run_id, runname);
+        else if (res.samples == 0 && has_summary)
+            printf("%s: %s, printed summary attached -> run %lld '%s'\n", pr_input_name(in),
+                   p->name, (long long)res.run_id, runname);
         else if (res.runs > 1)
             printf("%s: %s, %lld samples -> %d runs (last %lld)\n", pr_input_name(in), p->name,
                    (long long)res.samples, res.runs, (long long)res.run_id);
@@ -125,7 +169,6 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
             printf("%s: %s, %lld samples -> run %lld '%s'\n", pr_input_name(in), p->name,
                    (long long)res.samples, (long long)res.run_id, runname);
     }
-    free(runname);
     pr_input_close(in);
     return rc < 0 ? PR_EXIT_ERROR : 0;
 }
@@ -210,11 +253,25 @@ static int run(int argc, char **argv)
         free(tags);
         return rc;
     }
+    /* Without --name, inputs of one command that share a base name (ab's run.txt, run.tsv
+     * and run.csv) form one run, named after that base name. */
+    char **bases = pr_xcalloc((size_t)argc, sizeof *bases);
+    for (int i = optind; i < argc; i++)
+        bases[i] = base_of(argv[i]);
     for (int i = optind; i < argc; i++) {
-        int r = ingest_one(st, argv[i], name, forced, tags, ntags, &po, force, quiet);
+        const char *use = name;
+        if (!use && strcmp(argv[i], "-")) {
+            for (int j = optind; j < argc; j++)
+                if (j != i && !strcmp(bases[i], bases[j]))
+                    use = bases[i];
+        }
+        int r = ingest_one(st, argv[i], use, forced, tags, ntags, &po, force, quiet);
         if (r)
             rc = r;
     }
+    for (int i = optind; i < argc; i++)
+        free(bases[i]);
+    free(bases);
     pr_store_close(st);
     free(tags);
     return rc;

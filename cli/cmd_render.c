@@ -1,10 +1,12 @@
 /* `perfreport render` and `perfreport templates`: reports from Mustache templates. */
+#include "analysis/points.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
+#include "render/chart.h"
 #include "render/markdown.h"
 #include "render/mustache.h"
 #include "render/report_page.h"
@@ -78,6 +80,49 @@ static void prepare_meta(json_t *meta)
     for (size_t i = 0; i < 4; i++)
         has |= json_object_get(meta, env[i]) != NULL;
     json_object_set_new(meta, "has_environment", json_boolean(has));
+}
+
+/* mkdir -p of the folders above path. */
+static int make_parent_dirs(const char *path)
+{
+    char *p = pr_xstrdup(path);
+    int rc = 0;
+    for (char *s = strchr(p + 1, '/'); s && rc == 0; s = strchr(s + 1, '/')) {
+        *s = 0;
+        if (mkdir(p, 0777) < 0 && errno != EEXIST)
+            rc = -1;
+        *s = '/';
+    }
+    free(p);
+    return rc;
+}
+
+typedef struct pts_ctx {
+    const char *store;
+    pr_points p;
+} pts_ctx;
+
+/* Loads a run's points for the latency-over-time chart (run NULL: releases them). */
+static int load_points(void *payload, json_t *run, pr_chart_points *out, pr_error *err)
+{
+    pts_ctx *pc = payload;
+    pr_points_dispose(&pc->p);
+    if (!run)
+        return 0;
+    pr_store *st;
+    int rc = pr_store_open(&st, pc->store ? pc->store : pr_store_default_path(), 0, err);
+    if (rc < 0)
+        return rc;
+    rc = pr_points_load(st, json_integer_value(json_object_get(run, "id")), PR_UNKNOWN,
+                        PR_UNKNOWN, &pc->p, err);
+    pr_store_close(st);
+    if (rc == 0) {
+        out->n = pc->p.n;
+        out->t_ns = pc->p.t_ns;
+        out->latency_ns = pc->p.latency_ns;
+        out->ok = pc->p.ok;
+    }
+    return rc;
 }
 
 static int run(int argc, char **argv)
@@ -209,8 +254,16 @@ static int run(int argc, char **argv)
         prepare_meta(meta);
         json_object_set_new(ctx, "meta", meta);
         json_object_set_new(ctx, "version", json_string(PR_VERSION));
-        if (charts && strcmp(output, "-"))
-            rc = pr_report_page_charts(ctx, output, want_html, &err);
+        if (strcmp(output, "-") && make_parent_dirs(output) < 0) {
+            pr_cli_errorf("%s: cannot create its folder: %s", output, strerror(errno));
+            json_decref(ctx);
+            free(text);
+            return PR_EXIT_ERROR;
+        }
+        if (charts && strcmp(output, "-")) {
+            pts_ctx pc = {store, {0}};
+            rc = pr_report_page_charts(ctx, output, want_html, load_points, &pc, &err);
+        }
         if (rc < 0) {
             pr_cli_print_error(&err);
             json_decref(ctx);
@@ -218,9 +271,13 @@ static int run(int argc, char **argv)
             return PR_EXIT_ERROR;
         }
     }
-    /* partials: --partials DIR, else the template's own folder, then the built-ins */
+    /* partials: --partials DIR, else the template's own folder, then the built-ins; a partial
+     * may omit the template's extension ({{> header}} finds header.md) */
+    const char *dot = strrchr(tname, '.');
+    const char *ext = dot && !strchr(dot, '/') ? dot : NULL;
     pr_tpl_dir dir;
-    pr_tpl_builtin bt = {NULL, NULL};
+    memset(&dir, 0, sizeof dir);
+    pr_tpl_builtin bt = {NULL, ext};
     pr_tpl_loader bl = pr_tpl_builtin_loader(&bt), dl, chain_l;
     pr_tpl_chain chain = {NULL, &bl};
     const char *pdir = partials ? partials : (tpl_dir[0] ? tpl_dir : NULL);
@@ -231,6 +288,7 @@ static int run(int argc, char **argv)
             free(text);
             return PR_EXIT_ERROR;
         }
+        dir.ext = ext;
         dl = pr_tpl_dir_loader(&dir);
         chain.first = &dl;
     }
@@ -255,6 +313,7 @@ static int run(int argc, char **argv)
     pr_buf_dispose(&out);
     json_decref(ctx);
     free(text);
+    pr_chart_shutdown(); /* release font caches: no chart is drawn after this */
     return rc;
 }
 

@@ -1,5 +1,8 @@
 /* `perfreport summary`: the statistics of runs as an aligned text table or the JSON report model. */
+#include "analysis/ab_stats.h"
 #include "analysis/human.h"
+#include "analysis/jmeter_stats.h"
+#include "analysis/vegeta_stats.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
@@ -24,22 +27,36 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
     json_t *raw = json_object_get(stats, rawkey);
     if (!json_is_object(h))
         return;
-    printf("  %-13s min %s, mean %s", title, jstr(h, "min"), jstr(h, "mean"));
+    /* only what is known: summary-only runs hold what their tool printed */
+    printf("  %-13s", title);
+    const char *sep = " ";
+    static const char *const lead[] = {"min", "mean"};
+    for (int i = 0; i < 2; i++) {
+        if (json_object_get(h, lead[i])) {
+            printf("%s%s %s", sep, lead[i], jstr(h, lead[i]));
+            sep = ", ";
+        }
+    }
     json_t *list = json_object_get(raw, "percentiles");
     size_t i;
     json_t *e;
-    json_array_foreach(list, i, e)
-        printf(", p%s %s", jstr(e, "p"), jstr(e, "human"));
+    json_array_foreach(list, i, e) {
+        printf("%sp%s %s", sep, jstr(e, "p"), jstr(e, "human"));
+        sep = ", ";
+    }
     if (!json_is_array(list)) {
-        /* summary-only: whatever percentiles the tool printed */
         const char *k;
         json_t *v;
         json_object_foreach(h, k, v) {
-            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9')
-                printf(", %s %s", k, json_string_value(v));
+            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9') {
+                printf("%s%s %s", sep, k, json_string_value(v));
+                sep = ", ";
+            }
         }
     }
-    printf(", max %s\n", jstr(h, "max"));
+    if (json_object_get(h, "max"))
+        printf("%smax %s", sep, jstr(h, "max"));
+    printf("\n");
 }
 
 static void print_run(json_t *r, int by_label)
@@ -61,15 +78,19 @@ static void print_run(json_t *r, int by_label)
     json_t *req = json_object_get(s, "requests");
     if (req)
         printf("  %-13s %lld\n", "requests", (long long)json_integer_value(req));
-    if (json_object_get(s, "duration"))
+    if (json_object_get(s, "duration") && json_object_get(s, "wait"))
         printf("  %-13s %s (wait %s)\n", "duration", jstr(s, "duration"), jstr(s, "wait"));
+    else if (json_object_get(s, "duration"))
+        printf("  %-13s %s\n", "duration", jstr(s, "duration"));
     if (json_object_get(s, "rate"))
         printf("  %-13s %s\n", "rate", jstr(s, "rate"));
     if (json_object_get(s, "throughput"))
         printf("  %-13s %s\n", "throughput", jstr(s, "throughput"));
-    if (json_object_get(s, "success_pct")) {
+    if (json_is_null(json_object_get(s, "successes"))) {
+        printf("  %-13s unknown (the source records no outcome per request)\n", "success");
+    } else if (json_object_get(s, "success_pct")) {
         json_t *e = json_object_get(s, "errors");
-        if (e)
+        if (json_is_integer(e))
             printf("  %-13s %s (%lld errors)\n", "success", jstr(s, "success_pct"),
                    (long long)json_integer_value(e));
         else
@@ -143,6 +164,85 @@ static void print_run(json_t *r, int by_label)
     }
 }
 
+typedef struct gather {
+    pr_sample *s;
+    size_t n, cap;
+} gather;
+
+static int gather_cb(void *p, const pr_sample *s, size_t n)
+{
+    gather *g = p;
+    g->s = pr_xgrow(g->s, &g->cap, g->n + n, sizeof *s);
+    memcpy(g->s + g->n, s, n * sizeof *s);
+    g->n += n;
+    return 0;
+}
+
+enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB };
+
+/* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
+ * statistics.json, ab's tables). */
+static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
+                             const pr_report_opts *o)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_run *run;
+    if (pr_store_load_run(st, id, &run, &err) < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    if (run->summary_only) {
+        pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
+                      (long long)id, fmt == FMT_AB ? "ab's tables" : fmt == FMT_JMETER
+                                                                     ? "JMeter's statistics"
+                                                                     : "Vegeta's report");
+        pr_run_free(run);
+        return PR_EXIT_ERROR;
+    }
+    gather g = {0};
+    int rc = 0;
+    if (pr_store_scan(st, id, gather_cb, &g, &err) < 0) {
+        pr_cli_print_error(&err);
+        rc = PR_EXIT_ERROR;
+    }
+    if (rc == 0 && (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON)) {
+        pr_vegeta_stats vs;
+        pr_vegeta_stats_compute(&vs, g.s, g.n, run);
+        char *text = fmt == FMT_VEGETA ? pr_vegeta_stats_text(&vs, run)
+                                       : pr_vegeta_stats_json_text(&vs, run);
+        fputs(text, stdout);
+        free(text);
+        pr_vegeta_stats_dispose(&vs);
+    } else if (rc == 0 && fmt == FMT_JMETER) {
+        pr_jstats_opts jo;
+        pr_jstats_opts_default(&jo);
+        jo.apdex_satisfied_ms = o->apdex_t_ns / 1000000;
+        jo.apdex_tolerated_ms = o->apdex_f_ns / 1000000;
+        jo.percentiles = jmeter_pct ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
+        pr_jstats *js = pr_jstats_compute(g.s, g.n, run, &jo);
+        if (pr_jstats_write(js, stdout, "<stdout>", &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        }
+        pr_jstats_free(js);
+    } else if (rc == 0 && fmt == FMT_AB) {
+        pr_ab_tables t;
+        if (pr_ab_stats_from_samples(run, g.s, g.n, &t, &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        } else {
+            pr_buf b = PR_BUF_INIT;
+            pr_ab_stats_print(&t, &b);
+            fputs(b.p ? b.p : "", stdout);
+            pr_buf_dispose(&b);
+        }
+    }
+    free(g.s);
+    pr_run_free(run);
+    return rc;
+}
+
 static int parse_dur_arg(const char *opt, const char *arg, int64_t *ns)
 {
     if (pr_lex_duration(arg, strlen(arg), 1000000000, ns) < 0) {
@@ -163,7 +263,7 @@ static int run(int argc, char **argv)
         {"apdex-f", required_argument, NULL, 6},    {"format", required_argument, NULL, 'f'},
         {NULL, 0, NULL, 0}};
     const char *store = NULL, *format = "text";
-    int json = 0, by_label = 0, merge = 0, c;
+    int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0;
     pr_report_opts o;
     pr_report_opts_init(&o);
     int apdex_f_set = 0;
@@ -180,6 +280,14 @@ static int run(int argc, char **argv)
             by_label = 1;
             break;
         case 'p':
+            if (!strcmp(optarg, "jmeter")) {
+                jmeter_pct = 1;
+                break;
+            }
+            if (!strcmp(optarg, "ab")) {
+                ab_pct = 1;
+                break;
+            }
             if (pr_report_parse_percentiles(&o, optarg) < 0) {
                 pr_cli_errorf("--percentiles expects a list like 50,90,99.9 (at most %d)",
                               PR_MAX_PERCENTILES);
@@ -210,11 +318,23 @@ static int run(int argc, char **argv)
     }
     if (!apdex_f_set && o.apdex_t_ns != 500000000)
         o.apdex_f_ns = 4 * o.apdex_t_ns;
-    if (strcmp(format, "text") && strcmp(format, "json")) {
-        pr_cli_errorf("--format: unknown output format '%s' (text, json)", format);
+    static const char *const fmts[] = {"text", "json", "vegeta", "vegeta-json", "jmeter", "ab"};
+    int fmt = -1;
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(format, fmts[i]))
+            fmt = i;
+    if (fmt < 0) {
+        pr_cli_errorf("--format: unknown output format '%s' (text, json, vegeta, vegeta-json, "
+                      "jmeter, ab)", format);
         return PR_EXIT_USAGE;
     }
-    if (!strcmp(format, "json"))
+    if (jmeter_pct && fmt != FMT_JMETER) {
+        pr_cli_errorf("--percentiles jmeter goes with --format jmeter (JMeter's statistics.json)");
+        return PR_EXIT_USAGE;
+    }
+    if (ab_pct) /* ab's rules are its tables */
+        fmt = FMT_AB;
+    if (fmt == FMT_JSON)
         json = 1;
     o.timeseries = json;
     o.histogram = json;
@@ -225,6 +345,18 @@ static int run(int argc, char **argv)
     int64_t *ids = NULL;
     size_t n = 0;
     rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
+    if (rc == 0 && fmt >= FMT_VEGETA) {
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            if (i && fmt != FMT_VEGETA_JSON)
+                printf("\n");
+            rc = print_tool_format(st, ids[i], fmt, jmeter_pct, &o);
+        }
+        if (fflush(stdout) != 0)
+            rc = PR_EXIT_ERROR;
+        free(ids);
+        pr_store_close(st);
+        return rc;
+    }
     json_t *doc = NULL;
     pr_error err;
     pr_error_clear(&err);
@@ -266,7 +398,11 @@ const pr_command pr_cmd_summary = {
     "options:\n"
     "      --json               the report model as JSON (docs/templates.md)\n"
     "  -b, --by label           a table per label\n"
-    "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9)\n"
+    "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9);\n"
+    "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
+    "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab)\n"
+    "  -f, --format FMT         text (default), json, vegeta (vegeta report's layout),\n"
+    "                           vegeta-json, jmeter (statistics.json), ab (ab's tables)\n"
     "  -m, --merge              analyse all the runs as one (e.g. one per load generator)\n"
     "      --from D, --to D     keep samples started D after the run start (e.g. 10s)\n"
     "      --skip-warmup D      same as --from D\n"

@@ -6,12 +6,13 @@
 #include <string.h>
 
 extern const pr_command pr_cmd_ingest, pr_cmd_runs, pr_cmd_summary, pr_cmd_export,
-    pr_cmd_rm, pr_cmd_tag, pr_cmd_formats, pr_cmd_render, pr_cmd_templates;
+    pr_cmd_rm, pr_cmd_tag, pr_cmd_formats, pr_cmd_render, pr_cmd_templates, pr_cmd_chart, pr_cmd_check;
+
 extern const pr_command pr_cmd_attack;
 
 static const pr_command *const commands[] = {
     &pr_cmd_ingest, &pr_cmd_runs, &pr_cmd_summary, &pr_cmd_export,
-    &pr_cmd_render, &pr_cmd_templates,
+    &pr_cmd_render, &pr_cmd_templates, &pr_cmd_chart, &pr_cmd_check,
     &pr_cmd_tag,    &pr_cmd_rm,   &pr_cmd_formats,
     &pr_cmd_attack,
     NULL

@@ -3,7 +3,7 @@
 #include "model/xalloc.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
+#include <xxhash.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +22,16 @@ struct pr_input {
     long long offset; /* bytes consumed */
     long lineno;
     int terminated;
-    EVP_MD_CTX *md;
-    unsigned char *hashed_upto; /* not used; hashing happens on consume */
+    XXH3_state_t *md;
 };
 
 static pr_input *alloc_input(const char *name)
 {
     pr_input *in = pr_xcalloc(1, sizeof *in);
     in->name = pr_xstrdup(name);
-    in->md = EVP_MD_CTX_new();
-    if (!in->md || EVP_DigestInit_ex(in->md, EVP_sha256(), NULL) != 1) {
-        fprintf(stderr, "perfreport: cannot initialise SHA-256\n");
+    in->md = XXH3_createState();
+    if (!in->md || XXH3_128bits_reset(in->md) != XXH_OK) {
+        fprintf(stderr, "perfreport: cannot initialise the content hash\n");
         abort();
     }
     return in;
@@ -77,7 +76,7 @@ void pr_input_close(pr_input *in)
         return;
     if (in->fd > 0)
         close(in->fd);
-    EVP_MD_CTX_free(in->md);
+    XXH3_freeState(in->md);
     free(in->buf);
     free(in->name);
     free(in);
@@ -129,7 +128,7 @@ static int fill(pr_input *in, size_t want, pr_error *err)
 
 static void consume(pr_input *in, size_t n)
 {
-    EVP_DigestUpdate(in->md, in->buf + in->pos, n);
+    XXH3_128bits_update(in->md, in->buf + in->pos, n);
     in->pos += n;
     in->offset += (long long)n;
 }
@@ -232,15 +231,9 @@ int pr_input_drain(pr_input *in, pr_error *err)
     }
 }
 
-void pr_input_sha256(pr_input *in, char out[65])
+void pr_input_digest(pr_input *in, char out[PR_DIGEST_HEX])
 {
-    EVP_MD_CTX *copy = EVP_MD_CTX_new();
-    unsigned char md[32];
-    unsigned int n = 0;
-    EVP_MD_CTX_copy_ex(copy, in->md);
-    EVP_DigestFinal_ex(copy, md, &n);
-    EVP_MD_CTX_free(copy);
-    for (unsigned i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-    out[64] = 0;
+    XXH128_hash_t h = XXH3_128bits_digest(in->md);
+    snprintf(out, PR_DIGEST_HEX, "xxh128:%016llx%016llx", (unsigned long long)h.high64,
+             (unsigned long long)h.low64);
 }

@@ -1,5 +1,5 @@
 /* Buffered input from a file or stdin: peeking for sniffing, bounded line reading with line
- * numbers, raw reads, byte offsets, and a SHA-256 of every byte consumed. */
+ * numbers, raw reads, byte offsets, and a content digest (XXH3-128) of every byte consumed. */
 #ifndef PR_INPUT_H
 #define PR_INPUT_H
 #include <stddef.h>
@@ -33,7 +33,10 @@ long long pr_input_offset(const pr_input *in);
 int pr_input_line_terminated(const pr_input *in);
 /* Consumes the rest of the input (so the hash covers all of it); returns 0 or -1 on I/O error. */
 int pr_input_drain(pr_input *in, pr_error *err);
-/* Hex SHA-256 of the bytes consumed so far (call after pr_input_drain for the whole file). */
-void pr_input_sha256(pr_input *in, char out[65]);
+/* Digest of the bytes consumed so far, "xxh128:" + 32 hex digits (call after pr_input_drain
+ * for the whole file). XXH3-128 identifies content (re-ingest detection) at memory speed; it
+ * is not a defence against deliberately colliding files. */
+#define PR_DIGEST_HEX 40
+void pr_input_digest(pr_input *in, char out[PR_DIGEST_HEX]);
 
 #endif

@@ -18,7 +18,6 @@ typedef struct pr_run {
     int64_t id;              /* store id, 0 until stored */
     char *name;              /* run name (attack name, --name, file base name) */
     char *source;            /* input as named on the command line ("-" for stdin) */
-    char source_sha256[65];  /* hex digest of the input bytes, "" if unknown */
     char *format;            /* parser name, e.g. "vegeta-gob" */
     char *tool;              /* producing tool, e.g. "vegeta" */
     char *tool_version;      /* NULL if unknown */

@@ -44,5 +44,8 @@ typedef struct pr_sample {
 void pr_sample_init(pr_sample *s);
 /* The success rule used when the source has none: 200 <= status < 400. */
 int pr_sample_ok(const pr_sample *s);
+/* 1 success, 0 failure, -1 unknown: the source has no success flag, no status and no error
+ * (ab's -g rows). Statistics leave unknown outcomes out of success and error ratios. */
+int pr_sample_outcome(const pr_sample *s);
 
 #endif

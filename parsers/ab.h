@@ -15,6 +15,7 @@
 #ifndef PR_AB_H
 #define PR_AB_H
 #include <jansson.h>
+#include "model/run.h"
 
 /* attrs prefix carrying ab's own dtime (ms) when it differs from ttime - ctime. */
 #define PR_AB_DTIME_ATTR "ab.dtime="
@@ -22,5 +23,12 @@
 /* Merges summary `from` (e.g. the -e CSV's) into `into` (e.g. the text report's): keys
  * `into` already has win, everything else is copied. */
 void pr_ab_merge_summary(json_t *into, const json_t *from);
+
+/* Joins run `from` (e.g. the text report or the -e CSV of a run) into run `into` (e.g. the
+ * run holding the -g samples): into->summary gets from's summary merged in (into's keys
+ * win), meta notes are appended, and concurrency, tool_version and load model are taken
+ * from `from` where `into` has none. into->summary_only is left as it is (a run with the
+ * -g samples stays a sample run; its summary then carries ab's printed counters). */
+void pr_ab_join(pr_run *into, const pr_run *from);
 
 #endif

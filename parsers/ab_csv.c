@@ -17,11 +17,6 @@ static int sniff(const unsigned char *buf, size_t len)
     return (len == k || buf[k] == '\n' || buf[k] == '\r') ? 100 : 0;
 }
 
-void pr_ab_merge_summary(json_t *into, const json_t *from)
-{
-    pr_textsum_merge(into, from);
-}
-
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
     pr_run *run = sink->run;
@@ -76,7 +71,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     json_t *tool = pr_textsum_obj(sum, "tool");
     json_t *raw = pr_textsum_obj(tool, "Percentage served (ms)");
     for (int i = 0; i < rows; i++) {
-        char k[8];
+        char k[16];
         snprintf(k, sizeof k, "%d", i);
         pr_textsum_real(raw, k, ms[i]);
     }
@@ -95,7 +90,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     for (int i = 0; i < rows; i++) {
         if (i >= bad_from && i < 100)
             continue;
-        char k[8];
+        char k[16];
         if (i == 0)
             snprintf(k, sizeof k, "min");
         else if (i == 100)
@@ -107,7 +102,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     if (bad_from < rows && bad_from < 100) {
         json_t *bad = pr_textsum_arr(tool, "unreliable_rows");
         for (int i = bad_from; i < rows && i < 100; i++)
-            json_array_append_new(bad, json_integer(i));
+            pr_textsum_append(bad, json_integer(i));
         pr_sink_warn(sink, name, bad_from + 2, 0,
                      "rows %d..99 are not monotonic: ab reads past its samples when a run has "
                      "50 requests or fewer; left out of the percentiles", bad_from);

@@ -67,7 +67,7 @@ static int is_text_label(pr_str l)
 static void flush_warning(abt *a)
 {
     if (a->warnlen) {
-        json_array_append_new(pr_textsum_arr(a->tool, "warnings"),
+        pr_textsum_append(pr_textsum_arr(a->tool, "warnings"),
                               pr_textsum_string(a->warnbuf, a->warnlen));
         a->warnlen = 0;
     }
@@ -114,7 +114,7 @@ static void add_error(abt *a, pr_str msg, int64_t count)
     json_object_set_new(e, "message", pr_textsum_string(msg.p, msg.n));
     if (count != PR_UNKNOWN)
         json_object_set_new(e, "count", json_integer((json_int_t)count));
-    json_array_append_new(pr_textsum_arr(a->sum, "errors"), e);
+    pr_textsum_append(pr_textsum_arr(a->sum, "errors"), e);
 }
 
 /* "(Connect: 0, Receive: 100, Length: 0, Exceptions: 50)" (Receive absent in -w). */
@@ -517,7 +517,7 @@ static void handle_line(abt *a, pr_str l, long lineno)
         return;
     }
     if (!a->report) {
-        if (!pr_str_starts(l, "Server Software:") && !pr_str_starts(l, "Server Hostname:"))
+        if (!pr_str_starts(t, "Server Software:") && !pr_str_starts(t, "Server Hostname:"))
             return; /* banner, -v dumps, progress lines */
         a->report = 1;
     }

@@ -433,6 +433,25 @@ static int skip_kind(pr_gob *g, const pr_gob_type *t, pr_error *err)
     case PR_GOB_MAP:
         if ((rc = get_uint(g, &n, err)) < 0 || (rc = check_count(g, n, err)) < 0)
             return rc;
+        if (is_lenbytes(t->key)) {
+            /* map[string][]string (http.Header) and map[string]string: no recursion. */
+            const pr_gob_type *et = pr_gob_type_get(g, t->elem);
+            int strs = et && et->kind == PR_GOB_SLICE && is_lenbytes(et->elem);
+            if (strs || is_lenbytes(t->elem)) {
+                for (uint64_t i = 0; i < n; i++) {
+                    if ((rc = skip_lenbytes(g, err)) < 0)
+                        return rc;
+                    uint64_t k = 1;
+                    if (strs && ((rc = get_uint(g, &k, err)) < 0 ||
+                                 (rc = check_count(g, k, err)) < 0))
+                        return rc;
+                    for (uint64_t j = 0; j < k; j++)
+                        if ((rc = skip_lenbytes(g, err)) < 0)
+                            return rc;
+                }
+                return 0;
+            }
+        }
         for (uint64_t i = 0; i < n; i++) {
             rc = is_lenbytes(t->key) ? skip_lenbytes(g, err) : skip_value(g, t->key, err);
             if (rc < 0 || (rc = skip_value(g, t->elem, err)) < 0)

@@ -16,7 +16,7 @@
 #include "model/error.h"
 #include "model/input.h"
 
-#define PR_GOB_MSG_MAX (64ll << 20) /* longest message accepted (64 MiB) */
+#define PR_GOB_MSG_MAX (1ll << 30) /* longest message accepted (1 GiB, as Go's decoder) */
 #define PR_GOB_DEPTH_MAX 64         /* deepest nesting of values */
 #define PR_GOB_TYPES_MAX 4096       /* type definitions per stream */
 #define PR_GOB_FIELDS_MAX 1024      /* fields per struct type */

@@ -112,7 +112,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             json_t *b = json_object();
             pr_textsum_real(b, "upper_s", d);
             json_object_set_new(b, "count", json_integer((json_int_t)n));
-            json_array_append_new(pr_textsum_arr(tool, "Response time histogram"), b);
+            pr_textsum_append(pr_textsum_arr(tool, "Response time histogram"), b);
             break;
         }
         case S_LAT: {
@@ -178,7 +178,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             json_t *e = json_object();
             json_object_set_new(e, "message", pr_textsum_string(msg.p, msg.n));
             json_object_set_new(e, "count", json_integer((json_int_t)n));
-            json_array_append_new(pr_textsum_arr(sum, "errors"), e);
+            pr_textsum_append(pr_textsum_arr(sum, "errors"), e);
             if (errors <= INT64_MAX - n)
                 errors += n;
             break;

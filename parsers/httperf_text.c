@@ -151,7 +151,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         snprintf(msg, sizeof msg, "httperf error: %s", key);
         json_object_set_new(e, "message", json_string(msg));
         json_object_set_new(e, "count", json_integer(pr_textsum_round(json_number_value(x))));
-        json_array_append_new(pr_textsum_arr(sum, "errors"), e);
+        pr_textsum_append(pr_textsum_arr(sum, "errors"), e);
     }
     pr_textsum_note(run, "httperf: latency_ns.mean = Reply time response + transfer (averages "
                          "printed to 0.1 ms); ttfb_ns.mean = response; reply status classes "

@@ -1,53 +1,10 @@
 /* Building summary-only runs from printed tool reports: JSON setters, number scanning, merge. */
 #include "parsers/textsum.h"
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define STR_KEEP_MAX 4096
-
-json_t *pr_textsum_begin(pr_run *run)
-{
-    run->summary_only = 1;
-    if (!json_is_object(run->summary)) {
-        json_decref(run->summary);
-        run->summary = json_object();
-    }
-    return run->summary;
-}
-
-json_t *pr_textsum_obj(json_t *parent, const char *key)
-{
-    json_t *o = json_object_get(parent, key);
-    if (!json_is_object(o)) {
-        o = json_object();
-        json_object_set_new(parent, key, o);
-    }
-    return o;
-}
-
-json_t *pr_textsum_arr(json_t *parent, const char *key)
-{
-    json_t *a = json_object_get(parent, key);
-    if (!json_is_array(a)) {
-        a = json_array();
-        json_object_set_new(parent, key, a);
-    }
-    return a;
-}
-
-void pr_textsum_int(json_t *o, const char *key, int64_t v)
-{
-    if (v == PR_UNKNOWN)
-        return;
-    json_object_set_new(o, key, json_integer((json_int_t)v));
-}
-
-void pr_textsum_real(json_t *o, const char *key, double v)
-{
-    if (!isfinite(v))
-        return;
-    json_object_set_new(o, key, json_real(v));
-}
 
 /* Length of the valid UTF-8 sequence at s[0..n), 0 if invalid. */
 static size_t utf8_len(const unsigned char *s, size_t n)
@@ -82,6 +39,104 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return k;
 }
 
+/* A valid UTF-8 object key from `key` (invalid bytes become '?'), at most 255 bytes: jansson
+ * refuses (and frees the value of) a key that is not UTF-8, which would leave callers that
+ * keep a borrowed pointer to the new value dangling. */
+static const char *safe_key(const char *key, char *out, size_t cap)
+{
+    const unsigned char *u = (const unsigned char *)key;
+    size_t n = strlen(key), o = 0;
+    for (size_t i = 0; i < n && o + 4 < cap;) {
+        size_t k = utf8_len(u + i, n - i);
+        if (k == 0) {
+            out[o++] = '?';
+            i++;
+        } else {
+            memcpy(out + o, key + i, k);
+            o += k;
+            i += k;
+        }
+    }
+    out[o] = 0;
+    return out;
+}
+
+static int full(json_t *o, const char *k)
+{
+    return json_object_size(o) >= PR_TEXTSUM_MAX_KEYS && !json_object_get(o, k);
+}
+
+static void set_new(json_t *o, const char *key, json_t *v)
+{
+    char k[256];
+    safe_key(key, k, sizeof k);
+    if (full(o, k)) {
+        json_decref(v);
+        return;
+    }
+    json_object_set_new_nocheck(o, k, v);
+}
+
+void pr_textsum_append(json_t *a, json_t *v)
+{
+    if (json_array_size(a) >= PR_TEXTSUM_MAX_ITEMS)
+        json_decref(v);
+    else
+        json_array_append_new(a, v);
+}
+
+json_t *pr_textsum_begin(pr_run *run)
+{
+    run->summary_only = 1;
+    if (!json_is_object(run->summary)) {
+        json_decref(run->summary);
+        run->summary = json_object();
+    }
+    return run->summary;
+}
+
+json_t *pr_textsum_obj(json_t *parent, const char *key)
+{
+    char k[256];
+    safe_key(key, k, sizeof k);
+    if (full(parent, k))
+        snprintf(k, sizeof k, "_overflow");
+    json_t *o = json_object_get(parent, k);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new_nocheck(parent, k, o);
+    }
+    return o;
+}
+
+json_t *pr_textsum_arr(json_t *parent, const char *key)
+{
+    char k[256];
+    safe_key(key, k, sizeof k);
+    if (full(parent, k))
+        snprintf(k, sizeof k, "_overflow_items");
+    json_t *a = json_object_get(parent, k);
+    if (!json_is_array(a)) {
+        a = json_array();
+        json_object_set_new_nocheck(parent, k, a);
+    }
+    return a;
+}
+
+void pr_textsum_int(json_t *o, const char *key, int64_t v)
+{
+    if (v == PR_UNKNOWN)
+        return;
+    set_new(o, key, json_integer((json_int_t)v));
+}
+
+void pr_textsum_real(json_t *o, const char *key, double v)
+{
+    if (!isfinite(v))
+        return;
+    set_new(o, key, json_real(v));
+}
+
 json_t *pr_textsum_string(const char *s, size_t n)
 {
     char buf[STR_KEEP_MAX + 4];
@@ -108,13 +163,13 @@ json_t *pr_textsum_string(const char *s, size_t n)
 
 void pr_textsum_str(json_t *o, const char *key, const char *s, size_t n)
 {
-    json_object_set_new(o, key, pr_textsum_string(s, n));
+    set_new(o, key, pr_textsum_string(s, n));
 }
 
 void pr_textsum_note(pr_run *run, const char *note)
 {
     json_t *notes = pr_textsum_arr(run->meta, "notes");
-    json_array_append_new(notes, json_string(note));
+    pr_textsum_append(notes, json_string(note));
 }
 
 int pr_textsum_num(pr_str s, double *v, pr_str *rest)
@@ -228,7 +283,7 @@ static void merge_depth(json_t *into, const json_t *from, int depth)
             size_t i;
             json_t *e;
             json_array_foreach(v, i, e)
-                json_array_append_new(have, json_deep_copy(e));
+                pr_textsum_append(have, json_deep_copy(e));
         }
     }
 }

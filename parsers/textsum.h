@@ -9,12 +9,20 @@
 #include "model/lex.h"
 #include "model/run.h"
 
+/* Caps that keep a summary bounded whatever the input: an object takes at most
+ * PR_TEXTSUM_MAX_KEYS keys (further keys are dropped; pr_textsum_obj then hands out the
+ * object's "_overflow" child), an array at most PR_TEXTSUM_MAX_ITEMS elements. */
+#define PR_TEXTSUM_MAX_KEYS 256
+#define PR_TEXTSUM_MAX_ITEMS 256
+
 /* Marks the run summary-only and returns run->summary (created if missing; borrowed). */
 json_t *pr_textsum_begin(pr_run *run);
 /* parent[key] as an object, created if missing or not an object (borrowed). */
 json_t *pr_textsum_obj(json_t *parent, const char *key);
 /* parent[key] as an array, created if missing or not an array (borrowed). */
 json_t *pr_textsum_arr(json_t *parent, const char *key);
+/* Appends v to array a (steals v; dropped when a is full). */
+void pr_textsum_append(json_t *a, json_t *v);
 /* o[key] = v. */
 void pr_textsum_int(json_t *o, const char *key, int64_t v);
 /* o[key] = v; non-finite values are not stored. */

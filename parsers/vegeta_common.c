@@ -71,8 +71,10 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
         }
         if (r->method.n && r->url.n)
             buf[n++] = ' ';
-        memcpy(buf + n, r->url.p, r->url.n);
-        n += r->url.n;
+        if (r->url.n) {
+            memcpy(buf + n, r->url.p, r->url.n);
+            n += r->url.n;
+        }
         a->label_id = pr_run_intern(run, buf, n);
         a->label_method = s.method;
         a->label_url = s.url;
@@ -81,7 +83,7 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
     if (r->has_ts) {
         if (a->start_ns == PR_UNKNOWN || r->ts_ns < a->start_ns)
             a->start_ns = r->ts_ns;
-        int64_t end = r->ts_ns + r->latency_ns;
+        int64_t end = (int64_t)((uint64_t)r->ts_ns + (uint64_t)r->latency_ns); /* wraps like Go */
         if (a->end_ns == PR_UNKNOWN || end > a->end_ns)
             a->end_ns = end;
         if (r->has_zone) {

@@ -81,19 +81,28 @@ static int sniff(const unsigned char *buf, size_t len)
     size_t n = nl ? (size_t)(nl - p) : len;
     if (n && p[n - 1] == '\r')
         n--;
-    if (n == 0 || n > 4096)
+    if (n == 0)
         return 0;
+    /* The first five fields are plain integers: unix-ns timestamp, code, latency, bytes. */
+    size_t i = 0;
+    for (int k = 0; k < 5; k++) {
+        const char *c = memchr(p + i, ',', n - i);
+        if (!c)
+            return 0;
+        pr_str f = {p + i, (size_t)(c - (p + i))};
+        if (!all_digits(f) || (k == 0 && f.n < 10))
+            return 0;
+        i = (size_t)(c - p) + 1;
+    }
+    if (!nl)
+        return 60; /* a first line longer than the sniffed bytes (a big body) */
     pr_str f[NCOLS];
-    char out[4096];
+    char *out = pr_xmalloc(n + 1);
     size_t bad;
     int k = split(p, n, f, out, &bad);
+    free(out);
     if (k < 7 || k > NCOLS)
         return 0;
-    for (int i = 0; i < 5; i++)
-        if (!all_digits(f[i]))
-            return 0;
-    if (f[C_TS].n < 10)
-        return 20;
     return k == NCOLS ? 85 : 50;
 }
 
@@ -104,7 +113,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     pr_run_set_format(sink->run, "vegeta-csv", "vegeta");
     pr_vegeta_acc acc;
     pr_vegeta_acc_init(&acc, sink);
-    char *out = pr_xmalloc(PR_LINE_MAX + 1);
+    char *out = NULL;
+    size_t out_cap = 0;
     pr_vegeta_rec r;
     const char *line;
     size_t len;
@@ -118,6 +128,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             continue;
         pr_str f[NCOLS];
         size_t bad = 0;
+        out = pr_xgrow(out, &out_cap, len + 1, 1);
         int k = split(line, len, f, out, &bad);
         if (k < 0) {
             rc = pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, pr_input_name(in), ln,

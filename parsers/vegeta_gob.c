@@ -80,6 +80,9 @@ typedef struct gob_state {
     unsigned long generation;
     const pr_gob_type *type;
     unsigned char use[PR_GOB_FIELDS_MAX];
+    /* Copies of the record's strings: pointers into the decoder's buffer do not survive the
+     * refill that skipping a later large field (the body) may cause. */
+    char strbuf[4][PR_VEGETA_STR_MAX];
 } gob_state;
 
 /* Maps the fields of the value's struct type by name; refuses types that are not Results. */
@@ -134,9 +137,9 @@ static int decode_time(const unsigned char *p, size_t n, int64_t *ns, int *offse
     uint64_t u = 0;
     for (int i = 1; i <= 8; i++)
         u = u << 8 | p[i];
+    if ((int64_t)u < 62135596800LL - 9000000000LL || (int64_t)u > 62135596800LL + 9000000000LL)
+        return -1; /* outside what int64 ns since 1970 can hold */
     int64_t sec = (int64_t)u - 62135596800LL; /* year 1 -> Unix epoch */
-    if ((int64_t)u < -9000000000LL || (int64_t)u > 62135596800LL + 9000000000LL)
-        return -1;
     uint32_t nsec = (uint32_t)p[9] << 24 | (uint32_t)p[10] << 16 | (uint32_t)p[11] << 8 | p[12];
     if (nsec >= 1000000000u)
         return -1;
@@ -209,14 +212,20 @@ static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
                 break;
             if (n > PR_VEGETA_STR_MAX)
                 n = PR_VEGETA_STR_MAX;
-            if (st->use[f] == F_ATTACK)
-                r->attack = (pr_str){(const char *)p, n};
-            else if (st->use[f] == F_ERROR)
-                r->error = (pr_str){(const char *)p, n};
-            else if (st->use[f] == F_METHOD)
-                r->method = (pr_str){(const char *)p, n};
-            else
-                r->url = (pr_str){(const char *)p, n};
+            {
+                int slot = st->use[f] == F_ATTACK ? 0 : st->use[f] == F_ERROR ? 1
+                         : st->use[f] == F_METHOD ? 2 : 3;
+                memcpy(st->strbuf[slot], p, n);
+                pr_str sv = {st->strbuf[slot], n};
+                if (slot == 0)
+                    r->attack = sv;
+                else if (slot == 1)
+                    r->error = sv;
+                else if (slot == 2)
+                    r->method = sv;
+                else
+                    r->url = sv;
+            }
             break;
         }
         if (rc < 0)
@@ -249,7 +258,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             break;
         records++;
     }
-    if (rc == PR_EPARSE && records == 0 && pr_gob_streams(g) == 0) {
+    if ((rc == PR_EPARSE || rc == PR_ETRUNC) && records == 0 && pr_gob_streams(g) == 0) {
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err->msg);
         rc = pr_error_at_offset(err, PR_EFORMAT, pr_input_name(in), 0,

@@ -12,20 +12,30 @@
 /* Reads the whole (small) input into a NUL-terminated heap buffer. */
 static char *slurp(pr_input *in, size_t *len, pr_error *err)
 {
-    char *buf = pr_xmalloc(REPORT_MAX + 1);
-    long n = pr_input_read(in, buf, REPORT_MAX + 1, err);
-    if (n < 0) {
-        free(buf);
-        return NULL;
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    for (;;) {
+        buf = pr_xgrow(buf, &cap, n + 4096 + 1, 1);
+        size_t want = cap - 1 - n;
+        if (n + want > REPORT_MAX + 1)
+            want = REPORT_MAX + 1 - n;
+        long r = pr_input_read(in, buf + n, want, err);
+        if (r < 0) {
+            free(buf);
+            return NULL;
+        }
+        n += (size_t)r;
+        if ((size_t)r < want || n > REPORT_MAX)
+            break;
     }
-    if ((size_t)n > REPORT_MAX) {
+    if (n > REPORT_MAX) {
         free(buf);
         pr_error_set(err, PR_EPARSE, pr_input_name(in), 0, 0,
                      "a Vegeta report larger than %u bytes", REPORT_MAX);
         return NULL;
     }
     buf[n] = 0;
-    *len = (size_t)n;
+    *len = n;
     return buf;
 }
 

@@ -222,7 +222,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                     json_t *e = json_object();
                     json_object_set_new(e, "message", json_string(msg));
                     json_object_set_new(e, "count", json_integer((json_int_t)n));
-                    json_array_append_new(pr_textsum_arr(sum, "errors"), e);
+                    pr_textsum_append(pr_textsum_arr(sum, "errors"), e);
                 }
             }
         } else if (pr_str_eq(label, "Non-2xx or 3xx responses")) {

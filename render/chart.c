@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include "model/xalloc.h"
 
 const rgb PR_OI_BLACK = {0, 0, 0};
@@ -162,7 +163,6 @@ int pr_chart_missing_glyphs(const char *utf8, const char *font)
 void pr_chart_shutdown(void)
 {
     pango_cairo_font_map_set_default(NULL);
-    cairo_debug_reset_static_data();
     /* fontconfig is pango's dependency, not ours: look its cleanup up instead of linking it */
     void (*fc_fini)(void);
     *(void **)&fc_fini = dlsym(RTLD_DEFAULT, "FcFini");
@@ -440,6 +440,27 @@ void cv_include_thresholds(pr_canvas *cv, double *lo, double *hi)
         if (v * 1.05 > *hi)
             *hi = v * 1.05;
     }
+}
+
+int cv_in_window(const pr_canvas *cv, double t0_ns, double t1_ns)
+{
+    if (cv->o.to_ns <= cv->o.from_ns)
+        return 1;
+    return t1_ns >= (double)cv->o.from_ns && t0_ns <= (double)cv->o.to_ns;
+}
+
+void cv_time_axis(pr_canvas *cv, double tmax_ns)
+{
+    cv->x.title = "Time since run start";
+    if (cv->interval_ns > 0) {
+        char d[32];
+        pr_fmt_duration((double)cv->interval_ns, d, sizeof d);
+        snprintf(cv->x.note, sizeof cv->x.note, "%s intervals", d);
+    }
+    if (cv->o.to_ns > cv->o.from_ns)
+        pr_axis_set(&cv->x, AX_TIME, 0, (double)cv->o.from_ns, (double)cv->o.to_ns, 0);
+    else
+        pr_axis_set(&cv->x, AX_TIME, 0, 0, tmax_ns, 1);
 }
 
 int cv_want_log(const pr_canvas *cv, double min, double max)
@@ -778,6 +799,7 @@ int pr_chart_render_buf(const pr_chart_kind *kind, const pr_chart_input *in,
     cv->o = o;
     cv->w = o.width;
     cv->h = o.height;
+    cv->raster_res = fmt == PR_CHART_PNG ? o.scale : 1;
     cv->cr = cairo_create(s);
     if (fmt == PR_CHART_PNG)
         cairo_scale(cv->cr, o.scale, o.scale);
@@ -834,7 +856,11 @@ int pr_chart_render_file(const pr_chart_kind *kind, const pr_chart_input *in,
     if (fclose(f) != 0)
         bad = 1;
     pr_buf_dispose(&b);
-    if (bad)
-        return pr_error_set(err, PR_EIO, path, 0, 0, "writing chart file failed");
+    if (bad) {
+        int e = errno;
+        unlink(path); /* never leave a truncated chart behind */
+        return pr_error_set(err, PR_EIO, path, 0, 0, "writing chart file failed: %s",
+                            strerror(e));
+    }
     return 0;
 }

@@ -138,6 +138,8 @@ typedef struct pr_chart_opts {
     int log_y;             /* PR_CHART_LOG_*: logarithmic latency axis */
     int abs_time;          /* time axes in UTC wall clock instead of time since start */
     int64_t start_ns;      /* run start, ns since the Unix epoch (for abs_time) */
+    int64_t from_ns;       /* time charts: window since run start; to_ns <= from_ns = all */
+    int64_t to_ns;
     const pr_chart_threshold *thresholds;
     size_t n_thresholds;
     const pr_chart_marker *markers;

@@ -75,7 +75,10 @@ void pr_axis_set(pr_axis *a, ax_kind kind, int log, double dmin, double dmax, in
     const char *title = a->title;
     int64_t epoch = a->epoch_ns;
     int abs_time = a->abs_time;
+    char note[sizeof a->note];
+    memcpy(note, a->note, sizeof note);
     memset(a, 0, sizeof *a);
+    memcpy(a->note, note, sizeof note);
     a->title = title;
     a->epoch_ns = epoch;
     a->abs_time = abs_time;
@@ -226,7 +229,7 @@ void pr_axis_ticks(pr_axis *a, double len_px, double space_px)
     if (a->kind == AX_DUR) {
         dur_unit(maxabs, &a->div, a->unit, sizeof a->unit);
     } else if (a->kind == AX_NUM) {
-        if (maxabs >= 1e7) {
+        if (maxabs >= 1e6) {
             a->div = 1e6;
             snprintf(a->unit, sizeof a->unit, "M");
         } else if (maxabs >= 1e4) {
@@ -384,7 +387,7 @@ void pr_axis_label(const pr_axis *a, double v, char *buf, size_t n)
     buf[0] = 0;
 }
 
-void pr_axis_title(const pr_axis *a, char *buf, size_t n)
+static void axis_title(const pr_axis *a, char *buf, size_t n)
 {
     const char *t = a->title ? a->title : "";
     switch (a->kind) {
@@ -412,4 +415,12 @@ void pr_axis_title(const pr_axis *a, char *buf, size_t n)
         snprintf(buf, n, "%s%s", t, a->log ? " (log scale)" : "");
         return;
     }
+}
+
+void pr_axis_title(const pr_axis *a, char *buf, size_t n)
+{
+    axis_title(a, buf, n);
+    size_t len = strlen(buf);
+    if (a->note[0] && len + 4 < n)
+        snprintf(buf + len, n - len, " \xc2\xb7 %s", a->note);
 }

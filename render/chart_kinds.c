@@ -72,7 +72,7 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
     size_t nvalid = 0;
     double half = ts->interval_ns > 0 ? ts->interval_ns / 2.0 : 0;
     for (size_t i = 0; i < ts->n; i++) {
-        if (ts->t_ns[i] < 0)
+        if (ts->t_ns[i] < 0 || !cv_in_window(cv, (double)ts->t_ns[i], (double)ts->t_ns[i] + 2 * half))
             continue;
         double te = (double)ts->t_ns[i] + 2 * half;
         if (te > tmax)
@@ -89,12 +89,10 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
         }
     }
     cv_title(cv, "Latency percentiles over time");
-    char lab[64];
     for (int k = 0; k < 4; k++) {
         if (!ser[k])
             continue;
-        snprintf(lab, sizeof lab, "%s per %.3g s interval", names[k], ts->interval_ns / 1e9);
-        cv_legend_add(cv, cols[k], k == 3 ? LEG_DASH : LEG_LINE, k == 0 ? lab : names[k]);
+        cv_legend_add(cv, cols[k], k == 3 ? LEG_DASH : LEG_LINE, names[k]);
     }
     cv_legend(cv);
     if (!isfinite(lo))
@@ -102,9 +100,9 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
     if (!(hi > 0))
         hi = lo * 10;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->x.title = "Time since run start";
     cv->y.title = "Latency";
-    pr_axis_set(&cv->x, AX_TIME, 0, 0, tmax, 1);
+    cv->interval_ns = ts->interval_ns;
+    cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_DUR, cv_want_log(cv, lo, hi), lo, hi, 1);
     cv_plot(cv);
     if (!nvalid) {
@@ -147,7 +145,7 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     size_t nvalid = 0, nthreads = 0;
     double iv = ts->interval_ns > 0 ? (double)ts->interval_ns : 0;
     for (size_t i = 0; i < ts->n; i++) {
-        if (ts->t_ns[i] < 0)
+        if (ts->t_ns[i] < 0 || !cv_in_window(cv, (double)ts->t_ns[i], (double)ts->t_ns[i] + iv))
             continue;
         if ((double)ts->t_ns[i] + iv > tmax)
             tmax = (double)ts->t_ns[i] + iv;
@@ -172,9 +170,9 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->x.title = "Time since run start";
     cv->y.title = "Responses per second";
-    pr_axis_set(&cv->x, AX_TIME, 0, 0, tmax, 1);
+    cv->interval_ns = ts->interval_ns;
+    cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
     if (nthreads) {
         cv->has_y2 = 1;
@@ -318,14 +316,20 @@ static rgb code_colour(int rank, int nth)
     return (rgb){c.r * (1 - f), c.g * (1 - f), c.b * (1 - f)};
 }
 
+/* Sorts pointers into the codes array: by class, then code, then row (first row first). */
 static int cmp_codes(const void *a, const void *b)
 {
-    int x = *(const int *)a, y = *(const int *)b;
+    const int *pa = *(const int *const *)a, *pb = *(const int *const *)b;
+    int x = *pa, y = *pb;
     int rx = code_rank(x), ry = code_rank(y);
     if (rx != ry)
         return rx - ry;
-    return (x > y) - (x < y);
+    if (x != y)
+        return (x > y) - (x < y);
+    return pa < pb ? -1 : pa > pb;
 }
+
+#define MAX_CODES 24
 
 static void draw_status(pr_canvas *cv, const pr_chart_input *in)
 {
@@ -333,28 +337,27 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
     size_t nc = ts->codes && ts->code_counts ? ts->n_codes : 0;
     size_t n = ts->n;
     double iv = ts->interval_ns > 0 ? (double)ts->interval_ns : 1e9;
-    /* order: indices of codes sorted by class then value */
-    int *order = pr_xmalloc((nc + 1) * sizeof *order);
-    int *sorted = pr_xmalloc((nc + 1) * sizeof *sorted);
+    /* order[k]: the row of the k-th code in stacking order; -1 for a repeated code */
+    const int **ptrs = pr_xmalloc((nc + 1) * sizeof *ptrs);
     for (size_t c = 0; c < nc; c++)
-        sorted[c] = ts->codes[c];
-    qsort(sorted, nc, sizeof *sorted, cmp_codes);
-    /* map sorted code back to its first row index */
-    for (size_t k = 0; k < nc; k++) {
-        order[k] = -1;
-        for (size_t c = 0; c < nc; c++)
-            if (ts->codes[c] == sorted[k]) {
-                order[k] = (int)c;
-                break;
-            }
-        /* duplicates in the input: keep only the first row */
-        if (k > 0 && sorted[k] == sorted[k - 1])
-            order[k] = -1;
+        ptrs[c] = &ts->codes[c];
+    qsort(ptrs, nc, sizeof *ptrs, cmp_codes);
+    size_t hidden = 0;
+    if (nc > MAX_CODES) {
+        hidden = nc - MAX_CODES;
+        nc = MAX_CODES;
     }
+    long *order = pr_xmalloc((nc + 1) * sizeof *order);
+    int *sorted = pr_xmalloc((nc + 1) * sizeof *sorted);
+    for (size_t k = 0; k < nc; k++) {
+        sorted[k] = *ptrs[k];
+        order[k] = k > 0 && sorted[k] == sorted[k - 1] ? -1 : (long)(ptrs[k] - ts->codes);
+    }
+    free(ptrs);
     double hi = 0, tmax = 0;
     int any = 0;
     for (size_t i = 0; i < n; i++) {
-        if (ts->t_ns[i] < 0)
+        if (ts->t_ns[i] < 0 || !cv_in_window(cv, (double)ts->t_ns[i], (double)ts->t_ns[i] + iv))
             continue;
         if ((double)ts->t_ns[i] + iv > tmax)
             tmax = (double)ts->t_ns[i] + iv;
@@ -389,12 +392,16 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
             snprintf(lab, sizeof lab, "%d", sorted[k]);
         cv_legend_add(cv, cols[k], LEG_BOX, lab);
     }
+    if (hidden) {
+        snprintf(lab, sizeof lab, "(%zu more codes not drawn)", hidden);
+        cv_legend_add(cv, (rgb){1, 1, 1}, LEG_BOX, lab);
+    }
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->x.title = "Time since run start";
     cv->y.title = "Responses per second";
-    pr_axis_set(&cv->x, AX_TIME, 0, 0, tmax, 1);
+    cv->interval_ns = ts->interval_ns;
+    cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
     cv_plot(cv);
     if (!any) {
@@ -751,7 +758,8 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
     if (shown < n) {
         char more[64];
         snprintf(more, sizeof more, "… and %zu more labels", n - shown);
-        cv_text(cv, cv->px - 8, cv->py + rowh * ((double)shown + 0.5), more, 11, 0, 1, 0.5,
+        cv_describe(cv, NULL, more);
+        cv_text(cv, cv->px + 4, cv->py + rowh * ((double)shown + 0.5), more, 11, 0, 0, 0.5,
                 INK2, 0);
     }
     free(idx);
@@ -814,11 +822,12 @@ static void draw_compare(pr_canvas *cv, const pr_chart_input *in)
     size_t cols = nm <= 4 ? nm : (nm + 1) / 2;
     size_t rowsn = (nm + cols - 1) / cols;
     double x0 = 16, y0 = cv->top + 4, W = cv->w - 32, H = cv->h - y0 - 12;
-    double cw = W / (double)cols, ch = H / (double)rowsn;
+    double cw = W / (double)cols, ch = (H - 12 * (double)(rowsn - 1)) / (double)rowsn;
     cairo_t *cr = cv->cr;
     for (size_t m = 0; m < nm; m++) {
         const pr_chart_metric *M = &C->metrics[m];
         double bx = x0 + cw * (double)(m % cols), by = y0 + ch * (double)(m / cols);
+        by += 12 * (double)(m / cols); /* keep a row's titles clear of the axis above */
         double hi = 0;
         for (size_t r = 0; r < nr; r++) {
             double v = C->values[m * C->n_runs + r];

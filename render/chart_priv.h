@@ -31,6 +31,7 @@ typedef struct pr_axis {
     double lo, hi;      /* axis-space range */
     double p0, p1;      /* pixels of lo and hi */
     const char *title;  /* base title; the unit is appended */
+    char note[48];      /* appended after the unit, e.g. "1 s intervals" */
     int64_t epoch_ns;   /* AX_TIME abs labels */
     int abs_time;
     int nt;
@@ -74,12 +75,14 @@ struct pr_canvas {
     cairo_t *cr;
     pr_chart_opts o;
     double w, h;          /* logical size */
+    double raster_res;    /* device pixels per logical pixel for embedded rasters */
     double top;           /* first free y below title and legend */
     double right_extra;   /* extra right margin the kind needs (annotations) */
     double left_min;      /* minimum left margin (category names) */
     double px, py, pw, ph; /* plot rectangle */
     pr_axis x, y, y2;
     int has_y2;
+    int64_t interval_ns;  /* time series interval, noted on the time axis (0 = none) */
     int thr_on_x;         /* thresholds belong to the x axis (latency is x) */
     int thr_y2;           /* thresholds belong to y2 */
     int nleg;
@@ -122,6 +125,11 @@ void cv_annotate(pr_canvas *cv);
 void cv_nodata(pr_canvas *cv, const char *why);
 /* Widens [*lo, *hi] (data units) to include the thresholds. */
 void cv_include_thresholds(pr_canvas *cv, double *lo, double *hi);
+
+/* Whether [t0_ns, t1_ns] overlaps the time window of the options (always, without one). */
+int cv_in_window(const pr_canvas *cv, double t0_ns, double t1_ns);
+/* Sets the x axis to time since start: the window, or 0..tmax_ns. */
+void cv_time_axis(pr_canvas *cv, double tmax_ns);
 
 /* Chooses log for a latency axis from data min/max (> 0) and the option. */
 int cv_want_log(const pr_canvas *cv, double min, double max);

@@ -1,5 +1,6 @@
 /* Mustache engine: compiles template text into a node tree and renders it against jansson values. */
 #include "render/mustache.h"
+#include <ctype.h>
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdarg.h>
@@ -49,6 +50,7 @@ typedef struct node {
                         BLOCK: the block's indentation (see block_indent) */
     size_t wsn;
     int dynamic, standalone;
+    size_t at;       /* tags: offset of the opening delimiter, for messages */
     struct node *kids;
     size_t nkids;
 } node;
@@ -443,12 +445,14 @@ static void build(const char *s, toks *t, size_t *i, nodes *out)
         case T_VAR:
         case T_RAW: {
             node *x = node_push(out, k->type == T_VAR ? N_VAR : N_RAW);
+            x->at = k->at;
             x->s = s + k->start;
             x->n = k->len;
             break;
         }
         case T_PARTIAL: {
             node *x = node_push(out, N_PARTIAL);
+            x->at = k->at;
             x->s = s + k->start;
             x->n = k->len;
             x->dynamic = k->dynamic;
@@ -469,6 +473,7 @@ static void build(const char *s, toks *t, size_t *i, nodes *out)
                      : k->type == T_PARENT   ? N_PARENT
                                              : N_BLOCK;
             node *x = node_push(out, ty);
+            x->at = k->at;
             x->s = s + k->start;
             x->n = k->len;
             x->kids = kids.v;
@@ -600,6 +605,9 @@ void pr_mustache_escape(const char *s, size_t n, int escape, pr_buf *out)
         if (!rep && escape == PR_ESC_MARKDOWN) {
             if (ch == '\n' || ch == '\r') {
                 rep = " ";
+            } else if (ch == '_' && i > 0 && i + 1 < n && isalnum((unsigned char)s[i - 1]) &&
+                       isalnum((unsigned char)s[i + 1])) {
+                /* intraword underscores never start emphasis (CommonMark): keep names readable */
             } else if (ch && strchr(md_active, ch)) {
                 two[1] = (char)ch;
                 rep = two;
@@ -638,6 +646,7 @@ typedef struct xform { /* indentation change applied to template lines: strip, t
 
 typedef struct scope { /* block overrides of one parent tag; older frames win */
     const node *parent;
+    const pr_template *owner; /* template the parent tag is in */
     const struct scope *older;
 } scope;
 
@@ -653,6 +662,7 @@ typedef struct rs {
     const pr_tpl_loader *loader;
     pr_error *err;
     const pr_template *cur; /* template whose nodes are being rendered, for messages */
+    const node *node;       /* node of `cur` being rendered, for messages */
     json_t *ctx[PR_MUSTACHE_MAX_DEPTH * 2 + 2];
     size_t nctx;
     unsigned depth;
@@ -717,7 +727,10 @@ static json_t *lookup(rs *r, const char *name, size_t n)
 
 static int rerr(rs *r, int code, const char *what)
 {
-    return pr_error_set(r->err, code, r->cur ? r->cur->name : "", 0, 0, "%s", what);
+    long line = 0, col = 0;
+    if (r->cur && r->node && r->node->at <= r->cur->len)
+        line_col(r->cur->text, r->node->at, &line, &col);
+    return pr_error_set(r->err, code, r->cur ? r->cur->name : "", line, col, "%s", what);
 }
 
 /* Finds (loading and compiling once) the template `name`; *t = NULL when not found. */
@@ -831,6 +844,7 @@ static int render_section(rs *r, const node *x, const xform *xs, const scope *sc
         json_t *e;
         json_array_foreach(v, i, e) {
             if (++r->steps > PR_MUSTACHE_MAX_STEPS) {
+                r->node = x;
                 rc = rerr(r, PR_EPARSE, "rendering takes more than 2^26 steps");
                 break;
             }
@@ -875,12 +889,15 @@ static int render_partial(rs *r, const node *x, const xform *xs, const scope *sc
         indent.add = add;
         indent.nadd = r->tmp.len;
     }
-    scope frame = {x, sc};
+    scope frame = {x, r->cur, sc};
     const pr_template *saved = r->cur;
     r->cur = t;
     rc = render(r, t->root.kids, t->root.nkids, x->standalone ? &indent : NULL,
                 x->type == N_PARENT ? &frame : sc);
-    r->cur = saved;
+    if (rc == 0) {
+        r->cur = saved;
+        r->node = x;
+    }
     free(add);
     r->depth--;
     return rc;
@@ -889,12 +906,17 @@ static int render_partial(rs *r, const node *x, const xform *xs, const scope *sc
 static int render_block(rs *r, const node *x, const xform *xs, const scope *sc)
 {
     const node *def = NULL;
-    for (const scope *f = sc; f; f = f->older)
+    const pr_template *owner = NULL;
+    for (const scope *f = sc; f; f = f->older) {
+        r->steps += f->parent->nkids; /* searching counts as work */
         for (size_t i = 0; i < f->parent->nkids; i++) {
             const node *b = &f->parent->kids[i];
-            if (b->type == N_BLOCK && b->n == x->n && memcmp(b->s, x->s, x->n) == 0)
+            if (b->type == N_BLOCK && b->n == x->n && memcmp(b->s, x->s, x->n) == 0) {
                 def = b; /* keep the oldest */
+                owner = f->owner;
+            }
         }
+    }
     int rc = enter(r);
     if (rc < 0)
         return rc;
@@ -902,7 +924,13 @@ static int render_block(rs *r, const node *x, const xform *xs, const scope *sc)
         rc = render(r, x->kids, x->nkids, xs, sc);
     } else {
         xform re = {def->ws, def->wsn, x->ws, x->wsn, xs};
+        const pr_template *saved = r->cur;
+        r->cur = owner;
         rc = render(r, def->kids, def->nkids, &re, sc);
+        if (rc == 0) {
+            r->cur = saved;
+            r->node = x;
+        }
     }
     r->depth--;
     return rc;
@@ -913,6 +941,7 @@ static int render(rs *r, const node *kids, size_t n, const xform *xs, const scop
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const node *x = &kids[i];
+        r->node = x;
         if (++r->steps > PR_MUSTACHE_MAX_STEPS)
             return rerr(r, PR_EPARSE, "rendering takes more than 2^26 steps");
         if (r->out->overflow)

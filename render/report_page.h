@@ -10,13 +10,18 @@
 /* Converts md (Markdown) to HTML and wraps it in a complete page titled from ctx.meta.title. */
 int pr_report_page_html(const char *md, size_t len, json_t *ctx, pr_buf *out, pr_error *err);
 
+#include "render/chart.h"
+
+/* Supplies the per-sample points of a run (the latency-over-time chart draws every sample,
+ * which the report model does not hold). Called with run = NULL to release the last points. */
+typedef int (*pr_points_fn)(void *payload, json_t *run, pr_chart_points *out, pr_error *err);
+
 /* Draws the standard charts of every run in ctx (the report model) and records them in
  * runs[i].charts.{latency_over_time, percentiles_over_time, throughput, distribution}:
- * files in OUTPUT_files/ referenced relatively, or data: URIs when inline (HTML output). */
-int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts, pr_error *err);
+ * files in OUTPUT_files/ referenced relatively, or data: URIs when inline (HTML output).
+ * points may be NULL (no latency-over-time chart). */
+int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
+                          pr_points_fn points, void *payload, pr_error *err);
 
-/* The CSS and script of the page (shared with the report.html template as partials). */
-extern const char pr_report_page_css[];
-extern const char pr_report_page_js[];
 
 #endif

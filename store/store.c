@@ -33,9 +33,9 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sources ("
     "  id INTEGER PRIMARY KEY,"
     "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  path TEXT NOT NULL, sha256 TEXT NOT NULL, format TEXT,"
+    "  path TEXT NOT NULL, digest TEXT NOT NULL, format TEXT,"
     "  samples INTEGER NOT NULL, ingested_at INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS sources_sha ON sources(sha256);"
+    "CREATE INDEX IF NOT EXISTS sources_digest ON sources(digest);"
     "CREATE TABLE IF NOT EXISTS tags ("
     "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
     "  key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, key));"
@@ -220,11 +220,11 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
     pr_ingest *ing = payload;
     for (size_t i = 0; i < n; i++) {
         const pr_sample *x = &s[i];
-        int ok = pr_sample_ok(x);
+        int outcome = pr_sample_outcome(x);
         ing->samples++;
-        ing->successes += ok;
+        ing->successes += outcome == 1;
         count_add(&ing->label_n, x->label, 1);
-        if (!ok)
+        if (outcome == 0)
             count_add(&ing->label_err, x->label, 1);
         if (x->error)
             count_add(&ing->error_n, x->error, 1);
@@ -294,6 +294,8 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     }
     run->samples += ing->samples;
     run->successes += ing->successes;
+    if (run->samples > 0) /* a tool's printed summary beside samples: samples win */
+        run->summary_only = 0;
     sqlite3_stmt *q;
     const char *sql =
         "UPDATE runs SET name=?, tool=?, format=?, tool_version=?, samples=?, successes=?,"
@@ -301,7 +303,7 @@ static int finish_run(pr_ingest *ing, pr_error *err)
         " summary_json=?, meta_json=? WHERE id=?";
     if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
         return db_error(st, err, "cannot update run");
-    char *sum = run->summary_only ? dumps(run->summary) : NULL;
+    char *sum = dumps(run->summary);
     char *meta = dumps(run->meta);
     sqlite3_bind_text(q, 1, run->name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(q, 2, run->tool, -1, SQLITE_TRANSIENT);
@@ -429,10 +431,10 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     ing->total_samples += ing->samples;
     ing->runs++;
     ing->samples = ing->successes = 0;
-    memset(ing->label_n.v, 0, ing->label_n.cap * sizeof(int64_t));
-    memset(ing->label_err.v, 0, ing->label_err.cap * sizeof(int64_t));
-    memset(ing->error_n.v, 0, ing->error_n.cap * sizeof(int64_t));
-    memset(ing->status_n.v, 0, ing->status_n.cap * sizeof(int64_t));
+    counts *all[] = {&ing->label_n, &ing->label_err, &ing->error_n, &ing->status_n};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (all[i]->v)
+            memset(all[i]->v, 0, all[i]->cap * sizeof(int64_t));
     return rc;
 }
 
@@ -440,7 +442,7 @@ static int insert_source(pr_ingest *ing, const char *sha, pr_error *err)
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(ing->st->db,
-                           "INSERT INTO sources(run_id,path,sha256,format,samples,ingested_at)"
+                           "INSERT INTO sources(run_id,path,digest,format,samples,ingested_at)"
                            " VALUES(?,?,?,?,?,?)",
                            -1, &q, NULL) != SQLITE_OK)
         return db_error(ing->st, err, "cannot record source");
@@ -555,17 +557,17 @@ pr_sink *pr_ingest_sink(pr_ingest *ing)
     return &ing->sink;
 }
 
-int pr_ingest_commit(pr_ingest *ing, const char *sha256, int force, pr_ingest_result *res,
+int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_result *res,
                      pr_error *err)
 {
     pr_store *st = ing->st;
     memset(res, 0, sizeof *res);
     int rc = pr_sink_flush(&ing->sink, err);
-    if (rc == 0 && sha256 && *sha256 && !force) {
+    if (rc == 0 && digest && *digest && !force) {
         sqlite3_stmt *q;
-        sqlite3_prepare_v2(st->db, "SELECT run_id FROM sources WHERE sha256=? LIMIT 1", -1, &q,
+        sqlite3_prepare_v2(st->db, "SELECT run_id FROM sources WHERE digest=? LIMIT 1", -1, &q,
                            NULL);
-        sqlite3_bind_text(q, 1, sha256, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 1, digest, -1, SQLITE_STATIC);
         if (sqlite3_step(q) == SQLITE_ROW)
             res->duplicate_of = (int)sqlite3_column_int64(q, 0);
         sqlite3_finalize(q);
@@ -577,7 +579,7 @@ int pr_ingest_commit(pr_ingest *ing, const char *sha256, int force, pr_ingest_re
     if (rc == 0)
         rc = finish_run(ing, err);
     if (rc == 0)
-        rc = insert_source(ing, sha256, err);
+        rc = insert_source(ing, digest, err);
     if (rc == 0)
         rc = exec(st, "COMMIT", err);
     if (rc < 0) {
@@ -585,6 +587,7 @@ int pr_ingest_commit(pr_ingest *ing, const char *sha256, int force, pr_ingest_re
         return rc;
     }
     res->run_id = ing->run->id;
+    snprintf(res->name, sizeof res->name, "%s", ing->run->name ? ing->run->name : "");
     res->samples = ing->total_samples;
     res->runs = ing->runs;
     free_ingest(ing);

@@ -26,6 +26,7 @@ typedef struct pr_ingest_result {
     int64_t samples;       /* samples added by this input */
     int runs;              /* runs created or extended (more than 1 with --split-runs) */
     int duplicate_of;      /* >0: the content was already ingested as that run (skipped) */
+    char name[256];        /* the (last) run's name */
 } pr_ingest_result;
 
 /* Begins an ingest transaction. run_name: append to the run with this name if it exists,
@@ -34,10 +35,10 @@ int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const c
                     pr_error *err);
 /* The sink parsers push into; sink->run is the run being written. */
 pr_sink *pr_ingest_sink(pr_ingest *ing);
-/* Finishes: checks for duplicate content (sha256) unless force, writes metadata, strings and
+/* Finishes: checks for duplicate content (the input's digest) unless force, writes metadata, strings and
  * aggregates, commits. On a duplicate the transaction is rolled back and res->duplicate_of set.
  * Frees `ing` in every case. */
-int pr_ingest_commit(pr_ingest *ing, const char *sha256, int force, pr_ingest_result *res,
+int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_result *res,
                      pr_error *err);
 /* Rolls back everything this input wrote and frees `ing`. */
 void pr_ingest_abort(pr_ingest *ing);

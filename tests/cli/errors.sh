@@ -1,5 +1,5 @@
 # Bad input and bad usage: clear messages, exit codes, and a store left as it was.
-pr
+sh_ "\$PR 2>/dev/null"
 pr --version
 pr nosuchcommand
 pr ingest

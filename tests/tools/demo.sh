@@ -6,7 +6,7 @@ BIN=${PERFREPORT_BIN:-./perfreport}
 mkdir -p out
 rm -f out/perfreport.db out/perfreport.db-wal out/perfreport.db-shm
 export PERFREPORT_STORE=out/perfreport.db
-"$BIN" ingest --quiet samples/*
+"$BIN" ingest --quiet $(ls samples/* | grep -v README)
 "$BIN" runs
 "$BIN" summary --by label > out/summary.txt
 "$BIN" summary --json > out/report.json

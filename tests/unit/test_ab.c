@@ -12,6 +12,7 @@
 #include "analysis/ab_stats.h"
 #include "model/xalloc.h"
 #include "parsers/ab.h"
+#include "parsers/textsum.h"
 #include "tests/unit/lib/collect.h"
 
 /* Fixtures with a -g file (and a .txt report and a -e .csv from the same run). */
@@ -103,7 +104,7 @@ static void test_ab__tables_match_ab_for_every_fixture(void **st)
         assert_true(t.has_percentiles);
         const json_t *pct = jobj(tool, "Percentage served (ms)");
         for (int i = 0; i < PR_AB_NPERCS; i++) {
-            char k[8];
+            char k[16];
             snprintf(k, sizeof k, "%d", pr_ab_percs[i]);
             if (t.pct_ms[i] != jint(pct, k))
                 fail_msg("%s %s%%: %lld, ab printed %lld", with_tsv[f], k,
@@ -197,6 +198,41 @@ static void test_ab__median_parity_rule(void **st)
     assert_int_equal(pr_ab_stats_compute(z1, z2, z3, one, 0, &tb), PR_EUSAGE);
 }
 
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Large inputs take the radix-sort path: same answers as a plain sort. */
+static void test_ab__large_input_sort(void **st)
+{
+    size_t n = 20001;
+    int64_t *c = pr_xmalloc(n * 8), *p = pr_xmalloc(n * 8), *w = pr_xmalloc(n * 8),
+            *t = pr_xmalloc(n * 8), *ref = pr_xmalloc(n * 8);
+    uint64_t x = 88172645463325252ULL;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        t[i] = ref[i] = (int64_t)(x % 5000000000ULL) >> (x % 24);
+        c[i] = p[i] = w[i] = (int64_t)(i % 7) * 1000;
+    }
+    qsort(ref, n, 8, cmp64);
+    pr_ab_tables tb;
+    assert_int_equal(pr_ab_stats_compute(c, p, w, t, n, &tb), 0);
+    for (size_t i = 0; i < n; i++)
+        assert_true(t[i] == ref[i]);
+    assert_int_equal(tb.total.max_ms, (ref[n - 1] + 500) / 1000);
+    assert_int_equal(tb.total.median_ms, ((ref[n / 2] + ref[n / 2 + 1]) / 2 + 500) / 1000);
+    assert_int_equal(tb.pct_ms[4], (ref[n * 90 / 100] + 500) / 1000);
+    free(c);
+    free(p);
+    free(w);
+    free(t);
+    free(ref);
+}
+
 /* -e rows: round-half-up of each CSV value is the -g ttime at ab's CSV index. */
 static void test_ab__csv_index_rule(void **st)
 {
@@ -216,7 +252,7 @@ static void test_ab__csv_index_rule(void **st)
             size_t idx = pr_ab_csv_index(n, i);
             if (idx >= n)
                 continue;
-            char k[8];
+            char k[16];
             snprintf(k, sizeof k, "%d", i);
             int64_t us = llround(jnum(raw, k) * 1000);
             if ((us + 500) / 1000 != t[idx])
@@ -252,6 +288,29 @@ static void test_ab__csv_small_run_garbage_rows(void **st)
     assert_int_equal(json_integer_value(json_array_get(bad, 0)), 98);
     assert_int_equal(c.warnings, 1);
     collect_free(&c);
+
+    /* cut after row 49: PR_ETRUNC with rows 0..49 */
+    {
+        char *p = path_of("ab_plain_c10", ".csv");
+        FILE *f = fopen(p, "rb");
+        assert_non_null(f);
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        const char *cut = strstr(buf, "\n50,");
+        assert_non_null(cut);
+        pr_error err;
+        collect_init(&c);
+        assert_int_equal(collect_parse_mem(&c, "ab-csv", buf, (size_t)(cut - buf) + 1, NULL, &err),
+                         PR_ETRUNC);
+        assert_true(strstr(err.msg, "found 50") != NULL);
+        lat = jobj(c.run->summary, "latency_ns");
+        assert_non_null(json_object_get(lat, "p49"));
+        assert_null(json_object_get(lat, "p50"));
+        collect_free(&c);
+        free(p);
+    }
 
     parse_ok(&c, "ab-csv", "ab_plain_c10", ".csv");
     lat = jobj(c.run->summary, "latency_ns");
@@ -396,6 +455,55 @@ static void test_ab__text_variants(void **st)
     collect_free(&c);
 }
 
+/* The held-back -r flaky run's counters (ab.md §6) and a report pasted with indentation. */
+static void test_ab__text_failure_events_and_pasted(void **st)
+{
+    const char *txt = "    Server Software:        BaseHTTP/0.6\n"
+                      "    Server Hostname:        127.0.0.1\n"
+                      "    Complete requests:      300\n"
+                      "    Failed requests:        90\n"
+                      "       (Connect: 0, Receive: 30, Length: 30, Exceptions: 30)\n"
+                      "    Requests per second:    1234.50 [#/sec] (mean)\n"
+                      "    Connection Times (ms)\n"
+                      "                  min  mean[+/-sd] median   max\n"
+                      "    Connect:        0    0   0.1      0       1\n"
+                      "    Processing:     0   27  15.2     26      61\n"
+                      "    Waiting:        0   26  15.3     26      61\n"
+                      "    Total:          0   27  15.2     26      61\n";
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, NULL, txt, strlen(txt), NULL, &err), 0);
+    assert_string_equal(c.run->format, "ab-text");
+    const json_t *s = c.run->summary, *tool = jobj(s, "tool");
+    assert_int_equal(jint(s, "requests"), 300);
+    assert_null(json_object_get(s, "failures")); /* 30 resets counted 3 times */
+    assert_int_equal(jint(tool, "Failed requests"), 90);
+    assert_int_equal(json_array_size(json_object_get(s, "errors")), 3);
+    assert_int_equal(jint(jobj(jobj(tool, "Connection Times (ms)"), "Total"), "median"), 26);
+    assert_int_equal(jint(jobj(s, "latency_ns"), "max"), 61000000);
+    assert_true(jnum(s, "rate_per_s") == 1234.5);
+    collect_free(&c);
+}
+
+/* A hostile report with thousands of labels and warnings stays bounded. */
+static void test_ab__summary_bounded(void **st)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, "Server Software:        x\nComplete requests:      0\n");
+    for (int i = 0; i < 5000; i++)
+        pr_buf_printf(&b, "Label %d:   %d\nWARNING: w\n  more\n", i, i);
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "ab-text", b.p, b.len, NULL, &err), 0);
+    const json_t *tool = jobj(c.run->summary, "tool");
+    assert_true(json_object_size(tool) <= PR_TEXTSUM_MAX_KEYS + 1);
+    assert_true(json_array_size(json_object_get(tool, "warnings")) <= PR_TEXTSUM_MAX_ITEMS);
+    collect_free(&c);
+    pr_buf_dispose(&b);
+}
+
 static char *slurp(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -511,6 +619,29 @@ static void test_ab__merge_text_and_csv(void **st)
     collect_free(&csv);
 }
 
+/* -g samples + text counters + CSV percentiles of one run. */
+static void test_ab__join_runs(void **st)
+{
+    collect tsv, txt, csv;
+    parse_ok(&tsv, "ab-gnuplot", "ab_varlen_length", ".tsv");
+    parse_ok(&txt, "ab-text", "ab_varlen_length", ".txt");
+    parse_ok(&csv, "ab-csv", "ab_varlen_length", ".csv");
+    pr_ab_join(tsv.run, txt.run);
+    pr_ab_join(tsv.run, csv.run);
+    assert_false(tsv.run->summary_only);
+    assert_int_equal(tsv.n, 300);
+    assert_int_equal(jint(tsv.run->summary, "failures"), 286);
+    assert_int_equal(jint(tsv.run->summary, "requests"), 300);
+    assert_int_equal(tsv.run->concurrency, 5);
+    assert_string_equal(tsv.run->tool_version, "2.3");
+    assert_non_null(json_object_get(jobj(tsv.run->summary, "latency_ns"), "p1"));
+    assert_true(json_array_size(json_object_get(tsv.run->meta, "notes")) >= 5);
+    assert_false(json_is_true(json_object_get(tsv.run->meta, "status_known")));
+    collect_free(&tsv);
+    collect_free(&txt);
+    collect_free(&csv);
+}
+
 static void test_ab__sniff_every_fixture(void **st)
 {
     static const struct {
@@ -549,14 +680,18 @@ int main(void)
         cmocka_unit_test(test_ab__tables_known_values),
         cmocka_unit_test(test_ab__dtime_kept_when_rounding_differs),
         cmocka_unit_test(test_ab__median_parity_rule),
+        cmocka_unit_test(test_ab__large_input_sort),
         cmocka_unit_test(test_ab__csv_index_rule),
         cmocka_unit_test(test_ab__csv_small_run_garbage_rows),
         cmocka_unit_test(test_ab__text_key_numbers),
         cmocka_unit_test(test_ab__text_variants),
         cmocka_unit_test(test_ab__text_truncated),
+        cmocka_unit_test(test_ab__summary_bounded),
+        cmocka_unit_test(test_ab__text_failure_events_and_pasted),
         cmocka_unit_test(test_ab__tsv_errors),
         cmocka_unit_test(test_ab__print_matches_ab_layout),
         cmocka_unit_test(test_ab__merge_text_and_csv),
+        cmocka_unit_test(test_ab__join_runs),
         cmocka_unit_test(test_ab__sniff_every_fixture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

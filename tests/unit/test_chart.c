@@ -338,6 +338,27 @@ static void test_chart__errors_only_where_errors(void **st)
     assert_int_equal(outside, 0);
     assert_true(inside > 200);
     assert_true(blue > 1000);
+    cairo_surface_destroy(s);
+    /* a time window shows only its samples: 45..60 s keeps the end of the burst at the left */
+    o.from_ns = 45000000000LL;
+    o.to_ns = 60000000000LL;
+    assert_int_equal(render("latency", &in, &o, PR_CHART_PNG, &b, &fr), 0);
+    assert_true(fr.x_min == 45e9 && fr.x_max == 60e9);
+    s = png_decode(&b);
+    x50 = fr.plot_x + (50e9 - fr.x_min) / (fr.x_max - fr.x_min) * fr.plot_w;
+    inside = outside = 0;
+    for (int y = (int)fr.plot_y + 1; y < (int)(fr.plot_y + fr.plot_h) - 1; y++)
+        for (int x = (int)fr.plot_x + 1; x < (int)(fr.plot_x + fr.plot_w) - 1; x++) {
+            if (!is_vermillion(pixel(s, x, y)))
+                continue;
+            if (x <= x50 + 2)
+                inside++;
+            else
+                outside++;
+        }
+    assert_int_equal(outside, 0);
+    assert_true(inside > 200);
+    o.from_ns = o.to_ns = 0;
     /* the legend names both */
     assert_int_equal(render("latency", &in, &o, PR_CHART_SVG, &b, NULL), 0);
     assert_non_null(strstr(b.p, "legend: error (667 samples)"));
@@ -569,6 +590,57 @@ static void test_chart__hostile_values(void **st)
     pr_buf_dispose(&b);
 }
 
+/* Many codes, runs, labels and metrics: bounded work, no crash. */
+static void test_chart__many_series(void **st)
+{
+    enum { NC = 100000, NL = 100000, ND = 200 };
+    int *codes = pr_xmalloc(NC * sizeof *codes);
+    double *counts = pr_xmalloc(NC * 2 * sizeof *counts);
+    for (int c = 0; c < NC; c++) {
+        codes[c] = 100 + c % 700;
+        counts[2 * c] = counts[2 * c + 1] = 1;
+    }
+    int64_t t[2] = {0, 1000000000};
+    pr_chart_timeseries ts;
+    memset(&ts, 0, sizeof ts);
+    ts.n = 2;
+    ts.t_ns = t;
+    ts.interval_ns = 1000000000;
+    ts.n_codes = NC;
+    ts.codes = codes;
+    ts.code_counts = counts;
+    pr_chart_label *labs = pr_xcalloc(NL, sizeof *labs);
+    for (int i = 0; i < NL; i++)
+        labs[i] = (pr_chart_label){"same name", (int64_t)(i % 1000) * 1000000, 10, (uint64_t)(i % 3)};
+    pr_chart_labels ls = {NL, labs, "p50"};
+    fixture *f = fixture_new();
+    pr_chart_dist *d = pr_xcalloc(ND, sizeof *d);
+    for (int i = 0; i < ND; i++)
+        d[i] = f->d[i % 2];
+    pr_chart_input in = f->in;
+    in.ts = &ts;
+    in.labels = &ls;
+    in.dists = d;
+    in.n_dists = ND;
+    pr_buf b = PR_BUF_INIT;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(render("status", &in, NULL, PR_CHART_SVG, &b, NULL), 0);
+    assert_non_null(strstr(b.p, "more codes not drawn"));
+    assert_int_equal(render("labels", &in, NULL, PR_CHART_SVG, &b, NULL), 0);
+    assert_non_null(strstr(b.p, "more labels"));
+    assert_int_equal(render("spectrum", &in, NULL, PR_CHART_PNG, &b, NULL), 0);
+    assert_int_equal(render("histogram", &in, NULL, PR_CHART_PNG, &b, NULL), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_true(t1.tv_sec - t0.tv_sec < 20);
+    pr_buf_dispose(&b);
+    free(codes);
+    free(counts);
+    free(labs);
+    free(d);
+    free(f);
+}
+
 static void test_chart__usage_errors(void **st)
 {
     fixture *f = fixture_new();
@@ -601,6 +673,15 @@ static void test_chart__usage_errors(void **st)
     assert_string_equal(err.path, "chart.gif");
     assert_int_equal(pr_chart_render_file(k, &f->in, &o, "/nonexistent-dir/x.png", NULL, &err), PR_EIO);
     assert_string_equal(err.path, "/nonexistent-dir/x.png");
+    /* a full disk is an error, and no truncated file stays behind */
+    char full[64];
+    snprintf(full, sizeof full, "/tmp/test_chart_full_%ld.png", (long)getpid());
+    if (symlink("/dev/full", full) == 0) {
+        assert_int_equal(pr_chart_render_file(k, &f->in, &o, full, NULL, &err), PR_EIO);
+        assert_non_null(strstr(err.msg, "writing chart file failed"));
+        assert_int_equal(access(full, F_OK), -1);
+        unlink(full);
+    }
     /* and a real file */
     char path[] = "/tmp/test_chart_XXXXXX.svg";
     int fd = mkstemps(path, 4);
@@ -705,6 +786,95 @@ static void test_chart__axis_ticks(void **st)
     assert_string_equal(buf, "800 \xc2\xb5s");
 }
 
+static int is_dark(px p)
+{
+    return p.r < 90 && p.g < 90 && p.b < 90;
+}
+
+static int is_purple(px p)
+{
+    /* Okabe-Ito reddish purple #CC79A7 */
+    return p.r > 170 && p.g > 90 && p.g < 150 && p.b > 130 && p.b < 200;
+}
+
+/* A threshold draws its dashed line at the value's row; a marker its line at the x of its time. */
+static void test_chart__annotations_position(void **st)
+{
+    fixture *f = fixture_new();
+    pr_chart_opts o;
+    pr_chart_opts_init(&o);
+    o.width = 800;
+    o.height = 450;
+    o.log_y = PR_CHART_LOG_OFF;
+    pr_chart_threshold thr = {30e6, "SLO"};
+    pr_chart_marker mk = {25e9, NAN, "saturation"};
+    o.thresholds = &thr;
+    o.n_thresholds = 1;
+    o.markers = &mk;
+    o.n_markers = 1;
+    f->ts.p90_ns = f->ts.p99_ns = f->ts.max_ns = NULL; /* only p50 (~10 ms), far from 30 ms */
+    pr_buf b = PR_BUF_INIT;
+    pr_chart_frame fr;
+    assert_int_equal(render("percentiles", &f->in, &o, PR_CHART_PNG, &b, &fr), 0);
+    cairo_surface_t *s = png_decode(&b);
+    double y = fr.plot_y + fr.plot_h * (1 - (30e6 - fr.y_min) / (fr.y_max - fr.y_min));
+    double x = fr.plot_x + (25e9 - fr.x_min) / (fr.x_max - fr.x_min) * fr.plot_w;
+    int on = 0, off = 0;
+    for (int xx = (int)fr.plot_x + 5; xx < (int)(fr.plot_x + fr.plot_w * 0.5); xx++) {
+        int d = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            d |= is_dark(pixel(s, xx, (int)y + dy));
+        on += d;
+        off += is_dark(pixel(s, xx, (int)y + 12));
+    }
+    assert_true(on > (int)(fr.plot_w * 0.5) / 2); /* dashes cover more than half */
+    assert_int_equal(off, 0);
+    on = 0;
+    off = 0;
+    for (int yy = (int)fr.plot_y + 30; yy < (int)(fr.plot_y + fr.plot_h) - 5; yy++) {
+        int d = 0;
+        for (int dx = -1; dx <= 1; dx++)
+            d |= is_purple(pixel(s, (int)x + dx, yy));
+        on += d;
+        off += is_purple(pixel(s, (int)x + 15, yy));
+    }
+    assert_true(on > (int)(fr.plot_h - 35) / 2);
+    assert_int_equal(off, 0);
+    cairo_surface_destroy(s);
+    pr_buf_dispose(&b);
+    free(f);
+}
+
+/* At scale 2 the scatter bins per device pixel; a lone sample still covers a logical pixel. */
+static void test_chart__scatter_hidpi(void **st)
+{
+    int64_t t[3] = {0, 50000000000LL, 100000000000LL}, l[3] = {10000000, 10000000, 10000000};
+    pr_chart_points p = {3, t, l, NULL};
+    pr_chart_input in;
+    memset(&in, 0, sizeof in);
+    in.points = &p;
+    pr_chart_opts o;
+    pr_chart_opts_init(&o);
+    o.width = 600;
+    o.height = 300;
+    o.scale = 2;
+    o.log_y = PR_CHART_LOG_OFF;
+    pr_buf b = PR_BUF_INIT;
+    pr_chart_frame fr;
+    assert_int_equal(render("latency", &in, &o, PR_CHART_PNG, &b, &fr), 0);
+    cairo_surface_t *s = png_decode(&b);
+    double x = fr.plot_x + (50e9 - fr.x_min) / (fr.x_max - fr.x_min) * fr.plot_w;
+    double y = fr.plot_y + fr.plot_h * (1 - (10e6 - fr.y_min) / (fr.y_max - fr.y_min));
+    int blue = 0;
+    for (int dy = -3; dy <= 3; dy++)
+        for (int dx = -3; dx <= 3; dx++)
+            blue += is_blue(pixel(s, (int)(x * 2) + dx, (int)(y * 2) + dy));
+    assert_true(blue >= 4);
+    assert_true(blue <= 9);
+    cairo_surface_destroy(s);
+    pr_buf_dispose(&b);
+}
+
 static void test_chart__capacity_knee(void **st)
 {
     double off[5] = {100, 200, 300, 400, 500}, tp[5] = {100, 200, 299, 330, 320};
@@ -733,9 +903,12 @@ int main(void)
         cmocka_unit_test(test_chart__byte_identical),
         cmocka_unit_test(test_chart__empty_and_one_point),
         cmocka_unit_test(test_chart__hostile_values),
+        cmocka_unit_test(test_chart__many_series),
         cmocka_unit_test(test_chart__usage_errors),
         cmocka_unit_test(test_chart__axis_ticks),
         cmocka_unit_test(test_chart__capacity_knee),
+        cmocka_unit_test(test_chart__annotations_position),
+        cmocka_unit_test(test_chart__scatter_hidpi),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     pr_chart_shutdown();

@@ -99,9 +99,15 @@ static void test_model__input_lines(void **st)
     assert_memory_equal(line, "last", 4);
     assert_int_equal(pr_input_line_terminated(in), 0);
     assert_int_equal(pr_input_getline(in, &line, &n, &err), 0);
-    char hash[65];
-    pr_input_sha256(in, hash);
-    assert_int_equal(strlen(hash), 64);
+    char hash[PR_DIGEST_HEX];
+    pr_input_digest(in, hash);
+    assert_int_equal(strlen(hash), 39);
+    pr_input *again = pr_input_mem("t2", text, sizeof text - 1);
+    pr_input_drain(again, &err);
+    char hash2[PR_DIGEST_HEX];
+    pr_input_digest(again, hash2);
+    assert_string_equal(hash, hash2);
+    pr_input_close(again);
     pr_input_close(in);
 }
 

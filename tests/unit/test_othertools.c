@@ -116,6 +116,24 @@ static void test_othertools__hey_text(void **st)
     assert_int_equal(jint(s, "failures"), 50);
     collect_free(&c);
 
+    /* cut before the status codes: PR_ETRUNC, what was read is kept */
+    {
+        FILE *f = fopen(testdata("other/hey_nginx_c50_summary.txt"), "rb");
+        assert_non_null(f);
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        const char *cut = strstr(buf, "Status code distribution:");
+        assert_non_null(cut);
+        pr_error err;
+        collect_init(&c);
+        assert_int_equal(collect_parse_mem(&c, "hey-text", buf, (size_t)(cut - buf), NULL, &err),
+                         PR_ETRUNC);
+        assert_int_equal(jint(c.run->summary, "duration_ns"), 139600000);
+        collect_free(&c);
+    }
+
     parse_ok(&c, "hey-text", "other/hey_post_z3s_summary.txt");
     assert_int_equal(jint(c.run->summary, "requests"), 82779);
     assert_int_equal(jint(jobj(c.run->summary, "tool"), "Total data (bytes)"), 993348);
@@ -247,6 +265,29 @@ static void test_othertools__httperf(void **st)
     collect_free(&c);
 }
 
+/* Labels that are not UTF-8 become '?' in keys (jansson would reject them and free the value). */
+static void test_othertools__invalid_utf8_labels(void **st)
+{
+    const char *h = "httperf --rate=10\nTotal: connections 1 requests 1 replies 1 "
+                    "test-duration 1.0 s\n\xff\xfeLabel: a 1 b 2\nErrors: total 0\n";
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "httperf-text", h, strlen(h), NULL, &err), 0);
+    assert_int_equal(jint(jobj(jobj(c.run->summary, "tool"), "??Label"), "b"), 2);
+    char *dump = json_dumps(c.run->summary, 0);
+    assert_non_null(dump);
+    free(dump);
+    collect_free(&c);
+    const char *y = "Summary:\n  Total:\t1.0 secs\n\nDetails (average, fastest, slowest):\n"
+                    "  \xc3(:\t0.1 secs, 0.1 secs, 0.1 secs\n\nStatus code distribution:\n"
+                    "  [200]\t1 responses\n";
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "hey-text", y, strlen(y), NULL, &err), 0);
+    assert_non_null(json_object_get(jobj(jobj(c.run->summary, "tool"), "Details (secs)"), "?("));
+    collect_free(&c);
+}
+
 static char *slurp(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -353,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_othertools__wrk),
         cmocka_unit_test(test_othertools__siege),
         cmocka_unit_test(test_othertools__httperf),
+        cmocka_unit_test(test_othertools__invalid_utf8_labels),
         cmocka_unit_test(test_othertools__sniff_all_fixtures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,8 +56,8 @@ static int ingest_mem(pr_store *s, const char *name, const char *buf, size_t len
         return rc;
     }
     pr_input_drain(in, err);
-    char sha[65];
-    pr_input_sha256(in, sha);
+    char sha[PR_DIGEST_HEX];
+    pr_input_digest(in, sha);
     pr_input_close(in);
     return pr_ingest_commit(ing, sha, force, res, err);
 }

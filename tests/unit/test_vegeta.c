@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "analysis/vegeta_stats.h"
 #include "tests/unit/lib/collect.h"
 
@@ -332,6 +333,136 @@ static void test_vegeta__truncated_gob(void **s)
     free(data);
 }
 
+static size_t put_uint(unsigned char *b, uint64_t v)
+{
+    if (v < 0x80) {
+        b[0] = (unsigned char)v;
+        return 1;
+    }
+    unsigned char t[8];
+    size_t k = 0, n = 0;
+    while (v) {
+        t[k++] = (unsigned char)v;
+        v >>= 8;
+    }
+    b[n++] = (unsigned char)(256 - k);
+    while (k)
+        b[n++] = t[--k];
+    return n;
+}
+
+/* A result with a 3 MiB body (larger than the decoder's buffer) is skipped by streaming. */
+static void test_vegeta__huge_body(void **s)
+{
+    size_t len;
+    char *basic = read_all(testdata("vegeta/basic.bin"), &len);
+    const size_t body = 3u << 20;
+    unsigned char *v = malloc(body + 256), *file = malloc(2 * body + 1024);
+    size_t n = 0;
+    n += put_uint(v + n, 2 + 1);         /* Code (field 2) */
+    n += put_uint(v + n, 404);
+    v[n++] = 1;                          /* Timestamp: the first record's */
+    memcpy(v + n, basic + 0xd8, 16);     /* 0f + 15 bytes */
+    n += 16;
+    v[n++] = 1;                          /* Latency 1009568 */
+    n += put_uint(v + n, 2 * 1009568);
+    v[n++] = 2;                          /* BytesIn */
+    n += put_uint(v + n, body);
+    v[n++] = 1;                          /* Error */
+    n += put_uint(v + n, 13);
+    memcpy(v + n, "404 Not Found", 13);
+    n += 13;
+    v[n++] = 1;                          /* Body */
+    n += put_uint(v + n, body);
+    memset(v + n, 'x', body);
+    n += body;
+    v[n++] = 1;                          /* Method */
+    n += put_uint(v + n, 3);
+    memcpy(v + n, "GET", 3);
+    n += 3;
+    v[n++] = 0;
+    size_t m = 0;
+    memcpy(file, basic, 0xcf);           /* the four definitions */
+    m = 0xcf;
+    for (int rep = 0; rep < 2; rep++) {
+        m += put_uint(file + m, n + 2);
+        file[m++] = 0xff;                /* type id 65 */
+        file[m++] = 0x82;
+        memcpy(file + m, v, n);
+        m += n;
+    }
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", file, m, NULL, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.s[1].status, 404);
+    assert_int_equal(c.s[1].bytes_in, body);
+    assert_int_equal(c.s[1].latency_ns, 1009568);
+    assert_true(c.s[1].start_ns == 1796051469461933948LL);
+    assert_string_equal(pr_run_str(c.run, c.s[1].error), "404 Not Found");
+    assert_string_equal(pr_run_str(c.run, c.s[1].label), "GET");
+    collect_free(&c);
+    /* Cut inside the second body: the first record survives, the offset names message 2. */
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", file, m - body / 2, NULL, &err),
+                     PR_ETRUNC);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(err.offset, (long long)(0xcf + (m - 0xcf) / 2));
+    collect_free(&c);
+    free(v);
+    free(file);
+    free(basic);
+}
+
+/* time.Time with a zone offset (-03:30, as in St John's) in version 1 and version 2 form. */
+static void test_vegeta__time_zone(void **s)
+{
+    size_t len;
+    unsigned char *b = (unsigned char *)read_all(testdata("vegeta/basic.bin"), &len);
+    /* Version 1: patch the first record's offset minutes (bytes 0xe6-0xe7) to -210. */
+    b[0xe6] = 0xff;
+    b[0xe7] = 0x2e;
+    collect c;
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", b, 0x27f, NULL, &err), 0);
+    assert_int_equal(c.n, 1);
+    assert_true(c.s[0].start_ns == 1796051469461933948LL); /* the instant does not move */
+    assert_int_equal(json_integer_value(json_object_get(c.run->meta, "tz_offset_min")), -210);
+    pr_vegeta_stats st;
+    pr_vegeta_stats_compute(&st, c.s, c.n, c.run);
+    char *js = pr_vegeta_stats_json_text(&st, c.run);
+    assert_non_null(strstr(js, "\"earliest\":\"2026-11-30T11:41:09.461933948-03:30\""));
+    free(js);
+    pr_vegeta_stats_dispose(&st);
+    collect_free(&c);
+    /* Version 2: 16 bytes, one more byte of offset seconds; the message grows by one. */
+    unsigned char v2[0x27f + 1];
+    size_t n = 0;
+    memcpy(v2, b, 0xcf);
+    n = 0xcf;
+    v2[n++] = 0xfe;
+    v2[n++] = 0x01;
+    v2[n++] = 0xae; /* 430 */
+    memcpy(v2 + n, b + 0xd2, 0xd8 - 0xd2);
+    n += 0xd8 - 0xd2;
+    v2[n++] = 0x10;
+    v2[n++] = 0x02;
+    memcpy(v2 + n, b + 0xda, 0xe8 - 0xda);
+    n += 0xe8 - 0xda;
+    v2[n++] = 0x00; /* offset seconds */
+    memcpy(v2 + n, b + 0xe8, 0x27f - 0xe8);
+    n += 0x27f - 0xe8;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", v2, n, NULL, &err), 0);
+    assert_int_equal(c.n, 1);
+    assert_true(c.s[0].start_ns == 1796051469461933948LL);
+    assert_int_equal(c.s[0].latency_ns, 1009568);
+    collect_free(&c);
+    free(b);
+}
+
 static void test_vegeta__refuses_other_input(void **s)
 {
     collect c;
@@ -371,6 +502,42 @@ static void test_vegeta__refuses_other_input(void **s)
         assert_string_equal(p->name, files[i][1]);
         free(d);
     }
+}
+
+/* First lines longer than the sniffed bytes (big bodies) are still recognised and read. */
+static void test_vegeta__long_first_line(void **s)
+{
+    size_t body = 20000;
+    char *csv = malloc(body + 200), *js = malloc(body + 400);
+    int n = snprintf(csv, 200, "1796051469461933948,200,1009568,0,%zu,,", body);
+    memset(csv + n, 'A', body);
+    n += (int)body;
+    n += snprintf(csv + n, 200, ",,0,GET,http://x/,\n");
+    int m = snprintf(js, 400, "{\"attack\":\"\",\"seq\":0,\"code\":200,\"timestamp\":"
+                     "\"2026-11-30T15:11:09.461933948Z\",\"latency\":1009568,\"bytes_out\":0,"
+                     "\"bytes_in\":%zu,\"error\":\"\",\"body\":\"", body);
+    memset(js + m, 'A', body);
+    m += (int)body;
+    m += snprintf(js + m, 400, "\",\"method\":\"GET\",\"url\":\"http://x/\",\"headers\":null}\n");
+    int score;
+    const pr_parser *p = pr_parser_sniff((const unsigned char *)csv, 4096, &score);
+    assert_non_null(p);
+    assert_string_equal(p->name, "vegeta-csv");
+    p = pr_parser_sniff((const unsigned char *)js, 4096, &score);
+    assert_non_null(p);
+    assert_string_equal(p->name, "vegeta-json");
+    collect a, b;
+    pr_error err;
+    collect_init(&a);
+    collect_init(&b);
+    assert_int_equal(collect_parse_mem(&a, NULL, csv, (size_t)n, NULL, &err), 0);
+    assert_int_equal(collect_parse_mem(&b, NULL, js, (size_t)m, NULL, &err), 0);
+    assert_same_samples(&a, &b);
+    assert_int_equal(a.s[0].bytes_in, body);
+    collect_free(&a);
+    collect_free(&b);
+    free(csv);
+    free(js);
 }
 
 static void test_vegeta__line_errors(void **s)
@@ -510,6 +677,40 @@ static void test_vegeta__report_parsers(void **s)
         collect_free(&g);
     }
 
+    /* Text and JSON reports of every fixture give the same numbers (text ones rounded). */
+    static const char *const all[] = {"basic", "mixed", "refused", "post", "multi"};
+    for (size_t i = 0; i < 5; i++) {
+        char rel[128];
+        collect t, j;
+        snprintf(rel, sizeof rel, "vegeta/%s.report.txt", all[i]);
+        parse_ok(&t, "vegeta-text", rel);
+        snprintf(rel, sizeof rel, "vegeta/%s.report.json", all[i]);
+        parse_ok(&j, "vegeta-report-json", rel);
+        json_t *ts = t.run->summary, *jsum = j.run->summary;
+        static const char *const keys[] = {"requests", "bytes_in_total", "bytes_out_total"};
+        for (size_t k = 0; k < 3; k++)
+            assert_int_equal(sum_i(ts, keys[k]), sum_i(jsum, keys[k]));
+        static const char *const durs[] = {"duration_ns", "wait_ns"};
+        for (size_t k = 0; k < 2; k++)
+            assert_int_equal(sum_i(ts, durs[k]), pr_vegeta_round(sum_i(jsum, durs[k])));
+        static const char *const lk[] = {"min", "mean", "p50", "p90", "p95", "p99", "max"};
+        for (size_t k = 0; k < 7; k++)
+            assert_int_equal(sum_i(json_object_get(ts, "latency_ns"), lk[k]),
+                             pr_vegeta_round(sum_i(json_object_get(jsum, "latency_ns"), lk[k])));
+        assert_true(json_equal(json_object_get(ts, "status_codes"),
+                               json_object_get(jsum, "status_codes")));
+        assert_true(json_equal(json_object_get(ts, "errors"), json_object_get(jsum, "errors")));
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.2f",
+                 json_real_value(json_object_get(jsum, "success_ratio")) * 100);
+        assert_true(json_real_value(json_object_get(ts, "success_ratio")) * 100 ==
+                    strtod(buf, NULL) ||
+                    fabs(json_real_value(json_object_get(ts, "success_ratio")) * 100 -
+                         strtod(buf, NULL)) < 1e-9);
+        collect_free(&t);
+        collect_free(&j);
+    }
+
     parse_ok(&c, NULL, "vegeta/mixed.hist.txt");
     json_t *h = json_object_get(json_object_get(c.run->summary, "tool"), "histogram");
     static const int64_t counts[] = {762, 5, 1, 37, 40, 139, 16};
@@ -574,7 +775,10 @@ int main(void)
         cmocka_unit_test(test_vegeta__sample_fields),
         cmocka_unit_test(test_vegeta__order_independent),
         cmocka_unit_test(test_vegeta__truncated_gob),
+        cmocka_unit_test(test_vegeta__huge_body),
+        cmocka_unit_test(test_vegeta__time_zone),
         cmocka_unit_test(test_vegeta__refuses_other_input),
+        cmocka_unit_test(test_vegeta__long_first_line),
         cmocka_unit_test(test_vegeta__line_errors),
         cmocka_unit_test(test_vegeta__attack_names_run),
         cmocka_unit_test(test_vegeta__report_parsers),

@@ -1,0 +1,68 @@
+/* Loads per-sample points of a run for scatter charts. */
+#include "analysis/points.h"
+#include "model/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct loader {
+    pr_points *p;
+    size_t cap;
+    int64_t from, to;
+} loader;
+
+static int cb(void *payload, const pr_sample *s, size_t n)
+{
+    loader *l = payload;
+    pr_points *p = l->p;
+    if (p->n + n > l->cap) {
+        size_t cap = l->cap;
+        p->t_ns = pr_xgrow(p->t_ns, &cap, p->n + n, sizeof *p->t_ns);
+        p->latency_ns = pr_xrealloc(p->latency_ns, cap * sizeof *p->latency_ns);
+        p->ok = pr_xrealloc(p->ok, cap);
+        l->cap = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].start_ns == PR_UNKNOWN)
+            continue;
+        int64_t t = s[i].start_ns - p->start_ns;
+        if (t < l->from || t >= l->to)
+            continue;
+        p->t_ns[p->n] = t;
+        p->latency_ns[p->n] = s[i].latency_ns == PR_UNKNOWN ? -1 : s[i].latency_ns;
+        p->ok[p->n] = pr_sample_outcome(&s[i]) != 0;
+        p->n++;
+    }
+    return 0;
+}
+
+int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, pr_points *out,
+                   pr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    pr_run *run;
+    int rc = pr_store_load_run(st, run_id, &run, err);
+    if (rc < 0)
+        return rc;
+    out->start_ns = run->start_ns == PR_UNKNOWN ? 0 : run->start_ns;
+    loader l = {out, 0, from_ns == PR_UNKNOWN ? INT64_MIN : from_ns,
+                to_ns == PR_UNKNOWN ? INT64_MAX : to_ns};
+    if (run->samples > 0) {
+        l.cap = (size_t)run->samples;
+        out->t_ns = pr_xmalloc(l.cap * sizeof *out->t_ns);
+        out->latency_ns = pr_xmalloc(l.cap * sizeof *out->latency_ns);
+        out->ok = pr_xmalloc(l.cap);
+    }
+    pr_run_free(run);
+    rc = pr_store_scan(st, run_id, cb, &l, err);
+    if (rc < 0)
+        pr_points_dispose(out);
+    return rc;
+}
+
+void pr_points_dispose(pr_points *p)
+{
+    free(p->t_ns);
+    free(p->latency_ns);
+    free(p->ok);
+    memset(p, 0, sizeof *p);
+}

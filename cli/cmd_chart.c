@@ -1,0 +1,210 @@
+/* `perfreport chart`: one chart of runs as PNG, SVG or PDF. */
+#include "analysis/points.h"
+#include "analysis/report.h"
+#include "cli/cli.h"
+#include "cli/common.h"
+#include "model/lex.h"
+#include "model/xalloc.h"
+#include "render/chart.h"
+#include "render/model_charts.h"
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int list_kinds(void)
+{
+    for (size_t i = 0; i < pr_chart_nkinds; i++)
+        printf("%-12s %s\n", pr_chart_kinds[i].name, pr_chart_kinds[i].summary);
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"store", required_argument, NULL, 'S'},  {"output", required_argument, NULL, 'o'},
+        {"title", required_argument, NULL, 'T'},  {"width", required_argument, NULL, 'W'},
+        {"height", required_argument, NULL, 'H'}, {"scale", required_argument, NULL, 's'},
+        {"log", no_argument, NULL, 'l'},          {"linear", no_argument, NULL, 'L'},
+        {"from", required_argument, NULL, 'F'},   {"to", required_argument, NULL, 't'},
+        {"abs-time", no_argument, NULL, 'a'},     {"list", no_argument, NULL, 'K'},
+        {"by", required_argument, NULL, 'b'},     {"stat", required_argument, NULL, 'p'},
+        {"load", required_argument, NULL, 'd'},   {"interval", required_argument, NULL, 'i'},
+        {"threshold", required_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *store = NULL, *output = NULL, *stat = "p99", *load_tag = NULL;
+    const char *threshold = NULL;
+    pr_chart_opts co;
+    pr_chart_opts_init(&co);
+    pr_report_opts ro;
+    pr_report_opts_init(&ro);
+    static const double pcts[] = {50, 90, 95, 99, 99.9};
+    memcpy(ro.percentiles, pcts, sizeof pcts);
+    ro.npercentiles = 5;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'S': store = optarg; break;
+        case 'o': output = optarg; break;
+        case 'T': co.title = optarg; break;
+        case 'W': co.width = atoi(optarg); break;
+        case 'H': co.height = atoi(optarg); break;
+        case 's': co.scale = atof(optarg); break;
+        case 'l': co.log_y = PR_CHART_LOG_ON; break;
+        case 'L': co.log_y = PR_CHART_LOG_OFF; break;
+        case 'a': co.abs_time = 1; break;
+        case 'K': return list_kinds();
+        case 'b':
+            if (strcmp(optarg, "label")) {
+                pr_cli_errorf("--by: only 'label' is supported");
+                return PR_EXIT_USAGE;
+            }
+            break;
+        case 'p': stat = optarg; break;
+        case 'd':
+            if (strncmp(optarg, "tag:", 4)) {
+                pr_cli_errorf("--load expects tag:KEY");
+                return PR_EXIT_USAGE;
+            }
+            load_tag = optarg + 4;
+            break;
+        case 'h': threshold = optarg; break;
+        case 'F':
+        case 't':
+        case 'i': {
+            int64_t ns;
+            if (pr_lex_duration(optarg, strlen(optarg), 1000000000, &ns) < 0) {
+                pr_cli_errorf("expected a duration like 10s, got '%s'", optarg);
+                return PR_EXIT_USAGE;
+            }
+            if (c == 'F')
+                ro.from_ns = ns;
+            else if (c == 't')
+                ro.to_ns = ns;
+            else
+                ro.interval_ns = ns;
+            break;
+        }
+        default: return PR_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        pr_cli_errorf("chart: name a kind (perfreport chart --list)");
+        return PR_EXIT_USAGE;
+    }
+    const pr_chart_kind *kind = pr_chart_kind_find(argv[optind]);
+    if (!kind) {
+        pr_cli_errorf("chart: unknown kind '%s' (perfreport chart --list)", argv[optind]);
+        return PR_EXIT_USAGE;
+    }
+    if (!output) {
+        pr_cli_errorf("chart: -o FILE.png|.svg|.pdf is required");
+        return PR_EXIT_USAGE;
+    }
+    if (pr_chart_format_for_path(output) < 0) {
+        pr_cli_errorf("chart: %s: the extension must be .png, .svg or .pdf", output);
+        return PR_EXIT_USAGE;
+    }
+    pr_chart_threshold th;
+    if (threshold) {
+        /* NAME=VALUE, e.g. "p99 SLO=250ms" */
+        const char *eq = strrchr(threshold, '=');
+        int64_t ns;
+        const char *v = eq ? eq + 1 : threshold;
+        if (pr_lex_duration(v, strlen(v), 1000000, &ns) < 0) {
+            pr_cli_errorf("--threshold expects [LABEL=]DURATION, got '%s'", threshold);
+            return PR_EXIT_USAGE;
+        }
+        th.value = (double)ns;
+        th.label = threshold;
+        co.thresholds = &th;
+        co.n_thresholds = 1;
+    }
+    pr_store *st;
+    int rc = pr_cli_open_store(store, 0, &st);
+    if (rc)
+        return rc;
+    int64_t *ids = NULL;
+    size_t n = 0;
+    rc = pr_cli_select_runs(st, argv + optind + 1, argc - optind - 1, &ids, &n);
+    json_t *doc = NULL;
+    pr_error err;
+    pr_error_clear(&err);
+    if (rc == 0 && pr_report_build(st, ids, n, 0, &ro, &doc, &err) < 0) {
+        pr_cli_print_error(&err);
+        rc = PR_EXIT_ERROR;
+    }
+    pr_model_charts mc;
+    memset(&mc, 0, sizeof mc);
+    pr_points pts;
+    memset(&pts, 0, sizeof pts);
+    pr_chart_dist *dists = NULL;
+    pr_model_charts *per = NULL;
+    if (rc == 0) {
+        json_t *runs = json_object_get(doc, "runs");
+        json_t *first = json_array_get(runs, 0);
+        pr_model_charts_run(&mc, first, stat);
+        pr_model_charts_runs(&mc, doc, load_tag);
+        pr_chart_input in = pr_model_charts_input(&mc);
+        /* distributions overlay every run */
+        size_t nr = json_array_size(runs);
+        per = pr_xcalloc(nr, sizeof *per);
+        dists = pr_xcalloc(nr, sizeof *dists);
+        size_t nd = 0;
+        for (size_t i = 0; i < nr; i++) {
+            pr_model_charts_run(&per[i], json_array_get(runs, i), stat);
+            if (per[i].has_dist)
+                dists[nd++] = per[i].dist;
+        }
+        in.dists = nd ? dists : NULL;
+        in.n_dists = nd;
+        pr_chart_points cp = {0, NULL, NULL, NULL};
+        if (kind->needs & PR_CHART_NEEDS_POINTS) {
+            if (pr_points_load(st, ids[0], ro.from_ns, ro.to_ns, &pts, &err) < 0) {
+                pr_cli_print_error(&err);
+                rc = PR_EXIT_ERROR;
+            }
+            cp.n = pts.n;
+            cp.t_ns = pts.t_ns;
+            cp.latency_ns = pts.latency_ns;
+            cp.ok = pts.ok;
+            in.points = &cp;
+        }
+        co.start_ns = json_integer_value(json_object_get(first, "start_ns"));
+        if (rc == 0 && pr_chart_render_file(kind, &in, &co, output, NULL, &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
+        }
+        for (size_t i = 0; i < nr; i++)
+            pr_model_charts_dispose(&per[i]);
+    }
+    free(per);
+    free(dists);
+    pr_points_dispose(&pts);
+    pr_model_charts_dispose(&mc);
+    json_decref(doc);
+    free(ids);
+    pr_store_close(st);
+    pr_chart_shutdown(); /* release font caches: no chart is drawn after this */
+    return rc;
+}
+
+const pr_command pr_cmd_chart = {
+    "chart", "chart KIND [OPTIONS] [RUN…] -o FILE.png|.svg|.pdf", "draw a chart of runs",
+    "Draws one chart of the RUNs (default: every run; time-based kinds use the first).\n"
+    "`perfreport chart --list` names the kinds. The file extension picks the format.\n\n"
+    "options:\n"
+    "  -o, --output FILE     .png, .svg or .pdf (required)\n"
+    "      --title TEXT      --width PX  --height PX  --scale 2 (HiDPI PNG)\n"
+    "      --log, --linear   force the latency axis scale (default: log when values span decades)\n"
+    "      --from D, --to D  time window from the run start (e.g. 10s)\n"
+    "      --abs-time        wall-clock time axis instead of time since start\n"
+    "      --by label        (labels kind) one bar per label\n"
+    "      --stat pNN        the percentile of the labels kind (default p99)\n"
+    "      --load tag:KEY    the offered load of each run for the capacity kind\n"
+    "      --threshold [LABEL=]DURATION  a horizontal threshold line (e.g. 'SLO=250ms')\n"
+    "      --interval D      time-series interval\n\n"
+    "examples:\n"
+    "  perfreport chart latency -o latency.png last\n"
+    "  perfreport chart spectrum -o tails.svg before after\n",
+    run};

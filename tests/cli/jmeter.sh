@@ -1,0 +1,11 @@
+# JMeter JTL files: CSV variants and XML, per-label statistics, JMeter's statistics.json layout.
+pr ingest "$DATA/jmeter/csv-default.jtl" "$DATA/jmeter/connrefused.jtl"
+pr ingest "$DATA/jmeter/csv-semicolon.jtl" "$DATA/jmeter/csv-quoted.jtl" "$DATA/jmeter/xml.jtl"
+pr runs
+pr summary --by label csv-default
+pr summary connrefused
+pr summary --format jmeter csv-default
+pr summary --format jmeter --percentiles jmeter --apdex-t 5 csv-default
+pr summary --by label xml
+head -c 20000 "$DATA/jmeter/csv-default.jtl" > cut.jtl
+pr ingest cut.jtl
