@@ -19,11 +19,88 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "gen/attack.h"
+#include "gen/loop.h"
 #include "gen/targets.h"
 #include "model/input.h"
 #include "model/strtab.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/testhttpd.h"
+
+/* ---- event loop ---- */
+
+typedef struct fired {
+    int order[64];
+    int n;
+} fired;
+
+static void on_timer(pr_loop *l, pr_loop_timer *t, void *payload)
+{
+    fired *f = payload;
+    f->order[f->n++] = (int)(t->when_ns % 1000);
+}
+
+static void on_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
+{
+    char buf[8];
+    *(int *)payload += 1;
+    assert_true(ready & PR_LOOP_READ);
+    assert_true(read(io->fd, buf, sizeof buf) > 0);
+}
+
+static void test_gen__loop_timers_and_io(void **st)
+{
+    pr_loop *l = pr_loop_new();
+    assert_non_null(l);
+    pr_loop_timer t[50];
+    fired f = {{0}, 0};
+    /* all due; the timer number is kept in the low digits of its deadline */
+    int64_t base = (pr_loop_now_ns() - 1000000000) / 1000 * 1000;
+    for (int i = 0; i < 50; i++) {
+        t[i] = (pr_loop_timer){0};
+        t[i].fn = on_timer;
+        t[i].payload = &f;
+        /* pseudo-random order of deadlines: (i * 37) % 50 */
+        pr_loop_timer_set(l, &t[i], base + (int64_t)((i * 37) % 50) * 1000000 + i);
+    }
+    for (int i = 0; i < 50; i += 5)
+        pr_loop_timer_clear(l, &t[i]); /* cleared timers never fire */
+    pr_loop_timer_set(l, &t[1], base + 49500000 + 1); /* re-armed later: fires last */
+    assert_true(pr_loop_next_deadline(l) <= base + 50000000);
+    assert_true(pr_loop_run_once(l, 0) >= 40);
+    assert_int_equal(f.n, 40);
+    for (int k = 0; k < f.n; k++)
+        assert_int_not_equal(f.order[k] % 5, 0);
+    assert_int_equal(f.order[39], 1);
+    for (int k = 1; k < 39; k++) /* deadlines ascending: (id * 37) % 50 increases */
+        assert_true((f.order[k - 1] * 37) % 50 < (f.order[k] * 37) % 50);
+    assert_true(pr_loop_next_deadline(l) == INT64_MAX);
+    /* a future timer bounds the wait */
+    pr_loop_timer late = {0};
+    late.fn = on_timer;
+    late.payload = &f;
+    pr_loop_timer_set(l, &late, pr_loop_now_ns() + 20000000);
+    int64_t t0 = pr_loop_now_ns();
+    while (f.n == 40)
+        pr_loop_run_once(l, 1000000000);
+    int64_t waited = pr_loop_now_ns() - t0;
+    assert_true(waited >= 19000000 && waited < 500000000);
+    /* descriptors */
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    int hits = 0;
+    pr_loop_io io = {p[0], 0, on_io, &hits};
+    assert_int_equal(pr_loop_watch(l, &io, PR_LOOP_READ), 0);
+    assert_int_equal(pr_loop_run_once(l, 0), 0);
+    assert_int_equal(write(p[1], "x", 1), 1);
+    assert_int_equal(pr_loop_run_once(l, 100000000), 1);
+    assert_int_equal(hits, 1);
+    pr_loop_unwatch(l, &io);
+    assert_int_equal(write(p[1], "y", 1), 1);
+    assert_int_equal(pr_loop_run_once(l, 0), 0);
+    close(p[0]);
+    close(p[1]);
+    pr_loop_free(l);
+}
 
 /* ---- schedule ---- */
 
@@ -759,6 +836,7 @@ static void test_gen__nginx_tls(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gen__loop_timers_and_io),
         cmocka_unit_test(test_gen__sched_single),
         cmocka_unit_test(test_gen__sched_shards_interleave),
         cmocka_unit_test(test_gen__share),
