@@ -141,6 +141,7 @@ static void summary(const cfg *c, const pr_attack_stats *st, double rate)
             (unsigned long long)st->status[1], (unsigned long long)st->status[2],
             (unsigned long long)st->status[3], (unsigned long long)st->status[4],
             (unsigned long long)st->status[5], (unsigned long long)st->status[0]);
+    fprintf(stderr, "  connections opened %llu\n", (unsigned long long)st->connections_opened);
     if (st->abandoned)
         fprintf(stderr, "  %llu requests in flight at the stop were abandoned\n",
                 (unsigned long long)st->abandoned);

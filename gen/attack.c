@@ -211,7 +211,7 @@ struct worker {
     /* samples */
     batch *b;
     int64_t last_handoff;
-    uint64_t sent, abandoned;
+    uint64_t sent, abandoned, opened;
     int64_t first_send, last_send;
     uint32_t thread_str;
     const char *err_text[16];
@@ -527,6 +527,7 @@ static int conn_open(worker *w, conn *c, int epi)
     c->ep = epi;
     c->requests = 0;
     w->open++;
+    w->opened++;
     c->conn_start = pr_loop_now_ns();
     if (pr_loop_watch(w->loop, &c->io, PR_LOOP_WRITE) < 0) {
         fail_request(w, c, errno_text(errno), 1);
@@ -1384,6 +1385,7 @@ int pr_attack_run(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *out, 
     for (int i = 0; i < started; i++) {
         worker *w = &a->w[i];
         K.st.abandoned += w->abandoned;
+        K.st.connections_opened += w->opened;
         K.sent[i] = w->sent;
         if (w->sent && w->first_send < first)
             first = w->first_send;
@@ -1404,7 +1406,10 @@ int pr_attack_run(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *out, 
     pr_run_meta_set(run, "interrupted", json_boolean(K.st.interrupted));
     if (K.st.abandoned)
         pr_run_meta_set(run, "abandoned_requests", json_integer((json_int_t)K.st.abandoned));
-    pr_run_meta_set(run, "lateness_p99_ns", json_integer(K.st.lateness_p99_ns));
+    if (o->model == PR_LOAD_OPEN)
+        pr_run_meta_set(run, "lateness_p99_ns", json_integer(K.st.lateness_p99_ns));
+    pr_run_meta_set(run, "connections_opened",
+                    json_integer((json_int_t)K.st.connections_opened));
     if (out)
         *out = K.st;
     free(K.xlat);

@@ -71,6 +71,7 @@ typedef struct pr_attack_stats {
     int64_t lateness_p99_ns, lateness_max_ns;
     uint64_t status[6];   /* 0 (no response), 1xx..5xx */
     uint64_t abandoned;   /* in flight when stopped, not recorded */
+    uint64_t connections_opened;
     double send_rate_per_s; /* (sent - 1) / (last actual send - first actual send), at the end */
     int interrupted;
 } pr_attack_stats;
