@@ -147,7 +147,8 @@ static void summary(const cfg *c, const pr_attack_stats *st, double rate)
                 (unsigned long long)st->abandoned);
 }
 
-/* ---- one run into any sink (the hook for other consumers) ---- */
+/* ---- one step into a sink: describe() fills the run, pr_attack_run() pushes samples to
+ * any pr_sink (native file below, the store with --ingest) ---- */
 
 static void describe(const cfg *c, pr_run *run, const char *name, double rate, int64_t step,
                      int64_t nsteps)
@@ -167,15 +168,6 @@ static void describe(const cfg *c, pr_run *run, const char *name, double rate, i
         pr_run_meta_set(run, "step", json_pack("{s:I,s:I}", "index", (json_int_t)step, "count",
                                                (json_int_t)nsteps));
     }
-}
-
-/* Runs one attack (one step) into `sink`, whose run is already described. */
-int pr_cli_attack_into(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *st,
-                       pr_error *err);
-int pr_cli_attack_into(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *st,
-                       pr_error *err)
-{
-    return pr_attack_run(o, sink, st, err);
 }
 
 /* Native output: every pushed batch is written and flushed, so a crash loses at most it. */
@@ -202,7 +194,7 @@ static int step_to_file(const cfg *c, FILE *f, double rate, int64_t step, int64_
     }
     pr_sink *sink = pr_xmalloc(sizeof *sink);
     pr_sink_init(sink, run, native_push, &no);
-    int rc = pr_cli_attack_into(&c->o, sink, st, err);
+    int rc = pr_attack_run(&c->o, sink, st, err);
     pr_error e2;
     int rc2 = pr_native_writer_close(no.w, run, rc < 0 ? &e2 : err);
     free(sink);
@@ -225,7 +217,7 @@ static int step_to_store(const cfg *c, pr_store *store, double rate, int64_t ste
     pr_sink *sink = pr_ingest_sink(ing);
     describe(c, sink->run, name, rate, step, nsteps);
     free(name);
-    rc = pr_cli_attack_into(&c->o, sink, st, err);
+    rc = pr_attack_run(&c->o, sink, st, err);
     if (rc < 0) {
         pr_ingest_abort(ing);
         return rc;
