@@ -121,9 +121,12 @@ int64_t pr_attack_share(int64_t total, int i, int n)
 
 /* ---- shared attack state ---- */
 
+#define EP_ADDRS 4 /* addresses kept per host name (tried in turn when one refuses) */
+
 typedef struct endpoint {
-    struct sockaddr_storage addr;
-    socklen_t addrlen;
+    struct sockaddr_storage addr[EP_ADDRS];
+    socklen_t addrlen[EP_ADDRS];
+    int naddr;
     int tls;
     int ip_literal;
     char *host;
@@ -171,6 +174,7 @@ typedef struct conn {
     int busy;           /* a request is in progress */
     int queued;         /* on the worker's run queue (closed model) */
     int reused;         /* the current request went on an already used connection */
+    int addr_tries;     /* other addresses of the host tried for this request */
     int retried;
     uint32_t requests;  /* requests sent on this socket */
     struct conn *prev, *next; /* idle list, spare list or run queue */
@@ -191,6 +195,7 @@ struct worker {
     size_t nall, capall;
     conn *spare;         /* conns without a socket */
     conn **idle;         /* per endpoint: idle keep-alive conns */
+    int *addr_idx;       /* per endpoint: the address connections go to */
     conn *runq;          /* closed model: conns waiting to send their next request */
     int open;            /* conns with a socket */
     int connecting;      /* conns in TCP connect or TLS handshake */
@@ -511,12 +516,34 @@ static void do_handshake(worker *w, conn *c)
         tls_fail(w, c, "handshake failed");
 }
 
+static int conn_open(worker *w, conn *c, int epi);
+
+/* A connect failed with e. When the host name has more addresses (localhost: ::1 and
+ * 127.0.0.1) and this one is unreachable, the worker moves to the next address and c
+ * tries it; otherwise the request fails. */
+static void connect_failed(worker *w, conn *c, int e)
+{
+    int epi = c->ep;
+    endpoint *ep = &w->a->eps[epi];
+    int unreachable = e == ECONNREFUSED || e == ENETUNREACH || e == EHOSTUNREACH ||
+                      e == EADDRNOTAVAIL || e == EAFNOSUPPORT;
+    if (unreachable && c->addr_tries + 1 < ep->naddr) {
+        c->addr_tries++;
+        w->addr_idx[epi] = (w->addr_idx[epi] + 1) % ep->naddr;
+        conn_close(w, c);
+        conn_open(w, c, epi);
+        return;
+    }
+    fail_request(w, c, errno_text(e), 1);
+}
+
 /* Opens a socket to endpoint ep for c and starts connecting. 0, or -1 when the request
  * already failed (recorded). */
 static int conn_open(worker *w, conn *c, int epi)
 {
     endpoint *ep = &w->a->eps[epi];
-    int fd = socket(ep->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int ai = w->addr_idx[epi];
+    int fd = socket(ep->addr[ai].ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         fail_request(w, c, errno_text(errno), 1);
         return -1;
@@ -534,7 +561,7 @@ static int conn_open(worker *w, conn *c, int epi)
         return -1;
     }
     set_state(w, c, C_CONNECTING);
-    if (connect(fd, (struct sockaddr *)&ep->addr, ep->addrlen) == 0) {
+    if (connect(fd, (struct sockaddr *)&ep->addr[ai], ep->addrlen[ai]) == 0) {
         c->connect_ns = pr_loop_now_ns() - c->conn_start;
         if (ep->tls) {
             start_tls(w, c);
@@ -545,7 +572,7 @@ static int conn_open(worker *w, conn *c, int epi)
             do_write(w, c);
         }
     } else if (errno != EINPROGRESS) {
-        fail_request(w, c, errno_text(errno), 1);
+        connect_failed(w, c, errno);
         return -1;
     }
     return 0;
@@ -565,6 +592,7 @@ static void start_request(worker *w, conn *c, uint32_t ti, int64_t intended)
     c->bytes_in = 0;
     c->bytes_out = 0;
     c->retried = 0;
+    c->addr_tries = 0;
     c->busy = 1;
     w->inflight++;
     w->sent++;
@@ -744,7 +772,7 @@ static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
         if (getsockopt(io->fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0)
             e = errno;
         if (e) {
-            fail_request(w, c, errno_text(e), 1);
+            connect_failed(w, c, e);
             return;
         }
         c->connect_ns = pr_loop_now_ns() - c->conn_start;
@@ -1078,8 +1106,10 @@ static int resolve(attack *a, pr_error *err)
             a->eps = pr_xrealloc(a->eps, (a->neps + 1) * sizeof *a->eps);
             endpoint *ep = &a->eps[a->neps++];
             memset(ep, 0, sizeof *ep);
-            memcpy(&ep->addr, res->ai_addr, res->ai_addrlen);
-            ep->addrlen = res->ai_addrlen;
+            for (struct addrinfo *ai = res; ai && ep->naddr < EP_ADDRS; ai = ai->ai_next) {
+                memcpy(&ep->addr[ep->naddr], ai->ai_addr, ai->ai_addrlen);
+                ep->addrlen[ep->naddr++] = ai->ai_addrlen;
+            }
             ep->tls = u->tls;
             ep->port = u->port;
             ep->host = pr_xstrdup(u->host);
@@ -1208,6 +1238,7 @@ static void attack_free(attack *a)
                 free(w->all[j]);
             free(w->all);
             free(w->idle);
+            free(w->addr_idx);
             free(w->b);
             pr_loop_free(w->loop);
         }
@@ -1307,6 +1338,7 @@ int pr_attack_run(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *out, 
                                 strerror(errno));
         }
         w->idle = pr_xcalloc(a->neps, sizeof *w->idle);
+        w->addr_idx = pr_xcalloc(a->neps, sizeof *w->addr_idx);
         w->sched_timer.fn = sched_wake;
         w->sched_timer.payload = w;
         char name[64];
