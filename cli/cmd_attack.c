@@ -18,7 +18,6 @@
 #include "model/xalloc.h"
 #include "store/store.h"
 
-#define ATTACK_VERSION "0.1.0"
 #define MAX_HEADERS 256
 #define MAX_TAGS 64
 
@@ -275,7 +274,7 @@ static int run(int argc, char **argv)
     cfg c;
     memset(&c, 0, sizeof c);
     pr_attack_opts_init(&c.o);
-    c.o.tool_version = ATTACK_VERSION;
+    c.o.tool_version = PR_VERSION;
     const char *method = "GET", *data = NULL, *targets_file = NULL, *targets_format = NULL;
     const char *rate = NULL;
     const char *headers[MAX_HEADERS];

@@ -1,6 +1,7 @@
 /* The load generator engine: workers with their own event loops, connections and sample
  * batches; open (scheduled) and closed (fixed connections) models; hand-off to the sink. */
 #include "gen/attack.h"
+#include "model/version.h"
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -990,7 +991,7 @@ void pr_attack_opts_init(pr_attack_opts *o)
     o->timeout_ns = 30 * (int64_t)1000000000;
     o->keepalive = 1;
     o->nshards = 1;
-    o->tool_version = "0.1.0";
+    o->tool_version = PR_VERSION;
 }
 
 int pr_attack_validate(const pr_attack_opts *o, pr_error *err)
