@@ -1,5 +1,6 @@
 /* Builds the report model: scans a run's samples once and derives every statistic from it. */
 #include "analysis/report.h"
+#include "analysis/findings.h"
 #include "analysis/human.h"
 #include "analysis/stats.h"
 #include "model/buf.h"
@@ -23,6 +24,7 @@ void pr_report_opts_init(pr_report_opts *o)
     o->timeseries = 1;
     o->histogram = 1;
     o->exact_limit = 500000000;
+    o->findings = 1;
     const char *e = getenv("SOURCE_DATE_EPOCH");
     o->generated_s = e && *e ? strtoll(e, NULL, 10) : (int64_t)time(NULL);
 }
@@ -900,6 +902,19 @@ int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
     }
     mark_first_last(runs);
     json_object_set_new(doc, "runs", runs);
+    if (rc == 0 && o->findings) {
+        /* the findings engine reads the model just built (docs/findings.md) */
+        pr_findings_annotate(doc, NULL);
+        int any = 0;
+        size_t i;
+        json_t *r;
+        json_array_foreach(runs, i, r) {
+            json_t *f = json_object_get(r, "findings");
+            any |= json_array_size(f) > 0;
+            mark_first_last(f);
+        }
+        json_object_set_new(doc, "has_findings", json_boolean(any));
+    }
     if (rc < 0) {
         json_decref(doc);
         return rc;

@@ -31,6 +31,7 @@ typedef struct pr_report_opts {
      * log-linear histograms (percentiles within 0.1%, memory independent of the run's size)
      * and `mode` says "histogram". Default 500 million; --exact-limit changes it. */
     int64_t exact_limit;
+    int findings;         /* run the findings engine (default 1); needs timeseries and histogram */
 } pr_report_opts;
 
 enum pr_by { PR_BY_LABEL = 0, PR_BY_URL, PR_BY_METHOD, PR_BY_STATUS, PR_BY_ERROR, PR_BY_THREAD,

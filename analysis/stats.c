@@ -25,6 +25,8 @@ static int cmp_i64(const void *a, const void *b)
 
 void pr_sort_i64(int64_t *v, size_t n)
 {
+    if (n < 2)
+        return;
     if (n < 2048) {
         qsort(v, n, sizeof *v, cmp_i64);
         return;

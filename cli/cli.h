@@ -2,7 +2,7 @@
 #ifndef PR_CLI_H
 #define PR_CLI_H
 
-#define PR_VERSION "0.1.0"
+#include "model/version.h"
 
 /* Exit codes (documented in the README and the man page). */
 enum { PR_EXIT_OK = 0, PR_EXIT_ERROR = 1, PR_EXIT_USAGE = 2, PR_EXIT_THRESHOLD = 3 };

@@ -184,6 +184,7 @@ static int run(int argc, char **argv)
     pr_report_opts_init(&o);
     o.timeseries = 0;
     o.histogram = 0;
+    o.findings = 0;
     static const double pcts[] = {50, 75, 90, 95, 99, 99.9, 99.99};
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -248,24 +249,8 @@ static int run(int argc, char **argv)
                 o.percentiles[o.npercentiles++] = p;
         }
     }
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
-    if (rc) {
-        free(ts);
-        return rc;
-    }
-    int64_t *ids = NULL;
-    size_t n = 0;
-    rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
     json_t *doc = NULL;
-    pr_error err;
-    pr_error_clear(&err);
-    if (rc == 0 && pr_report_build(st, ids, n, 0, &o, &doc, &err) < 0) {
-        pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
-    }
-    free(ids);
-    pr_store_close(st);
+    int rc = pr_cli_report(store, argv + optind, argc - optind, 0, &o, &doc);
     if (rc) {
         free(ts);
         return rc;

@@ -21,6 +21,7 @@ static int run(int argc, char **argv)
     pr_findings_opts_init(&fo);
     pr_report_opts o;
     pr_report_opts_init(&o);
+    o.findings = 0; /* this command runs the rules itself, with its own options */
     optind = 1;
     while ((c = getopt_long(argc, argv, "jm", longopts, NULL)) != -1) {
         switch (c) {
@@ -49,20 +50,8 @@ static int run(int argc, char **argv)
         default: return PR_EXIT_USAGE;
         }
     }
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
-    if (rc)
-        return rc;
-    int64_t *ids = NULL;
-    size_t n = 0;
-    rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
     json_t *doc = NULL;
-    pr_error err;
-    pr_error_clear(&err);
-    if (rc == 0 && pr_report_build(st, ids, n, merge, &o, &doc, &err) < 0) {
-        pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
-    }
+    int rc = pr_cli_report(store, argv + optind, argc - optind, merge, &o, &doc);
     if (rc == 0) {
         json_t *out = json_array();
         size_t i;
@@ -97,8 +86,6 @@ static int run(int argc, char **argv)
         json_decref(out);
     }
     json_decref(doc);
-    free(ids);
-    pr_store_close(st);
     return rc;
 }
 

@@ -1,5 +1,6 @@
 /* `perfreport summary`: the statistics of runs as an aligned text table or the JSON report model. */
 #include "analysis/ab_stats.h"
+#include "analysis/findings.h"
 #include "analysis/human.h"
 #include "analysis/jmeter_stats.h"
 #include "analysis/vegeta_stats.h"
@@ -176,6 +177,11 @@ static void print_run(json_t *r, int by_label)
             print_cell(m, text_width(m, (size_t)-1));
             printf("\n");
         }
+    }
+    json_t *findings = json_object_get(r, "findings");
+    if (json_array_size(findings)) {
+        printf("  findings:\n");
+        pr_findings_print(stdout, findings);
     }
     json_t *labels = json_object_get(r, "labels");
     if (by_label && json_array_size(labels)) {
@@ -386,8 +392,8 @@ static int run(int argc, char **argv)
         fmt = FMT_AB;
     if (fmt == FMT_JSON)
         json = 1;
-    o.timeseries = json;
-    o.histogram = json;
+    /* findings read the time series and histogram, so they are always computed; text output
+     * just does not print them */
     pr_store *st;
     int rc = pr_cli_open_store(store, 0, &st);
     if (rc)

@@ -9,6 +9,8 @@ extern const pr_command pr_cmd_ingest, pr_cmd_runs, pr_cmd_summary, pr_cmd_expor
     pr_cmd_rm, pr_cmd_tag, pr_cmd_formats, pr_cmd_render, pr_cmd_templates, pr_cmd_chart,
     pr_cmd_check, pr_cmd_findings, pr_cmd_compare, pr_cmd_capacity, pr_cmd_trend;
 
+extern const pr_command pr_cmd_attack;
+
 /* One line per command, in the order `perfreport --help` lists them. */
 static const pr_command *const commands[] = {
     &pr_cmd_ingest,
@@ -22,6 +24,7 @@ static const pr_command *const commands[] = {
     &pr_cmd_compare,
     &pr_cmd_capacity,
     &pr_cmd_trend,
+    &pr_cmd_attack,
     &pr_cmd_export,
     &pr_cmd_tag,
     &pr_cmd_rm,

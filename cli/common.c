@@ -1,5 +1,6 @@
 /* Store opening, error printing and run selection shared by the subcommands. */
 #include "cli/common.h"
+#include "analysis/report.h"
 #include "cli/cli.h"
 #include "model/xalloc.h"
 #include <errno.h>
@@ -52,6 +53,27 @@ int pr_cli_select_runs(pr_store *st, char **refs, int nrefs, int64_t **ids, size
         (*n)++;
     }
     return 0;
+}
+
+int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
+                  const struct pr_report_opts *o, json_t **doc)
+{
+    pr_store *st;
+    int rc = pr_cli_open_store(store, 0, &st);
+    if (rc)
+        return rc;
+    int64_t *ids = NULL;
+    size_t n = 0;
+    pr_error err;
+    pr_error_clear(&err);
+    rc = pr_cli_select_runs(st, refs, nrefs, &ids, &n);
+    if (rc == 0 && pr_report_build(st, ids, n, merge, o, doc, &err) < 0) {
+        pr_cli_print_error(&err);
+        rc = PR_EXIT_ERROR;
+    }
+    free(ids);
+    pr_store_close(st);
+    return rc;
 }
 
 int pr_cli_wants_help(int argc, char **argv, const char *name)

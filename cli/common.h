@@ -3,6 +3,7 @@
 #define PR_CLI_COMMON_H
 #include <stdint.h>
 #include <stdio.h>
+#include <jansson.h>
 #include "model/error.h"
 #include "store/store.h"
 
@@ -13,6 +14,11 @@ int pr_cli_open_store(const char *path, int create, pr_store **out);
 /* Resolves run references (ids, names, "last"); none given = all runs. Prints errors.
  * Returns 0 and a malloc'd id array, or PR_EXIT_* on failure. */
 int pr_cli_select_runs(pr_store *st, char **refs, int nrefs, int64_t **ids, size_t *n);
+/* The report model of the runs named by refs (none = every run): opens the store, resolves
+ * the runs, builds the document, closes the store. Prints errors; returns 0 or PR_EXIT_*. */
+struct pr_report_opts;
+int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
+                  const struct pr_report_opts *o, json_t **doc);
 /* Prints a command's help text (usage line first) to f. */
 void pr_cli_help(FILE *f, const char *name);
 /* Standard handling of "--help"/"-h" anywhere in argv: prints help, returns 1. */

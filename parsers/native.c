@@ -69,7 +69,7 @@ static void apply_run_json(pr_run *run, json_t *r, int first)
 }
 
 static int frame_header(reader *rd, const unsigned char *p, size_t len, long long off,
-                        pr_error *err)
+                        int split, pr_error *err)
 {
     json_error_t je;
     json_t *doc = json_loadb((const char *)p, len, 0, &je);
@@ -85,7 +85,18 @@ static int frame_header(reader *rd, const unsigned char *p, size_t len, long lon
                                   "native format version %lld not supported (this build reads 1..%d)",
                                   (long long)version, PR_NATIVE_VERSION);
     }
-    apply_run_json(rd->sink->run, json_object_get(doc, "run"), !rd->have_header);
+    int first = !rd->have_header;
+    if (rd->have_header && split) {
+        /* --split-runs: each segment (e.g. each step of a stepped attack) is a run of its own */
+        int rc = pr_sink_split(rd->sink, err);
+        if (rc < 0) {
+            json_decref(doc);
+            return rc;
+        }
+        pr_run_set_name(rd->sink->run, NULL);
+        first = 1;
+    }
+    apply_run_json(rd->sink->run, json_object_get(doc, "run"), first);
     rd->have_header = 1;
     rd->map_n = 1; /* a new segment: string ids start again */
     json_decref(doc);
@@ -228,7 +239,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             break;
         }
         switch (type) {
-        case 'H': rc = frame_header(&rd, payload, len, off, err); break;
+        case 'H': rc = frame_header(&rd, payload, len, off, opts->split_runs, err); break;
         case 'T': rc = frame_strings(&rd, payload, len, off, err); break;
         case 'D': rc = frame_samples(&rd, payload, len, off, block, err); break;
         case 'F': rc = frame_footer(&rd, payload, len); break;

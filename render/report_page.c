@@ -5,6 +5,7 @@
 #include "render/mustache.h"
 #include "model/xalloc.h"
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -112,6 +113,22 @@ int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
                 continue;
             pr_chart_opts o;
             pr_chart_opts_init(&o);
+            /* findings that name a moment (error onset, saturation, a stall) are marked on the
+             * time charts */
+            pr_chart_marker marks[8];
+            size_t nmarks = 0, fi;
+            json_t *fd;
+            json_array_foreach(json_object_get(run, "findings"), fi, fd) {
+                json_t *t = json_object_get(fd, "t_ns");
+                if (json_is_integer(t) && nmarks < 8 && (kind->needs & PR_CHART_NEEDS_TS)) {
+                    marks[nmarks].x = (double)json_integer_value(t);
+                    marks[nmarks].y = NAN;
+                    marks[nmarks].label = json_string_value(json_object_get(fd, "title"));
+                    nmarks++;
+                }
+            }
+            o.markers = marks;
+            o.n_markers = nmarks;
             o.width = 1000;
             o.height = 500;
             o.title = jobs[j].title;

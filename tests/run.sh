@@ -6,6 +6,8 @@ set -u
 BUILD=${BUILD:-build}
 export PERFREPORT_BIN=${PERFREPORT_BIN:-$(pwd)/perfreport}
 export PR_TESTDATA=$(pwd)/tests/data
+# Under LeakSanitizer: fontconfig and pango keep process-wide caches they never free.
+export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 pass=0
 fail=0
 failed=""

@@ -10,3 +10,4 @@ pr compare tag:env=a tag:env=c -t compare.md
 pr compare basic
 pr compare basic tag:env=zzz
 pr compare basic mixed --min-effect lots
+pr compare basic mixed -t compare.zh.md

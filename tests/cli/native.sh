@@ -18,3 +18,6 @@ pr runs
 sh_ "sqlite3 \$PERFREPORT_STORE 'SELECT label, samples, errors FROM labels WHERE run_id=1 ORDER BY label'"
 sh_ "\$PR export --format hgrm 1 | head -8; \$PR export --format hgrm 1 | tail -4"
 pr summary --exact-limit 100 --by label bench
+sh_ "cat \$DATA/native/bench3k.prf \$DATA/native/bench3k.prf > two.prf"
+pr ingest --force --split-runs --name steps two.prf
+pr runs
