@@ -610,7 +610,7 @@ static void test_findings__fixtures(void **state)
     test_store_close(st);
 }
 
-/* The findings partial renders each finding of an annotated report document as a table row. */
+/* An annotated report document renders each run's findings through a template. */
 static void test_findings__template_partial(void **state)
 {
     (void)state;
@@ -624,7 +624,10 @@ static void test_findings__template_partial(void **state)
     pr_error_clear(&err);
     assert_int_equal(pr_report_build(st, ids, 2, 0, &o, &doc, &err), 0);
     pr_findings_annotate(doc, NULL);
-    static const char tpl[] = "{{#runs}}## {{name}}\n{{> findings.mustache}}{{/runs}}";
+    static const char tpl[] =
+        "{{#runs}}## {{name}}\n{{#findings.0}}### Findings\n\n{{/findings.0}}{{#findings}}"
+        "| {{severity}} | **{{title}}**{{#label}} ({{label}}){{/label}} | {{explanation}} |\n"
+        "{{/findings}}{{/runs}}";
     pr_tpl_builtin bt = {NULL, NULL};
     pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
     pr_buf out = PR_BUF_INIT;
