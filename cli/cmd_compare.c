@@ -49,11 +49,87 @@ static void cell(const char *s, int w)
         printf("%s%*s", s, pad, "");
 }
 
+/* Same into a buffer. */
+static void cellb(pr_buf *b, const char *s, int w)
+{
+    int width = w < 0 ? -w : w, chars = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        chars += (*p & 0xC0) != 0x80;
+    int pad = width > chars ? width - chars : 0;
+    if (w > 0)
+        pr_buf_printf(b, "%*s%s", pad, "", s);
+    else
+        pr_buf_printf(b, "%s%*s", s, pad, "");
+}
+
+/* Prints the buffer as one line without trailing spaces, and empties it. */
+static void flush_line(pr_buf *b)
+{
+    size_t n = b->len;
+    while (n && b->p[n - 1] == ' ')
+        n--;
+    printf("%.*s\n", (int)n, b->p ? b->p : "");
+    pr_buf_reset(b);
+}
+
 static void print_rows(json_t *rows, json_t *runs, size_t w)
 {
     size_t n = json_array_size(runs), i, k;
     json_t *row, *r;
-    printf("  %-*s", (int)w, "metric");
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_printf(&b, "  %-*s", (int)w, "metric");
+    json_array_foreach(runs, i, r) {
+        char name[13];
+        snprintf(name, sizeof name, "%s", jstr(r, "name"));
+        pr_buf_puts(&b, " ");
+        cellb(&b, name, 12);
+    }
+    for (i = 1; i < n; i++)
+        pr_buf_printf(&b, "  %9s %-12s", "change", "verdict");
+    flush_line(&b);
+    json_array_foreach(rows, k, row) {
+        pr_buf_printf(&b, "  %-*s", (int)w, jstr(row, "metric"));
+        json_t *v;
+        json_array_foreach(json_object_get(row, "values"), i, v) {
+            pr_buf_puts(&b, " ");
+            cellb(&b, jstr(v, "human"), 12);
+        }
+        json_array_foreach(json_object_get(row, "diffs"), i, v) {
+            pr_buf_puts(&b, "  ");
+            cellb(&b, jstr(v, "rel_pct"), 9);
+            pr_buf_puts(&b, " ");
+            cellb(&b, jstr(v, "verdict"), -12);
+        }
+        flush_line(&b);
+    }
+    pr_buf_dispose(&b);
+}
+
+static json_t *metric_of(json_t *label, const char *name)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(label, "metrics"), i, m)
+        if (!strcmp(jstr(m, "metric"), name))
+            return m;
+    return NULL;
+}
+
+/* One line per label: its p99 per run, the p99 change and verdict per compared run, and the
+ * other label metrics whose verdict is not "same" (details in --json). */
+static void print_labels(json_t *labels, json_t *runs)
+{
+    size_t n = json_array_size(runs), w = 5, i, k;
+    json_t *l, *r;
+    json_array_foreach(labels, i, l) {
+        size_t len = strlen(jstr(l, "label"));
+        if (len > w)
+            w = len;
+    }
+    if (w > 40)
+        w = 40;
+    printf("\n  per label: p99 (other metrics that changed, in brackets; all of them in --json)\n");
+    printf("  %-*s", (int)w, "label");
     json_array_foreach(runs, i, r) {
         char name[13];
         snprintf(name, sizeof name, "%s", jstr(r, "name"));
@@ -61,26 +137,44 @@ static void print_rows(json_t *rows, json_t *runs, size_t w)
         cell(name, 12);
     }
     for (i = 1; i < n; i++)
-        printf("  %9s %s", "change", i + 1 < n ? "verdict     " : "verdict");
+        printf("  %9s %s", "change", "verdict");
     printf("\n");
-    json_array_foreach(rows, k, row) {
-        printf("  %-*s", (int)w, jstr(row, "metric"));
-        json_t *v;
-        json_array_foreach(json_object_get(row, "values"), i, v) {
-            printf(" ");
-            cell(jstr(v, "human"), 12);
+    pr_buf b = PR_BUF_INIT;
+    json_array_foreach(labels, k, l) {
+        char name[41];
+        snprintf(name, sizeof name, "%s", jstr(l, "label"));
+        pr_buf_puts(&b, "  ");
+        cellb(&b, name, -(int)w);
+        json_t *p99 = metric_of(l, "p99"), *v;
+        json_array_foreach(json_object_get(p99, "values"), i, v) {
+            pr_buf_puts(&b, " ");
+            cellb(&b, jstr(v, "human"), 12);
         }
-        json_array_foreach(json_object_get(row, "diffs"), i, v) {
-            printf("  ");
-            cell(jstr(v, "rel_pct"), 9);
-            printf(" ");
-            if (i + 2 < n)
-                cell(jstr(v, "verdict"), -12);
-            else
-                printf("%s", jstr(v, "verdict"));
+        json_array_foreach(json_object_get(p99, "diffs"), i, v) {
+            pr_buf_puts(&b, "  ");
+            cellb(&b, jstr(v, "rel_pct"), 9);
+            pr_buf_puts(&b, " ");
+            cellb(&b, jstr(v, "verdict"), -12);
         }
-        printf("\n");
+        int first = 1;
+        json_array_foreach(json_object_get(p99, "diffs"), i, v) {
+            size_t q;
+            json_t *m;
+            json_array_foreach(json_object_get(l, "metrics"), q, m) {
+                json_t *d = json_array_get(json_object_get(m, "diffs"), i);
+                const char *vd = jstr(d, "verdict");
+                if (!strcmp(jstr(m, "metric"), "p99") ||
+                    (strcmp(vd, "regression") && strcmp(vd, "improvement")))
+                    continue;
+                pr_buf_printf(&b, "%s%s: %s %s", first ? "[" : ", ", jstr(v, "run"), jstr(m, "metric"), vd);
+                first = 0;
+            }
+        }
+        if (!first)
+            pr_buf_puts(&b, "]");
+        flush_line(&b);
     }
+    pr_buf_dispose(&b);
 }
 
 static void print_text(json_t *doc)
@@ -112,10 +206,8 @@ static void print_text(json_t *doc)
     }
     printf("\n");
     json_t *labels = json_object_get(doc, "labels");
-    json_array_foreach(labels, i, r) {
-        printf("\n  label: %s\n", jstr(r, "label"));
-        print_rows(json_object_get(r, "metrics"), runs, 12);
-    }
+    if (json_array_size(labels))
+        print_labels(labels, runs);
     printf("\n%lld regression(s), %lld improvement(s) overall; %lld regression(s), %lld "
            "improvement(s) in labels\n",
            (long long)json_integer_value(json_object_get(doc, "regressions")),
