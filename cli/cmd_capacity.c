@@ -122,6 +122,148 @@ static int draw(json_t *a, const char *path, const char *title, pr_load_kind kin
     return rc;
 }
 
+static size_t strlen_utf8(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += (*p & 0xC0) != 0x80;
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct loads over every series, ascending (at most max). */
+static size_t study_loads(json_t *series, double *loads, size_t max)
+{
+    size_t n = 0, i, k;
+    json_t *a, *p;
+    json_array_foreach(series, i, a) {
+        json_array_foreach(json_object_get(a, "points"), k, p) {
+            double l = num(p, "load");
+            int seen = 0;
+            for (size_t j = 0; j < n; j++)
+                seen |= loads[j] == l;
+            if (!seen && n < max && isfinite(l))
+                loads[n++] = l;
+        }
+    }
+    qsort(loads, n, sizeof *loads, cmp_double);
+    return n;
+}
+
+static double series_value(json_t *a, double load, const char *key)
+{
+    size_t k;
+    json_t *p;
+    json_array_foreach(json_object_get(a, "points"), k, p)
+        if (num(p, "load") == load)
+            return num(p, key);
+    return NAN;
+}
+
+/* A study (several series): one table, rows = loads, columns = series, per metric. */
+static void print_study(json_t *series, const char *load_name)
+{
+    double loads[64];
+    size_t nl = study_loads(series, loads, 64), ns = json_array_size(series), i;
+    json_t *a;
+    static const struct {
+        const char *title, *key;
+    } cols[] = {{"throughput", "throughput_per_s"}, {"p99", "p99_ns"}, {"errors", "error_ratio"}};
+    int w = 10;
+    json_array_foreach(series, i, a) {
+        int len = (int)strlen(json_string_value(json_object_get(a, "name")));
+        if (len > w && len <= 30)
+            w = len;
+    }
+    printf("\nstudy: %s by series\n  %12s", load_name, "");
+    for (size_t c = 0; c < 3; c++) {
+        int span = (w + 1) * (int)ns - 1;
+        printf(" %-*s", c == 2 ? 0 : span, cols[c].title);
+    }
+    printf("\n  %12s", load_name);
+    for (size_t c = 0; c < 3; c++)
+        json_array_foreach(series, i, a)
+            printf(" %*.*s", w, w, json_string_value(json_object_get(a, "name")));
+    printf("\n");
+    for (size_t l = 0; l < nl; l++) {
+        printf("  %12g", loads[l]);
+        for (size_t c = 0; c < 3; c++)
+            for (i = 0; i < ns; i++) {
+                double v = series_value(json_array_get(series, i), loads[l], cols[c].key);
+                char h[32];
+                if (c == 0)
+                    pr_human_rate(v, h);
+                else if (c == 1)
+                    pr_human_duration(isfinite(v) ? (int64_t)v : PR_UNKNOWN, h);
+                else
+                    pr_human_percent(v, h);
+                printf(" %*s", w + (int)(strlen(h) - strlen_utf8(h)), h);
+            }
+        printf("\n");
+    }
+}
+
+/* A study's charts: one file per metric (FILE-study-throughput.png …), a panel per load, a bar per
+ * series (the chart kind "compare"). */
+static int draw_study(json_t *series, const char *out)
+{
+    double loads[12];
+    size_t nl = study_loads(series, loads, 12), ns = json_array_size(series);
+    static const struct {
+        const char *name, *key;
+        pr_chart_unit unit;
+        double scale;
+    } ms[] = {{"throughput", "throughput_per_s", PR_CHART_UNIT_PER_S, 1},
+              {"p99", "p99_ns", PR_CHART_UNIT_NS, 1},
+              {"errors", "error_ratio", PR_CHART_UNIT_RATIO, 1}};
+    const char **names = pr_xcalloc(ns + 1, sizeof *names);
+    char (*mnames)[32] = pr_xcalloc(nl + 1, sizeof *mnames);
+    pr_chart_metric *metrics = pr_xcalloc(nl + 1, sizeof *metrics);
+    double *values = pr_xcalloc(nl * ns + 1, sizeof *values);
+    for (size_t r = 0; r < ns; r++)
+        names[r] = json_string_value(json_object_get(json_array_get(series, r), "name"));
+    int rc = 0;
+    const char *dot = strrchr(out, '.');
+    for (size_t m = 0; m < 3 && rc == 0; m++) {
+        for (size_t l = 0; l < nl; l++) {
+            snprintf(mnames[l], sizeof mnames[l], "%s at %g", ms[m].name, loads[l]);
+            metrics[l].name = mnames[l];
+            metrics[l].unit = ms[m].unit;
+            for (size_t r = 0; r < ns; r++)
+                values[l * ns + r] = series_value(json_array_get(series, r), loads[l], ms[m].key);
+        }
+        pr_chart_compare cmp = {ns, names, nl, metrics, values};
+        pr_chart_input in;
+        memset(&in, 0, sizeof in);
+        in.compare = &cmp;
+        pr_chart_opts co;
+        pr_chart_opts_init(&co);
+        char *title = pr_xasprintf("Capacity study: %s by load", ms[m].name);
+        co.title = title;
+        char *path = pr_xasprintf("%.*s-study-%s%s", (int)(dot - out), out, ms[m].name, dot);
+        pr_error e;
+        pr_error_clear(&e);
+        if (pr_chart_render_file(pr_chart_kind_find("compare"), &in, &co, path, NULL, &e) < 0) {
+            pr_cli_print_error(&e);
+            rc = PR_EXIT_ERROR;
+        } else {
+            printf("chart: %s\n", path);
+        }
+        free(title);
+        free(path);
+    }
+    free(names);
+    free(mnames);
+    free(metrics);
+    free(values);
+    return rc;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -304,6 +446,8 @@ static int run(int argc, char **argv)
             json_t *a;
             json_array_foreach(series, i, a)
                 print_series(a, by ? json_string_value(json_object_get(a, "name")) : NULL, load_name);
+            if (json_array_size(series) > 1)
+                print_study(series, load_name);
             if (fflush(stdout) != 0)
                 rc = PR_EXIT_ERROR;
         }
@@ -330,6 +474,8 @@ static int run(int argc, char **argv)
             free(path);
             free(title);
         }
+        if (rc == 0 && json_array_size(series) > 1 && draw_study(series, out))
+            rc = PR_EXIT_ERROR;
         pr_chart_shutdown();
     }
     json_decref(doc);
@@ -356,7 +502,8 @@ const pr_command pr_cmd_capacity = {
     "      --load-is-rate       the tag holds an offered rate (throughput should equal it)\n"
     "      --slo p99=D          latency objective, e.g. p99=250ms\n"
     "      --max-errors R       highest sustainable error ratio (default 1%)\n"
-    "      --by tag:KEY         one series per value of the tag (e.g. two JVMs)\n"
+    "      --by tag:KEY         one series per value of the tag (e.g. two JVMs), plus a\n"
+    "                           study table and one chart per metric\n"
     "      --json               the analysis as JSON\n"
     "  -o, --output FILE        draw the capacity chart (.png, .svg, .pdf; one per series)\n"
     "      --store PATH         store file\n\n"
