@@ -888,6 +888,10 @@ static void rule_degradation(pr_fctx *c)
         double th1 = pts_median(p, 0, t, F_THREADS), th3 = pts_median(p, n - t, n, F_THREADS);
         if (isfinite(th1) && isfinite(th3) && th3 < 0.9 * th1)
             lat = thr = 0;
+    } else if (!c->open && thr && !(x3 * l3 >= 0.8 * x1 * l1)) {
+        /* a closed (or unknown) model without a thread count: by Little's law the requests in
+         * flight (throughput × latency) fell, so clients stopped, not the server */
+        thr = 0;
     }
     if (!lat && !thr)
         return;
@@ -1008,6 +1012,21 @@ static void rule_label_time(pr_fctx *c)
     json_object_set_new(f, "label", json_string(name));
 }
 
+/* Every known latency statistic is a whole number of milliseconds (ab, JMeter). */
+static int coarse_clock(const pr_fctx *c)
+{
+    const double v[] = {c->lat_min, c->lat_mean, c->lat_p50, c->lat_p90, c->lat_p99, c->lat_max};
+    int known = 0;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        if (!isfinite(v[i]))
+            continue;
+        known++;
+        if (fmod(v[i], 1e6) != 0)
+            return 0;
+    }
+    return known > 0;
+}
+
 static void rule_connect(pr_fctx *c)
 {
     double cm = num2(c->stats, "connect_ns", "mean");
@@ -1034,7 +1053,10 @@ static void rule_download(pr_fctx *c)
     if (!isfinite(tm) || !finite_pos(c->lat_mean))
         return;
     double dl = c->lat_mean - tm;
-    if (dl / c->lat_mean < 0.5 || dl < 1e6)
+    /* a millisecond clock (every latency statistic a whole number of ms) cannot resolve a
+     * difference of a few ms */
+    double floor_ns = coarse_clock(c) ? 5e6 : 1e6;
+    if (dl / c->lat_mean < 0.5 || dl < floor_ns)
         return;
     char a[32], b[32], d[32], e[32], g[32];
     json_t *ev = json_object();

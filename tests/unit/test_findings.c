@@ -414,6 +414,22 @@ static void test_findings__degradation(void **state)
     assert_null(find(fs, "degradation"));
     json_decref(fs);
     json_decref(r);
+    /* a closed-model run without thread counts whose throughput falls at constant latency:
+     * by Little's law fewer requests were in flight (clients finishing): silent */
+    r = base_run();
+    json_object_set_new(r, "load_model", json_string("closed"));
+    for (int i = 0; i < NPTS; i++)
+        setf(point(r, i), "throughput_per_s", 100 - i);
+    fs = run_rules(r);
+    assert_null(find(fs, "degradation"));
+    json_decref(fs);
+    /* ... but with latency rising as throughput falls, the concurrency held: degradation */
+    for (int i = 0; i < NPTS; i++)
+        seti(point(r, i), "p50_ns", (long long)(10 * MS * 100 / (100 - i)));
+    fs = run_rules(r);
+    assert_non_null(find(fs, "degradation"));
+    json_decref(fs);
+    json_decref(r);
 }
 
 static void test_findings__periodic_stalls(void **state)
@@ -472,6 +488,15 @@ static void test_findings__label_connect_download(void **state)
     fs = run_rules(r);
     assert_null(find(fs, "label_dominates"));
     assert_null(find(fs, "connect_dominates"));
+    assert_null(find(fs, "download_dominates"));
+    json_decref(fs);
+    json_decref(r);
+    /* a millisecond clock (ab's printed table): 1 ms total against 0 ms waiting is no evidence */
+    r = base_run();
+    json_object_set_new(stats(r), "latency_ns", json_pack("{s:I,s:I,s:I,s:I}", "min", 0LL, "mean", 1 * MS,
+                                                          "p50", 1 * MS, "max", 4 * MS));
+    json_object_set_new(stats(r), "ttfb_ns", json_pack("{s:I}", "mean", 0LL));
+    fs = run_rules(r);
     assert_null(find(fs, "download_dominates"));
     json_decref(fs);
     json_decref(r);
