@@ -474,24 +474,41 @@ static void rule_timeouts(pr_fctx *c)
 {
     json_t *ex = json_array();
     double tmo = error_count_matching(c, timeout_pats, ex);
-    double frac = 0, ceiling = NAN;
+    /* From the percentile spectrum: frac, a lower bound of the share of latencies within 5% of
+     * the maximum (the first percentile p whose latency reaches 0.95 max: at least 1 − p/100
+     * are at or above it), and below, an upper bound of the share at or above 0.8 max (the last
+     * percentile p' under 0.8 max: at most 1 − p'/100 are above it). A pile at a ceiling has
+     * few latencies just under it. */
+    double frac = 0, ceiling = NAN, below = 1;
     json_t *spec = json_object_get(c->run, "spectrum");
     if (json_is_array(spec) && isfinite(c->lat_max) && c->lat_max > 0) {
         size_t i;
         json_t *e;
         json_array_foreach(spec, i, e) {
             double q = num(e, "latency_ns"), p = num(e, "percentile");
-            if (isfinite(q) && q >= 0.99 * c->lat_max) {
+            if (!isfinite(q) || !isfinite(p))
+                continue;
+            if (q < 0.8 * c->lat_max)
+                below = 1 - p / 100;
+            if (q >= 0.95 * c->lat_max) {
                 frac = p < 100 ? 1 - p / 100 : 0;
                 ceiling = q;
                 break;
             }
         }
     }
+    double band = below - frac; /* upper bound of the share in [0.8 max, 0.95 max) */
     double noresp = status_count(c, 0, 0, -1);
     int by_msg = tmo >= 1 && c->requests > 0 && tmo / c->requests >= 0.001;
-    int by_pile = frac >= 0.01 && isfinite(c->lat_p50) && ceiling >= 3 * c->lat_p50 &&
-                  c->requests > 0 && noresp / c->requests >= 0.01;
+    /* status 0 also marks samples whose outcome is unknown (ab -g): count it only as far as
+     * errors are known */
+    if (!isfinite(c->errors))
+        noresp = 0;
+    else if (noresp > c->errors)
+        noresp = c->errors;
+    int by_pile = frac >= 0.01 && frac * c->requests >= 3 && frac >= 2 * band &&
+                  isfinite(c->lat_p50) && ceiling >= 3 * c->lat_p50 && c->requests > 0 &&
+                  noresp / c->requests >= 0.01;
     if (!by_msg && !by_pile) {
         json_decref(ex);
         return;
@@ -503,6 +520,7 @@ static void rule_timeouts(pr_fctx *c)
     ev_num(ev, "no_response", noresp);
     ev_num(ev, "latency_max_ns", c->lat_max);
     ev_num(ev, "near_max_ratio_min", frac);
+    ev_num(ev, "below_ceiling_ratio_max", band > 0 ? band : 0);
     ev_num(ev, "latency_p50_ns", c->lat_p50);
     json_object_set_new(ev, "messages", ex);
     double n = by_msg ? tmo : noresp;
@@ -512,7 +530,7 @@ static void rule_timeouts(pr_fctx *c)
              "they waited on (slow dependency, exhausted pool, lock); raising the timeout only "
              "hides it. Percentiles above the ceiling are cut off by the timeout.",
              "%.0f requests (%s) ended without a response; at least %s of all latencies sit "
-             "within 1%% of the maximum %s, a ceiling far above the median %s: a configured "
+             "within 5%% of the maximum %s, a ceiling far above the median %s: a configured "
              "client timeout, not the server's answer time.",
              n, hpct(n / c->requests, a), hpct(frac, b), hdur(c->lat_max, d), hdur(c->lat_p50, e));
     else
@@ -1012,10 +1030,11 @@ static void rule_label_time(pr_fctx *c)
     json_object_set_new(f, "label", json_string(name));
 }
 
-/* Every known latency statistic is a whole number of milliseconds (ab, JMeter). */
+/* Every known latency order statistic (min, percentiles, max) is a whole number of
+ * milliseconds (ab, JMeter): a millisecond clock. */
 static int coarse_clock(const pr_fctx *c)
 {
-    const double v[] = {c->lat_min, c->lat_mean, c->lat_p50, c->lat_p90, c->lat_p99, c->lat_max};
+    const double v[] = {c->lat_min, c->lat_p50, c->lat_p90, c->lat_p99, c->lat_max};
     int known = 0;
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         if (!isfinite(v[i]))
@@ -1049,21 +1068,42 @@ static void rule_connect(pr_fctx *c)
 
 static void rule_download(pr_fctx *c)
 {
-    double tm = num2(c->stats, "ttfb_ns", "mean");
-    if (!isfinite(tm) || !finite_pos(c->lat_mean))
+    /* failed requests often have no first byte (a timeout, JMeter's latency 0): take the means
+     * over the labels without errors when they hold most requests, else over the run when it
+     * has (almost) no errors */
+    double tm = NAN, lm = NAN, sl = 0, st = 0, sn = 0;
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(c->run, "labels"), i, l) {
+        double r = num(l, "requests"), lmean = num2(l, "latency_ns", "mean"),
+               tmean = num2(l, "ttfb_ns", "mean"), er = num(l, "error_ratio");
+        if (isfinite(r) && isfinite(lmean) && isfinite(tmean) && isfinite(er) && er <= 0.01) {
+            sl += r * lmean;
+            st += r * tmean;
+            sn += r;
+        }
+    }
+    if (sn > 0 && sn >= 0.5 * c->requests) {
+        lm = sl / sn;
+        tm = st / sn;
+    } else if (isfinite(c->error_ratio) && c->error_ratio <= 0.01) {
+        lm = c->lat_mean;
+        tm = num2(c->stats, "ttfb_ns", "mean");
+    }
+    if (!isfinite(tm) || !finite_pos(lm))
         return;
-    double dl = c->lat_mean - tm;
+    double dl = lm - tm;
     /* a millisecond clock (every latency statistic a whole number of ms) cannot resolve a
      * difference of a few ms */
     double floor_ns = coarse_clock(c) ? 5e6 : 1e6;
-    if (dl / c->lat_mean < 0.5 || dl < floor_ns)
+    if (dl / lm < 0.5 || dl < floor_ns)
         return;
     char a[32], b[32], d[32], e[32], g[32];
     json_t *ev = json_object();
     ev_num(ev, "download_mean_ns", dl);
     ev_num(ev, "ttfb_mean_ns", tm);
-    ev_num(ev, "latency_mean_ns", c->lat_mean);
-    ev_num(ev, "download_share", dl / c->lat_mean);
+    ev_num(ev, "latency_mean_ns", lm);
+    ev_num(ev, "download_share", dl / lm);
     ev_num(ev, "bytes_in_mean", num(c->stats, "bytes_in_mean"));
     ev_num(ev, "bytes_in_per_s", num(c->stats, "bytes_in_per_s"));
     double bm = num(c->stats, "bytes_in_mean");
@@ -1073,7 +1113,7 @@ static void rule_download(pr_fctx *c)
          "not the main cost.",
          "On average the first byte arrived after %s but the last after %s: %s of the latency "
          "(%s per request) is spent transferring the body%s%s.",
-         hdur(tm, a), hdur(c->lat_mean, b), hpct(dl / c->lat_mean, d), hdur(dl, e),
+         hdur(tm, a), hdur(lm, b), hpct(dl / lm, d), hdur(dl, e),
          isfinite(bm) ? ", mean response size " : "", isfinite(bm) ? pr_human_bytes(bm, g) : "");
 }
 

@@ -236,6 +236,17 @@ static void test_findings__client_timeouts(void **state)
     assert_true(fabs(ev(f, "near_max_ratio_min") - 0.0794) < 1e-6);
     assert_non_null(strstr(json_string_value(json_object_get(f, "explanation")), "7.50%"));
     json_decref(fs);
+    /* no timeout message, no-response errors, but a smooth tail up to the max (no pile): silent */
+    json_object_set_new(r, "errors", json_pack("[{s:s, s:i}]", "message", "connection refused", "count", 450));
+    json_array_clear(spec);
+    static const double sp[][2] = {{50, 10}, {90, 25}, {95, 28000}, {96.84, 28900}, {98.4, 29500},
+                                   {99.21, 29700}, {100, 30000}};
+    for (int i = 0; i < 7; i++)
+        json_array_append_new(spec, json_pack("{s:f,s:I}", "percentile", sp[i][0], "latency_ns",
+                                              (json_int_t)(sp[i][1] * MS)));
+    fs = run_rules(r);
+    assert_null(find(fs, "client_timeouts"));
+    json_decref(fs);
     /* slow but answered (200s at the max, no timeout message): silent */
     json_object_set_new(r, "errors", json_array());
     json_object_set_new(r, "status_codes", json_pack("[{s:i,s:i}]", "code", 200, "count", 6000));
@@ -620,6 +631,23 @@ static void test_findings__fixtures(void **state)
     assert_non_null(f);
     assert_int_equal((int)ev(f, "timeout_errors"), 26);
     assert_null(find(fs, "errors_refused"));
+    json_decref(fs);
+
+    /* JMeter with a 300 ms response timeout: 20 of 80 samples piled at 300-308 ms, no response */
+    fs = fixture_findings(st, "jmeter-csv", "jmeter/connrefused.jtl");
+    f = find(fs, "client_timeouts");
+    assert_non_null(f);
+    assert_true(ev(f, "near_max_ratio_min") >= 0.19);
+    assert_null(find(fs, "download_dominates")); /* timed-out samples have no first byte */
+    json_decref(fs);
+    /* refused connections plus one slow sample: no pile, no timeout */
+    fs = fixture_findings(st, "jmeter-xml", "jmeter/xml-default.jtl");
+    assert_null(find(fs, "client_timeouts"));
+    assert_non_null(find(fs, "errors_refused"));
+    json_decref(fs);
+    /* ab -g rows have no outcome (status 0 = unknown): never a timeout pile */
+    fs = fixture_findings(st, "ab-gnuplot", "ab/ab_error_500.tsv");
+    assert_null(find(fs, "client_timeouts"));
     json_decref(fs);
 
     fs = fixture_findings(st, "ab-gnuplot", "ab/ab_plain_c10.tsv");
