@@ -72,17 +72,47 @@ static void flush_line(pr_buf *b)
     pr_buf_reset(b);
 }
 
+/* Width of the value columns: the longest run name (12 to 24 characters). */
+static int col_width(json_t *runs)
+{
+    size_t i;
+    json_t *r;
+    int w = 12;
+    json_array_foreach(runs, i, r) {
+        int n = 0;
+        for (const unsigned char *p = (const unsigned char *)jstr(r, "name"); *p; p++)
+            n += (*p & 0xC0) != 0x80;
+        if (n > w)
+            w = n;
+    }
+    return w > 24 ? 24 : w;
+}
+
+/* The run's name cut to w characters (UTF-8 aware) into buf. */
+static const char *cut(const char *s, int w, char *buf, size_t size)
+{
+    size_t o = 0;
+    int n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && o + 1 < size; p++) {
+        if ((*p & 0xC0) != 0x80 && n++ == w)
+            break;
+        buf[o++] = (char)*p;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
 static void print_rows(json_t *rows, json_t *runs, size_t w)
 {
+    int cw = col_width(runs);
     size_t n = json_array_size(runs), i, k;
     json_t *row, *r;
     pr_buf b = PR_BUF_INIT;
     pr_buf_printf(&b, "  %-*s", (int)w, "metric");
     json_array_foreach(runs, i, r) {
-        char name[13];
-        snprintf(name, sizeof name, "%s", jstr(r, "name"));
+        char name[128];
         pr_buf_puts(&b, " ");
-        cellb(&b, name, 12);
+        cellb(&b, cut(jstr(r, "name"), cw, name, sizeof name), cw);
     }
     for (i = 1; i < n; i++)
         pr_buf_printf(&b, "  %9s %-12s", "change", "verdict");
@@ -92,7 +122,7 @@ static void print_rows(json_t *rows, json_t *runs, size_t w)
         json_t *v;
         json_array_foreach(json_object_get(row, "values"), i, v) {
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "human"), 12);
+            cellb(&b, jstr(v, "human"), cw);
         }
         json_array_foreach(json_object_get(row, "diffs"), i, v) {
             pr_buf_puts(&b, "  ");
@@ -128,13 +158,13 @@ static void print_labels(json_t *labels, json_t *runs)
     }
     if (w > 40)
         w = 40;
+    int cw = col_width(runs);
     printf("\n  per label: p99 (other metrics that changed, in brackets; all of them in --json)\n");
     printf("  %-*s", (int)w, "label");
     json_array_foreach(runs, i, r) {
-        char name[13];
-        snprintf(name, sizeof name, "%s", jstr(r, "name"));
+        char name[128];
         printf(" ");
-        cell(name, 12);
+        cell(cut(jstr(r, "name"), cw, name, sizeof name), cw);
     }
     for (i = 1; i < n; i++)
         printf("  %9s %s", "change", "verdict");
@@ -148,7 +178,7 @@ static void print_labels(json_t *labels, json_t *runs)
         json_t *p99 = metric_of(l, "p99"), *v;
         json_array_foreach(json_object_get(p99, "values"), i, v) {
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "human"), 12);
+            cellb(&b, jstr(v, "human"), cw);
         }
         json_array_foreach(json_object_get(p99, "diffs"), i, v) {
             pr_buf_puts(&b, "  ");

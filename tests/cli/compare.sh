@@ -11,3 +11,7 @@ pr compare basic
 pr compare basic tag:env=zzz
 pr compare basic mixed --min-effect lots
 pr compare basic mixed -t compare.zh.md
+# summary-only runs (vegeta's printed reports): compared on what they have, untested
+pr ingest --name printed-basic "$DATA/vegeta/basic.report.txt"
+pr ingest --name printed-mixed "$DATA/vegeta/mixed.report.txt"
+pr compare printed-basic printed-mixed --fail-on-regression

@@ -11,3 +11,4 @@ sh_ "\$PR trend p50 --by tag:build --json | grep -E '\"(index|key|verdict|regres
 pr trend p99 tag:build=3 tag:build=4
 pr trend p77
 pr trend
+pr trend p99 --by tag:build --min-effect 50% --fail-on-regression
