@@ -440,8 +440,12 @@ static json_t *run_meta_json(const pr_run *run)
         json_object_set_new(j, "concurrency", json_null());
     set_int(j, "start_ns", run->start_ns);
     set_int(j, "end_ns", run->end_ns);
-    set_str(j, "start", run->start_ns != PR_UNKNOWN ? pr_format_rfc3339(run->start_ns, 0, buf) : NULL);
-    set_str(j, "end", run->end_ns != PR_UNKNOWN ? pr_format_rfc3339(run->end_ns, 0, buf) : NULL);
+    /* some sources stamp time since the tool started, not wall-clock time (hey's CSV) */
+    int relative = json_is_true(json_object_get(run->meta, "start_is_relative"));
+    set_str(j, "start", run->start_ns != PR_UNKNOWN && !relative
+                            ? pr_format_rfc3339(run->start_ns, 0, buf) : NULL);
+    set_str(j, "end", run->end_ns != PR_UNKNOWN && !relative
+                          ? pr_format_rfc3339(run->end_ns, 0, buf) : NULL);
     json_t *tags = json_object(), *taglist = json_array();
     for (size_t i = 0; i < run->ntags; i++) {
         json_object_set_new(tags, run->tags[i].key, json_string(run->tags[i].value));

@@ -26,7 +26,9 @@ echo "perfreport bench: N=$N ($(nproc) cores, $(uname -m))"
 ls -l "$DATA/native-$N.prf" | awk -v n="$N" '{ printf "native file: %d bytes, %.2f bytes/sample\n", $5, $5 / n }'
 rm -f "$DATA/bench.db" "$DATA/bench.db-wal" "$DATA/bench.db-shm"
 measure "ingest native -> store" "$N" "$BIN" ingest --quiet --store "$DATA/bench.db" "$DATA/native-$N.prf"
-measure "summary (7 percentiles)" "$N" "$BIN" summary --store "$DATA/bench.db" -p 50,75,90,95,99,99.9,99.99 1
+measure "summary, no findings" "$N" "$BIN" summary --no-findings --store "$DATA/bench.db" -p 50,75,90,95,99,99.9,99.99 1
+measure "summary (7 percentiles, findings)" "$N" "$BIN" summary --store "$DATA/bench.db" -p 50,75,90,95,99,99.9,99.99 1
+measure "summary, bounded mode" "$N" "$BIN" summary --exact-limit 1 --store "$DATA/bench.db" 1
 measure "summary --by label (100 labels)" "$N" "$BIN" summary --store "$DATA/bench.db" --by label 1
 measure "summary --json (time series, hist.)" "$N" "$BIN" summary --json --store "$DATA/bench.db" 1
 measure "export native" "$N" "$BIN" export --store "$DATA/bench.db" -o "$DATA/export.prf" 1

@@ -56,7 +56,8 @@ static char *base_of(const char *path)
 }
 
 static int ingest_one(pr_store *st, const char *path, const char *name, const pr_parser *forced,
-                      char **tags, int ntags, const pr_parse_opts *popts, int force, int quiet)
+                      char **tags, int ntags, json_t *user_meta, const pr_parse_opts *popts,
+                      int force, int quiet)
 {
     pr_error err;
     pr_error_clear(&err);
@@ -99,6 +100,8 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         free(k);
         free(v);
     }
+    if (user_meta) /* --meta: the report metadata (purpose, versions…) kept with the run */
+        pr_run_meta_set(sink->run, "report", json_deep_copy(user_meta));
     progress g = {sink->push, sink->payload, pr_input_name(in), 1000000, 0};
     int tty = !quiet && isatty(2);
     if (tty) {
@@ -182,9 +185,9 @@ static int run(int argc, char **argv)
         {"jtl-columns", required_argument, NULL, 1}, {"jtl-time-format", required_argument, NULL, 2},
         {"tz", required_argument, NULL, 3},       {"jtl-timestamp", required_argument, NULL, 4},
         {"split-runs", no_argument, NULL, 5},     {"recover", no_argument, NULL, 6},
-        {"subresults", required_argument, NULL, 7},
+        {"subresults", required_argument, NULL, 7}, {"meta", required_argument, NULL, 8},
         {NULL, 0, NULL, 0}};
-    const char *store = NULL, *name = NULL;
+    const char *store = NULL, *name = NULL, *metafile = NULL;
     const pr_parser *forced = NULL;
     char **tags = pr_xcalloc((size_t)argc, sizeof *tags);
     int ntags = 0, force = 0, quiet = 0, c, rc = 0;
@@ -229,6 +232,7 @@ static int run(int argc, char **argv)
             po.jtl_timestamp_end = !strcmp(optarg, "end");
             break;
         case 5: po.split_runs = 1; break;
+        case 8: metafile = optarg; break;
         case 6: po.recover = 1; break;
         case 7:
             po.subresults = !strcmp(optarg, "include") ? PR_SUB_INCLUDE
@@ -248,8 +252,21 @@ static int run(int argc, char **argv)
         free(tags);
         return PR_EXIT_USAGE;
     }
+    json_t *user_meta = NULL;
+    if (metafile) {
+        json_error_t je;
+        user_meta = json_load_file(metafile, 0, &je);
+        if (!json_is_object(user_meta)) {
+            pr_cli_errorf("%s:%d:%d: %s", metafile, je.line, je.column,
+                          user_meta ? "expected a JSON object" : je.text);
+            json_decref(user_meta);
+            free(tags);
+            return PR_EXIT_USAGE;
+        }
+    }
     pr_store *st;
     if ((rc = pr_cli_open_store(store, 1, &st)) != 0) {
+        json_decref(user_meta);
         free(tags);
         return rc;
     }
@@ -265,13 +282,14 @@ static int run(int argc, char **argv)
                 if (j != i && !strcmp(bases[i], bases[j]))
                     use = bases[i];
         }
-        int r = ingest_one(st, argv[i], use, forced, tags, ntags, &po, force, quiet);
+        int r = ingest_one(st, argv[i], use, forced, tags, ntags, user_meta, &po, force, quiet);
         if (r)
             rc = r;
     }
     for (int i = optind; i < argc; i++)
         free(bases[i]);
     free(bases);
+    json_decref(user_meta);
     pr_store_close(st);
     free(tags);
     return rc;
@@ -290,6 +308,8 @@ const pr_command pr_cmd_ingest = {
     "  -f, --format NAME     skip detection (see perfreport formats)\n"
     "      --force           ingest content that is already in the store\n"
     "  -q, --quiet           no progress line, no per-file report\n"
+    "      --meta FILE.json  report metadata kept with the run (purpose, system, versions,\n"
+    "                        hardware, topology, tuning…); render uses it when it gets no --meta\n"
     "      --store PATH      store file (default $PERFREPORT_STORE or ./perfreport.db)\n"
     "JMeter: --jtl-columns a,b,c  --jtl-time-format PATTERN  --tz ZONE\n"
     "        --jtl-timestamp start|end  --subresults exclude|include|only\n"

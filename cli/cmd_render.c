@@ -235,7 +235,10 @@ static int run(int argc, char **argv)
             free(text);
             return rc;
         }
-        json_t *meta = json_object();
+        /* --meta wins; else the metadata stored with the first run at ingest (--meta there) */
+        json_t *stored = json_object_get(
+            json_object_get(json_array_get(json_object_get(ctx, "runs"), 0), "meta"), "report");
+        json_t *meta = json_is_object(stored) ? json_deep_copy(stored) : json_object();
         if (metafile) {
             json_error_t je;
             json_t *m = json_load_file(metafile, 0, &je);

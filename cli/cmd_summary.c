@@ -309,7 +309,7 @@ static int run(int argc, char **argv)
         {"to", required_argument, NULL, 2},         {"skip-warmup", required_argument, NULL, 3},
         {"interval", required_argument, NULL, 4},   {"apdex-t", required_argument, NULL, 5},
         {"apdex-f", required_argument, NULL, 6},    {"format", required_argument, NULL, 'f'},
-        {"exact-limit", required_argument, NULL, 7},
+        {"exact-limit", required_argument, NULL, 7}, {"no-findings", no_argument, NULL, 8},
         {NULL, 0, NULL, 0}};
     const char *store = NULL, *format = "text";
     int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0;
@@ -363,6 +363,7 @@ static int run(int argc, char **argv)
             apdex_f_set = 1;
             break;
         case 'f': format = optarg; break;
+        case 8: o.findings = 0; break;
         case 7:
             if (pr_lex_i64(optarg, strlen(optarg), &o.exact_limit) < 0 || o.exact_limit < 0) {
                 pr_cli_errorf("--exact-limit expects a sample count");
@@ -465,6 +466,7 @@ const pr_command pr_cmd_summary = {
     "      --skip-warmup D      same as --from D\n"
     "      --interval D         time-series interval in --json (default: automatic)\n"
     "      --apdex-t D          Apdex threshold T (default 500ms; F defaults to 4T)\n"
+    "      --no-findings        leave out the findings (docs/findings.md)\n"
     "      --exact-limit N      runs above N samples are analysed in bounded memory\n"
     "                           (histograms, percentiles within 0.1%%; default 500000000)\n"
     "      --store PATH         store file\n\n"

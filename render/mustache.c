@@ -611,7 +611,10 @@ void pr_mustache_escape(const char *s, size_t n, int escape, pr_buf *out)
             } else if (ch && strchr(md_active, ch)) {
                 two[1] = (char)ch;
                 rep = two;
-            } else if (i == 0 && (ch == '#' || ch == '+' || ch == '-' || ch == '=')) {
+            } else if (i == 0 && (ch == '#' || ch == '+' || ch == '-' || ch == '=') && n > 1 &&
+                       (s[1] == ' ' || s[1] == '\t' || s[1] == ch)) {
+                /* only what could open a heading, a list item or a rule at a line start:
+                 * a lone "-" (an unknown value) stays readable */
                 two[1] = (char)ch;
                 rep = two;
             } else if ((ch == '.' || ch == ')') && i > 0) {
