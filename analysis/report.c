@@ -414,6 +414,7 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
     put_dist(j, "connect", &s->connect, o);
     put_dist(j, "ttfb", &s->ttfb, o);
     put_dist(j, "receive", &s->receive, o);
+    put_dist(j, "lateness", &s->lateness, o);
     if (isfinite(mean_s) && isfinite(r.throughput_per_s)) {
         double conc = r.rate_per_s * mean_s;
         set_real(j, "concurrency_estimate", conc);

@@ -119,6 +119,7 @@ void pr_series_init_mode(pr_series *s, int bounded)
     pr_vals_init(&s->connect, bounded);
     pr_vals_init(&s->ttfb, bounded);
     pr_vals_init(&s->receive, bounded);
+    pr_vals_init(&s->lateness, bounded);
 }
 
 void pr_series_init(pr_series *s)
@@ -143,6 +144,8 @@ void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
         pr_vals_add(&s->latency, x->latency_ns);
     if (x->connect_ns != PR_UNKNOWN)
         pr_vals_add(&s->connect, x->connect_ns);
+    if (x->lateness_ns != PR_UNKNOWN)
+        pr_vals_add(&s->lateness, x->lateness_ns);
     if (x->ttfb_ns != PR_UNKNOWN) {
         pr_vals_add(&s->ttfb, x->ttfb_ns);
         if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
@@ -185,6 +188,7 @@ void pr_series_merge(pr_series *a, const pr_series *b)
     pr_vals_merge(&a->connect, &b->connect);
     pr_vals_merge(&a->ttfb, &b->ttfb);
     pr_vals_merge(&a->receive, &b->receive);
+    pr_vals_merge(&a->lateness, &b->lateness);
 }
 
 void pr_series_dispose(pr_series *s)
@@ -193,6 +197,7 @@ void pr_series_dispose(pr_series *s)
     pr_vals_dispose(&s->connect);
     pr_vals_dispose(&s->ttfb);
     pr_vals_dispose(&s->receive);
+    pr_vals_dispose(&s->lateness);
 }
 
 void pr_rates_compute(const pr_series *s, pr_rates *out)

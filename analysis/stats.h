@@ -20,6 +20,7 @@ typedef struct pr_series {
     int64_t max_end;                   /* max(start + latency) */
     int64_t min_start_end;             /* JMeter: first start; (end of the last sample below) */
     pr_vals latency, connect, ttfb, receive; /* receive = latency - ttfb */
+    pr_vals lateness;                  /* generator: actual - intended send time */
 } pr_series;
 
 void pr_series_init(pr_series *s);

@@ -136,6 +136,7 @@ static void print_run(json_t *r, int by_label)
     print_latency_line("connect", s, "connect");
     print_latency_line("ttfb", s, "ttfb");
     print_latency_line("receive", s, "receive");
+    print_latency_line("send lateness", s, "lateness");
     if (json_object_get(s, "bytes_in") || json_object_get(s, "bytes_out"))
         printf("  %-13s in %s, out %s\n", "bytes", jstr(s, "bytes_in"), jstr(s, "bytes_out"));
     json_t *ap = json_object_get(s, "apdex");
