@@ -148,9 +148,14 @@ static void print_run(json_t *r, int by_label)
         printf("  %-13s", "status codes");
         size_t i;
         json_t *c;
-        json_array_foreach(codes, i, c)
-            printf("%s%lld: %lld", i ? ", " : " ", (long long)json_integer_value(json_object_get(c, "code")),
-                   (long long)json_integer_value(json_object_get(c, "count")));
+        json_array_foreach(codes, i, c) {
+            long long code = (long long)json_integer_value(json_object_get(c, "code"));
+            printf("%s", i ? ", " : " ");
+            if (code) /* 0: no status (no response, or a source that records none) */
+                printf("%lld: %lld", code, (long long)json_integer_value(json_object_get(c, "count")));
+            else
+                printf("none: %lld", (long long)json_integer_value(json_object_get(c, "count")));
+        }
         printf("\n");
     } else if (json_is_object(json_object_get(s, "status_codes"))) {
         printf("  %-13s", "status codes");
