@@ -1040,7 +1040,7 @@ static int nworkers_for(const pr_attack_opts *o)
 
 void pr_attack_describe(const pr_attack_opts *o, pr_run *run)
 {
-    pr_run_set_format(run, "perfreport", "perfreport");
+    pr_run_set_format(run, "attack", "perfreport"); /* format: how the samples were made */
     free(run->tool_version);
     run->tool_version = pr_xstrdup(o->tool_version ? o->tool_version : "unknown");
     run->load_model = o->model;
