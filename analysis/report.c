@@ -844,6 +844,13 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         set_int(ap, "tolerating", a.apdex_t);
         json_object_set_new(stats, "apdex", ap);
         json_object_set_new(j, "stats", stats);
+        if (o->from_ns != PR_UNKNOWN || o->to_ns != PR_UNKNOWN) {
+            /* a trimmed run (--from/--to/--skip-warmup): say so, rules read it */
+            json_t *w = json_object();
+            set_int(w, "from_ns", o->from_ns);
+            set_int(w, "to_ns", o->to_ns);
+            json_object_set_new(j, "window", w);
+        }
         if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
             json_object_set(j, "tool_summary", first->summary);
         json_object_set_new(j, "labels", labels_json(&a));

@@ -153,6 +153,22 @@ static void test_findings__saturation_offered_rate(void **state)
     assert_null(find(fs, "generator_bottleneck"));
     assert_non_null(strstr(json_string_value(json_object_get(f, "explanation")), "23%"));
     json_decref(fs);
+    /* a window cut out of the run: the wait for its last responses belongs to the cut, so the
+     * successes per second of sending time decide (500/s sent, no errors: not saturated) */
+    setf(stats(r), "error_ratio", 0);
+    json_t *w = json_object();
+    json_object_set_new(w, "from_ns", json_integer(0));
+    json_object_set_new(r, "window", w);
+    fs = run_rules(r);
+    assert_null(find(fs, "saturation"));
+    json_decref(fs);
+    /* …but a window whose requests mostly fail is still short of the offered rate */
+    setf(stats(r), "error_ratio", 0.5);
+    fs = run_rules(r);
+    assert_non_null(find(fs, "saturation"));
+    json_decref(fs);
+    json_object_del(r, "window");
+    setf(stats(r), "error_ratio", 0);
     /* reached: silent */
     setf(stats(r), "throughput_per_s", 480);
     fs = run_rules(r);
