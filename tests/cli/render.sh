@@ -37,3 +37,4 @@ sh_ "\$PR templates show summary.md | head -3"
 pr ingest --meta meta.json --name with-meta "$DATA/vegeta/basic.bin"
 sh_ "\$PR render --template summary.md with-meta | head -1"
 sh_ "\$PR render --no-charts with-meta | sed -n '1,12p'"
+pr render --template report.html --no-charts 3
