@@ -21,6 +21,20 @@ int pr_sink_flush(pr_sink *k, pr_error *err)
     if (k->n == 0)
         return 0;
     size_t n = k->n;
+    /* the run's bounds come from its samples, here and nowhere else */
+    pr_run *run = k->run;
+    for (size_t i = 0; i < n; i++) {
+        const pr_sample *x = &k->buf[i];
+        if (x->start_ns == PR_UNKNOWN)
+            continue;
+        if (run->start_ns == PR_UNKNOWN || x->start_ns < run->start_ns)
+            run->start_ns = x->start_ns;
+        int64_t e;
+        if (__builtin_add_overflow(x->start_ns, x->latency_ns != PR_UNKNOWN ? x->latency_ns : 0, &e))
+            e = x->latency_ns > 0 ? INT64_MAX : x->start_ns; /* hostile values: saturate */
+        if (run->end_ns == PR_UNKNOWN || e > run->end_ns)
+            run->end_ns = e;
+    }
     k->n = 0;
     return k->push(k->payload, k->run, k->buf, n, err);
 }

@@ -32,6 +32,8 @@ void pr_sink_init(pr_sink *k, pr_run *run,
                   void *payload);
 /* Adds one sample (copied); flushes when the batch is full. Returns 0 or a negative error. */
 static inline int pr_sink_emit(pr_sink *k, const pr_sample *s, pr_error *err);
+/* Hands the buffered samples to the consumer, first widening sink->run's start_ns/end_ns
+ * (earliest start, latest start + latency) to cover them: producers never set those. */
 int pr_sink_flush(pr_sink *k, pr_error *err);
 /* Flushes and asks the consumer to start a new run; returns 0 (also when unsupported). */
 int pr_sink_split(pr_sink *k, pr_error *err);

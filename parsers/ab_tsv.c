@@ -94,9 +94,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     pr_run_set_format(run, "ab-gnuplot", "ab");
     run->load_model = PR_LOAD_CLOSED;
 
-    int64_t first_s = INT64_MAX, last_end = INT64_MIN;
     int have_zone = 0;
-    unsigned long long rows = 0, mismatched = 0;
+    unsigned long long mismatched = 0;
     pr_sample s;
     pr_sample_init(&s);
     s.status = 0;
@@ -197,21 +196,12 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                     dtime_ids[dt] = s.attrs;
             }
         }
-        if (sec < first_s)
-            first_s = sec;
-        if (s.start_ns + s.latency_ns > last_end)
-            last_end = s.start_ns + s.latency_ns;
-        rows++;
         rc = pr_sink_emit(sink, &s, err);
         if (rc < 0)
             goto out;
     }
     rc = 0;
 out:
-    if (rows) {
-        run->start_ns = first_s * 1000000000LL;
-        run->end_ns = last_end;
-    }
     pr_run_meta_set(run, "time_resolution_ns", json_integer(1000000000));
     pr_run_meta_set(run, "latency_resolution_ns", json_integer(1000000));
     pr_run_meta_set(run, "status_known", json_false());

@@ -84,8 +84,6 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                                 "missing", col_names[c]);
     pr_run_set_format(run, "hey-csv", "hey");
     run->load_model = PR_LOAD_CLOSED;
-    int64_t first = INT64_MAX, last = INT64_MIN;
-    unsigned long long rows = 0;
     pr_sample s;
     for (;;) {
         rc = pr_input_getline(in, &line, &len, err);
@@ -127,21 +125,12 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         s.ttfb_ns = v[C_RESP] >= v[C_READ] ? v[C_RESP] - v[C_READ] : 0;
         s.status = (uint16_t)v[C_STATUS];
         s.start_ns = v[C_OFFSET];
-        if (s.start_ns < first)
-            first = s.start_ns;
-        if (s.start_ns + s.latency_ns > last)
-            last = s.start_ns + s.latency_ns;
-        rows++;
         rc = pr_sink_emit(sink, &s, err);
         if (rc < 0)
             goto out;
     }
     rc = 0;
 out:
-    if (rows) {
-        run->start_ns = first;
-        run->end_ns = last;
-    }
     pr_run_meta_set(run, "time_resolution_ns", json_integer(100000));
     pr_run_meta_set(run, "start_is_relative", json_true());
     pr_run_meta_set(run, "time_origin", json_string("hey process start"));

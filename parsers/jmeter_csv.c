@@ -114,7 +114,7 @@ typedef struct jcsv {
     int64_t parent_start_ms, parent_end_ms;
     int64_t prev_start_ms, prev_end_ms;   /* the last top-level row, for the next one */
     /* run accounting */
-    int64_t run_min_start, run_max_end;
+    int64_t run_max_end; /* for telling appended runs apart by their time gap */
     int32_t run_max_threads;
     long long n_sub, n_tc, n_empty_tc, n_idle_ms;
     int runs;
@@ -356,7 +356,6 @@ static void setup_run(jcsv *j)
     pr_run_meta_set(r, "timestamp_marks",
                     json_string(j->opts->jtl_timestamp_end ? "end" : "start"));
     pr_jtl_meta_rule(r, j->opts->subresults);
-    j->run_min_start = PR_UNKNOWN;
     j->run_max_end = PR_UNKNOWN;
     j->run_max_threads = -1;
     j->n_sub = j->n_tc = j->n_empty_tc = j->n_idle_ms = 0;
@@ -396,8 +395,6 @@ static void time_meta(jcsv *j)
 static void finish_run(jcsv *j)
 {
     pr_run *r = j->sink->run;
-    r->start_ns = j->run_min_start;
-    r->end_ns = j->run_max_end;
     if (j->run_max_threads > r->concurrency)
         r->concurrency = j->run_max_threads;
     pr_run_meta_set(r, "subresult_rows", json_integer(j->n_sub));
@@ -450,8 +447,6 @@ static int emit(jcsv *j, const pr_sample *s)
     if (j->rc)
         return j->rc;
     int64_t end = s->start_ns + (s->latency_ns == PR_UNKNOWN ? 0 : s->latency_ns);
-    if (j->run_min_start == PR_UNKNOWN || s->start_ns < j->run_min_start)
-        j->run_min_start = s->start_ns;
     if (j->run_max_end == PR_UNKNOWN || end > j->run_max_end)
         j->run_max_end = end;
     if (s->threads > j->run_max_threads)

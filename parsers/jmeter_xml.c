@@ -72,7 +72,6 @@ typedef struct jxml {
     char xerr_msg[512];
     long n_xerr;
     long long n_unknown, n_sub, n_tc, n_idle_ms;
-    int64_t min_start, max_end;
     int32_t max_threads;
     pr_jtl_icache icache;
     int rc;
@@ -388,11 +387,6 @@ static int open_sample(jxml *x, int depth)
 
 static int emit(jxml *x, const pr_sample *s)
 {
-    int64_t end = s->start_ns + s->latency_ns;
-    if (x->min_start == PR_UNKNOWN || s->start_ns < x->min_start)
-        x->min_start = s->start_ns;
-    if (x->max_end == PR_UNKNOWN || end > x->max_end)
-        x->max_end = end;
     if (s->threads > x->max_threads)
         x->max_threads = s->threads;
     return pr_sink_emit(x->sink, s, x->err);
@@ -486,8 +480,6 @@ static void setup_run(jxml *x)
 static void finish_run(jxml *x)
 {
     pr_run *r = x->sink->run;
-    r->start_ns = x->min_start;
-    r->end_ns = x->max_end;
     if (x->max_threads > r->concurrency)
         r->concurrency = x->max_threads;
     pr_run_meta_set(r, "subresult_samples", json_integer(x->n_sub));
@@ -648,7 +640,6 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     x->opts = opts;
     x->err = err;
     x->name = pr_input_name(in);
-    x->min_start = x->max_end = PR_UNKNOWN;
     x->max_threads = -1;
     x->fr = pr_xcalloc(MAX_FRAMES, sizeof *x->fr);
     int rc = 0;

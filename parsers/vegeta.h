@@ -33,7 +33,6 @@ typedef struct pr_vegeta_cache {
 /* Accumulates run metadata while records are turned into samples. */
 typedef struct pr_vegeta_acc {
     pr_sink *sink;
-    int64_t start_ns, end_ns;
     int zone_set;
     int zone_min;
     int mixed_zones;

@@ -12,8 +12,6 @@ void pr_vegeta_acc_init(pr_vegeta_acc *a, pr_sink *sink)
 {
     memset(a, 0, sizeof *a);
     a->sink = sink;
-    a->start_ns = PR_UNKNOWN;
-    a->end_ns = PR_UNKNOWN;
 }
 
 /* Interns s through a one-entry cache (consecutive records mostly repeat their strings). */
@@ -81,11 +79,6 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
     }
     s.label = a->label_id;
     if (r->has_ts) {
-        if (a->start_ns == PR_UNKNOWN || r->ts_ns < a->start_ns)
-            a->start_ns = r->ts_ns;
-        int64_t end = (int64_t)((uint64_t)r->ts_ns + (uint64_t)r->latency_ns); /* wraps like Go */
-        if (a->end_ns == PR_UNKNOWN || end > a->end_ns)
-            a->end_ns = end;
         if (r->has_zone) {
             if (!a->zone_set) {
                 a->zone_set = 1;
@@ -119,10 +112,6 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
 void pr_vegeta_acc_finish(pr_vegeta_acc *a)
 {
     pr_run *run = a->sink->run;
-    if (a->start_ns != PR_UNKNOWN && (run->start_ns == PR_UNKNOWN || a->start_ns < run->start_ns))
-        run->start_ns = a->start_ns;
-    if (a->end_ns != PR_UNKNOWN && (run->end_ns == PR_UNKNOWN || a->end_ns > run->end_ns))
-        run->end_ns = a->end_ns;
     run->load_model = PR_LOAD_OPEN;
     if (a->mixed_zones)
         pr_run_meta_set(run, "tz_mixed", json_true());

@@ -229,13 +229,6 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
         if (x->error)
             count_add(&ing->error_n, x->error, 1);
         count_add(&ing->status_n, x->status, 1);
-        if (x->start_ns != PR_UNKNOWN) {
-            if (run->start_ns == PR_UNKNOWN || x->start_ns < run->start_ns)
-                run->start_ns = x->start_ns;
-            int64_t e = x->start_ns + (x->latency_ns != PR_UNKNOWN ? x->latency_ns : 0);
-            if (run->end_ns == PR_UNKNOWN || e > run->end_ns)
-                run->end_ns = e;
-        }
         ing->pending[ing->npending++] = *x;
         if (ing->npending == PR_NATIVE_BLOCK_MAX) {
             int rc = flush_block(ing, err);
