@@ -14,6 +14,7 @@
 #include "parsers/ab.h"
 #include "parsers/textsum.h"
 #include "tests/unit/lib/collect.h"
+#include "tests/unit/lib/jcheck.h"
 
 /* Fixtures with a -g file (and a .txt report and a -e .csv from the same run). */
 static const char *const with_tsv[] = {
@@ -41,30 +42,6 @@ static void parse_ok(collect *c, const char *parser, const char *base, const cha
         fail_msg("%s: rc %d: %s", p, rc, pr_error_format(&err, b, sizeof b));
     }
     free(p);
-}
-
-static json_int_t jint(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    if (!json_is_integer(v))
-        fail_msg("missing integer '%s'", k);
-    return json_integer_value(v);
-}
-
-static double jnum(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    if (!json_is_number(v))
-        fail_msg("missing number '%s'", k);
-    return json_number_value(v);
-}
-
-static const json_t *jobj(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    if (!json_is_object(v))
-        fail_msg("missing object '%s'", k);
-    return v;
 }
 
 /* Compares one computed row with the row ab printed (tool."Connection Times (ms)".<name>). */

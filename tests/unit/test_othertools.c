@@ -11,6 +11,7 @@
 #include <string.h>
 #include "model/xalloc.h"
 #include "tests/unit/lib/collect.h"
+#include "tests/unit/lib/jcheck.h"
 
 static void parse_ok(collect *c, const char *parser, const char *rel)
 {
@@ -23,30 +24,6 @@ static void parse_ok(collect *c, const char *parser, const char *rel)
         fail_msg("%s: rc %d: %s", rel, rc, pr_error_format(&err, b, sizeof b));
     }
     assert_string_equal(c->run->format, parser);
-}
-
-static json_int_t jint(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    if (!json_is_integer(v))
-        fail_msg("missing integer '%s'", k);
-    return json_integer_value(v);
-}
-
-static double jnum(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    if (!json_is_number(v))
-        fail_msg("missing number '%s'", k);
-    return json_number_value(v);
-}
-
-static const json_t *jobj(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    if (!json_is_object(v))
-        fail_msg("missing object '%s'", k);
-    return v;
 }
 
 static void test_othertools__hey_csv(void **st)
