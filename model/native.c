@@ -405,10 +405,8 @@ struct pr_native_writer {
     FILE *f;
     uint32_t strings_written; /* ids below this were written */
     pr_buf payload;
-    pr_buf frame;
-    pr_sample *pending;
-    size_t npending;
     unsigned long long total;
+    json_t *meta0;            /* the run's metadata as the header wrote it */
 };
 
 static void put_u32(unsigned char *p, uint32_t v)
@@ -498,7 +496,9 @@ pr_native_writer *pr_native_writer_new(FILE *f, const pr_run *run, pr_error *err
     json_object_set_new(doc, "run", run_header_json(run));
     int rc = write_json_frame(w, 'H', doc, err);
     json_decref(doc);
+    w->meta0 = json_deep_copy(run->meta);
     if (rc < 0) {
+        json_decref(w->meta0);
         pr_buf_dispose(&w->payload);
         free(w);
         return NULL;
@@ -552,7 +552,18 @@ int pr_native_writer_close(pr_native_writer *w, const pr_run *run, pr_error *err
     if (rc == 0) {
         json_t *doc = json_object();
         json_object_set_new(doc, "samples", json_integer((json_int_t)w->total));
-        json_object_set_new(doc, "run", run_header_json(run));
+        /* only the metadata that changed since the header (e.g. "interrupted": true) */
+        json_t *changed = json_object();
+        const char *k;
+        json_t *v;
+        json_object_foreach(run->meta, k, v) {
+            if (!json_equal(v, json_object_get(w->meta0, k)))
+                json_object_set(changed, k, v);
+        }
+        if (json_object_size(changed))
+            json_object_set_new(doc, "meta", changed);
+        else
+            json_decref(changed);
         if (run->start_ns != PR_UNKNOWN)
             json_object_set_new(doc, "start_ns", json_integer(run->start_ns));
         if (run->end_ns != PR_UNKNOWN)
@@ -563,8 +574,7 @@ int pr_native_writer_close(pr_native_writer *w, const pr_run *run, pr_error *err
     if (rc == 0)
         rc = pr_native_writer_flush(w, err);
     pr_buf_dispose(&w->payload);
-    pr_buf_dispose(&w->frame);
-    free(w->pending);
+    json_decref(w->meta0);
     free(w);
     return rc;
 }

@@ -163,8 +163,7 @@ static int frame_footer(reader *rd, const unsigned char *p, size_t len)
 {
     json_t *doc = json_loadb((const char *)p, len, 0, NULL);
     if (doc) {
-        json_t *r = json_object_get(doc, "run");
-        json_t *meta = json_object_get(r, "meta");
+        json_t *meta = json_object_get(doc, "meta");
         if (json_is_object(meta))
             json_object_update(rd->sink->run->meta, meta);
     }

@@ -158,6 +158,37 @@ static void test_native__concatenated_streams(void **st)
     pr_run_free(b);
 }
 
+static void test_native__footer_carries_late_metadata(void **st)
+{
+    pr_run *run = pr_run_new();
+    pr_run_meta_set(run, "notes", json_string("known when the header was written"));
+    pr_sample s[10];
+    gen_samples(run, s, 10, 41);
+    char *buf = NULL;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    pr_error err;
+    pr_native_writer *w = pr_native_writer_new(f, run, &err);
+    assert_int_equal(pr_native_writer_push(w, run, s, 10, &err), 0);
+    pr_run_meta_set(run, "interrupted", json_true()); /* e.g. SIGINT during an attack */
+    assert_int_equal(pr_native_writer_close(w, run, &err), 0);
+    fclose(f);
+    /* the footer holds only what changed: "notes" is written once */
+    assert_non_null(memmem(buf, len, "interrupted", 11));
+    const char *first = memmem(buf, len, "known when", 10);
+    assert_non_null(first);
+    assert_null(memmem(first + 1, len - (size_t)(first + 1 - buf), "known when", 10));
+    collect c;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "native", buf, len, NULL, &err), 0);
+    assert_true(json_is_true(json_object_get(c.run->meta, "interrupted")));
+    assert_string_equal(json_string_value(json_object_get(c.run->meta, "notes")),
+                        "known when the header was written");
+    collect_free(&c);
+    free(buf);
+    pr_run_free(run);
+}
+
 static void test_native__not_native(void **st)
 {
     collect c;
@@ -178,6 +209,7 @@ int main(void)
         cmocka_unit_test(test_native__truncated_keeps_complete_blocks),
         cmocka_unit_test(test_native__corrupt_block_is_named),
         cmocka_unit_test(test_native__concatenated_streams),
+        cmocka_unit_test(test_native__footer_carries_late_metadata),
         cmocka_unit_test(test_native__not_native),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
