@@ -576,6 +576,10 @@ static void test_gen__chunked_and_statuses(void **st)
         assert_int_equal(f.c.s[i].success, PR_FAIL);
         assert_int_equal(f.c.s[i].error, PR_NOSTR); /* an HTTP answer is not a transport error */
     }
+    /* but it is an error as the report counts them (issue 13: "0 errors" beside "4xx 3") */
+    assert_int_equal(f.st.successes, 0);
+    assert_int_equal(f.st.errors, 3);
+    assert_int_equal(f.st.status[4], 3);
     fx_stop(&f);
 
     fx_start(&f, HTTPD_STATUS, 0, "GET", "/status/302", 0, 1);

@@ -165,11 +165,12 @@ static void test_stats__merge_equals_whole(void **st)
 
 static void test_stats__bounded_mode_within_0_1_percent(void **st)
 {
-    pr_vals exact, hist, part1, part2;
+    pr_vals exact, hist, part1, part2, switched;
     pr_vals_init(&exact, 0);
     pr_vals_init(&hist, 1);
     pr_vals_init(&part1, 1);
     pr_vals_init(&part2, 1);
+    pr_vals_init(&switched, 0); /* exact for the first 1000 values, a histogram after */
     for (int i = 0; i < 300000; i++) {
         /* lognormal-ish latencies from 20 µs to minutes, plus exact small values */
         double u1 = (double)(next() % 1000000 + 1) / 1000001.0, u2 = (double)(next() % 1000000) / 1e6;
@@ -178,7 +179,11 @@ static void test_stats__bounded_mode_within_0_1_percent(void **st)
         pr_vals_add(&exact, x);
         pr_vals_add(&hist, x);
         pr_vals_add(i % 2 ? &part1 : &part2, x);
+        if (i == 1000)
+            pr_vals_make_bounded(&switched);
+        pr_vals_add(&switched, x);
     }
+    assert_true(switched.bounded && pr_vals_count(&switched) == 300000);
     pr_vals_merge(&part1, &part2); /* histograms add together */
     pr_vals_finish(&exact);
     static const double ps[] = {0, 1, 10, 50, 90, 99, 99.9, 99.99, 99.999, 100};
@@ -187,6 +192,7 @@ static void test_stats__bounded_mode_within_0_1_percent(void **st)
         double h = (double)pr_vals_percentile(&hist, ps[k]);
         assert_true(fabs(h - e) <= 0.001 * e + 0.5);
         assert_true(pr_vals_percentile(&part1, ps[k]) == pr_vals_percentile(&hist, ps[k]));
+        assert_true(pr_vals_percentile(&switched, ps[k]) == pr_vals_percentile(&hist, ps[k]));
     }
     pr_dist de, dh;
     pr_vals_dist(&exact, &de);
@@ -200,6 +206,7 @@ static void test_stats__bounded_mode_within_0_1_percent(void **st)
     pr_vals_dispose(&hist);
     pr_vals_dispose(&part1);
     pr_vals_dispose(&part2);
+    pr_vals_dispose(&switched);
 }
 
 static void test_stats__error_groups_and_options(void **st)
