@@ -399,6 +399,7 @@ static int run(int argc, char **argv)
     memset(&c, 0, sizeof c);
     pr_attack_opts_init(&c.o);
     c.o.tool_version = PR_VERSION;
+    c.quiet = pr_cli_quiet();
     const char *method = "GET", *data = NULL, *targets_file = NULL, *targets_format = NULL;
     const char *rate = NULL;
     const char *headers[MAX_HEADERS];

@@ -190,7 +190,7 @@ static int run(int argc, char **argv)
     const char *store = NULL, *name = NULL, *metafile = NULL;
     const pr_parser *forced = NULL;
     char **tags = pr_xcalloc((size_t)argc, sizeof *tags);
-    int ntags = 0, force = 0, quiet = 0, c, rc = 0;
+    int ntags = 0, force = 0, quiet = pr_cli_quiet(), c, rc = 0;
     pr_parse_opts po;
     memset(&po, 0, sizeof po);
     optind = 1;

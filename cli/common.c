@@ -17,7 +17,7 @@ int pr_cli_open_store(const char *path, int create, pr_store **out)
 {
     pr_error err;
     pr_error_clear(&err);
-    if (pr_store_open(out, path ? path : pr_store_default_path(), create, &err) < 0) {
+    if (pr_store_open(out, path ? path : pr_cli_store_path(), create, &err) < 0) {
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
     }

@@ -9,7 +9,12 @@
 
 /* Prints "perfreport: FILE:LINE:COL: message" to stderr. */
 void pr_cli_print_error(const pr_error *err);
-/* Opens the store named by --store (NULL: $PERFREPORT_STORE or ./perfreport.db). */
+/* The global options (before or after the command, taken out of the command's arguments by
+ * pr_cli_main): the store path (--store, else $PERFREPORT_STORE, else ./perfreport.db) and
+ * whether to be quiet (-q, --quiet: no progress lines, no per-file reports). */
+const char *pr_cli_store_path(void);
+int pr_cli_quiet(void);
+/* Opens the store at path (NULL: pr_cli_store_path()). */
 int pr_cli_open_store(const char *path, int create, pr_store **out);
 /* Resolves run references (ids, names, "last"); none given = all runs. Prints errors.
  * Returns 0 and a malloc'd id array, or PR_EXIT_* on failure. */

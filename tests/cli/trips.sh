@@ -1,0 +1,14 @@
+# Small things a new user trips over (issue 13, case 6), each on a real fixture.
+# Global options work before the command as well as after it.
+pr --store other.db ingest "$DATA/ab/ab_plain_c10.txt"
+pr --store=other.db runs
+pr runs --store other.db
+pr --quiet --store other.db ingest --force "$DATA/ab/ab_plain_c10.txt"
+pr -q ingest --store other.db --force "$DATA/ab/ab_plain_c10.txt"
+pr ingest "$DATA/ab/ab_plain_c10.txt" --quiet --store other.db --force
+sh_ "\$PR --store other.db runs | wc -l"
+pr --store other.db summary --version
+pr --store other.db runs --store missing.db
+pr --bogus runs
+pr --store
+sh_ "ls *.db"
