@@ -12,3 +12,9 @@ pr --store other.db runs --store missing.db
 pr --bogus runs
 pr --store
 sh_ "ls *.db"
+# An ab text with no report (ab stopped: connection refused, a reset, an -s timeout) is an
+# error at the end of ab's output, and the store is left as it was.
+pr ingest "$DATA/ab/ab_refused.txt"
+pr ingest "$DATA/ab/ab_timeout_s1.txt"
+sh_ "cat \$DATA/ab/ab_refused.txt \$DATA/ab/ab_refused.stderr.txt | \$PR ingest -"
+sh_ "sqlite3 \$PERFREPORT_STORE 'SELECT count(*) FROM runs'"
