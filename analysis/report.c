@@ -702,22 +702,76 @@ static void acc_dispose(acc *a)
     pr_strtab_free(a->names);
 }
 
+typedef struct pkey_ref {
+    double p;
+    const char *key;
+    int64_t ns;
+} pkey_ref;
+
+static int cmp_pkey(const void *x, const void *y)
+{
+    const pkey_ref *a = x, *b = y;
+    return (a->p > b->p) - (a->p < b->p);
+}
+
+/* A tool's printed latencies in human form, percentiles in numeric order (p1, p2 … p10 … p100:
+ * the store keeps JSON keys sorted as text, p1, p10, p100, p11 …), and, as for samples, the
+ * list latency_ns.percentiles [{p, ns, human}]. */
+static void summary_latency(json_t *stats, json_t *lat)
+{
+    size_t n = 0;
+    pkey_ref *refs = pr_xmalloc((json_object_size(lat) + 1) * sizeof *refs);
+    const char *k;
+    json_t *v;
+    json_object_foreach(lat, k, v) {
+        char num[32], *end;
+        if (k[0] != 'p' || !json_is_integer(v) || strlen(k) >= sizeof num)
+            continue;
+        snprintf(num, sizeof num, "%s", k + 1);
+        for (char *c = num; *c; c++)
+            if (*c == '_')
+                *c = '.'; /* p99_9 */
+        double p = strtod(num, &end);
+        if (end != num && !*end && p >= 0 && p <= 100)
+            refs[n++] = (pkey_ref){p, k, json_integer_value(v)};
+    }
+    qsort(refs, n, sizeof *refs, cmp_pkey);
+    json_t *hum = json_object(), *list = json_array();
+    char h[32];
+    static const char *const lead[] = {"min", "mean", "stdev"};
+    for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
+        if (json_is_integer(v = json_object_get(lat, lead[i])))
+            set_str(hum, lead[i], pr_human_duration(json_integer_value(v), h));
+    for (size_t i = 0; i < n; i++) {
+        set_str(hum, refs[i].key, pr_human_duration(refs[i].ns, h));
+        json_t *e = json_object();
+        char pname[32];
+        snprintf(pname, sizeof pname, "%g", refs[i].p);
+        set_str(e, "p", pname);
+        set_int(e, "ns", refs[i].ns);
+        set_str(e, "human", pr_human_duration(refs[i].ns, h));
+        if (i == 0)
+            json_object_set_new(e, "first", json_true());
+        if (i + 1 == n)
+            json_object_set_new(e, "last", json_true());
+        json_array_append_new(list, e);
+    }
+    json_object_foreach(lat, k, v) /* max, then anything else the tool printed */
+        if (json_is_integer(v) && !json_object_get(hum, k))
+            set_str(hum, k, pr_human_duration(json_integer_value(v), h));
+    free(refs);
+    json_object_set_new(lat, "percentiles", list);
+    json_object_set_new(stats, "latency", hum);
+}
+
 /* Summary-only runs: the tool's own numbers, passed through under "stats". */
 static json_t *summary_only_stats(const pr_run *run)
 {
     json_t *j = run->summary ? json_deep_copy(run->summary) : json_object();
     char h[32];
     json_t *lat = json_object_get(j, "latency_ns");
-    if (json_is_object(lat)) {
-        json_t *hum = json_object();
-        const char *k;
-        json_t *v;
-        json_object_foreach(lat, k, v) {
-            if (json_is_integer(v))
-                set_str(hum, k, pr_human_duration(json_integer_value(v), h));
-        }
-        json_object_set_new(j, "latency", hum);
-    }
+    if (json_is_object(lat))
+        summary_latency(j, lat);
     json_t *v;
     if ((v = json_object_get(j, "rate_per_s")) && json_is_number(v))
         set_str(j, "rate", pr_human_rate(json_number_value(v), h));

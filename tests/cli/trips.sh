@@ -25,3 +25,7 @@ sh_ "cat \$DATA/ab/ab_big_64k.txt | \$PR ingest -"
 sh_ "\$PR ingest - - < \$DATA/ab/ab_post_json.txt"
 pr runs
 pr summary stdin-2
+# ab -e percentiles in numeric order (the store keeps JSON keys sorted as text: p1, p10, p100…).
+pr ingest "$DATA/ab/ab_timelimit_t2.csv"
+pr summary ab_timelimit_t2
+sh_ "\$PR summary --json ab_timelimit_t2 | grep -o '\"p\": \"[0-9.]*\"' | head -12 | tr '\n' ' '; echo"
