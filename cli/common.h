@@ -28,6 +28,16 @@ int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
 void pr_cli_help(FILE *f, const char *name);
 /* Standard handling of "--help"/"-h" anywhere in argv: prints help, returns 1. */
 int pr_cli_wants_help(int argc, char **argv, const char *name);
+/* Warns on stderr about each run of the report model doc whose window (--from, --to,
+ * --skip-warmup; `what` says which, as typed) leaves no sample: "perfreport: warning:
+ * --skip-warmup 1h is longer than run 1 'x' (3.12 s): nothing is left". */
+void pr_cli_warn_windows(json_t *doc, const char *what);
+/* Display width of UTF-8 text (at most max_bytes of it): code points, East Asian wide ones
+ * counting 2. */
+size_t pr_cli_text_width(const char *s, size_t max_bytes);
+/* Prints s on stdout cut to `width` columns (at a character boundary) and padded to it;
+ * control characters print as spaces. */
+void pr_cli_print_cell(const char *s, size_t width);
 /* Writes all of buf to path ("-" = stdout); checks every write. Returns 0 or -1 (printed). */
 int pr_cli_write_file(const char *path, const char *buf, size_t len);
 

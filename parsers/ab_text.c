@@ -655,6 +655,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         pr_textsum_note(a.run, "ab -w: the Processing row is derived from aggregates "
                                "(min/avg/max of total minus those of connect), not from "
                                "requests");
+    pr_run_meta_resolution(a.run, "latency_resolution_ns", 1000000);
     pr_textsum_note(a.run, "ab text: times are whole ms; latency_ns p50..p99 come from ab's "
                            "percentage table (index floor(n*p/100) into the requests sorted "
                            "by total time); ttfb_ns is ab's Waiting row (write end to first "
