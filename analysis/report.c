@@ -378,6 +378,13 @@ static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_
     json_object_set_new(obj, name, hum);
 }
 
+/* A span between start stamps of res ns (ab -g: whole seconds): below res it is "< 1 s" even
+ * when a latency added a few ms to it (the wait). */
+static char *span_human(int64_t ns, int64_t res, char *h)
+{
+    return pr_human_duration_res(ns != PR_UNKNOWN && ns < res && ns > -res ? 0 : ns, res, h);
+}
+
 /* Statistics of a series: counts, ratios, rates, distributions, bytes. */
 static json_t *series_json(pr_series *s, const pr_report_opts *o, clock_res res)
 {
@@ -403,10 +410,9 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o, clock_res res)
     set_str(j, "error_pct", pr_human_percent(err_ratio, h));
     set_str(j, "success_pct", pr_human_percent(known ? 1.0 - err_ratio : NAN, h));
     set_int(j, "duration_ns", r.duration_ns);
-    set_str(j, "duration", pr_human_duration_res(r.duration_ns, res.time_ns, h));
+    set_str(j, "duration", span_human(r.duration_ns, res.time_ns, h));
     set_int(j, "wait_ns", r.wait_ns);
-    set_str(j, "wait", pr_human_duration_res(
-                           r.wait_ns, res.time_ns > res.lat_ns ? res.time_ns : res.lat_ns, h));
+    set_str(j, "wait", span_human(r.wait_ns, res.time_ns > res.lat_ns ? res.time_ns : res.lat_ns, h));
     set_int(j, "time_resolution_ns", res.time_ns);
     set_int(j, "latency_resolution_ns", res.lat_ns);
     set_real(j, "rate_per_s", r.rate_per_s);

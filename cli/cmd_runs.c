@@ -42,10 +42,11 @@ static void row_fill(run_row *w, const pr_run *r)
         snprintf(w->samples, sizeof w->samples, "summary");
     else
         pr_human_count(r->samples, w->samples);
-    /* the bounds are start stamps: ab -g writes whole seconds, so 0 reads "< 1 s" */
+    /* the bounds come from start stamps: ab -g writes whole seconds, so a run shorter than
+     * that reads "< 1 s" (not the few ms a latency adds to the last stamp) */
     json_int_t res = json_integer_value(json_object_get(r->meta, "time_resolution_ns"));
-    pr_human_duration_res(r->start_ns != PR_UNKNOWN ? r->end_ns - r->start_ns : PR_UNKNOWN,
-                          (int64_t)res, w->duration);
+    int64_t d = r->start_ns != PR_UNKNOWN ? r->end_ns - r->start_ns : PR_UNKNOWN;
+    pr_human_duration_res(d != PR_UNKNOWN && d < res ? 0 : d, (int64_t)res, w->duration);
     pr_buf b = PR_BUF_INIT;
     for (size_t t = 0; t < r->ntags; t++)
         pr_buf_printf(&b, "%s%s=%s", t ? " " : "", r->tags[t].key, r->tags[t].value);

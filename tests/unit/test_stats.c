@@ -7,7 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/human.h"
 #include "analysis/report.h"
+#include "model/run.h"
 #include "analysis/stats.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -209,6 +211,34 @@ static void test_stats__bounded_mode_within_0_1_percent(void **st)
     pr_vals_dispose(&switched);
 }
 
+/* A zero from a coarse clock is "below the resolution", never "0 ns" (issue 13). */
+static void test_stats__resolution_aware_durations(void **st)
+{
+    static const struct {
+        int64_t ns, res;
+        const char *want;
+    } cases[] = {
+        {0, 1, "0 ns"},           {0, 0, "0 ns"},           {0, 1000000, "< 1 ms"},
+        {0, 100000, "< 100 \xc2\xb5s"}, {0, 10000000, "< 10 ms"}, {0, 1000000000, "< 1 s"},
+        {0, 1000, "< 1 \xc2\xb5s"},  {1000000, 1000000, "1.00 ms"}, {834000, 1000000, "834 \xc2\xb5s"},
+        {PR_UNKNOWN, 1000000, "-"},
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_string_equal(pr_human_duration_res(cases[i].ns, cases[i].res, buf), cases[i].want);
+    /* a run joined from several inputs keeps the coarsest clock, in any order */
+    pr_run *r = pr_run_new();
+    pr_run_meta_resolution(r, "latency_resolution_ns", 1000);
+    pr_run_meta_resolution(r, "latency_resolution_ns", 1000000);
+    pr_run_meta_resolution(r, "latency_resolution_ns", 1000);
+    assert_int_equal(json_integer_value(json_object_get(r->meta, "latency_resolution_ns")), 1000000);
+    pr_run_free(r);
+    json_t *stats = json_pack("{s:i}", "latency_resolution_ns", 1000000);
+    assert_int_equal(pr_report_latency_res(stats), 1000000);
+    assert_int_equal(pr_report_latency_res(NULL), 1);
+    json_decref(stats);
+}
+
 static void test_stats__error_groups_and_options(void **st)
 {
     char g[256];
@@ -240,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_stats__merge_equals_whole),
         cmocka_unit_test(test_stats__bounded_mode_within_0_1_percent),
         cmocka_unit_test(test_stats__error_groups_and_options),
+        cmocka_unit_test(test_stats__resolution_aware_durations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
