@@ -3,6 +3,7 @@
 #include "cli/common.h"
 #include "model/xalloc.h"
 #include "parsers/parser.h"
+#include "parsers/sniff.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,7 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
     const pr_parser *p = forced;
     if (!p) {
         size_t got;
-        const unsigned char *head = pr_input_peek(in, 65536, &got);
+        const unsigned char *head = pr_input_peek(in, PR_SNIFF_WINDOW, &got);
         p = pr_parser_sniff(head, got, NULL);
         if (!p) {
             pr_cli_errorf("%s: unrecognised format (name one with --format; `perfreport formats` "
