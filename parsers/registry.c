@@ -15,6 +15,7 @@ extern const pr_parser pr_parser_siege_text, pr_parser_siege_json, pr_parser_htt
 extern const pr_parser pr_parser_jmeter_csv;
 extern const pr_parser pr_parser_jmeter_xml;
 extern const pr_parser pr_parser_gatling, pr_parser_gatling_bin, pr_parser_locust;
+extern const pr_parser pr_parser_artillery, pr_parser_autocannon;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
@@ -38,6 +39,8 @@ const pr_parser *const pr_parsers[] = {
     &pr_parser_gatling,
     &pr_parser_gatling_bin,
     &pr_parser_locust,
+    &pr_parser_artillery,
+    &pr_parser_autocannon,
     NULL
 };
 
