@@ -195,7 +195,7 @@ static const req_cols req_layout[NLAYOUTS] = {
     {7, 1, 2, 3, 4, -1, 5, 6},  /* REQUEST groups name start end st msg */
 };
 static const grp_cols grp_layout[NLAYOUTS] = {
-    {11, 3, 4, 5, 6, 9}, /* scen uid GROUP groups start end cum oks kos st */
+    {10, 3, 4, 5, 6, 9}, /* scen uid GROUP groups start end cum oks kos st */
     {8, 3, 4, 5, 6, 7},  /* GROUP scen uid groups start end cum st */
     {7, 2, 3, 4, 5, 6},  /* GROUP uid groups start end cum st */
     {6, 1, 2, 3, 4, 5},  /* GROUP groups start end cum st */

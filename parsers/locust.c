@@ -505,7 +505,6 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             break;
     }
     if (rc >= 0 || rc == PR_ETRUNC) {
-        pr_run_set_format(sink->run, "locust", "locust");
         finish(c, sink->run);
         if (c->converted)
             pr_sink_warn(sink, c->name, 0, 0,
