@@ -21,6 +21,13 @@ static const char *jstr(json_t *o, const char *k)
     return s ? s : "-";
 }
 
+/* Orders "p2.5" before "p50" before "p100". */
+static int cmp_pct_key(const void *a, const void *b)
+{
+    double x = strtod(*(const char *const *)a + 1, NULL), y = strtod(*(const char *const *)b + 1, NULL);
+    return x < y ? -1 : x > y;
+}
+
 static void print_latency_line(const char *title, json_t *stats, const char *key)
 {
     json_t *h = json_object_get(stats, key);
@@ -46,14 +53,18 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
         printf("%sp%s %s", sep, jstr(e, "p"), jstr(e, "human"));
         sep = ", ";
     }
-    if (!json_is_array(list)) {
+    if (!json_is_array(list)) { /* a tool's own percentiles, in ascending order */
+        const char *keys[64];
+        size_t nk = 0;
         const char *k;
         json_t *v;
-        json_object_foreach(h, k, v) {
-            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9') {
-                printf("%s%s %s", sep, k, json_string_value(v));
-                sep = ", ";
-            }
+        json_object_foreach(h, k, v)
+            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9' && nk < 64)
+                keys[nk++] = k;
+        qsort(keys, nk, sizeof keys[0], cmp_pct_key);
+        for (size_t j = 0; j < nk; j++) {
+            printf("%s%s %s", sep, keys[j], jstr(h, keys[j]));
+            sep = ", ";
         }
     }
     if (json_object_get(h, "max"))
