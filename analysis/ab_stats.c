@@ -1,7 +1,7 @@
 /* ApacheBench's Connection Times and percentage tables recomputed with ab's own rules. */
 #include "analysis/ab_stats.h"
 #include "model/xalloc.h"
-#include "parsers/ab.h"
+#include "model/sample.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
