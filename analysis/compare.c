@@ -350,12 +350,13 @@ static double stat_value(json_t *stats, const metric_def *m)
     return v;
 }
 
-static void human(double v, const char *unit, char *buf)
+/* v in unit; durations measured with a clock of res_ns ("< 1 ms" for a whole-ms 0). */
+static void human(double v, const char *unit, int64_t res_ns, char *buf)
 {
     if (!isfinite(v))
         strcpy(buf, "-");
     else if (!strcmp(unit, "ns"))
-        pr_human_duration((int64_t)llround(v), buf);
+        pr_human_duration_res((int64_t)llround(v), res_ns, buf);
     else if (!strcmp(unit, "per_s"))
         pr_human_rate(v, buf);
     else if (!strcmp(unit, "ratio"))
@@ -364,7 +365,7 @@ static void human(double v, const char *unit, char *buf)
         snprintf(buf, 32, "%.0f", v);
 }
 
-static void human_diff(double v, const char *unit, char *buf)
+static void human_diff(double v, const char *unit, int64_t res_ns, char *buf)
 {
     char h[32];
     if (!isfinite(v)) {
@@ -375,8 +376,8 @@ static void human_diff(double v, const char *unit, char *buf)
         snprintf(buf, 48, "%+.2f pp", 100 * v);
         return;
     }
-    human(fabs(v), unit, h);
-    snprintf(buf, 48, "%s%s", v < 0 ? "-" : "+", h);
+    human(fabs(v), unit, res_ns, h);
+    snprintf(buf, 48, "%s%s", v < 0 ? "-" : v > 0 || h[0] != '<' ? "+" : "", h);
 }
 
 static void jset_num(json_t *o, const char *k, double v)
@@ -418,6 +419,7 @@ typedef struct cell {
     const pr_vec *va, *vb;  /* latencies (NULL or empty: untested) */
     json_t *ma, *mb;        /* models (rate tests) */
     double na, nb;          /* counts (ratio test) */
+    int64_t res_ns;         /* the coarser clock of the two sides (durations) */
 } cell;
 
 /* Fills the test fields of d; returns 1 when a test ran, with *sig set. */
@@ -494,7 +496,7 @@ static json_t *diff_json(const metric_def *m, const cell *c, const pr_compare_op
     double abs = c->b - c->a;
     double rel = isfinite(abs) && c->a != 0 ? abs / fabs(c->a) : (abs == 0 ? 0 : NAN);
     jset_num(d, "abs", abs);
-    human_diff(abs, m->unit, h);
+    human_diff(abs, m->unit, c->res_ns, h);
     json_object_set_new(d, "abs_human", json_string(h));
     jset_num(d, "rel", rel);
     if (isfinite(rel))
@@ -528,6 +530,11 @@ static json_t *diff_json(const metric_def *m, const cell *c, const pr_compare_op
     return d;
 }
 
+static int64_t coarser(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
 static json_t *metric_row(const metric_def *m, double *vals, const pr_vec **lat, json_t **models,
                           double *counts, size_t n, const pr_compare_opts *o,
                           pr_compare_side *sides, int *regs, int *imps)
@@ -541,14 +548,17 @@ static json_t *metric_row(const metric_def *m, double *vals, const pr_vec **lat,
     for (size_t i = 0; i < n; i++) {
         json_t *v = json_object();
         jset_num(v, "value", vals[i]);
-        human(vals[i], m->unit, h);
+        human(vals[i], m->unit, pr_report_latency_res(json_object_get(sides[i].model, "stats")),
+              h);
         json_object_set_new(v, "human", json_string(h));
         json_array_append_new(values, v);
     }
     for (size_t i = 1; i < n; i++) {
         cell c = {vals[0], vals[i], lat ? lat[0] : NULL, lat ? lat[i] : NULL,
                   models ? models[0] : NULL, models ? models[i] : NULL,
-                  counts ? counts[0] : NAN, counts ? counts[i] : NAN};
+                  counts ? counts[0] : NAN, counts ? counts[i] : NAN,
+                  coarser(pr_report_latency_res(json_object_get(sides[0].model, "stats")),
+                          pr_report_latency_res(json_object_get(sides[i].model, "stats")))};
         json_array_append_new(diffs, diff_json(m, &c, o, sides[i].name, regs, imps));
     }
     json_object_set_new(row, "values", values);

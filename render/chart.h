@@ -166,7 +166,11 @@ enum {
     PR_CHART_NEEDS_DISTS = 1u << 2,
     PR_CHART_NEEDS_LABELS = 1u << 3,
     PR_CHART_NEEDS_COMPARE = 1u << 4,
-    PR_CHART_NEEDS_CAPACITY = 1u << 5
+    PR_CHART_NEEDS_CAPACITY = 1u << 5,
+    /* kinds drawn from samples: nothing to draw for a summary-only run (compare and capacity
+     * draw from the statistics, which a tool's printed summary also gives) */
+    PR_CHART_NEEDS_SAMPLES = PR_CHART_NEEDS_POINTS | PR_CHART_NEEDS_TS | PR_CHART_NEEDS_DISTS |
+                             PR_CHART_NEEDS_LABELS
 };
 
 /* One chart kind: the table row `perfreport chart --list` prints. */
