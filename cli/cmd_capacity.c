@@ -326,7 +326,7 @@ static int run(int argc, char **argv)
         return rc;
     int64_t *ids = NULL;
     size_t n = 0;
-    rc = pr_cli_select_flat(st, argv + optind, argc - optind, &ids, &n);
+    rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
     row *rows = n ? pr_xcalloc(n, sizeof *rows) : NULL;
     pr_report_opts ro;
     pr_report_opts_init(&ro);

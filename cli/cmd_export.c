@@ -3,6 +3,7 @@
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "model/native.h"
 #include "model/lex.h"
 #include <errno.h>
@@ -151,6 +152,12 @@ static int run(int argc, char **argv)
     pr_error_clear(&err);
     x.err = &err;
     rc = pr_cli_select_runs(st, argv + optind, 1, &ids, &n);
+    if (rc == 0 && n > 1) {
+        pr_cli_errorf("export: %s selects %zu runs (ids %lld to %lld); export writes one run: "
+                      "add a tag term or name the run", argv[optind], n, (long long)ids[0],
+                      (long long)ids[n - 1]);
+        rc = PR_EXIT_USAGE;
+    }
     if (rc == 0 && pr_store_load_run(st, ids[0], &x.run, &err) < 0) {
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;

@@ -162,7 +162,7 @@ static int run(int argc, char **argv)
         return rc;
     int64_t *ids = NULL;
     size_t n = 0;
-    rc = pr_cli_select_flat(st, argv + optind, argc - optind, &ids, &n);
+    rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
     point *pts = n ? pr_xcalloc(n, sizeof *pts) : NULL;
     size_t np = 0, skipped = 0;
     pr_report_opts ro;
