@@ -178,7 +178,7 @@ static fixture *fixture_new(void)
         f->cp99[i] = (int64_t)(10e6 * (i < 4 ? 1 : 10 * i));
         f->er[i] = i < 4 ? 0 : 0.05;
     }
-    f->cap = (pr_chart_capacity){6, f->off, f->tput, f->cp99, f->er, 4};
+    f->cap = (pr_chart_capacity){6, f->off, f->tput, f->cp99, f->er, 4, NULL, NULL};
     f->in.points = &f->points;
     f->in.ts = &f->ts;
     f->in.dists = f->d;
