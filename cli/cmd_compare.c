@@ -436,6 +436,12 @@ static int build_sides(pr_store *st, char **refs, int nrefs, const pr_compare_op
             rc = PR_EXIT_ERROR;
         } else {
             loaded++;
+            if (n > 1 && json_is_true(json_object_get(sides[i].model, "summary_only"))) {
+                pr_cli_errorf("%s: %zu runs, summary-only: their printed numbers cannot be merged into "
+                              "one side; compare them pair by pair with --pair tag:KEY[,KEY…] (the "
+                              "tags that tell the runs apart, e.g. --pair tag:rate,duration)", refs[i], n);
+                rc = PR_EXIT_ERROR;
+            }
         }
         free(ids);
     }

@@ -309,7 +309,11 @@ static void print_header(const trend *T, json_t *doc)
            T->by ? " by " : "", T->by ? T->by : " by run start", T->np, 100 * T->min_effect);
     printf("  change points: e-divisive on one value per run, permutation test p < %g, %d permutations",
            T->cpo.alpha, T->cpo.permutations);
-    if (!json_is_true(json_object_get(cp, "can_decide")))
+    if (T->np < 2 * T->cpo.min_size)
+        printf("\n    cannot decide with %zu run(s): a change needs at least %zu runs on each side "
+               "(--min-size); at least %lld runs are needed\n", T->np, T->cpo.min_size,
+               (long long)json_integer_value(json_object_get(cp, "runs_needed")));
+    else if (!json_is_true(json_object_get(cp, "can_decide")))
         printf("\n    cannot decide with %zu run(s): a permutation test over them cannot reach p < %g "
                "(its smallest p here is %.3g); at least %lld runs are needed\n", T->np, T->cpo.alpha,
                json_number_value(json_object_get(cp, "min_p_value")),
@@ -365,9 +369,17 @@ static void print_text(const trend *T, json_t *doc)
         printf("  last against first: %s -> %s (%s): %s\n", json_string_value(json_object_get(json_array_get(series, 0), "human")),
                json_string_value(json_object_get(json_array_get(series, T->np - 1), "human")),
                json_string_value(json_object_get(d, "rel_pct")), json_string_value(json_object_get(d, "verdict")));
-    printf("%zu change point(s), %lld step regression(s), %lld regression(s)\n", nc,
-           (long long)json_integer_value(json_object_get(doc, "step_regressions")),
-           (long long)json_integer_value(json_object_get(doc, "regressions")));
+    size_t untested = 0;
+    for (size_t i = 1; i < T->np; i++)
+        untested += !json_is_boolean(json_object_get(
+            json_object_get(json_array_get(series, i), "vs_previous"), "significant"));
+    printf("%zu change point(s)%s, %lld step regression(s)", nc,
+           json_is_true(json_object_get(json_object_get(doc, "change_point_test"), "can_decide"))
+               ? "" : " (the test could not decide)",
+           (long long)json_integer_value(json_object_get(doc, "step_regressions")));
+    if (untested)
+        printf(" (%zu of %zu steps untested)", untested, T->np - 1);
+    printf(", %lld regression(s)\n", (long long)json_integer_value(json_object_get(doc, "regressions")));
 }
 
 static int run(int argc, char **argv)

@@ -23,7 +23,11 @@ int pr_selection_parse(const char *text, pr_selection *out, char *msg, size_t ms
     out->terms = NULL;
     out->n = 0;
     size_t cap = 0;
-    const char *p = text;
+    if (strncmp(text, "tag:", 4)) {
+        snprintf(msg, msgsize, "expected 'tag:' at character 1");
+        return -1;
+    }
+    const char *p = text + 4;
     for (;;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -61,12 +65,11 @@ int pr_cli_parse_keys(const char *opt, const char *arg, char ***keys, size_t *n)
     *n = 0;
     pr_selection sel;
     char msg[128];
-    int ok = !strncmp(arg, "tag:", 4) && pr_selection_parse(arg + 4, &sel, msg, sizeof msg) == 0;
+    int ok = pr_selection_parse(arg, &sel, msg, sizeof msg) == 0;
     for (size_t i = 0; ok && i < sel.n; i++)
         ok = sel.terms[i].value == NULL;
     if (!ok) {
-        if (!strncmp(arg, "tag:", 4))
-            pr_selection_dispose(&sel);
+        pr_selection_dispose(&sel);
         pr_cli_errorf("%s expects tag:KEY[,KEY…] (tag keys, no values), got '%s'", opt, arg);
         return PR_EXIT_USAGE;
     }
@@ -90,7 +93,7 @@ static int select_tags(pr_store *st, const char *ref, int64_t **ids, size_t *n)
 {
     pr_selection sel;
     char msg[128];
-    if (pr_selection_parse(ref + 4, &sel, msg, sizeof msg) < 0) {
+    if (pr_selection_parse(ref, &sel, msg, sizeof msg) < 0) {
         pr_cli_errorf("%s: %s: expected tag:KEY=VALUE or tag:KEY, several joined by commas", ref, msg);
         return PR_EXIT_USAGE;
     }

@@ -21,8 +21,9 @@ typedef struct pr_selection {
     size_t n;
 } pr_selection;
 
-/* Parses the text after "tag:" ("jvm=hotspot,rate=500"). Returns 0, or -1 with a message in
- * msg (an empty term or key). */
+/* Parses a tag selection ("tag:jvm=hotspot,rate=500"). Returns 0, or -1 with a message in msg
+ * naming the character (1-based, in text) where it went wrong: no "tag:", an empty term or
+ * key. out is empty on failure. */
 int pr_selection_parse(const char *text, pr_selection *out, char *msg, size_t msgsize);
 /* 1 when the run has every term's tag (and value). */
 int pr_selection_match(const pr_selection *s, const pr_run *r);
