@@ -5,6 +5,7 @@
 #include "cli/common.h"
 #include "cli/selection.h"
 #include "model/buf.h"
+#include "model/run.h"
 #include "model/xalloc.h"
 #include "render/mustache.h"
 #include <getopt.h>
@@ -417,6 +418,22 @@ static int render_template(json_t *doc, const char *tpl, const char *out)
     return rc;
 }
 
+/* How many of the runs are summary-only (a store error counts as none: loading reports it). */
+static size_t count_summary_only(pr_store *st, const int64_t *ids, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        pr_run *r;
+        pr_error err;
+        pr_error_clear(&err);
+        if (pr_store_load_run(st, ids[i], &r, &err) == 0) {
+            k += r->summary_only != 0;
+            pr_run_free(r);
+        }
+    }
+    return k;
+}
+
 /* Side by side: each selection one side (merged), B, C… against A. */
 static int build_sides(pr_store *st, char **refs, int nrefs, const pr_compare_opts *o, json_t **doc)
 {
@@ -436,10 +453,12 @@ static int build_sides(pr_store *st, char **refs, int nrefs, const pr_compare_op
             rc = PR_EXIT_ERROR;
         } else {
             loaded++;
-            if (n > 1 && json_is_true(json_object_get(sides[i].model, "summary_only"))) {
-                pr_cli_errorf("%s: %zu runs, summary-only: their printed numbers cannot be merged into "
-                              "one side; compare them pair by pair with --pair tag:KEY[,KEY…] (the "
-                              "tags that tell the runs apart, e.g. --pair tag:rate,duration)", refs[i], n);
+            size_t so = n > 1 ? count_summary_only(st, ids, n) : 0;
+            if (so) {
+                pr_cli_errorf("%s: %zu runs, %zu of them summary-only: printed numbers cannot be "
+                              "merged into one side; compare them pair by pair with --pair "
+                              "tag:KEY[,KEY…] (the tags that tell the runs apart, e.g. --pair "
+                              "tag:rate,duration)", refs[i], n, so);
                 rc = PR_EXIT_ERROR;
             }
         }
