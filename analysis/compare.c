@@ -566,6 +566,49 @@ static json_t *metric_row(const metric_def *m, double *vals, const pr_vec **lat,
     return row;
 }
 
+/* Metrics a history can follow that the comparison table does not show. */
+static const metric_def extra_metrics[] = {
+    {"p95", "p95", K_PCT, 95, 1, "ns"},
+    {"p99.9", "p99_9", K_PCT, 99.9, 1, "ns"},
+    {"min", "min", K_MAX, 0, 1, "ns"},
+};
+
+json_t *pr_compare_metric(const pr_compare_side *a, const pr_compare_side *b, const char *metric,
+                          const pr_compare_opts *o)
+{
+    pr_compare_opts def;
+    if (!o) {
+        pr_compare_opts_init(&def);
+        o = &def;
+    }
+    const metric_def *m = NULL;
+    for (size_t i = 0; i < sizeof metrics / sizeof metrics[0] && !m; i++)
+        if (!strcmp(metrics[i].name, metric))
+            m = &metrics[i];
+    for (size_t i = 0; i < sizeof extra_metrics / sizeof extra_metrics[0] && !m; i++)
+        if (!strcmp(extra_metrics[i].name, metric))
+            m = &extra_metrics[i];
+    if (!m)
+        return NULL;
+    const pr_compare_side *s[2] = {a, b};
+    double v[2], cnt[2];
+    json_t *mod[2];
+    for (int i = 0; i < 2; i++) {
+        json_t *stats = json_object_get(s[i]->model, "stats");
+        v[i] = stat_value(stats, m);
+        cnt[i] = num(stats, "requests");
+        mod[i] = json_is_true(json_object_get(s[i]->model, "summary_only")) ? NULL : s[i]->model;
+    }
+    cell c = {v[0], v[1], a->latency.n ? &a->latency : NULL, b->latency.n ? &b->latency : NULL,
+              mod[0], mod[1], cnt[0], cnt[1]};
+    int regs = 0, imps = 0;
+    json_t *d = diff_json(m, &c, o, b->name, &regs, &imps);
+    json_object_set_new(d, "metric", json_string(m->name));
+    jset_num(d, "a_value", v[0]);
+    jset_num(d, "b_value", v[1]);
+    return d;
+}
+
 static json_t *find_label(json_t *model, const char *name)
 {
     size_t i;

@@ -3,6 +3,7 @@
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"

@@ -2,6 +2,7 @@
 #include "analysis/human.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "model/buf.h"
 #include "model/xalloc.h"
 #include "parsers/parser.h"
@@ -74,10 +75,15 @@ static int runs_main(int argc, char **argv)
     size_t n, nrows = 0;
     pr_error err;
     pr_error_clear(&err);
-    if (pr_store_list_runs(st, &ids, &n, &err) < 0) {
+    if (optind < argc)
+        rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
+    else if (pr_store_list_runs(st, &ids, &n, &err) < 0) {
         pr_cli_print_error(&err);
+        rc = PR_EXIT_ERROR;
+    }
+    if (rc) {
         pr_store_close(st);
-        return PR_EXIT_ERROR;
+        return rc;
     }
     run_row *rows = pr_xcalloc(n + 1, sizeof *rows);
     size_t wname = 24, wtool = 10, wformat = 20; /* at least as wide as before; more if needed */
@@ -125,10 +131,10 @@ static int runs_main(int argc, char **argv)
 }
 
 const pr_command pr_cmd_runs = {
-    "runs", "runs [--store PATH]", "list the runs in the store",
-    "Lists every run: id, name, producing tool, input format, sample count ('summary' for\n"
+    "runs", "runs [--store PATH] [RUN…|tag:KEY=VALUE…]", "list the runs in the store",
+    "Lists every run (or the runs selected): id, name, producing tool, input format, sample count ('summary' for\n"
     "runs that only carry a tool's printed summary), duration and tags.\n\n"
-    "example:\n  perfreport runs\n",
+    "examples:\n  perfreport runs\n  perfreport runs tag:jvm=hotspot,duration=60s\n",
     runs_main};
 
 static int rm_main(int argc, char **argv)
@@ -164,7 +170,8 @@ static int rm_main(int argc, char **argv)
 
 const pr_command pr_cmd_rm = {
     "rm", "rm [--store PATH] RUN…", "remove runs and their samples",
-    "Removes each RUN (an id, a name or 'last') with all its samples, tags and tables.\n\n"
+    "Removes each RUN (an id, a name, 'last' or a tag selection tag:KEY=VALUE[,…]) with all\n"
+    "its samples, tags and tables.\n\n"
     "example:\n  perfreport rm 3 smoke-test\n",
     rm_main};
 
@@ -187,28 +194,24 @@ static int tag_main(int argc, char **argv)
     pr_error err;
     pr_error_clear(&err);
     for (int i = optind + 1; rc == 0 && i < argc; i++) {
-        char *arg = argv[i];
-        char *eq = strchr(arg, '=');
+        char *arg = argv[i], *eq = strchr(arg, '=');
         size_t len = strlen(arg);
-        int r;
-        if (eq && eq != arg) {
-            char *key = pr_xstrndup(arg, (size_t)(eq - arg));
-            r = pr_store_tag(st, ids[0], key, eq + 1, &err);
-            free(key);
-        } else if (len > 1 && arg[len - 1] == '-') {
-            char *key = pr_xstrndup(arg, len - 1);
-            r = pr_store_tag(st, ids[0], key, NULL, &err);
-            free(key);
-        } else {
+        if (!(eq && eq != arg) && !(len > 1 && arg[len - 1] == '-' && !eq)) {
             pr_cli_errorf("tag: expected KEY=VALUE or KEY- (to remove), got '%s'", arg);
             rc = PR_EXIT_USAGE;
-            break;
-        }
-        if (r < 0) {
-            pr_cli_print_error(&err);
-            rc = PR_EXIT_ERROR;
         }
     }
+    /* every run of the selection (a tag selection may name several) */
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        for (int i = optind + 1; rc == 0 && i < argc; i++) {
+            char *arg = argv[i], *eq = strchr(arg, '=');
+            char *key = eq ? pr_xstrndup(arg, (size_t)(eq - arg)) : pr_xstrndup(arg, strlen(arg) - 1);
+            if (pr_store_tag(st, ids[k], key, eq ? eq + 1 : NULL, &err) < 0) {
+                pr_cli_print_error(&err);
+                rc = PR_EXIT_ERROR;
+            }
+            free(key);
+        }
     free(ids);
     pr_store_close(st);
     return rc;
@@ -216,8 +219,9 @@ static int tag_main(int argc, char **argv)
 
 const pr_command pr_cmd_tag = {
     "tag", "tag [--store PATH] RUN KEY=VALUE… | KEY-", "set or remove tags of a run",
-    "Sets KEY=VALUE tags on RUN, or removes KEY with 'KEY-'. Tags select runs for\n"
-    "comparisons and trends (tag:KEY=VALUE).\n\n"
+    "Sets KEY=VALUE tags on RUN, or removes KEY with 'KEY-'. RUN may be a tag selection\n"
+    "(tag:KEY=VALUE[,KEY=VALUE…]): every run it selects is tagged. Tags select runs for\n"
+    "every command (tag:KEY=VALUE), group them (--by, --pair) and order trends.\n\n"
     "example:\n  perfreport tag last jvm=hotspot build=1.4.2\n",
     tag_main};
 

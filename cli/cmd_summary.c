@@ -8,6 +8,7 @@
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include <getopt.h>

@@ -1,8 +1,9 @@
-/* Store opening, error printing, run selection and text cells shared by the subcommands. */
+/* Store opening, error printing, report building and text cells shared by the subcommands. */
 #include "cli/common.h"
 #include "analysis/human.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
+#include "cli/selection.h"
 #include "model/xalloc.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -21,37 +22,6 @@ int pr_cli_open_store(const char *path, int create, pr_store **out)
     if (pr_store_open(out, path ? path : pr_cli_store_path(), create, &err) < 0) {
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
-    }
-    return 0;
-}
-
-int pr_cli_select_runs(pr_store *st, char **refs, int nrefs, int64_t **ids, size_t *n)
-{
-    pr_error err;
-    pr_error_clear(&err);
-    if (nrefs == 0) {
-        if (pr_store_list_runs(st, ids, n, &err) < 0) {
-            pr_cli_print_error(&err);
-            return PR_EXIT_ERROR;
-        }
-        if (*n == 0) {
-            pr_cli_errorf("the store has no runs yet (perfreport ingest FILE…)");
-            free(*ids);
-            *ids = NULL;
-            return PR_EXIT_ERROR;
-        }
-        return 0;
-    }
-    *ids = pr_xmalloc((size_t)nrefs * sizeof **ids);
-    *n = 0;
-    for (int i = 0; i < nrefs; i++) {
-        if (pr_store_find_run(st, refs[i], &(*ids)[*n], &err) < 0) {
-            pr_cli_print_error(&err);
-            free(*ids);
-            *ids = NULL;
-            return err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
-        }
-        (*n)++;
     }
     return 0;
 }

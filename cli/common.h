@@ -1,4 +1,5 @@
-/* Helpers shared by the subcommands: store opening, error printing, run selection. */
+/* Helpers shared by the subcommands: store opening, error printing, report building
+ * (run selections: cli/selection.h). */
 #ifndef PR_CLI_COMMON_H
 #define PR_CLI_COMMON_H
 #include <stdint.h>
@@ -16,10 +17,7 @@ const char *pr_cli_store_path(void);
 int pr_cli_quiet(void);
 /* Opens the store at path (NULL: pr_cli_store_path()). */
 int pr_cli_open_store(const char *path, int create, pr_store **out);
-/* Resolves run references (ids, names, "last"); none given = all runs. Prints errors.
- * Returns 0 and a malloc'd id array, or PR_EXIT_* on failure. */
-int pr_cli_select_runs(pr_store *st, char **refs, int nrefs, int64_t **ids, size_t *n);
-/* The report model of the runs named by refs (none = every run): opens the store, resolves
+/* The report model of the runs named by refs (cli/selection.h; none = every run): opens the store, resolves
  * the runs, builds the document, closes the store. Prints errors; returns 0 or PR_EXIT_*. */
 struct pr_report_opts;
 int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
