@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/selection.h"
+#include "cli/study.h"
 #include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
@@ -11,6 +12,7 @@
 #include "render/markdown.h"
 #include "render/mustache.h"
 #include "render/report_page.h"
+#include "render/study_page.h"
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -76,6 +78,7 @@ static void prepare_meta(json_t *meta)
     }
     json_object_update(meta, add);
     json_decref(add);
+    pr_study_meta_tables(meta);
     static const char *const env[] = {"versions", "hardware", "topology", "tuning"};
     int has = 0;
     for (size_t i = 0; i < 4; i++)
@@ -126,7 +129,7 @@ static int load_points(void *payload, json_t *run, pr_chart_points *out, pr_erro
     return rc;
 }
 
-static int run(int argc, char **argv)
+static int render_main(int argc, char **argv, pr_cli_study *study)
 {
     static const struct option longopts[] = {
         {"store", required_argument, NULL, 'S'},    {"template", required_argument, NULL, 't'},
@@ -134,11 +137,11 @@ static int run(int argc, char **argv)
         {"data", required_argument, NULL, 'd'},     {"partials", required_argument, NULL, 'P'},
         {"meta", required_argument, NULL, 'm'},     {"now", required_argument, NULL, 'N'},
         {"percentiles", required_argument, NULL, 'p'}, {"merge", no_argument, NULL, 'M'},
-        {"no-charts", no_argument, NULL, 'C'},
-        {NULL, 0, NULL, 0}};
+        {"no-charts", no_argument, NULL, 'C'},      {"json", no_argument, NULL, 'J'},
+        PR_STUDY_LONGOPTS,                          {NULL, 0, NULL, 0}};
     const char *store = NULL, *tname = "report.md", *output = "-", *format = NULL;
     const char *data = NULL, *partials = NULL, *metafile = NULL;
-    int merge = 0, charts = 1, c;
+    int merge = 0, charts = 1, json = 0, c;
     pr_report_opts o;
     pr_report_opts_init(&o);
     optind = 1;
@@ -153,6 +156,7 @@ static int run(int argc, char **argv)
         case 'm': metafile = optarg; break;
         case 'M': merge = 1; break;
         case 'C': charts = 0; break;
+        case 'J': json = 1; break;
         case 'p':
             if (pr_report_parse_percentiles(&o, optarg) < 0) {
                 pr_cli_errorf("--percentiles expects a list like 50,90,99.9");
@@ -171,9 +175,15 @@ static int run(int argc, char **argv)
             }
             break;
         }
-        default: return PR_EXIT_USAGE;
+        default:
+            if (!pr_cli_study_is_option(c))
+                return PR_EXIT_USAGE;
+            int src = pr_cli_study_option(study, c, optarg);
+            if (src)
+                return src;
         }
     }
+    study->on |= pr_cli_study_template(tname);
     /* the template: a file path wins, else a built-in name */
     pr_error err;
     pr_error_clear(&err);
@@ -226,7 +236,9 @@ static int run(int argc, char **argv)
         int64_t *ids = NULL;
         size_t n = 0;
         rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
-        if (rc == 0 && pr_report_build(st, ids, n, merge, &o, &ctx, &err) < 0) {
+        if (rc == 0 && study->on)
+            rc = pr_cli_study_build(study, st, ids, n, &o, &ctx);
+        else if (rc == 0 && pr_report_build(st, ids, n, merge, &o, &ctx, &err) < 0) {
             pr_cli_print_error(&err);
             rc = PR_EXIT_ERROR;
         }
@@ -264,7 +276,9 @@ static int run(int argc, char **argv)
             free(text);
             return PR_EXIT_ERROR;
         }
-        if (charts && strcmp(output, "-")) {
+        if (charts && strcmp(output, "-") && !json && study->on) {
+            rc = pr_study_page_charts(ctx, output, want_html, &err);
+        } else if (charts && strcmp(output, "-") && !json) {
             pts_ctx pc = {store, {0}};
             rc = pr_report_page_charts(ctx, output, want_html, load_points, &pc, &err);
         }
@@ -274,6 +288,16 @@ static int run(int argc, char **argv)
             free(text);
             return PR_EXIT_ERROR;
         }
+    }
+    if (json) { /* the context the template would see */
+        char *dump = json_dumps(ctx, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        size_t dl = strlen(dump);
+        dump[dl] = '\n';
+        rc = pr_cli_write_file(output, dump, dl + 1) < 0 ? PR_EXIT_ERROR : 0;
+        free(dump);
+        json_decref(ctx);
+        free(text);
+        return rc;
     }
     /* partials: --partials DIR, else the template's own folder, then the built-ins; a partial
      * may omit the template's extension ({{> header}} finds header.md) */
@@ -318,6 +342,15 @@ static int run(int argc, char **argv)
     json_decref(ctx);
     free(text);
     pr_chart_shutdown(); /* release font caches: no chart is drawn after this */
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    pr_cli_study study;
+    pr_cli_study_init(&study);
+    int rc = render_main(argc, argv, &study);
+    pr_cli_study_dispose(&study);
     return rc;
 }
 

@@ -177,3 +177,33 @@ int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
     free(dir);
     return rc;
 }
+
+int pr_report_page_chart(const pr_chart_kind *kind, const pr_chart_input *in,
+                         const pr_chart_opts *o, const char *output, const char *name,
+                         int inline_charts, pr_buf *ref, pr_error *err)
+{
+    pr_buf img = PR_BUF_INIT;
+    int rc = pr_chart_render_buf(kind, in, o, inline_charts ? PR_CHART_SVG : PR_CHART_PNG, &img,
+                                 NULL, err);
+    if (rc == 0 && inline_charts) {
+        pr_buf_puts(ref, "data:image/svg+xml;base64,");
+        base64((const unsigned char *)img.p, img.len, ref);
+    } else if (rc == 0) {
+        char *dir = files_dir(output);
+        const char *base = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+        char *path = pr_xasprintf("%s/%s.png", dir, name);
+        if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+            rc = pr_error_set(err, PR_EIO, dir, 0, 0, "cannot create: %s", strerror(errno));
+        FILE *f = rc == 0 ? fopen(path, "wb") : NULL;
+        int bad = rc == 0 && (!f || fwrite(img.p, 1, img.len, f) != img.len);
+        if (f)
+            bad |= fclose(f) != 0;
+        if (bad)
+            rc = pr_error_set(err, PR_EIO, path, 0, 0, "cannot write chart: %s", strerror(errno));
+        pr_buf_printf(ref, "%s/%s.png", base, name);
+        free(path);
+        free(dir);
+    }
+    pr_buf_dispose(&img);
+    return rc;
+}
