@@ -2,7 +2,6 @@
 #include "render/chart_priv.h"
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -162,12 +161,10 @@ int pr_chart_missing_glyphs(const char *utf8, const char *font)
 
 void pr_chart_shutdown(void)
 {
+    /* Not FcFini: fontconfig asserts (and aborts the process, after the report is written) when
+     * a cache is still referenced, which cairo's font-face cache may do; what fontconfig keeps
+     * is reachable from its globals, and tests/lsan.supp names it. */
     pango_cairo_font_map_set_default(NULL);
-    /* fontconfig is pango's dependency, not ours: look its cleanup up instead of linking it */
-    void (*fc_fini)(void);
-    *(void **)&fc_fini = dlsym(RTLD_DEFAULT, "FcFini");
-    if (fc_fini)
-        fc_fini();
 }
 
 /* ---- title, legend ---------------------------------------------------------------- */
