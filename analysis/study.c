@@ -489,6 +489,11 @@ static void interfaces(study *S, json_t *out)
     json_object_set_new(out, "interfaces", list);
     json_object_set_new(out, "interfaces_omitted",
                         json_integer((json_int_t)(json_array_size(labels) - shown)));
+    int shared = 0; /* two runs of one configuration at one level: the tables name the runs */
+    for (i = 0; i < S->nruns; i++)
+        for (size_t k = i + 1; k < S->nruns; k++)
+            shared |= S->runs[i].config == S->runs[k].config && S->runs[i].level == S->runs[k].level;
+    json_object_set_new(out, "runs_share_levels", json_boolean(shared));
     json_object_set_new(out, "has_samples", json_boolean(ns > 0));
     json_object_set_new(out, "has_tool_printed", json_boolean(ns < S->nruns));
     json_decref(labels);

@@ -171,6 +171,9 @@ static void metric_list(pr_buf *b, json_t *list, size_t m)
     json_t *e = json_object();
     json_object_set_new(e, "metric", json_string(conclusion_metrics[m].name));
     json_object_set_new(e, "metric_text", json_string(metric_word(m)));
+    json_object_set_new(e, "is_latency", json_boolean(conclusion_metrics[m].kind == MK_LATENCY));
+    json_object_set_new(e, "is_throughput", json_boolean(conclusion_metrics[m].kind == MK_THROUGHPUT));
+    json_object_set_new(e, "is_errors", json_boolean(conclusion_metrics[m].kind == MK_ERRORS));
     json_object_set_new(e, "first", json_boolean(json_array_size(list) == 0));
     json_array_append_new(list, e);
     pr_buf_printf(b, "%s%s", b->len ? pr_study_word(SW_LIST_SEP) : "", metric_word(m));
@@ -374,6 +377,7 @@ static json_t *outcome_json(outcome *oc, size_t m)
     json_object_set_new(o, "levels", names);
     json_object_set_new(o, "n", json_integer((json_int_t)n));
     json_object_set_new(o, "single", json_boolean(n == 1));
+    json_object_set_new(o, "spread", json_boolean(n > 1 && oc->lo != oc->hi));
     json_object_set_new(o, "levels_text", json_string(oc->names.p ? oc->names.p : ""));
     json_object_set_new(o, "range_text", json_string(oc->range.p ? oc->range.p : ""));
     json_object_set_new(o, "lo", figure_json(n ? json_array_get(oc->levels, oc->lo) : NULL, m));
@@ -433,6 +437,8 @@ static json_t *overall_metric(json_t *levels, size_t m, const char *an, const ch
     json_object_set_new(o, "metric", json_string(conclusion_metrics[m].name));
     json_object_set_new(o, "metric_text", json_string(mw));
     json_object_set_new(o, "is_latency", json_boolean(lat));
+    json_object_set_new(o, "is_throughput", json_boolean(thr));
+    json_object_set_new(o, "is_errors", json_boolean(conclusion_metrics[m].kind == MK_ERRORS));
     json_object_set_new(o, "state", json_string(state));
     const char *states[] = {"better", "worse", "partly_better", "partly_worse", "mixed"};
     for (size_t s = 0; s < 5; s++)
