@@ -33,7 +33,7 @@ typedef struct series {
     bucket *b;
     size_t n, cap;
     int64_t count, dropped;
-    double sum, min, max;
+    double sum, min, max, last;
 } series;
 
 typedef struct check {
@@ -325,6 +325,7 @@ static void series_add(series *s, int64_t time_ns, double v)
     int64_t sec = time_ns / 1000000000LL - (time_ns % 1000000000LL < 0);
     s->count++;
     s->sum += v;
+    s->last = v;
     if (s->count == 1 || v < s->min)
         s->min = v;
     if (s->count == 1 || v > s->max)
@@ -418,6 +419,7 @@ static json_t *series_json(const series *s, json_t *decl)
     pr_textsum_real(o, "sum", s->sum);
     pr_textsum_real(o, "min", s->min);
     pr_textsum_real(o, "max", s->max);
+    pr_textsum_real(o, "last", s->last);
     json_t *pts = json_array();
     for (size_t i = 0; i < s->n; i++) {
         const bucket *b = &s->b[i];
