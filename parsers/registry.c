@@ -14,7 +14,7 @@ extern const pr_parser pr_parser_hey_csv, pr_parser_hey_text, pr_parser_wrk_text
 extern const pr_parser pr_parser_siege_text, pr_parser_siege_json, pr_parser_httperf_text;
 extern const pr_parser pr_parser_jmeter_csv;
 extern const pr_parser pr_parser_jmeter_xml;
-extern const pr_parser pr_parser_k6_json, pr_parser_k6_summary;
+extern const pr_parser pr_parser_k6_json, pr_parser_k6_summary, pr_parser_k6_csv;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
@@ -37,6 +37,7 @@ const pr_parser *const pr_parsers[] = {
     &pr_parser_jmeter_xml,
     &pr_parser_k6_json,
     &pr_parser_k6_summary,
+    &pr_parser_k6_csv,
     NULL
 };
 
