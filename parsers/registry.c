@@ -15,6 +15,7 @@ extern const pr_parser pr_parser_siege_text, pr_parser_siege_json, pr_parser_htt
 extern const pr_parser pr_parser_jmeter_csv;
 extern const pr_parser pr_parser_jmeter_xml;
 extern const pr_parser pr_parser_k6_json, pr_parser_k6_summary, pr_parser_k6_csv;
+extern const pr_parser pr_parser_hdr_hgrm, pr_parser_hdr_hlog;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
@@ -38,6 +39,8 @@ const pr_parser *const pr_parsers[] = {
     &pr_parser_k6_json,
     &pr_parser_k6_summary,
     &pr_parser_k6_csv,
+    &pr_parser_hdr_hgrm,
+    &pr_parser_hdr_hlog,
     NULL
 };
 
