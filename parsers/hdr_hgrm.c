@@ -6,6 +6,7 @@
 #include "parsers/parser.h"
 #include "parsers/sniff.h"
 #include "parsers/textsum.h"
+#include <stdio.h>
 #include <string.h>
 
 #define HGRM_MAX_COUNT 200000000LL /* samples a distribution may expand to */
@@ -56,6 +57,25 @@ static int footer(pr_str l, const char *a, const char *b, double *x, double *y)
     return eq_num(rest, y, &rest);
 }
 
+/* wrk2's "  99.900%   12.30ms" lines (its own percentiles) into lat (ns, keys "p99.9"). */
+static void wrk2_pct(pr_str l, json_t *lat)
+{
+    pr_str t = l, p = pr_textsum_token(&t), v = pr_textsum_token(&t);
+    double pct;
+    int64_t ns;
+    if (p.n < 2 || p.p[p.n - 1] != '%' || pr_textsum_token(&t).n ||
+        pr_lex_double(p.p, p.n - 1, &pct) < 0 || pr_lex_duration(v.p, v.n, 0, &ns) < 0)
+        return;
+    char key[32];
+    snprintf(key, sizeof key, "p%.3f", pct);
+    char *e = key + strlen(key) - 1; /* "p99.900" -> "p99.9", "p50.000" -> "p50" */
+    while (*e == '0')
+        *e-- = 0;
+    if (*e == '.')
+        *e = 0;
+    pr_textsum_int(lat, key, ns);
+}
+
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
     pr_run *run = sink->run;
@@ -65,7 +85,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     size_t len;
     int rc, in_rows = 0, blocks = 0;
     int64_t prev = 0, total = 0;
-    json_t *tool = json_object();
+    json_t *tool = json_object(), *lat = json_object();
     pr_sample s;
     pr_sample_init(&s);
     s.success = PR_SUCCESS_UNKNOWN;
@@ -80,6 +100,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             in_rows = 1;
             continue;
         }
+        if (!in_rows && l.n)
+            wrk2_pct(l, lat);
         if (!in_rows || l.n == 0)
             continue;
         double x, y;
@@ -87,8 +109,11 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             if (footer(l, "Mean", "StdDeviation", &x, &y) == 0) {
                 pr_textsum_real(tool, "mean_ms", x);
                 pr_textsum_real(tool, "stdev_ms", y);
+                pr_textsum_int(lat, "mean", pr_textsum_ns(x, 1e6));
+                pr_textsum_int(lat, "stdev", pr_textsum_ns(y, 1e6));
             } else if (footer(l, "Max", "Total count", &x, &y) == 0) {
                 pr_textsum_real(tool, "max_ms", x);
+                pr_textsum_int(lat, "max", pr_textsum_ns(x, 1e6));
                 pr_textsum_int(tool, "total_count", pr_textsum_round(y));
                 if (pr_textsum_round(y) != total)
                     pr_sink_warn(sink, name, ln, 1, "the footer's total count (%.0f) differs "
@@ -128,6 +153,17 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                           "Percentile TotalCount 1/(1-Percentile)\" header) found");
     json_decref(run->summary);
     run->summary = json_pack("{s:{s:o}}", "tool", "hgrm", tool);
+    if (json_object_size(lat))
+        json_object_set(run->summary, "latency_ns", lat);
+    if (total)
+        pr_textsum_int(run->summary, "requests", total);
+    json_decref(lat);
+    if (rc >= 0 && json_object_get(tool, "mean_ms")) {
+        static const char note[] = "samples sit at the rows' values: percentiles at the rows are "
+                                   "exact, the mean and stdev of the samples are upper bounds "
+                                   "(the file's own are kept in the run summary)";
+        pr_textsum_note(run, note);
+    }
     pr_run_meta_set(run, "histogram", json_string("hgrm"));
     pr_run_meta_set(run, "value_unit", json_string("ms (assumed)"));
     pr_run_meta_set(run, "status_known", json_false());
