@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         }
         uint64_t r = next();
         int status = r % 100 < 4 ? 404 : r % 100 < 5 ? 500 : 200;
-        int page = (int)(r >> 8) % 20;
+        int page = (int)((r >> 8) % 20);
         char time[64], tags[512], v[9][32];
         int64_t s = t_us / 1000000, us = t_us % 1000000;
         snprintf(time, sizeof time, "2025-12-01T%02d:%02d:%02d.%06lldZ", (int)(s / 3600 % 24),

@@ -233,7 +233,7 @@ static int gather_cb(void *p, const pr_sample *s, size_t n)
     return 0;
 }
 
-enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_K6 };
+enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_K6, FMT_K6_JSON };
 
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
@@ -248,8 +248,11 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         return PR_EXIT_ERROR;
     }
     json_t *k6sum = json_object_get(json_object_get(run->summary, "tool"), "k6");
-    if (fmt == FMT_K6 && run->summary_only && json_is_object(k6sum)) {
-        char *text = pr_k6_summary_text(k6sum); /* k6's own numbers, in its layout */
+    if (fmt >= FMT_K6 && run->summary_only && json_is_object(k6sum)) {
+        /* k6's own numbers, in its layout */
+        char *text = fmt == FMT_K6 ? pr_k6_summary_text(k6sum)
+                                   : json_dumps(json_object_get(k6sum, "metrics"),
+                                                JSON_INDENT(2) | JSON_SORT_KEYS);
         fputs(text, stdout);
         free(text);
         pr_run_free(run);
@@ -291,12 +294,16 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
             rc = PR_EXIT_ERROR;
         }
         pr_jstats_free(js);
-    } else if (rc == 0 && fmt == FMT_K6) {
+    } else if (rc == 0 && fmt >= FMT_K6) {
         int span = 0;
         json_t *data = pr_k6_data_from_samples(run, g.s, g.n, pct_rule == 2, &span);
-        char *text = pr_k6_summary_text(data);
+        char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)
+                                   : json_dumps(json_object_get(data, "metrics"),
+                                                JSON_INDENT(2) | JSON_SORT_KEYS);
         fputs(text, stdout);
-        if (span)
+        if (fmt == FMT_K6_JSON)
+            putchar('\n');
+        if (span && fmt == FMT_K6)
             printf("# rates over the samples' span (first start to last end): the run has no "
                    "k6 test duration\n");
         free(text);
@@ -407,21 +414,21 @@ static int run(int argc, char **argv)
     if (!apdex_f_set && o.apdex_t_ns != 500000000)
         o.apdex_f_ns = 4 * o.apdex_t_ns;
     static const char *const fmts[] = {"text", "json", "vegeta", "vegeta-json", "jmeter", "ab",
-                                       "k6"};
+                                       "k6", "k6-json"};
     int fmt = -1;
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 8; i++)
         if (!strcmp(format, fmts[i]))
             fmt = i;
     if (fmt < 0) {
         pr_cli_errorf("--format: unknown output format '%s' (text, json, vegeta, vegeta-json, "
-                      "jmeter, ab, k6)", format);
+                      "jmeter, ab, k6, k6-json)", format);
         return PR_EXIT_USAGE;
     }
     if (jmeter_pct && fmt != FMT_JMETER) {
         pr_cli_errorf("--percentiles jmeter goes with --format jmeter (JMeter's statistics.json)");
         return PR_EXIT_USAGE;
     }
-    if (k6_pct && fmt != FMT_K6) {
+    if (k6_pct && fmt < FMT_K6) {
         pr_cli_errorf("--percentiles k6 goes with --format k6 (k6's end-of-test summary)");
         return PR_EXIT_USAGE;
     }
@@ -501,7 +508,8 @@ const pr_command pr_cmd_summary = {
     "                           the closest ranks\n"
     "  -f, --format FMT         text (default), json, vegeta (vegeta report's layout),\n"
     "                           vegeta-json, jmeter (statistics.json), ab (ab's tables),\n"
-    "                           k6 (k6's end-of-test summary)\n"
+    "                           k6 (k6's end-of-test summary), k6-json (its metrics as\n"
+    "                           handleSummary() data)\n"
     "  -m, --merge              analyse all the runs as one (e.g. one per load generator)\n"
     "      --from D, --to D     keep samples started D after the run start (e.g. 10s)\n"
     "      --skip-warmup D      same as --from D\n"

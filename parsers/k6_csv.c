@@ -130,7 +130,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         if (k != (int)c->ncol) {
             rc = k < 0 ? pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, name, ln, (long)bad + 1,
                                       "unterminated or malformed quoted field")
-                       : pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, name, ln, 0,
+                       : pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, name, ln, (long)len + 1,
                                       "expected %zu fields as in the header, found %s%d", c->ncol,
                                       k > (int)c->ncol ? "more than " : "",
                                       k > (int)c->ncol ? (int)c->ncol : k);

@@ -175,7 +175,8 @@ static int sniff(const unsigned char *buf, size_t len)
     return 0;
 }
 
-static int handle(pr_k6_acc *acc, k6j *st, line *l, long ln, const char *name, pr_error *err)
+static int handle(pr_k6_acc *acc, k6j *st, line *l, const char *start, long ln, const char *name,
+                  pr_error *err)
 {
     if (pr_str_eq(l->type, "Metric")) {
         json_t *o = json_loadb(l->data, l->data_n, 0, NULL);
@@ -201,7 +202,7 @@ static int handle(pr_k6_acc *acc, k6j *st, line *l, long ln, const char *name, p
     p.metric = l->metric;
     p.value = l->value;
     if (!l->time.n || pr_lex_rfc3339(l->time.p, l->time.n, &p.time_ns, &p.tz_offset_min) < 0)
-        return pr_error_set(err, PR_EPARSE, name, ln, 0,
+        return pr_error_set(err, PR_EPARSE, name, ln, l->time.n ? (long)(l->time.p - start) + 1 : 0,
                             "expected an RFC 3339 time in a k6 Point, found \"%.*s\"",
                             (int)(l->time.n > 40 ? 40 : l->time.n), l->time.p);
     if (!l->value.n)
@@ -239,7 +240,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             break;
         }
         lines++;
-        if ((rc = handle(acc, st, &l, pr_input_lineno(in), name, err)) < 0) {
+        if ((rc = handle(acc, st, &l, j.line, pr_input_lineno(in), name, err)) < 0) {
             if (!pr_input_line_terminated(in))
                 err->code = rc = PR_ETRUNC;
             break;
