@@ -1,12 +1,15 @@
 # k6: --out json (both key layouts), --out csv, --summary-export and handleSummary JSON; k6's
 # own end-of-test summary layout; files of several k6 versions (tests/data/k6/README.md).
 sh_ "\$PR formats | grep -E '^(k6|hdr)'"
-pr ingest "$DATA/k6/keycloak_v041plus.ndjson" "$DATA/k6/docs_v035.ndjson" "$DATA/k6/docs_v039.ndjson"
+pr ingest "$DATA/k6/keycloak_v041plus.ndjson" "$DATA/k6/docs_v035.ndjson" "$DATA/k6/workloads_v039.ndjson" "$DATA/k6/k6_output_json_test.ndjson"
 pr ingest "$DATA/k6/docs_v035.csv" "$DATA/k6/v055_single.csv"
 pr ingest "$DATA/k6/maribel_handlesummary.json" "$DATA/k6/ticket_reserve_export.json" "$DATA/k6/qrcode_export.json"
 pr runs
 pr summary 1 2
 pr summary --format k6 --percentiles k6 keycloak_v041plus
+pr summary --no-findings workloads_v039
+pr summary --format k6 --percentiles k6 workloads_v039
+sh_ "\$PR summary --json k6_output_json_test | grep -A3 '\"my_metric2\"'"
 # a summary-only run prints k6's own numbers in k6's layout: byte for byte the summary.txt
 # k6 printed for the same run (the fixture has no final newline)
 sh_ "\$PR summary --format k6 maribel_handlesummary > mine.txt; { cat \$DATA/k6/maribel_summary.txt; echo; } | cmp - mine.txt && echo identical"

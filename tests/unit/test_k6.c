@@ -63,12 +63,27 @@ static void test_k6__json_layouts(void **st)
                                  "thresholds");
     assert_string_equal(json_string_value(json_array_get(th, 0)), "p(95)<=100");
     collect_free(&c);
-    /* v0.39 capture whose points list the same tags in different orders: still one request */
-    parse_ok(&c, "k6-json", "k6/docs_v039.ndjson");
-    assert_int_equal(c.n, 1);
+    /* a v0.39 run whose points list the same tags in different orders: still one sample per
+     * request (three requests, then vus/vus_max) */
+    parse_ok(&c, "k6-json", "k6/workloads_v039.ndjson");
+    assert_int_equal(c.n, 3);
     assert_int_equal(c.s[0].status, 308);
     assert_int_equal(c.s[0].latency_ns, 131205895);
+    assert_int_equal(c.s[0].connect_ns, 129745782);
+    assert_int_equal(c.s[1].status, 200);
+    assert_int_equal(c.s[1].connect_ns, 123162484 + 148501159);
+    assert_non_null(strstr(pr_run_str(c.run, c.s[1].attrs), "tls_version=tls1.3"));
     assert_int_equal(c.warnings, 0);
+    collect_free(&c);
+    /* k6's own writer test lines (custom metrics, metadata): no request, two series */
+    parse_ok(&c, "k6-json", "k6/k6_output_json_test.ndjson");
+    assert_int_equal(c.n, 0);
+    json_t *m1 = json_object_get(json_object_get(json_object_get(c.run->meta, "k6"), "metrics"),
+                                 "my_metric1");
+    assert_string_equal(json_string_value(json_object_get(m1, "type")), "gauge");
+    assert_int_equal(json_integer_value(json_object_get(m1, "count")), 3);
+    assert_true(json_real_value(json_object_get(m1, "last")) == 4);
+    assert_int_equal(json_array_size(json_object_get(m1, "series")), 2);
     collect_free(&c);
 }
 
