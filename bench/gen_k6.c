@@ -2,11 +2,13 @@
  * requests in k6 v0.41+ layout (Metric line before a metric's first point, sorted tags,
  * nine points per request, a check, iteration points and a vus gauge each second), with a
  * deterministic mix of statuses (4% 404, 1% 500 with expected_response false and
- * error_code 1000 + status) and latencies. Usage: gen_k6 N OUT [VUS]. */
+ * error_code 1000 + status) and latencies. Usage: gen_k6 N OUT [VUS] [csv]: with "csv",
+ * the same points as k6's --out csv (19 columns, unix seconds). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
@@ -29,9 +31,42 @@ static const char *const metrics[][3] = {
     {"vus", "gauge", "default"},
 };
 static int declared[sizeof metrics / sizeof metrics[0]];
+static int csv;
+
+/* One CSV row: metric, unix seconds, value as %f, the 16 tag columns (from a JSON tag text we
+ * built ourselves: we know which fields it has), extra_tags, metadata. */
+static void csv_row(FILE *f, int m, long long sec, const char *value, const char *tags)
+{
+    static const char *const cols[] = {"check", "error", "error_code", "expected_response",
+                                       "group", "method", "name", "proto", "scenario", "service",
+                                       "status", "subproto", "tls_version", "url"};
+    fprintf(f, "%s,%lld,%f", metrics[m][0], sec, atof(value));
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        char key[40];
+        snprintf(key, sizeof key, "\"%s\":\"", cols[i]);
+        const char *p = strstr(tags, key);
+        fputc(',', f);
+        if (p) {
+            p += strlen(key);
+            const char *e = strchr(p, '"');
+            fwrite(p, 1, (size_t)(e - p), f);
+        }
+    }
+    fputs(",,\n", f);
+}
 
 static void point(FILE *f, int m, const char *time, const char *value, const char *tags)
 {
+    if (csv) {
+        struct tm tm = {0};
+        int us = 0;
+        sscanf(time, "%d-%d-%dT%d:%d:%d.%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+               &tm.tm_min, &tm.tm_sec, &us);
+        tm.tm_year -= 1900;
+        tm.tm_mon -= 1;
+        csv_row(f, m, (long long)timegm(&tm), value, tags);
+        return;
+    }
     if (!declared[m]) {
         declared[m] = 1;
         fprintf(f, "{\"type\":\"Metric\",\"data\":{\"name\":\"%s\",\"type\":\"%s\",\"contains\":\"%s\","
@@ -50,6 +85,7 @@ int main(int argc, char **argv)
     }
     long long n = atoll(argv[1]);
     int vus = argc > 3 ? atoi(argv[3]) : 50;
+    csv = argc > 4 && !strcmp(argv[4], "csv");
     FILE *f = strcmp(argv[2], "-") ? fopen(argv[2], "w") : stdout;
     if (!f) {
         perror(argv[2]);
@@ -57,6 +93,10 @@ int main(int argc, char **argv)
     }
     static char buf[1 << 20];
     setvbuf(f, buf, _IOFBF, sizeof buf);
+    if (csv)
+        fputs("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,"
+              "method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,"
+              "metadata\n", f);
     int64_t t_us = 1764590400LL * 1000000; /* 2025-12-01T12:00:00Z */
     int64_t last_vus_s = -1;
     for (long long i = 0; i < n; i++) {
