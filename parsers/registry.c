@@ -16,6 +16,8 @@ extern const pr_parser pr_parser_jmeter_csv;
 extern const pr_parser pr_parser_jmeter_xml;
 extern const pr_parser pr_parser_k6_json, pr_parser_k6_summary, pr_parser_k6_csv;
 extern const pr_parser pr_parser_hdr_hgrm, pr_parser_hdr_hlog;
+extern const pr_parser pr_parser_gatling, pr_parser_gatling_bin, pr_parser_locust;
+extern const pr_parser pr_parser_artillery, pr_parser_autocannon;
 
 const pr_parser *const pr_parsers[] = {
     &pr_parser_native,
@@ -41,6 +43,11 @@ const pr_parser *const pr_parsers[] = {
     &pr_parser_k6_csv,
     &pr_parser_hdr_hgrm,
     &pr_parser_hdr_hlog,
+    &pr_parser_gatling,
+    &pr_parser_gatling_bin,
+    &pr_parser_locust,
+    &pr_parser_artillery,
+    &pr_parser_autocannon,
     NULL
 };
 
