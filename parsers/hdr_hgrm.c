@@ -76,6 +76,31 @@ static void wrk2_pct(pr_str l, json_t *lat)
     pr_textsum_int(lat, key, ns);
 }
 
+/* A "#[...]" footer line into tool/lat; returns 1 for the last one (Buckets). */
+static int footer_line(pr_sink *sink, const char *name, long ln, pr_str l, int64_t total,
+                       json_t *tool, json_t *lat)
+{
+    double x, y;
+    if (footer(l, "Mean", "StdDeviation", &x, &y) == 0) {
+        pr_textsum_real(tool, "mean_ms", x);
+        pr_textsum_real(tool, "stdev_ms", y);
+        pr_textsum_int(lat, "mean", pr_textsum_ns(x, 1e6));
+        pr_textsum_int(lat, "stdev", pr_textsum_ns(y, 1e6));
+    } else if (footer(l, "Max", "Total count", &x, &y) == 0) {
+        pr_textsum_real(tool, "max_ms", x);
+        pr_textsum_int(lat, "max", pr_textsum_ns(x, 1e6));
+        pr_textsum_int(tool, "total_count", pr_textsum_round(y));
+        if (pr_textsum_round(y) != total)
+            pr_sink_warn(sink, name, ln, 1, "the footer's total count (%.0f) differs from the "
+                         "last row's (%lld)", y, (long long)total);
+    } else if (footer(l, "Buckets", "SubBuckets", &x, &y) == 0) {
+        pr_textsum_int(tool, "buckets", pr_textsum_round(x));
+        pr_textsum_int(tool, "sub_buckets", pr_textsum_round(y));
+        return 1;
+    }
+    return 0;
+}
+
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
     pr_run *run = sink->run;
@@ -104,25 +129,9 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             wrk2_pct(l, lat);
         if (!in_rows || l.n == 0)
             continue;
-        double x, y;
         if (l.p[0] == '#') {
-            if (footer(l, "Mean", "StdDeviation", &x, &y) == 0) {
-                pr_textsum_real(tool, "mean_ms", x);
-                pr_textsum_real(tool, "stdev_ms", y);
-                pr_textsum_int(lat, "mean", pr_textsum_ns(x, 1e6));
-                pr_textsum_int(lat, "stdev", pr_textsum_ns(y, 1e6));
-            } else if (footer(l, "Max", "Total count", &x, &y) == 0) {
-                pr_textsum_real(tool, "max_ms", x);
-                pr_textsum_int(lat, "max", pr_textsum_ns(x, 1e6));
-                pr_textsum_int(tool, "total_count", pr_textsum_round(y));
-                if (pr_textsum_round(y) != total)
-                    pr_sink_warn(sink, name, ln, 1, "the footer's total count (%.0f) differs "
-                                 "from the last row's (%lld)", y, (long long)total);
-            } else if (footer(l, "Buckets", "SubBuckets", &x, &y) == 0) {
-                pr_textsum_int(tool, "buckets", pr_textsum_round(x));
-                pr_textsum_int(tool, "sub_buckets", pr_textsum_round(y));
+            if (footer_line(sink, name, ln, l, total, tool, lat))
                 in_rows = 2; /* the distribution is complete */
-            }
             continue;
         }
         if (in_rows == 2 || l.p[0] == '-')
