@@ -367,7 +367,7 @@ static int check_point(pr_k6_acc *a, const pr_k6_point *p, double v)
     t->attrs_n = 0;
     if (p->tags && p->tags(p->payload, t) < 0)
         return -1;
-    pr_str name = t->check;
+    pr_str name = t->check.n ? t->check : (pr_str){"", 0}; /* a checks point without its tag */
     size_t i = 0;
     while (i < a->nchk && !pr_str_eq(name, a->chk[i].name))
         i++;

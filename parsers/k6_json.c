@@ -148,14 +148,14 @@ static void hash_pair(void *payload, pr_str k, pr_str v)
 static int request_key(k6j *st, const line *l, uint64_t *key)
 {
     uint64_t h;
-    if (l->tags.n == st->last_n && memcmp(l->tags.p, st->last_tags, l->tags.n) == 0) {
+    if (l->tags.n == st->last_n && (!l->tags.n || !memcmp(l->tags.p, st->last_tags, l->tags.n))) {
         h = st->last_hash;
     } else {
         h = 0;
         if (tag_pairs(st, l->tags, hash_pair, &h) < 0)
             return -1;
         st->last_n = l->tags.n <= sizeof st->last_tags ? l->tags.n : (size_t)-1;
-        if (st->last_n != (size_t)-1)
+        if (st->last_n != (size_t)-1 && l->tags.n)
             memcpy(st->last_tags, l->tags.p, l->tags.n);
         st->last_hash = h;
     }
