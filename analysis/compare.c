@@ -600,7 +600,9 @@ json_t *pr_compare_metric(const pr_compare_side *a, const pr_compare_side *b, co
         mod[i] = json_is_true(json_object_get(s[i]->model, "summary_only")) ? NULL : s[i]->model;
     }
     cell c = {v[0], v[1], a->latency.n ? &a->latency : NULL, b->latency.n ? &b->latency : NULL,
-              mod[0], mod[1], cnt[0], cnt[1]};
+              mod[0], mod[1], cnt[0], cnt[1],
+              coarser(pr_report_latency_res(json_object_get(s[0]->model, "stats")),
+                      pr_report_latency_res(json_object_get(s[1]->model, "stats")))};
     int regs = 0, imps = 0;
     json_t *d = diff_json(m, &c, o, b->name, &regs, &imps);
     json_object_set_new(d, "metric", json_string(m->name));
