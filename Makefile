@@ -7,6 +7,7 @@
 # make fuzz            libFuzzer targets (clang) in build-fuzz/
 # make install PREFIX=/usr/local
 # make deps            install the Debian packages the project needs (idempotent)
+# make lint            include direction between modules, committed clang-format style
 
 PREFIX   ?= /usr/local
 CC       ?= cc
@@ -74,7 +75,7 @@ ifneq ($(SANITIZE),)
 BIN := $(BUILD)/perfreport
 endif
 
-.PHONY: all test test-run check bench fuzz install deps clean demo unit-bins fuzz-bins
+.PHONY: all test test-run check bench fuzz install deps clean demo unit-bins fuzz-bins lint
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(LIB) $(TPL_OBJ)
@@ -143,6 +144,9 @@ demo: deps
 
 deps:
 	$(Q)sh tests/tools/deps.sh
+
+lint:
+	$(Q)sh tests/tools/lint.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -3,6 +3,7 @@
 #include "analysis/findings.h"
 #include "analysis/human.h"
 #include "analysis/jmeter_stats.h"
+#include "analysis/peer_stats.h"
 #include "analysis/vegeta_stats.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
@@ -18,6 +19,13 @@ static const char *jstr(json_t *o, const char *k)
 {
     const char *s = json_string_value(json_object_get(o, k));
     return s ? s : "-";
+}
+
+/* Orders "p2.5" before "p50" before "p100". */
+static int cmp_pct_key(const void *a, const void *b)
+{
+    double x = strtod(*(const char *const *)a + 1, NULL), y = strtod(*(const char *const *)b + 1, NULL);
+    return x < y ? -1 : x > y;
 }
 
 static void print_latency_line(const char *title, json_t *stats, const char *key)
@@ -45,14 +53,18 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
         printf("%sp%s %s", sep, jstr(e, "p"), jstr(e, "human"));
         sep = ", ";
     }
-    if (!json_is_array(list)) {
+    if (!json_is_array(list)) { /* a tool's own percentiles, in ascending order */
+        const char *keys[64];
+        size_t nk = 0;
         const char *k;
         json_t *v;
-        json_object_foreach(h, k, v) {
-            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9') {
-                printf("%s%s %s", sep, k, json_string_value(v));
-                sep = ", ";
-            }
+        json_object_foreach(h, k, v)
+            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9' && nk < 64)
+                keys[nk++] = k;
+        qsort(keys, nk, sizeof keys[0], cmp_pct_key);
+        for (size_t j = 0; j < nk; j++) {
+            printf("%s%s %s", sep, keys[j], jstr(h, keys[j]));
+            sep = ", ";
         }
     }
     if (json_object_get(h, "max"))
@@ -235,7 +247,8 @@ static int gather_cb(void *p, const pr_sample *s, size_t n)
     return 0;
 }
 
-enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB };
+enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
+       FMT_LOCUST, NFMTS };
 
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
@@ -249,11 +262,21 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
     }
+    if (run->summary_only && fmt == FMT_LOCUST && json_object_get(run->summary, "labels")) {
+        pr_buf b = PR_BUF_INIT; /* a Locust run: its own CSV figures in its own layout */
+        pr_locust_console(run, NULL, 0, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
+        pr_run_free(run);
+        return 0;
+    }
     if (run->summary_only) {
+        static const char *const what[NFMTS] = {
+            [FMT_AB] = "ab's tables", [FMT_JMETER] = "JMeter's statistics",
+            [FMT_VEGETA] = "Vegeta's report", [FMT_VEGETA_JSON] = "Vegeta's report",
+            [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table"};
         pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
-                      (long long)id, fmt == FMT_AB ? "ab's tables" : fmt == FMT_JMETER
-                                                                     ? "JMeter's statistics"
-                                                                     : "Vegeta's report");
+                      (long long)id, what[fmt]);
         pr_run_free(run);
         return PR_EXIT_ERROR;
     }
@@ -283,6 +306,14 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
             rc = PR_EXIT_ERROR;
         }
         pr_jstats_free(js);
+    } else if (rc == 0 && (fmt == FMT_GATLING || fmt == FMT_LOCUST)) {
+        pr_buf b = PR_BUF_INIT;
+        if (fmt == FMT_GATLING)
+            pr_gatling_console(run, g.s, g.n, &b);
+        else
+            pr_locust_console(run, g.s, g.n, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
     } else if (rc == 0 && fmt == FMT_AB) {
         pr_ab_tables t;
         if (pr_ab_stats_from_samples(run, g.s, g.n, &t, &err) < 0) {
@@ -384,14 +415,15 @@ static int run(int argc, char **argv)
     }
     if (!apdex_f_set && o.apdex_t_ns != 500000000)
         o.apdex_f_ns = 4 * o.apdex_t_ns;
-    static const char *const fmts[] = {"text", "json", "vegeta", "vegeta-json", "jmeter", "ab"};
+    static const char *const fmts[NFMTS] = {"text",   "json", "vegeta",  "vegeta-json",
+                                            "jmeter", "ab",   "gatling", "locust"};
     int fmt = -1;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < NFMTS; i++)
         if (!strcmp(format, fmts[i]))
             fmt = i;
     if (fmt < 0) {
         pr_cli_errorf("--format: unknown output format '%s' (text, json, vegeta, vegeta-json, "
-                      "jmeter, ab)", format);
+                      "jmeter, ab, gatling, locust)", format);
         return PR_EXIT_USAGE;
     }
     if (jmeter_pct && fmt != FMT_JMETER) {
@@ -469,7 +501,8 @@ const pr_command pr_cmd_summary = {
     "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
     "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab)\n"
     "  -f, --format FMT         text (default), json, vegeta (vegeta report's layout),\n"
-    "                           vegeta-json, jmeter (statistics.json), ab (ab's tables)\n"
+    "                           vegeta-json, jmeter (statistics.json), ab (ab's tables),\n"
+    "                           gatling (Gatling's console summary), locust (its stats table)\n"
     "  -m, --merge              analyse all the runs as one (e.g. one per load generator)\n"
     "      --from D, --to D     keep samples started D after the run start (e.g. 10s)\n"
     "      --skip-warmup D      same as --from D\n"

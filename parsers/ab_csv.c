@@ -1,6 +1,7 @@
 /* Reader of ApacheBench's -e percentile CSV as a summary-only run (total-time percentiles). */
 #include "parsers/ab.h"
 #include "parsers/parser.h"
+#include "parsers/sniff.h"
 #include "parsers/textsum.h"
 #include <stdio.h>
 #include <string.h>
@@ -9,12 +10,7 @@
 
 static int sniff(const unsigned char *buf, size_t len)
 {
-    size_t k = sizeof AB_CSV_HEADER - 1;
-    if (len < k)
-        return len > 16 && memcmp(buf, AB_CSV_HEADER, len) == 0 ? 60 : 0;
-    if (memcmp(buf, AB_CSV_HEADER, k) != 0)
-        return 0;
-    return (len == k || buf[k] == '\n' || buf[k] == '\r') ? 100 : 0;
+    return pr_sniff_header(buf, len, AB_CSV_HEADER, 17);
 }
 
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
