@@ -24,6 +24,10 @@ static const struct tool_load {
     {"wrk", PR_LOAD_CLOSED, NULL, "wrk -c, its connections", 0},
     {"siege", PR_LOAD_CLOSED, NULL, "siege -c, its concurrent users", 0},
     {"jmeter", PR_LOAD_CLOSED, NULL, "JMeter's allThreads, the most seen", 0},
+    {"autocannon", PR_LOAD_CLOSED, NULL, "autocannon -c, its connections", 0},
+    {"locust", PR_LOAD_CLOSED, NULL, "Locust's user count", 0},
+    {"artillery", PR_LOAD_OPEN, NULL, NULL, 0}, /* arrivals are of sessions, not requests */
+    {"gatling", PR_LOAD_UNKNOWN, NULL, NULL, 0}, /* open or closed: the injection profile */
 };
 
 static const struct tool_load *tool_row(const char *tool)
@@ -138,7 +142,7 @@ static void concurrency(load *l, const pr_run *run, const struct tool_load *t)
 }
 
 /* "open model, offered rate 200.22/s (inferred: requests / attack duration)" and the like. */
-static char *load_text(const load *l, const pr_run *run, const json_t *pacing)
+static char *load_text(const load *l, const json_t *pacing)
 {
     pr_buf b = PR_BUF_INIT;
     char h[32];
@@ -162,8 +166,7 @@ static char *load_text(const load *l, const pr_run *run, const json_t *pacing)
     if (l->conc >= 0)
         pr_buf_printf(&b, ", concurrency %lld (%s)", (long long)l->conc, l->conc_basis);
     else if (l->model == PR_LOAD_CLOSED)
-        pr_buf_printf(&b, ", concurrency unknown (not in %s's output; --tag concurrency=N states "
-                          "it)", run->tool ? run->tool : "the tool");
+        pr_buf_puts(&b, ", concurrency unknown (--tag concurrency=N states it)");
     return pr_buf_steal(&b);
 }
 
@@ -191,7 +194,7 @@ json_t *pr_load_json(const pr_run *run, const pr_load_facts *f)
     json_object_set_new(j, "concurrency", l.conc >= 0 ? json_integer(l.conc) : json_null());
     json_object_set_new(j, "concurrency_source", l.conc_source ? json_string(l.conc_source) : json_null());
     json_object_set_new(j, "concurrency_basis", l.conc_basis ? json_string(l.conc_basis) : json_null());
-    char *text = load_text(&l, run, json_object_get(j, "pacing"));
+    char *text = load_text(&l, json_object_get(j, "pacing"));
     json_object_set_new(j, "text", json_string(text));
     free(text);
     return j;
