@@ -2,7 +2,6 @@
 #include "render/chart_priv.h"
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -162,12 +161,10 @@ int pr_chart_missing_glyphs(const char *utf8, const char *font)
 
 void pr_chart_shutdown(void)
 {
+    /* Not FcFini: cairo's font caches still hold fontconfig patterns here, and fontconfig
+     * aborts (FcCacheFini assertion) when its caches are finalised under them. What fontconfig
+     * keeps is process-wide and left to the exit (tests/lsan.supp). */
     pango_cairo_font_map_set_default(NULL);
-    /* fontconfig is pango's dependency, not ours: look its cleanup up instead of linking it */
-    void (*fc_fini)(void);
-    *(void **)&fc_fini = dlsym(RTLD_DEFAULT, "FcFini");
-    if (fc_fini)
-        fc_fini();
 }
 
 /* ---- title, legend ---------------------------------------------------------------- */
