@@ -624,17 +624,15 @@ static void rule_saturation(pr_fctx *c)
     }
 }
 
-static void rule_timeouts(pr_fctx *c)
+/* From the percentile spectrum: *frac, a lower bound of the share of latencies within 5% of
+ * the maximum (the first percentile p whose latency reaches 0.95 max: at least 1 − p/100 are at
+ * or above it, *ceiling that latency), and *band, an upper bound of the share in [0.8 max,
+ * 0.95 max) (from the last percentile p' under 0.8 max: at most 1 − p'/100 are above it). A
+ * pile at a ceiling has few latencies just under it. */
+static void near_max_shares(const pr_fctx *c, double *frac, double *ceiling, double *band)
 {
-    json_t *ex = json_array();
-    int by_status;
-    double tmo = class_count(c, timeout_pats, ex, &by_status);
-    /* From the percentile spectrum: frac, a lower bound of the share of latencies within 5% of
-     * the maximum (the first percentile p whose latency reaches 0.95 max: at least 1 − p/100
-     * are at or above it), and below, an upper bound of the share at or above 0.8 max (the last
-     * percentile p' under 0.8 max: at most 1 − p'/100 are above it). A pile at a ceiling has
-     * few latencies just under it. */
-    double frac = 0, ceiling = NAN, below = 1;
+    double below = 1;
+    *frac = 0, *ceiling = NAN;
     json_t *spec = json_object_get(c->run, "spectrum");
     if (json_is_array(spec) && isfinite(c->lat_max) && c->lat_max > 0) {
         size_t i;
@@ -646,13 +644,22 @@ static void rule_timeouts(pr_fctx *c)
             if (q < 0.8 * c->lat_max)
                 below = 1 - p / 100;
             if (q >= 0.95 * c->lat_max) {
-                frac = p < 100 ? 1 - p / 100 : 0;
-                ceiling = q;
+                *frac = p < 100 ? 1 - p / 100 : 0;
+                *ceiling = q;
                 break;
             }
         }
     }
-    double band = below - frac; /* upper bound of the share in [0.8 max, 0.95 max) */
+    *band = below - *frac;
+}
+
+static void rule_timeouts(pr_fctx *c)
+{
+    json_t *ex = json_array();
+    int by_status;
+    double tmo = class_count(c, timeout_pats, ex, &by_status);
+    double frac, ceiling, band;
+    near_max_shares(c, &frac, &ceiling, &band);
     double noresp = status_count(c, 0, 0, -1);
     int by_msg = tmo >= 1 && c->requests > 0 && tmo / c->requests >= 0.001;
     /* status 0 also marks samples whose outcome is unknown (ab -g): count it only as far as

@@ -118,12 +118,14 @@ static void offered_rate(load *l, const pr_run *run, const struct tool_load *t,
         l->rate_basis = t && t->rate_basis ? t->rate_basis : "stated in the file";
         return;
     }
+    if (l->model != PR_LOAD_OPEN)
+        return;
     json_t *pacing = NULL;
     int steady = pacing_check(f, &pacing);
     if (pacing)
         json_object_set_new(j, "pacing", pacing);
-    if (!t || !t->infer_rate || l->model != PR_LOAD_OPEN || f->merged || !(f->requests > 1) ||
-        !(f->rate_per_s > 0) || steady == 0)
+    if (!t || !t->infer_rate || f->merged || !(f->requests > 1) || !(f->rate_per_s > 0) ||
+        steady == 0)
         return;
     l->rate = f->rate_per_s, l->rate_source = "inferred";
     l->rate_basis = f->summary_only ? "requests / attack duration, the rate the tool printed"
