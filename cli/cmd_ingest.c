@@ -204,7 +204,7 @@ static int run(int argc, char **argv)
     const char *store = NULL, *name = NULL, *metafile = NULL;
     const pr_parser *forced = NULL;
     char **tags = pr_xcalloc((size_t)argc, sizeof *tags);
-    int ntags = 0, force = 0, quiet = 0, c, rc = 0;
+    int ntags = 0, force = 0, quiet = pr_cli_quiet(), c, rc = 0;
     pr_parse_opts po;
     memset(&po, 0, sizeof po);
     optind = 1;
@@ -266,6 +266,14 @@ static int run(int argc, char **argv)
         free(tags);
         return PR_EXIT_USAGE;
     }
+    int dashes = 0; /* a pipe or file on stdin ends once: the next '-' would read nothing */
+    for (int i = optind; i < argc; i++)
+        dashes += !strcmp(argv[i], "-");
+    if (dashes > 1 && !isatty(0)) {
+        pr_cli_errorf("ingest: '-' given %d times: stdin can be read only once", dashes);
+        free(tags);
+        return PR_EXIT_USAGE;
+    }
     json_t *user_meta = NULL;
     if (metafile) {
         json_error_t je;
@@ -318,6 +326,7 @@ const pr_command pr_cmd_ingest = {
     "options:\n"
     "  -n, --name NAME       add to the run NAME (created if missing); default: a new run\n"
     "                        named by the file (e.g. Vegeta's attack name) or its base name\n"
+    "                        (stdin: 'stdin', then 'stdin-2', 'stdin-3'…)\n"
     "  -t, --tag KEY=VALUE   tag the run (repeatable)\n"
     "  -f, --format NAME     skip detection (see perfreport formats)\n"
     "      --force           ingest content that is already in the store\n"

@@ -8,6 +8,7 @@
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include <getopt.h>
@@ -72,39 +73,6 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
     printf("\n");
 }
 
-/* Display width of UTF-8 text: code points (East Asian wide ones count 2). */
-static size_t text_width(const char *s, size_t max_bytes)
-{
-    size_t w = 0;
-    for (size_t i = 0; s[i] && i < max_bytes; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c & 0xc0) == 0x80)
-            continue;
-        w += (c >= 0xe3 && c <= 0xed) || c == 0xef ? 2 : 1; /* CJK, Hangul, fullwidth */
-    }
-    return w;
-}
-
-/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
-static void print_cell(const char *s, size_t width)
-{
-    size_t bytes = 0, w = 0;
-    while (s[bytes]) {
-        size_t k = 1;
-        while ((s[bytes + k] & 0xc0) == 0x80)
-            k++;
-        size_t cw = text_width(s + bytes, k);
-        if (w + cw > width)
-            break;
-        w += cw;
-        bytes += k;
-    }
-    for (size_t i = 0; i < bytes; i++) /* control characters (a label's newline) as spaces */
-        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i]);
-    for (; w < width; w++)
-        putchar(' ');
-}
-
 static void print_run(json_t *r, int by_label)
 {
     json_t *s = json_object_get(r, "stats");
@@ -135,7 +103,9 @@ static void print_run(json_t *r, int by_label)
         printf("  %-13s %s\n", "rate", jstr(s, "rate"));
     if (json_object_get(s, "throughput"))
         printf("  %-13s %s\n", "throughput", jstr(s, "throughput"));
-    if (json_is_null(json_object_get(s, "successes"))) {
+    if (req && json_integer_value(req) == 0) {
+        printf("  %-13s - (no request)\n", "success");
+    } else if (json_is_null(json_object_get(s, "successes"))) {
         printf("  %-13s unknown (the source records no outcome per request)\n", "success");
     } else if (json_object_get(s, "success_pct")) {
         json_t *e = json_object_get(s, "errors");
@@ -195,7 +165,7 @@ static void print_run(json_t *r, int by_label)
             }
             printf("    %8lld  ", (long long)json_integer_value(json_object_get(e, "count")));
             const char *m = jstr(e, "message");
-            print_cell(m, text_width(m, (size_t)-1));
+            pr_cli_print_cell(m, pr_cli_text_width(m, (size_t)-1));
             printf("\n");
         }
     }
@@ -209,21 +179,21 @@ static void print_run(json_t *r, int by_label)
         size_t w = 5, i;
         json_t *l;
         json_array_foreach(labels, i, l) {
-            size_t n = text_width(jstr(l, "label"), (size_t)-1);
+            size_t n = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
             if (n > w)
                 w = n;
         }
         if (w > 60)
             w = 60;
         printf("\n  ");
-        print_cell(jstr(r, "by"), w);
+        pr_cli_print_cell(jstr(r, "by"), w);
         printf(" %9s %8s %10s %10s %10s %10s %10s %11s\n", "requests",
                "errors", "mean", "p50", "p90", "p99", "max", "throughput");
         json_array_foreach(labels, i, l) {
             json_t *lat = json_object_get(l, "latency");
             json_t *rawl = json_object_get(l, "latency_ns");
             printf("  ");
-            print_cell(jstr(l, "label"), w);
+            pr_cli_print_cell(jstr(l, "label"), w);
             printf(" %9lld %8s %10s %10s %10s %10s %10s %11s\n",
                    (long long)json_integer_value(json_object_get(l, "requests")),
                    jstr(l, "error_pct"), jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"),
@@ -356,8 +326,14 @@ static int run(int argc, char **argv)
     pr_report_opts o;
     pr_report_opts_init(&o);
     int apdex_f_set = 0;
+    char window[128] = ""; /* the window options as typed, for the warning on empty windows */
     optind = 1;
     while ((c = getopt_long(argc, argv, "jb:p:mf:", longopts, NULL)) != -1) {
+        if (c >= 1 && c <= 3) {
+            size_t k = strlen(window);
+            snprintf(window + k, sizeof window - k, "%s%s %s", k ? " " : "",
+                     c == 1 ? "--from" : c == 2 ? "--to" : "--skip-warmup", optarg);
+        }
         switch (c) {
         case 'S': store = optarg; break;
         case 'j': json = 1; break;
@@ -462,6 +438,8 @@ static int run(int argc, char **argv)
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
+    if (rc == 0)
+        pr_cli_warn_windows(doc, window);
     if (rc == 0) {
         if (json) {
             char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));

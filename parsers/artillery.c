@@ -129,6 +129,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     }
     pr_run *run = sink->run;
     json_t *s = pr_textsum_begin(run);
+    pr_run_meta_resolution(run, "latency_resolution_ns", 1000000); /* whole ms */
     period(agg, s, 1);
     int64_t t0 = stamp_ms(json_object_get(agg, "firstMetricAt"));
     int64_t t1 = stamp_ms(json_object_get(agg, "lastMetricAt"));

@@ -103,6 +103,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     rc = 0;
 out:
     pr_run_meta_set(run, "time_resolution_ns", json_integer(100000));
+    pr_run_meta_resolution(run, "latency_resolution_ns", 100000); /* seconds, 4 decimals */
     pr_run_meta_set(run, "start_is_relative", json_true());
     pr_run_meta_set(run, "time_origin", json_string("hey process start"));
     pr_textsum_note(run, "hey -o csv lists successful requests only: transport errors and "

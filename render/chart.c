@@ -161,9 +161,10 @@ int pr_chart_missing_glyphs(const char *utf8, const char *font)
 
 void pr_chart_shutdown(void)
 {
-    /* Not FcFini: cairo's font caches still hold fontconfig patterns here, and fontconfig
-     * aborts (FcCacheFini assertion) when its caches are finalised under them. What fontconfig
-     * keeps is process-wide and left to the exit (tests/lsan.supp). */
+    /* Drops pango's default font map. fontconfig's own caches are left to the process exit:
+     * FcFini() while cairo's font-face cache still holds patterns trips fontconfig's
+     * assertion (FcCacheFini: fcCacheChains[i] == NULL), seen under the sanitizers; those
+     * caches are listed in tests/lsan.supp. */
     pango_cairo_font_map_set_default(NULL);
 }
 
