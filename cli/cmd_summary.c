@@ -90,6 +90,9 @@ static void print_run(json_t *r, int by_label)
             printf(" %lld", (long long)json_integer_value(v));
         printf("\n");
     }
+    json_t *load = json_object_get(r, "load");
+    if (json_is_string(json_object_get(load, "text")))
+        printf("  %-13s %s\n", "load", jstr(load, "text"));
     json_t *req = json_object_get(s, "requests");
     if (req)
         printf("  %-13s %lld\n", "requests", (long long)json_integer_value(req));
