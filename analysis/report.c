@@ -2,6 +2,7 @@
 #include "analysis/report.h"
 #include "analysis/findings.h"
 #include "analysis/human.h"
+#include "analysis/report_labels.h"
 #include "analysis/stats.h"
 #include "model/buf.h"
 #include "model/lex.h"
@@ -95,6 +96,7 @@ void pr_error_group(const char *msg, char *out, size_t size)
 
 typedef struct bin {
     int64_t count, ok, fail, bytes_in;
+    int64_t connect_sum, connect_n, ttfb_sum, ttfb_n; /* for the means per interval */
     int32_t threads;
     pr_vals lat;
     int64_t codes[BIN_CODES + 1];
@@ -125,7 +127,21 @@ typedef struct acc {
     uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
     int codes[BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
     int ncodes;
+    pr_label_extras lx;   /* per label: Apdex, top errors, time series (report_labels.h) */
 } acc;
+
+/* The time-series interval of a sample, or -1 (no series, no start time). */
+static long bin_of(const acc *a, const pr_sample *x)
+{
+    if (!a->nbins || x->start_ns == PR_UNKNOWN)
+        return -1;
+    int64_t k = (x->start_ns - a->t0) / a->interval;
+    if (k < 0)
+        k = 0;
+    if ((size_t)k >= a->nbins)
+        k = (int64_t)a->nbins - 1;
+    return (long)k;
+}
 
 static int code_slot(acc *a, int code)
 {
@@ -224,6 +240,8 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
         int ok = outcome == 1;
         uint32_t lid = breakdown_key(a, x);
         pr_series_add(label_series(a, lid), x, outcome);
+        long k = bin_of(a, x);
+        pr_label_extras_add(&a->lx, lid, x, outcome, x->error ? map_str(a, x->error) : 0, k);
         if (x->flags & PR_SF_TRANSACTION) {
             /* a Transaction Controller sample sums its children: it has a label row of its
              * own but stays out of the totals, which already hold the children (as JMeter) */
@@ -252,12 +270,7 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
             else if (x->latency_ns <= a->o->apdex_f_ns)
                 a->apdex_t++;
         }
-        if (a->nbins && x->start_ns != PR_UNKNOWN) {
-            int64_t k = (x->start_ns - a->t0) / a->interval;
-            if (k < 0)
-                k = 0;
-            if ((size_t)k >= a->nbins)
-                k = (int64_t)a->nbins - 1;
+        if (k >= 0) {
             bin *b = &a->bins[k];
             b->count++;
             b->ok += ok;
@@ -266,6 +279,14 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
                 b->bytes_in += x->bytes_in;
             if (x->latency_ns != PR_UNKNOWN)
                 pr_vals_add(&b->lat, x->latency_ns);
+            if (x->connect_ns != PR_UNKNOWN) {
+                b->connect_sum += x->connect_ns;
+                b->connect_n++;
+            }
+            if (x->ttfb_ns != PR_UNKNOWN) {
+                b->ttfb_sum += x->ttfb_ns;
+                b->ttfb_n++;
+            }
             b->codes[code_slot(a, x->status)]++;
             if (x->threads >= 0) {
                 a->has_threads = 1;
@@ -514,6 +535,10 @@ static json_t *labels_json(acc *a)
         set_str(j, "label", refs[i].id ? name : "(none)");
         if (refs[i].id < a->tx_cap && a->tx[refs[i].id])
             json_object_set_new(j, "transaction", json_true());
+        size_t used = a->nbins; /* the run's series ends at its last interval with requests */
+        while (used > 1 && a->bins[used - 1].count == 0)
+            used--;
+        pr_label_extras_json(&a->lx, refs[i].id, j, a->names, a->interval, used);
         json_array_append_new(arr, j);
     }
     free(refs);
@@ -617,6 +642,10 @@ static json_t *timeseries_json(acc *a)
         }
         if (a->has_threads && b->count)
             set_int(p, "threads", b->threads);
+        if (b->connect_n)
+            set_int(p, "connect_mean_ns", b->connect_sum / b->connect_n);
+        if (b->ttfb_n)
+            set_int(p, "ttfb_mean_ns", b->ttfb_sum / b->ttfb_n);
         json_t *codes = json_object();
         for (int c = 0; c <= BIN_CODES && c <= a->ncodes; c++) {
             if (!b->codes[c])
@@ -699,6 +728,7 @@ static void acc_dispose(acc *a)
     for (size_t i = 0; i < a->nbins; i++)
         pr_vals_dispose(&a->bins[i].lat);
     free(a->bins);
+    pr_label_extras_dispose(&a->lx);
     pr_strtab_free(a->names);
 }
 
@@ -819,6 +849,8 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
                 pr_vals_init(&a.bins[k].lat, a.bounded);
         }
     }
+    pr_label_extras_init(&a.lx, o->label_timeseries ? a.nbins : 0, a.bounded, o->apdex_t_ns,
+                         o->apdex_f_ns);
     for (size_t i = 0; i < nids && rc == 0; i++) {
         a.run = runs[i];
         for (size_t d = 0; d < o->nby; d++) {
