@@ -865,16 +865,9 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     }
     if (rc == 0) {
         json_t *stats = series_json(&a.total, o);
-        double apdex = a.total.count && a.total.unknown < a.total.count
-                           ? ((double)a.apdex_s + (double)a.apdex_t / 2) / (double)a.total.count
-                           : NAN;
-        json_t *ap = json_object();
-        set_real(ap, "score", apdex);
-        set_int(ap, "t_ns", o->apdex_t_ns);
-        set_int(ap, "f_ns", o->apdex_f_ns);
-        set_int(ap, "satisfied", a.apdex_s);
-        set_int(ap, "tolerating", a.apdex_t);
-        json_object_set_new(stats, "apdex", ap);
+        int64_t known = a.total.unknown < a.total.count ? a.total.count : 0;
+        json_object_set_new(stats, "apdex", pr_apdex_json(a.apdex_s, a.apdex_t, known,
+                                                          o->apdex_t_ns, o->apdex_f_ns));
         json_object_set_new(j, "stats", stats);
         if (o->from_ns != PR_UNKNOWN || o->to_ns != PR_UNKNOWN) {
             /* a trimmed run (--from/--to/--skip-warmup): say so, rules read it */

@@ -1,5 +1,6 @@
 /* Per-label Apdex, top errors and time series, accumulated during the report scan. */
 #include "analysis/report_labels.h"
+#include "analysis/human.h"
 #include "analysis/vals.h"
 #include "model/xalloc.h"
 #include <math.h>
@@ -147,20 +148,18 @@ void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, cons
     if (lid >= lx->cap || lx->v[lid].count == 0)
         return;
     pr_label_extra *e = &lx->v[lid];
-    json_t *ap = json_object();
-    put_real(ap, "score", ((double)e->apdex_s + (double)e->apdex_t / 2) / (double)e->count);
-    put_int(ap, "t_ns", lx->apdex_t_ns);
-    put_int(ap, "f_ns", lx->apdex_f_ns);
-    put_int(ap, "satisfied", e->apdex_s);
-    put_int(ap, "tolerating", e->apdex_t);
-    json_object_set_new(label, "apdex", ap);
+    json_object_set_new(label, "apdex", pr_apdex_json(e->apdex_s, e->apdex_t, e->count,
+                                                      lx->apdex_t_ns, lx->apdex_f_ns));
     qsort(e->errs, e->nerrs, sizeof *e->errs, cmp_err);
     json_t *top = json_array();
     for (size_t i = 0; i < e->nerrs && i < PR_LABEL_TOP_ERRORS; i++) {
         json_t *t = json_object();
         json_object_set_new(t, "message", json_string(pr_strtab_get(names, e->errs[i].id)));
         put_int(t, "count", e->errs[i].count);
-        put_real(t, "ratio", (double)e->errs[i].count / (double)e->count);
+        double ratio = (double)e->errs[i].count / (double)e->count;
+        char h[32];
+        put_real(t, "ratio", ratio);
+        json_object_set_new(t, "pct", json_string(pr_human_percent(ratio, h)));
         json_object_set_new(t, "first", json_boolean(i == 0));
         json_object_set_new(t, "last",
                             json_boolean(i + 1 == e->nerrs || i + 1 == PR_LABEL_TOP_ERRORS));
@@ -177,6 +176,28 @@ void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, cons
                                                          npoints < lx->nbins ? npoints : lx->nbins));
         json_object_set_new(label, "timeseries", ts);
     }
+}
+
+json_t *pr_apdex_json(int64_t satisfied, int64_t tolerating, int64_t count, int64_t t_ns,
+                      int64_t f_ns)
+{
+    json_t *ap = json_object();
+    double score = count ? ((double)satisfied + (double)tolerating / 2) / (double)count : NAN;
+    char h[32];
+    put_real(ap, "score", score);
+    if (isfinite(score)) {
+        snprintf(h, sizeof h, "%.3f", score);
+        json_object_set_new(ap, "score_text", json_string(h));
+    } else {
+        json_object_set_new(ap, "score_text", json_string("-"));
+    }
+    put_int(ap, "t_ns", t_ns);
+    put_int(ap, "f_ns", f_ns);
+    json_object_set_new(ap, "t", json_string(pr_human_duration(t_ns, h)));
+    json_object_set_new(ap, "f", json_string(pr_human_duration(f_ns, h)));
+    put_int(ap, "satisfied", satisfied);
+    put_int(ap, "tolerating", tolerating);
+    return ap;
 }
 
 void pr_label_extras_dispose(pr_label_extras *lx)

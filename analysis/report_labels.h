@@ -37,6 +37,10 @@ void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, 
  * npoints intervals as "timeseries" to the label's JSON object; names resolves error ids. */
 void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, const pr_strtab *names,
                           int64_t interval_ns, size_t npoints);
+/* {score, score_text ("0.993"), t_ns, f_ns, t, f, satisfied, tolerating}: the Apdex object of
+ * the model (runs and labels); score null when count is 0. */
+json_t *pr_apdex_json(int64_t satisfied, int64_t tolerating, int64_t count, int64_t t_ns,
+                      int64_t f_ns);
 void pr_label_extras_dispose(pr_label_extras *lx);
 
 #endif
