@@ -317,8 +317,7 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
     if (rc == 0 && a->charts && strcmp(a->output, "-") && (!html_tpl || a->static_charts) &&
         pr_report_page_charts(ctx, a->output, want_html, load_points, &pc, &err) < 0)
         rc = PR_EXIT_ERROR;
-    if (rc == 0 && want_html &&
-        pr_dashboard_add(ctx, a->charts ? load_points : NULL, &pc, &err) < 0)
+    if (rc == 0 && want_html && a->charts && pr_dashboard_add(ctx, load_points, &pc, &err) < 0)
         rc = PR_EXIT_ERROR;
     if (rc == PR_EXIT_ERROR && err.code)
         pr_cli_print_error(&err);

@@ -109,11 +109,12 @@ static const chart_job jobs[] = {
     {"throughput", "throughput", "Throughput over time"},
     {"distribution", "spectrum", "Latency by percentile"},
     {"status_over_time", "status", "Responses by status code over time"},
-    {"labels", "labels", "p99 per label"},
+    {"labels_p99", "labels", "p99 per label"},
 };
 
-/* Per-label time series drawn for Markdown (labels[i].charts.percentiles_over_time), for the
- * labels with the most requests. */
+/* Per-label time series drawn for Markdown (labels[i].percentiles_chart), for the labels with
+ * the most requests. (A name no run or document field has: a label without it must not find
+ * another chart up the Mustache context stack.) */
 #define LABEL_CHARTS_MAX 8
 
 typedef struct chart_out {
@@ -214,11 +215,9 @@ static int label_charts(chart_out *co, json_t *run, long long run_id, pr_error *
             pr_chart_opts o;
             chart_opts(&o, run, "Latency percentiles over time",
                        json_string_value(json_object_get(l, "label")));
-            json_t *charts = json_object();
             char key[64];
             snprintf(key, sizeof key, "label%zu-percentiles_over_time", i + 1);
-            rc = draw_one(co, kind, &in, &o, run_id, key, "percentiles_over_time", charts, err);
-            json_object_set_new(l, "charts", charts);
+            rc = draw_one(co, kind, &in, &o, run_id, key, "percentiles_chart", l, err);
         }
         pr_model_charts_dispose(&mc);
         json_decref(wrap);

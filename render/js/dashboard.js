@@ -237,11 +237,13 @@
     }
   }
 
-  /* A page made from Markdown: its chart images become interactive charts. */
+  /* A page made from Markdown (no chart places of its own): its chart images become
+   * interactive charts. */
   var IMG_KINDS = { latency_over_time: 'latency', percentiles_over_time: 'percentiles',
     throughput: 'throughput', status_over_time: 'codes', threads_over_time: 'threads',
     label_latency: 'label_latency', timing_over_time: 'timing' };
   function adoptImages() {
+    if (document.querySelector('.pr-chart')) return;
     document.querySelectorAll('img[src*="#pr-chart="]').forEach(function (img) {
       var m = img.getAttribute('src').match(/#pr-chart=(\d+)-(\w+)$/);
       var kind = m && IMG_KINDS[m[2]];
@@ -324,19 +326,6 @@
     charts.forEach(function (c) { c.u.setSize({ width: w || Math.max(320, c.el.clientWidth), height: HEIGHT }); });
   }
 
-  /* The table of contents: every section heading of the page. */
-  function toc() {
-    var list = document.getElementById('toc-list');
-    if (!list) return;
-    document.querySelectorAll('.page h2[id]').forEach(function (h) {
-      var li = document.createElement('li'), a = document.createElement('a');
-      a.href = '#' + h.id;
-      a.textContent = h.textContent;
-      li.appendChild(a);
-      list.appendChild(li);
-    });
-  }
-
   /* Breakdown tables: a bar per label of its mean connect, TTFB beyond connect, receive. */
   function bars() {
     var cells = document.querySelectorAll('td.bar-cell'), max = 0, rows = [];
@@ -364,7 +353,6 @@
   }
 
   function start() {
-    toc();
     bars();
     if (!window.uPlot) return;
     adoptImages();
