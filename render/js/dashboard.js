@@ -357,6 +357,7 @@
     if (!window.uPlot) return;
     adoptImages();
     buildAll();
+    window.prDrawnMs = performance.now(); /* when every chart was drawn (bench/open_report.js) */
     document.addEventListener('click', onFindingLink);
     document.addEventListener('click', onStatButton);
     var tb = document.getElementById('pr-theme');
