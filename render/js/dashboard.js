@@ -174,12 +174,17 @@
     var axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
     var yaxis = Object.assign({}, axis, { size: 70, values: function (u, vs) { return vs.map(yfmt); } });
     /* a log axis: lines and labels at the powers of ten only */
-    if (spec.log) yaxis.filter = function (u, splits) {
-      return splits.map(function (v) {
-        var e = Math.log10(v);
-        return Math.abs(e - Math.round(e)) < 1e-9 ? v : null;
-      });
-    };
+    if (spec.log) {
+      var decades = function (u, splits) {
+        return splits.map(function (v) {
+          var e = Math.log10(v);
+          return Math.abs(e - Math.round(e)) < 1e-9 ? v : null;
+        });
+      };
+      yaxis.filter = decades;
+      yaxis.grid = Object.assign({}, axis.grid, { filter: decades });
+      yaxis.ticks = Object.assign({}, axis.ticks, { filter: decades });
+    }
     return {
       width: width, height: HEIGHT, series: series,
       scales: { x: { time: false }, y: spec.log ? { distr: 3 } : { range: function (u, mn, mx) {
