@@ -34,9 +34,9 @@
   function fmtRate(v) { return v == null || isNaN(v) ? '-' : sig(v, 4) + '/s'; }
   function fmtNum(v) { return v == null || isNaN(v) ? '-' : sig(v, 4); }
   /* time since the start: "12.5 s" under two minutes, else "h:mm:ss" */
-  function fmtTime(s) {
+  function fmtTime(s, clock) {
     if (s == null || isNaN(s)) return '-';
-    if (Math.abs(s) < 120) return sig(s, 4) + ' s';
+    if (!clock && Math.abs(s) < 120) return sig(s, 4) + ' s';
     var neg = s < 0; s = Math.abs(s);
     var h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60), sec = s % 60;
     var ss = (sec < 10 ? '0' : '') + (Math.round(sec * 1000) / 1000).toString();
@@ -189,7 +189,11 @@
       width: width, height: HEIGHT, series: series,
       scales: { x: { time: false }, y: spec.log ? { distr: 3 } : { range: function (u, mn, mx) {
         return [0, mx > 0 ? mx * 1.05 : 1]; } } },
-      axes: [Object.assign({}, axis, { values: function (u, vs) { return vs.map(xfmt); } }), yaxis],
+      axes: [Object.assign({}, axis, { values: function (u, vs) {
+        /* one format per axis: seconds, or h:mm:ss once the axis reaches two minutes */
+        var clock = !spec.scatter && vs.some(function (v) { return Math.abs(v) >= 120; });
+        return vs.map(function (v) { return spec.scatter ? xfmt(v) : fmtTime(v, clock); });
+      } }), yaxis],
       cursor: spec.scatter ? { drag: { x: true, y: true } }
         : { sync: { key: 'pr-time', scales: ['x', null] }, drag: { x: true, y: false } },
       legend: { live: true },
