@@ -150,7 +150,8 @@ void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, cons
     pr_label_extra *e = &lx->v[lid];
     json_object_set_new(label, "apdex", pr_apdex_json(e->apdex_s, e->apdex_t, e->count,
                                                       lx->apdex_t_ns, lx->apdex_f_ns));
-    qsort(e->errs, e->nerrs, sizeof *e->errs, cmp_err);
+    if (e->nerrs)
+        qsort(e->errs, e->nerrs, sizeof *e->errs, cmp_err);
     json_t *top = json_array();
     for (size_t i = 0; i < e->nerrs && i < PR_LABEL_TOP_ERRORS; i++) {
         json_t *t = json_object();
