@@ -142,6 +142,13 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(TPL_OBJ)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(TPL_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS)
 
+# The scripted loopback server of the unit tests as a process, for the CLI cases.
+HTTPD_BIN := $(BUILD)/tests/httpd
+$(HTTPD_BIN): tests/tools/httpd.c tests/unit/lib/testhttpd.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) -lpthread
+
 unit-bins: $(UNIT_BIN)
 fuzz-bins: $(FUZZ_BIN)
 
@@ -150,7 +157,7 @@ fuzz-bins: $(FUZZ_BIN)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-run
 
-test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN)
+test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN)
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
 
 check:

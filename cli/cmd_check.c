@@ -18,6 +18,7 @@ typedef struct verdict {
     char label[256];
     const pr_threshold *t;
     double value;
+    int64_t res_ns; /* the clock resolution of the run's durations */
     int pass;
 } verdict;
 
@@ -67,6 +68,7 @@ static int run(int argc, char **argv)
     o.histogram = 0;
     o.findings = 0;
     static const double pcts[] = {50, 75, 90, 95, 99, 99.9, 99.99};
+    char window[96] = ""; /* --skip-warmup as typed, for the warning on empty windows */
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
@@ -100,6 +102,7 @@ static int run(int argc, char **argv)
                 free(ts);
                 return PR_EXIT_USAGE;
             }
+            snprintf(window, sizeof window, "--skip-warmup %s", optarg);
             break;
         default: free(ts); return PR_EXIT_USAGE;
         }
@@ -120,6 +123,7 @@ static int run(int argc, char **argv)
         free(ts);
         return rc;
     }
+    pr_cli_warn_windows(doc, window);
     /* evaluate */
     verdict *vs = NULL;
     size_t nv = 0, vcap = 0, failed = 0;
@@ -149,6 +153,7 @@ static int run(int argc, char **argv)
                 snprintf(v->label, sizeof v->label, "%s", names[g] ? names[g] : "");
                 v->t = &ts[t];
                 v->value = pr_threshold_value(groups[g], ts[t].metric);
+                v->res_ns = pr_report_latency_res(groups[g]);
                 v->pass = pr_threshold_passes(&ts[t], v->value); /* unknown never passes */
                 failed += !v->pass;
             }
@@ -167,7 +172,7 @@ static int run(int argc, char **argv)
     printf("%-4s  %-*s  %-*s  %-*s  %10s\n", "", wr, "RUN", wl, "LABEL", wt, "THRESHOLD", "VALUE");
     for (size_t k = 0; k < nv; k++) {
         char val[32];
-        pr_threshold_human(vs[k].t, vs[k].value, val);
+        pr_threshold_human(vs[k].t, vs[k].value, vs[k].res_ns, val);
         printf("%-4s  %-*s  %-*.*s  %-*s  %10s\n", vs[k].pass ? "ok" : "FAIL", wr, vs[k].run, wl, wl,
                vs[k].label[0] ? vs[k].label : "(all)", wt, vs[k].t->text, val);
     }
@@ -191,7 +196,7 @@ static int run(int argc, char **argv)
                 pr_buf_printf(&b, "\" tests=\"%zu\" failures=\"%zu\">\n", tests, fails);
             }
             char val[32];
-            pr_threshold_human(vs[k].t, vs[k].value, val);
+            pr_threshold_human(vs[k].t, vs[k].value, vs[k].res_ns, val);
             pr_buf_puts(&b, "    <testcase classname=\"");
             xml_escape(&b, vs[k].label[0] ? vs[k].label : "(all)");
             pr_buf_puts(&b, "\" name=\"");
@@ -222,7 +227,7 @@ static int run(int argc, char **argv)
         pr_buf_puts(&b, "| | Run | Label | Threshold | Value |\n|---|---|---|---|---:|\n");
         for (size_t k = 0; k < nv; k++) {
             char val[32];
-            pr_threshold_human(vs[k].t, vs[k].value, val);
+            pr_threshold_human(vs[k].t, vs[k].value, vs[k].res_ns, val);
             pr_buf_printf(&b, "| %s | ", vs[k].pass ? "✅" : "❌");
             const char *cells[] = {vs[k].run, vs[k].label[0] ? vs[k].label : "(all)", vs[k].t->text};
             for (int q = 0; q < 3; q++) {
