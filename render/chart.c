@@ -161,9 +161,10 @@ int pr_chart_missing_glyphs(const char *utf8, const char *font)
 
 void pr_chart_shutdown(void)
 {
-    /* Not FcFini: fontconfig asserts (and aborts the process, after the report is written) when
-     * a cache is still referenced, which cairo's font-face cache may do; what fontconfig keeps
-     * is reachable from its globals, and tests/lsan.supp names it. */
+    /* Drops pango's default font map. fontconfig's own caches are left to the process exit:
+     * FcFini() while cairo's font-face cache still holds patterns trips fontconfig's
+     * assertion (FcCacheFini: fcCacheChains[i] == NULL), seen under the sanitizers; those
+     * caches are listed in tests/lsan.supp. */
     pango_cairo_font_map_set_default(NULL);
 }
 
