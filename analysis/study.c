@@ -608,7 +608,8 @@ static json_t *runs_json(const study *S)
     for (size_t i = 0; i < S->nruns; i++) {
         const study_run *r = &S->runs[i];
         json_t *o = run_ref(r);
-        const char *copy[] = {"tool", "format", "summary_only", "load_model", "tags", "tag_list"};
+        const char *copy[] = {"tool", "format", "summary_only", "load_model", "tags", "tag_list",
+                              "meta"};
         for (size_t k = 0; k < sizeof copy / sizeof copy[0]; k++)
             json_object_set(o, copy[k], json_object_get(r->model, copy[k]));
         json_object_set_new(o, "configuration",
@@ -827,7 +828,7 @@ static json_t *meta_text(const char *name, json_t *v)
     return t;
 }
 
-void pr_study_meta_tables(json_t *meta)
+void pr_study_meta_sections(json_t *meta)
 {
     /* the members the report's heading table shows, and the ones perfreport reads */
     static const char *const skip[] = {"title", "purpose", "system", "author", "date",

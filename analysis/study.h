@@ -47,6 +47,6 @@ int pr_study_build(pr_store *st, const int64_t *ids, size_t n, const pr_study_op
  * per item, columns in first-seen order) or an array of arrays (the first is the header); a
  * text {name, is_text, text} for a string or an array of scalars. Cells are strings ("-" for
  * null). */
-void pr_study_meta_tables(json_t *meta);
+void pr_study_meta_sections(json_t *meta);
 
 #endif

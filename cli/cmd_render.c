@@ -80,7 +80,7 @@ static void prepare_meta(json_t *meta)
     }
     json_object_update(meta, add);
     json_decref(add);
-    pr_study_meta_tables(meta);
+    pr_study_meta_sections(meta);
     static const char *const env[] = {"versions", "hardware", "topology", "tuning"};
     int has = 0;
     for (size_t i = 0; i < 4; i++)

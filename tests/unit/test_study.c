@@ -206,7 +206,7 @@ static void test_study__meta_sections(void **state)
         " \"服务调用链路\": [\"client\", \"nginx\"], \"purpose\": \"p\", \"mixed\": [1, {\"a\": 2}]}",
         0, &je);
     assert_non_null(meta);
-    pr_study_meta_tables(meta);
+    pr_study_meta_sections(meta);
     json_t *sec = json_object_get(meta, "sections");
     assert_int_equal(json_array_size(sec), 5); /* title, purpose and the mixed array are not sections */
     json_t *kv = json_array_get(sec, 0);
