@@ -12,6 +12,7 @@
 #include "analysis/ab_stats.h"
 #include "model/xalloc.h"
 #include "parsers/ab.h"
+#include "parsers/join.h"
 #include "parsers/textsum.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/jcheck.h"
@@ -584,8 +585,8 @@ static void test_ab__merge_text_and_csv(void **st)
     collect txt, csv;
     parse_ok(&txt, "ab-text", "ab_plain_c10", ".txt");
     parse_ok(&csv, "ab-csv", "ab_plain_c10", ".csv");
+    pr_run_join(txt.run, csv.run);
     json_t *into = txt.run->summary;
-    pr_ab_merge_summary(into, csv.run->summary);
     const json_t *lat = jobj(into, "latency_ns");
     assert_int_equal(jint(lat, "p50"), 1000000);  /* the text's own 50% row wins */
     assert_int_equal(jint(lat, "p1"), 213000);    /* the CSV adds its rows */
@@ -603,8 +604,8 @@ static void test_ab__join_runs(void **st)
     parse_ok(&tsv, "ab-gnuplot", "ab_varlen_length", ".tsv");
     parse_ok(&txt, "ab-text", "ab_varlen_length", ".txt");
     parse_ok(&csv, "ab-csv", "ab_varlen_length", ".csv");
-    pr_ab_join(tsv.run, txt.run);
-    pr_ab_join(tsv.run, csv.run);
+    pr_run_join(tsv.run, txt.run);
+    pr_run_join(tsv.run, csv.run);
     assert_false(tsv.run->summary_only);
     assert_int_equal(tsv.n, 300);
     assert_int_equal(jint(tsv.run->summary, "failures"), 286);
