@@ -93,13 +93,82 @@ static void print_cell(const char *s, size_t width)
         putchar(' ');
 }
 
+/* Where a headline number comes from, for the text after it: "" for the samples (and for a
+ * summary-only run's printed numbers: its title says so), "ab's report", "derived from ab's
+ * report" (analysis/headline.h). */
+static const char *origin(json_t *s, const char *key, int summary_only, char *buf, size_t n)
+{
+    const char *p = json_string_value(json_object_get(json_object_get(s, "provenance"), key));
+    const char *report = jstr(s, "tool_report");
+    if (p && !strcmp(p, "tool") && !summary_only)
+        snprintf(buf, n, "%s", report);
+    else if (p && !strcmp(p, "derived"))
+        snprintf(buf, n, "derived from %s", report);
+    else
+        buf[0] = 0;
+    return buf;
+}
+
+/* "  NAME  VALUE (ORIGIN)" for a headline number. */
+static void print_headline(const char *title, const char *value, const char *from)
+{
+    printf("  %-13s %s", title, value);
+    if (*from)
+        printf(" (%s)", from);
+    printf("\n");
+}
+
+static void print_headlines(json_t *s, int so)
+{
+    char o[128], v[160];
+    json_t *req = json_object_get(s, "requests");
+    if (req) {
+        snprintf(v, sizeof v, "%lld", (long long)json_integer_value(req));
+        print_headline("requests", v, origin(s, "requests", so, o, sizeof o));
+    }
+    if (json_object_get(s, "duration")) {
+        if (json_is_integer(json_object_get(s, "wait_ns")))
+            snprintf(v, sizeof v, "%s (wait %s)", jstr(s, "duration"), jstr(s, "wait"));
+        else
+            snprintf(v, sizeof v, "%s", jstr(s, "duration"));
+        print_headline("duration", v, origin(s, "duration_ns", so, o, sizeof o));
+    }
+    if (json_object_get(s, "rate"))
+        print_headline("rate", jstr(s, "rate"), origin(s, "rate_per_s", so, o, sizeof o));
+    if (json_object_get(s, "throughput"))
+        print_headline("throughput", jstr(s, "throughput"),
+                       origin(s, "throughput_per_s", so, o, sizeof o));
+    json_t *e = json_object_get(s, "errors");
+    if (json_is_null(json_object_get(s, "successes")) || (so && !json_is_integer(e) &&
+                                                          !json_object_get(s, "success_pct"))) {
+        printf("  %-13s unknown (%s)\n", "success",
+               so ? "the tool printed no count of failed requests"
+                  : "the source records no outcome per request");
+    } else if (json_object_get(s, "success_pct")) {
+        origin(s, "errors", so, o, sizeof o);
+        if (json_is_integer(e))
+            snprintf(v, sizeof v, "%s (%lld errors%s%s)", jstr(s, "success_pct"),
+                     (long long)json_integer_value(e), *o ? "; " : "", o);
+        else
+            snprintf(v, sizeof v, "%s%s%s%s", jstr(s, "success_pct"), *o ? " (" : "", o,
+                     *o ? ")" : "");
+        print_headline("success", v, "");
+    }
+    size_t i;
+    json_t *n;
+    json_array_foreach(json_object_get(s, "notes"), i, n)
+        printf("  %-13s %s\n", i ? "" : "note", json_string_value(n));
+}
+
 static void print_run(json_t *r, int by_label)
 {
     json_t *s = json_object_get(r, "stats");
-    printf("run %lld: %s  (%s, %s)%s\n", (long long)json_integer_value(json_object_get(r, "id")),
-           jstr(r, "name"), jstr(r, "tool"), jstr(r, "format"),
-           json_is_true(json_object_get(r, "summary_only"))
-               ? "  [summary only: numbers as the tool printed them, no samples]" : "");
+    int so = json_is_true(json_object_get(r, "summary_only"));
+    printf("run %lld: %s  (%s, %s)", (long long)json_integer_value(json_object_get(r, "id")),
+           jstr(r, "name"), jstr(r, "tool"), jstr(r, "format"));
+    if (so)
+        printf("  [summary only: the numbers in %s, no samples]", jstr(s, "tool_report"));
+    printf("\n");
     json_t *merged = json_object_get(r, "merged_runs");
     if (json_array_size(merged)) {
         printf("  %-13s", "merged runs");
@@ -109,27 +178,7 @@ static void print_run(json_t *r, int by_label)
             printf(" %lld", (long long)json_integer_value(v));
         printf("\n");
     }
-    json_t *req = json_object_get(s, "requests");
-    if (req)
-        printf("  %-13s %lld\n", "requests", (long long)json_integer_value(req));
-    if (json_object_get(s, "duration") && json_object_get(s, "wait"))
-        printf("  %-13s %s (wait %s)\n", "duration", jstr(s, "duration"), jstr(s, "wait"));
-    else if (json_object_get(s, "duration"))
-        printf("  %-13s %s\n", "duration", jstr(s, "duration"));
-    if (json_object_get(s, "rate"))
-        printf("  %-13s %s\n", "rate", jstr(s, "rate"));
-    if (json_object_get(s, "throughput"))
-        printf("  %-13s %s\n", "throughput", jstr(s, "throughput"));
-    if (json_is_null(json_object_get(s, "successes"))) {
-        printf("  %-13s unknown (the source records no outcome per request)\n", "success");
-    } else if (json_object_get(s, "success_pct")) {
-        json_t *e = json_object_get(s, "errors");
-        if (json_is_integer(e))
-            printf("  %-13s %s (%lld errors)\n", "success", jstr(s, "success_pct"),
-                   (long long)json_integer_value(e));
-        else
-            printf("  %-13s %s\n", "success", jstr(s, "success_pct"));
-    }
+    print_headlines(s, so);
     print_latency_line("latency", s, "latency");
     if (!strcmp(jstr(s, "mode"), "histogram"))
         printf("  %-13s bounded mode: durations from histograms, percentiles within 0.1%%\n", "");
@@ -178,7 +227,11 @@ static void print_run(json_t *r, int by_label)
                 printf("    … %zu more (see --json)\n", json_array_size(errs) - 10);
                 break;
             }
-            printf("    %8lld  ", (long long)json_integer_value(json_object_get(e, "count")));
+            json_t *c = json_object_get(e, "count"); /* Vegeta's report prints none */
+            if (json_is_integer(c))
+                printf("    %8lld  ", (long long)json_integer_value(c));
+            else
+                printf("    %8s  ", "-");
             const char *m = jstr(e, "message");
             print_cell(m, text_width(m, (size_t)-1));
             printf("\n");
