@@ -287,6 +287,42 @@ static int gather_cb(void *p, const pr_sample *s, size_t n)
 
 enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB };
 
+/* A tool's layout filled with the numbers a summary-only run's tool printed; what it did not
+ * print is shown unknown ("-" or null). */
+static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (jmeter_pct) {
+        pr_cli_errorf("run %lld is summary-only: JMeter's own percentile estimator needs samples",
+                      (long long)run->id);
+        return PR_EXIT_ERROR;
+    }
+    if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON) {
+        char *text = fmt == FMT_VEGETA ? pr_vegeta_summary_text(run)
+                                       : pr_vegeta_summary_json_text(run);
+        fputs(text, stdout);
+        free(text);
+    } else if (fmt == FMT_JMETER) {
+        if (pr_jstats_write_summary(run, stdout, "<stdout>", &err) < 0) {
+            pr_cli_print_error(&err);
+            return PR_EXIT_ERROR;
+        }
+    } else {
+        pr_ab_tables t;
+        if (pr_ab_stats_from_summary(run, &t) < 0) {
+            pr_cli_errorf("run %lld: its tool printed no request count: no ab tables",
+                          (long long)run->id);
+            return PR_EXIT_ERROR;
+        }
+        pr_buf b = PR_BUF_INIT;
+        pr_ab_stats_print(&t, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
+    }
+    return 0;
+}
+
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
 static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
@@ -300,12 +336,9 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
         return PR_EXIT_ERROR;
     }
     if (run->summary_only) {
-        pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
-                      (long long)id, fmt == FMT_AB ? "ab's tables" : fmt == FMT_JMETER
-                                                                     ? "JMeter's statistics"
-                                                                     : "Vegeta's report");
+        int rc = print_printed_format(run, fmt, jmeter_pct);
         pr_run_free(run);
-        return PR_EXIT_ERROR;
+        return rc;
     }
     gather g = {0};
     int rc = 0;
