@@ -12,6 +12,7 @@ static const char FROM_SAMPLES[] = "samples", FROM_TOOL[] = "tool", FROM_DERIVED
 static const char *const headline_keys[] = {
     "requests",       "successes",        "errors",     "error_ratio", "success_ratio",
     "duration_ns",    "wait_ns",          "rate_per_s", "throughput_per_s",
+    "request_throughput_per_s",
     "latency_ns",     "connect_ns",       "ttfb_ns",    "bytes_in_total", "bytes_out_total"};
 #define NKEYS (sizeof headline_keys / sizeof headline_keys[0])
 
@@ -71,8 +72,9 @@ static void humanize(json_t *s)
         if (json_object_get(s, durs[i][0]))
             put_str(s, durs[i][1], pr_human_duration(ival(s, durs[i][0]), h));
     static const char *const rates[][2] = {{"rate_per_s", "rate"},
-                                           {"throughput_per_s", "throughput"}};
-    for (size_t i = 0; i < 2; i++)
+                                           {"throughput_per_s", "throughput"},
+                                           {"request_throughput_per_s", "request_throughput"}};
+    for (size_t i = 0; i < 3; i++)
         if (json_object_get(s, rates[i][0]))
             put_str(s, rates[i][1], pr_human_rate(num(s, rates[i][0]), h));
 }
@@ -118,21 +120,27 @@ static int set_outcomes(json_t *s, json_t *prov, const counts *c)
     return 1;
 }
 
-/* Throughput = successes / (duration + wait) from the headline numbers of s. A tool that
- * prints no wait (ab, hey, wrk, siege, httperf) times the whole test and its rate is requests
- * over that time, computed before rounding: then rate * successes / requests, the same span. */
-static double throughput_of(const json_t *s)
+/* `count` (successes, or requests) per second over the whole test, duration + wait, from the
+ * headline numbers of s. A tool that prints no wait (ab, hey, wrk, siege, httperf) times the
+ * whole test and its rate is requests over that time, computed before rounding it: then
+ * rate * count / requests, the same span. */
+static double per_test_second(const json_t *s, int64_t count)
 {
-    int64_t ok = ival(s, "successes"), req = ival(s, "requests");
+    int64_t req = ival(s, "requests");
     int64_t d = ival(s, "duration_ns"), w = ival(s, "wait_ns");
     double rate = num(s, "rate_per_s");
-    if (ok == PR_UNKNOWN)
+    if (count == PR_UNKNOWN)
         return NAN;
     if (w == PR_UNKNOWN && isfinite(rate) && req != PR_UNKNOWN && req > 0)
-        return rate * (double)ok / (double)req;
+        return rate * (double)count / (double)req;
     if (d == PR_UNKNOWN || d + (w == PR_UNKNOWN ? 0 : w) <= 0)
         return NAN;
-    return (double)ok / ((double)(d + (w == PR_UNKNOWN ? 0 : w)) / 1e9);
+    return (double)count / ((double)(d + (w == PR_UNKNOWN ? 0 : w)) / 1e9);
+}
+
+static double throughput_of(const json_t *s)
+{
+    return per_test_second(s, ival(s, "successes"));
 }
 
 json_t *pr_headline_tool_stats(const pr_run *run)
@@ -164,6 +172,11 @@ json_t *pr_headline_tool_stats(const pr_run *run)
     if (!json_object_get(s, "throughput_per_s") && isfinite(throughput_of(s))) {
         put_real(s, "throughput_per_s", throughput_of(s));
         put_str(prov, "throughput_per_s", FROM_DERIVED);
+    }
+    double rt = per_test_second(s, c.requests);
+    if (isfinite(rt)) {
+        put_real(s, "request_throughput_per_s", rt);
+        put_str(prov, "request_throughput_per_s", FROM_DERIVED);
     }
     humanize(s);
     json_t *lat = json_object_get(s, "latency_ns");
@@ -210,7 +223,7 @@ static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *
         return;
     static const char *const keys[] = {"duration_ns", "wait_ns", "rate_per_s",
                                        "throughput_per_s", "jmeter_throughput_per_s"};
-    for (size_t i = 0; i < 5; i++)
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         keep_sample_value(stats, was, keys[i]);
     put_int(stats, "duration_ns", d);
     put_str(prov, "duration_ns", FROM_TOOL);
@@ -229,12 +242,12 @@ static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *
     double thr = num(t, "throughput_per_s");
     put_real(stats, "throughput_per_s", isfinite(thr) ? thr : throughput_of(stats));
     put_str(prov, "throughput_per_s", isfinite(thr) ? FROM_TOOL : FROM_DERIVED);
-    /* JMeter's throughput is requests over the whole test: the tool's time when it prints no
-     * wait, else duration + wait */
-    int64_t w = ival(t, "wait_ns");
-    if (req != PR_UNKNOWN && d + (w == PR_UNKNOWN ? 0 : w) > 0)
-        put_real(stats, "jmeter_throughput_per_s",
-                 (double)req / ((double)(d + (w == PR_UNKNOWN ? 0 : w)) / 1e9));
+    /* requests over the whole test (JMeter's throughput) */
+    keep_sample_value(stats, was, "request_throughput_per_s");
+    double rt = per_test_second(stats, req);
+    put_real(stats, "request_throughput_per_s", rt);
+    put_real(stats, "jmeter_throughput_per_s", rt);
+    put_str(prov, "request_throughput_per_s", FROM_DERIVED);
     double mean_ns = num(json_object_get(stats, "latency_ns"), "mean");
     if (json_object_get(stats, "concurrency_estimate") && isfinite(mean_ns))
         put_real(stats, "concurrency_estimate", num(stats, "rate_per_s") * mean_ns / 1e9);
@@ -307,4 +320,15 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
     else
         json_decref(was);
     check_counts(stats, samples, c.requests, report);
+}
+
+int64_t pr_headline_span_ns(const pr_run *run)
+{
+    const json_t *t = run->summary;
+    int64_t d = ival(t, "duration_ns"), w = ival(t, "wait_ns");
+    if (d != PR_UNKNOWN && (run->summary_only || pr_headline_lossy(run, "timing")))
+        return w == PR_UNKNOWN ? d : d + w;
+    if (run->start_ns == PR_UNKNOWN || run->end_ns == PR_UNKNOWN)
+        return PR_UNKNOWN;
+    return run->end_ns - run->start_ns;
 }

@@ -121,6 +121,7 @@ typedef struct acc {
     int has_threads;
     unsigned char *tx;    /* per label id: a Transaction Controller label */
     size_t tx_cap;
+    int64_t tx_samples;   /* Transaction Controller samples (not in the totals) */
     uint32_t tag_ids[4];  /* per run: the interned value of each tag dimension */
     int bounded;          /* histograms instead of every value (pr_report_opts.exact_limit) */
     uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
@@ -234,6 +235,7 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
                 memset(a->tx + old, 0, a->tx_cap - old);
             }
             a->tx[lid] = 1;
+            a->tx_samples++;
             continue;
         }
         pr_series_add(&a->total, x, outcome);
@@ -390,6 +392,9 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
     set_str(j, "rate", pr_human_rate(r.rate_per_s, h));
     set_real(j, "throughput_per_s", r.throughput_per_s);
     set_str(j, "throughput", pr_human_rate(r.throughput_per_s, h));
+    /* requests over the same span as throughput (what JMeter calls throughput) */
+    set_real(j, "request_throughput_per_s", r.jmeter_throughput_per_s);
+    set_str(j, "request_throughput", pr_human_rate(r.jmeter_throughput_per_s, h));
     set_real(j, "jmeter_throughput_per_s", r.jmeter_throughput_per_s);
     if (s->bytes_in_known) {
         set_int(j, "bytes_in_total", s->bytes_in);
@@ -879,6 +884,8 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         set_int(ap, "satisfied", a.apdex_s);
         set_int(ap, "tolerating", a.apdex_t);
         json_object_set_new(stats, "apdex", ap);
+        if (a.tx_samples) /* samples that are not requests: say why the counts differ */
+            set_int(stats, "transaction_samples", a.tx_samples);
         pr_headline_combine(stats, nids == 1 ? first : NULL);
         json_object_set_new(j, "stats", stats);
         if (o->from_ns != PR_UNKNOWN || o->to_ns != PR_UNKNOWN) {

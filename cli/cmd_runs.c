@@ -1,4 +1,5 @@
 /* `perfreport runs`, `rm`, `tag` and `formats`: listing and managing runs. */
+#include "analysis/headline.h"
 #include "analysis/human.h"
 #include "cli/cli.h"
 #include "cli/common.h"
@@ -44,6 +45,8 @@ static int runs_main(int argc, char **argv)
     }
     printf("%4s  %-24s %-10s %-20s %10s %10s  %s\n", "ID", "NAME", "TOOL", "FORMAT", "SAMPLES",
            "DURATION", "TAGS");
+    char **notes = NULL; /* printed below the table */
+    size_t nnotes = 0;
     for (size_t i = 0; i < n; i++) {
         pr_run *r;
         if (pr_store_load_run(st, ids[i], &r, &err) < 0) {
@@ -56,14 +59,27 @@ static int runs_main(int argc, char **argv)
             snprintf(samples, sizeof samples, "summary");
         else
             pr_human_count(r->samples, samples);
-        pr_human_duration(r->start_ns != PR_UNKNOWN ? r->end_ns - r->start_ns : PR_UNKNOWN, dur);
+        pr_human_duration(pr_headline_span_ns(r), dur);
         printf("%4lld  %-24s %-10s %-20s %10s %10s  ", (long long)r->id, r->name ? r->name : "",
                r->tool ? r->tool : "-", r->format ? r->format : "-", samples, dur);
         for (size_t t = 0; t < r->ntags; t++)
             printf("%s%s=%s", t ? " " : "", r->tags[t].key, r->tags[t].value);
         printf("\n");
+        json_t *tx = json_object_get(r->meta, "transaction_samples");
+        if (json_is_integer(tx) && json_integer_value(tx) > 0) {
+            notes = pr_xrealloc(notes, (nnotes + 1) * sizeof *notes);
+            notes[nnotes++] = pr_xasprintf("run %lld: %lld samples (%lld transaction samples "
+                                           "not counted as requests)", (long long)r->id,
+                                           (long long)r->samples,
+                                           (long long)json_integer_value(tx));
+        }
         pr_run_free(r);
     }
+    for (size_t i = 0; i < nnotes; i++) {
+        printf("%s%s\n", i ? "" : "\n", notes[i]);
+        free(notes[i]);
+    }
+    free(notes);
     free(ids);
     pr_store_close(st);
     return rc;

@@ -122,10 +122,16 @@ static void print_headlines(json_t *s, int so)
 {
     char o[128], v[160];
     json_t *req = json_object_get(s, "requests");
-    if (req) {
+    json_t *tx = json_object_get(s, "transaction_samples");
+    if (req && json_is_integer(tx)) /* JMeter: TC samples sum their children */
+        snprintf(v, sizeof v, "%lld (%lld samples: %lld transaction samples not counted as "
+                 "requests)", (long long)json_integer_value(req),
+                 (long long)(json_integer_value(req) + json_integer_value(tx)),
+                 (long long)json_integer_value(tx));
+    else if (req)
         snprintf(v, sizeof v, "%lld", (long long)json_integer_value(req));
+    if (req)
         print_headline("requests", v, origin(s, "requests", so, o, sizeof o));
-    }
     if (json_object_get(s, "duration")) {
         if (json_is_integer(json_object_get(s, "wait_ns")))
             snprintf(v, sizeof v, "%s (wait %s)", jstr(s, "duration"), jstr(s, "wait"));
@@ -255,17 +261,18 @@ static void print_run(json_t *r, int by_label)
             w = 60;
         printf("\n  ");
         print_cell(jstr(r, "by"), w);
-        printf(" %9s %8s %10s %10s %10s %10s %10s %11s\n", "requests",
-               "errors", "mean", "p50", "p90", "p99", "max", "throughput");
+        printf(" %9s %8s %10s %10s %10s %10s %10s %10s %10s\n", "requests", "errors", "mean",
+               "p50", "p90", "p99", "max", "req/s", "ok/s");
         json_array_foreach(labels, i, l) {
             json_t *lat = json_object_get(l, "latency");
             json_t *rawl = json_object_get(l, "latency_ns");
             printf("  ");
             print_cell(jstr(l, "label"), w);
-            printf(" %9lld %8s %10s %10s %10s %10s %10s %11s\n",
+            printf(" %9lld %8s %10s %10s %10s %10s %10s %10s %10s\n",
                    (long long)json_integer_value(json_object_get(l, "requests")),
                    jstr(l, "error_pct"), jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"),
-                   jstr(lat, "p99"), jstr(lat, "max"), jstr(l, "throughput"));
+                   jstr(lat, "p99"), jstr(lat, "max"), jstr(l, "request_throughput"),
+                   jstr(l, "throughput"));
             (void)rawl;
         }
     }

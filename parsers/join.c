@@ -33,6 +33,7 @@ static json_t *part_of(const pr_run *run, const char *source, int64_t samples)
     json_object_set_new(p, "summary", run->summary ? json_deep_copy(run->summary) : json_null());
     json_t *meta = json_is_object(run->meta) ? json_deep_copy(run->meta) : json_object();
     json_object_del(meta, "inputs");
+    json_object_del(meta, "transaction_samples"); /* the store keeps that count itself */
     json_object_set_new(p, "meta", meta);
     return p;
 }
