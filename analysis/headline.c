@@ -19,7 +19,8 @@ static const char *const headline_keys[] = {
 /* Display names of tools whose name is not written as their command. */
 static const struct {
     const char *tool, *name;
-} tool_names[] = {{"vegeta", "Vegeta"}, {"jmeter", "JMeter"}};
+} tool_names[] = {{"vegeta", "Vegeta"}, {"jmeter", "JMeter"}, {"gatling", "Gatling"},
+                  {"locust", "Locust"}, {"artillery", "Artillery"}};
 
 const char *pr_headline_report_name(const pr_run *run, char *buf, size_t size)
 {
@@ -67,10 +68,13 @@ static void humanize(json_t *s)
         put_str(s, "error_pct", pr_human_percent(er, h));
         put_str(s, "success_pct", pr_human_percent(sr, h));
     }
-    static const char *const durs[][2] = {{"duration_ns", "duration"}, {"wait_ns", "wait"}};
-    for (size_t i = 0; i < 2; i++)
-        if (json_object_get(s, durs[i][0]))
-            put_str(s, durs[i][1], pr_human_duration(ival(s, durs[i][0]), h));
+    if (json_object_get(s, "duration_ns"))
+        put_str(s, "duration", pr_human_duration(ival(s, "duration_ns"), h));
+    /* an unknown wait (inside a tool's test time) has no human form: templates test for it */
+    if (json_object_get(s, "wait_ns"))
+        json_object_set_new(s, "wait", ival(s, "wait_ns") == PR_UNKNOWN
+                                           ? json_null()
+                                           : json_string(pr_human_duration(ival(s, "wait_ns"), h)));
     static const char *const rates[][2] = {{"rate_per_s", "rate"},
                                            {"throughput_per_s", "throughput"},
                                            {"request_throughput_per_s", "request_throughput"}};
@@ -153,15 +157,12 @@ json_t *pr_headline_tool_stats(const pr_run *run)
         if (json_object_get(s, headline_keys[i]))
             put_str(prov, headline_keys[i], FROM_TOOL);
     counts c = printed_counts(s);
-    if (!set_outcomes(s, prov, &c)) {
+    if (!set_outcomes(s, prov, &c)) { /* no counts: a printed ratio alone (Vegeta's success) */
         double sr = num(s, "success_ratio");
-        if (isfinite(sr)) { /* a ratio without counts (a report that prints only that) */
+        if (isfinite(sr)) {
             put_real(s, "error_ratio", 1 - sr);
             put_str(prov, "error_ratio", FROM_DERIVED);
         }
-    } else if (isfinite(num(run->summary, "success_ratio"))) {
-        put_real(s, "success_ratio", num(run->summary, "success_ratio"));
-        put_str(prov, "success_ratio", FROM_TOOL);
     }
     int64_t d = ival(s, "duration_ns");
     if (!json_object_get(s, "rate_per_s") && c.requests != PR_UNKNOWN && d != PR_UNKNOWN &&
@@ -322,11 +323,12 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
     check_counts(stats, samples, c.requests, report);
 }
 
-int64_t pr_headline_span_ns(const pr_run *run)
+int64_t pr_headline_span_ns(const pr_run *run, int *printed)
 {
     const json_t *t = run->summary;
     int64_t d = ival(t, "duration_ns"), w = ival(t, "wait_ns");
-    if (d != PR_UNKNOWN && (run->summary_only || pr_headline_lossy(run, "timing")))
+    *printed = d != PR_UNKNOWN && (run->summary_only || pr_headline_lossy(run, "timing"));
+    if (*printed)
         return w == PR_UNKNOWN ? d : d + w;
     if (run->start_ns == PR_UNKNOWN || run->end_ns == PR_UNKNOWN)
         return PR_UNKNOWN;

@@ -36,8 +36,8 @@ void pr_headline_combine(json_t *stats, const pr_run *run);
 int pr_headline_lossy(const pr_run *run, const char *what);
 
 /* The run's test time, first request start to last response end: the tool's own (its
- * duration, plus its wait when it prints one) for a summary-only run or lossy timing, else
- * from the samples; PR_UNKNOWN when neither is known. */
-int64_t pr_headline_span_ns(const pr_run *run);
+ * duration, plus its wait when it prints one) for a summary-only run or lossy timing, with
+ * *printed = 1, else from the samples; PR_UNKNOWN when neither is known. */
+int64_t pr_headline_span_ns(const pr_run *run, int *printed);
 
 #endif

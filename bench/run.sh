@@ -37,12 +37,14 @@ if [ "${BENCH_SMALL:-}" = 1 ]; then
   "$BUILD/bench/bench_vegeta" 20000 20000
   "$BUILD/bench/bench_ab" 100000
   "$BUILD/bench/bench_jmeter" 200000 both
+  "$BUILD/bench/bench_gatling" 100000
   "$BUILD/bench/bench_chart" -n 1000000
 else
   "$BUILD/bench/bench_vegeta" 2000000 1000000   # the 2M-result gob file (~0.9 GB) and 1M JSON/CSV lines
   "$BUILD/bench/bench_ab" 10000000              # 10M-row ab -g file
   "$BUILD/bench/bench_jmeter" 10000000 csv      # 10M-row JTL CSV
   "$BUILD/bench/bench_jmeter" 1000000 xml       # 1M-sample JTL XML
+  "$BUILD/bench/bench_gatling" 5000000          # Gatling text log: 5M requests, 8M records
   "$BUILD/bench/bench_chart" -n 10000000        # latency-over-time of 10M points, other kinds
 fi
 # the peer tools' own reports on the same workloads, where installed

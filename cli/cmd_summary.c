@@ -3,10 +3,12 @@
 #include "analysis/findings.h"
 #include "analysis/human.h"
 #include "analysis/jmeter_stats.h"
+#include "analysis/peer_stats.h"
 #include "analysis/vegeta_stats.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include <getopt.h>
@@ -18,6 +20,13 @@ static const char *jstr(json_t *o, const char *k)
 {
     const char *s = json_string_value(json_object_get(o, k));
     return s ? s : "-";
+}
+
+/* Orders "p2.5" before "p50" before "p100". */
+static int cmp_pct_key(const void *a, const void *b)
+{
+    double x = strtod(*(const char *const *)a + 1, NULL), y = strtod(*(const char *const *)b + 1, NULL);
+    return x < y ? -1 : x > y;
 }
 
 static void print_latency_line(const char *title, json_t *stats, const char *key)
@@ -45,52 +54,23 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
         printf("%sp%s %s", sep, jstr(e, "p"), jstr(e, "human"));
         sep = ", ";
     }
-    if (!json_is_array(list)) {
+    if (!json_is_array(list)) { /* a tool's own percentiles, in ascending order */
+        const char *keys[64];
+        size_t nk = 0;
         const char *k;
         json_t *v;
-        json_object_foreach(h, k, v) {
-            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9') {
-                printf("%s%s %s", sep, k, json_string_value(v));
-                sep = ", ";
-            }
+        json_object_foreach(h, k, v)
+            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9' && nk < 64)
+                keys[nk++] = k;
+        qsort(keys, nk, sizeof keys[0], cmp_pct_key);
+        for (size_t j = 0; j < nk; j++) {
+            printf("%s%s %s", sep, keys[j], jstr(h, keys[j]));
+            sep = ", ";
         }
     }
     if (json_object_get(h, "max"))
         printf("%smax %s", sep, jstr(h, "max"));
     printf("\n");
-}
-
-/* Display width of UTF-8 text: code points (East Asian wide ones count 2). */
-static size_t text_width(const char *s, size_t max_bytes)
-{
-    size_t w = 0;
-    for (size_t i = 0; s[i] && i < max_bytes; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c & 0xc0) == 0x80)
-            continue;
-        w += (c >= 0xe3 && c <= 0xed) || c == 0xef ? 2 : 1; /* CJK, Hangul, fullwidth */
-    }
-    return w;
-}
-
-/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
-static void print_cell(const char *s, size_t width)
-{
-    size_t bytes = 0, w = 0;
-    while (s[bytes]) {
-        size_t k = 1;
-        while ((s[bytes + k] & 0xc0) == 0x80)
-            k++;
-        size_t cw = text_width(s + bytes, k);
-        if (w + cw > width)
-            break;
-        w += cw;
-        bytes += k;
-    }
-    for (size_t i = 0; i < bytes; i++) /* control characters (a label's newline) as spaces */
-        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i]);
-    for (; w < width; w++)
-        putchar(' ');
 }
 
 /* Where a headline number comes from, for the text after it: "" for the samples (and for a
@@ -145,8 +125,10 @@ static void print_headlines(json_t *s, int so)
         print_headline("throughput", jstr(s, "throughput"),
                        origin(s, "throughput_per_s", so, o, sizeof o));
     json_t *e = json_object_get(s, "errors");
-    if (json_is_null(json_object_get(s, "successes")) || (so && !json_is_integer(e) &&
-                                                          !json_object_get(s, "success_pct"))) {
+    if (req && json_integer_value(req) == 0) {
+        printf("  %-13s - (no request)\n", "success");
+    } else if (json_is_null(json_object_get(s, "successes")) ||
+               (so && req && !json_is_integer(e) && !json_object_get(s, "success_pct"))) {
         printf("  %-13s unknown (%s)\n", "success",
                so ? "the tool printed no count of failed requests"
                   : "the source records no outcome per request");
@@ -239,7 +221,7 @@ static void print_run(json_t *r, int by_label)
             else
                 printf("    %8s  ", "-");
             const char *m = jstr(e, "message");
-            print_cell(m, text_width(m, (size_t)-1));
+            pr_cli_print_cell(m, pr_cli_text_width(m, (size_t)-1));
             printf("\n");
         }
     }
@@ -253,21 +235,21 @@ static void print_run(json_t *r, int by_label)
         size_t w = 5, i;
         json_t *l;
         json_array_foreach(labels, i, l) {
-            size_t n = text_width(jstr(l, "label"), (size_t)-1);
+            size_t n = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
             if (n > w)
                 w = n;
         }
         if (w > 60)
             w = 60;
         printf("\n  ");
-        print_cell(jstr(r, "by"), w);
+        pr_cli_print_cell(jstr(r, "by"), w);
         printf(" %9s %8s %10s %10s %10s %10s %10s %10s %10s\n", "requests", "errors", "mean",
                "p50", "p90", "p99", "max", "req/s", "ok/s");
         json_array_foreach(labels, i, l) {
             json_t *lat = json_object_get(l, "latency");
             json_t *rawl = json_object_get(l, "latency_ns");
             printf("  ");
-            print_cell(jstr(l, "label"), w);
+            pr_cli_print_cell(jstr(l, "label"), w);
             printf(" %9lld %8s %10s %10s %10s %10s %10s %10s %10s\n",
                    (long long)json_integer_value(json_object_get(l, "requests")),
                    jstr(l, "error_pct"), jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"),
@@ -292,7 +274,8 @@ static int gather_cb(void *p, const pr_sample *s, size_t n)
     return 0;
 }
 
-enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB };
+enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
+       FMT_LOCUST, NFMTS };
 
 /* A tool's layout filled with the numbers a summary-only run's tool printed; what it did not
  * print is shown unknown ("-" or null). */
@@ -303,6 +286,12 @@ static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
     if (jmeter_pct) {
         pr_cli_errorf("run %lld is summary-only: JMeter's own percentile estimator needs samples",
                       (long long)run->id);
+        return PR_EXIT_ERROR;
+    }
+    if (fmt == FMT_GATLING || fmt == FMT_LOCUST) {
+        pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
+                      (long long)run->id,
+                      fmt == FMT_GATLING ? "Gatling's summary" : "Locust's stats table");
         return PR_EXIT_ERROR;
     }
     if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON) {
@@ -342,6 +331,14 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
     }
+    if (run->summary_only && fmt == FMT_LOCUST && json_object_get(run->summary, "labels")) {
+        pr_buf b = PR_BUF_INIT; /* a Locust run: its own CSV figures in its own layout */
+        pr_locust_console(run, NULL, 0, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
+        pr_run_free(run);
+        return 0;
+    }
     if (run->summary_only) {
         int rc = print_printed_format(run, fmt, jmeter_pct);
         pr_run_free(run);
@@ -373,6 +370,14 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
             rc = PR_EXIT_ERROR;
         }
         pr_jstats_free(js);
+    } else if (rc == 0 && (fmt == FMT_GATLING || fmt == FMT_LOCUST)) {
+        pr_buf b = PR_BUF_INIT;
+        if (fmt == FMT_GATLING)
+            pr_gatling_console(run, g.s, g.n, &b);
+        else
+            pr_locust_console(run, g.s, g.n, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
     } else if (rc == 0 && fmt == FMT_AB) {
         pr_ab_tables t;
         if (pr_ab_stats_from_samples(run, g.s, g.n, &t, &err) < 0) {
@@ -415,8 +420,14 @@ static int run(int argc, char **argv)
     pr_report_opts o;
     pr_report_opts_init(&o);
     int apdex_f_set = 0;
+    char window[128] = ""; /* the window options as typed, for the warning on empty windows */
     optind = 1;
     while ((c = getopt_long(argc, argv, "jb:p:mf:", longopts, NULL)) != -1) {
+        if (c >= 1 && c <= 3) {
+            size_t k = strlen(window);
+            snprintf(window + k, sizeof window - k, "%s%s %s", k ? " " : "",
+                     c == 1 ? "--from" : c == 2 ? "--to" : "--skip-warmup", optarg);
+        }
         switch (c) {
         case 'S': store = optarg; break;
         case 'j': json = 1; break;
@@ -474,14 +485,15 @@ static int run(int argc, char **argv)
     }
     if (!apdex_f_set && o.apdex_t_ns != 500000000)
         o.apdex_f_ns = 4 * o.apdex_t_ns;
-    static const char *const fmts[] = {"text", "json", "vegeta", "vegeta-json", "jmeter", "ab"};
+    static const char *const fmts[NFMTS] = {"text",   "json", "vegeta",  "vegeta-json",
+                                            "jmeter", "ab",   "gatling", "locust"};
     int fmt = -1;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < NFMTS; i++)
         if (!strcmp(format, fmts[i]))
             fmt = i;
     if (fmt < 0) {
         pr_cli_errorf("--format: unknown output format '%s' (text, json, vegeta, vegeta-json, "
-                      "jmeter, ab)", format);
+                      "jmeter, ab, gatling, locust)", format);
         return PR_EXIT_USAGE;
     }
     if (jmeter_pct && fmt != FMT_JMETER) {
@@ -520,6 +532,8 @@ static int run(int argc, char **argv)
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
+    if (rc == 0)
+        pr_cli_warn_windows(doc, window);
     if (rc == 0) {
         if (json) {
             char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
@@ -559,7 +573,8 @@ const pr_command pr_cmd_summary = {
     "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
     "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab)\n"
     "  -f, --format FMT         text (default), json, vegeta (vegeta report's layout),\n"
-    "                           vegeta-json, jmeter (statistics.json), ab (ab's tables)\n"
+    "                           vegeta-json, jmeter (statistics.json), ab (ab's tables),\n"
+    "                           gatling (Gatling's console summary), locust (its stats table)\n"
     "  -m, --merge              analyse all the runs as one (e.g. one per load generator)\n"
     "      --from D, --to D     keep samples started D after the run start (e.g. 10s)\n"
     "      --skip-warmup D      same as --from D\n"

@@ -17,7 +17,5 @@
 #include <jansson.h>
 #include "model/run.h"
 
-/* attrs prefix carrying ab's own dtime (ms) when it differs from ttime - ctime. */
-#define PR_AB_DTIME_ATTR "ab.dtime="
 
 #endif

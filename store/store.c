@@ -271,6 +271,28 @@ static char *dumps(json_t *j)
     return j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 }
 
+/* "stdin", or "stdin-2", "stdin-3"… when another run already has the name: inputs read from
+ * stdin have no file name to tell them apart. Malloc'd. */
+static char *stdin_name(pr_store *st, int64_t run_id)
+{
+    sqlite3_stmt *q;
+    char *name = pr_xstrdup("stdin");
+    if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM runs WHERE name=? AND id<>?", -1, &q, NULL) !=
+        SQLITE_OK)
+        return name;
+    for (int k = 2;; k++) {
+        sqlite3_reset(q);
+        sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 2, run_id);
+        if (sqlite3_step(q) != SQLITE_ROW)
+            break;
+        free(name);
+        name = pr_xasprintf("stdin-%d", k);
+    }
+    sqlite3_finalize(q);
+    return name;
+}
+
 /* Writes metadata, strings and aggregates of the current run. */
 static int finish_run(pr_ingest *ing, pr_error *err)
 {
@@ -280,11 +302,12 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     pr_store *st = ing->st;
     pr_run *run = ing->run;
     if (!run->name || !*run->name) {
-        char *n = pr_xstrdup(base_name(ing->source));
+        char *n = strcmp(ing->source, "-") ? pr_xstrdup(base_name(ing->source))
+                                           : stdin_name(st, run->id);
         char *dot = strrchr(n, '.');
-        if (dot && dot != n)
+        if (dot && dot != n && strcmp(ing->source, "-"))
             *dot = 0;
-        pr_run_set_name(run, strcmp(ing->source, "-") ? n : "stdin");
+        pr_run_set_name(run, n);
         free(n);
     }
     run->samples += ing->samples;
