@@ -132,7 +132,7 @@ fuzz-bins: $(FUZZ_BIN)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-run
 
-test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN)
+test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(BUILD)/bench/gen_k6
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
 
 check:

@@ -3,6 +3,7 @@
 #include "analysis/findings.h"
 #include "analysis/headline.h"
 #include "analysis/human.h"
+#include "analysis/load.h"
 #include "analysis/stats.h"
 #include "model/buf.h"
 #include "model/lex.h"
@@ -94,8 +95,13 @@ void pr_error_group(const char *msg, char *out, size_t size)
 
 #define BIN_CODES 12 /* status codes tracked per interval; the rest count as "other" */
 
+/* One time-series interval. Requests, latencies and threads count where a request was sent
+ * (its start); responses, their outcomes, bytes and status codes where it completed (start +
+ * latency): docs/metrics.md, "Time series". */
 typedef struct bin {
-    int64_t count, ok, fail, bytes_in;
+    int64_t count, sent_fail, sent_unknown; /* requests sent; failed, outcome unknown */
+    int64_t done, ok, fail, unknown;  /* responses completed, by outcome */
+    int64_t bytes_in;
     int32_t threads;
     pr_vals lat;
     int64_t codes[BIN_CODES + 1];
@@ -234,6 +240,31 @@ static pr_series *label_series(acc *a, uint32_t lid)
     return &a->labels[lid];
 }
 
+/* The time-series interval holding time t (ns since the epoch); NULL past the last one. */
+static bin *bin_at(acc *a, int64_t t)
+{
+    int64_t k = (t - a->t0) / a->interval;
+    if (k < 0)
+        k = 0;
+    return (size_t)k < a->nbins ? &a->bins[k] : NULL;
+}
+
+/* A response counts in the interval where it completed (start + latency). */
+static void add_response(acc *a, const pr_sample *x, int outcome)
+{
+    bin *b = bin_at(a, x->latency_ns != PR_UNKNOWN && x->latency_ns > 0
+                           ? x->start_ns + x->latency_ns : x->start_ns);
+    if (!b)
+        return;
+    b->done++;
+    b->ok += outcome == 1;
+    b->fail += outcome == 0;
+    b->unknown += outcome < 0;
+    if (x->bytes_in != PR_UNKNOWN)
+        b->bytes_in += x->bytes_in;
+    b->codes[code_slot(a, x->status)]++;
+}
+
 static int scan_cb(void *payload, const pr_sample *s, size_t n)
 {
     acc *a = payload;
@@ -274,26 +305,19 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
             else if (x->latency_ns <= a->o->apdex_f_ns)
                 a->apdex_t++;
         }
-        if (a->nbins && x->start_ns != PR_UNKNOWN) {
-            int64_t k = (x->start_ns - a->t0) / a->interval;
-            if (k < 0)
-                k = 0;
-            if ((size_t)k >= a->nbins)
-                k = (int64_t)a->nbins - 1;
-            bin *b = &a->bins[k];
+        bin *b;
+        if (a->nbins && x->start_ns != PR_UNKNOWN && (b = bin_at(a, x->start_ns))) {
             b->count++;
-            b->ok += ok;
-            b->fail += outcome == 0;
-            if (x->bytes_in != PR_UNKNOWN)
-                b->bytes_in += x->bytes_in;
+            b->sent_fail += outcome == 0;
+            b->sent_unknown += outcome < 0;
             if (x->latency_ns != PR_UNKNOWN)
                 pr_vals_add(&b->lat, x->latency_ns);
-            b->codes[code_slot(a, x->status)]++;
             if (x->threads >= 0) {
                 a->has_threads = 1;
                 if (x->threads > b->threads)
                     b->threads = x->threads;
             }
+            add_response(a, x, outcome);
         }
     }
     return 0;
@@ -622,20 +646,27 @@ static json_t *status_json(acc *a)
 
 static json_t *timeseries_json(acc *a)
 {
-    while (a->nbins > 1 && a->bins[a->nbins - 1].count == 0) /* bins past the last start */
+    /* bins past the last start and the last completion */
+    while (a->nbins > 1 && a->bins[a->nbins - 1].count == 0 && a->bins[a->nbins - 1].done == 0)
         a->nbins--;
     json_t *ts = json_object(), *pts = json_array();
     set_int(ts, "interval_ns", a->interval);
     set_int(ts, "start_ns", a->t0);
+    set_str(ts, "requests_by", "send");
+    set_str(ts, "responses_by", "completion");
+    set_str(ts, "latency_by", "send");
     for (size_t i = 0; i < a->nbins; i++) {
         bin *b = &a->bins[i];
         json_t *p = json_object();
         set_int(p, "t_ns", (int64_t)i * a->interval);
         set_int(p, "requests", b->count);
-        int known = b->ok + b->fail > 0 || b->count == 0;
+        set_int(p, "responses", b->done);
+        int known = b->ok + b->fail > 0 || b->done == 0;
         if (known) {
             set_int(p, "successes", b->ok);
             set_int(p, "errors", b->fail);
+            if (b->count > b->sent_unknown || b->count == 0)
+                set_int(p, "sent_errors", b->sent_fail);
             set_real(p, "throughput_per_s", (double)b->ok / ((double)a->interval / 1e9));
         } else { /* outcomes unknown (ab -g) */
             json_object_set_new(p, "successes", json_null());
@@ -889,6 +920,34 @@ static void summary_only_model(json_t *j, const pr_run *run)
     json_object_set_new(j, "errors", errors);
 }
 
+/* Sets the run's "load" (analysis/load.h) and, from it, the effective load_model,
+ * offered_rate_per_s, offered_rate and concurrency of the model. */
+static void put_load(json_t *j, const pr_run *run, const pr_load_facts *f)
+{
+    json_t *l = pr_load_json(run, f);
+    json_object_set(j, "load_model", json_object_get(l, "model"));
+    json_object_set(j, "offered_rate_per_s", json_object_get(l, "offered_rate_per_s"));
+    json_object_set(j, "offered_rate", json_object_get(l, "offered_rate"));
+    json_object_set(j, "concurrency", json_object_get(l, "concurrency"));
+    json_object_set_new(j, "load", l);
+}
+
+/* The load facts of a scanned series: its sent rate and the sends per interval. */
+static void samples_load(json_t *j, const acc *a, const pr_run *run, int merged)
+{
+    pr_rates r;
+    pr_rates_compute(&a->total, &r);
+    size_t n = a->nbins;
+    while (n > 0 && a->bins[n - 1].count == 0)
+        n--;
+    int64_t *sends = n ? pr_xmalloc(n * sizeof *sends) : NULL;
+    for (size_t i = 0; i < n; i++)
+        sends[i] = a->bins[i].count;
+    pr_load_facts f = {a->total.count, r.rate_per_s, sends, n, 0, merged};
+    put_load(j, run, &f);
+    free(sends);
+}
+
 static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_report_opts *o,
                    json_t **out, pr_error *err)
 {
@@ -904,6 +963,12 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         json_object_set_new(j, "merged_runs", m);
     }
     if (first->summary_only && nids == 1) {
+        json_t *sum = first->summary;
+        pr_load_facts f = {json_integer_value(json_object_get(sum, "requests")),
+                           json_is_number(json_object_get(sum, "rate_per_s"))
+                               ? json_number_value(json_object_get(sum, "rate_per_s")) : NAN,
+                           NULL, 0, 1, 0};
+        put_load(j, first, &f);
         summary_only_model(j, first);
         pr_run_free(first);
         *out = j;
@@ -967,11 +1032,12 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
             json_int_t res = json_integer_value(json_object_get(first->meta, "time_resolution_ns"));
             if (o->interval_ns <= 0 && res > a.interval)
                 a.interval = (int64_t)res;
-            a.nbins = (size_t)((hi - lo) / a.interval) + 1;
-            if (a.nbins > 100000) {
-                a.nbins = 100000;
+            if ((hi - lo) / a.interval + 1 > 100000)
                 a.interval = (hi - lo) / 99999 + 1;
-            }
+            /* responses count where they complete: up to the runs' last end, even past a
+             * --to (at most 100000 points; later completions fall outside the series) */
+            int64_t span = t1 > hi ? t1 - lo : hi - lo;
+            a.nbins = span / a.interval + 1 > 100000 ? 100000 : (size_t)(span / a.interval) + 1;
             a.bins = pr_xcalloc(a.nbins, sizeof *a.bins);
             for (size_t k = 0; k < a.nbins; k++)
                 pr_vals_init(&a.bins[k].lat, a.bounded);
@@ -990,6 +1056,7 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         rc = pr_store_scan(st, ids[i], scan_cb, &a, err);
     }
     if (rc == 0) {
+        samples_load(j, &a, first, nids > 1);
         json_t *stats = series_json(&a.total, o, a.res);
         double apdex = a.total.count && a.total.unknown < a.total.count
                            ? ((double)a.apdex_s + (double)a.apdex_t / 2) / (double)a.total.count

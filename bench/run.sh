@@ -47,6 +47,20 @@ else
   "$BUILD/bench/bench_gatling" 5000000          # Gatling text log: 5M requests, 8M records
   "$BUILD/bench/bench_chart" -n 10000000        # latency-over-time of 10M points, other kinds
 fi
+# peers' files: k6 --out json / --out csv (bench/gen_k6: 14 lines, 9 joined points per request)
+# and an HdrHistogram distribution (export --format hgrm of the native run, ingested back)
+K6N=${BENCH_K6_N:-200000}
+[ "${BENCH_SMALL:-}" = 1 ] && K6N=20000
+for kind in ndjson csv; do
+  f="$DATA/k6-$K6N.$kind"
+  [ -f "$f" ] || "$BUILD/bench/gen_k6" "$K6N" "$f" 50 $([ $kind = csv ] && echo csv)
+  lines=$(wc -l < "$f")
+  rm -f "$DATA/k6.db" "$DATA/k6.db-wal" "$DATA/k6.db-shm"
+  measure "ingest k6 $kind ($K6N req, lines)" "$lines" "$BIN" ingest --quiet --store "$DATA/k6.db" "$f"
+done
+"$BIN" export --format hgrm --store "$DATA/bench.db" 1 > "$DATA/native.hgrm"
+rm -f "$DATA/k6.db" "$DATA/k6.db-wal" "$DATA/k6.db-shm"
+measure "ingest hgrm (distribution of run 1)" "$N" "$BIN" ingest --quiet --store "$DATA/k6.db" "$DATA/native.hgrm"
 # the peer tools' own reports on the same workloads, where installed
 if command -v vegeta >/dev/null 2>&1 && [ -f bench/data/vegeta-2000000.bin ]; then
   measure "vegeta report (peer)" 2000000 vegeta report bench/data/vegeta-2000000.bin

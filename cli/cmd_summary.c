@@ -3,6 +3,7 @@
 #include "analysis/findings.h"
 #include "analysis/human.h"
 #include "analysis/jmeter_stats.h"
+#include "analysis/k6_stats.h"
 #include "analysis/peer_stats.h"
 #include "analysis/vegeta_stats.h"
 #include "analysis/report.h"
@@ -135,8 +136,9 @@ static void print_headlines(json_t *s, int so)
     } else if (json_object_get(s, "success_pct")) {
         origin(s, "errors", so, o, sizeof o);
         if (json_is_integer(e))
-            snprintf(v, sizeof v, "%s (%lld errors%s%s)", jstr(s, "success_pct"),
-                     (long long)json_integer_value(e), *o ? "; " : "", o);
+            snprintf(v, sizeof v, "%s (%lld error%s%s%s)", jstr(s, "success_pct"),
+                     (long long)json_integer_value(e), json_integer_value(e) == 1 ? "" : "s",
+                     *o ? "; " : "", o);
         else
             snprintf(v, sizeof v, "%s%s%s%s", jstr(s, "success_pct"), *o ? " (" : "", o,
                      *o ? ")" : "");
@@ -166,6 +168,9 @@ static void print_run(json_t *r, int by_label)
             printf(" %lld", (long long)json_integer_value(v));
         printf("\n");
     }
+    json_t *load = json_object_get(r, "load");
+    if (json_is_string(json_object_get(load, "text")))
+        printf("  %-13s %s\n", "load", jstr(load, "text"));
     print_headlines(s, so);
     print_latency_line("latency", s, "latency");
     if (!strcmp(jstr(s, "mode"), "histogram"))
@@ -275,7 +280,7 @@ static int gather_cb(void *p, const pr_sample *s, size_t n)
 }
 
 enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
-       FMT_LOCUST, NFMTS };
+       FMT_LOCUST, FMT_K6, FMT_K6_JSON, NFMTS };
 
 /* A tool's layout filled with the numbers a summary-only run's tool printed; what it did not
  * print is shown unknown ("-" or null). */
@@ -288,10 +293,12 @@ static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
                       (long long)run->id);
         return PR_EXIT_ERROR;
     }
-    if (fmt == FMT_GATLING || fmt == FMT_LOCUST) {
+    if (fmt != FMT_VEGETA && fmt != FMT_VEGETA_JSON && fmt != FMT_JMETER && fmt != FMT_AB) {
+        static const char *const what[NFMTS] = {
+            [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table",
+            [FMT_K6] = "k6's summary", [FMT_K6_JSON] = "k6's summary"};
         pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
-                      (long long)run->id,
-                      fmt == FMT_GATLING ? "Gatling's summary" : "Locust's stats table");
+                      (long long)run->id, what[fmt] ? what[fmt] : "that layout");
         return PR_EXIT_ERROR;
     }
     if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON) {
@@ -321,7 +328,7 @@ static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
 
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
-static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
+static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
                              const pr_report_opts *o)
 {
     pr_error err;
@@ -330,6 +337,17 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
     if (pr_store_load_run(st, id, &run, &err) < 0) {
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
+    }
+    json_t *k6sum = json_object_get(json_object_get(run->summary, "tool"), "k6");
+    if (fmt >= FMT_K6 && run->summary_only && json_is_object(k6sum)) {
+        /* k6's own numbers, in its layout */
+        char *text = fmt == FMT_K6 ? pr_k6_summary_text(k6sum)
+                                   : json_dumps(json_object_get(k6sum, "metrics"),
+                                                JSON_INDENT(2) | JSON_SORT_KEYS);
+        fputs(text, stdout);
+        free(text);
+        pr_run_free(run);
+        return 0;
     }
     if (run->summary_only && fmt == FMT_LOCUST && json_object_get(run->summary, "labels")) {
         pr_buf b = PR_BUF_INIT; /* a Locust run: its own CSV figures in its own layout */
@@ -340,7 +358,7 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
         return 0;
     }
     if (run->summary_only) {
-        int rc = print_printed_format(run, fmt, jmeter_pct);
+        int rc = print_printed_format(run, fmt, pct_rule == 1);
         pr_run_free(run);
         return rc;
     }
@@ -363,13 +381,27 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
         pr_jstats_opts_default(&jo);
         jo.apdex_satisfied_ms = o->apdex_t_ns / 1000000;
         jo.apdex_tolerated_ms = o->apdex_f_ns / 1000000;
-        jo.percentiles = jmeter_pct ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
+        jo.percentiles = pct_rule == 1 ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
         pr_jstats *js = pr_jstats_compute(g.s, g.n, run, &jo);
         if (pr_jstats_write(js, stdout, "<stdout>", &err) < 0) {
             pr_cli_print_error(&err);
             rc = PR_EXIT_ERROR;
         }
         pr_jstats_free(js);
+    } else if (rc == 0 && fmt >= FMT_K6) {
+        int span = 0;
+        json_t *data = pr_k6_data_from_samples(run, g.s, g.n, pct_rule == 2, &span);
+        char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)
+                                   : json_dumps(json_object_get(data, "metrics"),
+                                                JSON_INDENT(2) | JSON_SORT_KEYS);
+        fputs(text, stdout);
+        if (fmt == FMT_K6_JSON)
+            putchar('\n');
+        if (span && fmt == FMT_K6)
+            printf("# rates over the samples' span (first start to last end): the run has no "
+                   "k6 test duration\n");
+        free(text);
+        json_decref(data);
     } else if (rc == 0 && (fmt == FMT_GATLING || fmt == FMT_LOCUST)) {
         pr_buf b = PR_BUF_INIT;
         if (fmt == FMT_GATLING)
@@ -416,7 +448,7 @@ static int run(int argc, char **argv)
         {"exact-limit", required_argument, NULL, 7}, {"no-findings", no_argument, NULL, 8},
         {NULL, 0, NULL, 0}};
     const char *store = NULL, *format = "text";
-    int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0;
+    int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0, k6_pct = 0;
     pr_report_opts o;
     pr_report_opts_init(&o);
     int apdex_f_set = 0;
@@ -446,6 +478,10 @@ static int run(int argc, char **argv)
             }
             if (!strcmp(optarg, "ab")) {
                 ab_pct = 1;
+                break;
+            }
+            if (!strcmp(optarg, "k6")) {
+                k6_pct = 1;
                 break;
             }
             if (pr_report_parse_percentiles(&o, optarg) < 0) {
@@ -486,20 +522,27 @@ static int run(int argc, char **argv)
     if (!apdex_f_set && o.apdex_t_ns != 500000000)
         o.apdex_f_ns = 4 * o.apdex_t_ns;
     static const char *const fmts[NFMTS] = {"text",   "json", "vegeta",  "vegeta-json",
-                                            "jmeter", "ab",   "gatling", "locust"};
+                                            "jmeter", "ab",   "gatling", "locust",
+                                            "k6",     "k6-json"};
     int fmt = -1;
     for (int i = 0; i < NFMTS; i++)
         if (!strcmp(format, fmts[i]))
             fmt = i;
     if (fmt < 0) {
         pr_cli_errorf("--format: unknown output format '%s' (text, json, vegeta, vegeta-json, "
-                      "jmeter, ab, gatling, locust)", format);
+                      "jmeter, ab, gatling, locust, k6, k6-json)", format);
         return PR_EXIT_USAGE;
     }
     if (jmeter_pct && fmt != FMT_JMETER) {
         pr_cli_errorf("--percentiles jmeter goes with --format jmeter (JMeter's statistics.json)");
         return PR_EXIT_USAGE;
     }
+    if (k6_pct && fmt < FMT_K6) {
+        pr_cli_errorf("--percentiles k6 goes with --format k6 (k6's end-of-test summary)");
+        return PR_EXIT_USAGE;
+    }
+    if (k6_pct)
+        jmeter_pct = 2; /* print_tool_format's percentile switch: 2 = k6's rule */
     if (ab_pct) /* ab's rules are its tables */
         fmt = FMT_AB;
     if (fmt == FMT_JSON)
@@ -571,10 +614,14 @@ const pr_command pr_cmd_summary = {
     "                           tag:KEY (a run tag; with --merge), up to 4 combined: url,status\n"
     "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9);\n"
     "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
-    "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab)\n"
+    "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab);\n"
+    "                           'k6' (with --format k6): k6's linear interpolation between\n"
+    "                           the closest ranks\n"
     "  -f, --format FMT         text (default), json, vegeta (vegeta report's layout),\n"
     "                           vegeta-json, jmeter (statistics.json), ab (ab's tables),\n"
     "                           gatling (Gatling's console summary), locust (its stats table)\n"
+    "                           k6 (k6's end-of-test summary), k6-json (its metrics as\n"
+    "                           handleSummary() data)\n"
     "  -m, --merge              analyse all the runs as one (e.g. one per load generator)\n"
     "      --from D, --to D     keep samples started D after the run start (e.g. 10s)\n"
     "      --skip-warmup D      same as --from D\n"

@@ -230,6 +230,8 @@ int pr_lex_rfc3339(const char *s, size_t n, int64_t *out_ns, int *offset_min)
         return -1;
     int64_t days = pr_days_from_civil(Y, (unsigned)M, (unsigned)D);
     int64_t secs = days * 86400 + h * 3600 + mi * 60 + se - (int64_t)off * 60;
+    if (secs > 9200000000LL || secs < -9200000000LL) /* beyond ns in int64 (1678..2262) */
+        return -1;
     *out_ns = secs * 1000000000LL + frac;
     if (offset_min)
         *offset_min = off;

@@ -4,6 +4,7 @@
 # Env: PERFREPORT_BIN (binary under test), BUILD (build dir), ONLY (substring filter).
 set -u
 BUILD=${BUILD:-build}
+export BUILD
 export PERFREPORT_BIN=${PERFREPORT_BIN:-$(pwd)/perfreport}
 export PR_TESTDATA=$(pwd)/tests/data
 # the scripted loopback HTTP server of the CLI cases (tests/tools/httpd.c)

@@ -44,6 +44,8 @@ sh_() {
   return 0
 }
 PR=$PERFREPORT_BIN
+ROOT=$root
+ROOT_BUILD=$root/${BUILD:-build}
 out="$work/actual.out"
 ( cd "$work" && . "$root/$case_file" ) >"$out" 2>&1
 # Transcripts must not depend on where the tree or the temp dir lives.
