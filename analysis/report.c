@@ -4,6 +4,7 @@
 #include "analysis/headline.h"
 #include "analysis/human.h"
 #include "analysis/load.h"
+#include "analysis/report_labels.h"
 #include "analysis/stats.h"
 #include "model/buf.h"
 #include "model/lex.h"
@@ -102,6 +103,7 @@ typedef struct bin {
     int64_t count, sent_fail, sent_unknown; /* requests sent; failed, outcome unknown */
     int64_t done, ok, fail, unknown;  /* responses completed, by outcome */
     int64_t bytes_in;
+    int64_t connect_sum, connect_n, ttfb_sum, ttfb_n; /* for the means per interval (sent) */
     int32_t threads;
     pr_vals lat;
     int64_t codes[BIN_CODES + 1];
@@ -152,7 +154,27 @@ typedef struct acc {
     uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
     int codes[BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
     int ncodes;
+    pr_label_extras lx;   /* per label: Apdex, top errors, time series (report_labels.h) */
 } acc;
+
+/* The time-series interval of a sample, or -1 (no series, no start time). */
+/* The time-series interval holding time t (ns since the epoch): its index, -1 when there are
+ * no intervals, t is unknown or t is past the last one (times before the first count in it). */
+static long bin_index(const acc *a, int64_t t)
+{
+    if (!a->nbins || t == PR_UNKNOWN)
+        return -1;
+    int64_t k = (t - a->t0) / a->interval;
+    if (k < 0)
+        k = 0;
+    return (size_t)k < a->nbins ? (long)k : -1;
+}
+
+/* The interval where sample x was sent. */
+static long bin_of(const acc *a, const pr_sample *x)
+{
+    return bin_index(a, x->start_ns);
+}
 
 static int code_slot(acc *a, int code)
 {
@@ -240,13 +262,10 @@ static pr_series *label_series(acc *a, uint32_t lid)
     return &a->labels[lid];
 }
 
-/* The time-series interval holding time t (ns since the epoch); NULL past the last one. */
 static bin *bin_at(acc *a, int64_t t)
 {
-    int64_t k = (t - a->t0) / a->interval;
-    if (k < 0)
-        k = 0;
-    return (size_t)k < a->nbins ? &a->bins[k] : NULL;
+    long k = bin_index(a, t);
+    return k < 0 ? NULL : &a->bins[k];
 }
 
 /* A response counts in the interval where it completed (start + latency). */
@@ -276,6 +295,8 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
         int ok = outcome == 1;
         uint32_t lid = breakdown_key(a, x);
         pr_series_add(label_series(a, lid), x, outcome);
+        long k = bin_of(a, x);
+        pr_label_extras_add(&a->lx, lid, x, outcome, x->error ? map_str(a, x->error) : 0, k);
         if (x->flags & PR_SF_TRANSACTION) {
             /* a Transaction Controller sample sums its children: it has a label row of its
              * own but stays out of the totals, which already hold the children (as JMeter) */
@@ -305,13 +326,21 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
             else if (x->latency_ns <= a->o->apdex_f_ns)
                 a->apdex_t++;
         }
-        bin *b;
-        if (a->nbins && x->start_ns != PR_UNKNOWN && (b = bin_at(a, x->start_ns))) {
+        if (k >= 0) {
+            bin *b = &a->bins[k];
             b->count++;
             b->sent_fail += outcome == 0;
             b->sent_unknown += outcome < 0;
             if (x->latency_ns != PR_UNKNOWN)
                 pr_vals_add(&b->lat, x->latency_ns);
+            if (x->connect_ns != PR_UNKNOWN) {
+                b->connect_sum += x->connect_ns;
+                b->connect_n++;
+            }
+            if (x->ttfb_ns != PR_UNKNOWN) {
+                b->ttfb_sum += x->ttfb_ns;
+                b->ttfb_n++;
+            }
             if (x->threads >= 0) {
                 a->has_threads = 1;
                 if (x->threads > b->threads)
@@ -447,8 +476,8 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o, clock_res res)
     set_real(j, "throughput_per_s", r.throughput_per_s);
     set_str(j, "throughput", pr_human_rate(r.throughput_per_s, h));
     /* requests over the same span as throughput (what JMeter calls throughput) */
-    set_real(j, "request_throughput_per_s", r.jmeter_throughput_per_s);
-    set_str(j, "request_throughput", pr_human_rate(r.jmeter_throughput_per_s, h));
+    set_real(j, "request_throughput_per_s", r.request_throughput_per_s);
+    set_str(j, "request_throughput", pr_human_rate(r.request_throughput_per_s, h));
     set_real(j, "jmeter_throughput_per_s", r.jmeter_throughput_per_s);
     if (s->bytes_in_known) {
         set_int(j, "bytes_in_total", s->bytes_in);
@@ -574,6 +603,10 @@ static json_t *labels_json(acc *a)
         set_str(j, "label", refs[i].id ? name : "(none)");
         if (refs[i].id < a->tx_cap && a->tx[refs[i].id])
             json_object_set_new(j, "transaction", json_true());
+        size_t used = a->nbins; /* the run's series ends at its last interval with requests */
+        while (used > 1 && a->bins[used - 1].count == 0)
+            used--;
+        pr_label_extras_json(&a->lx, refs[i].id, j, a->names, a->interval, used);
         json_array_append_new(arr, j);
     }
     free(refs);
@@ -684,6 +717,10 @@ static json_t *timeseries_json(acc *a)
         }
         if (a->has_threads && b->count)
             set_int(p, "threads", b->threads);
+        if (b->connect_n)
+            set_int(p, "connect_mean_ns", b->connect_sum / b->connect_n);
+        if (b->ttfb_n)
+            set_int(p, "ttfb_mean_ns", b->ttfb_sum / b->ttfb_n);
         json_t *codes = json_object();
         for (int c = 0; c <= BIN_CODES && c <= a->ncodes; c++) {
             if (!b->codes[c])
@@ -766,6 +803,7 @@ static void acc_dispose(acc *a)
     for (size_t i = 0; i < a->nbins; i++)
         pr_vals_dispose(&a->bins[i].lat);
     free(a->bins);
+    pr_label_extras_dispose(&a->lx);
     pr_strtab_free(a->names);
 }
 
@@ -1043,6 +1081,8 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
                 pr_vals_init(&a.bins[k].lat, a.bounded);
         }
     }
+    pr_label_extras_init(&a.lx, o->label_timeseries ? a.nbins : 0, a.bounded, o->apdex_t_ns,
+                         o->apdex_f_ns);
     for (size_t i = 0; i < nids && rc == 0; i++) {
         a.run = runs[i];
         for (size_t d = 0; d < o->nby; d++) {
@@ -1058,16 +1098,9 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     if (rc == 0) {
         samples_load(j, &a, first, nids > 1);
         json_t *stats = series_json(&a.total, o, a.res);
-        double apdex = a.total.count && a.total.unknown < a.total.count
-                           ? ((double)a.apdex_s + (double)a.apdex_t / 2) / (double)a.total.count
-                           : NAN;
-        json_t *ap = json_object();
-        set_real(ap, "score", apdex);
-        set_int(ap, "t_ns", o->apdex_t_ns);
-        set_int(ap, "f_ns", o->apdex_f_ns);
-        set_int(ap, "satisfied", a.apdex_s);
-        set_int(ap, "tolerating", a.apdex_t);
-        json_object_set_new(stats, "apdex", ap);
+        int64_t known = a.total.unknown < a.total.count ? a.total.count : 0;
+        json_object_set_new(stats, "apdex", pr_apdex_json(a.apdex_s, a.apdex_t, known,
+                                                          o->apdex_t_ns, o->apdex_f_ns));
         if (a.tx_samples) /* samples that are not requests: say why the counts differ */
             set_int(stats, "transaction_samples", a.tx_samples);
         pr_headline_combine(stats, nids == 1 ? first : NULL);
