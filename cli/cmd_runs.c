@@ -31,6 +31,7 @@ static int parse_store_opt(int argc, char **argv, const char **store)
 typedef struct run_row {
     long long id;
     char *name, *tool, *format, *tags;
+    char *note; /* printed below the table, or NULL */
     char samples[32], duration[32];
 } run_row;
 
@@ -57,6 +58,11 @@ static void row_fill(run_row *w, const pr_run *r)
         pr_buf_printf(&b, "%s%s=%s", t ? " " : "", r->tags[t].key, r->tags[t].value);
     w->tags = pr_xstrdup(b.len ? b.p : "");
     pr_buf_dispose(&b);
+    json_t *tx = json_object_get(r->meta, "transaction_samples");
+    if (json_is_integer(tx) && json_integer_value(tx) > 0) /* JMeter: samples, not requests */
+        w->note = pr_xasprintf("run %lld: %lld samples (%lld transaction samples not counted "
+                               "as requests)", w->id, (long long)r->samples,
+                               (long long)json_integer_value(tx));
 }
 
 static void widen(size_t *w, const char *s)
@@ -91,8 +97,6 @@ static int runs_main(int argc, char **argv)
     }
     run_row *rows = pr_xcalloc(n + 1, sizeof *rows);
     size_t wname = 24, wtool = 10, wformat = 20; /* at least as wide as before; more if needed */
-    char **notes = NULL; /* printed below the table */
-    size_t nnotes = 0;
     for (size_t i = 0; i < n; i++) {
         pr_run *r;
         if (pr_store_load_run(st, ids[i], &r, &err) < 0) {
@@ -102,14 +106,6 @@ static int runs_main(int argc, char **argv)
         }
         run_row *w = &rows[nrows++];
         row_fill(w, r);
-        json_t *tx = json_object_get(r->meta, "transaction_samples");
-        if (json_is_integer(tx) && json_integer_value(tx) > 0) {
-            notes = pr_xrealloc(notes, (nnotes + 1) * sizeof *notes);
-            notes[nnotes++] = pr_xasprintf("run %lld: %lld samples (%lld transaction samples "
-                                           "not counted as requests)", (long long)r->id,
-                                           (long long)r->samples,
-                                           (long long)json_integer_value(tx));
-        }
         pr_run_free(r);
         widen(&wname, w->name);
         widen(&wtool, w->tool);
@@ -138,12 +134,13 @@ static int runs_main(int argc, char **argv)
         free(w->format);
         free(w->tags);
     }
-    free(rows);
-    for (size_t i = 0; i < nnotes; i++) {
-        printf("%s%s\n", i ? "" : "\n", notes[i]);
-        free(notes[i]);
+    for (size_t i = 0, first = 1; i < nrows; i++) {
+        if (rows[i].note)
+            printf("%s%s\n", first ? "\n" : "", rows[i].note);
+        first &= !rows[i].note;
+        free(rows[i].note);
     }
-    free(notes);
+    free(rows);
     free(ids);
     pr_store_close(st);
     return rc;
