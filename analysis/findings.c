@@ -712,7 +712,7 @@ static void rule_timeouts(pr_fctx *c)
     emit(c, "Requests hit the client timeout", ev,
          "The server did not answer these requests within the client's timeout. Find what they "
          "waited on (slow dependency, exhausted pool, lock); raising the timeout only hides it.",
-         "%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest request took %s.",
+         "%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest recorded request took %s.",
          tmo, requests_word(tmo), hpct(tmo / c->requests, a), m ? m : "",
          by_status ? ", counted as the responses without a status: the tool printed its errors "
                      "without counts" : "",
