@@ -48,7 +48,7 @@ static char *key_text(json_t *tags, char *const *keys, size_t n, int allow_missi
             return NULL;
         }
         char none[128];
-        snprintf(none, sizeof none, "(no %s)", keys[k]);
+        snprintf(none, sizeof none, _("(no %s)"), keys[k]);
         pr_buf_printf(&b, "%s%s=%s", k ? " " : "", keys[k], v ? v : none);
         json_t *kv = json_object();
         json_object_set_new(kv, "key", json_string(keys[k]));
@@ -153,9 +153,9 @@ static int group_runs(study *S, pr_error *err)
             json_decref(ckv);
             json_decref(lkv);
             return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
-                                "run %lld '%s' has no tag '%s', a tag of the study's load levels "
-                                "(tag it: perfreport tag %lld %s=VALUE, or select the runs that "
-                                "have it)", (long long)r->id, jstr(m, "name"), missing,
+                                _("run %lld '%s' has no tag '%s', a tag of the study's load "
+                                  "levels (tag it: perfreport tag %lld %s=VALUE, or select the "
+                                  "runs that have it)"), (long long)r->id, jstr(m, "name"), missing,
                                 (long long)r->id, missing);
         }
         char *ct = key_text(tags, o->by, o->nby, 1, &missing, ckv);
@@ -647,8 +647,8 @@ int pr_study_build(pr_store *st, const int64_t *ids, size_t n, const pr_study_op
     *out = NULL;
     if (!o->nlevels)
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
-                            "a study needs the tags of its load levels (--pair tag:KEY[,KEY…], "
-                            "e.g. --pair tag:rate)");
+                            _("a study needs the tags of its load levels (--pair "
+                              "tag:KEY[,KEY…], e.g. --pair tag:rate)"));
     study S;
     memset(&S, 0, sizeof S);
     S.o = o;

@@ -15,6 +15,9 @@ void pr_cli_print_error(const pr_error *err);
  * whether to be quiet (-q, --quiet: no progress lines, no per-file reports). */
 const char *pr_cli_store_path(void);
 int pr_cli_quiet(void);
+/* --lang as given (before or after the command), or NULL: the environment chose (model/l10n.h;
+ * the language is set before the command runs). */
+const char *pr_cli_lang(void);
 /* Opens the store at path (NULL: pr_cli_store_path()). */
 int pr_cli_open_store(const char *path, int create, pr_store **out);
 /* The report model of the runs named by refs (cli/selection.h; none = every run): opens the store, resolves

@@ -66,26 +66,26 @@ void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
             nok++;
     }
     char buf[160];
-    cv_title(cv, "Latency over time");
+    cv_title(cv, _("Latency over time"));
     char cnt[64];
     pr_fmt_number((double)nok, cnt, sizeof cnt);
-    snprintf(buf, sizeof buf, "success (%s samples; darker = denser)", cnt);
+    snprintf(buf, sizeof buf, _("success (%s samples; darker = denser)"), cnt);
     cv_legend_add(cv, PR_OI_BLUE, LEG_BOX, buf);
     if (nerr) {
         pr_fmt_number((double)nerr, cnt, sizeof cnt);
-        snprintf(buf, sizeof buf, "error (%s samples)", cnt);
+        snprintf(buf, sizeof buf, _("error (%s samples)"), cnt);
         cv_legend_add(cv, PR_OI_VERMILLION, LEG_BOX, buf);
     }
     cv_legend(cv);
     double ymin = lmin == INT64_MAX ? 1e6 : (double)lmin, ymax = lmax > 0 ? (double)lmax : 1e7;
     cv_include_thresholds(cv, &ymin, &ymax);
     int lg = cv_want_log(cv, ymin, ymax);
-    cv->y.title = "Latency";
+    cv->y.title = _("Latency");
     cv_time_axis(cv, (double)tmax);
     pr_axis_set(&cv->y, AX_DUR, lg, ymin, ymax, 1);
     cv_plot(cv);
     if (nok + nerr == 0) {
-        cv_nodata(cv, "No samples");
+        cv_nodata(cv, _("No samples"));
         cv_annotate(cv);
         return;
     }
