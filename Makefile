@@ -147,8 +147,9 @@ $(BUILD)/locale/%/LC_MESSAGES/perfreport.mo: po/%.po
 	$(Q)mkdir -p $(dir $@)
 	$(Q)msgfmt --check -o $@.tmp $< && mv $@.tmp $@
 
+POT ?= po/perfreport.pot
 pot:
-	$(Q)xgettext $(XGETTEXT_FLAGS) -o po/perfreport.pot $(POT_SRC)
+	$(Q)xgettext $(XGETTEXT_FLAGS) -o $(POT) $(POT_SRC)
 
 po: pot
 	$(Q)for p in $(PO_SRC); do msgmerge --quiet --update --backup=none --add-location=file $$p po/perfreport.pot; done

@@ -3,6 +3,8 @@
 # options the translation keeps are allowed; so is text from the input files); --lang picks a
 # template's variant and the catalog; dates in the reader's time zone (--tz), whole seconds.
 PO="$ROOT/po/zh_CN.po"
+# the catalogs are in step with the sources (every message extracted, every one translated)
+sh_ "sh \$ROOT/tests/tools/po_check.sh \$ROOT"
 pr ingest --quiet "$DATA/vegeta/mixed.bin" "$DATA/jmeter/csv-default.jtl" "$DATA/ab/ab_plain_c10.tsv" \
   "$DATA/ab/ab_plain_c10.txt" "$DATA/other/hey_nginx_c50_summary.txt"
 for c in off on; do
