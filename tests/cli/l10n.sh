@@ -35,9 +35,10 @@ sorted() { awk '{ print length($0) "\t" $0 }' inputs.all | sort -k1,1nr -s | cut
 mkdir -p out
 pr render --template report.zh.md --meta meta.zh.json --max p99=250ms -o out/report.zh.md 1 2 3 4
 pr render --template report.zh.md --meta meta.zh.json --max p99=250ms -o out/report.zh.html 1 2 3 4
+pr render --template report.zh.html --meta meta.zh.json --max p99=250ms -o out/report.zh.dashboard.html 1 2 3 4
 check --template report.zh.md --meta meta.zh.json --max p99=250ms 1 2 3 4
 sorted
-sh_ "awk -f \$ROOT/tests/tools/l10n_words.awk \$PO inputs.txt out/report.zh.md out/report.zh.html | sed 's#^out/##'"
+sh_ "awk -f \$ROOT/tests/tools/l10n_words.awk \$PO inputs.txt out/report.zh.md out/report.zh.html out/report.zh.dashboard.html | sed 's#^out/##'"
 pr render --template study.zh.md --by tag:cache --pair tag:rate --meta meta.zh.json -o out/study.zh.md tag:cache
 pr render --template study.zh.html --by tag:cache --pair tag:rate --meta meta.zh.json -o out/study.zh.html tag:cache
 pr render --template study.zh.md --by tag:jvm --pair tag:rate,duration --no-charts -o out/jvm.zh.md tag:jvm

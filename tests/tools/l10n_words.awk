@@ -5,8 +5,9 @@
 #   PO      the catalog (msgid/msgstr entries)
 #   INPUTS  strings from the input files (run names, labels, tags, error messages, metadata),
 #           one a line, longest first: left out of the reports before they are read
-#   FILE    Markdown or HTML reports; for HTML, the text of the page (no tags, styles or
-#           scripts) plus the words of the interactive charts (script#pr-words)
+#   FILE    Markdown or HTML reports; for HTML, the text of the page (no tags, styles, scripts
+#           or the embedded library's licence) plus the words of the interactive charts
+#           (script#pr-words)
 # Prints "FILE: ok" or "FILE: N English words: word «context», ...".
 
 function unescape(s) {
@@ -104,6 +105,12 @@ function readable(name, text,    words, rest, k, e) {
             text = e ? substr(rest, e + 8) : ""
         }
         text = out text
+        # the licence of the embedded library is a legal text: it stays as its authors wrote it
+        if ((k = index(text, "<div class=\"licences\"")) > 0) {
+            rest = substr(text, k)
+            e = index(rest, "</div>")
+            text = substr(text, 1, k - 1) (e ? substr(rest, e + 6) : "")
+        }
         gsub(/<[^>]*>/, " ", text)
         gsub(/&lt;/, "<", text); gsub(/&gt;/, ">", text); gsub(/&quot;/, "\"", text)
         gsub(/&#39;/, "'", text); gsub(/&amp;/, "\\&", text); gsub(/&#[0-9]+;/, " ", text)

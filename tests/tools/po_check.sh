@@ -2,7 +2,7 @@
 # po_check.sh ROOT: the message catalogs are in step with the sources. po/perfreport.pot holds
 # exactly what xgettext extracts from them now (`make pot` was run after the last change to a
 # message), and every po/LANG.po translates every message of it: nothing missing, untranslated
-# or fuzzy (`make po`, then translate). Prints "LANG: N messages, all translated" per catalog
+# or fuzzy (`make po`, then translate). Prints "LANG: every message translated" per catalog
 # or what is wrong; exit 1 when something is.
 set -u
 cd "$1" || exit 1
@@ -28,7 +28,7 @@ for po in po/*.po; do
   [ "$untr" -gt 0 ] && untr=$((untr - 1)) # the header
   [ "$fuzzy" -gt 0 ] && fuzzy=$((fuzzy - 1))
   if [ "$missing" -eq 0 ] && [ "$untr" -eq 0 ] && [ "$fuzzy" -eq 0 ]; then
-    echo "$lang: $n messages, all translated"
+    echo "$lang: every message translated"
   else
     echo "$lang: $missing missing, $untr untranslated, $fuzzy fuzzy of $n messages (make po, then translate)"
     msgattrib --untranslated --no-obsolete "$po" | grep '^msgid "[^"]' | head -10

@@ -152,7 +152,8 @@ static void test_l10n__template_names(void **st)
     assert_null(pr_l10n_name_lang("zh.md", b, sizeof b));
     assert_string_equal(pr_tpl_builtin_variant("report.md", "zh_CN", v, sizeof v), "report.zh.md");
     assert_string_equal(pr_tpl_builtin_variant("study.html", "zh_CN", v, sizeof v), "study.zh.html");
-    assert_null(pr_tpl_builtin_variant("report.html", "zh_CN", v, sizeof v)); /* none built in */
+    assert_string_equal(pr_tpl_builtin_variant("report.html", "zh_CN", v, sizeof v), "report.zh.html");
+    assert_null(pr_tpl_builtin_variant("summary.md", "zh_CN", v, sizeof v)); /* none built in */
     assert_null(pr_tpl_builtin_variant("report.zh.md", "zh_CN", v, sizeof v));
     assert_null(pr_tpl_builtin_variant("report.md", "en", v, sizeof v));
 }
