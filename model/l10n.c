@@ -114,9 +114,10 @@ static int find_catalog(const char *lang, char *name, size_t nsize, char *dir)
         struct dirent *e;
         size_t bl = strlen(base);
         while (dp && (e = readdir(dp))) {
-            if (!strncmp(e->d_name, base, bl) && e->d_name[bl] == '_' &&
-                strlen(e->d_name) < nsize && has_catalog(dirs[d], e->d_name)) {
-                snprintf(name, nsize, "%s", e->d_name);
+            size_t k = strlen(e->d_name);
+            if (!strncmp(e->d_name, base, bl) && e->d_name[bl] == '_' && k < nsize &&
+                has_catalog(dirs[d], e->d_name)) {
+                memcpy(name, e->d_name, k + 1);
                 snprintf(dir, 4096, "%s", dirs[d]);
                 closedir(dp);
                 return 1;
