@@ -12,7 +12,17 @@ pass=0
 fail=0
 failed=""
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+pgdir=""
+# stop_pg: stops the scratch PostgreSQL server of the second pass, if one runs.
+stop_pg() {
+  if [ -n "$pgdir" ]; then
+    sh tests/tools/pg.sh stop "$pgdir"
+    rm -rf "$pgdir"
+    pgdir=""
+  fi
+}
+trap 'rm -f "$log"; stop_pg' EXIT
+trap 'exit 130' INT TERM
 
 note_fail() { fail=$((fail + ${2:-1})); failed="$failed $1"; }
 
@@ -62,6 +72,34 @@ for c in tests/cli/*.sh; do
 done
 
 skip=0
+# The same transcripts against the PostgreSQL store: one scratch server for the whole pass
+# (tests/tools/pg.sh), a fresh database per case; skipped, visibly, where none can start.
+cases=""
+for c in tests/cli/*.sh; do
+  name=$(basename "$c" .sh)
+  [ "$name" = lib ] && continue
+  [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
+  cases="$cases $c"
+done
+if [ -n "$cases" ]; then
+  pgdir=$(mktemp -d)
+  if pgenv=$(sh tests/tools/pg.sh start "$pgdir" 2>"$log"); then
+    eval "$pgenv"
+    for c in $cases; do
+      name=$(basename "$c" .sh)
+      if PR_STORE_KIND=postgresql sh tests/cli/lib.sh "$c" >"$log" 2>&1; then
+        pass=$((pass + 1)); echo "ok   cli/$name (postgresql)"
+      else
+        note_fail "cli/$name(postgresql)"; echo "FAIL cli/$name (postgresql)"; head -60 "$log" | sed 's/^/    /'
+      fi
+    done
+  else
+    skip=$((skip + 1)); echo "skip cli/* (postgresql): $(tail -1 "$log")"
+    rm -rf "$pgdir"
+    pgdir=""
+  fi
+fi
+
 for b in tests/browser/*.sh; do
   [ -f "$b" ] || continue
   name=$(basename "$b" .sh)
