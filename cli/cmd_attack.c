@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/views.h"
 #include "gen/attack.h"
 #include "gen/targets.h"
 #include "model/input.h"
@@ -226,6 +227,8 @@ static int step_to_store(const cfg *c, pr_store *store, double rate, int64_t ste
     if (rc == 0 && !c->quiet)
         fprintf(stderr, "-> run %lld (%lld samples)\n", (long long)res.run_id,
                 (long long)res.samples);
+    if (rc == 0 && pr_cli_update_views(store, &res.run_id, 1) != 0)
+        rc = pr_error_set(err, PR_ESTORE, NULL, 0, 0, "the views are not up to date");
     return rc;
 }
 

@@ -1,6 +1,7 @@
 /* `perfreport ingest`: detect each input's format, parse it into the store, one transaction per file. */
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/views.h"
 #include "model/xalloc.h"
 #include "parsers/parser.h"
 #include <getopt.h>
@@ -57,7 +58,7 @@ static char *base_of(const char *path)
 
 static int ingest_one(pr_store *st, const char *path, const char *name, const pr_parser *forced,
                       char **tags, int ntags, json_t *user_meta, const pr_parse_opts *popts,
-                      int force, int quiet)
+                      int force, int quiet, pr_ingest_result *out)
 {
     pr_error err;
     pr_error_clear(&err);
@@ -173,6 +174,8 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
                    (long long)res.samples, (long long)res.run_id, runname);
     }
     pr_input_close(in);
+    if (rc == 0 && !res.duplicate_of)
+        *out = res;
     return rc < 0 ? PR_EXIT_ERROR : 0;
 }
 
@@ -273,6 +276,8 @@ static int run(int argc, char **argv)
     /* Without --name, inputs of one command that share a base name (ab's run.txt, run.tsv
      * and run.csv) form one run, named after that base name. */
     char **bases = pr_xcalloc((size_t)argc, sizeof *bases);
+    int64_t *landed = NULL; /* runs changed, for the views */
+    size_t nlanded = 0, caplanded = 0;
     for (int i = optind; i < argc; i++)
         bases[i] = base_of(argv[i]);
     for (int i = optind; i < argc; i++) {
@@ -282,10 +287,20 @@ static int run(int argc, char **argv)
                 if (j != i && !strcmp(bases[i], bases[j]))
                     use = bases[i];
         }
-        int r = ingest_one(st, argv[i], use, forced, tags, ntags, user_meta, &po, force, quiet);
+        pr_ingest_result res = {0};
+        int r = ingest_one(st, argv[i], use, forced, tags, ntags, user_meta, &po, force, quiet,
+                           &res);
         if (r)
             rc = r;
+        for (int k = 0; k < res.runs; k++) {
+            landed = pr_xgrow(landed, &caplanded, nlanded + 1, sizeof *landed);
+            landed[nlanded++] = res.run_id - res.runs + 1 + k;
+        }
     }
+    int v = pr_cli_update_views(st, landed, nlanded);
+    if (v && !rc)
+        rc = v;
+    free(landed);
     for (int i = optind; i < argc; i++)
         free(bases[i]);
     free(bases);

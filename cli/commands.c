@@ -7,7 +7,7 @@
 
 extern const pr_command pr_cmd_ingest, pr_cmd_runs, pr_cmd_summary, pr_cmd_export,
     pr_cmd_rm, pr_cmd_tag, pr_cmd_formats, pr_cmd_render, pr_cmd_templates, pr_cmd_chart,
-    pr_cmd_check, pr_cmd_findings, pr_cmd_compare, pr_cmd_capacity, pr_cmd_trend;
+    pr_cmd_check, pr_cmd_findings, pr_cmd_compare, pr_cmd_capacity, pr_cmd_trend, pr_cmd_copy;
 
 extern const pr_command pr_cmd_attack;
 
@@ -26,6 +26,7 @@ static const pr_command *const commands[] = {
     &pr_cmd_trend,
     &pr_cmd_attack,
     &pr_cmd_export,
+    &pr_cmd_copy,
     &pr_cmd_tag,
     &pr_cmd_rm,
     &pr_cmd_formats,
@@ -49,7 +50,8 @@ static void usage(FILE *f)
                "computes exact statistics and writes reports.\n\ncommands:\n");
     for (size_t i = 0; commands[i]; i++)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "\nglobal: --store PATH (or PERFREPORT_STORE; default ./perfreport.db), "
+    fprintf(f, "\nglobal: --store PATH|URL (a SQLite file or postgresql://…; or PERFREPORT_STORE; "
+               "default ./perfreport.db), "
                "--version, --help\n"
                "exit codes: 0 ok, 1 error, 2 usage, 3 a threshold failed (check)\n"
                "`perfreport COMMAND --help` describes a command.\n");

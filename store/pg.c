@@ -372,9 +372,17 @@ static void quiet_notices(void *payload, const char *message)
 /* The schema version, 0 if the store has no schema (yet). */
 static int schema_version(pr_store *st, int *version, pr_error *err)
 {
-    PGresult *r = sql(st, "SELECT CASE WHEN to_regclass('perfreport_schema') IS NULL THEN 0"
-                          " ELSE (SELECT max(version) FROM perfreport_schema) END", NULL, 0,
-                      err, "cannot read the schema version");
+    PGresult *r = sql(st, "SELECT to_regclass('perfreport_schema') IS NOT NULL", NULL, 0, err,
+                      "cannot read the schema version");
+    if (!r)
+        return PR_ESTORE;
+    int exists = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    *version = 0;
+    if (!exists)
+        return 0;
+    r = sql(st, "SELECT max(version) FROM perfreport_schema", NULL, 0, err,
+            "cannot read the schema version");
     if (!r)
         return PR_ESTORE;
     *version = (int)get_i64(r, 0, 0);
@@ -382,14 +390,18 @@ static int schema_version(pr_store *st, int *version, pr_error *err)
     return 0;
 }
 
+/* Under a session lock taken before the transaction begins (so the transaction sees the
+ * catalog as the previous holder left it), creates or upgrades the schema. */
 static int migrate(pr_store *st, pr_error *err)
 {
-    char q[160];
+    char q[160], unlock[96];
     int version = 0;
-    int rc = script(st, "BEGIN", err, "cannot create the schema");
-    snprintf(q, sizeof q, "SELECT pg_advisory_xact_lock(%d, 1)", LOCK_NS_SCHEMA);
-    if (rc == 0)
-        rc = script(st, q, err, "cannot create the schema");
+    snprintf(q, sizeof q, "SELECT pg_advisory_lock(%d, 1)", LOCK_NS_SCHEMA);
+    int rc = script(st, q, err, "cannot create the schema");
+    if (rc < 0)
+        return rc;
+    snprintf(unlock, sizeof unlock, "SELECT pg_advisory_unlock(%d, 1)", LOCK_NS_SCHEMA);
+    rc = script(st, "BEGIN", err, "cannot create the schema");
     if (rc == 0)
         rc = schema_version(st, &version, err); /* again, under the lock */
     for (int v = version + 1; v <= PR_STORE_SCHEMA_VERSION && rc == 0; v++) {
@@ -399,8 +411,10 @@ static int migrate(pr_store *st, pr_error *err)
             rc = script(st, q, err, "cannot create the schema");
     }
     if (rc == 0)
-        return script(st, "COMMIT", err, "cannot create the schema");
-    script(st, "ROLLBACK", NULL, "");
+        rc = script(st, "COMMIT", err, "cannot create the schema");
+    else
+        script(st, "ROLLBACK", NULL, "");
+    script(st, unlock, NULL, "");
     return rc;
 }
 
@@ -1052,8 +1066,18 @@ static int pg_stats_put(pr_store *st, int64_t id, const pr_store_stats *s, pr_er
     pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
     stats_copy(id, s, &a, &b);
     int rc = script(st, "BEGIN", err, "cannot store stats");
+    int64_t samples = 0;
+    /* the run row's lock orders writers of its figures; stale figures are not written */
+    if (rc == 0)
+        rc = one_i64(st, "SELECT samples FROM runs WHERE id = $1 FOR UPDATE", id, &samples, err);
     params p = {0};
     p_i64(&p, id);
+    if (rc == 0 && samples != s->basis_samples) {
+        p_dispose(&p);
+        pr_buf_dispose(&a);
+        pr_buf_dispose(&b);
+        return script(st, "COMMIT", err, "cannot store stats");
+    }
     if (rc == 0)
         rc = sql_do(st, "DELETE FROM run_stats WHERE run_id = $1", &p, NULL, err,
                     "cannot store stats");

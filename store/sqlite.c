@@ -92,8 +92,8 @@ static const char *const migrations[] = {
     "CREATE VIEW run_summary AS SELECT"
     "  r.id AS run_id, r.name, r.tool, r.format, r.load_model, r.offered_rate, r.concurrency,"
     "  r.start_ns, r.end_ns,"
-    "  strftime('%Y-%m-%dT%H:%M:%SZ', r.start_ns / 1000000000, 'unixepoch') AS start_time,"
-    "  strftime('%Y-%m-%dT%H:%M:%SZ', r.end_ns / 1000000000, 'unixepoch') AS end_time,"
+    "  strftime('%Y-%m-%dT%H:%M:%fZ', r.start_ns / 1e9, 'unixepoch') AS start_time,"
+    "  strftime('%Y-%m-%dT%H:%M:%fZ', r.end_ns / 1e9, 'unixepoch') AS end_time,"
     "  (SELECT group_concat(key || '=' || value, ' ') FROM"
     "     (SELECT key, value FROM tags t WHERE t.run_id = r.id ORDER BY key)) AS tags,"
     "  s.requests, s.successes, s.errors, s.error_ratio, s.duration_ns,"
@@ -107,7 +107,7 @@ static const char *const migrations[] = {
     "  FROM runs r LEFT JOIN run_stats s ON s.run_id = r.id;"
     "CREATE VIEW run_series AS SELECT"
     "  p.run_id, r.name, p.t_ns,"
-    "  strftime('%Y-%m-%dT%H:%M:%SZ', p.t_ns / 1000000000, 'unixepoch') AS time,"
+    "  strftime('%Y-%m-%dT%H:%M:%fZ', p.t_ns / 1e9, 'unixepoch') AS time,"
     "  (p.t_ns - r.start_ns) / 1e9 AS elapsed_s, s.interval_ns,"
     "  p.requests, p.successes, p.errors,"
     "  CASE WHEN p.requests > 0 THEN 1.0 * p.errors / p.requests END AS error_ratio,"
@@ -798,7 +798,10 @@ static int sq_stats_put(pr_store *st, int64_t id, const pr_store_stats *s, pr_er
         sqlite3_bind_int64(q, 1, id);
         rc = done(st, q, err, "cannot store stats");
     }
+    int64_t samples = 0;
     if (rc == 0)
+        rc = one_i64(st, "SELECT samples FROM runs WHERE id=?", id, &samples, err);
+    if (rc == 0 && samples == s->basis_samples) /* else: stale, the newer writer follows */
         rc = stats_rows(st, id, s, err);
     if (rc == 0)
         return exec(st, "COMMIT", err);

@@ -131,20 +131,26 @@ static int flush_block(pr_ingest *ing, pr_error *err)
     return rc;
 }
 
+/* Adds a sample to the aggregates of what this input adds to the run. */
+static void count_sample(pr_ingest *ing, const pr_sample *x)
+{
+    int outcome = pr_sample_outcome(x);
+    ing->samples++;
+    ing->successes += outcome == 1;
+    count_add(&ing->label_n, x->label, 1);
+    if (outcome == 0)
+        count_add(&ing->label_err, x->label, 1);
+    if (x->error)
+        count_add(&ing->error_n, x->error, 1);
+    count_add(&ing->status_n, x->status, 1);
+}
+
 static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
 {
     pr_ingest *ing = payload;
     for (size_t i = 0; i < n; i++) {
         const pr_sample *x = &s[i];
-        int outcome = pr_sample_outcome(x);
-        ing->samples++;
-        ing->successes += outcome == 1;
-        count_add(&ing->label_n, x->label, 1);
-        if (outcome == 0)
-            count_add(&ing->label_err, x->label, 1);
-        if (x->error)
-            count_add(&ing->error_n, x->error, 1);
-        count_add(&ing->status_n, x->status, 1);
+        count_sample(ing, x);
         ing->pending[ing->npending++] = *x;
         if (ing->npending == PR_NATIVE_BLOCK_MAX) {
             int rc = flush_block(ing, err);
@@ -159,7 +165,8 @@ static int create_run_row(pr_ingest *ing, pr_error *err)
 {
     pr_run *r = ing->run;
     int rc = ing->st->ops->run_create(ing->st, r->name ? r->name : "", ing->key,
-                                      pr_store_now_s(), &r->id, err);
+                                      r->created_s ? r->created_s : pr_store_now_s(), &r->id,
+                                      err);
     if (rc < 0)
         return rc;
     ing->created = pr_xgrow(ing->created, &ing->capcreated, ing->ncreated + 1,
@@ -571,4 +578,126 @@ int pr_store_cache_get(pr_store *st, int64_t id, const char *key, char **json, p
 int pr_store_put_stats(pr_store *st, int64_t id, const pr_store_stats *s, pr_error *err)
 {
     return st->ops->stats_put(st, id, s, err);
+}
+
+/* ---- copying a run between stores ------------------------------------------------------ */
+
+typedef struct copier {
+    pr_ingest *ing;        /* the target's transaction; its aggregates count the samples */
+    pr_sample *buf;
+    size_t cap;
+    pr_error *err;
+} copier;
+
+static int copy_block(void *payload, const pr_store_block *b)
+{
+    copier *c = payload;
+    size_t n;
+    int rc = pr_block_decode(b->data, b->len, &c->buf, &c->cap, &n, c->err);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        count_sample(c->ing, &c->buf[i]);
+    if (rc == 0) /* the block itself as it is: same bytes, same sequence number */
+        rc = c->ing->st->ops->block_put(c->ing->st, c->ing->run->id, b, c->err);
+    return rc;
+}
+
+typedef struct source_check {
+    pr_store *to;
+    int64_t found;
+    int64_t new_id;
+    int put;               /* 0: check the target holds none; 1: record them there */
+    pr_error *err;
+} source_check;
+
+static int copy_source(void *payload, const pr_store_source *s)
+{
+    source_check *c = payload;
+    if (!c->put) {
+        if (s->forced || !*s->digest)
+            return 0;
+        int rc = c->to->ops->source_find(c->to, s->digest, &c->found, c->err);
+        return rc < 0 ? rc : c->found ? 1 : 0;
+    }
+    pr_store_source t = *s;
+    int dup = 0;
+    t.run_id = c->new_id;
+    int rc = c->to->ops->source_put(c->to, &t, &dup, c->err);
+    return rc < 0 ? rc : dup ? pr_error_set(c->err, PR_EDUP, c->to->path, 0, 0,
+                                            "%s is already there", s->path)
+                             : 0;
+}
+
+/* Shards of the run, recorded again under its new id. */
+static int copy_shards(pr_store *from, int64_t id, pr_store *to, int64_t new_id, pr_error *err)
+{
+    pr_store_shard *sh = NULL;
+    size_t n = 0;
+    int dup = 0, rc = from->ops->shards(from, id, &sh, &n, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rc = to->ops->shard_put(to, new_id, &sh[i], &dup, err);
+        if (rc == 0 && dup)
+            rc = pr_error_set(err, PR_EDUP, to->path, 0, 0, "shard %d is already there",
+                              sh[i].index);
+    }
+    free(sh);
+    return rc;
+}
+
+/* PR_EDUP when `to` already holds the run's content or its key. */
+static int copy_check(pr_store *from, pr_run *run, pr_store *to, pr_error *err)
+{
+    source_check sc = {to, 0, 0, 0, err};
+    int rc = from->ops->sources(from, run->id, copy_source, &sc, err);
+    if (rc < 0)
+        return rc;
+    if (sc.found)
+        return pr_error_set(err, PR_EDUP, to->path, 0, 0, "run %lld '%s' is already there as "
+                            "run %lld", (long long)run->id, run->name ? run->name : "",
+                            (long long)sc.found);
+    int64_t keyed = 0;
+    if (run->key && (rc = newest_run(to, PR_RUNS_KEYED, run->key, &keyed, err)) < 0)
+        return rc;
+    return keyed ? pr_error_set(err, PR_EDUP, to->path, 0, 0,
+                                "a run with id '%s' is already there (run %lld)", run->key,
+                                (long long)keyed)
+                 : 0;
+}
+
+int pr_store_copy(pr_store *from, int64_t id, pr_store *to, int64_t *new_id, pr_error *err)
+{
+    pr_run *run;
+    int rc = from->ops->load_run(from, id, &run, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = copy_check(from, run, to, err)) < 0 || (rc = to->ops->begin(to, err)) < 0) {
+        pr_run_free(run);
+        return rc;
+    }
+    pr_ingest *ing = pr_xcalloc(1, sizeof *ing);
+    ing->st = to;
+    ing->source = pr_xstrdup(from->path);
+    ing->key = run->key ? pr_xstrdup(run->key) : NULL;
+    ing->run = run;
+    rc = create_run_row(ing, err);
+    /* the counts come back from the blocks themselves */
+    run->samples = run->successes = 0;
+    copier c = {ing, NULL, 0, err};
+    if (rc == 0)
+        rc = from->ops->scan_blocks(from, id, copy_block, &c, err);
+    free(c.buf);
+    if (rc == 0)
+        rc = finish_run(ing, err);
+    source_check sc = {to, 0, run->id, 1, err};
+    if (rc == 0)
+        rc = from->ops->sources(from, id, copy_source, &sc, err);
+    if (rc == 0)
+        rc = copy_shards(from, id, to, run->id, err);
+    if (rc == 0)
+        rc = to->ops->commit(to, ing->created, ing->ncreated, err);
+    else
+        to->ops->rollback(to);
+    if (rc == 0)
+        *new_id = ing->created[0];
+    free_ingest(ing);
+    return rc;
 }

@@ -97,9 +97,12 @@ typedef struct pr_store_stats {
     int64_t interval_ns;     /* of the series */
     const pr_store_point *points;
     size_t npoints;
+    int64_t basis_samples;   /* the run's sample count these figures were computed from */
 } pr_store_stats;
 
-/* Replaces the run's stored headline figures and series. */
+/* Replaces the run's stored headline figures and series, unless the run has changed since
+ * they were computed (its sample count is no longer basis_samples): then the writer of the
+ * change stores its own, newer figures, and this call does nothing. */
 int pr_store_put_stats(pr_store *st, int64_t id, const pr_store_stats *s, pr_error *err);
 
 /* ---- between stores ---- */
