@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/shard.h"
 #include "cli/views.h"
 #include "gen/attack.h"
 #include "gen/targets.h"
@@ -62,6 +63,11 @@ static const char help[] =
     "  --shard I/N             be generator I of N: 1/N of the rate (interleaved schedule) and\n"
     "                          of the connections and requests; see docs/distributed.md\n"
     "  --start-at T            common schedule start (RFC 3339 or Unix seconds)\n"
+    "  --shards N              N generators, this one's index from $JOB_COMPLETION_INDEX\n"
+    "                          (a Kubernetes Indexed Job) or --shard-index-env NAME\n"
+    "  --run-id ID             land this shard in the store's shared run ID (one transaction\n"
+    "                          when the attack ends; default $PERFREPORT_RUN_ID, or the job\n"
+    "                          name when the index comes from the environment)\n"
     "Output:\n"
     "  -o, --output FILE       native sample stream (default stdout, not a terminal)\n"
     "  --ingest                write into the store instead (with --store, --name, --tag)\n"
@@ -81,6 +87,7 @@ typedef struct cfg {
     const char *output;
     const char *name;
     const char *store;
+    char *run_key;  /* the shared run this shard lands in, NULL for a run of its own */
     int ingest;
     int quiet;
     int live;
@@ -232,6 +239,45 @@ static int step_to_store(const cfg *c, pr_store *store, double rate, int64_t ste
     return rc;
 }
 
+/* ---- a shard of a shared run: samples spool to a file, landing in one transaction at the
+ * end (so shards of one run never hold the run's lock while they send) ---- */
+
+static FILE *open_spool(const cfg *c, char **path)
+{
+    if (c->output && strcmp(c->output, "-")) {
+        *path = pr_xstrdup(c->output);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        *path = pr_xasprintf("%s/perfreport-shard-XXXXXX.prf", tmp && *tmp ? tmp : "/tmp");
+        int fd = mkstemps(*path, 4);
+        if (fd < 0) {
+            pr_cli_errorf("%s: %s", *path, strerror(errno));
+            return NULL;
+        }
+        close(fd);
+    }
+    FILE *f = fopen(*path, "wb");
+    if (!f)
+        pr_cli_errorf("%s: %s", *path, strerror(errno));
+    return f;
+}
+
+static int land_spool(const cfg *c, pr_store *store, FILE *spool, const char *path)
+{
+    if (fclose(spool) != 0) {
+        pr_cli_errorf("%s: %s", path, strerror(errno));
+        return PR_EXIT_ERROR;
+    }
+    int rc = pr_cli_shard_land(store, c->run_key, c->o.shard, c->o.nshards, path, "attack",
+                               "attack", c->quiet);
+    if (rc == 0 && !c->output)
+        unlink(path);
+    else if (rc != 0)
+        pr_cli_errorf("the samples are kept in %s: land them with perfreport ingest --run-id "
+                      "'%s' --shard %d/%d %s", path, c->run_key, c->o.shard, c->o.nshards, path);
+    return rc;
+}
+
 /* ---- options ---- */
 
 static int parse_duration(const char *opt, const char *s, int64_t *out)
@@ -270,6 +316,8 @@ static int run(int argc, char **argv)
         {"ingest", no_argument, NULL, 7},              {"name", required_argument, NULL, 8},
         {"tag", required_argument, NULL, 9},           {"store", required_argument, NULL, 10},
         {"shard", required_argument, NULL, 11},        {"start-at", required_argument, NULL, 12},
+        {"run-id", required_argument, NULL, 13},       {"shards", required_argument, NULL, 14},
+        {"shard-index-env", required_argument, NULL, 15},
         {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     if (pr_cli_wants_help(argc, argv, "attack"))
@@ -282,8 +330,9 @@ static int run(int argc, char **argv)
     const char *rate = NULL;
     const char *headers[MAX_HEADERS];
     size_t nheaders = 0;
-    int64_t v, conns = -1, maxconns = 0;
-    int opt;
+    int64_t v, conns = -1, maxconns = 0, shards = 0;
+    const char *run_id = NULL, *index_env = NULL;
+    int opt, shard_given = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "r:c:n:t:w:m:H:d:ko:q", longopts, NULL)) != -1) {
         switch (opt) {
@@ -331,8 +380,12 @@ static int run(int argc, char **argv)
             }
             c.o.shard = i;
             c.o.nshards = n;
+            shard_given = 1;
             break;
         }
+        case 13: run_id = optarg; break;
+        case 14: if (parse_count("--shards", optarg, 1, &shards) < 0 || shards > 1000000) return PR_EXIT_USAGE; break;
+        case 15: index_env = optarg; break;
         case 12: {
             int64_t ns;
             double secs;
@@ -350,6 +403,9 @@ static int run(int argc, char **argv)
         default: return PR_EXIT_USAGE;
         }
     }
+    if (pr_cli_shard_resolve(index_env, (int)shards, shard_given, run_id, &c.o.shard,
+                             &c.o.nshards, &c.run_key) != 0)
+        return PR_EXIT_USAGE;
     /* model */
     pr_error err;
     pr_error_clear(&err);
@@ -390,8 +446,14 @@ static int run(int argc, char **argv)
         pr_cli_errorf("give --duration or --requests (see perfreport attack --help)");
         return PR_EXIT_USAGE;
     }
-    if (c.ingest && c.output) {
+    if (c.ingest && c.output && !c.run_key) {
         pr_cli_errorf("--ingest and -o exclude each other");
+        return PR_EXIT_USAGE;
+    }
+    if (c.run_key && nsteps > 1) {
+        pr_cli_errorf("--run-id: a stepped rate makes a run per step; run each step as its own "
+                      "job");
+        free(c.run_key);
         return PR_EXIT_USAGE;
     }
     /* targets */
@@ -402,6 +464,7 @@ static int run(int argc, char **argv)
     size_t body_len = 0;
     FILE *out = NULL;
     pr_store *store = NULL;
+    char *spool = NULL; /* a shard's samples before they land */
     for (int i = optind; i < argc && rc == 0; i++)
         rc = pr_targets_add(&t, method, argv[i], NULL, 0, NULL, 0, &err);
     if (rc == 0 && (targets_file || optind == argc)) {
@@ -438,7 +501,12 @@ static int run(int argc, char **argv)
         goto out;
     }
     /* output */
-    if (c.ingest) {
+    if (c.run_key) {
+        if (!c.name)
+            c.name = c.run_key;
+        if (pr_cli_open_store(c.store, 1, &store) != 0 || !(out = open_spool(&c, &spool)))
+            goto out;
+    } else if (c.ingest) {
         if (pr_cli_open_store(c.store, 1, &store) != 0)
             goto out;
     } else if (c.output && strcmp(c.output, "-")) {
@@ -474,7 +542,7 @@ static int run(int argc, char **argv)
         c.o.rate_per_s = r;
         pr_attack_stats st;
         memset(&st, 0, sizeof st);
-        if (store)
+        if (store && !c.run_key)
             rc = step_to_store(&c, store, r, s, nsteps, &st, &err);
         else
             rc = step_to_file(&c, out, r, s, nsteps, &st, &err);
@@ -489,6 +557,10 @@ static int run(int argc, char **argv)
         goto out;
     }
     exit_code = 0; /* a clean stop (Ctrl-C) is not an error: the run is complete up to it */
+    if (c.run_key) {
+        exit_code = land_spool(&c, store, out, spool);
+        out = NULL;
+    }
 out:
     if (out && out != stdout && fclose(out) != 0 && exit_code == 0) {
         pr_cli_errorf("%s: %s", c.output, strerror(errno));
@@ -500,6 +572,8 @@ out:
     }
     if (store)
         pr_store_close(store);
+    free(spool);
+    free(c.run_key);
     free(body);
     pr_targets_dispose(&t);
     return exit_code;

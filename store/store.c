@@ -420,6 +420,7 @@ static int land_shard(pr_ingest *ing, pr_error *err)
                                                  landed, "missing", missing, "complete",
                                                  landed == count));
         ing->shards_landed = landed;
+        ing->shard_index = index;
         ing->shard_count = count;
     }
     free(have);
@@ -475,6 +476,7 @@ int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_re
     snprintf(res->name, sizeof res->name, "%s", ing->run->name ? ing->run->name : "");
     res->samples = ing->total_samples;
     res->runs = ing->runs;
+    res->shard_index = ing->shard_index;
     res->shards_landed = ing->shards_landed;
     res->shard_count = ing->key ? ing->shard_count : 0;
     free_ingest(ing);

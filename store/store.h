@@ -34,7 +34,8 @@ typedef struct pr_ingest_result {
     int runs;              /* runs created or extended (more than 1 with --split-runs) */
     int duplicate_of;      /* >0: the content was already ingested as that run (skipped) */
     char name[256];        /* the (last) run's name */
-    int shards_landed;     /* shard ingests: shards of the run landed so far, of shard_count */
+    int shard_index;       /* shard ingests: this shard, and the shards of the run landed so */
+    int shards_landed;     /* far, of shard_count */
     int shard_count;
 } pr_ingest_result;
 

@@ -8,6 +8,7 @@ root=$(pwd)
 name=$(basename "$case_file" .sh)
 expected="$root/tests/cli/$name.out"
 work=$(mktemp -d)
+export TMPDIR="$work" # what a case leaves (a killed shard's spool) goes with it
 # The store under test: a SQLite file, or (PR_STORE_KIND=postgresql, with the PG* variables
 # of tests/tools/pg.sh) a fresh PostgreSQL database. Transcripts are the same for both.
 if [ "${PR_STORE_KIND:-sqlite}" = postgresql ]; then
