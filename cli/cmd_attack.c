@@ -13,6 +13,7 @@
 #include "cli/shard.h"
 #include "cli/views.h"
 #include "gen/attack.h"
+#include "gen/metrics.h"
 #include "gen/targets.h"
 #include "model/input.h"
 #include "model/lex.h"
@@ -73,6 +74,9 @@ static const char help[] =
     "  --ingest                write into the store instead (with --store, --name, --tag)\n"
     "  --name NAME, --tag K=V  run name and tags\n"
     "  -q, --quiet             no live line, no summary\n"
+    "  --metrics-listen H:P    serve live OpenMetrics/Prometheus text at http://H:P/metrics\n"
+    "                          while the attack runs (requests by label and status, latency\n"
+    "                          and send-lateness histograms, sent, in flight)\n"
     "A live line (elapsed, sent, completed, rate, p50/p99, errors) is shown on stderr when it\n"
     "is a terminal, and a summary at the end. The first Ctrl-C stops cleanly (the run is\n"
     "marked interrupted); a second one kills.\n"
@@ -318,6 +322,7 @@ static int run(int argc, char **argv)
         {"shard", required_argument, NULL, 11},        {"start-at", required_argument, NULL, 12},
         {"run-id", required_argument, NULL, 13},       {"shards", required_argument, NULL, 14},
         {"shard-index-env", required_argument, NULL, 15},
+        {"metrics-listen", required_argument, NULL, 16},
         {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     if (pr_cli_wants_help(argc, argv, "attack"))
@@ -331,7 +336,7 @@ static int run(int argc, char **argv)
     const char *headers[MAX_HEADERS];
     size_t nheaders = 0;
     int64_t v, conns = -1, maxconns = 0, shards = 0;
-    const char *run_id = NULL, *index_env = NULL;
+    const char *run_id = NULL, *index_env = NULL, *metrics_addr = NULL;
     int opt, shard_given = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "r:c:n:t:w:m:H:d:ko:q", longopts, NULL)) != -1) {
@@ -386,6 +391,7 @@ static int run(int argc, char **argv)
         case 13: run_id = optarg; break;
         case 14: if (parse_count("--shards", optarg, 1, &shards) < 0 || shards > 1000000) return PR_EXIT_USAGE; break;
         case 15: index_env = optarg; break;
+        case 16: metrics_addr = optarg; break;
         case 12: {
             int64_t ns;
             double secs;
@@ -465,6 +471,7 @@ static int run(int argc, char **argv)
     FILE *out = NULL;
     pr_store *store = NULL;
     char *spool = NULL; /* a shard's samples before they land */
+    pr_metrics *metrics = NULL;
     for (int i = optind; i < argc && rc == 0; i++)
         rc = pr_targets_add(&t, method, argv[i], NULL, 0, NULL, 0, &err);
     if (rc == 0 && (targets_file || optind == argc)) {
@@ -524,6 +531,19 @@ static int run(int argc, char **argv)
         }
         out = stdout;
     }
+    if (metrics_addr) {
+        metrics = pr_metrics_new();
+        if (pr_metrics_listen(metrics, metrics_addr, &err) < 0) {
+            pr_cli_print_error(&err);
+            exit_code = err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
+            goto out;
+        }
+        c.o.metrics = metrics;
+        if (!c.quiet)
+            fprintf(stderr, "metrics at http://%.*s:%d/metrics\n",
+                    (int)(strrchr(metrics_addr, ':') - metrics_addr), metrics_addr,
+                    pr_metrics_port(metrics));
+    }
     c.live = !c.quiet && isatty(2);
     if (c.live) {
         c.o.progress = live_line;
@@ -572,6 +592,7 @@ out:
     }
     if (store)
         pr_store_close(store);
+    pr_metrics_free(metrics);
     free(spool);
     free(c.run_key);
     free(body);
