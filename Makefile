@@ -7,6 +7,7 @@
 # make fuzz            libFuzzer targets (clang) in build-fuzz/
 # make install PREFIX=/usr/local
 # make deps            install the Debian packages the project needs (idempotent)
+# make lint            include direction between modules, committed clang-format style
 
 PREFIX   ?= /usr/local
 CC       ?= cc
@@ -74,7 +75,7 @@ ifneq ($(SANITIZE),)
 BIN := $(BUILD)/perfreport
 endif
 
-.PHONY: all test test-run check bench fuzz install deps clean demo unit-bins fuzz-bins
+.PHONY: all test test-run check bench fuzz install deps clean demo unit-bins fuzz-bins lint
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(LIB) $(TPL_OBJ)
@@ -116,6 +117,13 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(TPL_OBJ)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(TPL_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS)
 
+# The scripted loopback server of the unit tests as a process, for the CLI cases.
+HTTPD_BIN := $(BUILD)/tests/httpd
+$(HTTPD_BIN): tests/tools/httpd.c tests/unit/lib/testhttpd.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) -lpthread
+
 unit-bins: $(UNIT_BIN)
 fuzz-bins: $(FUZZ_BIN)
 
@@ -124,7 +132,7 @@ fuzz-bins: $(FUZZ_BIN)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-run
 
-test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN)
+test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(BUILD)/bench/gen_k6
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
 
 check:
@@ -143,6 +151,9 @@ demo: deps
 
 deps:
 	$(Q)sh tests/tools/deps.sh
+
+lint:
+	$(Q)sh tests/tools/lint.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

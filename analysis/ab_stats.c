@@ -1,7 +1,8 @@
 /* ApacheBench's Connection Times and percentage tables recomputed with ab's own rules. */
 #include "analysis/ab_stats.h"
+#include "analysis/vec.h"
 #include "model/xalloc.h"
-#include "parsers/ab.h"
+#include "model/sample.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,54 +13,6 @@ const int pr_ab_percs[PR_AB_NPERCS] = {50, 66, 75, 80, 90, 95, 98, 99, 100};
 static int64_t round_ms(int64_t us)
 {
     return (us + 500) / 1000;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sorts n non-negative values: LSD radix on bytes, skipping bytes every value shares
- * (whole-ms data in µs needs 3-4 passes); qsort for small or negative input. */
-static void sort_i64(int64_t *v, size_t n)
-{
-    if (n < 4096) {
-        qsort(v, n, sizeof *v, cmp_i64);
-        return;
-    }
-    size_t (*cnt)[256] = pr_xcalloc(8, sizeof *cnt);
-    for (size_t i = 0; i < n; i++) {
-        if (v[i] < 0) {
-            free(cnt);
-            qsort(v, n, sizeof *v, cmp_i64);
-            return;
-        }
-        uint64_t x = (uint64_t)v[i];
-        for (int d = 0; d < 8; d++)
-            cnt[d][(x >> (8 * d)) & 0xff]++;
-    }
-    int64_t *tmp = pr_xmalloc(n * sizeof *tmp), *src = v, *dst = tmp;
-    for (int d = 0; d < 8; d++) {
-        size_t *c = cnt[d];
-        if (c[((uint64_t)v[0] >> (8 * d)) & 0xff] == n)
-            continue; /* every value has the same byte here */
-        size_t pos = 0;
-        for (int b = 0; b < 256; b++) {
-            size_t k = c[b];
-            c[b] = pos;
-            pos += k;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[c[((uint64_t)src[i] >> (8 * d)) & 0xff]++] = src[i];
-        int64_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != v)
-        memcpy(v, src, n * sizeof *v);
-    free(tmp);
-    free(cnt);
 }
 
 /* One column with ab's arithmetic; v is sorted on return. */
@@ -81,7 +34,7 @@ static void column(int64_t *v, size_t n, pr_ab_row *row)
         sd += a * a;
     }
     sd = n > 1 ? sqrt(sd / (double)(n - 1)) : 0;
-    sort_i64(v, n);
+    pr_sort_i64(v, n);
     int64_t median_us;
     if (n > 1 && n % 2)
         median_us = (v[n / 2] + v[n / 2 + 1]) / 2;

@@ -100,8 +100,27 @@ typedef struct bin {
     int64_t codes[BIN_CODES + 1];
 } bin;
 
+/* The clocks of the runs' inputs (meta latency_resolution_ns, time_resolution_ns; 1 = ns):
+ * a value below the resolution is printed "< 1 ms", not "0 ns" (pr_human_duration_res). */
+typedef struct clock_res {
+    int64_t lat_ns;  /* durations (latency, connect, ttfb…) */
+    int64_t time_ns; /* start stamps, hence the run's duration */
+} clock_res;
+
+/* Widens c to r's clocks: the coarsest of merged runs holds for all. */
+static void clock_widen(clock_res *c, const pr_run *r)
+{
+    json_int_t l = json_integer_value(json_object_get(r->meta, "latency_resolution_ns"));
+    json_int_t t = json_integer_value(json_object_get(r->meta, "time_resolution_ns"));
+    if (l > c->lat_ns)
+        c->lat_ns = (int64_t)l;
+    if (t > c->time_ns)
+        c->time_ns = (int64_t)t;
+}
+
 typedef struct acc {
     const pr_report_opts *o;
+    clock_res res;
     pr_run *run;             /* run being scanned (strings) */
     pr_strtab *names;        /* labels and errors, interned across merged runs */
     uint32_t *map;           /* run string id -> names id (0 = not mapped yet) */
@@ -316,8 +335,10 @@ static void pkey(double p, char *buf, size_t n)
             *c = '_';
 }
 
-/* {"min":…, "mean":…, "stdev":…, "max":…, "p50":…} in ns and the same keys in human form. */
-static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_opts *o)
+/* {"min":…, "mean":…, "stdev":…, "max":…, "p50":…} in ns and the same keys in human form
+ * (values measured with a clock of res ns). */
+static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_opts *o,
+                     int64_t res)
 {
     if (pr_vals_count(v) == 0)
         return;
@@ -329,21 +350,21 @@ static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_
     set_int(raw, "mean", (int64_t)llround(d.mean));
     set_int(raw, "stdev", (int64_t)llround(d.stdev));
     set_int(raw, "max", d.max);
-    set_str(hum, "min", pr_human_duration(d.min, h));
-    set_str(hum, "mean", pr_human_duration((int64_t)llround(d.mean), h));
-    set_str(hum, "stdev", pr_human_duration((int64_t)llround(d.stdev), h));
-    set_str(hum, "max", pr_human_duration(d.max, h));
+    set_str(hum, "min", pr_human_duration_res(d.min, res, h));
+    set_str(hum, "mean", pr_human_duration_res((int64_t)llround(d.mean), res, h));
+    set_str(hum, "stdev", pr_human_duration_res((int64_t)llround(d.stdev), res, h));
+    set_str(hum, "max", pr_human_duration_res(d.max, res, h));
     for (size_t i = 0; i < o->npercentiles; i++) {
         int64_t q = pr_vals_percentile(v, o->percentiles[i]);
         pkey(o->percentiles[i], key, sizeof key);
         set_int(raw, key, q);
-        set_str(hum, key, pr_human_duration(q, h));
+        set_str(hum, key, pr_human_duration_res(q, res, h));
         json_t *e = json_object();
         char pname[32];
         snprintf(pname, sizeof pname, "%g", o->percentiles[i]);
         set_str(e, "p", pname);
         set_int(e, "ns", q);
-        set_str(e, "human", pr_human_duration(q, h));
+        set_str(e, "human", pr_human_duration_res(q, res, h));
         if (i == 0)
             json_object_set_new(e, "first", json_true());
         if (i + 1 == o->npercentiles)
@@ -357,8 +378,15 @@ static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_
     json_object_set_new(obj, name, hum);
 }
 
+/* A span between start stamps of res ns (ab -g: whole seconds): below res it is "< 1 s" even
+ * when a latency added a few ms to it (the wait). */
+static char *span_human(int64_t ns, int64_t res, char *h)
+{
+    return pr_human_duration_res(ns != PR_UNKNOWN && ns < res && ns > -res ? 0 : ns, res, h);
+}
+
 /* Statistics of a series: counts, ratios, rates, distributions, bytes. */
-static json_t *series_json(pr_series *s, const pr_report_opts *o)
+static json_t *series_json(pr_series *s, const pr_report_opts *o, clock_res res)
 {
     json_t *j = json_object();
     char h[32];
@@ -382,9 +410,11 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
     set_str(j, "error_pct", pr_human_percent(err_ratio, h));
     set_str(j, "success_pct", pr_human_percent(known ? 1.0 - err_ratio : NAN, h));
     set_int(j, "duration_ns", r.duration_ns);
-    set_str(j, "duration", pr_human_duration(r.duration_ns, h));
+    set_str(j, "duration", span_human(r.duration_ns, res.time_ns, h));
     set_int(j, "wait_ns", r.wait_ns);
-    set_str(j, "wait", pr_human_duration(r.wait_ns, h));
+    set_str(j, "wait", span_human(r.wait_ns, res.time_ns > res.lat_ns ? res.time_ns : res.lat_ns, h));
+    set_int(j, "time_resolution_ns", res.time_ns);
+    set_int(j, "latency_resolution_ns", res.lat_ns);
     set_real(j, "rate_per_s", r.rate_per_s);
     set_str(j, "rate", pr_human_rate(r.rate_per_s, h));
     set_real(j, "throughput_per_s", r.throughput_per_s);
@@ -404,17 +434,17 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
     if (s->bytes_in_known && span > 0)
         set_real(j, "bytes_in_per_s", (double)s->bytes_in / ((double)span / 1e9));
     /* mean latency is needed for Little's law before put_dist sorts (sorting keeps the sum) */
-    put_dist(j, "latency", &s->latency, o);
+    put_dist(j, "latency", &s->latency, o, res.lat_ns);
     double mean_s = NAN;
     if (pr_vals_count(&s->latency)) {
         pr_dist d;
         pr_vals_dist(&s->latency, &d);
         mean_s = d.mean / 1e9;
     }
-    put_dist(j, "connect", &s->connect, o);
-    put_dist(j, "ttfb", &s->ttfb, o);
-    put_dist(j, "receive", &s->receive, o);
-    put_dist(j, "lateness", &s->lateness, o);
+    put_dist(j, "connect", &s->connect, o, res.lat_ns);
+    put_dist(j, "ttfb", &s->ttfb, o, res.lat_ns);
+    put_dist(j, "receive", &s->receive, o, res.lat_ns);
+    put_dist(j, "lateness", &s->lateness, o, res.lat_ns);
     if (isfinite(mean_s) && isfinite(r.throughput_per_s)) {
         double conc = r.rate_per_s * mean_s;
         set_real(j, "concurrency_estimate", conc);
@@ -509,7 +539,7 @@ static json_t *labels_json(acc *a)
     qsort(refs, n, sizeof *refs, cmp_label);
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++) {
-        json_t *j = series_json(refs[i].s, a->o);
+        json_t *j = series_json(refs[i].s, a->o, a->res);
         const char *name = pr_strtab_get(a->names, refs[i].id);
         set_str(j, "label", refs[i].id ? name : "(none)");
         if (refs[i].id < a->tx_cap && a->tx[refs[i].id])
@@ -636,7 +666,7 @@ static json_t *timeseries_json(acc *a)
 }
 
 /* Histogram on 1-2-5 bucket bounds and the percentile spectrum, from sorted latencies. */
-static void distribution_json(json_t *run, pr_vals *lat)
+static void distribution_json(json_t *run, pr_vals *lat, int64_t res)
 {
     size_t n = pr_vals_count(lat);
     if (n == 0)
@@ -681,7 +711,7 @@ static void distribution_json(json_t *run, pr_vals *lat)
         set_real(e, "percentile", pct);
         int64_t q = pr_vals_percentile(lat, pct);
         set_int(e, "latency_ns", q);
-        set_str(e, "latency", pr_human_duration(q, h));
+        set_str(e, "latency", pr_human_duration_res(q, res, h));
         json_array_append_new(spec, e);
     }
     json_object_set_new(run, "spectrum", spec);
@@ -702,31 +732,89 @@ static void acc_dispose(acc *a)
     pr_strtab_free(a->names);
 }
 
+typedef struct pkey_ref {
+    double p;
+    const char *key;
+    int64_t ns;
+} pkey_ref;
+
+static int cmp_pkey(const void *x, const void *y)
+{
+    const pkey_ref *a = x, *b = y;
+    return (a->p > b->p) - (a->p < b->p);
+}
+
+/* A tool's printed latencies in human form, percentiles in numeric order (p1, p2 … p10 … p100:
+ * the store keeps JSON keys sorted as text, p1, p10, p100, p11 …), and, as for samples, the
+ * list latency_ns.percentiles [{p, ns, human}]. */
+static void summary_latency(json_t *stats, json_t *lat, int64_t res)
+{
+    size_t n = 0;
+    pkey_ref *refs = pr_xmalloc((json_object_size(lat) + 1) * sizeof *refs);
+    const char *k;
+    json_t *v;
+    json_object_foreach(lat, k, v) {
+        char num[32], *end;
+        if (k[0] != 'p' || !json_is_integer(v) || strlen(k) >= sizeof num)
+            continue;
+        snprintf(num, sizeof num, "%s", k + 1);
+        for (char *c = num; *c; c++)
+            if (*c == '_')
+                *c = '.'; /* p99_9 */
+        double p = strtod(num, &end);
+        if (end != num && !*end && p >= 0 && p <= 100)
+            refs[n++] = (pkey_ref){p, k, json_integer_value(v)};
+    }
+    qsort(refs, n, sizeof *refs, cmp_pkey);
+    json_t *hum = json_object(), *list = json_array();
+    char h[32];
+    static const char *const lead[] = {"min", "mean", "stdev"};
+    for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
+        if (json_is_integer(v = json_object_get(lat, lead[i])))
+            set_str(hum, lead[i], pr_human_duration_res(json_integer_value(v), res, h));
+    for (size_t i = 0; i < n; i++) {
+        set_str(hum, refs[i].key, pr_human_duration_res(refs[i].ns, res, h));
+        json_t *e = json_object();
+        char pname[32];
+        snprintf(pname, sizeof pname, "%g", refs[i].p);
+        set_str(e, "p", pname);
+        set_int(e, "ns", refs[i].ns);
+        set_str(e, "human", pr_human_duration_res(refs[i].ns, res, h));
+        if (i == 0)
+            json_object_set_new(e, "first", json_true());
+        if (i + 1 == n)
+            json_object_set_new(e, "last", json_true());
+        json_array_append_new(list, e);
+    }
+    json_object_foreach(lat, k, v) /* max, then anything else the tool printed */
+        if (json_is_integer(v) && !json_object_get(hum, k))
+            set_str(hum, k, pr_human_duration_res(json_integer_value(v), res, h));
+    free(refs);
+    json_object_set_new(lat, "percentiles", list);
+    json_object_set_new(stats, "latency", hum);
+}
+
 /* Summary-only runs: the tool's own numbers, passed through under "stats". */
 static json_t *summary_only_stats(const pr_run *run)
 {
     json_t *j = run->summary ? json_deep_copy(run->summary) : json_object();
     char h[32];
+    /* a tool prints its durations with one precision (ab: whole ms, hey: 0.1 ms…) */
+    clock_res res = {1, 1};
+    clock_widen(&res, run);
     json_t *lat = json_object_get(j, "latency_ns");
-    if (json_is_object(lat)) {
-        json_t *hum = json_object();
-        const char *k;
-        json_t *v;
-        json_object_foreach(lat, k, v) {
-            if (json_is_integer(v))
-                set_str(hum, k, pr_human_duration(json_integer_value(v), h));
-        }
-        json_object_set_new(j, "latency", hum);
-    }
+    if (json_is_object(lat))
+        summary_latency(j, lat, res.lat_ns);
     json_t *v;
     if ((v = json_object_get(j, "rate_per_s")) && json_is_number(v))
         set_str(j, "rate", pr_human_rate(json_number_value(v), h));
     if ((v = json_object_get(j, "throughput_per_s")) && json_is_number(v))
         set_str(j, "throughput", pr_human_rate(json_number_value(v), h));
     if ((v = json_object_get(j, "duration_ns")) && json_is_integer(v))
-        set_str(j, "duration", pr_human_duration(json_integer_value(v), h));
+        set_str(j, "duration", pr_human_duration_res(json_integer_value(v), res.lat_ns, h));
     if ((v = json_object_get(j, "wait_ns")) && json_is_integer(v))
-        set_str(j, "wait", pr_human_duration(json_integer_value(v), h));
+        set_str(j, "wait", pr_human_duration_res(json_integer_value(v), res.lat_ns, h));
+    set_int(j, "latency_resolution_ns", res.lat_ns);
     if ((v = json_object_get(j, "success_ratio")) && json_is_number(v)) {
         set_str(j, "success_pct", pr_human_percent(json_number_value(v), h));
         set_str(j, "error_pct", pr_human_percent(1 - json_number_value(v), h));
@@ -776,8 +864,12 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     int64_t t0 = first->start_ns, t1 = first->end_ns;
     pr_run **runs = pr_xcalloc(nids, sizeof *runs);
     runs[0] = first;
+    a.res = (clock_res){1, 1};
+    clock_widen(&a.res, first);
     for (size_t i = 1; i < nids && rc == 0; i++) {
         rc = pr_store_load_run(st, ids[i], &runs[i], err);
+        if (rc == 0)
+            clock_widen(&a.res, runs[i]);
         if (rc == 0 && runs[i]->start_ns != PR_UNKNOWN) {
             if (t0 == PR_UNKNOWN || runs[i]->start_ns < t0)
                 t0 = runs[i]->start_ns;
@@ -832,7 +924,7 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         rc = pr_store_scan(st, ids[i], scan_cb, &a, err);
     }
     if (rc == 0) {
-        json_t *stats = series_json(&a.total, o);
+        json_t *stats = series_json(&a.total, o, a.res);
         double apdex = a.total.count && a.total.unknown < a.total.count
                            ? ((double)a.apdex_s + (double)a.apdex_t / 2) / (double)a.total.count
                            : NAN;
@@ -849,6 +941,8 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
             json_t *w = json_object();
             set_int(w, "from_ns", o->from_ns);
             set_int(w, "to_ns", o->to_ns);
+            set_int(w, "run_ns", t0 != PR_UNKNOWN && t1 != PR_UNKNOWN ? t1 - t0 : PR_UNKNOWN);
+            json_object_set_new(w, "empty", json_boolean(a.total.count == 0)); /* nothing left */
             json_object_set_new(j, "window", w);
         }
         if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
@@ -871,7 +965,7 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         if (a.nbins)
             json_object_set_new(j, "timeseries", timeseries_json(&a));
         if (o->histogram)
-            distribution_json(j, &a.total.latency); /* sorted by series_json */
+            distribution_json(j, &a.total.latency, a.res.lat_ns); /* sorted by series_json */
         *out = j;
     } else {
         json_decref(j);
@@ -881,6 +975,12 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     free(runs);
     acc_dispose(&a);
     return rc;
+}
+
+int64_t pr_report_latency_res(const json_t *stats)
+{
+    json_int_t r = json_integer_value(json_object_get(stats, "latency_resolution_ns"));
+    return r > 1 ? (int64_t)r : 1;
 }
 
 int pr_report_run(pr_store *st, int64_t run_id, const pr_report_opts *o, json_t **out,

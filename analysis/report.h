@@ -52,6 +52,10 @@ int pr_report_run(pr_store *st, int64_t run_id, const pr_report_opts *o, json_t 
 int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
                     const pr_report_opts *o, json_t **out, pr_error *err);
 
+/* The clock resolution of a run model's latencies: stats.latency_resolution_ns, 1 (ns) when
+ * the model does not say. For pr_human_duration_res. */
+int64_t pr_report_latency_res(const json_t *stats);
+
 /* Groups an error message: digits runs become "N", hex ids "X" (docs/metrics.md). */
 void pr_error_group(const char *msg, char *out, size_t size);
 

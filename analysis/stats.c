@@ -191,6 +191,15 @@ void pr_series_merge(pr_series *a, const pr_series *b)
     pr_vals_merge(&a->lateness, &b->lateness);
 }
 
+void pr_series_make_bounded(pr_series *s)
+{
+    pr_vals_make_bounded(&s->latency);
+    pr_vals_make_bounded(&s->connect);
+    pr_vals_make_bounded(&s->ttfb);
+    pr_vals_make_bounded(&s->receive);
+    pr_vals_make_bounded(&s->lateness);
+}
+
 void pr_series_dispose(pr_series *s)
 {
     pr_vals_dispose(&s->latency);

@@ -28,6 +28,9 @@ void pr_series_init(pr_series *s);
 void pr_series_init_mode(pr_series *s, int bounded);
 /* outcome: 1 success, 0 failure, -1 unknown (pr_sample_outcome). */
 void pr_series_add(pr_series *s, const pr_sample *x, int outcome);
+/* From now on keeps durations in histograms, the values so far included (vals.h): for a
+ * series that outgrows the memory exact mode may take. */
+void pr_series_make_bounded(pr_series *s);
 /* Adds all of b into a (merging series is exact). */
 void pr_series_merge(pr_series *a, const pr_series *b);
 void pr_series_dispose(pr_series *s);

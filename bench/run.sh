@@ -58,14 +58,30 @@ if [ "${BENCH_SMALL:-}" = 1 ]; then
   "$BUILD/bench/bench_vegeta" 20000 20000
   "$BUILD/bench/bench_ab" 100000
   "$BUILD/bench/bench_jmeter" 200000 both
+  "$BUILD/bench/bench_gatling" 100000
   "$BUILD/bench/bench_chart" -n 1000000
 else
   "$BUILD/bench/bench_vegeta" 2000000 1000000   # the 2M-result gob file (~0.9 GB) and 1M JSON/CSV lines
   "$BUILD/bench/bench_ab" 10000000              # 10M-row ab -g file
   "$BUILD/bench/bench_jmeter" 10000000 csv      # 10M-row JTL CSV
   "$BUILD/bench/bench_jmeter" 1000000 xml       # 1M-sample JTL XML
+  "$BUILD/bench/bench_gatling" 5000000          # Gatling text log: 5M requests, 8M records
   "$BUILD/bench/bench_chart" -n 10000000        # latency-over-time of 10M points, other kinds
 fi
+# peers' files: k6 --out json / --out csv (bench/gen_k6: 14 lines, 9 joined points per request)
+# and an HdrHistogram distribution (export --format hgrm of the native run, ingested back)
+K6N=${BENCH_K6_N:-200000}
+[ "${BENCH_SMALL:-}" = 1 ] && K6N=20000
+for kind in ndjson csv; do
+  f="$DATA/k6-$K6N.$kind"
+  [ -f "$f" ] || "$BUILD/bench/gen_k6" "$K6N" "$f" 50 $([ $kind = csv ] && echo csv)
+  lines=$(wc -l < "$f")
+  rm -f "$DATA/k6.db" "$DATA/k6.db-wal" "$DATA/k6.db-shm"
+  measure "ingest k6 $kind ($K6N req, lines)" "$lines" "$BIN" ingest --quiet --store "$DATA/k6.db" "$f"
+done
+"$BIN" export --format hgrm --store "$DATA/bench.db" 1 > "$DATA/native.hgrm"
+rm -f "$DATA/k6.db" "$DATA/k6.db-wal" "$DATA/k6.db-shm"
+measure "ingest hgrm (distribution of run 1)" "$N" "$BIN" ingest --quiet --store "$DATA/k6.db" "$DATA/native.hgrm"
 # the peer tools' own reports on the same workloads, where installed
 if command -v vegeta >/dev/null 2>&1 && [ -f bench/data/vegeta-2000000.bin ]; then
   measure "vegeta report (peer)" 2000000 vegeta report bench/data/vegeta-2000000.bin

@@ -105,12 +105,12 @@ static double metric_value(json_t *stats, const char *m)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static void human(enum unit u, double v, char *buf)
+static void human(enum unit u, double v, int64_t res_ns, char *buf)
 {
     if (isnan(v))
         strcpy(buf, "n/a");
     else if (u == U_NS)
-        pr_human_duration((int64_t)llround(v), buf);
+        pr_human_duration_res((int64_t)llround(v), res_ns, buf);
     else if (u == U_RATIO)
         pr_human_percent(v, buf);
     else if (u == U_PER_S)
@@ -124,6 +124,7 @@ typedef struct verdict {
     char label[256];
     const threshold *t;
     double value;
+    int64_t res_ns; /* the clock resolution of the run's durations */
     int pass;
 } verdict;
 
@@ -186,6 +187,7 @@ static int run(int argc, char **argv)
     o.histogram = 0;
     o.findings = 0;
     static const double pcts[] = {50, 75, 90, 95, 99, 99.9, 99.99};
+    char window[96] = ""; /* --skip-warmup as typed, for the warning on empty windows */
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
@@ -221,6 +223,7 @@ static int run(int argc, char **argv)
                 free(ts);
                 return PR_EXIT_USAGE;
             }
+            snprintf(window, sizeof window, "--skip-warmup %s", optarg);
             break;
         default: free(ts); return PR_EXIT_USAGE;
         }
@@ -255,6 +258,7 @@ static int run(int argc, char **argv)
         free(ts);
         return rc;
     }
+    pr_cli_warn_windows(doc, window);
     /* evaluate */
     verdict *vs = NULL;
     size_t nv = 0, vcap = 0, failed = 0;
@@ -284,6 +288,7 @@ static int run(int argc, char **argv)
                 snprintf(v->label, sizeof v->label, "%s", names[g] ? names[g] : "");
                 v->t = &ts[t];
                 v->value = metric_value(groups[g], ts[t].metric);
+                v->res_ns = pr_report_latency_res(groups[g]);
                 /* an unknown value cannot pass a gate */
                 v->pass = !isnan(v->value) &&
                           (ts[t].is_max ? v->value <= ts[t].limit : v->value >= ts[t].limit);
@@ -304,7 +309,7 @@ static int run(int argc, char **argv)
     printf("%-4s  %-*s  %-*s  %-*s  %10s\n", "", wr, "RUN", wl, "LABEL", wt, "THRESHOLD", "VALUE");
     for (size_t k = 0; k < nv; k++) {
         char val[32];
-        human(vs[k].t->unit, vs[k].value, val);
+        human(vs[k].t->unit, vs[k].value, vs[k].res_ns, val);
         printf("%-4s  %-*s  %-*.*s  %-*s  %10s\n", vs[k].pass ? "ok" : "FAIL", wr, vs[k].run, wl, wl,
                vs[k].label[0] ? vs[k].label : "(all)", wt, vs[k].t->text, val);
     }
@@ -328,7 +333,7 @@ static int run(int argc, char **argv)
                 pr_buf_printf(&b, "\" tests=\"%zu\" failures=\"%zu\">\n", tests, fails);
             }
             char val[32];
-            human(vs[k].t->unit, vs[k].value, val);
+            human(vs[k].t->unit, vs[k].value, vs[k].res_ns, val);
             pr_buf_puts(&b, "    <testcase classname=\"");
             xml_escape(&b, vs[k].label[0] ? vs[k].label : "(all)");
             pr_buf_puts(&b, "\" name=\"");
@@ -359,7 +364,7 @@ static int run(int argc, char **argv)
         pr_buf_puts(&b, "| | Run | Label | Threshold | Value |\n|---|---|---|---|---:|\n");
         for (size_t k = 0; k < nv; k++) {
             char val[32];
-            human(vs[k].t->unit, vs[k].value, val);
+            human(vs[k].t->unit, vs[k].value, vs[k].res_ns, val);
             pr_buf_printf(&b, "| %s | ", vs[k].pass ? "✅" : "❌");
             const char *cells[] = {vs[k].run, vs[k].label[0] ? vs[k].label : "(all)", vs[k].t->text};
             for (int q = 0; q < 3; q++) {

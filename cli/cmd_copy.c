@@ -2,6 +2,7 @@
  * PostgreSQL, or back), exactly: samples byte for byte, tags, sources, shards. */
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "cli/views.h"
 #include "model/xalloc.h"
 #include <getopt.h>

@@ -4,6 +4,7 @@
 #include "cli/views.h"
 #include "model/xalloc.h"
 #include "parsers/parser.h"
+#include "parsers/sniff.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,12 @@ static void merge_missing(json_t *into, json_t *from)
     json_object_update_missing(into, from);
 }
 
-/* File name without folders and without its last extension. */
+/* Suffixes a tool adds to one prefix for the files of one run: Locust's --csv PREFIX writes
+ * PREFIX_stats.csv, PREFIX_stats_history.csv, PREFIX_failures.csv, … */
+static const char *const run_suffixes[] = {"_stats_history", "_stats", "_failures",
+                                           "_exceptions", "_requests", "_distribution"};
+
+/* File name without folders, without its last extension and without a run suffix. */
 static char *base_of(const char *path)
 {
     const char *b = strrchr(path, '/');
@@ -53,6 +59,14 @@ static char *base_of(const char *path)
     char *dot = strrchr(s, '.');
     if (dot && dot != s)
         *dot = 0;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < sizeof run_suffixes / sizeof run_suffixes[0]; i++) {
+        size_t k = strlen(run_suffixes[i]);
+        if (n > k && !strcmp(s + n - k, run_suffixes[i])) {
+            s[n - k] = 0;
+            break;
+        }
+    }
     return s;
 }
 
@@ -77,7 +91,7 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const sh
     const pr_parser *p = forced;
     if (!p) {
         size_t got;
-        const unsigned char *head = pr_input_peek(in, 65536, &got);
+        const unsigned char *head = pr_input_peek(in, PR_SNIFF_WINDOW, &got);
         p = pr_parser_sniff(head, got, NULL);
         if (!p) {
             pr_cli_errorf("%s: unrecognised format (name one with --format; `perfreport formats` "
@@ -208,7 +222,7 @@ static int run(int argc, char **argv)
     const char *store = NULL, *name = NULL, *metafile = NULL;
     const pr_parser *forced = NULL;
     char **tags = pr_xcalloc((size_t)argc, sizeof *tags);
-    int ntags = 0, force = 0, quiet = 0, c, rc = 0;
+    int ntags = 0, force = 0, quiet = pr_cli_quiet(), c, rc = 0;
     shard_target shard = {NULL, -1, 0};
     pr_parse_opts po;
     memset(&po, 0, sizeof po);
@@ -287,6 +301,14 @@ static int run(int argc, char **argv)
         free(tags);
         return PR_EXIT_USAGE;
     }
+    int dashes = 0; /* a pipe or file on stdin ends once: the next '-' would read nothing */
+    for (int i = optind; i < argc; i++)
+        dashes += !strcmp(argv[i], "-");
+    if (dashes > 1 && !isatty(0)) {
+        pr_cli_errorf("ingest: '-' given %d times: stdin can be read only once", dashes);
+        free(tags);
+        return PR_EXIT_USAGE;
+    }
     json_t *user_meta = NULL;
     if (metafile) {
         json_error_t je;
@@ -351,6 +373,7 @@ const pr_command pr_cmd_ingest = {
     "options:\n"
     "  -n, --name NAME       add to the run NAME (created if missing); default: a new run\n"
     "                        named by the file (e.g. Vegeta's attack name) or its base name\n"
+    "                        (stdin: 'stdin', then 'stdin-2', 'stdin-3'…)\n"
     "  -t, --tag KEY=VALUE   tag the run (repeatable)\n"
     "  -f, --format NAME     skip detection (see perfreport formats)\n"
     "      --force           ingest content that is already in the store\n"

@@ -3,6 +3,7 @@
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
@@ -110,7 +111,7 @@ static int load_points(void *payload, json_t *run, pr_chart_points *out, pr_erro
     if (!run)
         return 0;
     pr_store *st;
-    int rc = pr_store_open(&st, pc->store ? pc->store : pr_store_default_path(), 0, err);
+    int rc = pr_store_open(&st, pc->store ? pc->store : pr_cli_store_path(), 0, err);
     if (rc < 0)
         return rc;
     rc = pr_points_load(st, json_integer_value(json_object_get(run, "id")), PR_UNKNOWN,

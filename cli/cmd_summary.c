@@ -3,10 +3,13 @@
 #include "analysis/findings.h"
 #include "analysis/human.h"
 #include "analysis/jmeter_stats.h"
+#include "analysis/k6_stats.h"
+#include "analysis/peer_stats.h"
 #include "analysis/vegeta_stats.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include <getopt.h>
@@ -18,6 +21,13 @@ static const char *jstr(json_t *o, const char *k)
 {
     const char *s = json_string_value(json_object_get(o, k));
     return s ? s : "-";
+}
+
+/* Orders "p2.5" before "p50" before "p100". */
+static int cmp_pct_key(const void *a, const void *b)
+{
+    double x = strtod(*(const char *const *)a + 1, NULL), y = strtod(*(const char *const *)b + 1, NULL);
+    return x < y ? -1 : x > y;
 }
 
 static void print_latency_line(const char *title, json_t *stats, const char *key)
@@ -45,52 +55,23 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
         printf("%sp%s %s", sep, jstr(e, "p"), jstr(e, "human"));
         sep = ", ";
     }
-    if (!json_is_array(list)) {
+    if (!json_is_array(list)) { /* a tool's own percentiles, in ascending order */
+        const char *keys[64];
+        size_t nk = 0;
         const char *k;
         json_t *v;
-        json_object_foreach(h, k, v) {
-            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9') {
-                printf("%s%s %s", sep, k, json_string_value(v));
-                sep = ", ";
-            }
+        json_object_foreach(h, k, v)
+            if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9' && nk < 64)
+                keys[nk++] = k;
+        qsort(keys, nk, sizeof keys[0], cmp_pct_key);
+        for (size_t j = 0; j < nk; j++) {
+            printf("%s%s %s", sep, keys[j], jstr(h, keys[j]));
+            sep = ", ";
         }
     }
     if (json_object_get(h, "max"))
         printf("%smax %s", sep, jstr(h, "max"));
     printf("\n");
-}
-
-/* Display width of UTF-8 text: code points (East Asian wide ones count 2). */
-static size_t text_width(const char *s, size_t max_bytes)
-{
-    size_t w = 0;
-    for (size_t i = 0; s[i] && i < max_bytes; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c & 0xc0) == 0x80)
-            continue;
-        w += (c >= 0xe3 && c <= 0xed) || c == 0xef ? 2 : 1; /* CJK, Hangul, fullwidth */
-    }
-    return w;
-}
-
-/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
-static void print_cell(const char *s, size_t width)
-{
-    size_t bytes = 0, w = 0;
-    while (s[bytes]) {
-        size_t k = 1;
-        while ((s[bytes + k] & 0xc0) == 0x80)
-            k++;
-        size_t cw = text_width(s + bytes, k);
-        if (w + cw > width)
-            break;
-        w += cw;
-        bytes += k;
-    }
-    for (size_t i = 0; i < bytes; i++) /* control characters (a label's newline) as spaces */
-        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i]);
-    for (; w < width; w++)
-        putchar(' ');
 }
 
 static void print_run(json_t *r, int by_label)
@@ -132,7 +113,9 @@ static void print_run(json_t *r, int by_label)
         printf("  %-13s %s\n", "rate", jstr(s, "rate"));
     if (json_object_get(s, "throughput"))
         printf("  %-13s %s\n", "throughput", jstr(s, "throughput"));
-    if (json_is_null(json_object_get(s, "successes"))) {
+    if (req && json_integer_value(req) == 0) {
+        printf("  %-13s - (no request)\n", "success");
+    } else if (json_is_null(json_object_get(s, "successes"))) {
         printf("  %-13s unknown (the source records no outcome per request)\n", "success");
     } else if (json_object_get(s, "success_pct")) {
         json_t *e = json_object_get(s, "errors");
@@ -192,7 +175,7 @@ static void print_run(json_t *r, int by_label)
             }
             printf("    %8lld  ", (long long)json_integer_value(json_object_get(e, "count")));
             const char *m = jstr(e, "message");
-            print_cell(m, text_width(m, (size_t)-1));
+            pr_cli_print_cell(m, pr_cli_text_width(m, (size_t)-1));
             printf("\n");
         }
     }
@@ -206,21 +189,21 @@ static void print_run(json_t *r, int by_label)
         size_t w = 5, i;
         json_t *l;
         json_array_foreach(labels, i, l) {
-            size_t n = text_width(jstr(l, "label"), (size_t)-1);
+            size_t n = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
             if (n > w)
                 w = n;
         }
         if (w > 60)
             w = 60;
         printf("\n  ");
-        print_cell(jstr(r, "by"), w);
+        pr_cli_print_cell(jstr(r, "by"), w);
         printf(" %9s %8s %10s %10s %10s %10s %10s %11s\n", "requests",
                "errors", "mean", "p50", "p90", "p99", "max", "throughput");
         json_array_foreach(labels, i, l) {
             json_t *lat = json_object_get(l, "latency");
             json_t *rawl = json_object_get(l, "latency_ns");
             printf("  ");
-            print_cell(jstr(l, "label"), w);
+            pr_cli_print_cell(jstr(l, "label"), w);
             printf(" %9lld %8s %10s %10s %10s %10s %10s %11s\n",
                    (long long)json_integer_value(json_object_get(l, "requests")),
                    jstr(l, "error_pct"), jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"),
@@ -244,11 +227,12 @@ static int gather_cb(void *p, const pr_sample *s, size_t n)
     return 0;
 }
 
-enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB };
+enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
+       FMT_LOCUST, FMT_K6, FMT_K6_JSON, NFMTS };
 
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
-static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
+static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
                              const pr_report_opts *o)
 {
     pr_error err;
@@ -258,11 +242,33 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
     }
+    json_t *k6sum = json_object_get(json_object_get(run->summary, "tool"), "k6");
+    if (fmt >= FMT_K6 && run->summary_only && json_is_object(k6sum)) {
+        /* k6's own numbers, in its layout */
+        char *text = fmt == FMT_K6 ? pr_k6_summary_text(k6sum)
+                                   : json_dumps(json_object_get(k6sum, "metrics"),
+                                                JSON_INDENT(2) | JSON_SORT_KEYS);
+        fputs(text, stdout);
+        free(text);
+        pr_run_free(run);
+        return 0;
+    }
+    if (run->summary_only && fmt == FMT_LOCUST && json_object_get(run->summary, "labels")) {
+        pr_buf b = PR_BUF_INIT; /* a Locust run: its own CSV figures in its own layout */
+        pr_locust_console(run, NULL, 0, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
+        pr_run_free(run);
+        return 0;
+    }
     if (run->summary_only) {
+        static const char *const what[NFMTS] = {
+            [FMT_AB] = "ab's tables", [FMT_JMETER] = "JMeter's statistics",
+            [FMT_VEGETA] = "Vegeta's report", [FMT_VEGETA_JSON] = "Vegeta's report",
+            [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table",
+            [FMT_K6] = "k6's summary", [FMT_K6_JSON] = "k6's summary"};
         pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
-                      (long long)id, fmt == FMT_AB ? "ab's tables" : fmt == FMT_JMETER
-                                                                     ? "JMeter's statistics"
-                                                                     : "Vegeta's report");
+                      (long long)id, what[fmt]);
         pr_run_free(run);
         return PR_EXIT_ERROR;
     }
@@ -285,13 +291,35 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
         pr_jstats_opts_default(&jo);
         jo.apdex_satisfied_ms = o->apdex_t_ns / 1000000;
         jo.apdex_tolerated_ms = o->apdex_f_ns / 1000000;
-        jo.percentiles = jmeter_pct ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
+        jo.percentiles = pct_rule == 1 ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
         pr_jstats *js = pr_jstats_compute(g.s, g.n, run, &jo);
         if (pr_jstats_write(js, stdout, "<stdout>", &err) < 0) {
             pr_cli_print_error(&err);
             rc = PR_EXIT_ERROR;
         }
         pr_jstats_free(js);
+    } else if (rc == 0 && fmt >= FMT_K6) {
+        int span = 0;
+        json_t *data = pr_k6_data_from_samples(run, g.s, g.n, pct_rule == 2, &span);
+        char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)
+                                   : json_dumps(json_object_get(data, "metrics"),
+                                                JSON_INDENT(2) | JSON_SORT_KEYS);
+        fputs(text, stdout);
+        if (fmt == FMT_K6_JSON)
+            putchar('\n');
+        if (span && fmt == FMT_K6)
+            printf("# rates over the samples' span (first start to last end): the run has no "
+                   "k6 test duration\n");
+        free(text);
+        json_decref(data);
+    } else if (rc == 0 && (fmt == FMT_GATLING || fmt == FMT_LOCUST)) {
+        pr_buf b = PR_BUF_INIT;
+        if (fmt == FMT_GATLING)
+            pr_gatling_console(run, g.s, g.n, &b);
+        else
+            pr_locust_console(run, g.s, g.n, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
     } else if (rc == 0 && fmt == FMT_AB) {
         pr_ab_tables t;
         if (pr_ab_stats_from_samples(run, g.s, g.n, &t, &err) < 0) {
@@ -330,12 +358,18 @@ static int run(int argc, char **argv)
         {"exact-limit", required_argument, NULL, 7}, {"no-findings", no_argument, NULL, 8},
         {NULL, 0, NULL, 0}};
     const char *store = NULL, *format = "text";
-    int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0;
+    int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0, k6_pct = 0;
     pr_report_opts o;
     pr_report_opts_init(&o);
     int apdex_f_set = 0;
+    char window[128] = ""; /* the window options as typed, for the warning on empty windows */
     optind = 1;
     while ((c = getopt_long(argc, argv, "jb:p:mf:", longopts, NULL)) != -1) {
+        if (c >= 1 && c <= 3) {
+            size_t k = strlen(window);
+            snprintf(window + k, sizeof window - k, "%s%s %s", k ? " " : "",
+                     c == 1 ? "--from" : c == 2 ? "--to" : "--skip-warmup", optarg);
+        }
         switch (c) {
         case 'S': store = optarg; break;
         case 'j': json = 1; break;
@@ -354,6 +388,10 @@ static int run(int argc, char **argv)
             }
             if (!strcmp(optarg, "ab")) {
                 ab_pct = 1;
+                break;
+            }
+            if (!strcmp(optarg, "k6")) {
+                k6_pct = 1;
                 break;
             }
             if (pr_report_parse_percentiles(&o, optarg) < 0) {
@@ -393,20 +431,28 @@ static int run(int argc, char **argv)
     }
     if (!apdex_f_set && o.apdex_t_ns != 500000000)
         o.apdex_f_ns = 4 * o.apdex_t_ns;
-    static const char *const fmts[] = {"text", "json", "vegeta", "vegeta-json", "jmeter", "ab"};
+    static const char *const fmts[NFMTS] = {"text",   "json", "vegeta",  "vegeta-json",
+                                            "jmeter", "ab",   "gatling", "locust",
+                                            "k6",     "k6-json"};
     int fmt = -1;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < NFMTS; i++)
         if (!strcmp(format, fmts[i]))
             fmt = i;
     if (fmt < 0) {
         pr_cli_errorf("--format: unknown output format '%s' (text, json, vegeta, vegeta-json, "
-                      "jmeter, ab)", format);
+                      "jmeter, ab, gatling, locust, k6, k6-json)", format);
         return PR_EXIT_USAGE;
     }
     if (jmeter_pct && fmt != FMT_JMETER) {
         pr_cli_errorf("--percentiles jmeter goes with --format jmeter (JMeter's statistics.json)");
         return PR_EXIT_USAGE;
     }
+    if (k6_pct && fmt < FMT_K6) {
+        pr_cli_errorf("--percentiles k6 goes with --format k6 (k6's end-of-test summary)");
+        return PR_EXIT_USAGE;
+    }
+    if (k6_pct)
+        jmeter_pct = 2; /* print_tool_format's percentile switch: 2 = k6's rule */
     if (ab_pct) /* ab's rules are its tables */
         fmt = FMT_AB;
     if (fmt == FMT_JSON)
@@ -439,6 +485,8 @@ static int run(int argc, char **argv)
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
+    if (rc == 0)
+        pr_cli_warn_windows(doc, window);
     if (rc == 0) {
         if (json) {
             char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
@@ -476,9 +524,14 @@ const pr_command pr_cmd_summary = {
     "                           tag:KEY (a run tag; with --merge), up to 4 combined: url,status\n"
     "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9);\n"
     "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
-    "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab)\n"
+    "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab);\n"
+    "                           'k6' (with --format k6): k6's linear interpolation between\n"
+    "                           the closest ranks\n"
     "  -f, --format FMT         text (default), json, vegeta (vegeta report's layout),\n"
-    "                           vegeta-json, jmeter (statistics.json), ab (ab's tables)\n"
+    "                           vegeta-json, jmeter (statistics.json), ab (ab's tables),\n"
+    "                           gatling (Gatling's console summary), locust (its stats table)\n"
+    "                           k6 (k6's end-of-test summary), k6-json (its metrics as\n"
+    "                           handleSummary() data)\n"
     "  -m, --merge              analyse all the runs as one (e.g. one per load generator)\n"
     "      --from D, --to D     keep samples started D after the run start (e.g. 10s)\n"
     "      --skip-warmup D      same as --from D\n"

@@ -230,6 +230,8 @@ int pr_lex_rfc3339(const char *s, size_t n, int64_t *out_ns, int *offset_min)
         return -1;
     int64_t days = pr_days_from_civil(Y, (unsigned)M, (unsigned)D);
     int64_t secs = days * 86400 + h * 3600 + mi * 60 + se - (int64_t)off * 60;
+    if (secs > 9200000000LL || secs < -9200000000LL) /* beyond ns in int64 (1678..2262) */
+        return -1;
     *out_ns = secs * 1000000000LL + frac;
     if (offset_min)
         *offset_min = off;
@@ -293,4 +295,124 @@ size_t pr_lex_split(const char *line, size_t n, char sep, pr_str *fields, size_t
         }
     }
     return k;
+}
+
+int pr_lex_decimal_ns(const char *s, size_t n, int unit_exp10, int64_t *out_ns)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    /* digits as an integer mantissa (first 19 significant) with a decimal exponent */
+    uint64_t mant = 0;
+    int exp10 = unit_exp10, sig = 0, digits = 0, dropped_first = -1;
+    int seen_dot = 0;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (c == '.' && !seen_dot) {
+            seen_dot = 1;
+            continue;
+        }
+        if (c < '0' || c > '9')
+            break;
+        digits++;
+        if (sig == 0 && c == '0') { /* leading zeros */
+            if (seen_dot)
+                exp10--;
+            continue;
+        }
+        if (sig < 18) {
+            mant = mant * 10 + (uint64_t)(c - '0');
+            sig++;
+            if (seen_dot)
+                exp10--;
+        } else {
+            if (dropped_first < 0)
+                dropped_first = c - '0';
+            if (!seen_dot)
+                exp10++;
+        }
+    }
+    if (digits == 0)
+        return -1;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        int64_t e;
+        size_t j = i + 1;
+        if (j < n && s[j] == '+')
+            j++;
+        if (pr_lex_i64(s + j, n - j, &e) < 0 || e > 400 || e < -400)
+            return -1;
+        exp10 += (int)e;
+        i = n;
+    }
+    if (i != n)
+        return -1;
+    /* value = mant * 10^exp10 (+ dropped digits); scale to an integer count of ns */
+    while (exp10 > 0) {
+        if (mant > UINT64_MAX / 10)
+            return -1;
+        mant *= 10;
+        exp10--;
+    }
+    while (exp10 < 0) { /* the last digit shifted out decides the rounding */
+        dropped_first = mant ? (int)(mant % 10) : 0;
+        mant /= 10;
+        exp10++;
+        if (mant == 0 && exp10 < 0) {
+            dropped_first = 0;
+            break;
+        }
+    }
+    if (dropped_first >= 5)
+        mant++;
+    if (mant > (uint64_t)INT64_MAX)
+        return -1;
+    *out_ns = neg ? -(int64_t)mant : (int64_t)mant;
+    return 0;
+}
+
+int pr_lex_split_csv(const char *line, size_t len, char sep, pr_str *f, size_t max, char *out,
+                     size_t *bad_at)
+{
+    size_t i = 0, k = 0, o = 0;
+    for (;;) {
+        if (k == max)
+            return (int)max + 1;
+        if (i < len && line[i] == '"') {
+            size_t start = o;
+            i++;
+            for (;;) {
+                const char *q = i < len ? memchr(line + i, '"', len - i) : NULL;
+                if (!q) {
+                    *bad_at = len;
+                    return -1;
+                }
+                size_t m = (size_t)(q - (line + i));
+                memcpy(out + o, line + i, m);
+                o += m;
+                i += m + 1;
+                if (i < len && line[i] == '"') {
+                    out[o++] = '"';
+                    i++;
+                    continue;
+                }
+                break;
+            }
+            f[k++] = (pr_str){out + start, o - start};
+            if (i == len)
+                return (int)k;
+            if (line[i] != sep) {
+                *bad_at = i;
+                return -1;
+            }
+            i++;
+        } else {
+            const char *c = memchr(line + i, sep, len - i);
+            size_t e = c ? (size_t)(c - line) : len;
+            f[k++] = (pr_str){line + i, e - i};
+            if (!c)
+                return (int)k;
+            i = e + 1;
+        }
+    }
 }

@@ -33,8 +33,21 @@ int64_t pr_days_from_civil(int64_t y, unsigned m, unsigned d);
  * (minutes; 0 prints "Z"). buf must hold 40 bytes. Returns buf. */
 char *pr_format_rfc3339(int64_t ns, int offset_min, char *buf);
 
+/* Parses a plain decimal number ("0.0029", "57.0746", "1e-06", "-3") in units of 10^unit_exp10
+ * ns (9: seconds, 6: ms, 3: µs, 0: ns) to ns, exactly (no floating point), rounding half away
+ * from zero below 1 ns. 0 ok, -1 if not a number or beyond the int64 ns range. */
+int pr_lex_decimal_ns(const char *s, size_t n, int unit_exp10, int64_t *out_ns);
+
 /* Splits a line at `sep` into at most `max` fields (no quoting). Returns the field count;
  * when the line has more fields than max, returns max + 1 and fills max. */
 size_t pr_lex_split(const char *line, size_t n, char sep, pr_str *fields, size_t max);
+
+/* Splits one line of RFC 4180 CSV at `sep` into at most `max` fields: a field that starts with
+ * '"' is quoted ("" inside is one quote) and is unquoted into `out`, which must hold n bytes;
+ * other fields point into the line. Returns the field count, max + 1 when there are more, or
+ * -1 with *bad_at set to the offset of a quoting error (an unterminated quote, text after a
+ * closing quote). A quoted field spanning lines is an unterminated quote here. */
+int pr_lex_split_csv(const char *line, size_t n, char sep, pr_str *fields, size_t max, char *out,
+                     size_t *bad_at);
 
 #endif

@@ -80,6 +80,13 @@ void pr_run_meta_set(pr_run *r, const char *key, json_t *value)
     json_object_set_new(r->meta, key, value);
 }
 
+void pr_run_meta_resolution(pr_run *r, const char *key, int64_t ns)
+{
+    json_t *old = json_object_get(r->meta, key);
+    if (!json_is_integer(old) || json_integer_value(old) < ns)
+        json_object_set_new(r->meta, key, json_integer(ns));
+}
+
 uint32_t pr_run_intern(pr_run *r, const char *s, size_t len)
 {
     return pr_strtab_intern(r->strings, s, len);

@@ -65,6 +65,11 @@ void pr_run_tag(pr_run *r, const char *key, const char *value);
 const char *pr_run_tag_get(const pr_run *r, const char *key);
 /* Sets meta[key] = value (steals the reference to value). */
 void pr_run_meta_set(pr_run *r, const char *key, json_t *value);
+/* Records the clock resolution of some of the run's times in meta[key]
+ * ("latency_resolution_ns": durations; "time_resolution_ns": start stamps), keeping the
+ * coarsest any of its inputs gave: ab's text (whole ms) joined with its -e CSV (µs) still has
+ * whole-millisecond numbers. */
+void pr_run_meta_resolution(pr_run *r, const char *key, int64_t ns);
 /* Interning shortcuts into the run's string table. */
 uint32_t pr_run_intern(pr_run *r, const char *s, size_t len);
 const char *pr_run_str(const pr_run *r, uint32_t id);

@@ -20,6 +20,11 @@ enum {
     PR_SF_PARENT = 1u << 2       /* a sample that has sub-results */
 };
 
+/* Attribute prefixes that carry a source's own figure in pr_sample.attrs, where readers and
+ * analysis must agree on the name. "ab.dtime=N": ab's own dtime (ms) when it differs from
+ * ttime - ctime, so ab's Processing row can be rebuilt exactly. */
+#define PR_AB_DTIME_ATTR "ab.dtime="
+
 typedef struct pr_sample {
     int64_t start_ns;    /* request start, ns since the Unix epoch */
     int64_t latency_ns;  /* to last byte; for open-model generators measured from intended send */

@@ -17,9 +17,6 @@
 #include <jansson.h>
 #include "model/run.h"
 
-/* attrs prefix carrying ab's own dtime (ms) when it differs from ttime - ctime. */
-#define PR_AB_DTIME_ATTR "ab.dtime="
-
 /* Merges summary `from` (e.g. the -e CSV's) into `into` (e.g. the text report's): keys
  * `into` already has win, everything else is copied. */
 void pr_ab_merge_summary(json_t *into, const json_t *from);

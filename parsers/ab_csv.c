@@ -1,6 +1,7 @@
 /* Reader of ApacheBench's -e percentile CSV as a summary-only run (total-time percentiles). */
 #include "parsers/ab.h"
 #include "parsers/parser.h"
+#include "parsers/sniff.h"
 #include "parsers/textsum.h"
 #include <stdio.h>
 #include <string.h>
@@ -9,12 +10,7 @@
 
 static int sniff(const unsigned char *buf, size_t len)
 {
-    size_t k = sizeof AB_CSV_HEADER - 1;
-    if (len < k)
-        return len > 16 && memcmp(buf, AB_CSV_HEADER, len) == 0 ? 60 : 0;
-    if (memcmp(buf, AB_CSV_HEADER, k) != 0)
-        return 0;
-    return (len == k || buf[k] == '\n' || buf[k] == '\r') ? 100 : 0;
+    return pr_sniff_header(buf, len, AB_CSV_HEADER, 17);
 }
 
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
@@ -107,7 +103,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                      "rows %d..99 are not monotonic: ab reads past its samples when a run has "
                      "50 requests or fewer; left out of the percentiles", bad_from);
     }
-    pr_run_meta_set(run, "latency_resolution_ns", json_integer(1000));
+    pr_run_meta_resolution(run, "latency_resolution_ns", 1000); /* ms, 3 decimals */
     pr_textsum_note(run, "ab -e: total time percentiles, row i = sorted[round(n*i/100)] (ab's "
                          "CSV index rule, not the text table's floor rule)");
     if (rows < 101)

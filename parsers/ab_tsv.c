@@ -1,6 +1,7 @@
 /* Reader of ApacheBench's -g "gnuplot" TSV: one sample per request ab recorded. */
 #include "parsers/ab.h"
 #include "parsers/parser.h"
+#include "parsers/sniff.h"
 #include "parsers/textsum.h"
 #include "model/lex.h"
 #include <stdio.h>
@@ -11,14 +12,7 @@
 
 static int sniff(const unsigned char *buf, size_t len)
 {
-    size_t k = sizeof AB_TSV_HEADER - 1;
-    if (len < k)
-        return len > 20 && memcmp(buf, AB_TSV_HEADER, len) == 0 ? 60 : 0;
-    if (memcmp(buf, AB_TSV_HEADER, k) != 0)
-        return 0;
-    if (len == k || buf[k] == '\n' || buf[k] == '\r')
-        return 100;
-    return 0;
+    return pr_sniff_header(buf, len, AB_TSV_HEADER, 21);
 }
 
 /* Parses a decimal integer from p up to the next tab (or end); sets *end past it.
@@ -203,7 +197,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     rc = 0;
 out:
     pr_run_meta_set(run, "time_resolution_ns", json_integer(1000000000));
-    pr_run_meta_set(run, "latency_resolution_ns", json_integer(1000000));
+    pr_run_meta_resolution(run, "latency_resolution_ns", 1000000);
     pr_run_meta_set(run, "status_known", json_false());
     pr_run_meta_set(run, "row_order", json_string("total time (ab sorts before writing)"));
     pr_run_meta_set(run, "ab_dtime_mismatches", json_integer((json_int_t)mismatched));

@@ -1,5 +1,6 @@
 /* Reader of hey's `-o csv` output: one sample per successful request (hey omits failures). */
 #include "parsers/parser.h"
+#include "parsers/sniff.h"
 #include "parsers/textsum.h"
 #include <string.h>
 
@@ -13,46 +14,16 @@ static const char *const col_names[NCOL] = {"response-time", "DNS+dialup",    "D
 
 static int sniff(const unsigned char *buf, size_t len)
 {
-    size_t k = sizeof HEY_CSV_HEADER - 1;
-    if (len < k)
-        return len > 30 && memcmp(buf, HEY_CSV_HEADER, len) == 0 ? 60 : 0;
-    if (memcmp(buf, HEY_CSV_HEADER, k) != 0)
-        return 0;
-    return (len == k || buf[k] == '\n' || buf[k] == '\r') ? 100 : 0;
+    return pr_sniff_header(buf, len, HEY_CSV_HEADER, 31);
 }
 
 /* "0.0029" (seconds, hey's %4.4f) → ns exactly. -1 if not a non-negative decimal. */
 static int secs_ns(pr_str f, int64_t *out)
 {
-    size_t i = 0;
-    int64_t ip = 0, frac = 0;
-    int nd = 0, digits = 0;
-    while (i < f.n && f.p[i] >= '0' && f.p[i] <= '9') {
-        if (ip > 900000000)
-            return -1;
-        ip = ip * 10 + (f.p[i] - '0');
-        i++;
-        digits++;
-    }
-    if (i < f.n && f.p[i] == '.') {
-        i++;
-        while (i < f.n && f.p[i] >= '0' && f.p[i] <= '9') {
-            if (nd < 9) {
-                frac = frac * 10 + (f.p[i] - '0');
-                nd++;
-            }
-            i++;
-            digits++;
-        }
-    }
-    if (i != f.n || digits == 0)
+    if (f.n == 0 || ((f.p[0] < '0' || f.p[0] > '9') && f.p[0] != '.') ||
+        memchr(f.p, 'e', f.n) || memchr(f.p, 'E', f.n))
         return -1;
-    while (nd < 9) {
-        frac *= 10;
-        nd++;
-    }
-    *out = ip * 1000000000LL + frac;
-    return 0;
+    return pr_lex_decimal_ns(f.p, f.n, 9, out);
 }
 
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
@@ -132,6 +103,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     rc = 0;
 out:
     pr_run_meta_set(run, "time_resolution_ns", json_integer(100000));
+    pr_run_meta_resolution(run, "latency_resolution_ns", 100000); /* seconds, 4 decimals */
     pr_run_meta_set(run, "start_is_relative", json_true());
     pr_run_meta_set(run, "time_origin", json_string("hey process start"));
     pr_textsum_note(run, "hey -o csv lists successful requests only: transport errors and "

@@ -37,6 +37,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     const char *name = pr_input_name(in);
     pr_run_set_format(run, "hey-text", "hey");
     run->load_model = PR_LOAD_CLOSED;
+    pr_run_meta_resolution(run, "latency_resolution_ns", 100000); /* seconds, 4 decimals */
     json_t *sum = pr_textsum_begin(run);
     json_t *tool = pr_textsum_obj(sum, "tool");
     json_t *lat = json_object(); /* added to the summary only if hey had results */

@@ -77,6 +77,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     pr_run *run = sink->run;
     const char *name = pr_input_name(in);
     pr_run_set_format(run, "httperf-text", "httperf");
+    pr_run_meta_resolution(run, "latency_resolution_ns", 100000); /* ms, 1 decimal */
     json_t *sum = pr_textsum_begin(run);
     json_t *tool = pr_textsum_obj(sum, "tool");
     int saw_total = 0, saw_errors = 0;

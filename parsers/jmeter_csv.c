@@ -12,6 +12,7 @@
 #include "model/xalloc.h"
 #include "parsers/jmeter_common.h"
 #include "parsers/parser.h"
+#include "parsers/sniff.h"
 
 #define MAX_FIELDS 256          /* columns per record beyond this are an error */
 #define REC_MAX (4u << 20)      /* bytes in one record (all fields), 4 MiB */
@@ -341,6 +342,7 @@ static void setup_run(jcsv *j)
     pr_run *r = j->sink->run;
     pr_run_set_format(r, "jmeter-csv", "jmeter");
     r->load_model = PR_LOAD_CLOSED;
+    pr_run_meta_resolution(r, "latency_resolution_ns", 1000000); /* elapsed, Latency, Connect: ms */
     char d[3] = {j->delim, 0, 0};
     if (j->delim == '\t')
         strcpy(d, "\\t");
@@ -1031,7 +1033,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     char *chunk = NULL;
 
     size_t got;
-    const unsigned char *head = pr_input_peek(in, 65536, &got);
+    const unsigned char *head = pr_input_peek(in, PR_SNIFF_WINDOW, &got);
     size_t skip = got >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
     int header, nf;
     j->delim = detect(head + skip, got - skip, got < 65536, &header, &nf);

@@ -1,5 +1,6 @@
 /* Vegeta results as CSV (`vegeta encode --to csv`): 12 columns, no header, RFC 4180 quoting. */
 #include "parsers/parser.h"
+#include "parsers/sniff.h"
 #include "parsers/vegeta.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
@@ -11,56 +12,10 @@
 enum { C_TS, C_CODE, C_LATENCY, C_BYTES_OUT, C_BYTES_IN, C_ERROR, C_BODY, C_ATTACK, C_SEQ,
        C_METHOD, C_URL, C_HEADERS };
 
-/* Splits a CSV line into at most NCOLS fields, unquoting into out (which must hold len
- * bytes). Returns the field count, NCOLS + 1 if there are more, or -1 with *bad_at set to the
- * offset of a quoting error. */
+/* Splits a CSV line into at most NCOLS fields (see pr_lex_split_csv). */
 static int split(const char *line, size_t len, pr_str *f, char *out, size_t *bad_at)
 {
-    size_t i = 0, k = 0, o = 0;
-    for (;;) {
-        if (k == NCOLS)
-            return NCOLS + 1;
-        if (i < len && line[i] == '"') {
-            size_t start = o;
-            i++;
-            for (;;) {
-                if (i >= len) {
-                    *bad_at = i;
-                    return -1;
-                }
-                const char *q = memchr(line + i, '"', len - i);
-                if (!q) {
-                    *bad_at = len;
-                    return -1;
-                }
-                size_t n = (size_t)(q - (line + i));
-                memcpy(out + o, line + i, n);
-                o += n;
-                i += n + 1;
-                if (i < len && line[i] == '"') {
-                    out[o++] = '"';
-                    i++;
-                    continue;
-                }
-                break;
-            }
-            f[k++] = (pr_str){out + start, o - start};
-            if (i == len)
-                return (int)k;
-            if (line[i] != ',') {
-                *bad_at = i;
-                return -1;
-            }
-            i++;
-        } else {
-            const char *c = memchr(line + i, ',', len - i);
-            size_t e = c ? (size_t)(c - line) : len;
-            f[k++] = (pr_str){line + i, e - i};
-            if (!c)
-                return (int)k;
-            i = e + 1;
-        }
-    }
+    return pr_lex_split_csv(line, len, ',', f, NCOLS, out, bad_at);
 }
 
 static int all_digits(pr_str s)
@@ -76,11 +31,10 @@ static int all_digits(pr_str s)
 
 static int sniff(const unsigned char *buf, size_t len)
 {
-    const char *p = (const char *)buf;
-    const char *nl = memchr(p, '\n', len);
-    size_t n = nl ? (size_t)(nl - p) : len;
-    if (n && p[n - 1] == '\r')
-        n--;
+    pr_str line;
+    int whole = pr_sniff_line(buf, len, &line);
+    const char *p = line.p;
+    size_t n = line.n;
     if (n == 0)
         return 0;
     /* The first five fields are plain integers: unix-ns timestamp, code, latency, bytes. */
@@ -94,7 +48,7 @@ static int sniff(const unsigned char *buf, size_t len)
             return 0;
         i = (size_t)(c - p) + 1;
     }
-    if (!nl)
+    if (!whole)
         return 60; /* a first line longer than the sniffed bytes (a big body) */
     pr_str f[NCOLS];
     char *out = pr_xmalloc(n + 1);

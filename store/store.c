@@ -206,6 +206,26 @@ static int put_counts(pr_ingest *ing, pr_store_agg which, pr_error *err)
     return rc;
 }
 
+/* "stdin", or "stdin-2", "stdin-3"… when another run already has the name: inputs read from
+ * stdin have no file name to tell them apart. Malloc'd. */
+static char *stdin_name(pr_store *st, int64_t run_id)
+{
+    char *name = pr_xstrdup("stdin");
+    for (int k = 2;; k++) {
+        int64_t *ids = NULL;
+        size_t n = 0;
+        int taken = 0;
+        if (st->ops->runs(st, PR_RUNS_NAMED, name, &ids, &n, NULL) == 0)
+            for (size_t i = 0; i < n; i++)
+                taken |= ids[i] != run_id;
+        free(ids);
+        if (!taken)
+            return name;
+        free(name);
+        name = pr_xasprintf("stdin-%d", k);
+    }
+}
+
 /* Writes metadata, strings and aggregates of the current run. */
 static int finish_run(pr_ingest *ing, pr_error *err)
 {
@@ -215,11 +235,12 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     pr_store *st = ing->st;
     pr_run *run = ing->run;
     if (!run->name || !*run->name) {
-        char *n = pr_xstrdup(base_name(ing->source));
+        char *n = strcmp(ing->source, "-") ? pr_xstrdup(base_name(ing->source))
+                                           : stdin_name(st, run->id);
         char *dot = strrchr(n, '.');
-        if (dot && dot != n)
+        if (dot && dot != n && strcmp(ing->source, "-"))
             *dot = 0;
-        pr_run_set_name(run, strcmp(ing->source, "-") ? n : "stdin");
+        pr_run_set_name(run, n);
         free(n);
     }
     run->samples += ing->samples;

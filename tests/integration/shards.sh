@@ -10,7 +10,7 @@ URL="http://127.0.0.1:$NGINX_PORT"
 start=$(( $(date +%s) + 1 ))
 for i in 0 1 3; do
   "$BIN" attack -r 200/s --duration 4s -q --start-at "$start" --shard $i/4 --run-id it-shards \
-    -o "$work/s$i.prf" "$URL/" "$URL/missing" 2>"$work/s$i.err" &
+    -o "$work/s$i.prf" "$URL/" "$URL/missing" "$URL/index.html" 2>"$work/s$i.err" &
 done
 "$BIN" attack -r 200/s --duration 4s -q --start-at "$start" --shard 2/4 --run-id it-shards \
   "$URL/" 2>/dev/null &

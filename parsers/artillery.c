@@ -1,0 +1,167 @@
+/* Reader of Artillery's JSON report (`artillery run -o report.json`): a summary-only run from
+ * the aggregate, per-endpoint summaries, and a time series from the intermediate periods. */
+#include "parsers/jsondoc.h"
+#include "parsers/parser.h"
+#include "parsers/sniff.h"
+#include "parsers/textsum.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define ENDPOINT_RT "plugins.metrics-by-endpoint.response_time."
+
+static int sniff(const unsigned char *buf, size_t len)
+{
+    pr_str obj;
+    if (pr_sniff_json(buf, len, &obj) < 0)
+        return 0;
+    return pr_sniff_has(obj, "\"aggregate\"") && pr_sniff_has(obj, "\"counters\"") ? 95 : 0;
+}
+
+/* A summary (ms): min, mean, max and pNN ("p999" is p99.9) to ns. */
+static json_t *latency_ns(json_t *sum)
+{
+    json_t *o = json_object();
+    const char *k;
+    json_t *x;
+    json_object_foreach(sum, k, x) {
+        if (!json_is_number(x))
+            continue;
+        char key[32];
+        if (!strcmp(k, "min") || !strcmp(k, "max") || !strcmp(k, "mean"))
+            snprintf(key, sizeof key, "%s", k);
+        else if (!strcmp(k, "p999"))
+            snprintf(key, sizeof key, "p99.9");
+        else if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9' && strlen(k) < 8)
+            snprintf(key, sizeof key, "%s", k);
+        else
+            continue;
+        pr_textsum_int(o, key, pr_textsum_ns(json_number_value(x), 1e6));
+    }
+    return o;
+}
+
+static int64_t counter(const json_t *counters, const char *key)
+{
+    double v;
+    return pr_jsondoc_num(counters, key, &v) == 0 && v >= 0 ? pr_textsum_round(v) : 0;
+}
+
+/* Requests, outcomes, codes and errors of one period (aggregate or intermediate) into o. */
+static void period(const json_t *p, json_t *o, int full)
+{
+    json_t *c = json_object_get(p, "counters");
+    int64_t req = counter(c, "http.requests"), ok = 0, bad = 0, errs = 0;
+    json_t *codes = json_object(), *errors = json_array();
+    const char *k;
+    json_t *x;
+    json_object_foreach(c, k, x) {
+        if (!strncmp(k, "http.codes.", 11)) {
+            int64_t n = counter(c, k);
+            pr_textsum_int(codes, k + 11, n);
+            int st = atoi(k + 11);
+            if (st >= 200 && st < 400)
+                ok += n;
+            else
+                bad += n;
+        } else if (!strncmp(k, "errors.", 7)) {
+            errs += counter(c, k);
+            pr_textsum_append(errors, json_pack("{s:s,s:I}", "message", k + 7, "count",
+                                                (json_int_t)counter(c, k)));
+        }
+    }
+    pr_textsum_int(o, "requests", req);
+    pr_textsum_int(o, "successes", ok);
+    pr_textsum_int(o, "failures", bad + errs);
+    if (full && req)
+        pr_textsum_real(o, "success_ratio", (double)ok / (double)req);
+    json_object_set_new(o, "status_codes", codes);
+    json_object_set_new(o, "errors", errors);
+    double v;
+    if (pr_jsondoc_num(json_object_get(p, "rates"), "http.request_rate", &v) == 0)
+        pr_textsum_real(o, "rate_per_s", v);
+    json_t *rt = json_object_get(json_object_get(p, "summaries"), "http.response_time");
+    if (json_is_object(rt))
+        json_object_set_new(o, "latency_ns", latency_ns(rt));
+    if (json_object_get(c, "http.downloaded_bytes"))
+        pr_textsum_int(o, "bytes_in_total", counter(c, "http.downloaded_bytes"));
+}
+
+/* Per-endpoint summaries of the metrics-by-endpoint plugin as labels. */
+static void endpoints(const json_t *agg, json_t *s)
+{
+    json_t *labels = pr_textsum_arr(s, "labels"), *sums = json_object_get(agg, "summaries");
+    const char *k;
+    json_t *x;
+    json_object_foreach(sums, k, x) {
+        if (strncmp(k, ENDPOINT_RT, sizeof ENDPOINT_RT - 1) || !json_is_object(x))
+            continue;
+        json_t *l = json_object();
+        pr_textsum_str(l, "label", k + sizeof ENDPOINT_RT - 1, strlen(k + sizeof ENDPOINT_RT - 1));
+        double v;
+        if (pr_jsondoc_num(x, "count", &v) == 0)
+            pr_textsum_int(l, "requests", pr_textsum_round(v));
+        json_object_set_new(l, "latency_ns", latency_ns(x));
+        pr_textsum_append(labels, l);
+    }
+}
+
+static int64_t stamp_ms(const json_t *v)
+{
+    if (json_is_number(v))
+        return pr_textsum_round(json_number_value(v));
+    int64_t n;
+    const char *s = json_string_value(v); /* intermediate periods write it as a string */
+    return s && pr_lex_i64(s, strlen(s), &n) == 0 ? n : PR_UNKNOWN;
+}
+
+static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
+{
+    json_t *doc;
+    int rc = pr_jsondoc_load(in, &doc, err);
+    if (rc < 0)
+        return rc;
+    json_t *agg = json_object_get(doc, "aggregate");
+    if (!json_is_object(agg) || !json_is_object(json_object_get(agg, "counters"))) {
+        json_decref(doc);
+        return pr_error_set(err, PR_EFORMAT, pr_input_name(in), 1, 1,
+                            "expected Artillery's JSON report (an \"aggregate\" with "
+                            "\"counters\")");
+    }
+    pr_run *run = sink->run;
+    json_t *s = pr_textsum_begin(run);
+    pr_run_meta_resolution(run, "latency_resolution_ns", 1000000); /* whole ms */
+    period(agg, s, 1);
+    int64_t t0 = stamp_ms(json_object_get(agg, "firstMetricAt"));
+    int64_t t1 = stamp_ms(json_object_get(agg, "lastMetricAt"));
+    if (t0 != PR_UNKNOWN && t1 != PR_UNKNOWN && t1 >= t0) /* from its first to last metric */
+        pr_textsum_int(s, "duration_ns", (t1 - t0) * 1000000);
+    endpoints(agg, s);
+    json_t *series = pr_textsum_arr(s, "series"), *p;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "intermediate"), i, p) {
+        json_t *pt = json_object();
+        int64_t t = stamp_ms(json_object_get(p, "period"));
+        if (t != PR_UNKNOWN && t < 9000000000000LL && t > -9000000000000LL)
+            pr_textsum_int(pt, "t_ns", t * 1000000);
+        period(p, pt, 0);
+        pr_textsum_int(pt, "users", counter(json_object_get(p, "counters"), "vusers.created"));
+        pr_textsum_append(series, pt);
+    }
+    json_t *tool = pr_textsum_obj(s, "tool");
+    json_object_set(tool, "counters", json_object_get(agg, "counters"));
+    json_object_set(tool, "rates", json_object_get(agg, "rates"));
+    json_t *sl = json_object_get(json_object_get(agg, "summaries"), "vusers.session_length");
+    if (sl)
+        json_object_set(tool, "vusers.session_length", sl);
+    if (t0 != PR_UNKNOWN)
+        pr_run_meta_set(run, "first_metric_ms", json_integer(t0));
+    pr_run_meta_set(run, "series_rule", json_string("series points are Artillery's intermediate "
+                                                    "periods; users = vusers created in the period"));
+    json_decref(doc);
+    return 0;
+}
+
+const pr_parser pr_parser_artillery = {
+    "artillery", "artillery",
+    "Artillery run -o JSON report: summary-only, per-endpoint summaries, intermediate periods",
+    sniff, parse};

@@ -1,0 +1,29 @@
+# Gatling, Locust, Artillery and autocannon: detection by content, runs, the tools' own layouts.
+sh_ "\$PR formats | grep -E '^ *(gatling|gatling-binary|locust|artillery|autocannon) '"
+# Gatling 3.9.5 simulation.log: OK/KO per request name as the file counts them (awk)
+sh_ "awk -F'\t' '\$1==\"REQUEST\"{c[\$3\" \"\$6]++} END{for(k in c) print k, c[k]}' \$DATA/gatling/gatling395_computerdb.log | sort"
+cp "$DATA/gatling/gatling395_computerdb.log" simulation.log
+pr ingest simulation.log
+pr summary --by label simulation
+pr summary --format gatling simulation
+pr summary --format locust simulation
+# an interrupted run: the cut last record is dropped with a warning, the rest is kept
+head -c 2000 "$DATA/gatling/gatling395_computerdb.log" > cut.log
+pr ingest cut.log
+# a damaged record: error at line and column, store unchanged
+sed 's/1767825935672/17678x5935672/' "$DATA/gatling/gatling395_computerdb.log" > bad.log
+pr ingest bad.log
+pr runs
+# Locust: the files of one prefix form one run (stats, history, failures, exceptions)
+cp "$DATA"/locust/own212/run_*.csv .
+pr ingest run_exceptions.csv run_failures.csv run_stats.csv run_stats_history.csv
+pr summary --no-findings run
+pr summary --format locust run
+# Locust printed its final counters after the last CSV write (1664 requests vs 1613)
+sh_ "grep -m1 Aggregated \$DATA/locust/own212/console_summary.txt"
+# Windows \r\r\n and GBK names (Locust 1.1)
+pr ingest --name gbk "$DATA/locust/gbk11/locust_stats.csv" "$DATA/locust/gbk11/locust_stats_history.csv"
+pr summary --format locust gbk
+# Artillery and autocannon reports
+pr ingest "$DATA/artillery/report.json" "$DATA/autocannon/index.json" "$DATA/autocannon/refused.json"
+pr summary --no-findings report index refused

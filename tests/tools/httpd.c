@@ -1,0 +1,58 @@
+/* Test tool: the scripted loopback HTTP server of tests/unit/lib/testhttpd.c as a process,
+ * for the CLI transcript tests. `httpd MODE` (status, ok, reset, silent) listens on a free
+ * 127.0.0.1 port, prints the port on stdout, and serves until SIGTERM or 120 s (so a
+ * failed test never leaves it running). */
+#include "tests/unit/lib/testhttpd.h"
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    httpd_mode mode;
+} modes[] = {
+    {"status", HTTPD_STATUS}, /* status from the path: /status/404 answers 404 */
+    {"ok", HTTPD_OK},
+    {"reset", HTTPD_RESET},
+    {"silent", HTTPD_SILENT},
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: httpd status|ok|reset|silent\n");
+        return 2;
+    }
+    size_t i = 0;
+    while (i < sizeof modes / sizeof modes[0] && strcmp(modes[i].name, argv[1]))
+        i++;
+    if (i == sizeof modes / sizeof modes[0]) {
+        fprintf(stderr, "httpd: unknown mode '%s'\n", argv[1]);
+        return 2;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_term;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    httpd *h = httpd_start(modes[i].mode, 0, 0);
+    if (!h) {
+        fprintf(stderr, "httpd: cannot listen\n");
+        return 1;
+    }
+    printf("%d\n", httpd_port(h));
+    fflush(stdout);
+    for (int waited_ms = 0; !stop && waited_ms < 120000; waited_ms += 100)
+        poll(NULL, 0, 100);
+    httpd_stop(h);
+    return 0;
+}
