@@ -47,6 +47,7 @@ typedef struct irec {
     int32_t threads, status;
     int8_t outcome;   /* 1 ok, 0 ko, -1 unknown (counted in "all" only) */
     int8_t hit;       /* not a transaction controller's sample (the listener's hits) */
+    int8_t has_in, has_out; /* bytes known */
 } irec;
 
 typedef struct influx {
@@ -75,8 +76,10 @@ static int collect(void *payload, const pr_sample *s, size_t n)
         r->label = p->label;
         r->error = p->error;
         r->latency_ns = p->latency_ns;
-        r->bytes_in = p->bytes_in != PR_UNKNOWN ? p->bytes_in : 0;
-        r->bytes_out = p->bytes_out != PR_UNKNOWN ? p->bytes_out : 0;
+        r->has_in = p->bytes_in != PR_UNKNOWN;
+        r->has_out = p->bytes_out != PR_UNKNOWN;
+        r->bytes_in = r->has_in ? p->bytes_in : 0;
+        r->bytes_out = r->has_out ? p->bytes_out : 0;
         r->threads = p->threads;
         r->status = (int32_t)p->status;
         r->outcome = (int8_t)pr_sample_outcome(p);
@@ -182,6 +185,7 @@ static void pct_fields(pr_buf *b, pr_vec *v, const pr_influx_opts *o)
 typedef struct group {
     int64_t count[3];            /* ko, ok, all */
     int64_t hits, sb, rb;
+    int known_sb, known_rb;      /* some sample knew its bytes: else sb/rb are not written */
     pr_vec lat[3];
 } group;
 
@@ -192,6 +196,7 @@ static void group_reset(group *g)
         g->lat[i].n = 0;
     }
     g->hits = g->sb = g->rb = 0;
+    g->known_sb = g->known_rb = 0;
 }
 
 static void group_add(group *g, const irec *r)
@@ -208,7 +213,19 @@ static void group_add(group *g, const irec *r)
         g->hits++;
         g->sb += r->bytes_out;
         g->rb += r->bytes_in;
+        g->known_sb |= r->has_out;
+        g->known_rb |= r->has_in;
     }
+}
+
+/* hit, sb, rb: bytes only when the source recorded them (unknown is not 0). */
+static void hits_bytes(pr_buf *b, const group *g)
+{
+    pr_buf_printf(b, ",hit=%lld", (long long)g->hits);
+    if (g->known_sb)
+        pr_buf_printf(b, ",sb=%lld", (long long)g->sb);
+    if (g->known_rb)
+        pr_buf_printf(b, ",rb=%lld", (long long)g->rb);
 }
 
 /* The listener's three points of one transaction: statut=all, ok, ko. */
@@ -228,8 +245,7 @@ static void transaction_points(pr_buf *b, const influx *x, const char *label, gr
         user_tags(b, x);
         pr_buf_printf(b, " count=%lld", (long long)g->count[s]);
         timing(b, &g->lat[s]);
-        pr_buf_printf(b, ",hit=%lld,sb=%lld,rb=%lld", (long long)g->hits, (long long)g->sb,
-                      (long long)g->rb);
+        hits_bytes(b, g);
         pct_fields(b, &g->lat[s], x->o);
         pr_buf_printf(b, " %lld\n", (long long)ts);
     }
@@ -270,8 +286,7 @@ static void window_points(pr_buf *b, const influx *x, group *all, const irec *r,
     pr_buf_printf(b, " count=%lld,countError=%lld", (long long)all->count[2],
                   (long long)all->count[0]);
     timing(b, &all->lat[1]); /* the listener's cumulated avg/min/max: OK samples */
-    pr_buf_printf(b, ",hit=%lld,sb=%lld,rb=%lld", (long long)all->hits, (long long)all->sb,
-                  (long long)all->rb);
+    hits_bytes(b, all);
     pr_sort_i64(all->lat[2].v, all->lat[2].n);
     pct_fields(b, &all->lat[2], x->o);
     pr_buf_printf(b, " %lld\n", (long long)ts);
