@@ -91,7 +91,8 @@ static size_t label_slot(pr_metrics *m, const pr_run *run, uint32_t id)
 {
     if (run != m->run) {
         m->run = run;
-        memset(m->slot_of, 0, m->nslot * sizeof *m->slot_of);
+        if (m->nslot)
+            memset(m->slot_of, 0, m->nslot * sizeof *m->slot_of);
     }
     if (id >= m->nslot) {
         size_t n = (size_t)id + 64;
@@ -122,7 +123,7 @@ static void count_status(series *s, int status)
     while (i < s->nstatus && s->status[i] != status)
         i++;
     if (i == s->nstatus) {
-        if (s->nstatus == PR_METRICS_MAX_STATUS) {
+        if (s->nstatus >= PR_METRICS_MAX_STATUS) {
             status = -1;
             for (i = 0; i < s->nstatus && s->status[i] != -1; i++)
                 ;
