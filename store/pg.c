@@ -144,10 +144,13 @@ static int pg_error(pr_store *st, pr_error *err, const char *what, const PGresul
     const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     char buf[600];
     snprintf(buf, sizeof buf, "%s", m ? m : PQerrorMessage(CONN(st)));
-    for (char *c = buf; *c; c++)
-        if (*c == '\n' || *c == '\t')
-            *c = ' ';
-    size_t n = strlen(buf);
+    size_t n = 0;
+    for (char *c = buf; *c; c++) { /* newlines and tabs as single spaces */
+        char ch = *c == '\n' || *c == '\t' ? ' ' : *c;
+        if (!(ch == ' ' && n && buf[n - 1] == ' '))
+            buf[n++] = ch;
+    }
+    buf[n] = 0;
     while (n && buf[n - 1] == ' ')
         buf[--n] = 0;
     return pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s: %s", what, buf);

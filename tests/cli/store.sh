@@ -29,3 +29,6 @@ sh_ "\$PR export --store v1.db --format csv 1 | head -3"
 sh_ "sqlite3 v1.db 'PRAGMA user_version; SELECT run_id, forced FROM sources ORDER BY id'"
 pr ingest --store v1.db "$DATA/ab/ab_small_n20.tsv"
 pr ingest --store v1.db --force "$DATA/ab/ab_small_n20.tsv"
+# a PostgreSQL store that cannot be reached: the message names it without its password
+pr runs --store "postgresql://ci:s3cret@127.0.0.1:1/perf?connect_timeout=5"
+pr runs --store "host=127.0.0.1 port=1 user=ci password=s3cret dbname=perf"
