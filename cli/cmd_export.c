@@ -18,7 +18,7 @@ typedef struct exporter {
     FILE *f;
     pr_run *run;
     pr_native_writer *w;
-    int fmt; /* 0 native, 1 csv, 2 ndjson, 3 hgrm */
+    int fmt; /* 0 native, 1 csv, 2 ndjson, 3 hgrm, 4 influx, 5 prometheus (formats[] in run) */
     pr_vec lat;
     pr_error *err;
 } exporter;
@@ -151,19 +151,11 @@ static int run(int argc, char **argv)
         }
     }
     exporter x = {0};
-    if (!strcmp(format, "native"))
-        x.fmt = 0;
-    else if (!strcmp(format, "csv"))
-        x.fmt = 1;
-    else if (!strcmp(format, "ndjson"))
-        x.fmt = 2;
-    else if (!strcmp(format, "hgrm"))
-        x.fmt = 3;
-    else if (!strcmp(format, "influx"))
-        x.fmt = 4;
-    else if (!strcmp(format, "prometheus"))
-        x.fmt = 5;
-    else {
+    static const char *const formats[] = {"native", "csv",    "ndjson",    "hgrm",
+                                          "influx", "prometheus", NULL}; /* x.fmt = index */
+    for (x.fmt = 0; formats[x.fmt] && strcmp(formats[x.fmt], format); x.fmt++)
+        ;
+    if (!formats[x.fmt]) {
         pr_cli_errorf("export: unknown --format '%s' (native, csv, ndjson, hgrm, influx, "
                       "prometheus)", format);
         return PR_EXIT_USAGE;
