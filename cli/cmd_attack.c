@@ -390,14 +390,20 @@ static FILE *open_spool(const cfg *c, char **path)
     return f;
 }
 
-static int land_spool(const cfg *c, pr_store *store, FILE *spool, const char *path)
+/* The store is opened again here: a connection idle for the whole attack may be gone. */
+static int land_spool(const cfg *c, FILE *spool, const char *path)
 {
     if (fclose(spool) != 0) {
         pr_cli_errorf("%s: %s", path, strerror(errno));
         return PR_EXIT_ERROR;
     }
-    int rc = pr_cli_shard_land(store, c->run_key, c->o.shard, c->o.nshards, path, "attack",
+    pr_store *store;
+    int rc = pr_cli_open_store(c->store, 1, &store);
+    if (rc == 0) {
+        rc = pr_cli_shard_land(store, c->run_key, c->o.shard, c->o.nshards, path, "attack",
                                "attack", c->quiet);
+        pr_store_close(store);
+    }
     if (rc == 0 && !c->output)
         unlink(path);
     else if (rc != 0)
@@ -636,7 +642,12 @@ static int run(int argc, char **argv)
     if (c.run_key) {
         if (!c.name)
             c.name = c.run_key;
-        if (pr_cli_open_store(c.store, 1, &store) != 0 || !(out = open_spool(&c, &spool)))
+        /* the store must be there before the load starts; it is opened again to land */
+        if (pr_cli_open_store(c.store, 1, &store) != 0)
+            goto out;
+        pr_store_close(store);
+        store = NULL;
+        if (!(out = open_spool(&c, &spool)))
             goto out;
     } else if (c.ingest) {
         if (pr_cli_open_store(c.store, 1, &store) != 0)
@@ -725,7 +736,7 @@ static int run(int argc, char **argv)
      * every request failed is recorded all the same but fails, as `check` would */
     exit_code = done > 0 && succeeded == 0 ? PR_EXIT_THRESHOLD : 0;
     if (c.run_key) { /* a shard lands whatever its requests did */
-        int landed = land_spool(&c, store, out, spool);
+        int landed = land_spool(&c, out, spool);
         out = NULL;
         if (landed != 0)
             exit_code = landed;
