@@ -540,9 +540,6 @@ static int run(int argc, char **argv)
         default: return PR_EXIT_USAGE;
         }
     }
-    if (pr_cli_shard_resolve(index_env, (int)shards, shard_given, run_id, &c.o.shard,
-                             &c.o.nshards, &c.run_key) != 0)
-        return PR_EXIT_USAGE;
     /* model */
     pr_error err;
     pr_error_clear(&err);
@@ -583,6 +580,10 @@ static int run(int argc, char **argv)
         pr_cli_errorf("give --duration or --requests (see perfreport attack --help)");
         return PR_EXIT_USAGE;
     }
+    /* the shard and the shared run (after the other usage checks: run_key is malloc'd) */
+    if (pr_cli_shard_resolve(index_env, (int)shards, shard_given, run_id, &c.o.shard,
+                             &c.o.nshards, &c.run_key) != 0)
+        return PR_EXIT_USAGE;
     if (c.ingest && c.output && !c.run_key) {
         pr_cli_errorf("--ingest and -o exclude each other");
         return PR_EXIT_USAGE;
