@@ -49,7 +49,18 @@ LIB      := $(BUILD)/libperfreport.a
 # Built-in templates compiled into the binary.
 TPL_SRC  := $(sort $(wildcard templates/*.md templates/*.html templates/*.mustache))
 TPL_C    := $(BUILD)/gen/templates_data.c
-TPL_OBJ  := $(BUILD)/gen/templates_data.o
+TPL_OBJ  := $(BUILD)/gen/templates_data.o $(BUILD)/gen/assets_data.o
+
+# Assets compiled in beside them (render/dashboard.c): the interactive report's script and the
+# charting library it drives, uPlot, fetched at build time by `npm ci` from the pinned
+# render/js/package-lock.json into $(NPM_DIR) (never committed). UPLOT_DIR may point at
+# another copy of the uplot package.
+NPM_DIR   ?= build/npm
+UPLOT_DIR ?= $(NPM_DIR)/render/node_modules/uplot
+UPLOT     := $(UPLOT_DIR)/dist/uPlot.iife.min.js
+ASSET_SRC := dashboard.js=render/js/dashboard.js uPlot.min.js=$(UPLOT) \
+             uPlot.min.css=$(UPLOT_DIR)/dist/uPlot.min.css uPlot.LICENSE=$(UPLOT_DIR)/LICENSE
+ASSET_C   := $(BUILD)/gen/assets_data.c
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -96,7 +107,21 @@ $(TPL_C): $(TPL_SRC) tests/tools/embed.sh
 	$(Q)mkdir -p $(dir $@)
 	$(Q)sh tests/tools/embed.sh $(TPL_SRC) > $@.tmp && mv $@.tmp $@
 
-$(TPL_OBJ): $(TPL_C)
+$(BUILD)/gen/templates_data.o: $(TPL_C)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
+
+$(UPLOT): render/js/package-lock.json
+	$(call msg,NPM,$(UPLOT_DIR))
+	$(Q)sh tests/tools/npm.sh render/js $(NPM_DIR)/render
+	$(Q)test -f $@ && touch $@
+
+$(ASSET_C): render/js/dashboard.js $(UPLOT) tests/tools/embed.sh
+	$(call msg,EMBED,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)sh tests/tools/embed.sh -t pr_builtin_assets $(ASSET_SRC) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/assets_data.o: $(ASSET_C)
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
 

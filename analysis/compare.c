@@ -398,11 +398,14 @@ static void moments(const pr_vec *v, double *mean, double *var)
     *var = v->n > 1 ? (double)(s2 / (v->n - 1)) : 0;
 }
 
-/* Per-interval series of a rate from the model's time series (the partial last one left out). */
+/* Per-interval series of a rate from the model's time series: the intervals of the sending
+ * period (the partial one of the last send and those of the wait after it left out). */
 static size_t interval_rates(json_t *model, const char *key, double **out)
 {
     json_t *pts = json_object_get(json_object_get(model, "timeseries"), "points");
     size_t n = json_array_size(pts);
+    while (n > 0 && !(num(json_array_get(pts, n - 1), "requests") > 0))
+        n--;
     if (n < 3) {
         *out = NULL;
         return 0;

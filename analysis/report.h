@@ -32,6 +32,7 @@ typedef struct pr_report_opts {
      * and `mode` says "histogram". Default 500 million; --exact-limit changes it. */
     int64_t exact_limit;
     int findings;         /* run the findings engine (default 1); needs timeseries and histogram */
+    int label_timeseries; /* a time series per label too (default 0; render's dashboards) */
 } pr_report_opts;
 
 enum pr_by { PR_BY_LABEL = 0, PR_BY_URL, PR_BY_METHOD, PR_BY_STATUS, PR_BY_ERROR, PR_BY_THREAD,

@@ -22,6 +22,28 @@ if ! command -v time >/dev/null 2>&1 && [ ! -x /usr/bin/time ]; then
   echo "bench: GNU time is needed (apt-get install time)"; exit 1
 fi
 echo "perfreport bench: N=$N ($(nproc) cores, $(uname -m))"
+# report.html (the interactive page) at 1 M and N samples: render time, file size and, where
+# Chromium and playwright-core are installed (make deps), the time the page takes to draw
+bench_report() {
+  for n in 1000000 "$N"; do
+    [ -f "$DATA/native-$n.prf" ] || "$BUILD/bench/gen_native" "$n" "$DATA/native-$n.prf" 20
+    rm -f "$DATA/report-$n.db"*
+    "$BIN" ingest --quiet --store "$DATA/report-$n.db" "$DATA/native-$n.prf"
+    measure "render report.html" "$n" "$BIN" render --store "$DATA/report-$n.db" \
+      --template report.html -o "$DATA/report-$n.html" 1
+    ls -l "$DATA/report-$n.html" | awk '{ printf "report.html: %d bytes (%.2f MB)\n", $5, $5 / 1e6 }'
+    measure "render report.md (PNG charts)" "$n" "$BIN" render --store "$DATA/report-$n.db" \
+      -o "$DATA/md-$n/report.md" 1
+    pw=${NPM_DIR:-build/npm}/browser/node_modules
+    if command -v chromium >/dev/null 2>&1 && [ -d "$pw/playwright-core" ]; then
+      NODE_PATH=$pw node bench/open_report.js "$DATA/report-$n.html"
+    fi
+  done
+}
+if [ "${BENCH_ONLY:-}" = report ]; then
+  bench_report
+  exit 0
+fi
 [ -f "$DATA/native-$N.prf" ] || "$BUILD/bench/gen_native" "$N" "$DATA/native-$N.prf" 100
 ls -l "$DATA/native-$N.prf" | awk -v n="$N" '{ printf "native file: %d bytes, %.2f bytes/sample\n", $5, $5 / n }'
 rm -f "$DATA/bench.db" "$DATA/bench.db-wal" "$DATA/bench.db-shm"
@@ -53,6 +75,7 @@ if [ "${BENCH_PG:-1}" = 1 ]; then
   fi
   rm -rf "$pgdir"
 fi
+bench_report
 # per-format benches (bench/bench_*.c), at the sizes the targets name unless BENCH_SMALL=1
 if [ "${BENCH_SMALL:-}" = 1 ]; then
   "$BUILD/bench/bench_vegeta" 20000 20000

@@ -213,8 +213,8 @@ int pr_chart_render_file(const pr_chart_kind *kind, const pr_chart_input *in,
 /* Glyphs of `utf8` that no installed font in the chart font list covers (0 = all render). */
 int pr_chart_missing_glyphs(const char *utf8, const char *font);
 
-/* Releases the font caches pango and fontconfig keep for the process (optional; call once at
- * exit after the last chart so leak checkers stay quiet). No chart call may follow. */
+/* Releases pango's default font map (optional; call once at exit after the last chart).
+ * fontconfig's process-wide caches stay until the exit. No chart call may follow. */
 void pr_chart_shutdown(void);
 
 /* A simple knee for a capacity series: the first step whose throughput falls

@@ -100,7 +100,7 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
     if (!(hi > 0))
         hi = lo * 10;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->y.title = "Latency";
+    cv->y.title = "Latency by send time";
     cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_DUR, cv_want_log(cv, lo, hi), lo, hi, 1);
@@ -139,8 +139,9 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     const pr_chart_timeseries *ts = in->ts;
     const double *ser[3] = {ts->ok_per_s, ts->fail_per_s, ts->rate_per_s};
     const rgb cols[3] = {PR_OI_GREEN, PR_OI_VERMILLION, PR_OI_BLACK};
-    static const char *const names[3] = {"successful responses/s", "failed responses/s",
-                                         "requests sent/s"};
+    static const char *const names[3] = {"successful responses/s (at completion)",
+                                         "failed responses/s (at completion)",
+                                         "requests sent/s (at sending)"};
     double hi = 0, thi = 0, tmax = 0;
     size_t nvalid = 0, nthreads = 0;
     double iv = ts->interval_ns > 0 ? (double)ts->interval_ns : 0;
@@ -170,7 +171,7 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->y.title = "Responses per second";
+    cv->y.title = "Per second, responses by completion time";
     cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
@@ -399,7 +400,7 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->y.title = "Responses per second";
+    cv->y.title = "Responses per second by completion time";
     cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);

@@ -422,7 +422,7 @@ static void test_chart__svg_wellformed_with_text(void **st)
     root = xmlDocGetRootElement(doc);
     desc = xml_text_of(root, "desc");
     assert_non_null(strstr(desc, "x axis: Time since run start (s)"));
-    assert_non_null(strstr(desc, "y axis: Latency (ms)"));
+    assert_non_null(strstr(desc, "y axis: Latency by send time (ms)"));
     assert_non_null(strstr(desc, "legend: p90"));
     xmlFree(desc);
     title = xml_text_of(root, "title");
