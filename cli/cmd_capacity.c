@@ -6,6 +6,7 @@
 #include "cli/common.h"
 #include "cli/selection.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
@@ -436,6 +437,7 @@ static int run(int argc, char **argv)
                 rc = PR_EXIT_ERROR;
             free(text);
         } else {
+            pr_text_visible_json(doc, 0); /* series and run names come from the files */
             printf("capacity: load = %s", co.load_source);
             if (isfinite(co.slo_p99_ns)) {
                 char h[32];

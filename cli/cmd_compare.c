@@ -4,6 +4,7 @@
 #include "cli/common.h"
 #include "cli/selection.h"
 #include "model/buf.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "render/mustache.h"
 #include <getopt.h>
@@ -385,6 +386,7 @@ static int run(int argc, char **argv)
                 rc = PR_EXIT_ERROR;
             free(text);
         } else {
+            pr_text_visible_json(doc, 0); /* names and labels come from the files */
             print_text(doc);
             if (fflush(stdout) != 0)
                 rc = PR_EXIT_ERROR;

@@ -5,6 +5,7 @@
 #include "cli/common.h"
 #include "model/native.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -25,10 +26,15 @@ static void put_i64(FILE *f, int64_t v)
         fprintf(f, "%lld", (long long)v);
 }
 
-static void csv_str(FILE *f, const char *s)
+/* A cell from the input files: control characters visible, a formula quoted with "'"
+ * (model/text.h), then CSV-quoted when it holds a comma or a quote. */
+static void csv_str(FILE *f, const char *in)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    char *vis = pr_text_visible_dup(in, PR_TEXT_CELL);
+    const char *s = vis;
+    if (!strpbrk(s, ",\"")) {
         fputs(s, f);
+        free(vis);
         return;
     }
     fputc('"', f);
@@ -38,6 +44,7 @@ static void csv_str(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+    free(vis);
 }
 
 static void json_str(FILE *f, const char *s)

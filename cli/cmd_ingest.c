@@ -1,6 +1,7 @@
 /* `perfreport ingest`: detect each input's format, parse it into the store, one transaction per file. */
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "parsers/parser.h"
 #include "parsers/sniff.h"
@@ -124,9 +125,7 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
     }
     int rc = p->parse(in, sink, popts, &err);
     if (rc == PR_ETRUNC) {
-        char buf[2048];
-        fprintf(stderr, "perfreport: warning: %s\n",
-                pr_error_format(&err, buf, sizeof buf));
+        pr_cli_print_warning(&err);
         rc = 0;
     }
     if (rc == 0)
@@ -164,7 +163,7 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
     int has_summary = sink->run->summary != NULL;
     pr_ingest_result res;
     rc = pr_ingest_commit(ing, sha, force, &res, &err);
-    const char *runname = res.name;
+    char *runname = pr_text_visible_dup(res.name, 0); /* from the file (Vegeta's attack) */
     summary_only &= res.samples == 0;
     if (rc < 0) {
         pr_cli_print_error(&err);
@@ -186,6 +185,7 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
             printf("%s: %s, %lld samples -> run %lld '%s'\n", pr_input_name(in), p->name,
                    (long long)res.samples, (long long)res.run_id, runname);
     }
+    free(runname);
     pr_input_close(in);
     return rc < 0 ? PR_EXIT_ERROR : 0;
 }

@@ -2,6 +2,7 @@
 #include "analysis/human.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "parsers/parser.h"
 #include <getopt.h>
@@ -57,10 +58,17 @@ static int runs_main(int argc, char **argv)
         else
             pr_human_count(r->samples, samples);
         pr_human_duration(r->start_ns != PR_UNKNOWN ? r->end_ns - r->start_ns : PR_UNKNOWN, dur);
-        printf("%4lld  %-24s %-10s %-20s %10s %10s  ", (long long)r->id, r->name ? r->name : "",
+        char *name = pr_text_visible_dup(r->name, 0); /* names may come from the file */
+        printf("%4lld  %-24s %-10s %-20s %10s %10s  ", (long long)r->id, name,
                r->tool ? r->tool : "-", r->format ? r->format : "-", samples, dur);
-        for (size_t t = 0; t < r->ntags; t++)
-            printf("%s%s=%s", t ? " " : "", r->tags[t].key, r->tags[t].value);
+        free(name);
+        for (size_t t = 0; t < r->ntags; t++) {
+            char *k = pr_text_visible_dup(r->tags[t].key, 0);
+            char *v = pr_text_visible_dup(r->tags[t].value, 0);
+            printf("%s%s=%s", t ? " " : "", k, v);
+            free(k);
+            free(v);
+        }
         printf("\n");
         pr_run_free(r);
     }

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/selection.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <getopt.h>
 #include <math.h>
@@ -253,6 +254,7 @@ static int run(int argc, char **argv)
                 rc = PR_EXIT_ERROR;
             free(text);
         } else {
+            pr_text_visible_json(doc, 0); /* run names and tag values come from the files */
             printf("trend of %s%s%s over %zu run(s); change points: e-divisive, permutation test "
                    "p < %g, %d permutations; verdict when the step is at least %g%%\n",
                    m->name, by ? " by " : "", by ? by : " by run start", np, cpo.alpha,

@@ -2,15 +2,42 @@
 #include "cli/common.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-void pr_cli_print_error(const pr_error *err)
+/* Messages quote input files (a field, a name): their control characters are made visible. */
+static void print_message(const char *prefix, const pr_error *err)
 {
     char buf[2048];
-    fprintf(stderr, "perfreport: %s\n", pr_error_format(err, buf, sizeof buf));
+    char *vis = pr_text_visible_dup(pr_error_format(err, buf, sizeof buf), 0);
+    fprintf(stderr, "perfreport: %s%s\n", prefix, vis);
+    free(vis);
+}
+
+void pr_cli_print_error(const pr_error *err)
+{
+    print_message("", err);
+}
+
+void pr_cli_print_warning(const pr_error *err)
+{
+    print_message("warning: ", err);
+}
+
+void pr_cli_put_text(FILE *f, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (pr_text_is_safe(s, n, PR_TEXT_LINES)) {
+        fwrite(s, 1, n, f);
+        return;
+    }
+    pr_buf b = PR_BUF_INIT;
+    pr_text_visible(s, n, PR_TEXT_LINES, &b);
+    fwrite(b.p, 1, b.len, f);
+    pr_buf_dispose(&b);
 }
 
 int pr_cli_open_store(const char *path, int create, pr_store **out)

@@ -7,8 +7,13 @@
 #include "model/error.h"
 #include "store/store.h"
 
-/* Prints "perfreport: FILE:LINE:COL: message" to stderr. */
+/* Prints "perfreport: FILE:LINE:COL: message" to stderr, control characters made visible. */
 void pr_cli_print_error(const pr_error *err);
+/* The same for a warning ("perfreport: warning: …"). */
+void pr_cli_print_warning(const pr_error *err);
+/* Writes a text output (a tool's report layout) to f with the control characters of the input
+ * strings in it made visible; newlines and tabs are kept. */
+void pr_cli_put_text(FILE *f, const char *s);
 /* Opens the store named by --store (NULL: $PERFREPORT_STORE or ./perfreport.db). */
 int pr_cli_open_store(const char *path, int create, pr_store **out);
 /* Resolves run references (ids, names, "last"); none given = all runs. Prints errors.

@@ -1,6 +1,8 @@
 /* Batching sink shared by every sample producer. */
 #include "model/sink.h"
+#include "model/text.h"
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,6 +66,8 @@ void pr_sink_warn(pr_sink *k, const char *path, long line, long col, const char 
         k->warn(k->payload, &w);
     } else {
         char buf[2048];
-        fprintf(stderr, "perfreport: warning: %s\n", pr_error_format(&w, buf, sizeof buf));
+        char *vis = pr_text_visible_dup(pr_error_format(&w, buf, sizeof buf), 0);
+        fprintf(stderr, "perfreport: warning: %s\n", vis);
+        free(vis);
     }
 }

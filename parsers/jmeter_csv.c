@@ -9,6 +9,7 @@
 #include <string.h>
 #include "model/datefmt.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "parsers/jmeter_common.h"
 #include "parsers/parser.h"
@@ -416,13 +417,14 @@ static long field_col(const jcsv *j, int idx)
     return col;
 }
 
-/* A short printable copy of a field for messages. */
-static const char *shown(char out[64], const char *s, size_t n)
+/* A short copy of a field for messages, its control characters visible (model/text.h). */
+#define SHOWN_MAX (40 * 4 + 4)
+static const char *shown(char out[SHOWN_MAX], const char *s, size_t n)
 {
-    size_t k = n < 40 ? n : 40;
-    for (size_t i = 0; i < k; i++)
-        out[i] = (unsigned char)s[i] < 32 ? ' ' : s[i];
-    strcpy(out + k, n > 40 ? "..." : "");
+    pr_buf b = PR_BUF_INIT;
+    pr_text_visible(s, n < 40 ? n : 40, 0, &b);
+    snprintf(out, SHOWN_MAX, "%s%s", b.p ? b.p : "", n > 40 ? "..." : "");
+    pr_buf_dispose(&b);
     return out;
 }
 
@@ -537,7 +539,7 @@ static int get_int(jcsv *j, int k, int64_t *out)
     }
     if (quick_int(FP(k), n, out) < 0 && pr_lex_i64(FP(k), n, out) < 0)
     {
-        char b[64];
+        char b[SHOWN_MAX];
         return fail_at(j, PR_EPARSE, j->colidx[k], "column '%s': expected an integer, found '%s'",
                        col_names[k], shown(b, FP(k), n));
     }
@@ -575,7 +577,7 @@ static int detect_time(jcsv *j, const char *s, size_t n)
             return 0;
         }
     }
-    char b[64];
+    char b[SHOWN_MAX];
     return fail_at(j, PR_EPARSE, j->colidx[C_TS],
                    "column 'timeStamp': expected epoch milliseconds or a date JMeter writes, "
                    "found '%s' (give --jtl-time-format)", shown(b, s, n));
@@ -591,7 +593,7 @@ static int get_ts_ms(jcsv *j, int64_t *ms)
     size_t n = FN(C_TS);
     if (j->ts_mode == TS_UNSET && detect_time(j, s, n) < 0)
         return j->rc;
-    char b[64];
+    char b[SHOWN_MAX];
     if (j->ts_mode == TS_MS) {
         if (quick_int(s, n, ms) < 0 && pr_lex_i64(s, n, ms) < 0)
             return fail_at(j, PR_EPARSE, j->colidx[C_TS],
@@ -771,7 +773,7 @@ static int record(jcsv *j, int terminated)
         else if (b.n == 5 && strncasecmp(b.p, "false", 5) == 0)
             s.success = PR_FAIL;
         else {
-            char sb[64];
+            char sb[SHOWN_MAX];
             return fail_at(j, PR_EPARSE, j->colidx[C_SUCCESS],
                            "column 'success': expected true or false, found '%s'",
                            shown(sb, b.p, b.n));

@@ -1,0 +1,37 @@
+# Hostile input files (issue 15, docs/security.md): made here with printf, never committed as
+# fixtures. Every output below is compared byte for byte: a raw escape byte would show in the diff.
+ESC=$(printf '\033')
+# no raw control character other than newline and tab in a command's output
+nocontrols() { LC_ALL=C tr -d '\n\t' | LC_ALL=C grep -c '[[:cntrl:]]' || :; }
+
+## Terminal injection: names, labels and errors from the files reach the terminal, Markdown
+## and CSV with their control characters visible (\x1b), spreadsheet formulas quoted with '
+printf '{"attack":"atk\\u001b]0;PWNED\\u0007\\u001b[2J\\u001b[31mred","seq":0,"code":500,"timestamp":"2026-11-30T15:11:09.461933948Z","latency":1009568,"bytes_out":0,"bytes_in":0,"error":"=HYPERLINK(\\"http://evil.example/\\",\\"x\\")\\u001b[0m","body":"","method":"GET","url":"http://127.0.0.1/a\\u001b[2Jb\\u202egpj.exe","headers":{}}\n' > evil.json
+pr ingest evil.json
+pr runs
+pr summary --no-findings --by label
+pr summary --format vegeta
+pr findings
+pr export -f csv 1
+pr render -t report.md -o r.md 1
+sh_ "grep -E 'atk|HYPERLINK|gpj' r.md"
+pr render -t report.html -o r.html 1
+sh_ "grep -o 'atk[^<]*' r.html | sort -u"
+pr compare 1 1
+for c in runs "summary --by label" "summary --format vegeta" findings "export -f csv 1" \
+         "compare 1 1" "check --max-p99 1s 1"; do
+  sh_ "\$PR $c 2>&1 | nocontrols"
+done
+sh_ "cat r.md r.html | nocontrols"
+# an error message that quotes the file
+printf 'timeStamp,elapsed,label,responseCode,success\n1700000000000,12,a,200,true\n1700000000001,1%s[2J,b,200,true\n' "$ESC" > bad.jtl
+pr ingest bad.jtl
+# the new readers: a Gatling simulation and a Locust stats file with hostile names
+printf 'RUN\tsim.Evil\tevil\t1662461289902\t \t3.7.4\nREQUEST\t\t%s[5mreq\t1662461290100\t1662461290200\tKO\tboom%s[41m\n' "$ESC" "$ESC" > simulation.log
+pr ingest simulation.log
+pr summary --no-findings --by label simulation
+pr summary --format gatling simulation
+printf 'Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,50%%,66%%,75%%,80%%,90%%,95%%,98%%,99%%,99.9%%,99.99%%,100%%\nGET,/x%s]0;T%s\\,3,0,130,135,115,419,1088,4.7,0.0,130,130,130,130,140,150,300,320,420,420,420\n,Aggregated,3,0,130,135,115,419,1088,4.7,0.0,130,130,130,130,140,150,300,320,420,420,420\n' "$ESC" "$(printf '\a')" > evil_stats.csv
+pr ingest evil_stats.csv
+pr summary --format locust evil_stats
+sh_ "\$PR summary --format locust evil_stats | nocontrols"
