@@ -23,12 +23,6 @@ static int is_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-
 static char *read_all(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -197,9 +191,9 @@ static int run(int argc, char **argv)
             return PR_EXIT_USAGE;
         }
     }
-    int html_tpl = ends_with(tname, ".html") || ends_with(tname, ".htm");
+    int html_tpl = pr_cli_is_html(tname);
     int want_html = format ? !strcmp(format, "html")
-                           : (ends_with(output, ".html") || ends_with(output, ".htm") || html_tpl);
+                           : (pr_cli_is_html(output) || html_tpl);
     if (format && strcmp(format, "html") && strcmp(format, "md")) {
         pr_cli_errorf("--format expects md or html");
         free(text);

@@ -27,6 +27,12 @@ void pr_cli_print_warning(const pr_error *err)
     print_message("warning: ", err);
 }
 
+int pr_cli_is_html(const char *path)
+{
+    size_t n = strlen(path);
+    return (n >= 5 && !strcmp(path + n - 5, ".html")) || (n >= 4 && !strcmp(path + n - 4, ".htm"));
+}
+
 void pr_cli_put_text(FILE *f, const char *s)
 {
     size_t n = s ? strlen(s) : 0;

@@ -28,6 +28,8 @@ int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
 void pr_cli_help(FILE *f, const char *name);
 /* Standard handling of "--help"/"-h" anywhere in argv: prints help, returns 1. */
 int pr_cli_wants_help(int argc, char **argv, const char *name);
+/* 1 when a path names an HTML file (ends in .html or .htm). */
+int pr_cli_is_html(const char *path);
 /* Writes all of buf to path ("-" = stdout); checks every write. Returns 0 or -1 (printed). */
 int pr_cli_write_file(const char *path, const char *buf, size_t len);
 

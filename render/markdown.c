@@ -12,9 +12,10 @@ int pr_markdown_to_html(const char *md, size_t len, pr_buf *out, pr_error *err)
 {
     if (len > 0xFFFFFFFFu)
         return pr_error_set(err, PR_EUSAGE, "", 0, 0, "markdown input larger than 4 GiB");
-    unsigned flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS |
-                     MD_FLAG_PERMISSIVEURLAUTOLINKS | MD_FLAG_PERMISSIVEWWWAUTOLINKS |
-                     MD_FLAG_NOHTML;
+    /* No permissive autolinks: a URL or "www." inside a label or an error (text from input
+     * files) must never become a link. Values are escaped (render/mustache.c), so only the
+     * template's own text can link, with <https://…> or [text](url). */
+    unsigned flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | MD_FLAG_NOHTML;
     if (md_html(md, (MD_SIZE)len, emit, out, flags, MD_HTML_FLAG_SKIP_UTF8_BOM) != 0)
         return pr_error_set(err, PR_EPARSE, "", 0, 0, "markdown conversion failed");
     if (out->overflow)

@@ -3,6 +3,8 @@
 ESC=$(printf '\033')
 # no raw control character other than newline and tab in a command's output
 nocontrols() { LC_ALL=C tr -d '\n\t' | LC_ALL=C grep -c '[[:cntrl:]]' || :; }
+# count PATTERN FILE: how many times PATTERN occurs (0 is not a failure)
+count() { grep -o -- "$1" "$2" | wc -l; }
 
 ## Terminal injection: names, labels and errors from the files reach the terminal, Markdown
 ## and CSV with their control characters visible (\x1b), spreadsheet formulas quoted with '
@@ -35,3 +37,12 @@ printf 'Type,Name,Request Count,Failure Count,Median Response Time,Average Respo
 pr ingest evil_stats.csv
 pr summary --format locust evil_stats
 sh_ "\$PR summary --format locust evil_stats | nocontrols"
+
+## Reports cannot be turned against their reader: a URL or www. in a label or an error is
+## text, never a link; compare into an .html file writes an HTML page, not raw Markdown
+printf '{"attack":"links","seq":0,"code":502,"timestamp":"2026-11-30T15:11:09.461933948Z","latency":1000000,"bytes_out":0,"bytes_in":0,"error":"see https://evil.example/login or www.evil.example","body":"","method":"GET","url":"http://www.evil.example/x","headers":{}}\n' > links.json
+pr ingest links.json
+pr render -t report.md -o links.html links
+sh_ "count 'evil.example' links.html; count '<a ' links.html"
+pr compare links links -t compare.md -o cmp.html
+sh_ "head -c 15 cmp.html; echo; count '<table>' cmp.html; count '^|' cmp.html; count '<a ' cmp.html"
