@@ -46,3 +46,24 @@ pr render -t report.md -o links.html links
 sh_ "count 'evil.example' links.html; count '<a ' links.html"
 pr compare links links -t compare.md -o cmp.html
 sh_ "head -c 15 cmp.html; echo; count '<table>' cmp.html; count '^|' cmp.html; count '<a ' cmp.html"
+# JMeter XML: a 12 MB response body (past libxml2's 10 MB text limit) streams through with
+# the samples kept, with and without --recover; 50,000 attributes on one element are refused
+# at once (libxml2's duplicate check is quadratic: 10 s before), 1,024 are read
+body() {
+  printf '<?xml version="1.0" encoding="UTF-8"?>\n<testResults version="1.2">\n<httpSample t="5" ts="1700000000000" s="true" lb="big" rc="200" rm="OK" by="12582912">\n  <responseData class="java.lang.String">'
+  head -c 12582912 /dev/zero | tr '\0' 'a'
+  printf '</responseData>\n</httpSample>\n<httpSample t="7" ts="1700000000100" s="true" lb="small" rc="200" rm="OK"/>\n</testResults>\n'
+}
+body > body.jtl
+pr ingest body.jtl
+pr ingest --recover --force --name body2 body.jtl
+pr summary --no-findings --by label body2
+attrs() {
+  printf '<?xml version="1.0"?>\n<testResults version="1.2">\n<httpSample t="1" ts="1700000000000" s="true" lb="x" rc="200"'
+  awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf " a%d=\"%d\"", i, i }'
+  printf '/>\n</testResults>\n'
+}
+attrs 50000 > attrs50k.jtl
+attrs 1019 > attrs1024.jtl
+pr ingest attrs50k.jtl
+pr ingest attrs1024.jtl
