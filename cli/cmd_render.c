@@ -5,6 +5,7 @@
 #include "cli/common.h"
 #include "model/buf.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
 #include "render/markdown.h"
@@ -292,6 +293,10 @@ static int run(int argc, char **argv)
     chain_l = pr_tpl_chain_loader(&chain);
     pr_buf out = PR_BUF_INIT;
     int esc = html_tpl ? PR_ESC_HTML : PR_ESC_MARKDOWN;
+    /* names, labels and errors come from the files: visible everywhere in the page, also
+     * through {{{raw}}} tags and the model a page embeds for its script (model/text.h); line
+     * breaks and tabs stay (Markdown turns them into spaces) */
+    pr_text_visible_json(ctx, PR_TEXT_LINES);
     if (pr_mustache_render(text, len, tname, ctx, &chain_l, esc, &out, &err) < 0) {
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;

@@ -562,15 +562,16 @@ static int detect_time(jcsv *j, const char *s, size_t n)
         j->ts_mode = TS_FMT;
         return 0;
     }
-    if (all_digits(s, n)) {
-        j->ts_mode = TS_MS;
+    if (all_digits(s, n) || (n > 1 && s[0] == '-' && all_digits(s + 1, n - 1))) {
+        j->ts_mode = TS_MS; /* epoch ms (before 1970: negative) */
         return 0;
     }
     int64_t ns;
     for (int i = 0; date_patterns[i]; i++) {
         pr_datefmt f;
+        /* a pattern that reads the stamp, even as a year out of range (said by get_ts_ms) */
         if (pr_datefmt_compile(&f, date_patterns[i], NULL, 0) == 0 &&
-            pr_datefmt_parse(&f, s, n, j->tz_offset_min, &ns) == 0) {
+            pr_datefmt_parse(&f, s, n, j->tz_offset_min, &ns) != -1) {
             j->fmt = f;
             j->fmt_pattern = date_patterns[i];
             j->ts_mode = TS_FMT;
@@ -602,7 +603,12 @@ static int get_ts_ms(jcsv *j, int64_t *ms)
         return 0;
     }
     int64_t ns;
-    if (pr_datefmt_parse(&j->fmt, s, n, j->tz_offset_min, &ns) < 0)
+    int r = pr_datefmt_parse(&j->fmt, s, n, j->tz_offset_min, &ns);
+    if (r == PR_TIME_RANGE)
+        return fail_at(j, PR_EPARSE, j->colidx[C_TS],
+                       "column 'timeStamp': '%s' is outside the years 1678..2261",
+                       shown(b, s, n));
+    if (r < 0)
         return fail_at(j, PR_EPARSE, j->colidx[C_TS],
                        "column 'timeStamp': expected a date like '%s', found '%s'",
                        j->fmt_pattern, shown(b, s, n));
@@ -734,12 +740,15 @@ static int record(jcsv *j, int terminated)
         return j->rc;
     if (elapsed == PR_UNKNOWN)
         elapsed = 0;
-    if (ts_ms > PR_JTL_MS_MAX || ts_ms < -PR_JTL_MS_MAX)
-        return fail_at(j, PR_EPARSE, j->colidx[C_TS], "column 'timeStamp': out of range");
     if (elapsed > PR_JTL_MS_MAX || elapsed < -PR_JTL_MS_MAX)
         return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': out of range");
-    int64_t start_ms = j->opts->jtl_timestamp_end ? ts_ms - elapsed : ts_ms;
-    s.start_ns = start_ms * 1000000;
+    /* the time stamp in range first, so that taking the elapsed time off cannot overflow */
+    int64_t start_ms = ts_ms;
+    if (pr_time_from_epoch(ts_ms, 1000000, &s.start_ns) == 0 && j->opts->jtl_timestamp_end)
+        start_ms = ts_ms - elapsed;
+    if (pr_time_from_epoch(start_ms, 1000000, &s.start_ns) < 0)
+        return fail_at(j, PR_EPARSE, j->colidx[C_TS], "column 'timeStamp': %lld ms is outside "
+                       "the years 1678..2261", (long long)start_ms);
     s.latency_ns = elapsed * 1000000;
     if (get_int(j, C_LATENCY, &v) < 0)
         return j->rc;

@@ -420,13 +420,18 @@ static int open_sample(jxml *x, int depth)
                             "sample without a ts attribute (time stamp)");
     if (f->elapsed_ms == PR_UNKNOWN)
         f->elapsed_ms = 0;
-    if (f->ts_ms > PR_JTL_MS_MAX || f->ts_ms < -PR_JTL_MS_MAX || f->elapsed_ms > PR_JTL_MS_MAX ||
-        f->elapsed_ms < -PR_JTL_MS_MAX)
+    if (f->elapsed_ms > PR_JTL_MS_MAX || f->elapsed_ms < -PR_JTL_MS_MAX)
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                            xmlTextReaderGetParserColumnNumber(rd), "attribute t: out of range");
+    /* the time stamp in range first, so that taking the elapsed time off cannot overflow */
+    int64_t start = f->ts_ms;
+    if (pr_time_from_epoch(start, 1000000, &f->s.start_ns) == 0 && x->opts->jtl_timestamp_end)
+        start = f->ts_ms - f->elapsed_ms;
+    if (pr_time_from_epoch(start, 1000000, &f->s.start_ns) < 0)
         return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
                             xmlTextReaderGetParserColumnNumber(rd),
-                            "attribute ts or t: out of range");
-    int64_t start = x->opts->jtl_timestamp_end ? f->ts_ms - f->elapsed_ms : f->ts_ms;
-    f->s.start_ns = start * 1000000;
+                            "attribute ts: %lld ms is outside the years 1678..2261",
+                            (long long)start);
     f->s.latency_ns = f->elapsed_ms * 1000000;
     f->s.status = pr_jtl_status(f->code, f->code_n);
     f->is_tc = pr_jtl_tc_kind(f->msg, f->msg_n);

@@ -67,3 +67,19 @@ attrs 50000 > attrs50k.jtl
 attrs 1019 > attrs1024.jtl
 pr ingest attrs50k.jtl
 pr ingest attrs1024.jtl
+
+## Times at the edges: Go's zero time (Vegeta's "no time", in reports of empty attacks) is
+## unknown; years outside 1678..2261 are refused, never overflowed
+printf '{"latencies":{"total":0,"mean":0,"50th":0,"90th":0,"95th":0,"99th":0,"max":0,"min":0},"bytes_in":{"total":0,"mean":0},"bytes_out":{"total":0,"mean":0},"earliest":"0001-01-01T00:00:00Z","latest":"0001-01-01T00:00:00Z","end":"0001-01-01T00:00:00Z","duration":0,"wait":0,"requests":0,"rate":0,"throughput":0,"success":0,"status_codes":{},"errors":[]}\n' > empty.report.json
+pr ingest empty.report.json
+sh_ "\$PR summary --json empty.report | grep -E '\"(start|end)\"'"
+line() { printf '{"attack":"edge","seq":%d,"code":200,"timestamp":"%s","latency":1000000,"bytes_out":0,"bytes_in":10,"error":"","body":null,"method":"GET","url":"http://127.0.0.1/","headers":null}\n' "$1" "$2"; }
+{ line 0 0001-01-01T00:00:00Z; line 1 2026-11-30T15:11:09Z; } > zero.json
+pr ingest zero.json
+sh_ "\$PR summary --json edge | grep -E '\"(start|end|requests)\"' | head -3"
+line 0 2262-06-01T00:00:00Z > y2262.json
+pr ingest y2262.json
+line 0 1677-06-01T00:00:00Z > y1677.json
+pr ingest y1677.json
+printf 'timeStamp,elapsed,label,responseCode,success\n1700000000000,1,a,200,true\n9300000000000,1,a,200,true\n' > y2264.jtl
+pr ingest y2264.jtl
