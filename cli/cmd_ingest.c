@@ -123,6 +123,8 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         sink->push = progress_push;
         sink->payload = &g;
     }
+    sink->in = in; /* positions for the sink's own warnings */
+    sink->line = 0;
     int rc = p->parse(in, sink, popts, &err);
     if (rc == PR_ETRUNC) {
         pr_cli_print_warning(&err);
@@ -130,6 +132,8 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
     }
     if (rc == 0)
         rc = pr_sink_flush(sink, &err);
+    sink->in = NULL;
+    sink->line = 0;
     if (old_summary) {
         if (sink->run->summary) {
             merge_missing(sink->run->summary, old_summary);

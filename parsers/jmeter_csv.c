@@ -95,6 +95,7 @@ typedef struct jcsv {
     int nf;
     int too_many;
     int too_long;
+    long long extra_records; /* records with more fields than the columns: extras ignored */
     long rec_nl;                  /* LFs inside the record's fields */
     long line;                    /* line where the current record starts */
     long nrec;                    /* records seen */
@@ -722,6 +723,15 @@ static int record(jcsv *j, int terminated)
             return j->rc;
         return 0;
     }
+    if (j->nf > j->ncols && terminated) { /* kept, the extra fields named by no column */
+        if (j->extra_records++ < 3)
+            pr_sink_warn(j->sink, j->name, j->line, field_col(j, j->ncols),
+                         "%d fields where the %s names %d: the record is kept, the extra "
+                         "fields are ignored%s", j->nf, j->have_header ? "header" : "column set",
+                         j->ncols, j->extra_records == 3 ? " (further ones counted at the end)"
+                                                         : "");
+        j->nf = j->ncols;
+    }
     if (j->nf != j->ncols) {
         if (!terminated && j->nf < j->ncols)
             return fail_at(j, PR_ETRUNC, -1, "input ends inside a record (%d of %d fields, "
@@ -742,6 +752,10 @@ static int record(jcsv *j, int terminated)
         elapsed = 0;
     if (elapsed > PR_JTL_MS_MAX || elapsed < -PR_JTL_MS_MAX)
         return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': out of range");
+    if (elapsed < 0)
+        return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': a negative "
+                       "response time (%lld ms): no percentile can be computed from it",
+                       (long long)elapsed);
     /* the time stamp in range first, so that taking the elapsed time off cannot overflow */
     int64_t start_ms = ts_ms;
     if (pr_time_from_epoch(ts_ms, 1000000, &s.start_ns) == 0 && j->opts->jtl_timestamp_end)
@@ -818,6 +832,7 @@ static int record(jcsv *j, int terminated)
     }
     if (at.n)
         s.attrs = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_ATTRS, at.buf, at.n);
+    pr_sink_strings_read(j->sink, j->line); /* the sample may be emitted a record later */
 
     int tc = pr_jtl_tc_kind(msg, msg_n);
     int64_t end_ms = start_ms + elapsed;
@@ -997,6 +1012,7 @@ static void fast_line(jcsv *j, char *p, size_t n, int terminated)
         }
         char *own = j->rec;
         j->rec = p;
+        j->sink->line = j->line; /* the record, for the sink's warnings */
         if (!j->stopped)
             record(j, terminated);
         j->rec = own;
@@ -1037,6 +1053,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     j->err = err;
     j->name = pr_input_name(in);
     j->line = 1;
+    unsigned long long total_before = sink->total;
     for (int i = 0; i < NKNOWN; i++)
         j->colidx[i] = -1;
     int rc = 0;
@@ -1160,6 +1177,13 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         else
             j->rc = saved;
         finish_run(j);
+        if (j->extra_records > 3)
+            pr_sink_warn(sink, j->name, 0, 0, "%lld records in all had more fields than the "
+                         "%s names: their extra fields were ignored", j->extra_records,
+                         j->have_header ? "header" : "column set");
+        if (j->have_header && sink->total == total_before)
+            pr_sink_warn(sink, j->name, 1, 0, "a header line and no records: the run has no "
+                         "samples from this file");
     }
 out:
     free(chunk);

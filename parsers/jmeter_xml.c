@@ -308,6 +308,7 @@ static int open_sample(jxml *x, int depth)
                             "samples nested deeper than %d levels", MAX_FRAMES);
     frame *parent = x->nfr ? &x->fr[x->nfr - 1] : NULL;
     frame *f = &x->fr[x->nfr++];
+    x->sink->line = xmlTextReaderGetParserLineNumber(rd); /* for the sink's warnings */
     memset(f, 0, offsetof(frame, a_msg));
     f->a_msg_n = f->url_n = 0;
     pr_sample_init(&f->s);
@@ -423,6 +424,11 @@ static int open_sample(jxml *x, int depth)
     if (f->elapsed_ms > PR_JTL_MS_MAX || f->elapsed_ms < -PR_JTL_MS_MAX)
         return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
                             xmlTextReaderGetParserColumnNumber(rd), "attribute t: out of range");
+    if (f->elapsed_ms < 0)
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                            xmlTextReaderGetParserColumnNumber(rd),
+                            "attribute t: a negative response time (%lld ms): no percentile "
+                            "can be computed from it", (long long)f->elapsed_ms);
     /* the time stamp in range first, so that taking the elapsed time off cannot overflow */
     int64_t start = f->ts_ms;
     if (pr_time_from_epoch(start, 1000000, &f->s.start_ns) == 0 && x->opts->jtl_timestamp_end)

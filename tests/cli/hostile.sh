@@ -83,3 +83,20 @@ line 0 1677-06-01T00:00:00Z > y1677.json
 pr ingest y1677.json
 printf 'timeStamp,elapsed,label,responseCode,success\n1700000000000,1,a,200,true\n9300000000000,1,a,200,true\n' > y2264.jtl
 pr ingest y2264.jtl
+
+## Doubtful data: a warning naming the file, the line and what was done; a negative latency
+## is an error (no percentile may be computed from it)
+H='timeStamp,elapsed,label,responseCode,success'
+printf '%s\n1700000000000,12,a,200,true,extra,more\n1700000000001,13,b,200,true\n' "$H" > extra.jtl
+pr ingest extra.jtl
+printf '%s\n1700000000000,12,a,200,true\n1700000000001,-5,b,200,true\n' "$H" > negative.jtl
+pr ingest negative.jtl
+printf '{"attack":"neg","seq":0,"code":200,"timestamp":"2026-11-30T15:11:09Z","latency":-5,"bytes_out":0,"bytes_in":0,"error":"","body":null,"method":"GET","url":"http://127.0.0.1/","headers":null}\n' > negative.json
+pr ingest negative.json
+printf '%s\n1700000000000,5,a\0b,200,true\n1700000000001,5,caf\351,200,true\n1700000000002,5,ok,200,true\n' "$H" > bytes.jtl
+pr ingest bytes.jtl
+pr summary --no-findings --by label bytes
+sh_ "\$PR summary --json bytes | grep -c '\"label\": null' || :"
+printf '%s\n' "$H" > header.jtl
+pr ingest header.jtl
+pr runs

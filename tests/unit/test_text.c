@@ -7,6 +7,8 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/run.h"
+#include "model/sink.h"
 #include "model/text.h"
 
 static void expect(const char *in, size_t n, unsigned flags, const char *want)
@@ -93,6 +95,78 @@ static void test_text__utf8_len(void **st)
     assert_int_equal(pr_utf8_len((const unsigned char *)"\x80", 1, &cp), 0);
 }
 
+/* Interned strings are valid UTF-8 without NUL: bad bytes become U+FFFD, and are counted. */
+static void test_text__intern_repairs(void **st)
+{
+    pr_run *r = pr_run_new();
+    uint32_t a = pr_run_intern(r, "caf\xe9", 4);
+    assert_string_equal(pr_run_str(r, a), "caf\xef\xbf\xbd");
+    uint32_t b = pr_run_intern(r, "a\0b", 3);
+    assert_string_equal(pr_run_str(r, b), "a\xef\xbf\xbd" "b");
+    uint32_t c = pr_run_intern(r, "\xe9t\xe9 \xc3\xa9t\xc3\xa9", 9);
+    assert_string_equal(pr_run_str(r, c), "\xef\xbf\xbdt\xef\xbf\xbd \xc3\xa9t\xc3\xa9");
+    assert_int_equal(r->strings_repaired, 3);
+    uint32_t d = pr_run_intern(r, "GET /商品", strlen("GET /商品"));
+    assert_string_equal(pr_run_str(r, d), "GET /商品");
+    assert_int_equal(r->strings_repaired, 3);
+    /* cut at PR_STR_MAX on a character boundary, never inside a sequence */
+    size_t n = PR_STR_MAX + 2;
+    char *big = malloc(n);
+    memset(big, 'x', n);
+    memcpy(big + PR_STR_MAX - 1, "\xc3\xa9", 2);
+    uint32_t e = pr_run_intern(r, big, n);
+    assert_int_equal(pr_strtab_len(r->strings, e), PR_STR_MAX - 1);
+    assert_int_equal(r->strings_repaired, 3);
+    free(big);
+    pr_run_free(r);
+}
+
+static int keep(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+{
+    return 0;
+}
+
+static int warned;
+static char warning[1200];
+static void on_warn(void *payload, const pr_error *w)
+{
+    warned++;
+    pr_error_format(w, warning, sizeof warning);
+}
+
+/* The sink refuses a negative duration and warns, once per record, about repaired strings. */
+static void test_text__sink_checks(void **st)
+{
+    pr_run *r = pr_run_new();
+    pr_sink *k = malloc(sizeof *k);
+    pr_sink_init(k, r, keep, NULL);
+    k->warn = on_warn;
+    k->line = 7;
+    pr_error err;
+    pr_sample s;
+    pr_sample_init(&s);
+    s.latency_ns = 5;
+    assert_int_equal(pr_sink_emit(k, &s, &err), 0);
+    s.label = pr_run_intern(r, "caf\xe9", 4);
+    assert_int_equal(pr_sink_emit(k, &s, &err), 0);
+    assert_int_equal(warned, 1);
+    assert_non_null(strstr(warning, "7: a label, URL, error or other string of this record was "
+                                    "not valid UTF-8"));
+    assert_int_equal(pr_sink_emit(k, &s, &err), 0); /* the same string again: no new warning */
+    assert_int_equal(warned, 1);
+    s.latency_ns = -5000000;
+    assert_int_equal(pr_sink_emit(k, &s, &err), PR_EPARSE);
+    assert_int_equal(err.line, 7);
+    assert_non_null(strstr(err.msg, "negative latency"));
+    s.latency_ns = 1;
+    s.connect_ns = -1;
+    assert_int_equal(pr_sink_emit(k, &s, &err), PR_EPARSE);
+    s.connect_ns = PR_UNKNOWN;
+    assert_int_equal(pr_sink_emit(k, &s, &err), 0);
+    free(k);
+    pr_run_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -100,6 +174,8 @@ int main(void)
         cmocka_unit_test(test_text__formula_cells),
         cmocka_unit_test(test_text__dup_and_json),
         cmocka_unit_test(test_text__utf8_len),
+        cmocka_unit_test(test_text__intern_repairs),
+        cmocka_unit_test(test_text__sink_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
