@@ -45,38 +45,6 @@ static char *read_all(const char *path, size_t *len)
     return pr_buf_steal(&b);
 }
 
-/* Adds KEY_list = [{key, value}] beside every object-valued member of meta, so templates can
- * iterate tables of versions, hardware, tuning parameters…; sets has_environment. */
-static void prepare_meta(json_t *meta)
-{
-    const char *k;
-    json_t *v;
-    json_t *add = json_object();
-    json_object_foreach(meta, k, v) {
-        if (!json_is_object(v))
-            continue;
-        json_t *list = json_array();
-        const char *k2;
-        json_t *v2;
-        json_object_foreach(v, k2, v2) {
-            json_t *e = json_object();
-            json_object_set_new(e, "key", json_string(k2));
-            json_object_set(e, "value", v2);
-            json_array_append_new(list, e);
-        }
-        char name[256];
-        snprintf(name, sizeof name, "%s_list", k);
-        json_object_set_new(add, name, list);
-    }
-    json_object_update(meta, add);
-    json_decref(add);
-    static const char *const env[] = {"versions", "hardware", "topology", "tuning"};
-    int has = 0;
-    for (size_t i = 0; i < 4; i++)
-        has |= json_object_get(meta, env[i]) != NULL;
-    json_object_set_new(meta, "has_environment", json_boolean(has));
-}
-
 /* mkdir -p of the folders above path. */
 static int make_parent_dirs(const char *path)
 {
@@ -249,7 +217,7 @@ static int run(int argc, char **argv)
             json_decref(meta);
             meta = m;
         }
-        prepare_meta(meta);
+        pr_cli_prepare_meta(meta);
         json_object_set_new(ctx, "meta", meta);
         json_object_set_new(ctx, "version", json_string(PR_VERSION));
         if (strcmp(output, "-") && make_parent_dirs(output) < 0) {

@@ -27,6 +27,36 @@ void pr_cli_print_warning(const pr_error *err)
     print_message("warning: ", err);
 }
 
+void pr_cli_prepare_meta(json_t *meta)
+{
+    const char *k;
+    json_t *v;
+    json_t *add = json_object();
+    json_object_foreach(meta, k, v) {
+        if (!json_is_object(v))
+            continue;
+        json_t *list = json_array();
+        const char *k2;
+        json_t *v2;
+        json_object_foreach(v, k2, v2) {
+            json_t *e = json_object();
+            json_object_set_new(e, "key", json_string(k2));
+            json_object_set(e, "value", v2);
+            json_array_append_new(list, e);
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%s_list", k);
+        json_object_set_new(add, name, list);
+    }
+    json_object_update(meta, add);
+    json_decref(add);
+    static const char *const env[] = {"versions", "hardware", "topology", "tuning"};
+    int has = 0;
+    for (size_t i = 0; i < 4; i++)
+        has |= json_object_get(meta, env[i]) != NULL;
+    json_object_set_new(meta, "has_environment", json_boolean(has));
+}
+
 int pr_cli_is_html(const char *path)
 {
     size_t n = strlen(path);

@@ -28,6 +28,10 @@ int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
 void pr_cli_help(FILE *f, const char *name);
 /* Standard handling of "--help"/"-h" anywhere in argv: prints help, returns 1. */
 int pr_cli_wants_help(int argc, char **argv, const char *name);
+/* The --meta object (a user's JSON file) made ready for templates: adds KEY_list =
+ * [{key, value}] beside every object-valued member, so templates can iterate tables of
+ * versions, hardware, tuning parameters…, and sets has_environment. */
+void pr_cli_prepare_meta(json_t *meta);
 /* 1 when a path names an HTML file (ends in .html or .htm). */
 int pr_cli_is_html(const char *path);
 /* Writes all of buf to path ("-" = stdout); checks every write. Returns 0 or -1 (printed). */

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs the whole suite: unit tests (cmocka), fuzz targets over their seed corpora, and the
+# Runs the whole suite: unit tests (cmocka), fuzz targets over their seed corpora and the
+# inputs that once crashed them (tests/fuzz/crashes/), and the
 # end-to-end CLI cases. Ends with the line "N passed, N failed".
 # Env: PERFREPORT_BIN (binary under test), BUILD (build dir), ONLY (substring filter).
 set -u
@@ -42,7 +43,10 @@ for t in "$BUILD"/fuzz/fuzz_*; do
   [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
   corpus=tests/fuzz/${name#fuzz_}
   if [ ! -d "$corpus" ]; then note_fail "$name(no corpus)"; echo "FAIL $name: no corpus $corpus"; continue; fi
-  if "$t" "$corpus" >"$log" 2>&1; then
+  # every input that ever crashed a target is replayed with its seeds (docs/fuzzing.md)
+  crashes=tests/fuzz/crashes/${name#fuzz_}
+  [ -d "$crashes" ] || crashes=
+  if "$t" "$corpus" $crashes >"$log" 2>&1; then
     pass=$((pass + 1)); echo "ok   $name ($(tail -1 "$log"))"
   else
     note_fail "$name"; echo "FAIL $name"; tail -30 "$log" | sed 's/^/    /'
