@@ -162,13 +162,9 @@ static int run(int argc, char **argv)
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
-    if (rc == 0) {
-        x.f = strcmp(output, "-") ? fopen(output, "wb") : stdout;
-        if (!x.f) {
-            pr_cli_errorf("%s: cannot write: %s", output, strerror(errno));
-            rc = PR_EXIT_ERROR;
-        }
-    }
+    pr_cli_out out; /* written whole or not at all: a full disk leaves no partial export */
+    if (rc == 0 && !(x.f = pr_cli_out_open(&out, output)))
+        rc = PR_EXIT_ERROR;
     if (rc == 0) {
         int r = 0;
         if (x.fmt == 0) {
@@ -194,14 +190,18 @@ static int run(int argc, char **argv)
             if (r == 0)
                 r = r2;
         }
-        if (fflush(x.f) != 0 && r == 0)
-            r = pr_error_set(&err, PR_EIO, output, 0, 0, "write error: %s", strerror(errno));
-        if (x.f != stdout && fclose(x.f) != 0 && r == 0)
-            r = pr_error_set(&err, PR_EIO, output, 0, 0, "write error: %s", strerror(errno));
-        if (r < 0) {
+        if (r < 0) { /* said here, naming the output; the partial output is removed */
+            if (!err.path[0] && err.code == PR_EIO) {
+                snprintf(err.path, sizeof err.path, "%s", output);
+                if (strcmp(output, "-"))
+                    snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+                             "; nothing written (an existing file is kept)");
+            }
             pr_cli_print_error(&err);
             rc = PR_EXIT_ERROR;
         }
+        if (pr_cli_out_close(&out, r == 0) < 0)
+            rc = PR_EXIT_ERROR;
     }
     pr_run_free(x.run);
     free(ids);

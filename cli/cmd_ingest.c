@@ -194,6 +194,25 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
     return rc < 0 ? PR_EXIT_ERROR : 0;
 }
 
+/* A store this command created but stored nothing in is removed, so a failed first ingest
+ * leaves no empty store behind: only when it holds no run and no other connection had it open
+ * (SQLite removes the -wal and -shm files when the last one closes). */
+static void remove_new_store(pr_store *st, const char *path)
+{
+    int64_t *ids = NULL;
+    size_t n = 1;
+    pr_error err;
+    pr_error_clear(&err);
+    int empty = pr_store_list_runs(st, &ids, &n, &err) == 0 && n == 0;
+    free(ids);
+    pr_store_close(st);
+    char *wal = pr_xasprintf("%s-wal", path), *shm = pr_xasprintf("%s-shm", path);
+    if (empty && access(wal, F_OK) != 0 && access(shm, F_OK) != 0)
+        unlink(path);
+    free(wal);
+    free(shm);
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -283,11 +302,14 @@ static int run(int argc, char **argv)
         }
     }
     pr_store *st;
+    const char *store_path = store ? store : pr_store_default_path();
+    int store_existed = access(store_path, F_OK) == 0;
     if ((rc = pr_cli_open_store(store, 1, &st)) != 0) {
         json_decref(user_meta);
         free(tags);
         return rc;
     }
+    int stored = 0;
     /* Without --name, inputs of one command that share a base name (ab's run.txt, run.tsv
      * and run.csv) form one run, named after that base name. */
     char **bases = pr_xcalloc((size_t)argc, sizeof *bases);
@@ -303,12 +325,17 @@ static int run(int argc, char **argv)
         int r = ingest_one(st, argv[i], use, forced, tags, ntags, user_meta, &po, force, quiet);
         if (r)
             rc = r;
+        else
+            stored = 1;
     }
     for (int i = optind; i < argc; i++)
         free(bases[i]);
     free(bases);
     json_decref(user_meta);
-    pr_store_close(st);
+    if (!store_existed && !stored)
+        remove_new_store(st, store_path);
+    else
+        pr_store_close(st);
     free(tags);
     return rc;
 }

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Messages quote input files (a field, a name): their control characters are made visible. */
 static void print_message(const char *prefix, const pr_error *err)
@@ -152,20 +154,71 @@ int pr_cli_wants_help(int argc, char **argv, const char *name)
     return 0;
 }
 
+FILE *pr_cli_out_open(pr_cli_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    if (!strcmp(path, "-")) {
+        o->f = stdout;
+        return o->f;
+    }
+    o->tmp = pr_xasprintf("%s.tmp-XXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        (void)fchmod(fd, 0666 & ~mask); /* as fopen would create it */
+        o->f = fdopen(fd, "wb");
+        if (!o->f)
+            close(fd);
+    }
+    if (!o->f) {
+        pr_cli_errorf("%s: cannot write: %s", path, strerror(errno));
+        if (fd >= 0)
+            unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+    }
+    return o->f;
+}
+
+int pr_cli_out_close(pr_cli_out *o, int ok)
+{
+    if (!o->f)
+        return -1;
+    int bad = !ok || ferror(o->f) || fflush(o->f) != 0;
+    int e = errno;
+    if (o->f == stdout) {
+        if (bad && ok)
+            pr_cli_errorf("%s: write error: %s", o->path, strerror(e));
+        return bad ? -1 : 0;
+    }
+    if (fclose(o->f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad && rename(o->tmp, o->path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        unlink(o->tmp);
+        if (ok)
+            pr_cli_errorf("%s: write error: %s; nothing written (an existing file is kept)",
+                          o->path, strerror(e));
+    }
+    free(o->tmp);
+    o->tmp = NULL;
+    o->f = NULL;
+    return bad ? -1 : 0;
+}
+
 int pr_cli_write_file(const char *path, const char *buf, size_t len)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-    if (!f) {
-        pr_cli_errorf("%s: cannot write: %s", path, strerror(errno));
+    pr_cli_out o;
+    FILE *f = pr_cli_out_open(&o, path);
+    if (!f)
         return -1;
-    }
-    int bad = fwrite(buf, 1, len, f) != len;
-    bad |= fflush(f) != 0;
-    if (f != stdout)
-        bad |= fclose(f) != 0;
-    if (bad) {
-        pr_cli_errorf("%s: write error: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    (void)fwrite(buf, 1, len, f); /* a short write sets the stream's error: close says it */
+    return pr_cli_out_close(&o, 1);
 }

@@ -34,7 +34,19 @@ int pr_cli_wants_help(int argc, char **argv, const char *name);
 void pr_cli_prepare_meta(json_t *meta);
 /* 1 when a path names an HTML file (ends in .html or .htm). */
 int pr_cli_is_html(const char *path);
-/* Writes all of buf to path ("-" = stdout); checks every write. Returns 0 or -1 (printed). */
+/* An output file written whole or not at all: the data goes to a temporary file beside
+ * PATH, renamed over PATH once every write succeeded; on a failure (a full disk, a file-size
+ * limit) the temporary file is removed, PATH is left as it was, and the message names it.
+ * "-" is stdout. Open returns the stream (NULL: printed). Close with ok = 0 discards the
+ * output silently (the caller reported why); returns 0 or -1 (printed). */
+typedef struct pr_cli_out {
+    FILE *f;
+    const char *path;
+    char *tmp;
+} pr_cli_out;
+FILE *pr_cli_out_open(pr_cli_out *o, const char *path);
+int pr_cli_out_close(pr_cli_out *o, int ok);
+/* Writes all of buf to path ("-" = stdout) that way. Returns 0 or -1 (printed). */
 int pr_cli_write_file(const char *path, const char *buf, size_t len);
 
 #endif

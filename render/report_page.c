@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The page's CSS and script are built-in templates (templates/report-style.mustache and
  * report-script.mustache), shared with the report.html template. */
@@ -157,9 +158,11 @@ int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
                 int bad = !f || fwrite(img.p, 1, img.len, f) != img.len;
                 if (f)
                     bad |= fclose(f) != 0;
-                if (bad)
+                if (bad) {
                     rc = pr_error_set(err, PR_EIO, path, 0, 0, "cannot write chart: %s",
                                       strerror(errno));
+                    unlink(path); /* no truncated chart left behind */
+                }
                 free(path);
                 pr_buf_printf(&ref, "%s/run%lld-%s.png", base,
                               (long long)json_integer_value(json_object_get(run, "id")),

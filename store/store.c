@@ -3,12 +3,14 @@
 #include "model/buf.h"
 #include "model/native.h"
 #include "model/xalloc.h"
+#include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct pr_store {
     sqlite3 *db;
@@ -61,16 +63,39 @@ static const char *const schema_sql =
     "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
     "  key TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY(run_id, key));";
 
+/* SQLite's message, with the system's reason when a read or write failed ("disk I/O error
+ * (File too large)", "… (No space left on device)", "… (Read-only file system)"). */
+static const char *db_message(pr_store *st, const char *msg, int saved_errno, char *buf,
+                              size_t size)
+{
+    int e = sqlite3_system_errno(st->db);
+    if (!e && (saved_errno == EFBIG || saved_errno == ENOSPC || saved_errno == EDQUOT ||
+               saved_errno == EROFS || saved_errno == EACCES))
+        e = saved_errno; /* SQLite did not keep it (a failed COMMIT), errno still has it */
+    if (e)
+        snprintf(buf, size, "%s (%s)", msg, strerror(e));
+    else
+        snprintf(buf, size, "%s", msg);
+    return buf;
+}
+
 static int db_error(pr_store *st, pr_error *err, const char *what)
 {
-    return pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s: %s", what, sqlite3_errmsg(st->db));
+    char m[512];
+    int e = errno;
+    return pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s: %s", what,
+                        db_message(st, sqlite3_errmsg(st->db), e, m, sizeof m));
 }
 
 static int exec(pr_store *st, const char *sql, pr_error *err)
 {
     char *msg = NULL;
+    errno = 0;
     if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        int rc = pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s", msg ? msg : "sqlite error");
+        int e = errno;
+        char m[512];
+        int rc = pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s",
+                              db_message(st, msg ? msg : "sqlite error", e, m, sizeof m));
         sqlite3_free(msg);
         return rc;
     }
@@ -91,13 +116,39 @@ const char *pr_store_default_path(void)
     return p && *p ? p : "perfreport.db";
 }
 
+/* After a failed open: when the store, or the folder SQLite writes its journal in, cannot be
+ * written, says so (SQLite's own message is "unable to open database file"). */
+static int unwritable(const char *path, int create, pr_error *err)
+{
+    int exists = access(path, F_OK) == 0;
+    if (!exists && !create)
+        return 0;
+    char *dir = pr_xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir] = 0; /* "/x.db" -> "/" */
+    else
+        strcpy(dir, ".");
+    int rc = 0;
+    if (exists && access(path, W_OK) != 0)
+        rc = pr_error_set(err, PR_ESTORE, path, 0, 0, "the store file is not writable (%s)",
+                          strerror(errno));
+    else if (access(dir, W_OK) != 0)
+        rc = pr_error_set(err, PR_ESTORE, path, 0, 0, "the store's folder '%s' is not writable "
+                          "(%s): a store keeps its journal beside it", dir, strerror(errno));
+    free(dir);
+    return rc;
+}
+
 int pr_store_open(pr_store **out, const char *path, int create, pr_error *err)
 {
     pr_store *st = pr_xcalloc(1, sizeof *st);
     st->path = pr_xstrdup(path);
     int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-        int rc = create ? db_error(st, err, "cannot open store")
+        int rc = unwritable(path, create, err);
+        if (rc == 0)
+            rc = create ? db_error(st, err, "cannot open store")
                         : pr_error_set(err, PR_ENOTFOUND, path, 0, 0,
                                        "no store here (ingest something first, or use --store)");
         pr_store_close(st);
@@ -128,6 +179,7 @@ int pr_store_open(pr_store **out, const char *path, int create, pr_error *err)
         }
     }
     if (rc < 0) {
+        unwritable(path, create, err); /* the clearer reason, when it is that */
         pr_store_close(st);
         return rc;
     }

@@ -5,12 +5,14 @@
 # Env: PERFREPORT_BIN (binary under test), BUILD (build dir), ONLY (substring filter).
 set -u
 BUILD=${BUILD:-build}
+export BUILD
 export PERFREPORT_BIN=${PERFREPORT_BIN:-$(pwd)/perfreport}
 export PR_TESTDATA=$(pwd)/tests/data
 # Under LeakSanitizer: fontconfig and pango keep process-wide caches they never free.
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 pass=0
 fail=0
+skip=0
 failed=""
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -58,14 +60,17 @@ for c in tests/cli/*.sh; do
   name=$(basename "$c" .sh)
   [ "$name" = lib ] && continue
   [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
-  if sh tests/cli/lib.sh "$c" >"$log" 2>&1; then
+  sh tests/cli/lib.sh "$c" >"$log" 2>&1
+  rc=$?
+  if [ "$rc" -eq 0 ]; then
     pass=$((pass + 1)); echo "ok   cli/$name"
+  elif [ "$rc" -eq 77 ]; then
+    skip=$((skip + 1)); echo "skip cli/$name ($(tail -1 "$log"))"
   else
     note_fail "cli/$name"; echo "FAIL cli/$name"; head -60 "$log" | sed 's/^/    /'
   fi
 done
 
-skip=0
 for b in tests/browser/*.sh; do
   [ -f "$b" ] || continue
   name=$(basename "$b" .sh)

@@ -3,17 +3,20 @@
 # Each target gets FUZZ_SECONDS (default 120) of one core, its dictionary (fuzz/NAME.dict)
 # and the merged corpus (build-fuzz/corpus/NAME/, kept between runs, plus the seeds in
 # tests/fuzz/NAME/ and its past crashes in tests/fuzz/crashes/NAME/). Afterwards:
-#   - inputs that add coverage over the seeds are minimised (libFuzzer -merge=1, at most
-#     FUZZ_MAX_LEN bytes each) into tests/fuzz/NAME/, for review and commit (FUZZ_MERGE=0: no);
+#   - inputs that reach edges the seeds do not are minimised (libFuzzer -merge=1 on edges, at
+#     most FUZZ_MAX_LEN (1024) bytes each) and the FUZZ_MAX_NEW (16) smallest are copied into
+#     tests/fuzz/NAME/, for review and commit (FUZZ_MERGE=0: none);
 #   - every crash, leak, timeout or sanitizer report leaves its input in
 #     tests/fuzz/crashes/NAME/, which `make test` replays from then on;
 #   - one line per target (CPU seconds, executions, coverage, corpus, new seeds, crashes) goes to
 #     build-fuzz/fuzz-long.txt and stdout.
-# Env: FUZZ_SECONDS, FUZZ_TARGETS ("jtl_xml gob ..."; default: all), FUZZ_MERGE, FUZZ_MAX_LEN.
+# Env: FUZZ_SECONDS, FUZZ_TARGETS ("jtl_xml gob ..."; default: all), FUZZ_MERGE, FUZZ_MAX_LEN,
+# FUZZ_MAX_NEW.
 set -u
 B=build-fuzz
 T=${FUZZ_SECONDS:-120}
-MAXLEN=${FUZZ_MAX_LEN:-4096}
+MAXLEN=${FUZZ_MAX_LEN:-1024}
+MAXNEW=${FUZZ_MAX_NEW:-16}
 out=$B/fuzz-long.txt
 mkdir -p "$B/logs"
 printf '%-16s %6s %7s %10s %6s %6s %7s %5s %7s\n' target wall_s cpu_s execs cov ft corpus new crashes | tee "$out"
@@ -46,13 +49,16 @@ for bin in "$B"/fuzz/fuzz_*; do
   extra=
   [ -d "$crashes" ] && extra=$crashes
   t0=$(date +%s)
-  # new inputs go to the first corpus folder ($work); the others are read only
-  # shellcheck disable=SC2086
-  /usr/bin/time -f '%U %S' -o "$B/logs/$name.time" \
-    "$bin" -max_total_time="$T" -timeout=10 -rss_limit_mb=2048 -max_len=65536 $dict \
-    -artifact_prefix="$art/" -print_final_stats=1 "$work" "$seeds" $extra \
-    </dev/null >"$log" 2>&1
-  rc=$?
+  rc=0
+  if [ "$T" -gt 0 ]; then # FUZZ_SECONDS=0: no fuzzing, only the merge of what was found
+    # new inputs go to the first corpus folder ($work); the others are read only
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%U %S' -o "$B/logs/$name.time" \
+      "$bin" -max_total_time="$T" -timeout=10 -rss_limit_mb=2048 -max_len=65536 $dict \
+      -artifact_prefix="$art/" -print_final_stats=1 "$work" "$seeds" $extra \
+      </dev/null >"$log" 2>&1
+    rc=$?
+  fi
   t1=$(date +%s)
   cpu=$(awk '{printf "%.0f", $1 + $2}' "$B/logs/$name.time" 2>/dev/null)
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
@@ -70,10 +76,18 @@ for bin in "$B"/fuzz/fuzz_*; do
   [ "$rc" -ne 0 ] && [ "$ncrash" -eq 0 ] && ncrash="rc$rc"
   new=0
   if [ "${FUZZ_MERGE:-1}" = 1 ] && [ "$rc" -eq 0 ]; then
-    before=$(ls "$seeds" | wc -l)
-    "$bin" -merge=1 -max_len="$MAXLEN" -timeout=10 "$seeds" "$work" </dev/null \
+    # inputs that reach new edges (not just new hit counts), the smallest MAXNEW of them
+    m=$B/merge/$name
+    rm -rf "$m" && mkdir -p "$m" && cp "$seeds"/* "$m"/
+    "$bin" -merge=1 -use_counters=0 -max_len="$MAXLEN" -timeout=10 "$m" "$work" </dev/null \
       >"$B/logs/$name.merge.log" 2>&1
-    new=$(( $(ls "$seeds" | wc -l) - before ))
+    for f in $(ls -rS "$m"); do
+      [ "$new" -ge "$MAXNEW" ] && break
+      [ -e "$seeds/$f" ] && continue
+      cp "$m/$f" "$seeds/$f"
+      new=$((new + 1))
+    done
+    rm -rf "$m"
   fi
   printf '%-16s %6s %7s %10s %6s %6s %7s %5s %7s\n' "$name" $((t1 - t0)) "${cpu:-?}" \
     "${execs:-?}" "${cov:-?}" "${ft:-?}" "$(ls "$work" | wc -l)" "$new" "$ncrash" | tee -a "$out"
