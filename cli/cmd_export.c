@@ -214,7 +214,10 @@ const pr_command pr_cmd_export = {
     "write a run's samples (native stream, CSV or NDJSON)",
     "Writes every sample of RUN to FILE (default stdout). The native stream can be\n"
     "ingested again elsewhere (docs/format.md); CSV and NDJSON hold one sample per line\n"
-    "with times in ns and empty/absent fields where the source did not know a value.\n"
+    "with times in ns and empty/absent fields where the source did not know a value; in\n"
+    "CSV, control characters of labels, URLs and errors are shown as \\x1b and a cell a\n"
+    "spreadsheet would run as a formula (=, +, -, @ first) starts with '.\n"
+    "FILE is written whole or not at all (a full disk leaves no partial file).\n"
     "hgrm is HdrHistogram's percentile distribution (ms) of the exact latencies, for HDR\n"
     "tools and plotters.\n\n"
     "example:\n  perfreport export --format csv -o run3.csv 3\n",
