@@ -52,7 +52,18 @@ LIB      := $(BUILD)/libperfreport.a
 # Built-in templates compiled into the binary.
 TPL_SRC  := $(sort $(wildcard templates/*.md templates/*.html templates/*.mustache))
 TPL_C    := $(BUILD)/gen/templates_data.c
-TPL_OBJ  := $(BUILD)/gen/templates_data.o
+TPL_OBJ  := $(BUILD)/gen/templates_data.o $(BUILD)/gen/assets_data.o
+
+# Assets compiled in beside them (render/dashboard.c): the interactive report's script and the
+# charting library it drives, uPlot, fetched at build time by `npm ci` from the pinned
+# render/js/package-lock.json into $(NPM_DIR) (never committed). UPLOT_DIR may point at
+# another copy of the uplot package.
+NPM_DIR   ?= build/npm
+UPLOT_DIR ?= $(NPM_DIR)/render/node_modules/uplot
+UPLOT     := $(UPLOT_DIR)/dist/uPlot.iife.min.js
+ASSET_SRC := dashboard.js=render/js/dashboard.js uPlot.min.js=$(UPLOT) \
+             uPlot.min.css=$(UPLOT_DIR)/dist/uPlot.min.css uPlot.LICENSE=$(UPLOT_DIR)/LICENSE
+ASSET_C   := $(BUILD)/gen/assets_data.c
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -99,7 +110,21 @@ $(TPL_C): $(TPL_SRC) tests/tools/embed.sh
 	$(Q)mkdir -p $(dir $@)
 	$(Q)sh tests/tools/embed.sh $(TPL_SRC) > $@.tmp && mv $@.tmp $@
 
-$(TPL_OBJ): $(TPL_C)
+$(BUILD)/gen/templates_data.o: $(TPL_C)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
+
+$(UPLOT): render/js/package-lock.json
+	$(call msg,NPM,$(UPLOT_DIR))
+	$(Q)sh tests/tools/npm.sh render/js $(NPM_DIR)/render
+	$(Q)test -f $@ && touch $@
+
+$(ASSET_C): render/js/dashboard.js $(UPLOT) tests/tools/embed.sh
+	$(call msg,EMBED,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)sh tests/tools/embed.sh -t pr_builtin_assets $(ASSET_SRC) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/assets_data.o: $(ASSET_C)
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
 
@@ -120,6 +145,13 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(TPL_OBJ)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(TPL_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS)
 
+# The scripted loopback server of the unit tests as a process, for the CLI cases.
+HTTPD_BIN := $(BUILD)/tests/httpd
+$(HTTPD_BIN): tests/tools/httpd.c tests/unit/lib/testhttpd.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) -lpthread
+
 unit-bins: $(UNIT_BIN)
 fuzz-bins: $(FUZZ_BIN)
 
@@ -128,7 +160,7 @@ fuzz-bins: $(FUZZ_BIN)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-run
 
-test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN)
+test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(BUILD)/bench/gen_k6
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
 
 check:

@@ -97,7 +97,14 @@ int pr_usl_fit(const double *N0, const double *X0, size_t n0, pr_usl *out)
             X[n++] = X0[i];
         }
     int rc = -1;
-    if (n < 3)
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = N[j] == N[i];
+        distinct += !seen;
+    }
+    if (distinct <= PR_USL_PARAMS)
         goto done;
     /* start: full linear fit; coefficients that come out negative are fixed at zero */
     int free_[3] = {1, 1, 1};
@@ -119,7 +126,7 @@ int pr_usl_fit(const double *N0, const double *X0, size_t n0, pr_usl *out)
         coef[0] = N[0] / X[0];
         coef[1] = coef[2] = 0;
     }
-    pr_usl u = {1 / coef[0], coef[1] / coef[0], coef[2] / coef[0], NAN, NAN, NAN, 0};
+    pr_usl u = {1 / coef[0], coef[1] / coef[0], coef[2] / coef[0], NAN, NAN, NAN, 0, 0, NAN, NAN, NAN};
     if (u.sigma < 0)
         u.sigma = 0;
     if (u.kappa < 0)
@@ -183,6 +190,17 @@ int pr_usl_fit(const double *N0, const double *X0, size_t n0, pr_usl *out)
     for (size_t i = 0; i < n; i++)
         sst += (X[i] - mean) * (X[i] - mean);
     u.r2 = sst > 0 ? 1 - cur / sst : NAN;
+    u.points = n;
+    u.resid_se = sqrt(cur / (double)(n - PR_USL_PARAMS));
+    u.max_resid = 0;
+    u.max_resid_n = N[0];
+    for (size_t i = 0; i < n; i++) {
+        double r = X[i] - pr_usl_eval(&u, N[i]);
+        if (fabs(r) > fabs(u.max_resid)) {
+            u.max_resid = r;
+            u.max_resid_n = N[i];
+        }
+    }
     if (u.kappa > 0 && u.sigma < 1) {
         u.peak_n = sqrt((1 - u.sigma) / u.kappa);
         u.peak_x = pr_usl_eval(&u, u.peak_n);
@@ -220,59 +238,74 @@ static int cmp_point(const void *x, const void *y)
     return (a->run_id > b->run_id) - (a->run_id < b->run_id);
 }
 
-json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_opts *o)
+/* The limits point i crosses (bits: 1 throughput, 2 SLO, 4 errors). */
+enum { CROSS_THROUGHPUT = 1, CROSS_SLO = 2, CROSS_ERRORS = 4 };
+
+static unsigned crossed(const pr_capacity_point *p, size_t i, const pr_capacity_opts *o)
 {
-    pr_capacity_opts def;
-    if (!o) {
-        pr_capacity_opts_init(&def);
-        o = &def;
+    const pr_capacity_point *q = &p[i];
+    unsigned c = 0;
+    if (o->kind == PR_LOAD_KIND_RATE) {
+        if (isfinite(q->throughput_per_s) && q->load > 0 && q->throughput_per_s < o->follow_ratio * q->load)
+            c |= CROSS_THROUGHPUT;
+    } else if (i > 0 && p[i - 1].load > 0 && p[i - 1].throughput_per_s > 0 && q->load > p[i - 1].load) {
+        double dl = (q->load - p[i - 1].load) / p[i - 1].load;
+        double dx = (q->throughput_per_s - p[i - 1].throughput_per_s) / p[i - 1].throughput_per_s;
+        if (dx < o->marginal_ratio * dl)
+            c |= CROSS_THROUGHPUT;
     }
-    qsort(p, n, sizeof *p, cmp_point);
-    json_t *doc = json_object();
-    json_object_set_new(doc, "load_kind", json_string(o->kind == PR_LOAD_KIND_RATE ? "rate" : "concurrency"));
-    json_object_set_new(doc, "load_source", json_string(o->load_source ? o->load_source : ""));
-    set_num(doc, "slo_p99_ns", o->slo_p99_ns);
-    set_num(doc, "max_error_ratio", o->max_error_ratio);
-    /* knee: the first point that does not follow the load, breaks the SLO or errs too much */
-    long knee = -1;
-    const char *reason = NULL;
-    for (size_t i = 0; i < n && knee < 0; i++) {
-        const pr_capacity_point *q = &p[i];
-        if (o->kind == PR_LOAD_KIND_RATE) {
-            if (isfinite(q->throughput_per_s) && q->load > 0 &&
-                q->throughput_per_s < o->follow_ratio * q->load) {
-                knee = (long)i;
-                reason = "throughput below the offered rate";
-            }
-        } else if (i > 0 && p[i - 1].load > 0 && p[i - 1].throughput_per_s > 0 &&
-                   q->load > p[i - 1].load) {
-            double dl = (q->load - p[i - 1].load) / p[i - 1].load;
-            double dx = (q->throughput_per_s - p[i - 1].throughput_per_s) / p[i - 1].throughput_per_s;
-            if (dx < o->marginal_ratio * dl) {
-                knee = (long)i;
-                reason = "throughput stopped following the load";
-            }
-        }
-        if (knee < 0 && isfinite(o->slo_p99_ns) && isfinite(q->p99_ns) && q->p99_ns > o->slo_p99_ns) {
-            knee = (long)i;
-            reason = "p99 above the SLO";
-        }
-        if (knee < 0 && isfinite(q->error_ratio) && q->error_ratio > o->max_error_ratio) {
-            knee = (long)i;
-            reason = "error ratio above the limit";
-        }
-    }
-    /* maximum sustainable throughput: the best point before the knee within SLO and errors */
-    long best = -1;
-    for (size_t i = 0; i < n && (knee < 0 || (long)i < knee); i++) {
-        const pr_capacity_point *q = &p[i];
-        if (isfinite(o->slo_p99_ns) && isfinite(q->p99_ns) && q->p99_ns > o->slo_p99_ns)
+    if (isfinite(o->slo_p99_ns) && isfinite(q->p99_ns) && q->p99_ns > o->slo_p99_ns)
+        c |= CROSS_SLO;
+    if (isfinite(q->error_ratio) && q->error_ratio > o->max_error_ratio)
+        c |= CROSS_ERRORS;
+    return c;
+}
+
+/* The knee object: which limits its point crossed, in words and with the numbers. */
+static json_t *knee_json(const pr_capacity_point *q, long index, unsigned c, const pr_capacity_opts *o)
+{
+    static const struct {
+        unsigned bit;
+        const char *name, *rate_reason, *other_reason;
+    } lim[] = {
+        {CROSS_THROUGHPUT, "throughput", "throughput below the offered rate", "throughput stopped following the load"},
+        {CROSS_SLO, "slo", "p99 above the SLO", "p99 above the SLO"},
+        {CROSS_ERRORS, "errors", "error ratio above the limit", "error ratio above the limit"},
+    };
+    json_t *k = json_object(), *names = json_array();
+    char reason[160] = "", detail[256] = "", h1[32], h2[32], part[96];
+    for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+        if (!(c & lim[i].bit))
             continue;
-        if (isfinite(q->error_ratio) && q->error_ratio > o->max_error_ratio)
-            continue;
-        if (isfinite(q->throughput_per_s) && (best < 0 || q->throughput_per_s > p[best].throughput_per_s))
-            best = (long)i;
+        json_array_append_new(names, json_string(lim[i].name));
+        const char *r = o->kind == PR_LOAD_KIND_RATE ? lim[i].rate_reason : lim[i].other_reason;
+        snprintf(reason + strlen(reason), sizeof reason - strlen(reason), "%s%s", *reason ? ", " : "", r);
+        if (lim[i].bit == CROSS_THROUGHPUT && o->kind == PR_LOAD_KIND_RATE)
+            snprintf(part, sizeof part, "throughput %s < %g%% of the offered %g/s",
+                     pr_human_rate(q->throughput_per_s, h1), 100 * o->follow_ratio, q->load);
+        else if (lim[i].bit == CROSS_THROUGHPUT)
+            snprintf(part, sizeof part, "throughput %s grew less than %g× the load step",
+                     pr_human_rate(q->throughput_per_s, h1), o->marginal_ratio);
+        else if (lim[i].bit == CROSS_SLO)
+            snprintf(part, sizeof part, "p99 %s > SLO %s", pr_human_duration((int64_t)q->p99_ns, h1),
+                     pr_human_duration((int64_t)o->slo_p99_ns, h2));
+        else
+            snprintf(part, sizeof part, "errors %s > %s", pr_human_percent(q->error_ratio, h1),
+                     pr_human_percent(o->max_error_ratio, h2));
+        snprintf(detail + strlen(detail), sizeof detail - strlen(detail), "%s%s", *detail ? "; " : "", part);
     }
+    json_object_set_new(k, "index", json_integer(index));
+    set_num(k, "load", q->load);
+    set_num(k, "throughput_per_s", q->throughput_per_s);
+    set_num(k, "p99_ns", q->p99_ns);
+    json_object_set_new(k, "crossed", names);
+    json_object_set_new(k, "reason", json_string(reason));
+    json_object_set_new(k, "detail", json_string(detail));
+    return k;
+}
+
+static json_t *points_json(const pr_capacity_point *p, size_t n, long knee, const pr_capacity_opts *o)
+{
     json_t *pts = json_array();
     char h[32];
     for (size_t i = 0; i < n; i++) {
@@ -287,26 +320,102 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
                                                       ? pr_human_duration((int64_t)p[i].p99_ns, h) : "-"));
         set_num(e, "error_ratio", p[i].error_ratio);
         json_object_set_new(e, "error_pct", json_string(pr_human_percent(p[i].error_ratio, h)));
-        set_num(e, "efficiency", p[0].load > 0 && p[0].throughput_per_s > 0 && p[i].load > 0
-                                     ? (p[i].throughput_per_s / p[0].throughput_per_s) / (p[i].load / p[0].load)
-                                     : NAN);
+        double eff = NAN;
+        if (o->kind == PR_LOAD_KIND_RATE && p[i].load > 0)
+            eff = p[i].throughput_per_s / p[i].load;
+        else if (o->kind != PR_LOAD_KIND_RATE && p[0].load > 0 && p[0].throughput_per_s > 0 && p[i].load > 0)
+            eff = (p[i].throughput_per_s / p[i].load) / (p[0].throughput_per_s / p[0].load);
+        set_num(e, "efficiency", eff);
         json_object_set_new(e, "knee", json_boolean((long)i == knee));
         json_object_set_new(e, "sustainable", json_boolean(knee < 0 || (long)i < knee));
         json_array_append_new(pts, e);
     }
-    json_object_set_new(doc, "points", pts);
-    if (knee >= 0) {
-        json_t *k = json_object();
-        json_object_set_new(k, "index", json_integer(knee));
-        set_num(k, "load", p[knee].load);
-        set_num(k, "throughput_per_s", p[knee].throughput_per_s);
-        set_num(k, "p99_ns", p[knee].p99_ns);
-        json_object_set_new(k, "reason", json_string(reason));
-        json_object_set_new(doc, "knee", k);
-    } else {
-        json_object_set_new(doc, "knee", json_null());
+    return pts;
+}
+
+/* The USL fit (concurrency loads with enough points), else null and a note saying why. */
+static void usl_json(json_t *doc, const pr_capacity_point *p, size_t n, const pr_capacity_opts *o)
+{
+    char note[200];
+    pr_usl u;
+    double *N = pr_xmalloc((n + 1) * sizeof *N), *X = pr_xmalloc((n + 1) * sizeof *X);
+    for (size_t i = 0; i < n; i++) {
+        N[i] = p[i].load;
+        X[i] = p[i].throughput_per_s;
     }
+    if (o->kind == PR_LOAD_KIND_RATE) {
+        snprintf(note, sizeof note, "not fitted: the load is an offered rate; the USL relates "
+                 "throughput to concurrency (closed model)");
+        json_object_set_new(doc, "usl", json_null());
+    } else if (pr_usl_fit(N, X, n, &u) < 0) {
+        snprintf(note, sizeof note, "not fitted: %zu point(s) for %d parameters (at least %d "
+                 "distinct loads needed)", n, PR_USL_PARAMS, PR_USL_PARAMS + 1);
+        json_object_set_new(doc, "usl", json_null());
+    } else {
+        json_t *j = json_object(), *curve = json_array(), *res = json_array();
+        set_num(j, "lambda", u.lambda);
+        set_num(j, "sigma", u.sigma);
+        set_num(j, "kappa", u.kappa);
+        set_num(j, "r2", u.r2);
+        json_object_set_new(j, "points", json_integer((json_int_t)u.points));
+        json_object_set_new(j, "degrees_of_freedom", json_integer((json_int_t)(u.points - PR_USL_PARAMS)));
+        set_num(j, "residual_se_per_s", u.resid_se);
+        set_num(j, "max_residual_per_s", u.max_resid);
+        set_num(j, "max_residual_load", u.max_resid_n);
+        set_num(j, "peak_load", u.peak_n);
+        set_num(j, "peak_throughput_per_s", u.peak_x);
+        json_object_set_new(j, "method", json_string("linear least squares on N/X, then "
+                                                     "Levenberg-Marquardt on X; sigma, kappa >= 0"));
+        for (size_t i = 0; i < n; i++) {
+            json_array_append_new(curve, json_real(pr_usl_eval(&u, N[i])));
+            double r = X[i] - pr_usl_eval(&u, N[i]);
+            json_array_append_new(res, isfinite(r) ? json_real(r) : json_null());
+        }
+        json_object_set_new(j, "fitted_per_s", curve);
+        json_object_set_new(j, "residuals_per_s", res);
+        json_object_set_new(doc, "usl", j);
+        snprintf(note, sizeof note, "fitted on %zu points, %zu degree(s) of freedom", u.points,
+                 u.points - PR_USL_PARAMS);
+    }
+    json_object_set_new(doc, "usl_note", json_string(note));
+    free(N);
+    free(X);
+}
+
+json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_opts *o)
+{
+    pr_capacity_opts def;
+    if (!o) {
+        pr_capacity_opts_init(&def);
+        o = &def;
+    }
+    qsort(p, n, sizeof *p, cmp_point);
+    json_t *doc = json_object();
+    json_object_set_new(doc, "load_kind", json_string(o->kind == PR_LOAD_KIND_RATE ? "rate" : "concurrency"));
+    json_object_set_new(doc, "load_source", json_string(o->load_source ? o->load_source : ""));
+    json_object_set_new(doc, "efficiency", json_string(o->kind == PR_LOAD_KIND_RATE
+                                                           ? "throughput / offered rate"
+                                                           : "(X/N) / (X0/N0), scaling against the first point"));
+    set_num(doc, "slo_p99_ns", o->slo_p99_ns);
+    set_num(doc, "max_error_ratio", o->max_error_ratio);
+    /* knee: the first point that does not follow the load, breaks the SLO or errs too much */
+    long knee = -1;
+    unsigned kc = 0;
+    for (size_t i = 0; i < n && knee < 0; i++)
+        if ((kc = crossed(p, i, o)) != 0)
+            knee = (long)i;
+    /* maximum sustainable throughput: the best point before the knee within SLO and errors */
+    long best = -1;
+    for (size_t i = 0; i < n && (knee < 0 || (long)i < knee); i++) {
+        if (crossed(p, i, o) & (CROSS_SLO | CROSS_ERRORS))
+            continue;
+        if (isfinite(p[i].throughput_per_s) && (best < 0 || p[i].throughput_per_s > p[best].throughput_per_s))
+            best = (long)i;
+    }
+    json_object_set_new(doc, "points", points_json(p, n, knee, o));
+    json_object_set_new(doc, "knee", knee >= 0 ? knee_json(&p[knee], knee, kc, o) : json_null());
     if (best >= 0) {
+        char h[32];
         json_t *b = json_object();
         json_object_set_new(b, "index", json_integer(best));
         set_num(b, "load", p[best].load);
@@ -317,31 +426,6 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
     } else {
         json_object_set_new(doc, "max_sustainable", json_null());
     }
-    double *N = pr_xmalloc((n + 1) * sizeof *N), *X = pr_xmalloc((n + 1) * sizeof *X);
-    for (size_t i = 0; i < n; i++) {
-        N[i] = p[i].load;
-        X[i] = p[i].throughput_per_s;
-    }
-    pr_usl u;
-    if (pr_usl_fit(N, X, n, &u) == 0) {
-        json_t *j = json_object();
-        set_num(j, "lambda", u.lambda);
-        set_num(j, "sigma", u.sigma);
-        set_num(j, "kappa", u.kappa);
-        set_num(j, "r2", u.r2);
-        set_num(j, "peak_load", u.peak_n);
-        set_num(j, "peak_throughput_per_s", u.peak_x);
-        json_object_set_new(j, "method", json_string("linear least squares on N/X, then "
-                                                     "Levenberg-Marquardt on X; sigma, kappa >= 0"));
-        json_t *curve = json_array();
-        for (size_t i = 0; i < n; i++)
-            json_array_append_new(curve, json_real(pr_usl_eval(&u, N[i])));
-        json_object_set_new(j, "fitted_per_s", curve);
-        json_object_set_new(doc, "usl", j);
-    } else {
-        json_object_set_new(doc, "usl", json_null());
-    }
-    free(N);
-    free(X);
+    usl_json(doc, p, n, o);
     return doc;
 }

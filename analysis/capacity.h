@@ -13,12 +13,19 @@ typedef struct pr_usl {
     double peak_n;      /* N* = sqrt((1−σ)/κ); NAN when κ = 0 (no retrograde region) */
     double peak_x;      /* X(N*) */
     int iterations;     /* Levenberg-Marquardt iterations used */
+    size_t points;      /* points fitted */
+    double resid_se;    /* residual standard error sqrt(SSE / (points − 3)), X units */
+    double max_resid;   /* the largest residual X_i − X(N_i) in magnitude (signed) */
+    double max_resid_n; /* at this load */
 } pr_usl;
+
+/* Parameters of the USL: a fit needs more points (distinct loads) than this. */
+#define PR_USL_PARAMS 3
 
 /* Fits the USL to n points (N_i > 0, X_i >= 0) by least squares on X: a linear least-squares
  * start on N/X = 1/λ + (σ/λ)(N−1) + (κ/λ)N(N−1), then Levenberg-Marquardt on the sum of
- * squared throughput residuals, with σ, κ >= 0. Returns 0, or -1 with fewer than 3 usable
- * points or a degenerate system. */
+ * squared throughput residuals, with σ, κ >= 0. Returns 0, or -1 with fewer usable points
+ * (distinct loads) than PR_USL_PARAMS + 1 or a degenerate system. */
 int pr_usl_fit(const double *n_load, const double *x, size_t n, pr_usl *out);
 double pr_usl_eval(const pr_usl *u, double n_load);
 
@@ -48,7 +55,11 @@ typedef struct pr_capacity_opts {
 void pr_capacity_opts_init(pr_capacity_opts *o);
 
 /* Sorts the points by load (stable) and analyses them. Returns a new object:
- * {"points":[…], "knee":{…}|null, "max_sustainable":{…}|null, "usl":{…}|null}. */
+ * {"points":[…], "knee":{…}|null, "max_sustainable":{…}|null, "usl":{…}|null, "usl_note"}.
+ * Efficiency is throughput / load for a rate load, the scaling (X/N)/(X₀/N₀) otherwise. The
+ * knee names every limit its point crossed ("crossed": throughput, slo, errors). The USL is
+ * fitted only for a concurrency load with more distinct loads than parameters; "usl_note"
+ * says why not otherwise. Loads should be distinct (the caller reports duplicates). */
 json_t *pr_capacity_analyse(pr_capacity_point *pts, size_t n, const pr_capacity_opts *o);
 
 #endif

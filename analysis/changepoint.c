@@ -67,6 +67,26 @@ int pr_cp_best_split(const double *x, size_t n, size_t min_size, size_t *tau, do
     return 0;
 }
 
+double pr_cp_min_p(size_t n, size_t tau, const pr_cp_opts *o)
+{
+    size_t ms = o->min_size < 2 ? 2 : o->min_size;
+    if (n < 2 * ms || tau < ms || tau > n - ms)
+        return 1;
+    double lc = lgamma((double)n + 1) - lgamma((double)tau + 1) - lgamma((double)(n - tau) + 1);
+    double share = 2 * exp(-lc), floor_mc = 1.0 / (o->permutations + 1);
+    double p = share > floor_mc ? share : floor_mc;
+    return p > 1 ? 1 : p;
+}
+
+size_t pr_cp_min_runs(const pr_cp_opts *o)
+{
+    size_t ms = o->min_size < 2 ? 2 : o->min_size;
+    for (size_t n = 2 * ms; n < 100000; n++)
+        if (pr_cp_min_p(n, n / 2, o) < o->alpha)
+            return n;
+    return 0;
+}
+
 typedef struct seg {
     size_t s, e;
 } seg;

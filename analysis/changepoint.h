@@ -27,6 +27,14 @@ void pr_cp_opts_init(pr_cp_opts *o);
  * Returns -1 when n < 2 × min_size. */
 int pr_cp_best_split(const double *x, size_t n, size_t min_size, size_t *tau, double *q);
 
+/* The smallest p-value the permutation test can return for the split of n values at tau,
+ * whatever the values: at least the orderings that keep the same values on each side (or
+ * swap the sides) give the same statistic, a share 2/C(n, tau) of them, and the estimate is
+ * never below 1/(permutations + 1). 1 when no split of n values is allowed (n < 2 × min_size). */
+double pr_cp_min_p(size_t n, size_t tau, const pr_cp_opts *o);
+/* The fewest values whose balanced split can reach p < alpha (the method's power floor). */
+size_t pr_cp_min_runs(const pr_cp_opts *o);
+
 /* Finds the significant change points of x[0..n) (NaN values are not allowed). *out is a
  * malloc'd array sorted by index (NULL when none); returns the count. */
 size_t pr_changepoints(const double *x, size_t n, const pr_cp_opts *o, pr_changepoint **out);

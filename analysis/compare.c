@@ -350,12 +350,13 @@ static double stat_value(json_t *stats, const metric_def *m)
     return v;
 }
 
-static void human(double v, const char *unit, char *buf)
+/* v in unit; durations measured with a clock of res_ns ("< 1 ms" for a whole-ms 0). */
+static void human(double v, const char *unit, int64_t res_ns, char *buf)
 {
     if (!isfinite(v))
         strcpy(buf, "-");
     else if (!strcmp(unit, "ns"))
-        pr_human_duration((int64_t)llround(v), buf);
+        pr_human_duration_res((int64_t)llround(v), res_ns, buf);
     else if (!strcmp(unit, "per_s"))
         pr_human_rate(v, buf);
     else if (!strcmp(unit, "ratio"))
@@ -364,7 +365,7 @@ static void human(double v, const char *unit, char *buf)
         snprintf(buf, 32, "%.0f", v);
 }
 
-static void human_diff(double v, const char *unit, char *buf)
+static void human_diff(double v, const char *unit, int64_t res_ns, char *buf)
 {
     char h[32];
     if (!isfinite(v)) {
@@ -375,8 +376,8 @@ static void human_diff(double v, const char *unit, char *buf)
         snprintf(buf, 48, "%+.2f pp", 100 * v);
         return;
     }
-    human(fabs(v), unit, h);
-    snprintf(buf, 48, "%s%s", v < 0 ? "-" : "+", h);
+    human(fabs(v), unit, res_ns, h);
+    snprintf(buf, 48, "%s%s", v < 0 ? "-" : v > 0 || h[0] != '<' ? "+" : "", h);
 }
 
 static void jset_num(json_t *o, const char *k, double v)
@@ -397,11 +398,14 @@ static void moments(const pr_vec *v, double *mean, double *var)
     *var = v->n > 1 ? (double)(s2 / (v->n - 1)) : 0;
 }
 
-/* Per-interval series of a rate from the model's time series (the partial last one left out). */
+/* Per-interval series of a rate from the model's time series: the intervals of the sending
+ * period (the partial one of the last send and those of the wait after it left out). */
 static size_t interval_rates(json_t *model, const char *key, double **out)
 {
     json_t *pts = json_object_get(json_object_get(model, "timeseries"), "points");
     size_t n = json_array_size(pts);
+    while (n > 0 && !(num(json_array_get(pts, n - 1), "requests") > 0))
+        n--;
     if (n < 3) {
         *out = NULL;
         return 0;
@@ -418,6 +422,7 @@ typedef struct cell {
     const pr_vec *va, *vb;  /* latencies (NULL or empty: untested) */
     json_t *ma, *mb;        /* models (rate tests) */
     double na, nb;          /* counts (ratio test) */
+    int64_t res_ns;         /* the coarser clock of the two sides (durations) */
 } cell;
 
 /* Fills the test fields of d; returns 1 when a test ran, with *sig set. */
@@ -494,7 +499,7 @@ static json_t *diff_json(const metric_def *m, const cell *c, const pr_compare_op
     double abs = c->b - c->a;
     double rel = isfinite(abs) && c->a != 0 ? abs / fabs(c->a) : (abs == 0 ? 0 : NAN);
     jset_num(d, "abs", abs);
-    human_diff(abs, m->unit, h);
+    human_diff(abs, m->unit, c->res_ns, h);
     json_object_set_new(d, "abs_human", json_string(h));
     jset_num(d, "rel", rel);
     if (isfinite(rel))
@@ -528,6 +533,11 @@ static json_t *diff_json(const metric_def *m, const cell *c, const pr_compare_op
     return d;
 }
 
+static int64_t coarser(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
 static json_t *metric_row(const metric_def *m, double *vals, const pr_vec **lat, json_t **models,
                           double *counts, size_t n, const pr_compare_opts *o,
                           pr_compare_side *sides, int *regs, int *imps)
@@ -541,19 +551,67 @@ static json_t *metric_row(const metric_def *m, double *vals, const pr_vec **lat,
     for (size_t i = 0; i < n; i++) {
         json_t *v = json_object();
         jset_num(v, "value", vals[i]);
-        human(vals[i], m->unit, h);
+        human(vals[i], m->unit, pr_report_latency_res(json_object_get(sides[i].model, "stats")),
+              h);
         json_object_set_new(v, "human", json_string(h));
         json_array_append_new(values, v);
     }
     for (size_t i = 1; i < n; i++) {
         cell c = {vals[0], vals[i], lat ? lat[0] : NULL, lat ? lat[i] : NULL,
                   models ? models[0] : NULL, models ? models[i] : NULL,
-                  counts ? counts[0] : NAN, counts ? counts[i] : NAN};
+                  counts ? counts[0] : NAN, counts ? counts[i] : NAN,
+                  coarser(pr_report_latency_res(json_object_get(sides[0].model, "stats")),
+                          pr_report_latency_res(json_object_get(sides[i].model, "stats")))};
         json_array_append_new(diffs, diff_json(m, &c, o, sides[i].name, regs, imps));
     }
     json_object_set_new(row, "values", values);
     json_object_set_new(row, "diffs", diffs);
     return row;
+}
+
+/* Metrics a history can follow that the comparison table does not show. */
+static const metric_def extra_metrics[] = {
+    {"p95", "p95", K_PCT, 95, 1, "ns"},
+    {"p99.9", "p99_9", K_PCT, 99.9, 1, "ns"},
+    {"min", "min", K_MAX, 0, 1, "ns"},
+};
+
+json_t *pr_compare_metric(const pr_compare_side *a, const pr_compare_side *b, const char *metric,
+                          const pr_compare_opts *o)
+{
+    pr_compare_opts def;
+    if (!o) {
+        pr_compare_opts_init(&def);
+        o = &def;
+    }
+    const metric_def *m = NULL;
+    for (size_t i = 0; i < sizeof metrics / sizeof metrics[0] && !m; i++)
+        if (!strcmp(metrics[i].name, metric))
+            m = &metrics[i];
+    for (size_t i = 0; i < sizeof extra_metrics / sizeof extra_metrics[0] && !m; i++)
+        if (!strcmp(extra_metrics[i].name, metric))
+            m = &extra_metrics[i];
+    if (!m)
+        return NULL;
+    const pr_compare_side *s[2] = {a, b};
+    double v[2], cnt[2];
+    json_t *mod[2];
+    for (int i = 0; i < 2; i++) {
+        json_t *stats = json_object_get(s[i]->model, "stats");
+        v[i] = stat_value(stats, m);
+        cnt[i] = num(stats, "requests");
+        mod[i] = json_is_true(json_object_get(s[i]->model, "summary_only")) ? NULL : s[i]->model;
+    }
+    cell c = {v[0], v[1], a->latency.n ? &a->latency : NULL, b->latency.n ? &b->latency : NULL,
+              mod[0], mod[1], cnt[0], cnt[1],
+              coarser(pr_report_latency_res(json_object_get(a->model, "stats")),
+                      pr_report_latency_res(json_object_get(b->model, "stats")))};
+    int regs = 0, imps = 0;
+    json_t *d = diff_json(m, &c, o, b->name, &regs, &imps);
+    json_object_set_new(d, "metric", json_string(m->name));
+    jset_num(d, "a_value", v[0]);
+    jset_num(d, "b_value", v[1]);
+    return d;
 }
 
 static json_t *find_label(json_t *model, const char *name)

@@ -62,4 +62,11 @@ void pr_compare_opts_init(pr_compare_opts *o);
  * baseline, every other side is compared with it. A new reference. */
 json_t *pr_compare_build(pr_compare_side *sides, size_t n, const pr_compare_opts *o);
 
+/* One metric of side b against side a with the metric's test and verdict, as a diffs[] item
+ * of the document (plus "metric", "a_value", "b_value"). metric: a row of the document
+ * (requests, throughput, rate, error_ratio, mean, p50, p90, p99, max) or p95, p99.9, min.
+ * NULL for an unknown metric. A new reference. */
+json_t *pr_compare_metric(const pr_compare_side *a, const pr_compare_side *b, const char *metric,
+                          const pr_compare_opts *o);
+
 #endif

@@ -24,13 +24,15 @@ const char *pr_severity_name(pr_severity s)
 
 /* ---- the run, pre-digested ---------------------------------------------------------------- */
 
-/* One full time-series interval (the last, partial interval is left out). */
+/* One time-series interval. Requests (and their latencies, threads and sent_err) count where
+ * they were sent, responses (done, ok, err, thr) where they completed (docs/metrics.md). */
 typedef struct pt {
     int64_t t_ns;
-    double req, ok, err;
-    double p50, p99, max; /* ns; NAN when the interval has no latency */
-    double thr;           /* successes per second */
-    double threads;       /* NAN if unknown */
+    double req, done, ok, err;
+    double sent_err;           /* failed requests among those sent in the interval */
+    double p50, p90, p99, max; /* ns; NAN when the interval has no latency */
+    double thr;                /* successes completed per second */
+    double threads;            /* NAN if unknown */
 } pt;
 
 typedef struct pr_fctx {
@@ -40,9 +42,9 @@ typedef struct pr_fctx {
     double requests, errors, error_ratio, rate, throughput, offered, concurrency;
     double lat_min, lat_mean, lat_p50, lat_p90, lat_p99, lat_max;
     double duration_ns;
-    pt *pts;       /* full intervals */
+    pt *pts;       /* full intervals of the sending period: up to the last send, left out */
     size_t npts;
-    pt *all;       /* every interval, the partial last one included */
+    pt *all;       /* every interval: the partial one and those of the wait included */
     size_t nall;
     int64_t interval_ns;
     int has_threads;
@@ -129,6 +131,7 @@ static double pts_median(const pt *p, size_t from, size_t to, size_t field)
 }
 
 #define F_P50 offsetof(pt, p50)
+#define F_P90 offsetof(pt, p90)
 #define F_P99 offsetof(pt, p99)
 #define F_MAX offsetof(pt, max)
 #define F_THR offsetof(pt, thr)
@@ -188,6 +191,18 @@ static size_t pts_prefix(const pr_fctx *c, double share)
     return c->npts;
 }
 
+/* Share of the requests sent in points [from, to) that failed; NAN without requests. */
+static double pts_sent_error_ratio(const pt *p, size_t from, size_t to)
+{
+    double req = 0, err = 0;
+    for (size_t i = from; i < to; i++)
+        if (p[i].req > 0 && isfinite(p[i].sent_err)) {
+            req += p[i].req;
+            err += p[i].sent_err;
+        }
+    return req > 0 ? err / req : NAN;
+}
+
 static size_t pts_with_requests(const pt *p, size_t from, size_t to)
 {
     size_t k = 0;
@@ -212,7 +227,14 @@ static void load_points(pr_fctx *c)
         q->req = num(p, "requests");
         q->ok = num(p, "successes");
         q->err = num(p, "errors");
+        q->done = num(p, "responses");
+        if (!isfinite(q->done)) /* a model binned by send time only */
+            q->done = isfinite(q->ok) && isfinite(q->err) ? q->ok + q->err : q->req;
+        q->sent_err = num(p, "sent_errors");
+        if (!isfinite(q->sent_err))
+            q->sent_err = q->err;
         q->p50 = num(p, "p50_ns");
+        q->p90 = num(p, "p90_ns");
         q->p99 = num(p, "p99_ns");
         q->max = num(p, "max_ns");
         q->thr = num(p, "throughput_per_s");
@@ -224,7 +246,12 @@ static void load_points(pr_fctx *c)
     }
     c->nall = n;
     c->pts = c->all;
-    c->npts = n > 2 ? n - 1 : n; /* the last interval is partial: its rates are understated */
+    /* the interval of the last send is partial (its rates are understated) and the ones after
+     * it hold only the wait for the last responses: trend rules leave them out */
+    size_t last = n - 1;
+    while (last > 0 && !(c->all[last].req > 0))
+        last--;
+    c->npts = last + 1 > 2 ? last : last + 1;
 }
 
 /* The error messages with counts, from the samples' error set or a summary's printed errors. */
@@ -289,7 +316,8 @@ static const char *const reset_pats[] = {"reset by peer", "connection reset", "b
                                          "EOF", "NoHttpResponse", "connection closed",
                                          "server closed", "Connection reset", NULL};
 
-/* Sums the counts of error messages matching pats; collects up to 3 examples into ex. */
+/* Sums the counts of error messages matching pats; collects up to 3 examples into ex. NAN when
+ * a matching message has no count (a printed error set such as Vegeta's text report). */
 static double error_count_matching(const pr_fctx *c, const char *const *pats, json_t *ex)
 {
     json_t *errs = error_list(c);
@@ -300,12 +328,56 @@ static double error_count_matching(const pr_fctx *c, const char *const *pats, js
         const char *m = json_string_value(json_object_get(e, "message"));
         if (!m || !matches_any(m, pats))
             continue;
-        double k = num(e, "count");
-        n += isfinite(k) ? k : 1;
+        n += num(e, "count");
         if (ex && json_array_size(ex) < 3)
             json_array_append_new(ex, json_string(m));
     }
     return n;
+}
+
+/* An error message that only restates an HTTP status ("404 Not Found", as Vegeta writes). */
+static int status_message(const char *m)
+{
+    return isdigit((unsigned char)m[0]) && isdigit((unsigned char)m[1]) &&
+           isdigit((unsigned char)m[2]) && m[3] == ' ';
+}
+
+/* For an error set printed without counts: the count of a class of transport errors is the
+ * number of responses without a status when every transport error message (one that is not
+ * a status) is of that class; NAN otherwise. */
+static double uncounted_class(const pr_fctx *c, const char *const *pats)
+{
+    size_t i, matched = 0;
+    json_t *e;
+    json_array_foreach(error_list(c), i, e) {
+        const char *m = json_string_value(json_object_get(e, "message"));
+        if (!m || status_message(m))
+            continue;
+        if (!matches_any(m, pats))
+            return NAN;
+        matched++;
+    }
+    double noresp = status_count(c, 0, 0, -1);
+    return matched && noresp > 0 ? noresp : NAN;
+}
+
+/* The count of an error class: the messages' counts, else (printed without counts) the
+ * responses without a status when they can only be that class; *by_status says which. */
+static double class_count(const pr_fctx *c, const char *const *pats, json_t *ex, int *by_status)
+{
+    double n = error_count_matching(c, pats, ex);
+    *by_status = 0;
+    if (!isfinite(n)) {
+        n = uncounted_class(c, pats);
+        *by_status = isfinite(n);
+    }
+    return n;
+}
+
+/* "request" or "requests" for a count. */
+static const char *requests_word(double n)
+{
+    return n == 1 ? "request" : "requests";
 }
 
 /* ---- emitting ----------------------------------------------------------------------------- */
@@ -340,6 +412,13 @@ static void ev_num(json_t *ev, const char *k, double v)
         json_object_set_new(ev, k, json_integer((json_int_t)v));
     else
         json_object_set_new(ev, k, json_real(v));
+}
+
+/* ev_num for a value that may not apply: left out when not finite. */
+static void ev_opt(json_t *ev, const char *k, double v)
+{
+    if (isfinite(v))
+        ev_num(ev, k, v);
 }
 
 static void set_t(json_t *f, int64_t t_ns)
@@ -390,6 +469,7 @@ static void rule_generator(pr_fctx *c)
     ev_num(ev, "latency_mean_ns", c->lat_mean);
     ev_num(ev, "concurrency", c->concurrency);
     ev_num(ev, "needed_in_flight", in_flight(c->offered, c->lat_mean));
+    ev_num(ev, "error_ratio_max", 0.01);
     if (finite_pos(c->concurrency))
         emit(c, "The load generator did not reach the offered rate", ev,
              "Give the load generator more CPU, threads or machines (or lower its per-request "
@@ -411,31 +491,105 @@ static void rule_generator(pr_fctx *c)
              hdur(c->lat_mean, d));
 }
 
+/* Successes known or derived from a printed success ratio; NAN if neither. */
+static double successes(const pr_fctx *c)
+{
+    double ok = num(c->stats, "successes");
+    if (!isfinite(ok) && isfinite(c->error_ratio) && isfinite(c->requests))
+        ok = round((1 - c->error_ratio) * c->requests);
+    return ok;
+}
+
+/* What shows that the server, not the test, limited the throughput (docs/findings.md,
+ * saturation): latency rising through the run (queueing), a mean latency that is a large share
+ * of the sending time (summary-only runs: Little's law), or answers that say "over capacity"
+ * (503, 429). Adds its numbers to ev and a sentence to out; 0 when none holds. */
+static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
+{
+    char a[32], b[32];
+    size_t t = c->npts / 3;
+    if (t >= 2 && pts_with_requests(c->pts, 0, c->npts) >= 6) {
+        double l1 = pts_median(c->pts, 0, t, F_P90), l3 = pts_median(c->pts, c->npts - t, c->npts, F_P90);
+        if (finite_pos(l1) && isfinite(l3) && l3 >= 2 * l1 && l3 - l1 >= 10e6) {
+            ev_num(ev, "p90_first_third_ns", l1);
+            ev_num(ev, "p90_last_third_ns", l3);
+            snprintf(out, size, " Latency grew while the load held, a queue building up: the "
+                     "median p90 of the intervals went from %s in the first third of the run to "
+                     "%s in the last.", hdur(l1, a), hdur(l3, b));
+            return 1;
+        }
+    } else if (c->summary_only && finite_pos(c->duration_ns) && finite_pos(c->lat_mean) &&
+               c->lat_mean >= 0.1 * c->duration_ns) {
+        ev_num(ev, "attack_duration_ns", c->duration_ns);
+        ev_num(ev, "latency_mean_share_of_duration", c->lat_mean / c->duration_ns);
+        snprintf(out, size, " The mean latency is %s of the %s over which the requests were "
+                 "sent: they waited in a queue rather than being answered as they arrived.",
+                 hpct(c->lat_mean / c->duration_ns, a), hdur(c->duration_ns, b));
+        return 1;
+    }
+    double over = status_count(c, 503, 503, -1) + status_count(c, 429, 429, -1);
+    if (c->requests > 0 && over >= 1 && over / c->requests >= 0.01) {
+        ev_num(ev, "over_capacity_responses", over);
+        ev_num(ev, "over_capacity_ratio", over / c->requests);
+        snprintf(out, size, " %.0f %s (%s) answered 503 or 429: the server said it was over "
+                 "capacity.", over, over == 1 ? "request" : "requests", hpct(over / c->requests, a));
+        return 1;
+    }
+    return 0;
+}
+
+/* Condition A: what the server served (successes and client errors: a fast 404 is not lost
+ * capacity) fell short of the offered rate, and the server shows its limit. */
+static int saturation_offered(pr_fctx *c)
+{
+    double ok = successes(c), client = status_count(c, 400, 499, 429);
+    if (!finite_pos(c->offered) || !finite_pos(ok) || !isfinite(c->throughput) || generator_bound(c))
+        return 0;
+    double served = c->throughput * (ok + client) / ok;
+    if (json_is_object(json_object_get(c->run, "window")) && isfinite(c->rate) &&
+        isfinite(c->error_ratio) && c->requests > 0)
+        served = c->rate * (1 - c->error_ratio + client / c->requests);
+    if (!(served < 0.9 * c->offered))
+        return 0;
+    json_t *ev = json_object();
+    char why[400];
+    if (!capacity_signal(c, ev, why, sizeof why)) {
+        json_decref(ev);
+        return 0;
+    }
+    char a[32], b[32], d[32], e[32], g[32];
+    const char *src = json_string_value(json_object_get(json_object_get(c->run, "load"), "offered_rate_source"));
+    int inferred = src && !strcmp(src, "inferred");
+    ev_num(ev, "offered_rate_per_s", c->offered);
+    if (src)
+        json_object_set_new(ev, "offered_rate_source", json_string(src));
+    ev_num(ev, "served_per_s", served);
+    ev_num(ev, "served_ratio", served / c->offered);
+    ev_num(ev, "throughput_per_s", c->throughput);
+    ev_num(ev, "client_errors", client);
+    ev_num(ev, "rate_per_s", c->rate);
+    ev_num(ev, "latency_mean_ns", c->lat_mean);
+    ev_num(ev, "error_ratio", c->error_ratio);
+    ev_num(ev, "in_flight_estimate", in_flight(served, c->lat_mean));
+    emit(c, "Throughput stopped well below the offered rate", ev,
+         "The system under test is saturated at this load: find the resource at its limit "
+         "(CPU, a connection or thread pool, a database) and run a series of increasing "
+         "rates (perfreport capacity) to locate the knee.",
+         "The server served %s (%s), %.0f%% of the offered %s%s (requests sent at %s, %s "
+         "failed).%s With a mean latency of %s, Little's law puts about %.1f requests in "
+         "flight: the server, not the load generator, held the throughput down.",
+         hrate(served, a), client > 0 ? "successes and client errors" : "successful responses",
+         100 * served / c->offered, hrate(c->offered, b), inferred ? " (inferred)" : "",
+         hrate(c->rate, d), hpct(c->error_ratio, e), why, hdur(c->lat_mean, g),
+         in_flight(served, c->lat_mean));
+    return 1;
+}
+
 static void rule_saturation(pr_fctx *c)
 {
-    char a[32], b[32], d[32], e[32], g[32];
-    if (finite_pos(c->offered) && isfinite(c->throughput) && c->throughput < 0.9 * c->offered &&
-        !generator_bound(c)) {
-        json_t *ev = json_object();
-        ev_num(ev, "offered_rate_per_s", c->offered);
-        ev_num(ev, "throughput_per_s", c->throughput);
-        ev_num(ev, "throughput_ratio", c->throughput / c->offered);
-        ev_num(ev, "rate_per_s", c->rate);
-        ev_num(ev, "latency_mean_ns", c->lat_mean);
-        ev_num(ev, "error_ratio", c->error_ratio);
-        ev_num(ev, "in_flight_estimate", in_flight(c->throughput, c->lat_mean));
-        emit(c, "Throughput stopped well below the offered rate", ev,
-             "The system under test is saturated at this load: find the resource at its limit "
-             "(CPU, a connection or thread pool, a database) and run a series of increasing "
-             "rates (perfreport capacity) to locate the knee.",
-             "Successful responses came back at %s, %.0f%% of the offered %s (requests sent at "
-             "%s, %s failed). With a mean latency of %s, Little's law puts about %.1f requests "
-             "in flight: latency and errors, not the load generator, held the throughput down.",
-             hrate(c->throughput, a), 100 * c->throughput / c->offered, hrate(c->offered, b),
-             hrate(c->rate, d), hpct(c->error_ratio, e), hdur(c->lat_mean, g),
-             in_flight(c->throughput, c->lat_mean));
+    char a[32], b[32], d[32], e[32];
+    if (saturation_offered(c))
         return;
-    }
     /* throughput flat while concurrency rises (a ramp of threads) */
     if (!c->has_threads || pts_with_requests(c->pts, 0, c->npts) < 8)
         return;
@@ -470,16 +624,15 @@ static void rule_saturation(pr_fctx *c)
     }
 }
 
-static void rule_timeouts(pr_fctx *c)
+/* From the percentile spectrum: *frac, a lower bound of the share of latencies within 5% of
+ * the maximum (the first percentile p whose latency reaches 0.95 max: at least 1 − p/100 are at
+ * or above it, *ceiling that latency), and *band, an upper bound of the share in [0.8 max,
+ * 0.95 max) (from the last percentile p' under 0.8 max: at most 1 − p'/100 are above it). A
+ * pile at a ceiling has few latencies just under it. */
+static void near_max_shares(const pr_fctx *c, double *frac, double *ceiling, double *band)
 {
-    json_t *ex = json_array();
-    double tmo = error_count_matching(c, timeout_pats, ex);
-    /* From the percentile spectrum: frac, a lower bound of the share of latencies within 5% of
-     * the maximum (the first percentile p whose latency reaches 0.95 max: at least 1 − p/100
-     * are at or above it), and below, an upper bound of the share at or above 0.8 max (the last
-     * percentile p' under 0.8 max: at most 1 − p'/100 are above it). A pile at a ceiling has
-     * few latencies just under it. */
-    double frac = 0, ceiling = NAN, below = 1;
+    double below = 1;
+    *frac = 0, *ceiling = NAN;
     json_t *spec = json_object_get(c->run, "spectrum");
     if (json_is_array(spec) && isfinite(c->lat_max) && c->lat_max > 0) {
         size_t i;
@@ -491,13 +644,22 @@ static void rule_timeouts(pr_fctx *c)
             if (q < 0.8 * c->lat_max)
                 below = 1 - p / 100;
             if (q >= 0.95 * c->lat_max) {
-                frac = p < 100 ? 1 - p / 100 : 0;
-                ceiling = q;
+                *frac = p < 100 ? 1 - p / 100 : 0;
+                *ceiling = q;
                 break;
             }
         }
     }
-    double band = below - frac; /* upper bound of the share in [0.8 max, 0.95 max) */
+    *band = below - *frac;
+}
+
+static void rule_timeouts(pr_fctx *c)
+{
+    json_t *ex = json_array();
+    int by_status;
+    double tmo = class_count(c, timeout_pats, ex, &by_status);
+    double frac, ceiling, band;
+    near_max_shares(c, &frac, &ceiling, &band);
     double noresp = status_count(c, 0, 0, -1);
     int by_msg = tmo >= 1 && c->requests > 0 && tmo / c->requests >= 0.001;
     /* status 0 also marks samples whose outcome is unknown (ab -g): count it only as far as
@@ -517,32 +679,44 @@ static void rule_timeouts(pr_fctx *c)
     json_t *ev = json_object();
     ev_num(ev, "timeout_errors", tmo);
     ev_num(ev, "timeout_ratio", c->requests > 0 ? tmo / c->requests : NAN);
+    if (by_status)
+        json_object_set_new(ev, "timeout_errors_from", json_string("no_response"));
     ev_num(ev, "no_response", noresp);
     ev_num(ev, "latency_max_ns", c->lat_max);
+    ev_num(ev, "near_max_band", 0.05);
     ev_num(ev, "near_max_ratio_min", frac);
     ev_num(ev, "below_ceiling_ratio_max", band > 0 ? band : 0);
     ev_num(ev, "latency_p50_ns", c->lat_p50);
     json_object_set_new(ev, "messages", ex);
-    double n = by_msg ? tmo : noresp;
-    if (frac >= 0.01)
+    if (by_pile) {
+        double n = by_msg ? tmo : noresp;
+        double ratio = c->lat_max / c->lat_p50;
+        char times[32];
+        if (ratio >= 10)
+            snprintf(times, sizeof times, "%.0f", ratio);
+        else
+            snprintf(times, sizeof times, "%.1f", ratio);
+        ev_num(ev, "max_over_p50", ratio);
         emit(c, "Requests hit the client timeout", ev,
              "The server did not answer these requests within the client's timeout. Find what "
              "they waited on (slow dependency, exhausted pool, lock); raising the timeout only "
              "hides it. Percentiles above the ceiling are cut off by the timeout.",
-             "%.0f requests (%s) ended without a response; at least %s of all latencies sit "
-             "within 5%% of the maximum %s, a ceiling far above the median %s: a configured "
+             "%.0f %s (%s) ended without a response; at least %s of all latencies sit within "
+             "%.0f%% of the maximum %s, a ceiling %s times the median %s: a configured "
              "client timeout, not the server's answer time.",
-             n, hpct(n / c->requests, a), hpct(frac, b), hdur(c->lat_max, d), hdur(c->lat_p50, e));
-    else
-        emit(c, "Requests hit the client timeout", ev,
-             "The server did not answer these requests within the client's timeout. Find what "
-             "they waited on (slow dependency, exhausted pool, lock); raising the timeout only "
-             "hides it.",
-             "%.0f requests (%s) failed with a timeout error (e.g. \"%s\"); the slowest request "
-             "took %s.",
-             tmo, hpct(tmo / c->requests, a),
-             json_string_value(json_array_get(ex, 0)) ? json_string_value(json_array_get(ex, 0)) : "",
-             hdur(c->lat_max, d));
+             n, requests_word(n), hpct(n / c->requests, a), hpct(frac, b), 0.05 * 100,
+             hdur(c->lat_max, d), times, hdur(c->lat_p50, e));
+        return;
+    }
+    const char *m = json_string_value(json_array_get(ex, 0));
+    emit(c, "Requests hit the client timeout", ev,
+         "The server did not answer these requests within the client's timeout. Find what they "
+         "waited on (slow dependency, exhausted pool, lock); raising the timeout only hides it.",
+         "%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest recorded request took %s.",
+         tmo, requests_word(tmo), hpct(tmo / c->requests, a), m ? m : "",
+         by_status ? ", counted as the responses without a status: the tool printed its errors "
+                     "without counts" : "",
+         hdur(c->lat_max, d));
 }
 
 static void rule_error_onset(pr_fctx *c)
@@ -551,8 +725,10 @@ static void rule_error_onset(pr_fctx *c)
         return;
     double r = c->error_ratio;
     size_t onset = c->nall;
+    /* which requests failed: by send time (a timeout shows up a timeout later) */
     for (size_t i = 0; i < c->nall; i++)
-        if (c->all[i].req > 0 && isfinite(c->all[i].err) && c->all[i].err / c->all[i].req >= 0.5 * r) {
+        if (c->all[i].req > 0 && isfinite(c->all[i].sent_err) &&
+            c->all[i].sent_err / c->all[i].req >= 0.5 * r) {
             onset = i;
             break;
         }
@@ -560,12 +736,13 @@ static void rule_error_onset(pr_fctx *c)
         return;
     double before = 0, total = 0, eb = 0, ea = 0;
     for (size_t i = 0; i < c->nall; i++) {
+        double e = isfinite(c->all[i].sent_err) ? c->all[i].sent_err : 0;
         total += c->all[i].req;
         if (i < onset) {
             before += c->all[i].req;
-            eb += isfinite(c->all[i].err) ? c->all[i].err : 0;
+            eb += e;
         } else {
-            ea += isfinite(c->all[i].err) ? c->all[i].err : 0;
+            ea += e;
         }
     }
     double rb = before, ra = total - before;
@@ -578,16 +755,17 @@ static void rule_error_onset(pr_fctx *c)
     ev_num(ev, "onset_ns", (double)t);
     ev_num(ev, "errors", c->errors);
     ev_num(ev, "error_ratio", r);
+    ev_num(ev, "clean_share_min", 0.10);
     json_t *f;
     if (from_start) {
         f = emit(c, "Errors throughout the run, from the start", ev,
                  "Errors present from the first interval point at the test setup or the target "
                  "(wrong URL, missing data, service down) rather than at load: see the error-class "
                  "findings and fix them before reading the latency numbers.",
-                 "%.0f requests failed (%s), spread over the run from its start (no clean "
-                 "stretch of at least 10%% of the requests before errors appear): they do not "
-                 "come from the load building up.",
-                 c->errors, hpct(r, a));
+                 "%.0f %s failed (%s), spread over the run from its start (no clean stretch of "
+                 "at least %.0f%% of the requests before errors appear): they do not come from "
+                 "the load building up.",
+                 c->errors, requests_word(c->errors), hpct(r, a), 0.10 * 100);
     } else {
         size_t b0 = onset > 5 ? onset - 5 : 0, a1 = onset + 5 < c->nall ? onset + 5 : c->nall;
         double p_before = pts_median(c->all, b0, onset, F_P50);
@@ -628,8 +806,8 @@ static json_t *failing_labels(const pr_fctx *c)
     return arr;
 }
 
-static void error_class(pr_fctx *c, double n, json_t *ex, const char *title, const char *why,
-                        const char *rec)
+static void error_class(pr_fctx *c, double n, int by_status, json_t *ex, const char *title,
+                        const char *why, const char *rec)
 {
     if (!(n >= 1) || !(c->requests > 0) || n / c->requests < 0.001) {
         json_decref(ex);
@@ -639,6 +817,8 @@ static void error_class(pr_fctx *c, double n, json_t *ex, const char *title, con
     json_t *ev = json_object();
     ev_num(ev, "count", n);
     ev_num(ev, "ratio", n / c->requests);
+    if (by_status) /* an error set printed without counts */
+        json_object_set_new(ev, "count_from", json_string("no_response"));
     if (ex)
         json_object_set_new(ev, "examples", ex);
     json_t *fl = failing_labels(c);
@@ -646,7 +826,10 @@ static void error_class(pr_fctx *c, double n, json_t *ex, const char *title, con
         json_object_set_new(ev, "labels", fl);
     else
         json_decref(fl);
-    json_t *f = emit(c, title, ev, rec, "%.0f requests (%s) %s", n, hpct(n / c->requests, a), why);
+    json_t *f = emit(c, title, ev, rec, "%.0f %s (%s) %s%s", n, requests_word(n),
+                     hpct(n / c->requests, a), why,
+                     by_status ? " Counted as the responses without a status: the tool printed "
+                                 "its errors without counts." : "");
     json_t *lb = json_object_get(ev, "labels");
     if (json_array_size(lb) == 1)
         json_object_set(f, "label", json_array_get(lb, 0));
@@ -655,7 +838,9 @@ static void error_class(pr_fctx *c, double n, json_t *ex, const char *title, con
 static void rule_refused(pr_fctx *c)
 {
     json_t *ex = json_array();
-    error_class(c, error_count_matching(c, refused_pats, ex), ex,
+    int by_status;
+    double n = class_count(c, refused_pats, ex, &by_status);
+    error_class(c, n, by_status, ex,
                 "Connections refused: nothing listening",
                 "failed with \"connection refused\": the target host answered that no process "
                 "listens on that port (service down, wrong port or host, or a listen backlog "
@@ -667,7 +852,9 @@ static void rule_refused(pr_fctx *c)
 static void rule_reset(pr_fctx *c)
 {
     json_t *ex = json_array();
-    error_class(c, error_count_matching(c, reset_pats, ex), ex,
+    int by_status;
+    double n = class_count(c, reset_pats, ex, &by_status);
+    error_class(c, n, by_status, ex,
                 "Connections reset or closed by the server",
                 "failed because the server or a proxy dropped the connection (reset, broken "
                 "pipe, EOF): typical of overload protection, connection or file-descriptor "
@@ -678,7 +865,7 @@ static void rule_reset(pr_fctx *c)
 
 static void rule_5xx(pr_fctx *c)
 {
-    error_class(c, status_count(c, 500, 599, -1), NULL, "Server errors (5xx)",
+    error_class(c, status_count(c, 500, 599, -1), 0, NULL, "Server errors (5xx)",
                 "got a 5xx status: the server (or a gateway in front of it) failed to handle "
                 "them; 502/503/504 usually mean an upstream was down, overloaded or too slow.",
                 "Read the server logs at the error times; if 5xx grow with load, the server runs "
@@ -687,7 +874,7 @@ static void rule_5xx(pr_fctx *c)
 
 static void rule_429(pr_fctx *c)
 {
-    error_class(c, status_count(c, 429, 429, -1), NULL, "Rate limited (429)",
+    error_class(c, status_count(c, 429, 429, -1), 0, NULL, "Rate limited (429)",
                 "got 429 Too Many Requests: a rate limiter refused them, so the test measured "
                 "the limiter, not the service.",
                 "Exempt the load generator from the rate limit (or raise it) if the service's "
@@ -696,13 +883,32 @@ static void rule_429(pr_fctx *c)
 
 static void rule_4xx(pr_fctx *c)
 {
-    error_class(c, status_count(c, 400, 499, 429), NULL, "Client errors (4xx): check the test script",
+    error_class(c, status_count(c, 400, 499, 429), 0, NULL, "Client errors (4xx): check the test script",
                 "got a 4xx status other than 429: the requests themselves are wrong (missing "
                 "page, bad payload, expired token), which points at the test script or test "
                 "data rather than the server's capacity.",
                 "Fix the failing requests (URLs, bodies, authentication, test data) before "
                 "reading the latency numbers: failing requests are often much faster or slower "
                 "than real ones.");
+}
+
+/* Failures a printed summary counts without saying why: no failing status code and no error
+ * message in the run (ab's "Non-2xx responses", wrk's "Non-2xx or 3xx responses"). */
+static void rule_unexplained(pr_fctx *c)
+{
+    /* ab's -g rows carry status 0 for "not recorded", not for "no response" */
+    int no_status = json_is_false(json_object_get(json_object_get(c->run, "meta"), "status_known"));
+    double failing = status_count(c, no_status ? 1 : 0, 199, -1) + status_count(c, 400, 999, -1);
+    if (failing > 0 || json_array_size(error_list(c)) > 0)
+        return;
+    const char *report = json_string_value(json_object_get(c->stats, "tool_report"));
+    char why[200];
+    snprintf(why, sizeof why, "failed, as %s counts them; it gives no status code or error "
+             "message that would tell why.", report ? report : "the source");
+    error_class(c, c->errors, 0, NULL, "Failed requests without a cause", why,
+                "Keep the per-request results next to the printed report (ab -g, hey -o csv, "
+                "a Vegeta results file) or read the server's access log: the status codes "
+                "and error messages say which requests failed and why.");
 }
 
 static void rule_tail(pr_fctx *c)
@@ -844,6 +1050,11 @@ static int warmup_detect(const pr_fctx *c, double *p_w, double *p_s, size_t *end
     size_t w = pts_prefix(c, 0.10), s = pts_prefix(c, 0.20);
     if (s >= c->npts)
         return 0;
+    /* medians compare like with like only if about as many requests fail in both windows
+     * (fast failures, or timeouts, move a median that mixes them with successes) */
+    double ew = pts_sent_error_ratio(c->pts, 0, w), es = pts_sent_error_ratio(c->pts, s, c->npts);
+    if (isfinite(ew) && isfinite(es) && fabs(ew - es) > 0.05)
+        return 0;
     *p_w = pts_wmedian_p50(c->pts, 0, w);
     *p_s = pts_wmedian_p50(c->pts, s, c->npts);
     if (!finite_pos(*p_s) || !isfinite(*p_w) || *p_w < 1.5 * *p_s || *p_w - *p_s < 2e6)
@@ -871,6 +1082,9 @@ static void rule_warmup(pr_fctx *c)
     json_t *ev = json_object();
     ev_num(ev, "warmup_p50_ns", pw);
     ev_num(ev, "steady_p50_ns", ps);
+    ev_num(ev, "slowdown", pw / ps);
+    ev_num(ev, "warmup_share", 0.10);
+    ev_num(ev, "steady_after_share", 0.20);
     ev_num(ev, "warmup_end_ns", (double)t);
     json_object_set_new(ev, "skip_warmup", json_string(arg));
     char rec[300];
@@ -879,11 +1093,11 @@ static void rule_warmup(pr_fctx *c)
              "warm the system up before measuring; if real users meet cold starts, report them "
              "separately.", arg);
     json_t *f = emit(c, "Warm-up: the first part of the run was slower", ev, rec,
-                     "The first 10%% of the requests had a median latency of %s against %s in the "
-                     "steady state (after 20%% of the requests): %.1f times slower, as with JIT "
+                     "The first %.0f%% of the requests had a median latency of %s against %s in the "
+                     "steady state (after %.0f%% of the requests): %.1f times slower, as with JIT "
                      "compilation, cold caches or connection pools filling. Latency settles %s "
                      "into the run.",
-                     hdur(pw, a), hdur(ps, b), pw / ps, hdur((double)t, d));
+                     0.10 * 100, hdur(pw, a), hdur(ps, b), 0.20 * 100, pw / ps, hdur((double)t, d));
     set_t(f, t);
 }
 
@@ -902,19 +1116,39 @@ static void rule_degradation(pr_fctx *c)
               l2 <= l3 && l3 - l1 >= 2e6;
     int thr = finite_pos(x1) && isfinite(x2) && isfinite(x3) && x3 <= 0.8 * x1 && x2 <= x1 &&
               x2 >= x3;
-    if (c->has_threads) { /* fewer threads at the end is a ramp-down, not a degradation */
-        double th1 = pts_median(p, 0, t, F_THREADS), th3 = pts_median(p, n - t, n, F_THREADS);
-        if (isfinite(th1) && isfinite(th3) && th3 < 0.9 * th1)
+    /* the load must hold: the active threads (or, open model, the sent rate) of the last third
+     * within 10% of the first third's; more threads is a ramp, fewer a ramp-down */
+    double th1 = NAN, th3 = NAN, r1 = NAN, r3 = NAN, secs = (double)c->interval_ns / 1e9;
+    if (c->has_threads) {
+        th1 = pts_median(p, 0, t, F_THREADS), th3 = pts_median(p, n - t, n, F_THREADS);
+        if (isfinite(th1) && isfinite(th3) && fabs(th3 - th1) > 0.1 * th1)
             lat = thr = 0;
-    } else if (!c->open && thr && !(x3 * l3 >= 0.8 * x1 * l1)) {
+    } else if (c->open) {
+        r1 = pts_median(p, 0, t, F_REQ) / secs, r3 = pts_median(p, n - t, n, F_REQ) / secs;
+        if (isfinite(r1) && isfinite(r3) && fabs(r3 - r1) > 0.1 * r1)
+            lat = thr = 0;
+    } else if (thr && !(x3 * l3 >= 0.8 * x1 * l1)) {
         /* a closed (or unknown) model without a thread count: by Little's law the requests in
          * flight (throughput × latency) fell, so clients stopped, not the server */
         thr = 0;
     }
     if (!lat && !thr)
         return;
-    char a[32], b[32], d[32], e[32], g[32], h[32];
+    char a[32], b[32], d[32], e[32], g[32], h[32], k[32], m[32], load[200];
+    if (isfinite(th1) && isfinite(th3))
+        snprintf(load, sizeof load, "while the active threads went only %.0f → %.0f", th1, th3);
+    else if (isfinite(r1) && isfinite(r3))
+        snprintf(load, sizeof load, "while requests were sent at %s → %s", hrate(r1, k),
+                 hrate(r3, m));
+    else
+        snprintf(load, sizeof load, "(the run has no thread count per interval: whether its "
+                 "load held is not known)");
     json_t *ev = json_object();
+    ev_num(ev, "left_out_share", 0.10);
+    ev_opt(ev, "threads_first_third", th1);
+    ev_opt(ev, "threads_last_third", th3);
+    ev_opt(ev, "rate_first_third_per_s", r1);
+    ev_opt(ev, "rate_last_third_per_s", r3);
     ev_num(ev, "p50_first_third_ns", l1);
     ev_num(ev, "p50_middle_third_ns", l2);
     ev_num(ev, "p50_last_third_ns", l3);
@@ -927,11 +1161,12 @@ static void rule_degradation(pr_fctx *c)
          "Something accumulates while the test runs: look at memory and GC over time, pool and "
          "queue sizes, open connections or file descriptors, table or cache growth; a longer "
          "run at the same load shows whether it levels off.",
-         "Splitting the run (after the first 10%% of requests) into thirds, the median latency "
-         "went %s → %s → %s and the successful throughput %s → %s → %s: the system got %s under "
-         "a load that did not change.",
-         hdur(l1, a), hdur(l2, b), hdur(l3, d), hrate(x1, e), hrate(x2, g), hrate(x3, h),
-         lat && thr ? "slower and served less" : lat ? "steadily slower" : "steadily less productive");
+         "Splitting the run (after the first %.0f%% of requests) into thirds, the median latency "
+         "went %s → %s → %s and the successful throughput %s → %s → %s: the system got %s %s.",
+         0.10 * 100, hdur(l1, a), hdur(l2, b), hdur(l3, d), hrate(x1, e), hrate(x2, g),
+         hrate(x3, h),
+         lat && thr ? "slower and served less" : lat ? "steadily slower" : "steadily less productive",
+         load);
     set_t(f, p[n - t].t_ns);
 }
 
@@ -976,6 +1211,7 @@ static void rule_stalls(pr_fctx *c)
     ev_num(ev, "period_ns", mean);
     ev_num(ev, "period_cv", cv);
     ev_num(ev, "median_interval_p99_ns", m);
+    ev_num(ev, "spike_factor", 4);
     json_t *ts = json_array();
     for (size_t i = 0; i < ns && i < 20; i++)
         json_array_append_new(ts, json_integer(starts[i]));
@@ -984,9 +1220,9 @@ static void rule_stalls(pr_fctx *c)
          "Regular stalls come from something scheduled: GC cycles, log or cache flushes, "
          "checkpoints, cron jobs, health checks or autoscaler ticks. Match the period with the "
          "server's GC and job logs.",
-         "The per-interval p99 jumped to 4 times or more its usual %s in %zu separate spikes, "
+         "The per-interval p99 jumped to %d times or more its usual %s in %zu separate spikes, "
          "one every %s on average (spacing varies by only %.0f%%).",
-         hdur(m, a), ns, hdur(mean, b), 100 * cv);
+         4, hdur(m, a), ns, hdur(mean, b), 100 * cv);
     set_t(f, starts[0]);
 }
 
@@ -1143,7 +1379,9 @@ static void rule_coordinated_omission(pr_fctx *c)
     char a[32], b[32], d[32], e[32];
     double rate = mreq / ((double)c->interval_ns / 1e9);
     json_t *ev = json_object();
+    double stall_min = 10 * c->lat_p50 > 50e6 ? 10 * c->lat_p50 : 50e6;
     ev_num(ev, "stall_intervals", (double)stalls);
+    ev_num(ev, "stall_latency_min_ns", stall_min);
     ev_num(ev, "worst_stall_latency_ns", worst);
     ev_num(ev, "worst_stall_t_ns", (double)worst_t);
     ev_num(ev, "median_rate_per_s", rate);
@@ -1158,7 +1396,7 @@ static void rule_coordinated_omission(pr_fctx *c)
          "rate dropped below half its usual %s: the requests users would have sent during the "
          "stall were never sent (and never measured), so their waiting time is missing from "
          "the percentiles.",
-         stalls, hdur(10 * c->lat_p50 > 50e6 ? 10 * c->lat_p50 : 50e6, a), hdur(worst, b),
+         stalls, hdur(stall_min, a), hdur(worst, b),
          hdur((double)worst_t, d), hrate(rate, e));
     set_t(f, worst_t);
 }
@@ -1173,6 +1411,7 @@ const pr_finding_rule pr_finding_rules[] = {
     {"errors_5xx", PR_SEV_WARNING, rule_5xx},
     {"errors_429", PR_SEV_WARNING, rule_429},
     {"errors_4xx", PR_SEV_WARNING, rule_4xx},
+    {"errors_unexplained", PR_SEV_WARNING, rule_unexplained},
     {"tail_amplification", PR_SEV_WARNING, rule_tail},
     {"bimodal_latency", PR_SEV_INFO, rule_bimodal},
     {"warmup", PR_SEV_WARNING, rule_warmup},

@@ -35,6 +35,23 @@ char *pr_human_duration(int64_t ns, char *buf)
     return buf;
 }
 
+char *pr_human_duration_res(int64_t ns, int64_t res_ns, char *buf)
+{
+    if (ns != 0 || res_ns <= 1)
+        return pr_human_duration(ns, buf);
+    /* "< 1 ms", "< 100 µs", "< 10 ms", "< 1 s": the resolution in its largest whole unit */
+    static const struct {
+        int64_t ns;
+        const char *unit;
+    } units[] = {{3600000000000LL, "h"}, {60000000000LL, "min"}, {1000000000, "s"},
+                 {1000000, "ms"}, {1000, "\xc2\xb5s"}, {1, "ns"}};
+    size_t i = 0;
+    while (units[i].ns > res_ns)
+        i++;
+    snprintf(buf, 32, "< %.3g %s", (double)res_ns / (double)units[i].ns, units[i].unit);
+    return buf;
+}
+
 char *pr_human_rate(double r, char *buf)
 {
     if (isnan(r)) {

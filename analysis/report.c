@@ -1,7 +1,10 @@
 /* Builds the report model: scans a run's samples once and derives every statistic from it. */
 #include "analysis/report.h"
 #include "analysis/findings.h"
+#include "analysis/headline.h"
 #include "analysis/human.h"
+#include "analysis/load.h"
+#include "analysis/report_labels.h"
 #include "analysis/stats.h"
 #include "model/buf.h"
 #include "model/lex.h"
@@ -93,15 +96,40 @@ void pr_error_group(const char *msg, char *out, size_t size)
 
 #define BIN_CODES 12 /* status codes tracked per interval; the rest count as "other" */
 
+/* One time-series interval. Requests, latencies and threads count where a request was sent
+ * (its start); responses, their outcomes, bytes and status codes where it completed (start +
+ * latency): docs/metrics.md, "Time series". */
 typedef struct bin {
-    int64_t count, ok, fail, bytes_in;
+    int64_t count, sent_fail, sent_unknown; /* requests sent; failed, outcome unknown */
+    int64_t done, ok, fail, unknown;  /* responses completed, by outcome */
+    int64_t bytes_in;
+    int64_t connect_sum, connect_n, ttfb_sum, ttfb_n; /* for the means per interval (sent) */
     int32_t threads;
     pr_vals lat;
     int64_t codes[BIN_CODES + 1];
 } bin;
 
+/* The clocks of the runs' inputs (meta latency_resolution_ns, time_resolution_ns; 1 = ns):
+ * a value below the resolution is printed "< 1 ms", not "0 ns" (pr_human_duration_res). */
+typedef struct clock_res {
+    int64_t lat_ns;  /* durations (latency, connect, ttfb…) */
+    int64_t time_ns; /* start stamps, hence the run's duration */
+} clock_res;
+
+/* Widens c to r's clocks: the coarsest of merged runs holds for all. */
+static void clock_widen(clock_res *c, const pr_run *r)
+{
+    json_int_t l = json_integer_value(json_object_get(r->meta, "latency_resolution_ns"));
+    json_int_t t = json_integer_value(json_object_get(r->meta, "time_resolution_ns"));
+    if (l > c->lat_ns)
+        c->lat_ns = (int64_t)l;
+    if (t > c->time_ns)
+        c->time_ns = (int64_t)t;
+}
+
 typedef struct acc {
     const pr_report_opts *o;
+    clock_res res;
     pr_run *run;             /* run being scanned (strings) */
     pr_strtab *names;        /* labels and errors, interned across merged runs */
     uint32_t *map;           /* run string id -> names id (0 = not mapped yet) */
@@ -120,12 +148,33 @@ typedef struct acc {
     int has_threads;
     unsigned char *tx;    /* per label id: a Transaction Controller label */
     size_t tx_cap;
+    int64_t tx_samples;   /* Transaction Controller samples (not in the totals) */
     uint32_t tag_ids[4];  /* per run: the interned value of each tag dimension */
     int bounded;          /* histograms instead of every value (pr_report_opts.exact_limit) */
     uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
     int codes[BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
     int ncodes;
+    pr_label_extras lx;   /* per label: Apdex, top errors, time series (report_labels.h) */
 } acc;
+
+/* The time-series interval of a sample, or -1 (no series, no start time). */
+/* The time-series interval holding time t (ns since the epoch): its index, -1 when there are
+ * no intervals, t is unknown or t is past the last one (times before the first count in it). */
+static long bin_index(const acc *a, int64_t t)
+{
+    if (!a->nbins || t == PR_UNKNOWN)
+        return -1;
+    int64_t k = (t - a->t0) / a->interval;
+    if (k < 0)
+        k = 0;
+    return (size_t)k < a->nbins ? (long)k : -1;
+}
+
+/* The interval where sample x was sent. */
+static long bin_of(const acc *a, const pr_sample *x)
+{
+    return bin_index(a, x->start_ns);
+}
 
 static int code_slot(acc *a, int code)
 {
@@ -213,6 +262,28 @@ static pr_series *label_series(acc *a, uint32_t lid)
     return &a->labels[lid];
 }
 
+static bin *bin_at(acc *a, int64_t t)
+{
+    long k = bin_index(a, t);
+    return k < 0 ? NULL : &a->bins[k];
+}
+
+/* A response counts in the interval where it completed (start + latency). */
+static void add_response(acc *a, const pr_sample *x, int outcome)
+{
+    bin *b = bin_at(a, x->latency_ns != PR_UNKNOWN && x->latency_ns > 0
+                           ? x->start_ns + x->latency_ns : x->start_ns);
+    if (!b)
+        return;
+    b->done++;
+    b->ok += outcome == 1;
+    b->fail += outcome == 0;
+    b->unknown += outcome < 0;
+    if (x->bytes_in != PR_UNKNOWN)
+        b->bytes_in += x->bytes_in;
+    b->codes[code_slot(a, x->status)]++;
+}
+
 static int scan_cb(void *payload, const pr_sample *s, size_t n)
 {
     acc *a = payload;
@@ -224,6 +295,8 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
         int ok = outcome == 1;
         uint32_t lid = breakdown_key(a, x);
         pr_series_add(label_series(a, lid), x, outcome);
+        long k = bin_of(a, x);
+        pr_label_extras_add(&a->lx, lid, x, outcome, x->error ? map_str(a, x->error) : 0, k);
         if (x->flags & PR_SF_TRANSACTION) {
             /* a Transaction Controller sample sums its children: it has a label row of its
              * own but stays out of the totals, which already hold the children (as JMeter) */
@@ -233,6 +306,7 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
                 memset(a->tx + old, 0, a->tx_cap - old);
             }
             a->tx[lid] = 1;
+            a->tx_samples++;
             continue;
         }
         pr_series_add(&a->total, x, outcome);
@@ -252,26 +326,27 @@ static int scan_cb(void *payload, const pr_sample *s, size_t n)
             else if (x->latency_ns <= a->o->apdex_f_ns)
                 a->apdex_t++;
         }
-        if (a->nbins && x->start_ns != PR_UNKNOWN) {
-            int64_t k = (x->start_ns - a->t0) / a->interval;
-            if (k < 0)
-                k = 0;
-            if ((size_t)k >= a->nbins)
-                k = (int64_t)a->nbins - 1;
+        if (k >= 0) {
             bin *b = &a->bins[k];
             b->count++;
-            b->ok += ok;
-            b->fail += outcome == 0;
-            if (x->bytes_in != PR_UNKNOWN)
-                b->bytes_in += x->bytes_in;
+            b->sent_fail += outcome == 0;
+            b->sent_unknown += outcome < 0;
             if (x->latency_ns != PR_UNKNOWN)
                 pr_vals_add(&b->lat, x->latency_ns);
-            b->codes[code_slot(a, x->status)]++;
+            if (x->connect_ns != PR_UNKNOWN) {
+                b->connect_sum += x->connect_ns;
+                b->connect_n++;
+            }
+            if (x->ttfb_ns != PR_UNKNOWN) {
+                b->ttfb_sum += x->ttfb_ns;
+                b->ttfb_n++;
+            }
             if (x->threads >= 0) {
                 a->has_threads = 1;
                 if (x->threads > b->threads)
                     b->threads = x->threads;
             }
+            add_response(a, x, outcome);
         }
     }
     return 0;
@@ -316,8 +391,10 @@ static void pkey(double p, char *buf, size_t n)
             *c = '_';
 }
 
-/* {"min":…, "mean":…, "stdev":…, "max":…, "p50":…} in ns and the same keys in human form. */
-static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_opts *o)
+/* {"min":…, "mean":…, "stdev":…, "max":…, "p50":…} in ns and the same keys in human form
+ * (values measured with a clock of res ns). */
+static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_opts *o,
+                     int64_t res)
 {
     if (pr_vals_count(v) == 0)
         return;
@@ -329,21 +406,21 @@ static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_
     set_int(raw, "mean", (int64_t)llround(d.mean));
     set_int(raw, "stdev", (int64_t)llround(d.stdev));
     set_int(raw, "max", d.max);
-    set_str(hum, "min", pr_human_duration(d.min, h));
-    set_str(hum, "mean", pr_human_duration((int64_t)llround(d.mean), h));
-    set_str(hum, "stdev", pr_human_duration((int64_t)llround(d.stdev), h));
-    set_str(hum, "max", pr_human_duration(d.max, h));
+    set_str(hum, "min", pr_human_duration_res(d.min, res, h));
+    set_str(hum, "mean", pr_human_duration_res((int64_t)llround(d.mean), res, h));
+    set_str(hum, "stdev", pr_human_duration_res((int64_t)llround(d.stdev), res, h));
+    set_str(hum, "max", pr_human_duration_res(d.max, res, h));
     for (size_t i = 0; i < o->npercentiles; i++) {
         int64_t q = pr_vals_percentile(v, o->percentiles[i]);
         pkey(o->percentiles[i], key, sizeof key);
         set_int(raw, key, q);
-        set_str(hum, key, pr_human_duration(q, h));
+        set_str(hum, key, pr_human_duration_res(q, res, h));
         json_t *e = json_object();
         char pname[32];
         snprintf(pname, sizeof pname, "%g", o->percentiles[i]);
         set_str(e, "p", pname);
         set_int(e, "ns", q);
-        set_str(e, "human", pr_human_duration(q, h));
+        set_str(e, "human", pr_human_duration_res(q, res, h));
         if (i == 0)
             json_object_set_new(e, "first", json_true());
         if (i + 1 == o->npercentiles)
@@ -357,8 +434,15 @@ static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_
     json_object_set_new(obj, name, hum);
 }
 
+/* A span between start stamps of res ns (ab -g: whole seconds): below res it is "< 1 s" even
+ * when a latency added a few ms to it (the wait). */
+static char *span_human(int64_t ns, int64_t res, char *h)
+{
+    return pr_human_duration_res(ns != PR_UNKNOWN && ns < res && ns > -res ? 0 : ns, res, h);
+}
+
 /* Statistics of a series: counts, ratios, rates, distributions, bytes. */
-static json_t *series_json(pr_series *s, const pr_report_opts *o)
+static json_t *series_json(pr_series *s, const pr_report_opts *o, clock_res res)
 {
     json_t *j = json_object();
     char h[32];
@@ -382,13 +466,18 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
     set_str(j, "error_pct", pr_human_percent(err_ratio, h));
     set_str(j, "success_pct", pr_human_percent(known ? 1.0 - err_ratio : NAN, h));
     set_int(j, "duration_ns", r.duration_ns);
-    set_str(j, "duration", pr_human_duration(r.duration_ns, h));
+    set_str(j, "duration", span_human(r.duration_ns, res.time_ns, h));
     set_int(j, "wait_ns", r.wait_ns);
-    set_str(j, "wait", pr_human_duration(r.wait_ns, h));
+    set_str(j, "wait", span_human(r.wait_ns, res.time_ns > res.lat_ns ? res.time_ns : res.lat_ns, h));
+    set_int(j, "time_resolution_ns", res.time_ns);
+    set_int(j, "latency_resolution_ns", res.lat_ns);
     set_real(j, "rate_per_s", r.rate_per_s);
     set_str(j, "rate", pr_human_rate(r.rate_per_s, h));
     set_real(j, "throughput_per_s", r.throughput_per_s);
     set_str(j, "throughput", pr_human_rate(r.throughput_per_s, h));
+    /* requests over the same span as throughput (what JMeter calls throughput) */
+    set_real(j, "request_throughput_per_s", r.request_throughput_per_s);
+    set_str(j, "request_throughput", pr_human_rate(r.request_throughput_per_s, h));
     set_real(j, "jmeter_throughput_per_s", r.jmeter_throughput_per_s);
     if (s->bytes_in_known) {
         set_int(j, "bytes_in_total", s->bytes_in);
@@ -404,17 +493,17 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o)
     if (s->bytes_in_known && span > 0)
         set_real(j, "bytes_in_per_s", (double)s->bytes_in / ((double)span / 1e9));
     /* mean latency is needed for Little's law before put_dist sorts (sorting keeps the sum) */
-    put_dist(j, "latency", &s->latency, o);
+    put_dist(j, "latency", &s->latency, o, res.lat_ns);
     double mean_s = NAN;
     if (pr_vals_count(&s->latency)) {
         pr_dist d;
         pr_vals_dist(&s->latency, &d);
         mean_s = d.mean / 1e9;
     }
-    put_dist(j, "connect", &s->connect, o);
-    put_dist(j, "ttfb", &s->ttfb, o);
-    put_dist(j, "receive", &s->receive, o);
-    put_dist(j, "lateness", &s->lateness, o);
+    put_dist(j, "connect", &s->connect, o, res.lat_ns);
+    put_dist(j, "ttfb", &s->ttfb, o, res.lat_ns);
+    put_dist(j, "receive", &s->receive, o, res.lat_ns);
+    put_dist(j, "lateness", &s->lateness, o, res.lat_ns);
     if (isfinite(mean_s) && isfinite(r.throughput_per_s)) {
         double conc = r.rate_per_s * mean_s;
         set_real(j, "concurrency_estimate", conc);
@@ -509,11 +598,15 @@ static json_t *labels_json(acc *a)
     qsort(refs, n, sizeof *refs, cmp_label);
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++) {
-        json_t *j = series_json(refs[i].s, a->o);
+        json_t *j = series_json(refs[i].s, a->o, a->res);
         const char *name = pr_strtab_get(a->names, refs[i].id);
         set_str(j, "label", refs[i].id ? name : "(none)");
         if (refs[i].id < a->tx_cap && a->tx[refs[i].id])
             json_object_set_new(j, "transaction", json_true());
+        size_t used = a->nbins; /* the run's series ends at its last interval with requests */
+        while (used > 1 && a->bins[used - 1].count == 0)
+            used--;
+        pr_label_extras_json(&a->lx, refs[i].id, j, a->names, a->interval, used);
         json_array_append_new(arr, j);
     }
     free(refs);
@@ -586,20 +679,27 @@ static json_t *status_json(acc *a)
 
 static json_t *timeseries_json(acc *a)
 {
-    while (a->nbins > 1 && a->bins[a->nbins - 1].count == 0) /* bins past the last start */
+    /* bins past the last start and the last completion */
+    while (a->nbins > 1 && a->bins[a->nbins - 1].count == 0 && a->bins[a->nbins - 1].done == 0)
         a->nbins--;
     json_t *ts = json_object(), *pts = json_array();
     set_int(ts, "interval_ns", a->interval);
     set_int(ts, "start_ns", a->t0);
+    set_str(ts, "requests_by", "send");
+    set_str(ts, "responses_by", "completion");
+    set_str(ts, "latency_by", "send");
     for (size_t i = 0; i < a->nbins; i++) {
         bin *b = &a->bins[i];
         json_t *p = json_object();
         set_int(p, "t_ns", (int64_t)i * a->interval);
         set_int(p, "requests", b->count);
-        int known = b->ok + b->fail > 0 || b->count == 0;
+        set_int(p, "responses", b->done);
+        int known = b->ok + b->fail > 0 || b->done == 0;
         if (known) {
             set_int(p, "successes", b->ok);
             set_int(p, "errors", b->fail);
+            if (b->count > b->sent_unknown || b->count == 0)
+                set_int(p, "sent_errors", b->sent_fail);
             set_real(p, "throughput_per_s", (double)b->ok / ((double)a->interval / 1e9));
         } else { /* outcomes unknown (ab -g) */
             json_object_set_new(p, "successes", json_null());
@@ -617,6 +717,10 @@ static json_t *timeseries_json(acc *a)
         }
         if (a->has_threads && b->count)
             set_int(p, "threads", b->threads);
+        if (b->connect_n)
+            set_int(p, "connect_mean_ns", b->connect_sum / b->connect_n);
+        if (b->ttfb_n)
+            set_int(p, "ttfb_mean_ns", b->ttfb_sum / b->ttfb_n);
         json_t *codes = json_object();
         for (int c = 0; c <= BIN_CODES && c <= a->ncodes; c++) {
             if (!b->codes[c])
@@ -636,7 +740,7 @@ static json_t *timeseries_json(acc *a)
 }
 
 /* Histogram on 1-2-5 bucket bounds and the percentile spectrum, from sorted latencies. */
-static void distribution_json(json_t *run, pr_vals *lat)
+static void distribution_json(json_t *run, pr_vals *lat, int64_t res)
 {
     size_t n = pr_vals_count(lat);
     if (n == 0)
@@ -681,7 +785,7 @@ static void distribution_json(json_t *run, pr_vals *lat)
         set_real(e, "percentile", pct);
         int64_t q = pr_vals_percentile(lat, pct);
         set_int(e, "latency_ns", q);
-        set_str(e, "latency", pr_human_duration(q, h));
+        set_str(e, "latency", pr_human_duration_res(q, res, h));
         json_array_append_new(spec, e);
     }
     json_object_set_new(run, "spectrum", spec);
@@ -699,40 +803,187 @@ static void acc_dispose(acc *a)
     for (size_t i = 0; i < a->nbins; i++)
         pr_vals_dispose(&a->bins[i].lat);
     free(a->bins);
+    pr_label_extras_dispose(&a->lx);
     pr_strtab_free(a->names);
 }
 
-/* Summary-only runs: the tool's own numbers, passed through under "stats". */
+typedef struct pkey_ref {
+    double p;
+    const char *key;
+    int64_t ns;
+} pkey_ref;
+
+static int cmp_pkey(const void *x, const void *y)
+{
+    const pkey_ref *a = x, *b = y;
+    return (a->p > b->p) - (a->p < b->p);
+}
+
+/* A tool's printed latencies in human form, percentiles in numeric order (p1, p2 … p10 … p100:
+ * the store keeps JSON keys sorted as text, p1, p10, p100, p11 …), and, as for samples, the
+ * list latency_ns.percentiles [{p, ns, human}]. */
+static void summary_latency(json_t *stats, json_t *lat, int64_t res)
+{
+    size_t n = 0;
+    pkey_ref *refs = pr_xmalloc((json_object_size(lat) + 1) * sizeof *refs);
+    const char *k;
+    json_t *v;
+    json_object_foreach(lat, k, v) {
+        char num[32], *end;
+        if (k[0] != 'p' || !json_is_integer(v) || strlen(k) >= sizeof num)
+            continue;
+        snprintf(num, sizeof num, "%s", k + 1);
+        for (char *c = num; *c; c++)
+            if (*c == '_')
+                *c = '.'; /* p99_9 */
+        double p = strtod(num, &end);
+        if (end != num && !*end && p >= 0 && p <= 100)
+            refs[n++] = (pkey_ref){p, k, json_integer_value(v)};
+    }
+    qsort(refs, n, sizeof *refs, cmp_pkey);
+    json_t *hum = json_object(), *list = json_array();
+    char h[32];
+    static const char *const lead[] = {"min", "mean", "stdev"};
+    for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
+        if (json_is_integer(v = json_object_get(lat, lead[i])))
+            set_str(hum, lead[i], pr_human_duration_res(json_integer_value(v), res, h));
+    for (size_t i = 0; i < n; i++) {
+        set_str(hum, refs[i].key, pr_human_duration_res(refs[i].ns, res, h));
+        json_t *e = json_object();
+        char pname[32];
+        snprintf(pname, sizeof pname, "%g", refs[i].p);
+        set_str(e, "p", pname);
+        set_int(e, "ns", refs[i].ns);
+        set_str(e, "human", pr_human_duration_res(refs[i].ns, res, h));
+        if (i == 0)
+            json_object_set_new(e, "first", json_true());
+        if (i + 1 == n)
+            json_object_set_new(e, "last", json_true());
+        json_array_append_new(list, e);
+    }
+    json_object_foreach(lat, k, v) /* max, then anything else the tool printed */
+        if (json_is_integer(v) && !json_object_get(hum, k))
+            set_str(hum, k, pr_human_duration_res(json_integer_value(v), res, h));
+    free(refs);
+    json_object_set_new(lat, "percentiles", list);
+    json_object_set_new(stats, "latency", hum);
+}
+
+/* Summary-only runs: the tool's own numbers and what they imply (analysis/headline.h), in
+ * human form with the tool's precision. */
 static json_t *summary_only_stats(const pr_run *run)
 {
-    json_t *j = run->summary ? json_deep_copy(run->summary) : json_object();
+    json_t *j = pr_headline_tool_stats(run);
     char h[32];
+    /* a tool prints its durations with one precision (ab: whole ms, hey: 0.1 ms…) */
+    clock_res res = {1, 1};
+    clock_widen(&res, run);
     json_t *lat = json_object_get(j, "latency_ns");
-    if (json_is_object(lat)) {
-        json_t *hum = json_object();
-        const char *k;
-        json_t *v;
-        json_object_foreach(lat, k, v) {
-            if (json_is_integer(v))
-                set_str(hum, k, pr_human_duration(json_integer_value(v), h));
-        }
-        json_object_set_new(j, "latency", hum);
-    }
+    if (json_is_object(lat))
+        summary_latency(j, lat, res.lat_ns);
     json_t *v;
-    if ((v = json_object_get(j, "rate_per_s")) && json_is_number(v))
-        set_str(j, "rate", pr_human_rate(json_number_value(v), h));
-    if ((v = json_object_get(j, "throughput_per_s")) && json_is_number(v))
-        set_str(j, "throughput", pr_human_rate(json_number_value(v), h));
     if ((v = json_object_get(j, "duration_ns")) && json_is_integer(v))
-        set_str(j, "duration", pr_human_duration(json_integer_value(v), h));
+        set_str(j, "duration", pr_human_duration_res(json_integer_value(v), res.lat_ns, h));
     if ((v = json_object_get(j, "wait_ns")) && json_is_integer(v))
-        set_str(j, "wait", pr_human_duration(json_integer_value(v), h));
-    if ((v = json_object_get(j, "success_ratio")) && json_is_number(v)) {
-        set_str(j, "success_pct", pr_human_percent(json_number_value(v), h));
-        set_str(j, "error_pct", pr_human_percent(1 - json_number_value(v), h));
-    }
-    set_str(j, "mode", "tool-printed");
+        set_str(j, "wait", pr_human_duration_res(json_integer_value(v), res.lat_ns, h));
+    set_int(j, "latency_resolution_ns", res.lat_ns);
     return j;
+}
+
+/* The status code list ({code, count, ratio, pct, class}) of a printed summary's codes. */
+static json_t *printed_status(const json_t *codes, double requests)
+{
+    json_t *arr = json_array();
+    char h[32];
+    for (int code = 0; code < 1000; code++) {
+        char k[16];
+        snprintf(k, sizeof k, "%d", code);
+        json_t *v = json_object_get(codes, k);
+        if (!json_is_integer(v))
+            continue;
+        json_t *e = json_object();
+        set_int(e, "code", code);
+        set_int(e, "count", json_integer_value(v));
+        double ratio = requests > 0 ? (double)json_integer_value(v) / requests : NAN;
+        set_real(e, "ratio", ratio);
+        set_str(e, "pct", pr_human_percent(ratio, h));
+        char cls[8];
+        snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
+        set_str(e, "class", cls);
+        json_array_append_new(arr, e);
+    }
+    mark_first_last(arr);
+    return arr;
+}
+
+/* Appends a printed summary's error set ({message, count if printed}) to an error list
+ * ({message, count, ratio, group, from}), leaving out messages the list has. */
+static void add_printed_errors(json_t *list, const json_t *printed, double requests)
+{
+    size_t i, k;
+    json_t *e, *have;
+    char g[512];
+    json_array_foreach(printed, i, e) {
+        const char *msg = json_string_value(json_object_get(e, "message"));
+        int dup = !msg;
+        json_array_foreach(list, k, have)
+            dup |= msg && !strcmp(msg, json_string_value(json_object_get(have, "message")));
+        if (dup)
+            continue;
+        json_t *c = json_object_get(e, "count"), *x = json_object();
+        set_str(x, "message", msg);
+        json_object_set_new(x, "count", json_is_integer(c) ? json_incref(c) : json_null());
+        set_real(x, "ratio", json_is_integer(c) && requests > 0
+                                 ? (double)json_integer_value(c) / requests : NAN);
+        pr_error_group(msg, g, sizeof g);
+        set_str(x, "group", g);
+        set_str(x, "from", "tool");
+        json_array_append_new(list, x);
+    }
+    mark_first_last(list);
+}
+
+/* A summary-only run: the tool's numbers (analysis/headline.h) and its status codes and
+ * error set as the run's lists. */
+static void summary_only_model(json_t *j, const pr_run *run)
+{
+    json_t *stats = summary_only_stats(run);
+    double requests = json_is_integer(json_object_get(stats, "requests"))
+                          ? (double)json_integer_value(json_object_get(stats, "requests")) : NAN;
+    json_object_set_new(j, "stats", stats);
+    json_object_set_new(j, "status_codes",
+                        printed_status(json_object_get(run->summary, "status_codes"), requests));
+    json_t *errors = json_array();
+    add_printed_errors(errors, json_object_get(run->summary, "errors"), requests);
+    json_object_set_new(j, "errors", errors);
+}
+
+/* Sets the run's "load" (analysis/load.h) and, from it, the effective load_model,
+ * offered_rate_per_s, offered_rate and concurrency of the model. */
+static void put_load(json_t *j, const pr_run *run, const pr_load_facts *f)
+{
+    json_t *l = pr_load_json(run, f);
+    json_object_set(j, "load_model", json_object_get(l, "model"));
+    json_object_set(j, "offered_rate_per_s", json_object_get(l, "offered_rate_per_s"));
+    json_object_set(j, "offered_rate", json_object_get(l, "offered_rate"));
+    json_object_set(j, "concurrency", json_object_get(l, "concurrency"));
+    json_object_set_new(j, "load", l);
+}
+
+/* The load facts of a scanned series: its sent rate and the sends per interval. */
+static void samples_load(json_t *j, const acc *a, const pr_run *run, int merged)
+{
+    pr_rates r;
+    pr_rates_compute(&a->total, &r);
+    size_t n = a->nbins;
+    while (n > 0 && a->bins[n - 1].count == 0)
+        n--;
+    int64_t *sends = n ? pr_xmalloc(n * sizeof *sends) : NULL;
+    for (size_t i = 0; i < n; i++)
+        sends[i] = a->bins[i].count;
+    pr_load_facts f = {a->total.count, r.rate_per_s, sends, n, 0, merged};
+    put_load(j, run, &f);
+    free(sends);
 }
 
 static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_report_opts *o,
@@ -750,7 +1001,13 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         json_object_set_new(j, "merged_runs", m);
     }
     if (first->summary_only && nids == 1) {
-        json_object_set_new(j, "stats", summary_only_stats(first));
+        json_t *sum = first->summary;
+        pr_load_facts f = {json_integer_value(json_object_get(sum, "requests")),
+                           json_is_number(json_object_get(sum, "rate_per_s"))
+                               ? json_number_value(json_object_get(sum, "rate_per_s")) : NAN,
+                           NULL, 0, 1, 0};
+        put_load(j, first, &f);
+        summary_only_model(j, first);
         pr_run_free(first);
         *out = j;
         return 0;
@@ -776,8 +1033,12 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     int64_t t0 = first->start_ns, t1 = first->end_ns;
     pr_run **runs = pr_xcalloc(nids, sizeof *runs);
     runs[0] = first;
+    a.res = (clock_res){1, 1};
+    clock_widen(&a.res, first);
     for (size_t i = 1; i < nids && rc == 0; i++) {
         rc = pr_store_load_run(st, ids[i], &runs[i], err);
+        if (rc == 0)
+            clock_widen(&a.res, runs[i]);
         if (rc == 0 && runs[i]->start_ns != PR_UNKNOWN) {
             if (t0 == PR_UNKNOWN || runs[i]->start_ns < t0)
                 t0 = runs[i]->start_ns;
@@ -809,16 +1070,19 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
             json_int_t res = json_integer_value(json_object_get(first->meta, "time_resolution_ns"));
             if (o->interval_ns <= 0 && res > a.interval)
                 a.interval = (int64_t)res;
-            a.nbins = (size_t)((hi - lo) / a.interval) + 1;
-            if (a.nbins > 100000) {
-                a.nbins = 100000;
+            if ((hi - lo) / a.interval + 1 > 100000)
                 a.interval = (hi - lo) / 99999 + 1;
-            }
+            /* responses count where they complete: up to the runs' last end, even past a
+             * --to (at most 100000 points; later completions fall outside the series) */
+            int64_t span = t1 > hi ? t1 - lo : hi - lo;
+            a.nbins = span / a.interval + 1 > 100000 ? 100000 : (size_t)(span / a.interval) + 1;
             a.bins = pr_xcalloc(a.nbins, sizeof *a.bins);
             for (size_t k = 0; k < a.nbins; k++)
                 pr_vals_init(&a.bins[k].lat, a.bounded);
         }
     }
+    pr_label_extras_init(&a.lx, o->label_timeseries ? a.nbins : 0, a.bounded, o->apdex_t_ns,
+                         o->apdex_f_ns);
     for (size_t i = 0; i < nids && rc == 0; i++) {
         a.run = runs[i];
         for (size_t d = 0; d < o->nby; d++) {
@@ -832,23 +1096,22 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         rc = pr_store_scan(st, ids[i], scan_cb, &a, err);
     }
     if (rc == 0) {
-        json_t *stats = series_json(&a.total, o);
-        double apdex = a.total.count && a.total.unknown < a.total.count
-                           ? ((double)a.apdex_s + (double)a.apdex_t / 2) / (double)a.total.count
-                           : NAN;
-        json_t *ap = json_object();
-        set_real(ap, "score", apdex);
-        set_int(ap, "t_ns", o->apdex_t_ns);
-        set_int(ap, "f_ns", o->apdex_f_ns);
-        set_int(ap, "satisfied", a.apdex_s);
-        set_int(ap, "tolerating", a.apdex_t);
-        json_object_set_new(stats, "apdex", ap);
+        samples_load(j, &a, first, nids > 1);
+        json_t *stats = series_json(&a.total, o, a.res);
+        int64_t known = a.total.unknown < a.total.count ? a.total.count : 0;
+        json_object_set_new(stats, "apdex", pr_apdex_json(a.apdex_s, a.apdex_t, known,
+                                                          o->apdex_t_ns, o->apdex_f_ns));
+        if (a.tx_samples) /* samples that are not requests: say why the counts differ */
+            set_int(stats, "transaction_samples", a.tx_samples);
+        pr_headline_combine(stats, nids == 1 ? first : NULL);
         json_object_set_new(j, "stats", stats);
         if (o->from_ns != PR_UNKNOWN || o->to_ns != PR_UNKNOWN) {
             /* a trimmed run (--from/--to/--skip-warmup): say so, rules read it */
             json_t *w = json_object();
             set_int(w, "from_ns", o->from_ns);
             set_int(w, "to_ns", o->to_ns);
+            set_int(w, "run_ns", t0 != PR_UNKNOWN && t1 != PR_UNKNOWN ? t1 - t0 : PR_UNKNOWN);
+            json_object_set_new(w, "empty", json_boolean(a.total.count == 0)); /* nothing left */
             json_object_set_new(j, "window", w);
         }
         if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
@@ -865,13 +1128,18 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         set_str(j, "by", byname.len ? byname.p : "label");
         pr_buf_dispose(&byname);
         json_object_set_new(j, "status_codes", status_json(&a));
-        json_t *groups;
-        json_object_set_new(j, "errors", errors_json(&a, &groups));
+        json_t *groups, *errors = errors_json(&a, &groups);
+        /* errors the per-request files cannot hold (hey's CSV has no row for them) */
+        if (nids == 1 && (pr_headline_lossy(first, "requests") ||
+                          pr_headline_lossy(first, "outcomes")))
+            add_printed_errors(errors, json_object_get(first->summary, "errors"),
+                               (double)json_integer_value(json_object_get(stats, "requests")));
+        json_object_set_new(j, "errors", errors);
         json_object_set_new(j, "error_groups", groups);
         if (a.nbins)
             json_object_set_new(j, "timeseries", timeseries_json(&a));
         if (o->histogram)
-            distribution_json(j, &a.total.latency); /* sorted by series_json */
+            distribution_json(j, &a.total.latency, a.res.lat_ns); /* sorted by series_json */
         *out = j;
     } else {
         json_decref(j);
@@ -881,6 +1149,12 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
     free(runs);
     acc_dispose(&a);
     return rc;
+}
+
+int64_t pr_report_latency_res(const json_t *stats)
+{
+    json_int_t r = json_integer_value(json_object_get(stats, "latency_resolution_ns"));
+    return r > 1 ? (int64_t)r : 1;
 }
 
 int pr_report_run(pr_store *st, int64_t run_id, const pr_report_opts *o, json_t **out,

@@ -32,6 +32,7 @@ typedef struct pr_report_opts {
      * and `mode` says "histogram". Default 500 million; --exact-limit changes it. */
     int64_t exact_limit;
     int findings;         /* run the findings engine (default 1); needs timeseries and histogram */
+    int label_timeseries; /* a time series per label too (default 0; render's dashboards) */
 } pr_report_opts;
 
 enum pr_by { PR_BY_LABEL = 0, PR_BY_URL, PR_BY_METHOD, PR_BY_STATUS, PR_BY_ERROR, PR_BY_THREAD,
@@ -51,6 +52,10 @@ int pr_report_run(pr_store *st, int64_t run_id, const pr_report_opts *o, json_t 
  * merge != 0 analyses all runs as one series named after the first. */
 int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
                     const pr_report_opts *o, json_t **out, pr_error *err);
+
+/* The clock resolution of a run model's latencies: stats.latency_resolution_ns, 1 (ns) when
+ * the model does not say. For pr_human_duration_res. */
+int64_t pr_report_latency_res(const json_t *stats);
 
 /* Groups an error message: digits runs become "N", hex ids "X" (docs/metrics.md). */
 void pr_error_group(const char *msg, char *out, size_t size);

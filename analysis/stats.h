@@ -28,6 +28,9 @@ void pr_series_init(pr_series *s);
 void pr_series_init_mode(pr_series *s, int bounded);
 /* outcome: 1 success, 0 failure, -1 unknown (pr_sample_outcome). */
 void pr_series_add(pr_series *s, const pr_sample *x, int outcome);
+/* From now on keeps durations in histograms, the values so far included (vals.h): for a
+ * series that outgrows the memory exact mode may take. */
+void pr_series_make_bounded(pr_series *s);
 /* Adds all of b into a (merging series is exact). */
 void pr_series_merge(pr_series *a, const pr_series *b);
 void pr_series_dispose(pr_series *s);
@@ -37,7 +40,8 @@ typedef struct pr_rates {
     int64_t duration_ns; /* latest start - earliest start */
     int64_t wait_ns;     /* max end - latest start */
     double rate_per_s;   /* count / duration (count when duration is 0) */
-    double throughput_per_s; /* successes / (duration + wait) */
+    double throughput_per_s; /* successes / (duration + wait) (successes when duration is 0) */
+    double request_throughput_per_s; /* count over the same span as throughput */
     double jmeter_throughput_per_s; /* count / (last end - first start) */
 } pr_rates;
 

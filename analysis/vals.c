@@ -173,6 +173,18 @@ size_t pr_vals_count_below(const pr_vals *s, int64_t x)
     return (size_t)c;
 }
 
+void pr_vals_make_bounded(pr_vals *s)
+{
+    if (s->bounded)
+        return;
+    pr_vals tmp;
+    pr_vals_init(&tmp, 1);
+    for (size_t i = 0; i < s->v.n; i++)
+        pr_vals_add(&tmp, s->v.v[i]);
+    pr_vals_dispose(s);
+    *s = tmp;
+}
+
 void pr_vals_merge(pr_vals *a, const pr_vals *b)
 {
     if (!a->bounded && !b->bounded) {
@@ -185,14 +197,7 @@ void pr_vals_merge(pr_vals *a, const pr_vals *b)
         return;
     }
     if (!a->bounded || !b->bounded) { /* mixed: replay the exact side into the histogram */
-        if (!a->bounded) {
-            pr_vals tmp;
-            pr_vals_init(&tmp, 1);
-            for (size_t i = 0; i < a->v.n; i++)
-                pr_vals_add(&tmp, a->v.v[i]);
-            pr_vals_dispose(a);
-            *a = tmp;
-        }
+        pr_vals_make_bounded(a);
         if (!b->bounded) {
             for (size_t i = 0; i < b->v.n; i++)
                 pr_vals_add(a, b->v.v[i]);

@@ -34,6 +34,8 @@ int64_t pr_vals_percentile(const pr_vals *s, double p);
 void pr_vals_dist(pr_vals *s, pr_dist *out);
 /* Number of values < x (after finish; bounded: at bucket granularity). */
 size_t pr_vals_count_below(const pr_vals *s, int64_t x);
+/* Turns an exact set into a bounded one holding the same values (no-op when bounded). */
+void pr_vals_make_bounded(pr_vals *s);
 void pr_vals_merge(pr_vals *a, const pr_vals *b);
 void pr_vals_dispose(pr_vals *s);
 /* Bytes the set holds (for the bounded-mode memory claim). */

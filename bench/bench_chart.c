@@ -344,7 +344,7 @@ int main(int argc, char **argv)
         p99[i] = (int64_t)((rho < 0.97 ? 40 / (1 - rho * 0.9) : 400 + (rho - 0.97) * 4000) * 1e6);
         er[i] = off[i] > cap ? (off[i] - cap) / off[i] * 0.5 : 0;
     }
-    pr_chart_capacity cap = {15, off, thr, p99, er, -1};
+    pr_chart_capacity cap = {15, off, thr, p99, er, -1, NULL, NULL};
     cap.knee = pr_chart_capacity_knee(&cap);
     in.capacity = &cap;
     o.subtitle = "checkout-service · 15 runs of 60 s, open model";

@@ -22,6 +22,28 @@ if ! command -v time >/dev/null 2>&1 && [ ! -x /usr/bin/time ]; then
   echo "bench: GNU time is needed (apt-get install time)"; exit 1
 fi
 echo "perfreport bench: N=$N ($(nproc) cores, $(uname -m))"
+# report.html (the interactive page) at 1 M and N samples: render time, file size and, where
+# Chromium and playwright-core are installed (make deps), the time the page takes to draw
+bench_report() {
+  for n in 1000000 "$N"; do
+    [ -f "$DATA/native-$n.prf" ] || "$BUILD/bench/gen_native" "$n" "$DATA/native-$n.prf" 20
+    rm -f "$DATA/report-$n.db"*
+    "$BIN" ingest --quiet --store "$DATA/report-$n.db" "$DATA/native-$n.prf"
+    measure "render report.html" "$n" "$BIN" render --store "$DATA/report-$n.db" \
+      --template report.html -o "$DATA/report-$n.html" 1
+    ls -l "$DATA/report-$n.html" | awk '{ printf "report.html: %d bytes (%.2f MB)\n", $5, $5 / 1e6 }'
+    measure "render report.md (PNG charts)" "$n" "$BIN" render --store "$DATA/report-$n.db" \
+      -o "$DATA/md-$n/report.md" 1
+    pw=${NPM_DIR:-build/npm}/browser/node_modules
+    if command -v chromium >/dev/null 2>&1 && [ -d "$pw/playwright-core" ]; then
+      NODE_PATH=$pw node bench/open_report.js "$DATA/report-$n.html"
+    fi
+  done
+}
+if [ "${BENCH_ONLY:-}" = report ]; then
+  bench_report
+  exit 0
+fi
 [ -f "$DATA/native-$N.prf" ] || "$BUILD/bench/gen_native" "$N" "$DATA/native-$N.prf" 100
 ls -l "$DATA/native-$N.prf" | awk -v n="$N" '{ printf "native file: %d bytes, %.2f bytes/sample\n", $5, $5 / n }'
 rm -f "$DATA/bench.db" "$DATA/bench.db-wal" "$DATA/bench.db-shm"
@@ -32,6 +54,7 @@ measure "summary, bounded mode" "$N" "$BIN" summary --exact-limit 1 --store "$DA
 measure "summary --by label (100 labels)" "$N" "$BIN" summary --store "$DATA/bench.db" --by label 1
 measure "summary --json (time series, hist.)" "$N" "$BIN" summary --json --store "$DATA/bench.db" 1
 measure "export native" "$N" "$BIN" export --store "$DATA/bench.db" -o "$DATA/export.prf" 1
+bench_report
 # per-format benches (bench/bench_*.c), at the sizes the targets name unless BENCH_SMALL=1
 if [ "${BENCH_SMALL:-}" = 1 ]; then
   "$BUILD/bench/bench_vegeta" 20000 20000
@@ -47,6 +70,20 @@ else
   "$BUILD/bench/bench_gatling" 5000000          # Gatling text log: 5M requests, 8M records
   "$BUILD/bench/bench_chart" -n 10000000        # latency-over-time of 10M points, other kinds
 fi
+# peers' files: k6 --out json / --out csv (bench/gen_k6: 14 lines, 9 joined points per request)
+# and an HdrHistogram distribution (export --format hgrm of the native run, ingested back)
+K6N=${BENCH_K6_N:-200000}
+[ "${BENCH_SMALL:-}" = 1 ] && K6N=20000
+for kind in ndjson csv; do
+  f="$DATA/k6-$K6N.$kind"
+  [ -f "$f" ] || "$BUILD/bench/gen_k6" "$K6N" "$f" 50 $([ $kind = csv ] && echo csv)
+  lines=$(wc -l < "$f")
+  rm -f "$DATA/k6.db" "$DATA/k6.db-wal" "$DATA/k6.db-shm"
+  measure "ingest k6 $kind ($K6N req, lines)" "$lines" "$BIN" ingest --quiet --store "$DATA/k6.db" "$f"
+done
+"$BIN" export --format hgrm --store "$DATA/bench.db" 1 > "$DATA/native.hgrm"
+rm -f "$DATA/k6.db" "$DATA/k6.db-wal" "$DATA/k6.db-shm"
+measure "ingest hgrm (distribution of run 1)" "$N" "$BIN" ingest --quiet --store "$DATA/k6.db" "$DATA/native.hgrm"
 # the peer tools' own reports on the same workloads, where installed
 if command -v vegeta >/dev/null 2>&1 && [ -f bench/data/vegeta-2000000.bin ]; then
   measure "vegeta report (peer)" 2000000 vegeta report bench/data/vegeta-2000000.bin

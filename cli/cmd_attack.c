@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "analysis/human.h"
+#include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "gen/attack.h"
@@ -67,8 +69,10 @@ static const char help[] =
     "  --name NAME, --tag K=V  run name and tags\n"
     "  -q, --quiet             no live line, no summary\n"
     "A live line (elapsed, sent, completed, rate, p50/p99, errors) is shown on stderr when it\n"
-    "is a terminal, and a summary at the end. The first Ctrl-C stops cleanly (the run is\n"
-    "marked interrupted); a second one kills.\n"
+    "is a terminal, and a summary at the end, with the figures `perfreport summary` gives for\n"
+    "the same samples (a 4xx/5xx status is an error). The first Ctrl-C stops cleanly (the run\n"
+    "is marked interrupted); a second one kills.\n"
+    "Exit code 3 when no request succeeded (the samples are written all the same).\n"
     "Examples:\n"
     "  perfreport attack -r 500/s --duration 30s http://127.0.0.1:8080/ -o run.bin\n"
     "  perfreport attack -c 50 --duration 10s http://127.0.0.1:8080/ | perfreport ingest -\n";
@@ -89,23 +93,11 @@ typedef struct cfg {
 
 /* ---- live line and summary ---- */
 
-static void fmt_ns(char *buf, size_t n, int64_t ns)
-{
-    if (ns < 1000)
-        snprintf(buf, n, "%lldns", (long long)ns);
-    else if (ns < 1000000)
-        snprintf(buf, n, "%.1fus", (double)ns / 1e3);
-    else if (ns < 1000000000)
-        snprintf(buf, n, "%.2fms", (double)ns / 1e6);
-    else
-        snprintf(buf, n, "%.2fs", (double)ns / 1e9);
-}
-
 static void live_line(void *payload, const pr_attack_stats *st)
 {
     char p50[32], p99[32];
-    fmt_ns(p50, sizeof p50, st->p50_ns);
-    fmt_ns(p99, sizeof p99, st->p99_ns);
+    pr_human_duration(st->p50_ns, p50);
+    pr_human_duration(st->p99_ns, p99);
     double secs = (double)st->elapsed_ns / 1e9;
     fprintf(stderr, "\r\033[K%6.1fs  sent %llu  done %llu  %.0f req/s  p50 %s  p99 %s  errors %llu",
             secs, (unsigned long long)st->sent, (unsigned long long)st->completed,
@@ -113,34 +105,162 @@ static void live_line(void *payload, const pr_attack_stats *st)
             (unsigned long long)st->errors);
 }
 
-static void summary(const cfg *c, const pr_attack_stats *st, double rate)
+/* The end-of-step summary is computed by the report's own code (analysis/stats.c:
+ * pr_series_add with pr_sample_outcome, pr_rates_compute, nearest-rank percentiles) over
+ * the samples as they are written, so `attack` and `summary` print the same figures. */
+#define TALLY_EXACT_MAX 1000000 /* samples kept exactly; beyond, histograms (0.1%) */
+#define TALLY_CODES 1000
+
+typedef struct tally {
+    int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *);
+    void *payload;
+    pr_series series;
+    uint64_t codes[TALLY_CODES]; /* by HTTP status; 0 = no response */
+    uint64_t *errors;            /* by the run's string id of the error text */
+    char **texts;                /* the error texts (copies: the run may be gone) */
+    size_t nerrors;
+} tally;
+
+static void tally_init(tally *t)
 {
-    char a[32], b[32], d[32], e[32], f[32];
-    double secs = (double)st->elapsed_ns / 1e9;
+    memset(t, 0, sizeof *t);
+    pr_series_init(&t->series);
+}
+
+static void tally_dispose(tally *t)
+{
+    pr_series_dispose(&t->series);
+    for (size_t i = 0; i < t->nerrors; i++)
+        free(t->texts[i]);
+    free(t->texts);
+    free(t->errors);
+}
+
+static int tally_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+{
+    tally *t = p;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = s[i].error;
+        pr_series_add(&t->series, &s[i], pr_sample_outcome(&s[i]));
+        t->codes[s[i].status < TALLY_CODES ? s[i].status : TALLY_CODES - 1]++;
+        if (e == PR_NOSTR)
+            continue;
+        if (e >= t->nerrors) {
+            size_t old = t->nerrors, cap = t->nerrors;
+            t->errors = pr_xgrow(t->errors, &cap, (size_t)e + 1, sizeof *t->errors);
+            t->texts = pr_xrealloc(t->texts, cap * sizeof *t->texts);
+            memset(t->errors + old, 0, (cap - old) * sizeof *t->errors);
+            memset(t->texts + old, 0, (cap - old) * sizeof *t->texts);
+            t->nerrors = cap;
+        }
+        if (!t->errors[e]++)
+            t->texts[e] = pr_xstrdup(pr_run_str(run, e));
+    }
+    if (!t->series.latency.bounded && t->series.count > TALLY_EXACT_MAX)
+        pr_series_make_bounded(&t->series);
+    return t->push(t->payload, run, s, n, err);
+}
+
+/* Puts the tally between the sink and its consumer. */
+static void tally_attach(tally *t, pr_sink *sink)
+{
+    t->push = sink->push;
+    t->payload = sink->payload;
+    sink->push = tally_push;
+    sink->payload = t;
+}
+
+typedef struct err_count {
+    uint32_t id;
+    uint64_t n;
+} err_count;
+
+static int cmp_err_count(const void *x, const void *y)
+{
+    const err_count *a = x, *b = y;
+    if (a->n != b->n)
+        return a->n > b->n ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* "connection refused: 50, timeout: 2": the most frequent first (as `summary`), at most 5. */
+static void print_errors(FILE *f, const tally *t)
+{
+    err_count *v = pr_xmalloc((t->nerrors + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < t->nerrors; i++)
+        if (t->errors[i])
+            v[n++] = (err_count){(uint32_t)i, t->errors[i]};
+    qsort(v, n, sizeof *v, cmp_err_count);
+    for (size_t i = 0; i < n && i < 5; i++)
+        fprintf(f, "%s%s: %llu", i ? ", " : "", t->texts[v[i].id],
+                (unsigned long long)v[i].n);
+    if (n > 5)
+        fprintf(f, ", … %zu more", n - 5);
+    free(v);
+}
+
+static void print_dist(const char *title, pr_vals *v)
+{
+    if (!pr_vals_count(v))
+        return;
+    pr_dist d;
+    pr_vals_dist(v, &d);
+    char a[32], b[32];
+    fprintf(stderr, "  %-13s min %s, mean %s", title, pr_human_duration(d.min, a),
+            pr_human_duration((int64_t)llround(d.mean), b));
+    static const double ps[] = {50, 90, 99};
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
+        fprintf(stderr, ", p%g %s", ps[i], pr_human_duration(pr_vals_percentile(v, ps[i]), a));
+    fprintf(stderr, ", max %s\n", pr_human_duration(d.max, a));
+}
+
+static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double rate)
+{
+    char a[32], b[32], d[32];
+    pr_series *s = &t->series;
+    pr_rates r;
+    pr_rates_compute(s, &r);
+    int64_t errors = s->count - s->unknown - s->successes;
     if (c->live)
         fputs("\r\033[K", stderr);
     if (rate > 0)
         fprintf(stderr, "rate %.6g/s: ", rate);
-    fprintf(stderr, "%llu requests in %.2fs (%.1f/s), %llu ok, %llu errors%s\n",
-            (unsigned long long)st->completed, secs, secs > 0 ? (double)st->completed / secs : 0,
-            (unsigned long long)st->successes, (unsigned long long)st->errors,
-            st->interrupted ? ", interrupted" : "");
-    fmt_ns(a, sizeof a, st->p50_ns);
-    fmt_ns(b, sizeof b, st->p90_ns);
-    fmt_ns(d, sizeof d, st->p99_ns);
-    fmt_ns(e, sizeof e, st->max_ns);
-    fprintf(stderr, "  latency p50 %s  p90 %s  p99 %s  max %s\n", a, b, d, e);
+    fprintf(stderr, "%lld requests, success %s (%lld errors)%s\n", (long long)s->count,
+            pr_human_percent(s->count ? (double)s->successes / (double)s->count : NAN, a),
+            (long long)errors, st->interrupted ? ", interrupted" : "");
+    fprintf(stderr, "  %-13s %s (wait %s)\n", "duration", pr_human_duration(r.duration_ns, a),
+            pr_human_duration(r.wait_ns, b));
+    fprintf(stderr, "  %-13s %s\n", "rate", pr_human_rate(r.rate_per_s, a));
+    fprintf(stderr, "  %-13s %s\n", "throughput", pr_human_rate(r.throughput_per_s, a));
+    print_dist("latency", &s->latency);
+    if (s->latency.bounded)
+        fprintf(stderr, "  %-13s more than %d samples: percentiles from histograms, within "
+                        "0.1%%\n", "", TALLY_EXACT_MAX);
     if (c->o.model == PR_LOAD_OPEN) {
-        fmt_ns(a, sizeof a, st->lateness_p99_ns);
-        fmt_ns(f, sizeof f, st->lateness_max_ns);
-        fprintf(stderr, "  send rate %.1f/s (target %.6g/s), send lateness p99 %s  max %s\n",
-                st->send_rate_per_s, c->o.rate_per_s / c->o.nshards, a, f);
+        print_dist("send lateness", &s->lateness);
+        fprintf(stderr, "  %-13s %s (target %s)\n", "send rate",
+                pr_human_rate(st->send_rate_per_s, a),
+                pr_human_rate(c->o.rate_per_s / c->o.nshards, d));
     }
-    fprintf(stderr, "  status 1xx %llu  2xx %llu  3xx %llu  4xx %llu  5xx %llu  none %llu\n",
-            (unsigned long long)st->status[1], (unsigned long long)st->status[2],
-            (unsigned long long)st->status[3], (unsigned long long)st->status[4],
-            (unsigned long long)st->status[5], (unsigned long long)st->status[0]);
-    fprintf(stderr, "  connections opened %llu\n", (unsigned long long)st->connections_opened);
+    fprintf(stderr, "  %-13s", "status codes");
+    const char *sep = " ";
+    for (int k = 0; k < TALLY_CODES; k++) {
+        if (t->codes[k]) {
+            if (k)
+                fprintf(stderr, "%s%d: %llu", sep, k, (unsigned long long)t->codes[k]);
+            else /* no response */
+                fprintf(stderr, "%snone: %llu", sep, (unsigned long long)t->codes[k]);
+            sep = ", ";
+        }
+    }
+    fputc('\n', stderr);
+    if (t->nerrors) {
+        fprintf(stderr, "  %-13s ", "errors");
+        print_errors(stderr, t);
+        fputc('\n', stderr);
+    }
+    fprintf(stderr, "  %-13s %llu\n", "connections", (unsigned long long)st->connections_opened);
     if (st->abandoned)
         fprintf(stderr, "  %llu requests in flight at the stop were abandoned\n",
                 (unsigned long long)st->abandoned);
@@ -182,7 +302,7 @@ static int native_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_er
 }
 
 static int step_to_file(const cfg *c, FILE *f, double rate, int64_t step, int64_t nsteps,
-                        pr_attack_stats *st, pr_error *err)
+                        pr_attack_stats *st, tally *t, pr_error *err)
 {
     pr_run *run = pr_run_new();
     describe(c, run, NULL, rate, step, nsteps);
@@ -193,6 +313,7 @@ static int step_to_file(const cfg *c, FILE *f, double rate, int64_t step, int64_
     }
     pr_sink *sink = pr_xmalloc(sizeof *sink);
     pr_sink_init(sink, run, native_push, &no);
+    tally_attach(t, sink);
     int rc = pr_attack_run(&c->o, sink, st, err);
     pr_error e2;
     int rc2 = pr_native_writer_close(no.w, run, rc < 0 ? &e2 : err);
@@ -202,7 +323,7 @@ static int step_to_file(const cfg *c, FILE *f, double rate, int64_t step, int64_
 }
 
 static int step_to_store(const cfg *c, pr_store *store, double rate, int64_t step,
-                         int64_t nsteps, pr_attack_stats *st, pr_error *err)
+                         int64_t nsteps, pr_attack_stats *st, tally *t, pr_error *err)
 {
     pr_ingest *ing;
     char *name = NULL;
@@ -216,7 +337,10 @@ static int step_to_store(const cfg *c, pr_store *store, double rate, int64_t ste
     pr_sink *sink = pr_ingest_sink(ing);
     describe(c, sink->run, name, rate, step, nsteps);
     free(name);
+    tally_attach(t, sink);
     rc = pr_attack_run(&c->o, sink, st, err);
+    sink->push = t->push;
+    sink->payload = t->payload;
     if (rc < 0) {
         pr_ingest_abort(ing);
         return rc;
@@ -275,6 +399,7 @@ static int run(int argc, char **argv)
     memset(&c, 0, sizeof c);
     pr_attack_opts_init(&c.o);
     c.o.tool_version = PR_VERSION;
+    c.quiet = pr_cli_quiet();
     const char *method = "GET", *data = NULL, *targets_file = NULL, *targets_format = NULL;
     const char *rate = NULL;
     const char *headers[MAX_HEADERS];
@@ -466,26 +591,48 @@ static int run(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     signal(SIGPIPE, SIG_IGN);
     rc = 0;
+    int64_t done = 0, succeeded = 0;
+    char *why = NULL;
     for (int64_t s = 0; s < nsteps && rc == 0 && !atomic_load(&stop_flag); s++) {
         double r = c.rate_lo + (double)s * c.rate_step;
         c.o.rate_per_s = r;
         pr_attack_stats st;
         memset(&st, 0, sizeof st);
+        tally tl;
+        tally_init(&tl);
         if (store)
-            rc = step_to_store(&c, store, r, s, nsteps, &st, &err);
+            rc = step_to_store(&c, store, r, s, nsteps, &st, &tl, &err);
         else
-            rc = step_to_file(&c, out, r, s, nsteps, &st, &err);
+            rc = step_to_file(&c, out, r, s, nsteps, &st, &tl, &err);
         if (!c.quiet && rc == 0)
-            summary(&c, &st, nsteps > 1 ? r : 0);
+            summary(&c, &st, &tl, nsteps > 1 ? r : 0);
+        done += tl.series.count;
+        succeeded += tl.series.successes;
+        if (nsteps == 1 && tl.nerrors) { /* what failed, for the message below */
+            size_t len;
+            FILE *m = open_memstream(&why, &len);
+            if (m) {
+                print_errors(m, &tl);
+                fclose(m);
+            }
+        }
+        tally_dispose(&tl);
         if (c.o.start_real_ns)
             c.o.start_real_ns = 0; /* later steps start when the previous one ends */
     }
     sigaction(SIGINT, &old_int, NULL);
     if (rc < 0) {
+        free(why);
         pr_cli_print_error(&err);
         goto out;
     }
-    exit_code = 0; /* a clean stop (Ctrl-C) is not an error: the run is complete up to it */
+    if (done > 0 && succeeded == 0)
+        pr_cli_errorf("no request succeeded (%lld of %lld failed%s%s)", (long long)done,
+                      (long long)done, why ? ": " : "", why ? why : "");
+    free(why);
+    /* a clean stop (Ctrl-C) is not an error: the run is complete up to it; a run where
+     * every request failed is recorded all the same but fails, as `check` would */
+    exit_code = done > 0 && succeeded == 0 ? PR_EXIT_THRESHOLD : 0;
 out:
     if (out && out != stdout && fclose(out) != 0 && exit_code == 0) {
         pr_cli_errorf("%s: %s", c.output, strerror(errno));

@@ -3,6 +3,8 @@
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
+#include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
@@ -16,6 +18,69 @@ static int list_kinds(void)
     for (size_t i = 0; i < pr_chart_nkinds; i++)
         printf("%-12s %s\n", pr_chart_kinds[i].name, pr_chart_kinds[i].summary);
     return 0;
+}
+
+/* Why run model r has nothing a sample-drawn chart could show, or NULL when it has samples. */
+static const char *no_samples(json_t *r, char *buf, size_t n)
+{
+    const char *tool = json_string_value(json_object_get(r, "tool"));
+    json_t *s = json_object_get(r, "stats");
+    if (json_is_true(json_object_get(r, "summary_only")))
+        snprintf(buf, n, "has no samples (summary only: the numbers %s printed)",
+                 tool ? tool : "its tool");
+    else if (json_is_true(json_object_get(json_object_get(r, "window"), "empty")))
+        snprintf(buf, n, "has no samples in the window (--from/--to)");
+    else if (json_integer_value(json_object_get(s, "requests")) == 0)
+        snprintf(buf, n, "has no samples");
+    else
+        return NULL;
+    return buf;
+}
+
+/* A kind drawn from samples draws the first run (overlays: every run). A run without samples
+ * is an error rather than an empty chart; an overlay leaves it out with a warning, and fails
+ * only when no run is left. Returns 0 or PR_EXIT_ERROR (printed). */
+static int check_samples(const pr_chart_kind *kind, json_t *doc)
+{
+    if (!(kind->needs & PR_CHART_NEEDS_SAMPLES))
+        return 0;
+    int overlay = (kind->needs & PR_CHART_NEEDS_DISTS) != 0;
+    json_t *runs = json_object_get(doc, "runs");
+    size_t n = overlay ? json_array_size(runs) : 1, usable = 0;
+    char why[160];
+    const char *last = NULL;
+    json_t *lastrun = NULL;
+    for (size_t i = 0; i < n; i++) {
+        json_t *r = json_array_get(runs, i);
+        const char *w = no_samples(r, why, sizeof why);
+        if (!w) {
+            usable++;
+            continue;
+        }
+        last = w;
+        lastrun = r;
+        if (n > 1)
+            fprintf(stderr, "perfreport: warning: chart %s: run %lld '%s' %s: left out\n",
+                    kind->name, (long long)json_integer_value(json_object_get(r, "id")),
+                    json_string_value(json_object_get(r, "name")), w);
+    }
+    if (usable || !lastrun)
+        return 0;
+    pr_buf others = PR_BUF_INIT;
+    for (size_t i = 0; i < pr_chart_nkinds; i++)
+        if (!(pr_chart_kinds[i].needs & PR_CHART_NEEDS_SAMPLES))
+            pr_buf_printf(&others, "%s%s", others.len ? ", " : "", pr_chart_kinds[i].name);
+    if (n > 1)
+        pr_cli_errorf("chart %s: no run has samples to draw (the kinds %s draw from a run's "
+                      "statistics)", kind->name, others.p ? others.p : "");
+    else
+        pr_cli_errorf("chart %s: run %lld '%s' %s: nothing to draw (the kinds %s draw from a run's "
+                      "statistics)", kind->name,
+                      (long long)json_integer_value(json_object_get(lastrun, "id")),
+                      json_string_value(json_object_get(lastrun, "name")), last,
+                      others.p ? others.p : "");
+    pr_buf_dispose(&others);
+    return PR_EXIT_ERROR;
 }
 
 static int run(int argc, char **argv)
@@ -134,6 +199,8 @@ static int run(int argc, char **argv)
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
+    if (rc == 0)
+        rc = check_samples(kind, doc);
     pr_model_charts mc;
     memset(&mc, 0, sizeof mc);
     pr_points pts;
@@ -192,6 +259,7 @@ static int run(int argc, char **argv)
 const pr_command pr_cmd_chart = {
     "chart", "chart KIND [OPTIONS] [RUN…] -o FILE.png|.svg|.pdf", "draw a chart of runs",
     "Draws one chart of the RUNs (default: every run; time-based kinds use the first).\n"
+    "Kinds drawn from samples refuse a run that has none (a tool's printed summary only).\n"
     "`perfreport chart --list` names the kinds. The file extension picks the format.\n\n"
     "options:\n"
     "  -o, --output FILE     .png, .svg or .pdf (required)\n"

@@ -1,7 +1,7 @@
 /* `perfreport check`: CI gates — thresholds on run (or per-label) statistics, a verdict table,
  * JUnit XML and a Markdown verdict; exit code 3 when a threshold fails. */
-#include "analysis/human.h"
 #include "analysis/report.h"
+#include "analysis/threshold.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/buf.h"
@@ -12,120 +12,15 @@
 #include "render/mustache.h"
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum unit { U_NS, U_RATIO, U_PER_S, U_COUNT };
-
-typedef struct threshold {
-    char metric[32]; /* p99, mean, error_ratio, throughput … */
-    int is_max;      /* 1: value must be <= limit; 0: >= limit */
-    double limit;    /* ns, ratio, per second or count */
-    enum unit unit;
-    char text[96];   /* as written */
-} threshold;
-
-/* The unit a metric is measured in, or -1 for an unknown metric. */
-static int metric_unit(const char *m)
-{
-    if ((m[0] == 'p' && m[1] >= '0' && m[1] <= '9') || !strcmp(m, "mean") ||
-        !strcmp(m, "min") || !strcmp(m, "max") || !strcmp(m, "stdev"))
-        return U_NS;
-    if (!strcmp(m, "error_ratio") || !strcmp(m, "success_ratio") || !strcmp(m, "apdex"))
-        return U_RATIO;
-    if (!strcmp(m, "throughput") || !strcmp(m, "rate"))
-        return U_PER_S;
-    if (!strcmp(m, "requests") || !strcmp(m, "errors"))
-        return U_COUNT;
-    return -1;
-}
-
-/* Parses "p99=250ms", "error_ratio=1%", "throughput=200/s". */
-static int parse_threshold(const char *arg, int is_max, threshold *t)
-{
-    memset(t, 0, sizeof *t);
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof t->metric) {
-        pr_cli_errorf("threshold '%s': expected METRIC=VALUE (e.g. p99=250ms, error_ratio=1%%)", arg);
-        return -1;
-    }
-    memcpy(t->metric, arg, (size_t)(eq - arg));
-    for (char *c = t->metric; *c; c++)
-        if (*c == '.')
-            *c = '_';
-    int u = metric_unit(t->metric);
-    if (u < 0) {
-        pr_cli_errorf("threshold '%s': unknown metric '%s' (pNN, mean, min, max, stdev, "
-                      "error_ratio, success_ratio, apdex, throughput, rate, requests, errors)",
-                      arg, t->metric);
-        return -1;
-    }
-    t->unit = (enum unit)u;
-    t->is_max = is_max;
-    snprintf(t->text, sizeof t->text, "%s %s %s", t->metric, is_max ? "<=" : ">=", eq + 1);
-    const char *v = eq + 1;
-    size_t n = strlen(v);
-    int ok = 0;
-    if (u == U_NS) {
-        int64_t ns;
-        ok = pr_lex_duration(v, n, 1000000, &ns) == 0; /* bare numbers are ms */
-        t->limit = (double)ns;
-    } else if (u == U_RATIO) {
-        if (n && v[n - 1] == '%') {
-            ok = pr_lex_double(v, n - 1, &t->limit) == 0;
-            t->limit /= 100;
-        } else {
-            ok = pr_lex_double(v, n, &t->limit) == 0;
-        }
-    } else if (u == U_PER_S) {
-        size_t k = n >= 2 && !strcmp(v + n - 2, "/s") ? n - 2 : n;
-        ok = pr_lex_double(v, k, &t->limit) == 0;
-    } else {
-        ok = pr_lex_double(v, n, &t->limit) == 0;
-    }
-    if (!ok) {
-        pr_cli_errorf("threshold '%s': cannot read the value '%s'", arg, v);
-        return -1;
-    }
-    return 0;
-}
-
-/* The metric's value in a stats object of the report model (NaN if unknown). */
-static double metric_value(json_t *stats, const char *m)
-{
-    json_t *v = NULL;
-    int u = metric_unit(m);
-    if (u == U_NS)
-        v = json_object_get(json_object_get(stats, "latency_ns"), m);
-    else if (!strcmp(m, "throughput") || !strcmp(m, "rate"))
-        v = json_object_get(stats, !strcmp(m, "rate") ? "rate_per_s" : "throughput_per_s");
-    else if (!strcmp(m, "apdex"))
-        v = json_object_get(json_object_get(stats, "apdex"), "score");
-    else
-        v = json_object_get(stats, m);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static void human(enum unit u, double v, char *buf)
-{
-    if (isnan(v))
-        strcpy(buf, "n/a");
-    else if (u == U_NS)
-        pr_human_duration((int64_t)llround(v), buf);
-    else if (u == U_RATIO)
-        pr_human_percent(v, buf);
-    else if (u == U_PER_S)
-        pr_human_rate(v, buf);
-    else
-        snprintf(buf, 32, "%.0f", v);
-}
 
 typedef struct verdict {
     char run[128];
     char label[256];
-    const threshold *t;
+    const pr_threshold *t;
     double value;
+    int64_t res_ns; /* the clock resolution of the run's durations */
     int pass;
 } verdict;
 
@@ -134,40 +29,27 @@ static void xml_escape(pr_buf *b, const char *s)
     pr_html_escape(s, strlen(s), b);
 }
 
-static int read_thresholds(const char *path, threshold **ts, size_t *n, size_t *cap)
+static int read_thresholds(const char *path, pr_threshold **ts, size_t *n, size_t *cap)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        pr_cli_errorf("%s: cannot read: %s", path, strerror(errno));
+    pr_error err;
+    if (pr_threshold_read_file(path, ts, n, cap, &err) < 0) {
+        pr_cli_print_error(&err);
         return -1;
     }
-    char line[512];
-    long no = 0;
-    int rc = 0;
-    while (fgets(line, sizeof line, f)) {
-        no++;
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        p[strcspn(p, "\r\n#")] = 0;
-        if (!*p)
-            continue;
-        char kind[8], spec[400];
-        if (sscanf(p, "%7s %399s", kind, spec) != 2 || (strcmp(kind, "max") && strcmp(kind, "min"))) {
-            pr_cli_errorf("%s:%ld:1: expected 'max METRIC=VALUE' or 'min METRIC=VALUE'", path, no);
-            rc = -1;
-            break;
-        }
-        *ts = pr_xgrow(*ts, cap, *n + 1, sizeof **ts);
-        if (parse_threshold(spec, !strcmp(kind, "max"), &(*ts)[*n]) < 0) {
-            pr_cli_errorf("%s:%ld: in this line", path, no);
-            rc = -1;
-            break;
-        }
-        (*n)++;
+    return 0;
+}
+
+/* Parses one --max/--min argument into ts[*n]. */
+static int add_threshold(const char *arg, int is_max, pr_threshold **ts, size_t *n, size_t *cap)
+{
+    pr_error err;
+    *ts = pr_xgrow(*ts, cap, *n + 1, sizeof **ts);
+    if (pr_threshold_parse(&(*ts)[*n], arg, is_max, &err) < 0) {
+        pr_cli_errorf("%s", err.msg);
+        return -1;
     }
-    fclose(f);
-    return rc;
+    (*n)++;
+    return 0;
 }
 
 static int run(int argc, char **argv)
@@ -179,7 +61,7 @@ static int run(int argc, char **argv)
         {"markdown", required_argument, NULL, 'k'}, {"skip-warmup", required_argument, NULL, 'w'},
         {NULL, 0, NULL, 0}};
     const char *store = NULL, *junit = NULL, *markdown = NULL;
-    threshold *ts = NULL;
+    pr_threshold *ts = NULL;
     size_t nts = 0, cap = 0;
     int by_label = 0, c;
     pr_report_opts o;
@@ -188,18 +70,17 @@ static int run(int argc, char **argv)
     o.histogram = 0;
     o.findings = 0;
     static const double pcts[] = {50, 75, 90, 95, 99, 99.9, 99.99};
+    char window[96] = ""; /* --skip-warmup as typed, for the warning on empty windows */
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'S': store = optarg; break;
         case 'M':
         case 'm':
-            ts = pr_xgrow(ts, &cap, nts + 1, sizeof *ts);
-            if (parse_threshold(optarg, c == 'M', &ts[nts]) < 0) {
+            if (add_threshold(optarg, c == 'M', &ts, &nts, &cap) < 0) {
                 free(ts);
                 return PR_EXIT_USAGE;
             }
-            nts++;
             break;
         case 'f':
             if (read_thresholds(optarg, &ts, &nts, &cap) < 0) {
@@ -223,6 +104,7 @@ static int run(int argc, char **argv)
                 free(ts);
                 return PR_EXIT_USAGE;
             }
+            snprintf(window, sizeof window, "--skip-warmup %s", optarg);
             break;
         default: free(ts); return PR_EXIT_USAGE;
         }
@@ -236,21 +118,7 @@ static int run(int argc, char **argv)
     o.npercentiles = 0;
     for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++)
         o.percentiles[o.npercentiles++] = pcts[i];
-    for (size_t i = 0; i < nts; i++) {
-        if (ts[i].metric[0] == 'p' && o.npercentiles < PR_MAX_PERCENTILES) {
-            char tmp[32];
-            snprintf(tmp, sizeof tmp, "%s", ts[i].metric + 1);
-            for (char *q = tmp; *q; q++)
-                if (*q == '_')
-                    *q = '.';
-            double p = atof(tmp);
-            int have = 0;
-            for (size_t k = 0; k < o.npercentiles; k++)
-                have |= o.percentiles[k] == p;
-            if (!have && p > 0 && p <= 100)
-                o.percentiles[o.npercentiles++] = p;
-        }
-    }
+    pr_threshold_add_percentiles(&o, ts, nts);
     json_t *doc = NULL;
     int rc = pr_cli_report(store, argv + optind, argc - optind, 0, &o, &doc);
     if (rc) {
@@ -258,6 +126,7 @@ static int run(int argc, char **argv)
         return rc;
     }
     pr_text_visible_json(doc, 0); /* every output of the verdicts names runs and labels */
+    pr_cli_warn_windows(doc, window);
     /* evaluate */
     verdict *vs = NULL;
     size_t nv = 0, vcap = 0, failed = 0;
@@ -286,10 +155,9 @@ static int run(int argc, char **argv)
                 snprintf(v->run, sizeof v->run, "%s", json_string_value(json_object_get(r, "name")));
                 snprintf(v->label, sizeof v->label, "%s", names[g] ? names[g] : "");
                 v->t = &ts[t];
-                v->value = metric_value(groups[g], ts[t].metric);
-                /* an unknown value cannot pass a gate */
-                v->pass = !isnan(v->value) &&
-                          (ts[t].is_max ? v->value <= ts[t].limit : v->value >= ts[t].limit);
+                v->value = pr_threshold_value(groups[g], ts[t].metric);
+                v->res_ns = pr_report_latency_res(groups[g]);
+                v->pass = pr_threshold_passes(&ts[t], v->value); /* unknown never passes */
                 failed += !v->pass;
             }
         }
@@ -307,7 +175,7 @@ static int run(int argc, char **argv)
     printf("%-4s  %-*s  %-*s  %-*s  %10s\n", "", wr, "RUN", wl, "LABEL", wt, "THRESHOLD", "VALUE");
     for (size_t k = 0; k < nv; k++) {
         char val[32];
-        human(vs[k].t->unit, vs[k].value, val);
+        pr_threshold_human(vs[k].t, vs[k].value, vs[k].res_ns, val);
         printf("%-4s  %-*s  %-*.*s  %-*s  %10s\n", vs[k].pass ? "ok" : "FAIL", wr, vs[k].run, wl, wl,
                vs[k].label[0] ? vs[k].label : "(all)", wt, vs[k].t->text, val);
     }
@@ -331,7 +199,7 @@ static int run(int argc, char **argv)
                 pr_buf_printf(&b, "\" tests=\"%zu\" failures=\"%zu\">\n", tests, fails);
             }
             char val[32];
-            human(vs[k].t->unit, vs[k].value, val);
+            pr_threshold_human(vs[k].t, vs[k].value, vs[k].res_ns, val);
             pr_buf_puts(&b, "    <testcase classname=\"");
             xml_escape(&b, vs[k].label[0] ? vs[k].label : "(all)");
             pr_buf_puts(&b, "\" name=\"");
@@ -362,7 +230,7 @@ static int run(int argc, char **argv)
         pr_buf_puts(&b, "| | Run | Label | Threshold | Value |\n|---|---|---|---|---:|\n");
         for (size_t k = 0; k < nv; k++) {
             char val[32];
-            human(vs[k].t->unit, vs[k].value, val);
+            pr_threshold_human(vs[k].t, vs[k].value, vs[k].res_ns, val);
             pr_buf_printf(&b, "| %s | ", vs[k].pass ? "✅" : "❌");
             const char *cells[] = {vs[k].run, vs[k].label[0] ? vs[k].label : "(all)", vs[k].t->text};
             for (int q = 0; q < 3; q++) {

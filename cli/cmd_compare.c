@@ -1,10 +1,12 @@
 /* `perfreport compare`: runs or tag selections side by side, with tested verdicts. */
 #include "analysis/compare.h"
+#include "analysis/pairs.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/selection.h"
 #include "model/buf.h"
 #include "model/text.h"
+#include "model/run.h"
 #include "model/xalloc.h"
 #include "render/mustache.h"
 #include "render/report_page.h"
@@ -248,6 +250,125 @@ static void print_text(json_t *doc)
            (long long)json_integer_value(json_object_get(doc, "label_improvements")));
 }
 
+/* Paired study, the pairs: key, A's run, B's run. */
+static void print_pair_list(json_t *pg)
+{
+    size_t i;
+    json_t *p;
+    printf("pairs (A vs B):\n");
+    json_array_foreach(json_object_get(pg, "pairs"), i, p) {
+        json_t *a = json_object_get(p, "a"), *b = json_object_get(p, "b");
+        printf("  %s: %s (run %lld) vs %s (run %lld)\n", jstr(p, "key_text"), jstr(a, "name"),
+               (long long)json_integer_value(json_object_get(a, "id")), jstr(b, "name"),
+               (long long)json_integer_value(json_object_get(b, "id")));
+    }
+}
+
+/* The sentence under a metric's rows: directions, median change, sign test, verdict. */
+static void print_pair_summary(json_t *m)
+{
+    json_t *t = json_object_get(m, "sign_test");
+    long long n = json_integer_value(json_object_get(m, "pairs"));
+    printf("  over %lld pair(s): B higher in %lld, lower in %lld, equal or unknown in %lld; median "
+           "change %s; sign test p = %s", n, (long long)json_integer_value(json_object_get(m, "b_higher")),
+           (long long)json_integer_value(json_object_get(m, "b_lower")),
+           n - json_integer_value(json_object_get(m, "b_higher")) - json_integer_value(json_object_get(m, "b_lower")),
+           jstr(m, "median_change_human"), jstr(t, "p_value_human"));
+    if (!json_is_true(json_object_get(t, "can_decide")))
+        printf(" (cannot decide: with %lld differing pair(s) the smallest possible p is %s; %lld are "
+               "needed)", (long long)json_integer_value(json_object_get(t, "n")), jstr(t, "min_p_value_human"),
+               (long long)json_integer_value(json_object_get(t, "pairs_needed")));
+    printf("\n  verdict: %s (%lld regression(s), %lld improvement(s), %lld same, %lld untested)\n",
+           jstr(m, "verdict"), (long long)json_integer_value(json_object_get(m, "regressions")),
+           (long long)json_integer_value(json_object_get(m, "improvements")),
+           (long long)json_integer_value(json_object_get(m, "same")),
+           (long long)json_integer_value(json_object_get(m, "untested")));
+}
+
+/* Paired study, one metric: one row per pair (key values, A, B, change, verdict). */
+static void print_pair_metric(json_t *m, json_t *keys, int *kw)
+{
+    size_t i, k;
+    json_t *r, *v;
+    pr_buf b = PR_BUF_INIT;
+    printf("\n%s (higher is %s)\n", jstr(m, "metric"), jstr(m, "higher_is"));
+    pr_buf_puts(&b, " ");
+    json_array_foreach(keys, k, v) {
+        pr_buf_puts(&b, " ");
+        cellb(&b, json_string_value(v), -kw[k]);
+    }
+    pr_buf_printf(&b, " %12s %12s  %9s  %s", "A", "B", "change", "verdict");
+    flush_line(&b);
+    json_array_foreach(json_object_get(m, "rows"), i, r) {
+        pr_buf_puts(&b, " ");
+        json_array_foreach(json_object_get(r, "key_values"), k, v) {
+            pr_buf_puts(&b, " ");
+            cellb(&b, jstr(v, "value"), -kw[k]);
+        }
+        pr_buf_puts(&b, " ");
+        cellb(&b, jstr(r, "a_human"), 12);
+        pr_buf_puts(&b, " ");
+        cellb(&b, jstr(r, "b_human"), 12);
+        pr_buf_puts(&b, "  ");
+        cellb(&b, jstr(r, "rel_pct"), 9);
+        pr_buf_printf(&b, "  %s", jstr(r, "verdict"));
+        flush_line(&b);
+    }
+    pr_buf_dispose(&b);
+    print_pair_summary(m);
+}
+
+static void print_unpaired(json_t *pg)
+{
+    size_t i, k;
+    json_t *u, *r;
+    if (!json_array_size(json_object_get(pg, "unpaired")))
+        return;
+    printf("\nunpaired (left out of the verdicts):\n");
+    json_array_foreach(json_object_get(pg, "unpaired"), i, u) {
+        printf("  %s:", jstr(u, "side"));
+        json_array_foreach(json_object_get(u, "runs"), k, r)
+            printf("%s %s (run %lld)", k ? "," : "", jstr(r, "name"),
+                   (long long)json_integer_value(json_object_get(r, "id")));
+        printf(": %s\n", jstr(u, "reason"));
+    }
+}
+
+static void print_paired(json_t *doc)
+{
+    json_t *pg = json_object_get(doc, "pairing"), *keys = json_object_get(pg, "keys"), *r, *v;
+    size_t i, k, nk = json_array_size(keys);
+    json_array_foreach(json_object_get(doc, "runs"), i, r) {
+        printf("%s %s (%zu run%s)\n", i ? "B:" : "A:", jstr(r, "name"),
+               json_array_size(json_object_get(r, "ids")),
+               json_array_size(json_object_get(r, "ids")) == 1 ? "" : "s");
+    }
+    printf("paired by %s: %lld pair(s), %lld group(s) of runs without a partner\n", jstr(pg, "keys_text"),
+           (long long)json_integer_value(json_object_get(pg, "n_pairs")),
+           (long long)json_integer_value(json_object_get(pg, "n_unpaired")));
+    printf("verdicts per pair: regression/improvement when significant (p < %g) and at least %g%% "
+           "(error ratio: 1 point); untested: a run without samples\n",
+           json_number_value(json_object_get(doc, "alpha")),
+           100 * json_number_value(json_object_get(doc, "min_effect")));
+    print_pair_list(pg);
+    int *kw = pr_xcalloc(nk + 1, sizeof *kw);
+    json_array_foreach(keys, k, v)
+        kw[k] = (int)strlen(json_string_value(v));
+    json_array_foreach(json_object_get(pg, "pairs"), i, r)
+        json_array_foreach(json_object_get(r, "key_values"), k, v)
+            if (k < nk && (int)strlen(jstr(v, "value")) > kw[k])
+                kw[k] = (int)strlen(jstr(v, "value"));
+    if (json_array_size(json_object_get(pg, "pairs")))
+        json_array_foreach(json_object_get(pg, "metrics"), i, r)
+            print_pair_metric(r, keys, kw);
+    free(kw);
+    print_unpaired(pg);
+    printf("\noverall: %s (%lld regression(s), %lld improvement(s) over %lld pair(s))\n",
+           jstr(doc, "verdict"), (long long)json_integer_value(json_object_get(doc, "regressions")),
+           (long long)json_integer_value(json_object_get(doc, "improvements")),
+           (long long)json_integer_value(json_object_get(pg, "n_pairs")));
+}
+
 /* Renders the document with a template: a file path, else a built-in name (compare.md).
  * Markdown written to a .html output is converted to an HTML page. */
 static int render_template(json_t *doc, const char *tpl, const char *out)
@@ -313,6 +434,137 @@ static int render_template(json_t *doc, const char *tpl, const char *out)
     return rc;
 }
 
+/* How many of the runs are summary-only (a store error counts as none: loading reports it). */
+static size_t count_summary_only(pr_store *st, const int64_t *ids, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        pr_run *r;
+        pr_error err;
+        pr_error_clear(&err);
+        if (pr_store_load_run(st, ids[i], &r, &err) == 0) {
+            k += r->summary_only != 0;
+            pr_run_free(r);
+        }
+    }
+    return k;
+}
+
+/* Side by side: each selection one side (merged), B, C… against A. */
+static int build_sides(pr_store *st, char **refs, int nrefs, const pr_compare_opts *o, json_t **doc)
+{
+    pr_compare_side *sides = pr_xcalloc((size_t)nrefs, sizeof *sides);
+    int loaded = 0, rc = 0;
+    for (int i = 0; i < nrefs && rc == 0; i++) {
+        int64_t *ids;
+        size_t n;
+        rc = pr_cli_select_one(st, refs[i], &ids, &n);
+        if (rc)
+            break;
+        pr_error err;
+        pr_error_clear(&err);
+        if (pr_compare_side_load(st, ids, n, strncmp(refs[i], "tag:", 4) ? NULL : refs[i] + 4, refs[i],
+                                 &sides[i], &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        } else {
+            loaded++;
+            size_t so = n > 1 ? count_summary_only(st, ids, n) : 0;
+            if (so) {
+                pr_cli_errorf("%s: %zu runs, %zu of them summary-only: printed numbers cannot be "
+                              "merged into one side; compare them pair by pair with --pair "
+                              "tag:KEY[,KEY…] (the tags that tell the runs apart, e.g. --pair "
+                              "tag:rate,duration)", refs[i], n, so);
+                rc = PR_EXIT_ERROR;
+            }
+        }
+        free(ids);
+    }
+    if (rc == 0)
+        *doc = pr_compare_build(sides, (size_t)nrefs, o);
+    for (int i = 0; i < loaded; i++)
+        pr_compare_side_dispose(&sides[i]);
+    free(sides);
+    return rc;
+}
+
+/* A paired study: the runs of A and B matched by the --pair keys. */
+static int build_pairs(pr_store *st, char **refs, char **keys, size_t nkeys,
+                       const pr_compare_opts *o, json_t **doc)
+{
+    int64_t *ids[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    int rc = pr_cli_select_one(st, refs[0], &ids[0], &n[0]);
+    if (rc == 0)
+        rc = pr_cli_select_one(st, refs[1], &ids[1], &n[1]);
+    if (rc == 0) {
+        pr_pair_side sd[2];
+        for (int s = 0; s < 2; s++)
+            sd[s] = (pr_pair_side){strncmp(refs[s], "tag:", 4) ? refs[s] : refs[s] + 4, refs[s],
+                                   ids[s], n[s]};
+        pr_error err;
+        pr_error_clear(&err);
+        if (pr_compare_pairs(st, &sd[0], &sd[1], keys, nkeys, o, doc, &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        }
+    }
+    free(ids[0]);
+    free(ids[1]);
+    return rc;
+}
+
+static int emit(json_t *doc, const char *tpl, const char *out, int json)
+{
+    int rc = 0;
+    if (tpl)
+        return render_template(doc, tpl, out);
+    if (json) {
+        char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        size_t len = strlen(text);
+        text[len] = '\n';
+        if (pr_cli_write_file(out ? out : "-", text, len + 1) < 0)
+            rc = PR_EXIT_ERROR;
+        free(text);
+        return rc;
+    }
+    pr_text_visible_json(doc, 0); /* names, labels and pairing keys come from the files */
+    if (json_object_get(doc, "pairing"))
+        print_paired(doc);
+    else
+        print_text(doc);
+    return fflush(stdout) != 0 ? PR_EXIT_ERROR : 0;
+}
+
+static int parse_opt(int c, pr_compare_opts *o)
+{
+    char *end;
+    switch (c) {
+    case 'e':
+        if (parse_fraction(optarg, &o->min_effect) < 0) {
+            pr_cli_errorf("--min-effect expects a percentage like 5%%, got '%s'", optarg);
+            return PR_EXIT_USAGE;
+        }
+        return 0;
+    case 'a':
+        o->alpha = strtod(optarg, &end);
+        if (*end || !(o->alpha > 0 && o->alpha < 1)) {
+            pr_cli_errorf("--alpha expects a probability like 0.01, got '%s'", optarg);
+            return PR_EXIT_USAGE;
+        }
+        return 0;
+    case 'r':
+        o->resamples = atoi(optarg);
+        if (o->resamples < 100 || o->resamples > 1000000) {
+            pr_cli_errorf("--resamples expects 100 to 1000000, got '%s'", optarg);
+            return PR_EXIT_USAGE;
+        }
+        return 0;
+    case 's': o->seed = strtoull(optarg, NULL, 10); return 0;
+    default: return PR_EXIT_USAGE;
+    }
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -320,101 +572,58 @@ static int run(int argc, char **argv)
         {"min-effect", required_argument, NULL, 'e'},  {"alpha", required_argument, NULL, 'a'},
         {"fail-on-regression", no_argument, NULL, 'F'}, {"template", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'},      {"resamples", required_argument, NULL, 'r'},
-        {"seed", required_argument, NULL, 's'},        {NULL, 0, NULL, 0}};
-    const char *store = NULL, *tpl = NULL, *out = NULL;
-    int json = 0, fail = 0, c;
+        {"seed", required_argument, NULL, 's'},        {"pair", required_argument, NULL, 'p'},
+        {NULL, 0, NULL, 0}};
+    const char *store = NULL, *tpl = NULL, *out = NULL, *pair = NULL;
+    int json = 0, fail = 0, c, rc = 0;
     pr_compare_opts o;
     pr_compare_opts_init(&o);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "jt:o:", longopts, NULL)) != -1) {
+    while (rc == 0 && (c = getopt_long(argc, argv, "jt:o:", longopts, NULL)) != -1) {
         switch (c) {
         case 'S': store = optarg; break;
         case 'j': json = 1; break;
         case 'F': fail = 1; break;
         case 't': tpl = optarg; break;
         case 'o': out = optarg; break;
-        case 'e':
-            if (parse_fraction(optarg, &o.min_effect) < 0) {
-                pr_cli_errorf("--min-effect expects a percentage like 5%%, got '%s'", optarg);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        case 'a': {
-            char *end;
-            o.alpha = strtod(optarg, &end);
-            if (*end || !(o.alpha > 0 && o.alpha < 1)) {
-                pr_cli_errorf("--alpha expects a probability like 0.01, got '%s'", optarg);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        }
-        case 'r':
-            o.resamples = atoi(optarg);
-            if (o.resamples < 100 || o.resamples > 1000000) {
-                pr_cli_errorf("--resamples expects 100 to 1000000, got '%s'", optarg);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        case 's': o.seed = strtoull(optarg, NULL, 10); break;
-        default: return PR_EXIT_USAGE;
+        case 'p': pair = optarg; break;
+        default: rc = parse_opt(c, &o); break;
         }
     }
-    int nrefs = argc - optind;
-    if (nrefs < 2) {
-        pr_cli_errorf("compare needs at least two runs or selections (see perfreport compare --help)");
-        return PR_EXIT_USAGE;
-    }
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
     if (rc)
         return rc;
-    pr_compare_side *sides = pr_xcalloc((size_t)nrefs, sizeof *sides);
-    int loaded = 0;
-    for (int i = 0; i < nrefs && rc == 0; i++) {
-        const char *ref = argv[optind + i];
-        int64_t *ids;
-        size_t n;
-        rc = pr_cli_select_one(st, ref, &ids, &n);
-        if (rc)
-            break;
-        pr_error err;
-        pr_error_clear(&err);
-        if (pr_compare_side_load(st, ids, n, strncmp(ref, "tag:", 4) ? NULL : ref + 4, ref,
-                                 &sides[i], &err) < 0) {
-            pr_cli_print_error(&err);
-            rc = PR_EXIT_ERROR;
-        } else {
-            loaded++;
-        }
-        free(ids);
+    int nrefs = argc - optind;
+    if (nrefs < 2 || (pair && nrefs != 2)) {
+        pr_cli_errorf(pair ? "compare --pair takes two selections, A and B (got %d)"
+                           : "compare needs at least two runs or selections (see perfreport compare --help)",
+                      nrefs);
+        return PR_EXIT_USAGE;
+    }
+    char **keys = NULL;
+    size_t nkeys = 0;
+    if (pair && (rc = pr_cli_parse_keys("--pair", pair, &keys, &nkeys)) != 0)
+        return rc;
+    pr_store *st;
+    if ((rc = pr_cli_open_store(store, 0, &st)) != 0) {
+        pr_cli_keys_free(keys, nkeys);
+        return rc;
     }
     json_t *doc = NULL;
-    if (rc == 0) {
-        doc = pr_compare_build(sides, (size_t)nrefs, &o);
-        if (tpl) {
-            rc = render_template(doc, tpl, out);
-        } else if (json) {
-            char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-            size_t len = strlen(text);
-            text[len] = '\n';
-            if (pr_cli_write_file(out ? out : "-", text, len + 1) < 0)
-                rc = PR_EXIT_ERROR;
-            free(text);
-        } else {
-            pr_text_visible_json(doc, 0); /* names and labels come from the files */
-            print_text(doc);
-            if (fflush(stdout) != 0)
-                rc = PR_EXIT_ERROR;
-        }
-        if (rc == 0 && fail &&
-            json_integer_value(json_object_get(doc, "regressions")) +
-                    json_integer_value(json_object_get(doc, "label_regressions")) > 0)
-            rc = PR_EXIT_THRESHOLD;
+    rc = pair ? build_pairs(st, argv + optind, keys, nkeys, &o, &doc)
+              : build_sides(st, argv + optind, nrefs, &o, &doc);
+    if (rc == 0)
+        rc = emit(doc, tpl, out, json);
+    json_t *pg = json_object_get(doc, "pairing");
+    if (rc == 0 && pg && !json_integer_value(json_object_get(pg, "n_pairs"))) {
+        pr_cli_errorf("compare --pair %s: no run of A has a partner in B (the reasons are listed)", pair);
+        rc = PR_EXIT_ERROR;
     }
+    if (rc == 0 && fail &&
+        json_integer_value(json_object_get(doc, "regressions")) +
+                json_integer_value(json_object_get(doc, "label_regressions")) > 0)
+        rc = PR_EXIT_THRESHOLD;
     json_decref(doc);
-    for (int i = 0; i < loaded; i++)
-        pr_compare_side_dispose(&sides[i]);
-    free(sides);
+    pr_cli_keys_free(keys, nkeys);
     pr_store_close(st);
     return rc;
 }
@@ -429,7 +638,11 @@ const pr_command pr_cmd_compare = {
     "percentile difference excluding 0; Welch test for the mean; Mann-Whitney on per-interval\n"
     "throughput; two-proportion test for the error ratio) AND at least the minimum effect;\n"
     "otherwise 'same'. Summary-only runs compare on what they have ('untested').\n"
-    "Method: docs/metrics.md.\n\n"
+    "With --pair tag:KEY[,KEY…] the two selections A and B are a study across a series: their\n"
+    "runs are paired by the values of those tags (e.g. rate and duration), every pair is\n"
+    "compared, and each metric gets one row per pair, a sign test across the pairs and an\n"
+    "overall verdict. Runs without a partner (or with several) are listed, never dropped or\n"
+    "merged. Method: docs/metrics.md.\n\n"
     "options:\n"
     "      --json               the comparison model as JSON\n"
     "  -t, --template T         render with a template (file, or built-in 'compare.md')\n"
@@ -439,8 +652,10 @@ const pr_command pr_cmd_compare = {
     "      --alpha A            significance level (default 0.01)\n"
     "      --resamples N        bootstrap resamples (default 2000; seeded, deterministic)\n"
     "      --seed N             bootstrap seed (default 1)\n"
+    "      --pair tag:KEY[,KEY…] pair the runs of A and B by these tags (a study)\n"
     "      --fail-on-regression exit 3 when a regression is found\n"
     "      --store PATH         store file\n\n"
     "examples:\n  perfreport compare baseline candidate --fail-on-regression\n"
-    "  perfreport compare tag:jvm=hotspot tag:jvm=openj9 -t compare.md -o compare.md\n",
+    "  perfreport compare tag:jvm=hotspot tag:jvm=openj9 -t compare.md -o compare.md\n"
+    "  perfreport compare tag:jvm=hotspot tag:jvm=openj9 --pair tag:rate,duration\n",
     run};

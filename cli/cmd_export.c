@@ -3,6 +3,8 @@
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
+#include "model/buf.h"
 #include "model/native.h"
 #include "model/lex.h"
 #include "model/text.h"
@@ -158,6 +160,15 @@ static int run(int argc, char **argv)
     pr_error_clear(&err);
     x.err = &err;
     rc = pr_cli_select_runs(st, argv + optind, 1, &ids, &n);
+    if (rc == 0 && n > 1) {
+        pr_buf list = PR_BUF_INIT;
+        for (size_t i = 0; i < n && i < 8; i++)
+            pr_buf_printf(&list, "%s%lld", i ? ", " : "", (long long)ids[i]);
+        pr_cli_errorf("export: %s selects %zu runs (%s%s); export writes one run: add a tag term "
+                      "or name the run", argv[optind], n, list.p, n > 8 ? ", …" : "");
+        pr_buf_dispose(&list);
+        rc = PR_EXIT_USAGE;
+    }
     if (rc == 0 && pr_store_load_run(st, ids[0], &x.run, &err) < 0) {
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;

@@ -23,6 +23,7 @@ static int run(int argc, char **argv)
     pr_report_opts o;
     pr_report_opts_init(&o);
     o.findings = 0; /* this command runs the rules itself, with its own options */
+    char window[96] = ""; /* --skip-warmup as typed, for the warning on empty windows */
     optind = 1;
     while ((c = getopt_long(argc, argv, "jm", longopts, NULL)) != -1) {
         switch (c) {
@@ -47,12 +48,15 @@ static int run(int argc, char **argv)
                 pr_cli_errorf("--skip-warmup expects a duration like 10s, got '%s'", optarg);
                 return PR_EXIT_USAGE;
             }
+            snprintf(window, sizeof window, "--skip-warmup %s", optarg);
             break;
         default: return PR_EXIT_USAGE;
         }
     }
     json_t *doc = NULL;
     int rc = pr_cli_report(store, argv + optind, argc - optind, merge, &o, &doc);
+    if (rc == 0)
+        pr_cli_warn_windows(doc, window);
     if (rc == 0) {
         json_t *out = json_array();
         size_t i;

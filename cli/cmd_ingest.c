@@ -3,6 +3,7 @@
 #include "cli/common.h"
 #include "model/text.h"
 #include "model/xalloc.h"
+#include "parsers/join.h"
 #include "parsers/parser.h"
 #include "parsers/sniff.h"
 #include <getopt.h>
@@ -37,13 +38,6 @@ static int parse_tag(const char *arg, char **key, char **value)
     *key = pr_xstrndup(arg, (size_t)(eq - arg));
     *value = pr_xstrdup(eq + 1);
     return 0;
-}
-
-/* Copies into `into` every top-level member of `from` it lacks. Members both have are not
- * mixed (one tool's rounding must not blend with another's): the newer input's wins. */
-static void merge_missing(json_t *into, json_t *from)
-{
-    json_object_update_missing(into, from);
 }
 
 /* Suffixes a tool adds to one prefix for the files of one run: Locust's --csv PREFIX writes
@@ -100,14 +94,11 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         return PR_EXIT_ERROR;
     }
     pr_sink *sink = pr_ingest_sink(ing);
-    /* a run keeps the format and tool of its first input */
-    char *keep_format = sink->run->format ? pr_xstrdup(sink->run->format) : NULL;
-    char *keep_tool = sink->run->tool ? pr_xstrdup(sink->run->tool) : NULL;
+    /* the run's earlier inputs (ab's text beside its -g file…) are joined with this one after
+     * the parse, in an order of their own (parsers/join.h); --split-runs makes new runs */
+    pr_run *joined = popts->split_runs ? NULL : sink->run;
+    json_t *parts = joined ? pr_join_begin(joined) : NULL;
     pr_run_set_format(sink->run, p->name, p->tool);
-    /* a summary already attached to the run (e.g. ab's -e CSV) is merged with the new one */
-    json_t *old_summary = sink->run->summary;
-    int old_summary_only = sink->run->summary_only;
-    sink->run->summary = NULL;
     for (int i = 0; i < ntags; i++) {
         char *k = NULL, *v = NULL;
         if (parse_tag(tags[i], &k, &v) == 0)
@@ -134,20 +125,8 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         rc = pr_sink_flush(sink, &err);
     sink->in = NULL;
     sink->line = 0;
-    if (old_summary) {
-        if (sink->run->summary) {
-            merge_missing(sink->run->summary, old_summary);
-            json_decref(old_summary);
-        } else {
-            sink->run->summary = old_summary;
-        }
-        sink->run->summary_only |= old_summary_only;
-    }
-    if (keep_format) {
-        pr_run_set_format(sink->run, keep_format, keep_tool);
-        free(keep_format);
-        free(keep_tool);
-    }
+    if (parts)
+        pr_join_end(joined, parts, path, (int64_t)sink->total);
     if (tty) {
         fprintf(stderr, "\r\033[K");
         sink->push = g.push;
@@ -227,7 +206,7 @@ static int run(int argc, char **argv)
     const char *store = NULL, *name = NULL, *metafile = NULL;
     const pr_parser *forced = NULL;
     char **tags = pr_xcalloc((size_t)argc, sizeof *tags);
-    int ntags = 0, force = 0, quiet = 0, c, rc = 0;
+    int ntags = 0, force = 0, quiet = pr_cli_quiet(), c, rc = 0;
     pr_parse_opts po;
     memset(&po, 0, sizeof po);
     optind = 1;
@@ -289,6 +268,14 @@ static int run(int argc, char **argv)
         free(tags);
         return PR_EXIT_USAGE;
     }
+    int dashes = 0; /* a pipe or file on stdin ends once: the next '-' would read nothing */
+    for (int i = optind; i < argc; i++)
+        dashes += !strcmp(argv[i], "-");
+    if (dashes > 1 && !isatty(0)) {
+        pr_cli_errorf("ingest: '-' given %d times: stdin can be read only once", dashes);
+        free(tags);
+        return PR_EXIT_USAGE;
+    }
     json_t *user_meta = NULL;
     if (metafile) {
         json_error_t je;
@@ -302,7 +289,7 @@ static int run(int argc, char **argv)
         }
     }
     pr_store *st;
-    const char *store_path = store ? store : pr_store_default_path();
+    const char *store_path = store ? store : pr_cli_store_path();
     int store_existed = access(store_path, F_OK) == 0;
     if ((rc = pr_cli_open_store(store, 1, &st)) != 0) {
         json_decref(user_meta);
@@ -349,6 +336,7 @@ const pr_command pr_cmd_ingest = {
     "options:\n"
     "  -n, --name NAME       add to the run NAME (created if missing); default: a new run\n"
     "                        named by the file (e.g. Vegeta's attack name) or its base name\n"
+    "                        (stdin: 'stdin', then 'stdin-2', 'stdin-3'…)\n"
     "  -t, --tag KEY=VALUE   tag the run (repeatable)\n"
     "  -f, --format NAME     skip detection (see perfreport formats)\n"
     "      --force           ingest content that is already in the store\n"

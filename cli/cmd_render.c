@@ -1,16 +1,21 @@
 /* `perfreport render` and `perfreport templates`: reports from Mustache templates. */
 #include "analysis/points.h"
 #include "analysis/report.h"
+#include "analysis/threshold.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
+#include "cli/study.h"
 #include "model/buf.h"
 #include "model/lex.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
+#include "render/dashboard.h"
 #include "render/markdown.h"
 #include "render/mustache.h"
 #include "render/report_page.h"
+#include "render/study_page.h"
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -45,6 +50,38 @@ static char *read_all(const char *path, size_t *len)
     return pr_buf_steal(&b);
 }
 
+/* cli/common.h: the --meta object made ready for templates. */
+void pr_cli_prepare_meta(json_t *meta)
+{
+    const char *k;
+    json_t *v;
+    json_t *add = json_object();
+    json_object_foreach(meta, k, v) {
+        if (!json_is_object(v))
+            continue;
+        json_t *list = json_array();
+        const char *k2;
+        json_t *v2;
+        json_object_foreach(v, k2, v2) {
+            json_t *e = json_object();
+            json_object_set_new(e, "key", json_string(k2));
+            json_object_set(e, "value", v2);
+            json_array_append_new(list, e);
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%s_list", k);
+        json_object_set_new(add, name, list);
+    }
+    json_object_update(meta, add);
+    json_decref(add);
+    pr_study_meta_sections(meta);
+    static const char *const env[] = {"versions", "hardware", "topology", "tuning"};
+    int has = 0;
+    for (size_t i = 0; i < 4; i++)
+        has |= json_object_get(meta, env[i]) != NULL;
+    json_object_set_new(meta, "has_environment", json_boolean(has));
+}
+
 /* mkdir -p of the folders above path. */
 static int make_parent_dirs(const char *path)
 {
@@ -73,7 +110,7 @@ static int load_points(void *payload, json_t *run, pr_chart_points *out, pr_erro
     if (!run)
         return 0;
     pr_store *st;
-    int rc = pr_store_open(&st, pc->store ? pc->store : pr_store_default_path(), 0, err);
+    int rc = pr_store_open(&st, pc->store ? pc->store : pr_cli_store_path(), 0, err);
     if (rc < 0)
         return rc;
     rc = pr_points_load(st, json_integer_value(json_object_get(run, "id")), PR_UNKNOWN,
@@ -88,7 +125,36 @@ static int load_points(void *payload, json_t *run, pr_chart_points *out, pr_erro
     return rc;
 }
 
-static int run(int argc, char **argv)
+typedef struct render_args {
+    const char *store, *tname, *output, *format, *data, *partials, *metafile;
+    int merge, charts, static_charts, json;
+    pr_cli_study study;  /* a study context instead of the report model (cli/study.h) */
+    pr_threshold *ts;
+    size_t nts, tcap;
+    pr_report_opts o;
+} render_args;
+
+/* Parses one --max/--min argument or a --thresholds file into a->ts. */
+static int add_thresholds(render_args *a, int c, const char *arg)
+{
+    pr_error err;
+    if (c == 'T') {
+        if (pr_threshold_read_file(arg, &a->ts, &a->nts, &a->tcap, &err) < 0) {
+            pr_cli_print_error(&err);
+            return -1;
+        }
+        return 0;
+    }
+    a->ts = pr_xgrow(a->ts, &a->tcap, a->nts + 1, sizeof *a->ts);
+    if (pr_threshold_parse(&a->ts[a->nts], arg, c == 'X', &err) < 0) {
+        pr_cli_errorf("%s", err.msg);
+        return -1;
+    }
+    a->nts++;
+    return 0;
+}
+
+static int parse_args(render_args *a, int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"store", required_argument, NULL, 'S'},    {"template", required_argument, NULL, 't'},
@@ -96,27 +162,33 @@ static int run(int argc, char **argv)
         {"data", required_argument, NULL, 'd'},     {"partials", required_argument, NULL, 'P'},
         {"meta", required_argument, NULL, 'm'},     {"now", required_argument, NULL, 'N'},
         {"percentiles", required_argument, NULL, 'p'}, {"merge", no_argument, NULL, 'M'},
-        {"no-charts", no_argument, NULL, 'C'},
-        {NULL, 0, NULL, 0}};
-    const char *store = NULL, *tname = "report.md", *output = "-", *format = NULL;
-    const char *data = NULL, *partials = NULL, *metafile = NULL;
-    int merge = 0, charts = 1, c;
-    pr_report_opts o;
-    pr_report_opts_init(&o);
+        {"no-charts", no_argument, NULL, 'C'},     {"max", required_argument, NULL, 'X'},
+        {"min", required_argument, NULL, 'Y'},     {"thresholds", required_argument, NULL, 'T'},
+        {"static-charts", no_argument, NULL, 'G'}, {"json", no_argument, NULL, 'J'},
+        PR_STUDY_LONGOPTS,                         {NULL, 0, NULL, 0}};
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "t:o:f:d:p:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'S': store = optarg; break;
-        case 't': tname = optarg; break;
-        case 'o': output = optarg; break;
-        case 'f': format = optarg; break;
-        case 'd': data = optarg; break;
-        case 'P': partials = optarg; break;
-        case 'm': metafile = optarg; break;
-        case 'M': merge = 1; break;
-        case 'C': charts = 0; break;
+        case 'S': a->store = optarg; break;
+        case 't': a->tname = optarg; break;
+        case 'o': a->output = optarg; break;
+        case 'f': a->format = optarg; break;
+        case 'd': a->data = optarg; break;
+        case 'P': a->partials = optarg; break;
+        case 'm': a->metafile = optarg; break;
+        case 'M': a->merge = 1; break;
+        case 'C': a->charts = 0; break;
+        case 'G': a->static_charts = 1; break;
+        case 'J': a->json = 1; break;
+        case 'X':
+        case 'Y':
+        case 'T':
+            if (add_thresholds(a, c, optarg) < 0)
+                return PR_EXIT_USAGE;
+            break;
         case 'p':
-            if (pr_report_parse_percentiles(&o, optarg) < 0) {
+            if (pr_report_parse_percentiles(&a->o, optarg) < 0) {
                 pr_cli_errorf("--percentiles expects a list like 50,90,99.9");
                 return PR_EXIT_USAGE;
             }
@@ -124,134 +196,175 @@ static int run(int argc, char **argv)
         case 'N': {
             int64_t ns, v;
             if (pr_lex_rfc3339(optarg, strlen(optarg), &ns, NULL) == 0)
-                o.generated_s = ns / 1000000000LL;
+                a->o.generated_s = ns / 1000000000LL;
             else if (pr_lex_i64(optarg, strlen(optarg), &v) == 0)
-                o.generated_s = v;
+                a->o.generated_s = v;
             else {
                 pr_cli_errorf("--now expects RFC 3339 or Unix seconds, got '%s'", optarg);
                 return PR_EXIT_USAGE;
             }
             break;
         }
-        default: return PR_EXIT_USAGE;
+        default:
+            if (!pr_cli_study_is_option(c))
+                return PR_EXIT_USAGE;
+            int src = pr_cli_study_option(&a->study, c, optarg);
+            if (src)
+                return src;
         }
     }
-    /* the template: a file path wins, else a built-in name */
+    a->study.on |= pr_cli_study_template(a->tname);
+    if (a->format && strcmp(a->format, "html") && strcmp(a->format, "md")) {
+        pr_cli_errorf("--format expects md or html");
+        return PR_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The template: a file path wins, else a built-in name; tpl_dir gets the file's folder. */
+static int load_template(const char *tname, char **text, size_t *len, char *tpl_dir, size_t dsize)
+{
     pr_error err;
     pr_error_clear(&err);
-    char *text = NULL;
-    size_t len = 0;
-    char tpl_dir[4096] = "";
     if (is_file(tname)) {
-        text = read_all(tname, &len);
-        if (!text) {
+        *text = read_all(tname, len);
+        if (!*text) {
             pr_cli_errorf("%s: cannot read template: %s", tname, strerror(errno));
             return PR_EXIT_ERROR;
         }
         char *copy = pr_xstrdup(tname);
-        snprintf(tpl_dir, sizeof tpl_dir, "%s", dirname(copy));
+        snprintf(tpl_dir, dsize, "%s", dirname(copy));
         free(copy);
-    } else {
-        pr_tpl_builtin bt = {NULL, NULL};
-        pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
-        if (bl.load(bl.payload, tname, &text, &len, &err) < 0) {
-            pr_cli_errorf("no template '%s': not a file and not a built-in (perfreport templates "
-                          "lists them)", tname);
+        return 0;
+    }
+    pr_tpl_builtin bt = {NULL, NULL};
+    pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
+    if (bl.load(bl.payload, tname, text, len, &err) < 0) {
+        pr_cli_errorf("no template '%s': not a file and not a built-in (perfreport templates "
+                      "lists them)", tname);
+        return PR_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The metadata: --meta FILE wins, else what ingest --meta stored with the first run. Its
+ * "thresholds" (["max p99=250ms", …]) join the command line's. */
+static int load_meta(render_args *a, json_t *ctx, json_t **out)
+{
+    json_t *stored = json_object_get(
+        json_object_get(json_array_get(json_object_get(ctx, "runs"), 0), "meta"), "report");
+    json_t *meta = json_is_object(stored) ? json_deep_copy(stored) : json_object();
+    if (a->metafile) {
+        json_error_t je;
+        json_t *m = json_load_file(a->metafile, 0, &je);
+        if (!json_is_object(m)) {
+            pr_cli_errorf("%s:%d:%d: %s", a->metafile, je.line, je.column,
+                          m ? "expected a JSON object" : je.text);
+            json_decref(m);
+            json_decref(meta);
+            return PR_EXIT_ERROR;
+        }
+        json_decref(meta);
+        meta = m;
+    }
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(meta, "thresholds"), i, t) {
+        const char *s = json_string_value(t);
+        const char *sp = s ? strchr(s, ' ') : NULL;
+        int is_max = s && !strncmp(s, "max ", 4), is_min = s && !strncmp(s, "min ", 4);
+        if (!sp || !(is_max || is_min) || add_thresholds(a, is_max ? 'X' : 'Y', sp + 1) < 0) {
+            pr_cli_errorf("%s: thresholds[%zu]: expected \"max METRIC=VALUE\" or \"min "
+                          "METRIC=VALUE\"", a->metafile ? a->metafile : "stored meta", i);
+            json_decref(meta);
             return PR_EXIT_USAGE;
         }
     }
-    int html_tpl = pr_cli_is_html(tname);
-    int want_html = format ? !strcmp(format, "html")
-                           : (pr_cli_is_html(output) || html_tpl);
-    if (format && strcmp(format, "html") && strcmp(format, "md")) {
-        pr_cli_errorf("--format expects md or html");
-        free(text);
-        return PR_EXIT_USAGE;
-    }
-    /* the context */
+    pr_cli_prepare_meta(meta);
+    *out = meta;
+    return 0;
+}
+
+/* The report model of the selected runs, with meta, verdict, charts and (HTML) the
+ * interactive dashboard's data. */
+static int build_context(render_args *a, char **runs, int nruns, int want_html, int html_tpl,
+                         json_t **out)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_store *st;
+    int rc;
+    if ((rc = pr_cli_open_store(a->store, 0, &st)) != 0)
+        return rc;
+    /* the percentiles --max/--min name (meta thresholds are read with the model below) */
+    pr_threshold_add_percentiles(&a->o, a->ts, a->nts);
+    int64_t *ids = NULL;
+    size_t n = 0;
     json_t *ctx = NULL;
-    int rc = 0;
-    if (data) {
-        json_error_t je;
-        ctx = json_load_file(data, JSON_DECODE_ANY, &je);
-        if (!ctx) {
-            pr_cli_errorf("%s:%d:%d: %s", data, je.line, je.column, je.text);
-            free(text);
-            return PR_EXIT_ERROR;
-        }
-    } else {
-        pr_store *st;
-        if ((rc = pr_cli_open_store(store, 0, &st)) != 0) {
-            free(text);
-            return rc;
-        }
-        int64_t *ids = NULL;
-        size_t n = 0;
-        rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
-        if (rc == 0 && pr_report_build(st, ids, n, merge, &o, &ctx, &err) < 0) {
-            pr_cli_print_error(&err);
-            rc = PR_EXIT_ERROR;
-        }
-        free(ids);
-        pr_store_close(st);
-        if (rc) {
-            free(text);
-            return rc;
-        }
-        /* --meta wins; else the metadata stored with the first run at ingest (--meta there) */
-        json_t *stored = json_object_get(
-            json_object_get(json_array_get(json_object_get(ctx, "runs"), 0), "meta"), "report");
-        json_t *meta = json_is_object(stored) ? json_deep_copy(stored) : json_object();
-        if (metafile) {
-            json_error_t je;
-            json_t *m = json_load_file(metafile, 0, &je);
-            if (!json_is_object(m)) {
-                pr_cli_errorf("%s:%d:%d: %s", metafile, je.line, je.column,
-                              m ? "expected a JSON object" : je.text);
-                json_decref(m);
-                json_decref(meta);
-                json_decref(ctx);
-                free(text);
-                return PR_EXIT_ERROR;
-            }
-            json_decref(meta);
-            meta = m;
-        }
-        pr_cli_prepare_meta(meta);
+    rc = pr_cli_select_runs(st, runs, nruns, &ids, &n);
+    if (rc == 0 && a->study.on)
+        rc = pr_cli_study_build(&a->study, st, ids, n, &a->o, &ctx);
+    else if (rc == 0 && pr_report_build(st, ids, n, a->merge, &a->o, &ctx, &err) < 0) {
+        pr_cli_print_error(&err);
+        rc = PR_EXIT_ERROR;
+    }
+    free(ids);
+    pr_store_close(st);
+    json_t *meta = NULL;
+    if (rc == 0 && (rc = load_meta(a, ctx, &meta)) == 0) {
         json_object_set_new(ctx, "meta", meta);
         json_object_set_new(ctx, "version", json_string(PR_VERSION));
-        if (strcmp(output, "-") && make_parent_dirs(output) < 0) {
-            pr_cli_errorf("%s: cannot create its folder: %s", output, strerror(errno));
-            json_decref(ctx);
-            free(text);
-            return PR_EXIT_ERROR;
-        }
-        if (charts && strcmp(output, "-")) {
-            pts_ctx pc = {store, {0}};
-            rc = pr_report_page_charts(ctx, output, want_html, load_points, &pc, &err);
-        }
-        if (rc < 0) {
-            pr_cli_print_error(&err);
-            json_decref(ctx);
-            free(text);
-            return PR_EXIT_ERROR;
-        }
+        if (!a->study.on)
+            pr_threshold_verdict(ctx, a->ts, a->nts, 0);
     }
-    /* partials: --partials DIR, else the template's own folder, then the built-ins; a partial
-     * may omit the template's extension ({{> header}} finds header.md) */
-    const char *dot = strrchr(tname, '.');
+    if (rc == 0 && strcmp(a->output, "-") && make_parent_dirs(a->output) < 0) {
+        pr_cli_errorf("%s: cannot create its folder: %s", a->output, strerror(errno));
+        rc = PR_EXIT_ERROR;
+    }
+    /* before the charts and the dashboard's data are made from it (model/text.h) */
+    if (rc == 0 && !a->json)
+        pr_text_visible_json(ctx, PR_TEXT_LINES);
+    pts_ctx pc = {a->store, {0}};
+    int draw = rc == 0 && a->charts && strcmp(a->output, "-") && !a->json;
+    /* a study's charts are static: files beside Markdown, inline SVG in HTML */
+    if (draw && a->study.on && pr_study_page_charts(ctx, a->output, want_html, &err) < 0)
+        rc = PR_EXIT_ERROR;
+    /* static charts: files beside Markdown, inline SVG in a page made from Markdown; an HTML
+     * template draws its charts interactively (--static-charts adds the images too) */
+    if (rc == 0 && draw && !a->study.on && (!html_tpl || a->static_charts) &&
+        pr_report_page_charts(ctx, a->output, want_html, load_points, &pc, &err) < 0)
+        rc = PR_EXIT_ERROR;
+    if (rc == 0 && want_html && a->charts && !a->json && !a->study.on && pr_dashboard_add(ctx, load_points, &pc, &err) < 0)
+        rc = PR_EXIT_ERROR;
+    if (rc == PR_EXIT_ERROR && err.code)
+        pr_cli_print_error(&err);
+    if (rc) {
+        json_decref(ctx);
+        return rc;
+    }
+    *out = ctx;
+    return 0;
+}
+
+/* Renders text (the template) against ctx; partials come from --partials DIR, else the
+ * template's own folder, then the built-ins (a partial may omit the template's extension:
+ * {{> header}} finds header.md). */
+static int render_template(render_args *a, const char *text, size_t len, const char *tpl_dir,
+                           json_t *ctx, int want_html, int html_tpl, pr_buf *out)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    const char *dot = strrchr(a->tname, '.');
     const char *ext = dot && !strchr(dot, '/') ? dot : NULL;
     pr_tpl_dir dir;
     memset(&dir, 0, sizeof dir);
     pr_tpl_builtin bt = {NULL, ext};
     pr_tpl_loader bl = pr_tpl_builtin_loader(&bt), dl, chain_l;
     pr_tpl_chain chain = {NULL, &bl};
-    const char *pdir = partials ? partials : (tpl_dir[0] ? tpl_dir : NULL);
+    const char *pdir = a->partials ? a->partials : (tpl_dir[0] ? tpl_dir : NULL);
     if (pdir) {
         if (pr_tpl_dir_init(&dir, pdir, &err) < 0) {
             pr_cli_print_error(&err);
-            json_decref(ctx);
-            free(text);
             return PR_EXIT_ERROR;
         }
         dir.ext = ext;
@@ -259,30 +372,74 @@ static int run(int argc, char **argv)
         chain.first = &dl;
     }
     chain_l = pr_tpl_chain_loader(&chain);
-    pr_buf out = PR_BUF_INIT;
     int esc = html_tpl ? PR_ESC_HTML : PR_ESC_MARKDOWN;
     /* names, labels and errors come from the files: visible everywhere in the page, also
      * through {{{raw}}} tags and the model a page embeds for its script (model/text.h); line
-     * breaks and tabs stay (Markdown turns them into spaces) */
+     * breaks and tabs stay (Markdown turns them into spaces). Done once more here for --data. */
     pr_text_visible_json(ctx, PR_TEXT_LINES);
-    if (pr_mustache_render(text, len, tname, ctx, &chain_l, esc, &out, &err) < 0) {
+    if (pr_mustache_render(text, len, a->tname, ctx, &chain_l, esc, out, &err) < 0) {
         pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
+        return PR_EXIT_ERROR;
     }
-    if (rc == 0 && want_html && !html_tpl) {
+    if (want_html && !html_tpl) {
         pr_buf page = PR_BUF_INIT;
-        if (pr_report_page_html(out.p ? out.p : "", out.len, ctx, &page, &err) < 0) {
+        int rc = pr_report_page_html(out->p ? out->p : "", out->len, ctx, &page, &err);
+        pr_buf_dispose(out);
+        *out = page;
+        if (rc < 0) {
             pr_cli_print_error(&err);
+            return PR_EXIT_ERROR;
+        }
+    }
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    render_args a;
+    memset(&a, 0, sizeof a);
+    a.tname = "report.md";
+    a.output = "-";
+    a.charts = 1;
+    pr_report_opts_init(&a.o);
+    a.o.label_timeseries = 1;
+    pr_cli_study_init(&a.study);
+    char *text = NULL;
+    size_t len = 0;
+    char tpl_dir[4096] = "";
+    json_t *ctx = NULL;
+    pr_buf out = PR_BUF_INIT;
+    int rc = parse_args(&a, argc, argv);
+    if (rc == 0)
+        rc = load_template(a.tname, &text, &len, tpl_dir, sizeof tpl_dir);
+    int html_tpl = pr_cli_is_html(a.tname);
+    int want_html = a.format ? !strcmp(a.format, "html") : (pr_cli_is_html(a.output) || html_tpl);
+    if (rc == 0 && a.data) {
+        json_error_t je;
+        ctx = json_load_file(a.data, JSON_DECODE_ANY, &je);
+        if (!ctx) {
+            pr_cli_errorf("%s:%d:%d: %s", a.data, je.line, je.column, je.text);
             rc = PR_EXIT_ERROR;
         }
-        pr_buf_dispose(&out);
-        out = page;
+    } else if (rc == 0) {
+        rc = build_context(&a, argv + optind, argc - optind, want_html, html_tpl, &ctx);
     }
-    if (rc == 0 && pr_cli_write_file(output, out.p ? out.p : "", out.len) < 0)
+    if (rc == 0 && a.json) { /* the context the template would see */
+        char *dump = json_dumps(ctx, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        size_t dl = strlen(dump);
+        dump[dl] = '\n';
+        pr_buf_append(&out, dump, dl + 1);
+        free(dump);
+    } else if (rc == 0) {
+        rc = render_template(&a, text, len, tpl_dir, ctx, want_html, html_tpl, &out);
+    }
+    if (rc == 0 && pr_cli_write_file(a.output, out.p ? out.p : "", out.len) < 0)
         rc = PR_EXIT_ERROR;
     pr_buf_dispose(&out);
     json_decref(ctx);
     free(text);
+    free(a.ts);
+    pr_cli_study_dispose(&a.study);
     pr_chart_shutdown(); /* release font caches: no chart is drawn after this */
     return rc;
 }
@@ -302,10 +459,23 @@ const pr_command pr_cmd_render = {
     "  -d, --data FILE.json      render against this JSON instead of the store\n"
     "      --partials DIR        where partials come from (default: the template's folder)\n"
     "      --now TIME            the report date (RFC 3339 or Unix s; also SOURCE_DATE_EPOCH)\n"
+    "      --max METRIC=V, --min METRIC=V, --thresholds FILE\n"
+    "                            thresholds the report's verdict checks (as `check`)\n"
+    "      --static-charts       HTML templates: also the PNG/SVG chart images\n"
+    "      --json                print the context the template would see\n"
+    "study (a set of runs grouped by tags; implied by these options and by a template\n"
+    "named study*: study.md, study.zh.md, study.html, study.zh.html):\n"
+    "      --pair tag:KEY[,KEY…] the tags of a load level (e.g. tag:rate,duration)\n"
+    "      --by tag:KEY[,KEY…]   the tags of a configuration (e.g. tag:jvm); the first\n"
+    "                            configuration met is the baseline\n"
+    "      --load rate|concurrency|tag:KEY  --load-is-rate  the capacity curve's load\n"
+    "                            (default: the first --pair tag)\n"
+    "      --slo p99=D  --max-errors R  --study\n"
     "  -p, --percentiles LIST    --merge  --no-charts  --store PATH\n\n"
     "examples:\n"
     "  perfreport render -t report.md --meta meta.json -o out/report.md\n"
-    "  perfreport render -t my-report.md -o out/report.html 3 4\n",
+    "  perfreport render -t my-report.md -o out/report.html 3 4\n"
+    "  perfreport render -t study.md --by tag:cache --pair tag:rate -o out/study.md tag:cache\n",
     run};
 
 static int templates_main(int argc, char **argv)

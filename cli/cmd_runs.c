@@ -1,8 +1,11 @@
 /* `perfreport runs`, `rm`, `tag` and `formats`: listing and managing runs. */
+#include "analysis/headline.h"
 #include "analysis/human.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/text.h"
+#include "cli/selection.h"
+#include "model/buf.h"
 #include "model/xalloc.h"
 #include "parsers/parser.h"
 #include <getopt.h>
@@ -25,6 +28,51 @@ static int parse_store_opt(int argc, char **argv, const char **store)
     return 0;
 }
 
+/* One line of `runs`, kept until the column widths are known. */
+typedef struct run_row {
+    long long id;
+    char *name, *tool, *format, *tags;
+    char *note; /* printed below the table, or NULL */
+    char samples[32], duration[32];
+} run_row;
+
+static void row_fill(run_row *w, const pr_run *r)
+{
+    w->id = (long long)r->id;
+    w->name = pr_text_visible_dup(r->name, 0); /* names and tags may come from the file */
+    w->tool = pr_xstrdup(r->tool ? r->tool : "-");
+    w->format = pr_xstrdup(r->format ? r->format : "-");
+    if (r->summary_only)
+        snprintf(w->samples, sizeof w->samples, "summary");
+    else
+        pr_human_count(r->samples, w->samples);
+    /* the bounds come from start stamps: ab -g writes whole seconds, so a run shorter than
+     * that reads "< 1 s" (not the few ms a latency adds to the last stamp) */
+    json_int_t res = json_integer_value(json_object_get(r->meta, "time_resolution_ns"));
+    int printed;
+    int64_t d = pr_headline_span_ns(r, &printed); /* the tool's own test time where it wins */
+    if (printed)
+        res = 1;
+    pr_human_duration_res(d != PR_UNKNOWN && d < res ? 0 : d, (int64_t)res, w->duration);
+    pr_buf b = PR_BUF_INIT;
+    for (size_t t = 0; t < r->ntags; t++)
+        pr_buf_printf(&b, "%s%s=%s", t ? " " : "", r->tags[t].key, r->tags[t].value);
+    w->tags = pr_text_visible_dup(b.len ? b.p : "", 0);
+    pr_buf_dispose(&b);
+    json_t *tx = json_object_get(r->meta, "transaction_samples");
+    if (json_is_integer(tx) && json_integer_value(tx) > 0) /* JMeter: samples, not requests */
+        w->note = pr_xasprintf("run %lld: %lld samples (%lld transaction samples not counted "
+                               "as requests)", w->id, (long long)r->samples,
+                               (long long)json_integer_value(tx));
+}
+
+static void widen(size_t *w, const char *s)
+{
+    size_t n = pr_cli_text_width(s, (size_t)-1);
+    if (n > *w)
+        *w = n;
+}
+
 static int runs_main(int argc, char **argv)
 {
     const char *store = NULL;
@@ -35,16 +83,21 @@ static int runs_main(int argc, char **argv)
     if (rc)
         return rc;
     int64_t *ids;
-    size_t n;
+    size_t n, nrows = 0;
     pr_error err;
     pr_error_clear(&err);
-    if (pr_store_list_runs(st, &ids, &n, &err) < 0) {
+    if (optind < argc)
+        rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
+    else if (pr_store_list_runs(st, &ids, &n, &err) < 0) {
         pr_cli_print_error(&err);
-        pr_store_close(st);
-        return PR_EXIT_ERROR;
+        rc = PR_EXIT_ERROR;
     }
-    printf("%4s  %-24s %-10s %-20s %10s %10s  %s\n", "ID", "NAME", "TOOL", "FORMAT", "SAMPLES",
-           "DURATION", "TAGS");
+    if (rc) {
+        pr_store_close(st);
+        return rc;
+    }
+    run_row *rows = pr_xcalloc(n + 1, sizeof *rows);
+    size_t wname = 24, wtool = 10, wformat = 20; /* at least as wide as before; more if needed */
     for (size_t i = 0; i < n; i++) {
         pr_run *r;
         if (pr_store_load_run(st, ids[i], &r, &err) < 0) {
@@ -52,36 +105,53 @@ static int runs_main(int argc, char **argv)
             rc = PR_EXIT_ERROR;
             break;
         }
-        char samples[32], dur[32];
-        if (r->summary_only)
-            snprintf(samples, sizeof samples, "summary");
-        else
-            pr_human_count(r->samples, samples);
-        pr_human_duration(r->start_ns != PR_UNKNOWN ? r->end_ns - r->start_ns : PR_UNKNOWN, dur);
-        char *name = pr_text_visible_dup(r->name, 0); /* names may come from the file */
-        printf("%4lld  %-24s %-10s %-20s %10s %10s  ", (long long)r->id, name,
-               r->tool ? r->tool : "-", r->format ? r->format : "-", samples, dur);
-        free(name);
-        for (size_t t = 0; t < r->ntags; t++) {
-            char *k = pr_text_visible_dup(r->tags[t].key, 0);
-            char *v = pr_text_visible_dup(r->tags[t].value, 0);
-            printf("%s%s=%s", t ? " " : "", k, v);
-            free(k);
-            free(v);
-        }
-        printf("\n");
+        run_row *w = &rows[nrows++];
+        row_fill(w, r);
         pr_run_free(r);
+        widen(&wname, w->name);
+        widen(&wtool, w->tool);
+        widen(&wformat, w->format);
     }
+    printf("%4s  ", "ID");
+    pr_cli_print_cell("NAME", wname);
+    putchar(' ');
+    pr_cli_print_cell("TOOL", wtool);
+    putchar(' ');
+    pr_cli_print_cell("FORMAT", wformat);
+    printf(" %10s %10s  %s\n", "SAMPLES", "DURATION", "TAGS");
+    for (size_t i = 0; i < nrows; i++) {
+        run_row *w = &rows[i];
+        printf("%4lld  ", w->id);
+        pr_cli_print_cell(w->name, wname);
+        putchar(' ');
+        pr_cli_print_cell(w->tool, wtool);
+        putchar(' ');
+        pr_cli_print_cell(w->format, wformat);
+        printf(" %10s %10s  ", w->samples, w->duration);
+        pr_cli_print_cell(w->tags, pr_cli_text_width(w->tags, (size_t)-1));
+        printf("\n");
+        free(w->name);
+        free(w->tool);
+        free(w->format);
+        free(w->tags);
+    }
+    for (size_t i = 0, first = 1; i < nrows; i++) {
+        if (rows[i].note)
+            printf("%s%s\n", first ? "\n" : "", rows[i].note);
+        first &= !rows[i].note;
+        free(rows[i].note);
+    }
+    free(rows);
     free(ids);
     pr_store_close(st);
     return rc;
 }
 
 const pr_command pr_cmd_runs = {
-    "runs", "runs [--store PATH]", "list the runs in the store",
-    "Lists every run: id, name, producing tool, input format, sample count ('summary' for\n"
+    "runs", "runs [--store PATH] [RUN…|tag:KEY=VALUE…]", "list the runs in the store",
+    "Lists every run (or the runs selected): id, name, producing tool, input format, sample count ('summary' for\n"
     "runs that only carry a tool's printed summary), duration and tags.\n\n"
-    "example:\n  perfreport runs\n",
+    "examples:\n  perfreport runs\n  perfreport runs tag:jvm=hotspot,duration=60s\n",
     runs_main};
 
 static int rm_main(int argc, char **argv)
@@ -117,7 +187,8 @@ static int rm_main(int argc, char **argv)
 
 const pr_command pr_cmd_rm = {
     "rm", "rm [--store PATH] RUN…", "remove runs and their samples",
-    "Removes each RUN (an id, a name or 'last') with all its samples, tags and tables.\n\n"
+    "Removes each RUN (an id, a name, 'last' or a tag selection tag:KEY=VALUE[,…]) with all\n"
+    "its samples, tags and tables.\n\n"
     "example:\n  perfreport rm 3 smoke-test\n",
     rm_main};
 
@@ -140,28 +211,24 @@ static int tag_main(int argc, char **argv)
     pr_error err;
     pr_error_clear(&err);
     for (int i = optind + 1; rc == 0 && i < argc; i++) {
-        char *arg = argv[i];
-        char *eq = strchr(arg, '=');
+        char *arg = argv[i], *eq = strchr(arg, '=');
         size_t len = strlen(arg);
-        int r;
-        if (eq && eq != arg) {
-            char *key = pr_xstrndup(arg, (size_t)(eq - arg));
-            r = pr_store_tag(st, ids[0], key, eq + 1, &err);
-            free(key);
-        } else if (len > 1 && arg[len - 1] == '-') {
-            char *key = pr_xstrndup(arg, len - 1);
-            r = pr_store_tag(st, ids[0], key, NULL, &err);
-            free(key);
-        } else {
+        if (!(eq && eq != arg) && !(len > 1 && arg[len - 1] == '-' && !eq)) {
             pr_cli_errorf("tag: expected KEY=VALUE or KEY- (to remove), got '%s'", arg);
             rc = PR_EXIT_USAGE;
-            break;
-        }
-        if (r < 0) {
-            pr_cli_print_error(&err);
-            rc = PR_EXIT_ERROR;
         }
     }
+    /* every run of the selection (a tag selection may name several) */
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        for (int i = optind + 1; rc == 0 && i < argc; i++) {
+            char *arg = argv[i], *eq = strchr(arg, '=');
+            char *key = eq ? pr_xstrndup(arg, (size_t)(eq - arg)) : pr_xstrndup(arg, strlen(arg) - 1);
+            if (pr_store_tag(st, ids[k], key, eq ? eq + 1 : NULL, &err) < 0) {
+                pr_cli_print_error(&err);
+                rc = PR_EXIT_ERROR;
+            }
+            free(key);
+        }
     free(ids);
     pr_store_close(st);
     return rc;
@@ -169,8 +236,9 @@ static int tag_main(int argc, char **argv)
 
 const pr_command pr_cmd_tag = {
     "tag", "tag [--store PATH] RUN KEY=VALUE… | KEY-", "set or remove tags of a run",
-    "Sets KEY=VALUE tags on RUN, or removes KEY with 'KEY-'. Tags select runs for\n"
-    "comparisons and trends (tag:KEY=VALUE).\n\n"
+    "Sets KEY=VALUE tags on RUN, or removes KEY with 'KEY-'. RUN may be a tag selection\n"
+    "(tag:KEY=VALUE[,KEY=VALUE…]): every run it selects is tagged. Tags select runs for\n"
+    "every command (tag:KEY=VALUE), group them (--by, --pair) and order trends.\n\n"
     "example:\n  perfreport tag last jvm=hotspot build=1.4.2\n",
     tag_main};
 

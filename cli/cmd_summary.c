@@ -3,11 +3,13 @@
 #include "analysis/findings.h"
 #include "analysis/human.h"
 #include "analysis/jmeter_stats.h"
+#include "analysis/k6_stats.h"
 #include "analysis/peer_stats.h"
 #include "analysis/vegeta_stats.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/selection.h"
 #include "model/lex.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -73,46 +75,91 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
     printf("\n");
 }
 
-/* Display width of UTF-8 text: code points (East Asian wide ones count 2). */
-static size_t text_width(const char *s, size_t max_bytes)
+/* Where a headline number comes from, for the text after it: "" for the samples (and for a
+ * summary-only run's printed numbers: its title says so), "ab's report", "derived from ab's
+ * report" (analysis/headline.h). */
+static const char *origin(json_t *s, const char *key, int summary_only, char *buf, size_t n)
 {
-    size_t w = 0;
-    for (size_t i = 0; s[i] && i < max_bytes; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c & 0xc0) == 0x80)
-            continue;
-        w += (c >= 0xe3 && c <= 0xed) || c == 0xef ? 2 : 1; /* CJK, Hangul, fullwidth */
-    }
-    return w;
+    const char *p = json_string_value(json_object_get(json_object_get(s, "provenance"), key));
+    const char *report = jstr(s, "tool_report");
+    if (p && !strcmp(p, "tool") && !summary_only)
+        snprintf(buf, n, "%s", report);
+    else if (p && !strcmp(p, "derived"))
+        snprintf(buf, n, "derived from %s", report);
+    else
+        buf[0] = 0;
+    return buf;
 }
 
-/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
-static void print_cell(const char *s, size_t width)
+/* "  NAME  VALUE (ORIGIN)" for a headline number. */
+static void print_headline(const char *title, const char *value, const char *from)
 {
-    size_t bytes = 0, w = 0;
-    while (s[bytes]) {
-        size_t k = 1;
-        while ((s[bytes + k] & 0xc0) == 0x80)
-            k++;
-        size_t cw = text_width(s + bytes, k);
-        if (w + cw > width)
-            break;
-        w += cw;
-        bytes += k;
+    printf("  %-13s %s", title, value);
+    if (*from)
+        printf(" (%s)", from);
+    printf("\n");
+}
+
+static void print_headlines(json_t *s, int so)
+{
+    char o[128], v[160];
+    json_t *req = json_object_get(s, "requests");
+    json_t *tx = json_object_get(s, "transaction_samples");
+    if (req && json_is_integer(tx)) /* JMeter: TC samples sum their children */
+        snprintf(v, sizeof v, "%lld (%lld samples: %lld transaction samples not counted as "
+                 "requests)", (long long)json_integer_value(req),
+                 (long long)(json_integer_value(req) + json_integer_value(tx)),
+                 (long long)json_integer_value(tx));
+    else if (req)
+        snprintf(v, sizeof v, "%lld", (long long)json_integer_value(req));
+    if (req)
+        print_headline("requests", v, origin(s, "requests", so, o, sizeof o));
+    if (json_object_get(s, "duration")) {
+        if (json_is_integer(json_object_get(s, "wait_ns")))
+            snprintf(v, sizeof v, "%s (wait %s)", jstr(s, "duration"), jstr(s, "wait"));
+        else
+            snprintf(v, sizeof v, "%s", jstr(s, "duration"));
+        print_headline("duration", v, origin(s, "duration_ns", so, o, sizeof o));
     }
-    for (size_t i = 0; i < bytes; i++) /* control characters (a label's newline) as spaces */
-        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i]);
-    for (; w < width; w++)
-        putchar(' ');
+    if (json_object_get(s, "rate"))
+        print_headline("rate", jstr(s, "rate"), origin(s, "rate_per_s", so, o, sizeof o));
+    if (json_object_get(s, "throughput"))
+        print_headline("throughput", jstr(s, "throughput"),
+                       origin(s, "throughput_per_s", so, o, sizeof o));
+    json_t *e = json_object_get(s, "errors");
+    if (req && json_integer_value(req) == 0) {
+        printf("  %-13s - (no request)\n", "success");
+    } else if (json_is_null(json_object_get(s, "successes")) ||
+               (so && req && !json_is_integer(e) && !json_object_get(s, "success_pct"))) {
+        printf("  %-13s unknown (%s)\n", "success",
+               so ? "the tool printed no count of failed requests"
+                  : "the source records no outcome per request");
+    } else if (json_object_get(s, "success_pct")) {
+        origin(s, "errors", so, o, sizeof o);
+        if (json_is_integer(e))
+            snprintf(v, sizeof v, "%s (%lld error%s%s%s)", jstr(s, "success_pct"),
+                     (long long)json_integer_value(e), json_integer_value(e) == 1 ? "" : "s",
+                     *o ? "; " : "", o);
+        else
+            snprintf(v, sizeof v, "%s%s%s%s", jstr(s, "success_pct"), *o ? " (" : "", o,
+                     *o ? ")" : "");
+        print_headline("success", v, "");
+    }
+    size_t i;
+    json_t *n;
+    json_array_foreach(json_object_get(s, "notes"), i, n)
+        printf("  %-13s %s\n", i ? "" : "note", json_string_value(n));
 }
 
 static void print_run(json_t *r, int by_label)
 {
     json_t *s = json_object_get(r, "stats");
-    printf("run %lld: %s  (%s, %s)%s\n", (long long)json_integer_value(json_object_get(r, "id")),
-           jstr(r, "name"), jstr(r, "tool"), jstr(r, "format"),
-           json_is_true(json_object_get(r, "summary_only"))
-               ? "  [summary only: numbers as the tool printed them, no samples]" : "");
+    int so = json_is_true(json_object_get(r, "summary_only"));
+    printf("run %lld: %s  (%s, %s)", (long long)json_integer_value(json_object_get(r, "id")),
+           jstr(r, "name"), jstr(r, "tool"), jstr(r, "format"));
+    if (so)
+        printf("  [summary only: the numbers in %s, no samples]", jstr(s, "tool_report"));
+    printf("\n");
     json_t *merged = json_object_get(r, "merged_runs");
     if (json_array_size(merged)) {
         printf("  %-13s", "merged runs");
@@ -122,27 +169,10 @@ static void print_run(json_t *r, int by_label)
             printf(" %lld", (long long)json_integer_value(v));
         printf("\n");
     }
-    json_t *req = json_object_get(s, "requests");
-    if (req)
-        printf("  %-13s %lld\n", "requests", (long long)json_integer_value(req));
-    if (json_object_get(s, "duration") && json_object_get(s, "wait"))
-        printf("  %-13s %s (wait %s)\n", "duration", jstr(s, "duration"), jstr(s, "wait"));
-    else if (json_object_get(s, "duration"))
-        printf("  %-13s %s\n", "duration", jstr(s, "duration"));
-    if (json_object_get(s, "rate"))
-        printf("  %-13s %s\n", "rate", jstr(s, "rate"));
-    if (json_object_get(s, "throughput"))
-        printf("  %-13s %s\n", "throughput", jstr(s, "throughput"));
-    if (json_is_null(json_object_get(s, "successes"))) {
-        printf("  %-13s unknown (the source records no outcome per request)\n", "success");
-    } else if (json_object_get(s, "success_pct")) {
-        json_t *e = json_object_get(s, "errors");
-        if (json_is_integer(e))
-            printf("  %-13s %s (%lld errors)\n", "success", jstr(s, "success_pct"),
-                   (long long)json_integer_value(e));
-        else
-            printf("  %-13s %s\n", "success", jstr(s, "success_pct"));
-    }
+    json_t *load = json_object_get(r, "load");
+    if (json_is_string(json_object_get(load, "text")))
+        printf("  %-13s %s\n", "load", jstr(load, "text"));
+    print_headlines(s, so);
     print_latency_line("latency", s, "latency");
     if (!strcmp(jstr(s, "mode"), "histogram"))
         printf("  %-13s bounded mode: durations from histograms, percentiles within 0.1%%\n", "");
@@ -191,9 +221,13 @@ static void print_run(json_t *r, int by_label)
                 printf("    … %zu more (see --json)\n", json_array_size(errs) - 10);
                 break;
             }
-            printf("    %8lld  ", (long long)json_integer_value(json_object_get(e, "count")));
+            json_t *c = json_object_get(e, "count"); /* Vegeta's report prints none */
+            if (json_is_integer(c))
+                printf("    %8lld  ", (long long)json_integer_value(c));
+            else
+                printf("    %8s  ", "-");
             const char *m = jstr(e, "message");
-            print_cell(m, text_width(m, (size_t)-1));
+            pr_cli_print_cell(m, pr_cli_text_width(m, (size_t)-1));
             printf("\n");
         }
     }
@@ -207,25 +241,26 @@ static void print_run(json_t *r, int by_label)
         size_t w = 5, i;
         json_t *l;
         json_array_foreach(labels, i, l) {
-            size_t n = text_width(jstr(l, "label"), (size_t)-1);
+            size_t n = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
             if (n > w)
                 w = n;
         }
         if (w > 60)
             w = 60;
         printf("\n  ");
-        print_cell(jstr(r, "by"), w);
-        printf(" %9s %8s %10s %10s %10s %10s %10s %11s\n", "requests",
-               "errors", "mean", "p50", "p90", "p99", "max", "throughput");
+        pr_cli_print_cell(jstr(r, "by"), w);
+        printf(" %9s %8s %10s %10s %10s %10s %10s %10s %10s\n", "requests", "errors", "mean",
+               "p50", "p90", "p99", "max", "req/s", "ok/s");
         json_array_foreach(labels, i, l) {
             json_t *lat = json_object_get(l, "latency");
             json_t *rawl = json_object_get(l, "latency_ns");
             printf("  ");
-            print_cell(jstr(l, "label"), w);
-            printf(" %9lld %8s %10s %10s %10s %10s %10s %11s\n",
+            pr_cli_print_cell(jstr(l, "label"), w);
+            printf(" %9lld %8s %10s %10s %10s %10s %10s %10s %10s\n",
                    (long long)json_integer_value(json_object_get(l, "requests")),
                    jstr(l, "error_pct"), jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"),
-                   jstr(lat, "p99"), jstr(lat, "max"), jstr(l, "throughput"));
+                   jstr(lat, "p99"), jstr(lat, "max"), jstr(l, "request_throughput"),
+                   jstr(l, "throughput"));
             (void)rawl;
         }
     }
@@ -246,11 +281,55 @@ static int gather_cb(void *p, const pr_sample *s, size_t n)
 }
 
 enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
-       FMT_LOCUST, NFMTS };
+       FMT_LOCUST, FMT_K6, FMT_K6_JSON, NFMTS };
+
+/* A tool's layout filled with the numbers a summary-only run's tool printed; what it did not
+ * print is shown unknown ("-" or null). */
+static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (jmeter_pct) {
+        pr_cli_errorf("run %lld is summary-only: JMeter's own percentile estimator needs samples",
+                      (long long)run->id);
+        return PR_EXIT_ERROR;
+    }
+    if (fmt != FMT_VEGETA && fmt != FMT_VEGETA_JSON && fmt != FMT_JMETER && fmt != FMT_AB) {
+        static const char *const what[NFMTS] = {
+            [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table",
+            [FMT_K6] = "k6's summary", [FMT_K6_JSON] = "k6's summary"};
+        pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
+                      (long long)run->id, what[fmt] ? what[fmt] : "that layout");
+        return PR_EXIT_ERROR;
+    }
+    if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON) {
+        char *text = fmt == FMT_VEGETA ? pr_vegeta_summary_text(run)
+                                       : pr_vegeta_summary_json_text(run);
+        fputs(text, stdout);
+        free(text);
+    } else if (fmt == FMT_JMETER) {
+        if (pr_jstats_write_summary(run, stdout, "<stdout>", &err) < 0) {
+            pr_cli_print_error(&err);
+            return PR_EXIT_ERROR;
+        }
+    } else {
+        pr_ab_tables t;
+        if (pr_ab_stats_from_summary(run, &t) < 0) {
+            pr_cli_errorf("run %lld: its tool printed no request count: no ab tables",
+                          (long long)run->id);
+            return PR_EXIT_ERROR;
+        }
+        pr_buf b = PR_BUF_INIT;
+        pr_ab_stats_print(&t, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
+    }
+    return 0;
+}
 
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
-static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
+static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
                              const pr_report_opts *o)
 {
     pr_error err;
@@ -259,6 +338,17 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
     if (pr_store_load_run(st, id, &run, &err) < 0) {
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
+    }
+    json_t *k6sum = json_object_get(json_object_get(run->summary, "tool"), "k6");
+    if (fmt >= FMT_K6 && run->summary_only && json_is_object(k6sum)) {
+        /* k6's own numbers, in its layout */
+        char *text = fmt == FMT_K6 ? pr_k6_summary_text(k6sum)
+                                   : json_dumps(json_object_get(k6sum, "metrics"),
+                                                JSON_INDENT(2) | JSON_SORT_KEYS);
+        fputs(text, stdout);
+        free(text);
+        pr_run_free(run);
+        return 0;
     }
     if (run->summary_only && fmt == FMT_LOCUST && json_object_get(run->summary, "labels")) {
         pr_buf b = PR_BUF_INIT; /* a Locust run: its own CSV figures in its own layout */
@@ -269,14 +359,9 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
         return 0;
     }
     if (run->summary_only) {
-        static const char *const what[NFMTS] = {
-            [FMT_AB] = "ab's tables", [FMT_JMETER] = "JMeter's statistics",
-            [FMT_VEGETA] = "Vegeta's report", [FMT_VEGETA_JSON] = "Vegeta's report",
-            [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table"};
-        pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
-                      (long long)id, what[fmt]);
+        int rc = print_printed_format(run, fmt, pct_rule == 1);
         pr_run_free(run);
-        return PR_EXIT_ERROR;
+        return rc;
     }
     gather g = {0};
     int rc = 0;
@@ -297,13 +382,27 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int jmeter_pct,
         pr_jstats_opts_default(&jo);
         jo.apdex_satisfied_ms = o->apdex_t_ns / 1000000;
         jo.apdex_tolerated_ms = o->apdex_f_ns / 1000000;
-        jo.percentiles = jmeter_pct ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
+        jo.percentiles = pct_rule == 1 ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
         pr_jstats *js = pr_jstats_compute(g.s, g.n, run, &jo);
         if (pr_jstats_write(js, stdout, "<stdout>", &err) < 0) {
             pr_cli_print_error(&err);
             rc = PR_EXIT_ERROR;
         }
         pr_jstats_free(js);
+    } else if (rc == 0 && fmt >= FMT_K6) {
+        int span = 0;
+        json_t *data = pr_k6_data_from_samples(run, g.s, g.n, pct_rule == 2, &span);
+        char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)
+                                   : json_dumps(json_object_get(data, "metrics"),
+                                                JSON_INDENT(2) | JSON_SORT_KEYS);
+        fputs(text, stdout);
+        if (fmt == FMT_K6_JSON)
+            putchar('\n');
+        if (span && fmt == FMT_K6)
+            printf("# rates over the samples' span (first start to last end): the run has no "
+                   "k6 test duration\n");
+        free(text);
+        json_decref(data);
     } else if (rc == 0 && (fmt == FMT_GATLING || fmt == FMT_LOCUST)) {
         pr_buf b = PR_BUF_INIT;
         if (fmt == FMT_GATLING)
@@ -350,12 +449,18 @@ static int run(int argc, char **argv)
         {"exact-limit", required_argument, NULL, 7}, {"no-findings", no_argument, NULL, 8},
         {NULL, 0, NULL, 0}};
     const char *store = NULL, *format = "text";
-    int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0;
+    int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0, k6_pct = 0;
     pr_report_opts o;
     pr_report_opts_init(&o);
     int apdex_f_set = 0;
+    char window[128] = ""; /* the window options as typed, for the warning on empty windows */
     optind = 1;
     while ((c = getopt_long(argc, argv, "jb:p:mf:", longopts, NULL)) != -1) {
+        if (c >= 1 && c <= 3) {
+            size_t k = strlen(window);
+            snprintf(window + k, sizeof window - k, "%s%s %s", k ? " " : "",
+                     c == 1 ? "--from" : c == 2 ? "--to" : "--skip-warmup", optarg);
+        }
         switch (c) {
         case 'S': store = optarg; break;
         case 'j': json = 1; break;
@@ -374,6 +479,10 @@ static int run(int argc, char **argv)
             }
             if (!strcmp(optarg, "ab")) {
                 ab_pct = 1;
+                break;
+            }
+            if (!strcmp(optarg, "k6")) {
+                k6_pct = 1;
                 break;
             }
             if (pr_report_parse_percentiles(&o, optarg) < 0) {
@@ -414,20 +523,27 @@ static int run(int argc, char **argv)
     if (!apdex_f_set && o.apdex_t_ns != 500000000)
         o.apdex_f_ns = 4 * o.apdex_t_ns;
     static const char *const fmts[NFMTS] = {"text",   "json", "vegeta",  "vegeta-json",
-                                            "jmeter", "ab",   "gatling", "locust"};
+                                            "jmeter", "ab",   "gatling", "locust",
+                                            "k6",     "k6-json"};
     int fmt = -1;
     for (int i = 0; i < NFMTS; i++)
         if (!strcmp(format, fmts[i]))
             fmt = i;
     if (fmt < 0) {
         pr_cli_errorf("--format: unknown output format '%s' (text, json, vegeta, vegeta-json, "
-                      "jmeter, ab, gatling, locust)", format);
+                      "jmeter, ab, gatling, locust, k6, k6-json)", format);
         return PR_EXIT_USAGE;
     }
     if (jmeter_pct && fmt != FMT_JMETER) {
         pr_cli_errorf("--percentiles jmeter goes with --format jmeter (JMeter's statistics.json)");
         return PR_EXIT_USAGE;
     }
+    if (k6_pct && fmt < FMT_K6) {
+        pr_cli_errorf("--percentiles k6 goes with --format k6 (k6's end-of-test summary)");
+        return PR_EXIT_USAGE;
+    }
+    if (k6_pct)
+        jmeter_pct = 2; /* print_tool_format's percentile switch: 2 = k6's rule */
     if (ab_pct) /* ab's rules are its tables */
         fmt = FMT_AB;
     if (fmt == FMT_JSON)
@@ -460,6 +576,8 @@ static int run(int argc, char **argv)
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
+    if (rc == 0)
+        pr_cli_warn_windows(doc, window);
     if (rc == 0) {
         if (json) {
             char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
@@ -498,10 +616,14 @@ const pr_command pr_cmd_summary = {
     "                           tag:KEY (a run tag; with --merge), up to 4 combined: url,status\n"
     "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9);\n"
     "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
-    "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab)\n"
+    "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab);\n"
+    "                           'k6' (with --format k6): k6's linear interpolation between\n"
+    "                           the closest ranks\n"
     "  -f, --format FMT         text (default), json, vegeta (vegeta report's layout),\n"
     "                           vegeta-json, jmeter (statistics.json), ab (ab's tables),\n"
     "                           gatling (Gatling's console summary), locust (its stats table)\n"
+    "                           k6 (k6's end-of-test summary), k6-json (its metrics as\n"
+    "                           handleSummary() data)\n"
     "  -m, --merge              analyse all the runs as one (e.g. one per load generator)\n"
     "      --from D, --to D     keep samples started D after the run start (e.g. 10s)\n"
     "      --skip-warmup D      same as --from D\n"

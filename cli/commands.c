@@ -1,8 +1,10 @@
 /* The command table and top-level option handling. */
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "model/xalloc.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern const pr_command pr_cmd_ingest, pr_cmd_runs, pr_cmd_summary, pr_cmd_export,
@@ -44,14 +46,15 @@ void pr_cli_errorf(const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: perfreport COMMAND [OPTIONS] [ARGS]\n\n"
+    fprintf(f, "usage: perfreport [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n\n"
                "Reads load-test results (Vegeta, JMeter, ab, hey, wrk, …) into one store,\n"
                "computes exact statistics and writes reports.\n\ncommands:\n");
     for (size_t i = 0; commands[i]; i++)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "\nglobal: --store PATH (or PERFREPORT_STORE; default ./perfreport.db), "
-               "--version, --help\n"
-               "exit codes: 0 ok, 1 error, 2 usage, 3 a threshold failed (check)\n"
+    fprintf(f, "\nglobal options, before or after the command: --store PATH (or PERFREPORT_STORE;\n"
+               "default ./perfreport.db), -q/--quiet, --version, --help\n"
+               "exit codes: 0 ok, 1 error, 2 usage, 3 a threshold failed (check), a regression\n"
+               "(compare) or no request of an attack succeeded\n"
                "`perfreport COMMAND --help` describes a command.\n");
 }
 
@@ -65,30 +68,117 @@ void pr_cli_help(FILE *f, const char *name)
     }
 }
 
+/* The global options, set once by pr_cli_main before the command runs. */
+static struct {
+    const char *store; /* --store PATH, NULL: $PERFREPORT_STORE or ./perfreport.db */
+    int quiet;         /* -q, --quiet */
+} globals;
+
+const char *pr_cli_store_path(void)
+{
+    return globals.store ? globals.store : pr_store_default_path();
+}
+
+int pr_cli_quiet(void)
+{
+    return globals.quiet;
+}
+
+/* Takes the global option at argv[*i] (--store PATH, --store=PATH, -q, --quiet), advancing
+ * *i past its value. 1 taken, 0 not a global option, -1 usage error (printed). */
+static int take_global(int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+        globals.quiet = 1;
+        return 1;
+    }
+    if (!strncmp(a, "--store=", 8)) {
+        globals.store = a + 8;
+        return 1;
+    }
+    if (!strcmp(a, "--store")) {
+        if (*i + 1 >= argc) {
+            pr_cli_errorf("--store needs a PATH");
+            return -1;
+        }
+        globals.store = argv[++*i];
+        return 1;
+    }
+    return 0;
+}
+
+static int is_help(const char *a)
+{
+    return !strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "help");
+}
+
+static int is_version(const char *a)
+{
+    return !strcmp(a, "--version") || !strcmp(a, "version");
+}
+
+/* Runs cmd with the global options taken out of its arguments (up to "--"): commands read
+ * them with pr_cli_store_path() and pr_cli_quiet(). */
+static int run_command(const pr_command *cmd, int argc, char **argv)
+{
+    char **av = pr_xcalloc((size_t)argc + 1, sizeof *av);
+    int n = 0, rc = PR_EXIT_OK, in_args = 1;
+    av[n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        if (in_args && !strcmp(argv[i], "--"))
+            in_args = 0;
+        int r = in_args ? take_global(argc, argv, &i) : 0;
+        if (r < 0) {
+            free(av);
+            return PR_EXIT_USAGE;
+        }
+        if (r == 0 && in_args && !strcmp(argv[i], "--version")) {
+            printf("perfreport %s\n", PR_VERSION);
+            free(av);
+            return PR_EXIT_OK;
+        }
+        if (r == 0)
+            av[n++] = argv[i];
+    }
+    if (!pr_cli_wants_help(n, av, cmd->name))
+        rc = cmd->run(n, av);
+    free(av);
+    return rc;
+}
+
 int pr_cli_main(int argc, char **argv)
 {
-    if (argc < 2) {
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) { /* global options before the command */
+        if (is_help(argv[i]) || is_version(argv[i]))
+            break;
+        int r = take_global(argc, argv, &i);
+        if (r < 0)
+            return PR_EXIT_USAGE;
+        if (r == 0) {
+            pr_cli_errorf("unknown global option '%s' (see perfreport --help)", argv[i]);
+            return PR_EXIT_USAGE;
+        }
+    }
+    if (i >= argc) {
         usage(stderr);
         return PR_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        if (argc > 2)
-            pr_cli_help(stdout, argv[2]);
+    if (is_help(argv[i])) {
+        if (i + 1 < argc)
+            pr_cli_help(stdout, argv[i + 1]);
         else
             usage(stdout);
         return 0;
     }
-    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    if (is_version(argv[i])) {
         printf("perfreport %s\n", PR_VERSION);
         return 0;
     }
-    for (size_t i = 0; commands[i]; i++) {
-        if (!strcmp(argv[1], commands[i]->name)) {
-            if (pr_cli_wants_help(argc - 1, argv + 1, commands[i]->name))
-                return 0;
-            return commands[i]->run(argc - 1, argv + 1);
-        }
-    }
-    pr_cli_errorf("unknown command '%s' (see perfreport --help)", argv[1]);
+    for (size_t k = 0; commands[k]; k++)
+        if (!strcmp(argv[i], commands[k]->name))
+            return run_command(commands[k], argc - i, argv + i);
+    pr_cli_errorf("unknown command '%s' (see perfreport --help)", argv[i]);
     return PR_EXIT_USAGE;
 }

@@ -1,10 +1,14 @@
-/* Store opening, error printing and run selection shared by the subcommands. */
+/* Store opening, error printing, report building and text cells shared by the subcommands. */
 #include "cli/common.h"
+#include "analysis/human.h"
 #include "analysis/report.h"
 #include "cli/cli.h"
+#include "cli/selection.h"
+#include "model/lex.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,36 +31,6 @@ void pr_cli_print_error(const pr_error *err)
 void pr_cli_print_warning(const pr_error *err)
 {
     print_message("warning: ", err);
-}
-
-void pr_cli_prepare_meta(json_t *meta)
-{
-    const char *k;
-    json_t *v;
-    json_t *add = json_object();
-    json_object_foreach(meta, k, v) {
-        if (!json_is_object(v))
-            continue;
-        json_t *list = json_array();
-        const char *k2;
-        json_t *v2;
-        json_object_foreach(v, k2, v2) {
-            json_t *e = json_object();
-            json_object_set_new(e, "key", json_string(k2));
-            json_object_set(e, "value", v2);
-            json_array_append_new(list, e);
-        }
-        char name[256];
-        snprintf(name, sizeof name, "%s_list", k);
-        json_object_set_new(add, name, list);
-    }
-    json_object_update(meta, add);
-    json_decref(add);
-    static const char *const env[] = {"versions", "hardware", "topology", "tuning"};
-    int has = 0;
-    for (size_t i = 0; i < 4; i++)
-        has |= json_object_get(meta, env[i]) != NULL;
-    json_object_set_new(meta, "has_environment", json_boolean(has));
 }
 
 int pr_cli_is_html(const char *path)
@@ -82,40 +56,9 @@ int pr_cli_open_store(const char *path, int create, pr_store **out)
 {
     pr_error err;
     pr_error_clear(&err);
-    if (pr_store_open(out, path ? path : pr_store_default_path(), create, &err) < 0) {
+    if (pr_store_open(out, path ? path : pr_cli_store_path(), create, &err) < 0) {
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
-    }
-    return 0;
-}
-
-int pr_cli_select_runs(pr_store *st, char **refs, int nrefs, int64_t **ids, size_t *n)
-{
-    pr_error err;
-    pr_error_clear(&err);
-    if (nrefs == 0) {
-        if (pr_store_list_runs(st, ids, n, &err) < 0) {
-            pr_cli_print_error(&err);
-            return PR_EXIT_ERROR;
-        }
-        if (*n == 0) {
-            pr_cli_errorf("the store has no runs yet (perfreport ingest FILE…)");
-            free(*ids);
-            *ids = NULL;
-            return PR_EXIT_ERROR;
-        }
-        return 0;
-    }
-    *ids = pr_xmalloc((size_t)nrefs * sizeof **ids);
-    *n = 0;
-    for (int i = 0; i < nrefs; i++) {
-        if (pr_store_find_run(st, refs[i], &(*ids)[*n], &err) < 0) {
-            pr_cli_print_error(&err);
-            free(*ids);
-            *ids = NULL;
-            return err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
-        }
-        (*n)++;
     }
     return 0;
 }
@@ -221,4 +164,91 @@ int pr_cli_write_file(const char *path, const char *buf, size_t len)
         return -1;
     (void)fwrite(buf, 1, len, f); /* a short write sets the stream's error: close says it */
     return pr_cli_out_close(&o, 1);
+}
+
+/* Display width of UTF-8 text: code points (East Asian wide ones count 2). */
+size_t pr_cli_text_width(const char *s, size_t max_bytes)
+{
+    size_t w = 0;
+    for (size_t i = 0; s[i] && i < max_bytes; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c & 0xc0) == 0x80)
+            continue;
+        w += (c >= 0xe3 && c <= 0xed) || c == 0xef ? 2 : 1; /* CJK, Hangul, fullwidth */
+    }
+    return w;
+}
+
+/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
+void pr_cli_print_cell(const char *s, size_t width)
+{
+    size_t bytes = 0, w = 0;
+    while (s[bytes]) {
+        size_t k = 1;
+        while ((s[bytes + k] & 0xc0) == 0x80)
+            k++;
+        size_t cw = pr_cli_text_width(s + bytes, k);
+        if (w + cw > width)
+            break;
+        w += cw;
+        bytes += k;
+    }
+    for (size_t i = 0; i < bytes; i++) /* control characters (a label's newline) as spaces */
+        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i]);
+    for (; w < width; w++)
+        putchar(' ');
+}
+
+void pr_cli_warn_windows(json_t *doc, const char *what)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "runs"), i, r) {
+        json_t *w = json_object_get(r, "window");
+        if (!json_is_true(json_object_get(w, "empty")))
+            continue;
+        long long id = (long long)json_integer_value(json_object_get(r, "id"));
+        const char *name = json_string_value(json_object_get(r, "name"));
+        json_t *from = json_object_get(w, "from_ns"), *run = json_object_get(w, "run_ns");
+        char len[32];
+        pr_human_duration(json_is_integer(run) ? (int64_t)json_integer_value(run) : PR_UNKNOWN,
+                          len);
+        if (json_is_integer(from) && json_is_integer(run) &&
+            json_integer_value(from) >= json_integer_value(run))
+            fprintf(stderr, "perfreport: warning: %s is longer than run %lld '%s' (%s): nothing "
+                            "is left\n", what, id, name ? name : "", len);
+        else
+            fprintf(stderr, "perfreport: warning: %s leaves no request of run %lld '%s' (%s): "
+                            "nothing is left\n", what, id, name ? name : "", len);
+    }
+}
+
+int pr_cli_parse_slo(const char *arg, double *ns)
+{
+    const char *s = arg;
+    int64_t v;
+    if (!strncmp(s, "p99=", 4))
+        s += 4;
+    if (strchr(s, '=') || pr_lex_duration(s, strlen(s), 1000000, &v) < 0 || v <= 0) {
+        pr_cli_errorf("--slo expects p99=DURATION (e.g. p99=250ms), got '%s'", arg);
+        return PR_EXIT_USAGE;
+    }
+    *ns = (double)v;
+    return 0;
+}
+
+int pr_cli_parse_max_errors(const char *arg, double *ratio)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (*end == '%') {
+        v /= 100;
+        end++;
+    }
+    if (end == arg || *end || !(v >= 0 && v <= 1)) {
+        pr_cli_errorf("--max-errors expects a ratio like 1%% or 0.01, got '%s'", arg);
+        return PR_EXIT_USAGE;
+    }
+    *ratio = v;
+    return 0;
 }

@@ -399,7 +399,8 @@ static void record(worker *w, conn *c, const char *error, int error_static)
     s->attrs = PR_NOSTR;
     s->threads = a->o->model == PR_LOAD_CLOSED ? a->o->connections : -1;
     s->status = error ? 0 : (uint16_t)c->resp.status; /* 0: no complete response */
-    s->success = !error && s->status >= 200 && s->status < 400 ? PR_OK_SUCCESS : PR_FAIL;
+    s->success = PR_SUCCESS_UNKNOWN; /* the model's rule (pr_sample_ok): 200 <= status < 400 */
+    s->success = !error && pr_sample_ok(s) ? PR_OK_SUCCESS : PR_FAIL;
     s->flags = 0;
     c->busy = 0;
     w->inflight--;
@@ -1193,10 +1194,10 @@ static int consume(attack *a, consumer *k, batch *b, pr_error *err)
         s.error = xlat_id(a, k, s.error);
         s.thread = xlat_id(a, k, s.thread);
         k->st.completed++;
-        if (s.success == PR_OK_SUCCESS)
-            k->st.successes++;
-        if (s.error != PR_NOSTR)
-            k->st.errors++;
+        /* successes and errors as the report counts them (pr_sample_outcome) */
+        int outcome = pr_sample_outcome(&s);
+        k->st.successes += outcome == 1;
+        k->st.errors += outcome == 0;
         k->st.status[s.status < 600 ? s.status / 100 : 0]++;
         k->st.bytes_in += (uint64_t)s.bytes_in;
         k->st.bytes_out += (uint64_t)s.bytes_out;

@@ -64,8 +64,8 @@ typedef struct pr_attack_stats {
     int64_t elapsed_ns;
     uint64_t sent;        /* requests started (for the live line) */
     uint64_t completed;   /* samples recorded */
-    uint64_t successes;
-    uint64_t errors;      /* samples with an error text (no or bad response) */
+    uint64_t successes;   /* successes and errors as the report counts them */
+    uint64_t errors;      /* (pr_sample_outcome): no response, a bad one, or a status >= 400 */
     uint64_t bytes_in, bytes_out;
     int64_t p50_ns, p90_ns, p99_ns, max_ns; /* latency (histogram, ~1.5% resolution) */
     int64_t lateness_p99_ns, lateness_max_ns;

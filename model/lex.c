@@ -260,6 +260,17 @@ int pr_time_from_epoch(int64_t v, int64_t unit_ns, int64_t *out_ns)
     return 0;
 }
 
+int pr_time_from_seconds(double s, int64_t *out_ns)
+{
+    if (!(s >= (double)PR_TIME_MIN_S && s < (double)PR_TIME_END_S))
+        return PR_TIME_RANGE;
+    double ns = nearbyint(s * 1e9);
+    if (ns > (double)PR_TIME_MAX_NS) /* rounding at the very end of the range */
+        ns = (double)PR_TIME_MAX_NS;
+    *out_ns = (int64_t)ns;
+    return 0;
+}
+
 int pr_time_is_go_zero(const char *s, size_t n)
 {
     static const char zero[] = "0001-01-01T00:00:00Z";

@@ -45,6 +45,9 @@ int pr_time_from_civil(int64_t year, unsigned mon, unsigned day, int64_t sec_of_
 /* ns of v units of unit_ns (1e9 s, 1e6 ms, 1e3 µs, 1 ns) since the epoch. 0, or
  * PR_TIME_RANGE outside 1678..2261. */
 int pr_time_from_epoch(int64_t v, int64_t unit_ns, int64_t *out_ns);
+/* ns of a time given in (fractional) seconds since the epoch. 0, or PR_TIME_RANGE outside
+ * 1678..2261 (NaN included). */
+int pr_time_from_seconds(double s, int64_t *out_ns);
 /* 1 when s is Go's zero time.Time as RFC 3339 ("0001-01-01T00:00:00Z"): no time at all. */
 int pr_time_is_go_zero(const char *s, size_t n);
 /* Parses an RFC 3339 timestamp ("2026-11-30T15:11:09.461933948Z", "...-03:30") to ns since

@@ -81,6 +81,13 @@ void pr_run_meta_set(pr_run *r, const char *key, json_t *value)
     json_object_set_new(r->meta, key, value);
 }
 
+void pr_run_meta_resolution(pr_run *r, const char *key, int64_t ns)
+{
+    json_t *old = json_object_get(r->meta, key);
+    if (!json_is_integer(old) || json_integer_value(old) < ns)
+        json_object_set_new(r->meta, key, json_integer(ns));
+}
+
 /* Bytes of s[0..n) that fit in max bytes without cutting a UTF-8 sequence. */
 static size_t cut_at_char(const char *s, size_t n, size_t max)
 {

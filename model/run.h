@@ -30,7 +30,11 @@ typedef struct pr_run {
     int32_t concurrency;     /* threads/connections, -1 if unknown */
     int summary_only;        /* 1: no samples, only the tool's printed aggregates */
     json_t *summary;         /* summary-only: the numbers the tool printed (owned), see below */
-    json_t *meta;            /* free-form metadata object (owned): time resolution, zone, notes */
+    json_t *meta;            /* free-form metadata object (owned): time resolution, zone, notes;
+                              * "lossy": what a per-request file cannot record exactly, any of
+                              * "requests" (rows missing), "outcomes" (no success per row),
+                              * "timing" (coarse or partial start times): for those, the tool's
+                              * printed summary of the same run wins (analysis/headline.h) */
     pr_strtab *strings;      /* interned strings of the run's samples (owned) */
     int64_t samples;         /* samples stored for the run (store-maintained) */
     int64_t successes;       /* of which successful (store-maintained) */
@@ -64,6 +68,11 @@ void pr_run_tag(pr_run *r, const char *key, const char *value);
 const char *pr_run_tag_get(const pr_run *r, const char *key);
 /* Sets meta[key] = value (steals the reference to value). */
 void pr_run_meta_set(pr_run *r, const char *key, json_t *value);
+/* Records the clock resolution of some of the run's times in meta[key]
+ * ("latency_resolution_ns": durations; "time_resolution_ns": start stamps), keeping the
+ * coarsest any of its inputs gave: ab's text (whole ms) joined with its -e CSV (µs) still has
+ * whole-millisecond numbers. */
+void pr_run_meta_resolution(pr_run *r, const char *key, int64_t ns);
 /* Interning shortcuts into the run's string table. Strings are kept as valid UTF-8 without
  * NUL bytes (labels, URLs and errors are shown and serialised as text): a byte that is not
  * part of a UTF-8 sequence, and a NUL, become U+FFFD, counted in r->strings_repaired (the sink

@@ -68,36 +68,18 @@ static int classify(const unsigned char *s, size_t n, size_t i, unsigned flags, 
     return 0;
 }
 
-/* A number with an optional unit ("-3.2%", "+1.50 ms", "-12 req/s", a lone "-"): a spreadsheet
- * reads it as a number or text, never as a formula that calls anything. */
-static int number_like(const char *s, size_t n)
-{
-    size_t i = 0;
-    if (i < n && (s[i] == '+' || s[i] == '-'))
-        i++;
-    if (i == n)
-        return n == 1 && s[0] == '-';
-    if (s[i] < '0' || s[i] > '9')
-        return 0;
-    while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == ','))
-        i++;
-    if (i < n && s[i] == ' ')
-        i++;
-    for (; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        int unit = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '%' || c == '/' ||
-                   (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] == 0xb5); /* µ */
-        if (!unit)
-            return 0;
-        if (c == 0xc2)
-            i++;
-    }
-    return 1;
-}
-
+/* A spreadsheet cell that could run something: "=" or "@" first always; "+" or "-" first
+ * when it holds a character a formula needs to call a function or another program ("(", "|",
+ * "!"): numbers ("-3.2%"), the unknown "-", "-Xmx2g" and "-XX:+UseG1GC" stay as they are. */
 static int needs_quote(const char *s, size_t n, unsigned flags)
 {
-    return (flags & PR_TEXT_CELL) && n > 0 && s[0] && strchr("=+-@", s[0]) && !number_like(s, n);
+    if (!(flags & PR_TEXT_CELL) || n == 0)
+        return 0;
+    if (s[0] == '=' || s[0] == '@')
+        return 1;
+    if (s[0] != '+' && s[0] != '-')
+        return 0;
+    return memchr(s, '(', n) || memchr(s, '|', n) || memchr(s, '!', n);
 }
 
 int pr_text_is_safe(const char *s, size_t n, unsigned flags)

@@ -10,8 +10,9 @@
  *   - the bidirectional overrides and isolates U+202A-U+202E, U+2066-U+2069 as "\u202e", so a
  *     label cannot display reversed ("Trojan Source").
  * With PR_TEXT_CELL a value that a spreadsheet would run as a formula (first character =, +,
- * - or @, as OWASP's CSV-injection advice lists them) is prefixed with a quote "'"; values
- * that are plain numbers with an optional unit ("-3.2%", "+1.50 ms", "-") are left alone.
+ * - or @, as OWASP's CSV-injection advice lists them) is prefixed with a quote "'": always
+ * after = or @; after + or - when it could call something (it holds "(", "|" or "!"), so
+ * numbers with a unit ("-3.2%", "+1.50 ms", "-") and options ("-Xmx2g") are left alone.
  * A backslash is not escaped: "\x1b" in a label reads the same as an escaped ESC. */
 #ifndef PR_TEXT_H
 #define PR_TEXT_H

@@ -103,7 +103,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                      "rows %d..99 are not monotonic: ab reads past its samples when a run has "
                      "50 requests or fewer; left out of the percentiles", bad_from);
     }
-    pr_run_meta_set(run, "latency_resolution_ns", json_integer(1000));
+    pr_run_meta_resolution(run, "latency_resolution_ns", 1000); /* ms, 3 decimals */
     pr_textsum_note(run, "ab -e: total time percentiles, row i = sorted[round(n*i/100)] (ab's "
                          "CSV index rule, not the text table's floor rule)");
     if (rows < 101)

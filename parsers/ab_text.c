@@ -45,6 +45,9 @@ typedef struct abt {
     int saw_total_row, in_pct, pct_rows, pct_100;
     int time_per_request; /* how many "Time per request" lines were read */
     int64_t complete, failed;
+    int64_t total_of;     /* "Total of N requests completed" (an aborted run), -1 if absent */
+    long last_line;       /* the last non-blank line and the column after its end */
+    long last_col;
     int64_t cat[4]; /* Connect, Receive, Length, Exceptions; PR_UNKNOWN if not printed */
     json_t *warning; /* the WARNING/ERROR being assembled (its continuation follows) */
     char warnbuf[600];
@@ -491,6 +494,7 @@ static void handle_line(abt *a, pr_str l, long lineno)
         pr_str r = {t.p + 9, t.n - 9};
         if (pr_textsum_i64(r, &n, &rest) == 0 && pr_str_eq(rest, "requests completed")) {
             a->aborted = 1;
+            a->total_of = n;
             pr_textsum_int(a->tool, "Total of requests completed", n);
             if (!a->report)
                 pr_textsum_int(a->sum, "requests", n);
@@ -556,6 +560,29 @@ static void handle_line(abt *a, pr_str l, long lineno)
         key_value(a, label, value);
 }
 
+/* ab stopped before its report (a refused connection, a reset without -r, an -s timeout):
+ * its stdout holds the banner, maybe "Total of N requests completed", and the fatal error
+ * only when stderr was pasted in. Nothing was measured: an error, not an empty run. */
+static int no_report(const abt *a, pr_error *err)
+{
+    static const char expected[] = "expected ab's report ('Server Software:' ... 'Complete "
+                                   "requests:')";
+    json_t *e = json_array_get(json_object_get(a->sum, "errors"), 0);
+    const char *why = json_string_value(json_object_get(e, "message"));
+    char after[64] = "before completing a request";
+    if (a->total_of >= 0)
+        snprintf(after, sizeof after, "after %lld requests", (long long)a->total_of);
+    if (why)
+        return pr_error_set(err, PR_EFORMAT, a->name, a->last_line, a->last_col,
+                            "%s, but ab stopped %s with '%s': nothing to ingest", expected,
+                            after, why);
+    return pr_error_set(err, PR_EFORMAT, a->name, a->last_line, a->last_col,
+                        "%s, but ab stopped %s (its stderr says why: %s): nothing to "
+                        "ingest", expected, after,
+                        a->total_of >= 0 ? "a reset without -r, a timeout with -s, ..."
+                                         : "a refused connection, an unknown host, ...");
+}
+
 /* Canonical failure count: only when ab's counter is a count of requests (see ab.md §6). */
 static void finish_failures(abt *a)
 {
@@ -572,11 +599,21 @@ static void finish_failures(abt *a)
             add_error(a, m, a->cat[c]);
         }
     }
+    /* ab does not count non-2xx responses as failed (it prints them apart, only when there
+     * are some); perfreport does. A request can be both, so the sum is exact only when one
+     * of the two is 0. */
+    json_t *n2 = json_object_get(a->tool, "Non-2xx responses");
+    int64_t non2xx = json_is_integer(n2) ? json_integer_value(n2) : 0;
     if (a->failed == 0) {
-        pr_textsum_int(a->sum, "failures", 0);
+        pr_textsum_int(a->sum, "failures", non2xx);
     } else if (nonzero == 1 && which == 2 && a->cat[2] == a->failed &&
                (a->complete == PR_UNKNOWN || a->failed <= a->complete)) {
-        pr_textsum_int(a->sum, "failures", a->failed);
+        if (non2xx == 0)
+            pr_textsum_int(a->sum, "failures", a->failed);
+        else
+            pr_textsum_note(a->run, "ab: some requests failed and some responses were non-2xx; "
+                                    "a request can be both, so the failed requests are not "
+                                    "known");
     } else {
         pr_textsum_note(a->run, "ab's 'Failed requests' counts failure events, not requests "
                                 "(one reset can count as Receive, Length and Exceptions): it "
@@ -602,9 +639,15 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     size_t len;
     int rc;
     long lines = 0;
+    a.total_of = -1;
     while ((rc = pr_input_getline(in, &line, &len, err)) > 0) {
         lines++;
-        handle_line(&a, pr_textsum_line(line, len), pr_input_lineno(in));
+        pr_str l = pr_textsum_line(line, len);
+        handle_line(&a, l, pr_input_lineno(in));
+        if (pr_str_trim(l).n) {
+            a.last_line = pr_input_lineno(in);
+            a.last_col = (long)l.n + 1;
+        }
     }
     flush_warning(&a);
     if (rc < 0)
@@ -613,19 +656,16 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         return pr_error_set(err, PR_EFORMAT, a.name, lines ? 1 : 0, 0,
                             "not ApacheBench output: expected the banner 'This is "
                             "ApacheBench' or a report starting with 'Server Software:'");
-    finish_failures(&a);
     if (!a.report)
-        a.aborted = 1; /* banner only: ab stopped before its report */
-    if (a.aborted) {
+        return no_report(&a, err);
+    finish_failures(&a);
+    if (a.aborted)
         json_object_set_new(a.tool, "aborted", json_true());
-        if (!a.report)
-            pr_textsum_note(a.run, "ab aborted before printing its report (stdout holds only "
-                                   "'Total of N requests completed' and the error)");
-    }
     if (a.html)
         pr_textsum_note(a.run, "ab -w: the Processing row is derived from aggregates "
                                "(min/avg/max of total minus those of connect), not from "
                                "requests");
+    pr_run_meta_resolution(a.run, "latency_resolution_ns", 1000000);
     pr_textsum_note(a.run, "ab text: times are whole ms; latency_ns p50..p99 come from ab's "
                            "percentage table (index floor(n*p/100) into the requests sorted "
                            "by total time); ttfb_ns is ab's Waiting row (write end to first "

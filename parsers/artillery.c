@@ -129,6 +129,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     }
     pr_run *run = sink->run;
     json_t *s = pr_textsum_begin(run);
+    pr_run_meta_resolution(run, "latency_resolution_ns", 1000000); /* whole ms */
     period(agg, s, 1);
     int64_t t0, t1; /* its first and last metric, as times (years 1678..2261) or unknown */
     if (pr_time_from_epoch(stamp_ms(json_object_get(agg, "firstMetricAt")), 1000000, &t0) == 0 &&

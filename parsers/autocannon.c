@@ -69,6 +69,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     }
     pr_run *run = sink->run;
     json_t *s = pr_textsum_begin(run);
+    pr_run_meta_resolution(run, "latency_resolution_ns", 1000000); /* its histogram: whole ms */
     int64_t responses = count_of(req, "total"), errors = count_of(doc, "errors");
     int64_t non2xx = count_of(doc, "non2xx");
     /* every request ends in a response or an error (timeouts are counted among errors) */

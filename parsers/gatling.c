@@ -19,6 +19,9 @@ void pr_gatling_begin(pr_gatling *g, pr_input *in, pr_sink *sink, pr_error *err)
     g->err = err;
     g->name = pr_input_name(in);
     g->errors = json_object();
+    /* simulation.log stamps request start and end in epoch milliseconds */
+    pr_run_meta_resolution(sink->run, "latency_resolution_ns", 1000000);
+    pr_run_meta_resolution(sink->run, "time_resolution_ns", 1000000);
 }
 
 void pr_gatling_run(pr_gatling *g, pr_str cls, pr_str simid, int64_t start_ms, pr_str desc,

@@ -344,6 +344,7 @@ static void setup_run(jcsv *j)
     pr_run *r = j->sink->run;
     pr_run_set_format(r, "jmeter-csv", "jmeter");
     r->load_model = PR_LOAD_CLOSED;
+    pr_run_meta_resolution(r, "latency_resolution_ns", 1000000); /* elapsed, Latency, Connect: ms */
     char d[3] = {j->delim, 0, 0};
     if (j->delim == '\t')
         strcpy(d, "\\t");

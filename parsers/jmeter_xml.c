@@ -531,6 +531,7 @@ static void setup_run(jxml *x)
     pr_run_set_format(r, "jmeter-xml", "jmeter");
     r->load_model = PR_LOAD_CLOSED;
     pr_run_meta_set(r, "time_resolution_ns", json_integer(1000000));
+    pr_run_meta_resolution(r, "latency_resolution_ns", 1000000); /* elapsed, Latency, Connect: ms */
     pr_run_meta_set(r, "timestamp_format", json_string("ms"));
     pr_run_meta_set(r, "timestamp_marks", json_string(x->opts->jtl_timestamp_end ? "end" : "start"));
     pr_jtl_meta_rule(r, x->opts->subresults);

@@ -14,6 +14,8 @@ extern const pr_parser pr_parser_hey_csv, pr_parser_hey_text, pr_parser_wrk_text
 extern const pr_parser pr_parser_siege_text, pr_parser_siege_json, pr_parser_httperf_text;
 extern const pr_parser pr_parser_jmeter_csv;
 extern const pr_parser pr_parser_jmeter_xml;
+extern const pr_parser pr_parser_k6_json, pr_parser_k6_summary, pr_parser_k6_csv;
+extern const pr_parser pr_parser_hdr_hgrm, pr_parser_hdr_hlog;
 extern const pr_parser pr_parser_gatling, pr_parser_gatling_bin, pr_parser_locust;
 extern const pr_parser pr_parser_artillery, pr_parser_autocannon;
 
@@ -36,6 +38,11 @@ const pr_parser *const pr_parsers[] = {
     &pr_parser_httperf_text,
     &pr_parser_jmeter_csv,
     &pr_parser_jmeter_xml,
+    &pr_parser_k6_json,
+    &pr_parser_k6_summary,
+    &pr_parser_k6_csv,
+    &pr_parser_hdr_hgrm,
+    &pr_parser_hdr_hlog,
     &pr_parser_gatling,
     &pr_parser_gatling_bin,
     &pr_parser_locust,

@@ -94,6 +94,7 @@ static void finish(pr_run *run, const double *v, int64_t users)
             run->concurrency = (int32_t)users;
     }
     run->load_model = PR_LOAD_CLOSED;
+    pr_run_meta_resolution(run, "latency_resolution_ns", 10000000);
     pr_textsum_note(run, "siege: times are seconds with 2 decimals, data in MB; requests = "
                          "Transactions + Failed transactions (siege's availability "
                          "denominator); 'Concurrency' is the average achieved, kept under tool");

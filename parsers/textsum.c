@@ -1,6 +1,8 @@
 /* Building summary-only runs from printed tool reports: JSON setters, number scanning, merge. */
 #include "parsers/textsum.h"
 #include "model/text.h"
+#include "model/xalloc.h"
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -260,4 +262,32 @@ void pr_textsum_merge(json_t *into, const json_t *from)
 {
     if (json_is_object(into) && json_is_object(from))
         merge_depth(into, from, 0);
+}
+
+char *pr_textsum_slurp(pr_input *in, size_t max, size_t *len, pr_error *err)
+{
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    for (;;) {
+        buf = pr_xgrow(buf, &cap, n + 65536 + 1, 1);
+        size_t want = cap - 1 - n;
+        if (n + want > max + 1)
+            want = max + 1 - n;
+        long r = pr_input_read(in, buf + n, want, err);
+        if (r < 0) {
+            free(buf);
+            return NULL;
+        }
+        n += (size_t)r;
+        if (r == 0 || n > max)
+            break;
+    }
+    if (n > max) {
+        free(buf);
+        pr_error_set(err, PR_EPARSE, pr_input_name(in), 0, 0, "input larger than %zu bytes", max);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
 }

@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "model/input.h"
 #include "model/lex.h"
 #include "model/run.h"
 
@@ -52,6 +53,10 @@ int64_t pr_textsum_round(double v);
 pr_str pr_textsum_token(pr_str *s);
 /* Strips a trailing "\r" (for CRLF text). */
 pr_str pr_textsum_line(const char *line, size_t n);
+
+/* Reads all of a (small) input into a NUL-terminated heap buffer (*len bytes, caller frees).
+ * NULL with err set on I/O error or when the input is longer than max bytes. */
+char *pr_textsum_slurp(pr_input *in, size_t max, size_t *len, pr_error *err);
 
 /* Merges summary `from` into `into`: objects are merged key by key recursively; where both
  * hold a non-object value for the same key, `into` keeps its own (the first reader wins);

@@ -98,7 +98,11 @@ typedef struct pr_chart_capacity {
     const double *throughput_per_s; /* left axis */
     const int64_t *p99_ns;          /* right axis (< 0 = unknown) */
     const double *error_ratio;      /* 0..1 or NULL; shown as annotation when > 0 */
-    long knee;                      /* index of the saturation point, -1 = none */
+    long knee;                      /* index of the knee, -1 = none */
+    const char *knee_label;         /* what the knee crossed, e.g. "p99 above the SLO"; NULL:
+                                       pr_chart_capacity_knee_reason */
+    const char *load_title;         /* x axis title; NULL: offered load in requests per second
+                                       (and the throughput = offered line is drawn) */
 } pr_chart_capacity;
 
 /* Everything a kind may draw from; a kind uses the members its `needs` names. */
@@ -166,7 +170,11 @@ enum {
     PR_CHART_NEEDS_DISTS = 1u << 2,
     PR_CHART_NEEDS_LABELS = 1u << 3,
     PR_CHART_NEEDS_COMPARE = 1u << 4,
-    PR_CHART_NEEDS_CAPACITY = 1u << 5
+    PR_CHART_NEEDS_CAPACITY = 1u << 5,
+    /* kinds drawn from samples: nothing to draw for a summary-only run (compare and capacity
+     * draw from the statistics, which a tool's printed summary also gives) */
+    PR_CHART_NEEDS_SAMPLES = PR_CHART_NEEDS_POINTS | PR_CHART_NEEDS_TS | PR_CHART_NEEDS_DISTS |
+                             PR_CHART_NEEDS_LABELS
 };
 
 /* One chart kind: the table row `perfreport chart --list` prints. */
@@ -205,12 +213,14 @@ int pr_chart_render_file(const pr_chart_kind *kind, const pr_chart_input *in,
 /* Glyphs of `utf8` that no installed font in the chart font list covers (0 = all render). */
 int pr_chart_missing_glyphs(const char *utf8, const char *font);
 
-/* Releases the font caches pango and fontconfig keep for the process (optional; call once at
- * exit after the last chart so leak checkers stay quiet). No chart call may follow. */
+/* Releases pango's default font map (optional; call once at exit after the last chart).
+ * fontconfig's process-wide caches stay until the exit. No chart call may follow. */
 void pr_chart_shutdown(void);
 
-/* A simple saturation point for a capacity series: the first step whose throughput falls
+/* A simple knee for a capacity series: the first step whose throughput falls
  * below 90% of the offered load or whose p99 exceeds 3× the first step's; -1 if none. */
 long pr_chart_capacity_knee(const pr_chart_capacity *c);
+/* What point i of c crossed by pr_chart_capacity_knee's rules (a static string). */
+const char *pr_chart_capacity_knee_reason(const pr_chart_capacity *c, long i);
 
 #endif

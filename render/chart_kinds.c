@@ -100,7 +100,7 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
     if (!(hi > 0))
         hi = lo * 10;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->y.title = "Latency";
+    cv->y.title = "Latency by send time";
     cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_DUR, cv_want_log(cv, lo, hi), lo, hi, 1);
@@ -139,8 +139,9 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     const pr_chart_timeseries *ts = in->ts;
     const double *ser[3] = {ts->ok_per_s, ts->fail_per_s, ts->rate_per_s};
     const rgb cols[3] = {PR_OI_GREEN, PR_OI_VERMILLION, PR_OI_BLACK};
-    static const char *const names[3] = {"successful responses/s", "failed responses/s",
-                                         "requests sent/s"};
+    static const char *const names[3] = {"successful responses/s (at completion)",
+                                         "failed responses/s (at completion)",
+                                         "requests sent/s (at sending)"};
     double hi = 0, thi = 0, tmax = 0;
     size_t nvalid = 0, nthreads = 0;
     double iv = ts->interval_ns > 0 ? (double)ts->interval_ns : 0;
@@ -170,7 +171,7 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->y.title = "Responses per second";
+    cv->y.title = "Per second, responses by completion time";
     cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
@@ -399,7 +400,7 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->y.title = "Responses per second";
+    cv->y.title = "Responses per second by completion time";
     cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
@@ -896,6 +897,14 @@ long pr_chart_capacity_knee(const pr_chart_capacity *c)
     return -1;
 }
 
+const char *pr_chart_capacity_knee_reason(const pr_chart_capacity *c, long i)
+{
+    if (!c || i < 0 || (size_t)i >= c->n || !c->offered_per_s || !c->throughput_per_s)
+        return "";
+    return c->throughput_per_s[i] < 0.9 * c->offered_per_s[i] ? "throughput below 90% of the offered load"
+                                                              : "p99 above 3x the first load's";
+}
+
 static void draw_capacity(pr_canvas *cv, const pr_chart_input *in)
 {
     const pr_chart_capacity *C = in->capacity;
@@ -921,15 +930,16 @@ static void draw_capacity(pr_canvas *cv, const pr_chart_input *in)
     }
     cv_title(cv, "Capacity: throughput and p99 latency against offered load");
     cv_legend_add(cv, PR_OI_GREEN, LEG_LINE, "throughput (left axis)");
-    cv_legend_add(cv, (rgb){0.6, 0.6, 0.6}, LEG_DASH, "throughput = offered load");
+    if (!C->load_title)
+        cv_legend_add(cv, (rgb){0.6, 0.6, 0.6}, LEG_DASH, "throughput = offered load");
     if (C->p99_ns)
         cv_legend_add(cv, PR_OI_ORANGE, LEG_LINE, "p99 latency (right axis)");
     long knee = C->knee >= 0 && (size_t)C->knee < n ? C->knee : -1;
     if (knee >= 0)
-        cv_legend_add(cv, PR_OI_PURPLE, LEG_DASH, "saturation point");
+        cv_legend_add(cv, PR_OI_PURPLE, LEG_DASH, "knee (first limit crossed)");
     cv_legend(cv);
-    double top = fmax(xmax, ymax);
-    cv->x.title = "Offered load (requests per second)";
+    double top = C->load_title ? ymax : fmax(xmax, ymax);
+    cv->x.title = C->load_title ? C->load_title : "Offered load (requests per second)";
     cv->y.title = "Throughput (responses per second)";
     pr_axis_set(&cv->x, AX_NUM, 0, 0, xmax > 0 ? xmax : 1, 1);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, top > 0 ? top : 1, 1);
@@ -951,17 +961,19 @@ static void draw_capacity(pr_canvas *cv, const pr_chart_input *in)
     }
     cairo_t *cr = cv->cr;
     cv_clip_plot(cv);
-    /* ideal line */
-    cairo_save(cr);
-    double d[] = {6, 4};
-    cairo_set_dash(cr, d, 2, 0);
-    cairo_set_line_width(cr, 1.2);
-    cv_colour(cv, (rgb){0.6, 0.6, 0.6}, 1);
-    cairo_move_to(cr, pr_axis_map(&cv->x, 0), pr_axis_map(&cv->y, 0));
-    double e = fmin(cv->x.hi, cv->y.hi);
-    cairo_line_to(cr, pr_axis_map(&cv->x, e), pr_axis_map(&cv->y, e));
-    cairo_stroke(cr);
-    cairo_restore(cr);
+    if (!C->load_title) {
+        /* ideal line: throughput = offered rate */
+        cairo_save(cr);
+        double d[] = {6, 4};
+        cairo_set_dash(cr, d, 2, 0);
+        cairo_set_line_width(cr, 1.2);
+        cv_colour(cv, (rgb){0.6, 0.6, 0.6}, 1);
+        cairo_move_to(cr, pr_axis_map(&cv->x, 0), pr_axis_map(&cv->y, 0));
+        double e = fmin(cv->x.hi, cv->y.hi);
+        cairo_line_to(cr, pr_axis_map(&cv->x, e), pr_axis_map(&cv->y, e));
+        cairo_stroke(cr);
+        cairo_restore(cr);
+    }
     double *xs = pr_xmalloc((n + 1) * sizeof *xs);
     double *ys = pr_xmalloc((n + 1) * sizeof *ys);
     unsigned char *v = pr_xmalloc(n + 1);
@@ -1000,9 +1012,10 @@ static void draw_capacity(pr_canvas *cv, const pr_chart_input *in)
     free(v);
     if (knee >= 0 && okd(C->offered_per_s, (size_t)knee)) {
         /* the knee as a marker, then the caller's own markers */
-        char lab[96], num[32];
+        char lab[160], num[32];
         pr_fmt_number(C->offered_per_s[knee], num, sizeof num);
-        snprintf(lab, sizeof lab, "saturation at %s req/s", num);
+        snprintf(lab, sizeof lab, "knee at %s%s: %s", num, C->load_title ? "" : " req/s",
+                 C->knee_label ? C->knee_label : pr_chart_capacity_knee_reason(C, knee));
         pr_chart_marker mk[17];
         size_t nmk = 0;
         mk[nmk++] = (pr_chart_marker){C->offered_per_s[knee],

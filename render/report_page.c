@@ -38,12 +38,38 @@ int pr_report_page_html(const char *md, size_t len, json_t *ctx, pr_buf *out, pr
     size_t n;
     const char *css = builtin("report-style.mustache", &n);
     pr_buf_append(out, css, n);
-    pr_buf_puts(out, "</style>\n</head>\n<body>\n<div class=\"page\">\n");
+    pr_buf_puts(out, "</style>\n");
+    json_t *dash = json_object_get(ctx, "dashboard");
+    if (dash) {
+        pr_buf_puts(out, "<style>");
+        pr_buf_puts(out, json_string_value(json_object_get(dash, "library_css")));
+        pr_buf_puts(out, "</style>\n");
+    }
+    pr_buf_puts(out, "</head>\n<body>\n<div class=\"page\">\n");
+    if (dash)
+        pr_buf_puts(out, "<div class=\"toolbar\"><button type=\"button\" id=\"pr-reset\">&#8596;"
+                         "</button> <button type=\"button\" id=\"pr-theme\">&#9680;</button></div>\n");
     int rc = pr_markdown_to_html(md, len, out, err);
     pr_buf_puts(out, "</div>\n<script>");
     const char *js = builtin("report-script.mustache", &n);
     pr_buf_append(out, js, n);
-    pr_buf_puts(out, "</script>\n</body>\n</html>\n");
+    pr_buf_puts(out, "</script>\n");
+    if (dash) {
+        /* the interactive charts replace the chart images (render/js/dashboard.js) */
+        pr_buf_puts(out, "<script type=\"application/json\" id=\"pr-words\">");
+        const char *words = builtin("report-words.mustache", &n);
+        pr_buf_append(out, words, n);
+        pr_buf_puts(out, "</script>\n<script type=\"application/json\" id=\"pr-data\">");
+        pr_buf_puts(out, json_string_value(json_object_get(dash, "data")));
+        pr_buf_puts(out, "</script>\n<script>\n/* uPlot, MIT licence:\n");
+        pr_buf_puts(out, json_string_value(json_object_get(dash, "library_licence")));
+        pr_buf_puts(out, "*/\n");
+        pr_buf_puts(out, json_string_value(json_object_get(dash, "library")));
+        pr_buf_puts(out, "</script>\n<script>");
+        pr_buf_puts(out, json_string_value(json_object_get(dash, "script")));
+        pr_buf_puts(out, "</script>\n");
+    }
+    pr_buf_puts(out, "</body>\n</html>\n");
     return rc;
 }
 
@@ -83,100 +109,182 @@ static const chart_job jobs[] = {
     {"percentiles_over_time", "percentiles", "Latency percentiles over time"},
     {"throughput", "throughput", "Throughput over time"},
     {"distribution", "spectrum", "Latency by percentile"},
+    {"status_over_time", "status", "Responses by status code over time"},
+    {"labels_p99", "labels", "p99 per label"},
 };
+
+/* Per-label time series drawn for Markdown (labels[i].percentiles_chart), for the labels with
+ * the most requests. (A name no run or document field has: a label without it must not find
+ * another chart up the Mustache context stack.) */
+#define LABEL_CHARTS_MAX 8
+
+typedef struct chart_out {
+    const char *output; /* the report file: charts go to OUTPUT_files/ */
+    int inline_charts;
+} chart_out;
+
+/* Draws one chart and stores its reference under key in charts: a data: URI (inline, tagged
+ * #pr-chart=RUN-KEY for the interactive page) or a PNG file in OUTPUT_files/. */
+static int draw_one(chart_out *co, const pr_chart_kind *kind, const pr_chart_input *in,
+                    const pr_chart_opts *o, long long run_id, const char *file_key,
+                    const char *key, json_t *charts, pr_error *err)
+{
+    char name[160];
+    snprintf(name, sizeof name, "run%lld-%s", run_id, file_key);
+    pr_buf ref = PR_BUF_INIT;
+    int rc = pr_report_page_chart(kind, in, o, co->output, name, co->inline_charts, &ref, err);
+    if (rc == 0 && co->inline_charts)
+        pr_buf_printf(&ref, "#pr-chart=%lld-%s", run_id, file_key);
+    if (rc == 0)
+        json_object_set_new(charts, key, json_string(ref.p ? ref.p : ""));
+    pr_buf_dispose(&ref);
+    return rc;
+}
+
+static int can_draw(const pr_chart_kind *kind, const pr_chart_input *in)
+{
+    return kind && !((kind->needs & PR_CHART_NEEDS_POINTS) && !in->points) &&
+           !((kind->needs & PR_CHART_NEEDS_TS) && !in->ts) &&
+           !((kind->needs & PR_CHART_NEEDS_DISTS) && !in->dists) &&
+           !((kind->needs & PR_CHART_NEEDS_LABELS) && (!in->labels || in->labels->n < 2));
+}
+
+static void chart_opts(pr_chart_opts *o, json_t *run, const char *title, const char *subtitle)
+{
+    pr_chart_opts_init(o);
+    o->width = 1000;
+    o->height = 500;
+    o->title = title;
+    o->subtitle = subtitle ? subtitle : json_string_value(json_object_get(run, "name"));
+    o->start_ns = json_integer_value(json_object_get(run, "start_ns"));
+}
+
+/* Findings that name a moment (error onset, saturation, a stall) are marked on time charts. */
+static size_t finding_marks(json_t *run, pr_chart_marker *marks, size_t max)
+{
+    size_t n = 0, fi;
+    json_t *fd;
+    json_array_foreach(json_object_get(run, "findings"), fi, fd) {
+        json_t *t = json_object_get(fd, "t_ns");
+        if (json_is_integer(t) && n < max) {
+            marks[n].x = (double)json_integer_value(t);
+            marks[n].y = NAN;
+            marks[n].label = json_string_value(json_object_get(fd, "title"));
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The percentiles over time of each of the busiest labels (their own time series). */
+static int label_charts(chart_out *co, json_t *run, long long run_id, pr_error *err)
+{
+    const pr_chart_kind *kind = pr_chart_kind_find("percentiles");
+    size_t i;
+    json_t *l;
+    int rc = 0;
+    json_array_foreach(json_object_get(run, "labels"), i, l) {
+        json_t *ts = json_object_get(l, "timeseries");
+        if (rc < 0 || i >= LABEL_CHARTS_MAX || !ts || json_array_size(json_object_get(run, "labels")) < 2)
+            break;
+        json_t *wrap = json_object();
+        json_object_set(wrap, "timeseries", ts);
+        pr_model_charts mc;
+        memset(&mc, 0, sizeof mc);
+        pr_model_charts_run(&mc, wrap, "p99");
+        pr_chart_input in = pr_model_charts_input(&mc);
+        if (can_draw(kind, &in)) {
+            pr_chart_opts o;
+            chart_opts(&o, run, "Latency percentiles over time",
+                       json_string_value(json_object_get(l, "label")));
+            char key[64];
+            snprintf(key, sizeof key, "label%zu-percentiles_over_time", i + 1);
+            rc = draw_one(co, kind, &in, &o, run_id, key, "percentiles_chart", l, err);
+        }
+        pr_model_charts_dispose(&mc);
+        json_decref(wrap);
+    }
+    return rc;
+}
+
+/* Every standard chart of one run into run.charts. */
+static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *payload,
+                      pr_error *err)
+{
+    pr_model_charts mc;
+    memset(&mc, 0, sizeof mc);
+    pr_model_charts_run(&mc, run, "p99");
+    pr_chart_input in = pr_model_charts_input(&mc);
+    pr_chart_points pts = {0, NULL, NULL, NULL};
+    int have_points = points && points(payload, run, &pts, err) == 0;
+    in.points = have_points ? &pts : NULL;
+    long long id = (long long)json_integer_value(json_object_get(run, "id"));
+    json_t *charts = json_object();
+    int rc = 0;
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0] && rc == 0; j++) {
+        const pr_chart_kind *kind = pr_chart_kind_find(jobs[j].kind);
+        if (!can_draw(kind, &in))
+            continue;
+        pr_chart_opts o;
+        chart_opts(&o, run, jobs[j].title, NULL);
+        pr_chart_marker marks[8];
+        if (kind->needs & PR_CHART_NEEDS_TS) {
+            o.markers = marks;
+            o.n_markers = finding_marks(run, marks, 8);
+        }
+        rc = draw_one(co, kind, &in, &o, id, jobs[j].key, jobs[j].key, charts, err);
+    }
+    json_object_set_new(run, "charts", charts);
+    if (have_points)
+        points(payload, NULL, &pts, err);
+    pr_model_charts_dispose(&mc);
+    return rc == 0 ? label_charts(co, run, id, err) : rc;
+}
 
 int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
                           pr_points_fn points, void *payload, pr_error *err)
 {
-    char *dir = files_dir(output);
-    const char *base = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
-    int rc = 0, made_dir = 0;
+    chart_out co = {output, inline_charts};
+    int rc = 0;
     size_t i;
     json_t *run;
     json_array_foreach(json_object_get(ctx, "runs"), i, run) {
         if (rc < 0)
             break;
-        if (json_is_true(json_object_get(run, "summary_only")))
-            continue;
-        pr_model_charts mc;
-        memset(&mc, 0, sizeof mc);
-        pr_model_charts_run(&mc, run, "p99");
-        pr_chart_input in = pr_model_charts_input(&mc);
-        pr_chart_points pts = {0, NULL, NULL, NULL};
-        int have_points = points && points(payload, run, &pts, err) == 0;
-        in.points = have_points ? &pts : NULL;
-        json_t *charts = json_object();
-        for (size_t j = 0; j < sizeof jobs / sizeof jobs[0] && rc == 0; j++) {
-            const pr_chart_kind *kind = pr_chart_kind_find(jobs[j].kind);
-            if (!kind || ((kind->needs & PR_CHART_NEEDS_POINTS) && !in.points) ||
-                ((kind->needs & PR_CHART_NEEDS_TS) && !in.ts) ||
-                ((kind->needs & PR_CHART_NEEDS_DISTS) && !in.dists))
-                continue;
-            pr_chart_opts o;
-            pr_chart_opts_init(&o);
-            /* findings that name a moment (error onset, saturation, a stall) are marked on the
-             * time charts */
-            pr_chart_marker marks[8];
-            size_t nmarks = 0, fi;
-            json_t *fd;
-            json_array_foreach(json_object_get(run, "findings"), fi, fd) {
-                json_t *t = json_object_get(fd, "t_ns");
-                if (json_is_integer(t) && nmarks < 8 && (kind->needs & PR_CHART_NEEDS_TS)) {
-                    marks[nmarks].x = (double)json_integer_value(t);
-                    marks[nmarks].y = NAN;
-                    marks[nmarks].label = json_string_value(json_object_get(fd, "title"));
-                    nmarks++;
-                }
-            }
-            o.markers = marks;
-            o.n_markers = nmarks;
-            o.width = 1000;
-            o.height = 500;
-            o.title = jobs[j].title;
-            o.subtitle = json_string_value(json_object_get(run, "name"));
-            o.start_ns = json_integer_value(json_object_get(run, "start_ns"));
-            pr_buf img = PR_BUF_INIT;
-            rc = pr_chart_render_buf(kind, &in, &o, inline_charts ? PR_CHART_SVG : PR_CHART_PNG,
-                                     &img, NULL, err);
-            if (rc < 0) {
-                pr_buf_dispose(&img);
-                break;
-            }
-            pr_buf ref = PR_BUF_INIT;
-            if (inline_charts) {
-                pr_buf_puts(&ref, "data:image/svg+xml;base64,");
-                base64((const unsigned char *)img.p, img.len, &ref);
-            } else {
-                if (!made_dir) {
-                    mkdir(dir, 0777);
-                    made_dir = 1;
-                }
-                char *path = pr_xasprintf("%s/run%lld-%s.png", dir,
-                                          (long long)json_integer_value(json_object_get(run, "id")),
-                                          jobs[j].key);
-                FILE *f = fopen(path, "wb");
-                int bad = !f || fwrite(img.p, 1, img.len, f) != img.len;
-                if (f)
-                    bad |= fclose(f) != 0;
-                if (bad) {
-                    rc = pr_error_set(err, PR_EIO, path, 0, 0, "cannot write chart: %s",
-                                      strerror(errno));
-                    unlink(path); /* no truncated chart left behind */
-                }
-                free(path);
-                pr_buf_printf(&ref, "%s/run%lld-%s.png", base,
-                              (long long)json_integer_value(json_object_get(run, "id")),
-                              jobs[j].key);
-            }
-            json_object_set_new(charts, jobs[j].key, json_string(ref.p ? ref.p : ""));
-            pr_buf_dispose(&ref);
-            pr_buf_dispose(&img);
-        }
-        json_object_set_new(run, "charts", charts);
-        if (have_points)
-            points(payload, NULL, &pts, err);
-        pr_model_charts_dispose(&mc);
+        if (!json_is_true(json_object_get(run, "summary_only")))
+            rc = run_charts(&co, run, points, payload, err);
     }
-    free(dir);
+    return rc;
+}
+
+int pr_report_page_chart(const pr_chart_kind *kind, const pr_chart_input *in,
+                         const pr_chart_opts *o, const char *output, const char *name,
+                         int inline_charts, pr_buf *ref, pr_error *err)
+{
+    pr_buf img = PR_BUF_INIT;
+    int rc = pr_chart_render_buf(kind, in, o, inline_charts ? PR_CHART_SVG : PR_CHART_PNG, &img,
+                                 NULL, err);
+    if (rc == 0 && inline_charts) {
+        pr_buf_puts(ref, "data:image/svg+xml;base64,");
+        base64((const unsigned char *)img.p, img.len, ref);
+    } else if (rc == 0) {
+        char *dir = files_dir(output);
+        const char *base = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+        char *path = pr_xasprintf("%s/%s.png", dir, name);
+        if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+            rc = pr_error_set(err, PR_EIO, dir, 0, 0, "cannot create: %s", strerror(errno));
+        FILE *f = rc == 0 ? fopen(path, "wb") : NULL;
+        int bad = rc == 0 && (!f || fwrite(img.p, 1, img.len, f) != img.len);
+        if (f)
+            bad |= fclose(f) != 0;
+        if (bad) {
+            rc = pr_error_set(err, PR_EIO, path, 0, 0, "cannot write chart: %s", strerror(errno));
+            unlink(path); /* no truncated chart left behind */
+        }
+        pr_buf_printf(ref, "%s/%s.png", base, name);
+        free(path);
+        free(dir);
+    }
+    pr_buf_dispose(&img);
     return rc;
 }

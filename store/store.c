@@ -225,6 +225,7 @@ struct pr_ingest {
     pr_buf block;
     /* aggregates of what this input adds to the current run */
     int64_t samples, successes;
+    int64_t tx_samples, tx_before; /* Transaction Controller samples: this input's, earlier */
     counts label_n, label_err, error_n, status_n;
     int64_t total_samples;
     int runs;
@@ -275,6 +276,7 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
         int outcome = pr_sample_outcome(x);
         ing->samples++;
         ing->successes += outcome == 1;
+        ing->tx_samples += (x->flags & PR_SF_TRANSACTION) != 0;
         count_add(&ing->label_n, x->label, 1);
         if (outcome == 0)
             count_add(&ing->label_err, x->label, 1);
@@ -321,6 +323,28 @@ static char *dumps(json_t *j)
     return j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 }
 
+/* "stdin", or "stdin-2", "stdin-3"… when another run already has the name: inputs read from
+ * stdin have no file name to tell them apart. Malloc'd. */
+static char *stdin_name(pr_store *st, int64_t run_id)
+{
+    sqlite3_stmt *q;
+    char *name = pr_xstrdup("stdin");
+    if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM runs WHERE name=? AND id<>?", -1, &q, NULL) !=
+        SQLITE_OK)
+        return name;
+    for (int k = 2;; k++) {
+        sqlite3_reset(q);
+        sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 2, run_id);
+        if (sqlite3_step(q) != SQLITE_ROW)
+            break;
+        free(name);
+        name = pr_xasprintf("stdin-%d", k);
+    }
+    sqlite3_finalize(q);
+    return name;
+}
+
 /* Writes metadata, strings and aggregates of the current run. */
 static int finish_run(pr_ingest *ing, pr_error *err)
 {
@@ -330,15 +354,20 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     pr_store *st = ing->st;
     pr_run *run = ing->run;
     if (!run->name || !*run->name) {
-        char *n = pr_xstrdup(base_name(ing->source));
+        char *n = strcmp(ing->source, "-") ? pr_xstrdup(base_name(ing->source))
+                                           : stdin_name(st, run->id);
         char *dot = strrchr(n, '.');
-        if (dot && dot != n)
+        if (dot && dot != n && strcmp(ing->source, "-"))
             *dot = 0;
-        pr_run_set_name(run, strcmp(ing->source, "-") ? n : "stdin");
+        pr_run_set_name(run, n);
         free(n);
     }
     run->samples += ing->samples;
     run->successes += ing->successes;
+    /* store-maintained: samples that are not requests (JMeter Transaction Controllers) */
+    int64_t tx = ing->tx_before + ing->tx_samples;
+    if (tx > 0)
+        pr_run_meta_set(run, "transaction_samples", json_integer(tx));
     if (run->samples > 0) /* a tool's printed summary beside samples: samples win */
         run->summary_only = 0;
     sqlite3_stmt *q;
@@ -476,6 +505,7 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     ing->total_samples += ing->samples;
     ing->runs++;
     ing->samples = ing->successes = 0;
+    ing->tx_samples = ing->tx_before = 0;
     counts *all[] = {&ing->label_n, &ing->label_err, &ing->error_n, &ing->status_n};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (all[i]->v)
@@ -570,6 +600,8 @@ int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const c
         if (rc < 0)
             goto fail;
         ing->strings_stored = pr_strtab_count(ing->run->strings);
+        json_t *tx = json_object_get(ing->run->meta, "transaction_samples");
+        ing->tx_before = json_is_integer(tx) ? json_integer_value(tx) : 0;
         sqlite3_stmt *q;
         sqlite3_prepare_v2(st->db, "SELECT coalesce(max(seq)+1,0) FROM blocks WHERE run_id=?", -1,
                            &q, NULL);

@@ -8,6 +8,8 @@ BUILD=${BUILD:-build}
 export BUILD
 export PERFREPORT_BIN=${PERFREPORT_BIN:-$(pwd)/perfreport}
 export PR_TESTDATA=$(pwd)/tests/data
+# the scripted loopback HTTP server of the CLI cases (tests/tools/httpd.c)
+case "$BUILD" in /*) export PR_TEST_HTTPD="$BUILD/tests/httpd";; *) export PR_TEST_HTTPD="$(pwd)/$BUILD/tests/httpd";; esac
 # Under LeakSanitizer: fontconfig and pango keep process-wide caches they never free.
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 pass=0

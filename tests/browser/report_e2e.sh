@@ -1,5 +1,5 @@
 #!/bin/sh
-# End-to-end: render report.html from real fixtures and open it in headless Chromium (no
+# End-to-end: render report.html (with --static-charts, the chart images) from real fixtures and open it in headless Chromium (no
 # network): the page must load with no console or script errors, every chart image must be
 # decoded and visible, and clicking a table header must sort the table (then reverse it).
 # Exit 0 pass, 1 fail, 77 skipped (no chromium).
@@ -15,7 +15,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export PERFREPORT_STORE="$work/s.db" SOURCE_DATE_EPOCH=1796083200
 "$BIN" ingest -q "$DATA/vegeta/mixed.bin" "$DATA/jmeter/csv-default.jtl" || exit 1
-"$BIN" render --template report.html -o "$work/report.html" || exit 1
+"$BIN" render --template report.html --static-charts -o "$work/report.html" || exit 1
 if grep -q -E '(src|href)="(https?:)?//' "$work/report.html"; then
   echo "FAIL: the report refers to the network"; exit 1
 fi

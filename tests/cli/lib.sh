@@ -18,6 +18,17 @@ export TZ=UTC
 export LC_ALL=C.UTF-8
 DATA="$root/tests/data"
 SAMPLES="$root/samples"
+HTTPD=${PR_TEST_HTTPD:-$root/build/tests/httpd}
+# httpd_start MODE: starts the scripted server (tests/tools/httpd.c) in the background; sets
+# PORT and HTTPD_PID (stop it with httpd_stop). The port is random: keep it out of transcripts.
+httpd_start() {
+  "$HTTPD" "$1" > httpd.port &
+  HTTPD_PID=$!
+  i=0
+  while [ ! -s httpd.port ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+  PORT=$(cat httpd.port)
+}
+httpd_stop() { kill "$HTTPD_PID"; wait "$HTTPD_PID" 2>/dev/null; }
 # pr ARGS…: runs perfreport, prints "$ perfreport ARGS", its stdout+stderr, and "[exit N]" if N≠0.
 pr() {
   echo "\$ perfreport $*"
@@ -35,6 +46,8 @@ sh_() {
   return 0
 }
 PR=$PERFREPORT_BIN
+ROOT=$root
+ROOT_BUILD=$root/${BUILD:-build}
 out="$work/actual.out"
 ( cd "$work" && . "$root/$case_file" ) >"$out" 2>&1
 rc=$?

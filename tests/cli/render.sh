@@ -15,7 +15,7 @@ sh_ "ls out/report_files"
 sh_ "for f in out/report_files/run1-*.png; do printf '%s ' \$f; od -An -tu1 -j16 -N8 \$f | awk '{print \$3*256+\$4 \"x\" \$7*256+\$8}'; done"
 pr render --template report.html --meta meta.json -o out/report.html
 sh_ "xmllint --html --noout out/report.html && echo parses"
-sh_ "grep -c '<script>alert' out/report.html; grep -c '<img src=x' out/report.html; grep -c 'src=\"data:image/svg+xml;base64,' out/report.html"
+sh_ "grep -c '<script>alert' out/report.html; grep -c '<img src=x' out/report.html; grep -c 'class=\"pr-chart\"' out/report.html; grep -c '<script type=\"application/json\" id=\"pr-data\">{\"runs\":\[{\"id\":1,' out/report.html"
 pr render --template report.md -o out/via.html 3
 sh_ "xmllint --html --noout out/via.html && grep -c '&lt;script&gt;alert(1)&lt;/script&gt;' out/via.html"
 pr render --template summary.md

@@ -12,6 +12,7 @@
 #include "analysis/ab_stats.h"
 #include "model/xalloc.h"
 #include "parsers/ab.h"
+#include "parsers/join.h"
 #include "parsers/textsum.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/jcheck.h"
@@ -341,7 +342,13 @@ static void test_ab__text_key_numbers(void **st)
     parse_ok(&c, "ab-text", "ab_missing_404", ".txt");
     s = c.run->summary;
     assert_int_equal(jint(jobj(s, "tool"), "Non-2xx responses"), 1000);
-    assert_int_equal(jint(s, "failures"), 0); /* non-2xx are not failures to ab */
+    /* ab does not count non-2xx responses as failed; perfreport does (docs/metrics.md) */
+    assert_int_equal(jint(jobj(s, "tool"), "Failed requests"), 0);
+    assert_int_equal(jint(s, "failures"), 1000);
+    collect_free(&c);
+
+    parse_ok(&c, "ab-text", "ab_error_500", ".txt");
+    assert_int_equal(jint(c.run->summary, "failures"), 500);
     collect_free(&c);
 
     parse_ok(&c, "ab-text", "ab_varlen_length", ".txt");
@@ -404,31 +411,40 @@ static void test_ab__text_variants(void **st)
     assert_null(json_object_get(jobj(s, "tool"), "Content-Length"));
     collect_free(&c);
 
-    /* aborted runs: stdout has no report */
-    parse_ok(&c, "ab-text", "ab_timeout_s1", ".txt");
-    s = c.run->summary;
-    assert_int_equal(jint(s, "requests"), 24);
-    assert_true(json_is_true(json_object_get(jobj(s, "tool"), "aborted")));
-    collect_free(&c);
-    parse_ok(&c, "ab-text", "ab_flaky_abort", ".txt");
-    assert_int_equal(jint(c.run->summary, "requests"), 9);
-    collect_free(&c);
-    parse_ok(&c, "ab-text", "ab_refused", ".txt");
-    assert_true(json_is_true(json_object_get(jobj(c.run->summary, "tool"), "aborted")));
-    assert_null(json_object_get(c.run->summary, "requests"));
-    collect_free(&c);
+    /* aborted runs: stdout has no report, nothing was measured: an error at the end of
+     * ab's output, not an empty run (issue 13) */
+    static const struct {
+        const char *base;
+        long line, col;
+        const char *says;
+    } aborted[] = {
+        {"ab_timeout_s1", 6, 31, "but ab stopped after 24 requests (its stderr"},
+        {"ab_flaky_abort", 6, 30, "but ab stopped after 9 requests (its stderr"},
+        {"ab_refused", 5, 39, "but ab stopped before completing a request (its stderr"},
+    };
+    for (size_t i = 0; i < sizeof aborted / sizeof aborted[0]; i++) {
+        char *p = path_of(aborted[i].base, ".txt");
+        pr_error err;
+        pr_error_clear(&err);
+        collect_init(&c);
+        assert_int_equal(collect_parse_file(&c, "ab-text", p, NULL, &err), PR_EFORMAT);
+        assert_int_equal(err.line, aborted[i].line);
+        assert_int_equal(err.col, aborted[i].col);
+        assert_non_null(strstr(err.msg, "expected ab's report"));
+        assert_non_null(strstr(err.msg, aborted[i].says));
+        collect_free(&c);
+        free(p);
+    }
 
-    /* stdout + stderr pasted together: the fatal error is kept */
+    /* stdout + stderr pasted together: the fatal error is quoted */
     const char *merged = "This is ApacheBench, Version 2.3 <$Revision$>\n\n"
                          "Benchmarking 127.0.0.1 (be patient)...apr_socket_recv: Connection "
                          "refused (111)\n";
     collect_init(&c);
     pr_error err;
-    assert_int_equal(collect_parse_mem(&c, NULL, merged, strlen(merged), NULL, &err), 0);
-    assert_string_equal(c.run->format, "ab-text");
-    json_t *e = json_array_get(json_object_get(c.run->summary, "errors"), 0);
-    assert_string_equal(json_string_value(json_object_get(e, "message")),
-                        "apr_socket_recv: Connection refused (111)");
+    assert_int_equal(collect_parse_mem(&c, NULL, merged, strlen(merged), NULL, &err), PR_EFORMAT);
+    assert_int_equal(err.line, 3);
+    assert_non_null(strstr(err.msg, "with 'apr_socket_recv: Connection refused (111)'"));
     collect_free(&c);
 }
 
@@ -584,8 +600,8 @@ static void test_ab__merge_text_and_csv(void **st)
     collect txt, csv;
     parse_ok(&txt, "ab-text", "ab_plain_c10", ".txt");
     parse_ok(&csv, "ab-csv", "ab_plain_c10", ".csv");
+    pr_run_join(txt.run, csv.run);
     json_t *into = txt.run->summary;
-    pr_ab_merge_summary(into, csv.run->summary);
     const json_t *lat = jobj(into, "latency_ns");
     assert_int_equal(jint(lat, "p50"), 1000000);  /* the text's own 50% row wins */
     assert_int_equal(jint(lat, "p1"), 213000);    /* the CSV adds its rows */
@@ -603,8 +619,8 @@ static void test_ab__join_runs(void **st)
     parse_ok(&tsv, "ab-gnuplot", "ab_varlen_length", ".tsv");
     parse_ok(&txt, "ab-text", "ab_varlen_length", ".txt");
     parse_ok(&csv, "ab-csv", "ab_varlen_length", ".csv");
-    pr_ab_join(tsv.run, txt.run);
-    pr_ab_join(tsv.run, csv.run);
+    pr_run_join(tsv.run, txt.run);
+    pr_run_join(tsv.run, csv.run);
     assert_false(tsv.run->summary_only);
     assert_int_equal(tsv.n, 300);
     assert_int_equal(jint(tsv.run->summary, "failures"), 286);

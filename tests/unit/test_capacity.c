@@ -10,7 +10,7 @@
 static void test_capacity__usl_recovers_exact_parameters(void **state)
 {
     (void)state;
-    pr_usl truth = {120, 0.05, 0.002, 0, 0, 0, 0};
+    pr_usl truth = {.lambda = 120, .sigma = 0.05, .kappa = 0.002};
     double N[] = {1, 2, 4, 8, 16, 32, 48, 64}, X[8];
     for (int i = 0; i < 8; i++)
         X[i] = pr_usl_eval(&truth, N[i]);
@@ -28,7 +28,7 @@ static void test_capacity__usl_recovers_exact_parameters(void **state)
 static void test_capacity__usl_with_noise(void **state)
 {
     (void)state;
-    pr_usl truth = {100, 0.03, 0.0005, 0, 0, 0, 0};
+    pr_usl truth = {.lambda = 100, .sigma = 0.03, .kappa = 0.0005};
     double N[12], X[12];
     static const double noise[12] = {0.01, -0.02, 0.015, -0.01, 0.02, -0.015,
                                      0.005, -0.005, 0.01, -0.02, 0.015, 0.0};
@@ -55,8 +55,31 @@ static void test_capacity__usl_linear_and_amdahl(void **state)
     assert_true(fabs(u.lambda - 10) < 1e-6);
     assert_true(u.sigma < 1e-9 && u.kappa < 1e-9);
     assert_true(isnan(u.peak_n));
-    /* too few points */
+    /* exact fit: no residual */
+    assert_int_equal((int)u.points, 5);
+    assert_true(u.resid_se < 1e-6 && fabs(u.max_resid) < 1e-6);
+    /* no more points than parameters: no fit (three points fit any three parameters) */
+    assert_int_equal(pr_usl_fit(N, X, 3, &u), -1);
     assert_int_equal(pr_usl_fit(N, X, 2, &u), -1);
+    /* four points but only three distinct loads: no fit either */
+    double N4[] = {1, 2, 3, 3}, X4[] = {10, 20, 30, 31};
+    assert_int_equal(pr_usl_fit(N4, X4, 4, &u), -1);
+}
+
+static void test_capacity__usl_residuals(void **state)
+{
+    (void)state;
+    /* linear but for one point 6/s low: the residuals say where the fit is poor */
+    double N[] = {1, 2, 3, 4, 5, 6}, X[] = {10, 20, 30, 34, 50, 60};
+    pr_usl u;
+    assert_int_equal(pr_usl_fit(N, X, 6, &u), 0);
+    assert_int_equal((int)u.points, 6);
+    assert_true(u.max_resid_n == 4);
+    assert_true(u.max_resid < -3);
+    double sse = 0;
+    for (size_t i = 0; i < 6; i++)
+        sse += (X[i] - pr_usl_eval(&u, N[i])) * (X[i] - pr_usl_eval(&u, N[i]));
+    assert_true(fabs(u.resid_se - sqrt(sse / 3)) < 1e-9);
 }
 
 static pr_capacity_point pt(int64_t id, double load, double x, double p99_ms, double err)
@@ -80,7 +103,16 @@ static void test_capacity__knee_rate(void **state)
     assert_true(json_number_value(json_object_get(k, "load")) == 500);
     json_t *m = json_object_get(a, "max_sustainable");
     assert_true(json_number_value(json_object_get(m, "throughput_per_s")) == 387);
-    assert_true(json_is_object(json_object_get(a, "usl")));
+    /* a rate load: no USL (it models concurrency), a note says so; efficiency is X / offered */
+    assert_true(json_is_null(json_object_get(a, "usl")));
+    assert_non_null(strstr(json_string_value(json_object_get(a, "usl_note")), "offered rate"));
+    json_t *p0 = json_array_get(json_object_get(a, "points"), 3);
+    assert_true(fabs(json_number_value(json_object_get(p0, "efficiency")) - 387.0 / 400) < 1e-12);
+    /* the knee at 500 crossed both the throughput and the error limit, and says so */
+    json_t *cr = json_object_get(k, "crossed");
+    assert_int_equal(json_array_size(cr), 2);
+    assert_string_equal(json_string_value(json_array_get(cr, 0)), "throughput");
+    assert_string_equal(json_string_value(json_array_get(cr, 1)), "errors");
     json_decref(a);
     /* with a 100 ms SLO the knee moves to 400 and the best sustainable point is 300 */
     o.slo_p99_ns = 100e6;
@@ -88,6 +120,9 @@ static void test_capacity__knee_rate(void **state)
     k = json_object_get(a, "knee");
     assert_true(json_number_value(json_object_get(k, "load")) == 400);
     assert_string_equal(json_string_value(json_object_get(k, "reason")), "p99 above the SLO");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(k, "crossed"), 0)), "slo");
+    assert_int_equal(json_array_size(json_object_get(k, "crossed")), 1);
+    assert_string_equal(json_string_value(json_object_get(k, "detail")), "p99 199 ms > SLO 100 ms");
     assert_true(json_number_value(json_object_get(json_object_get(a, "max_sustainable"), "load")) == 300);
     json_decref(a);
 }
@@ -104,6 +139,18 @@ static void test_capacity__knee_concurrency_and_none(void **state)
     /* 8 -> 16 doubles the load but adds 8.6% throughput: the knee is at 16 */
     assert_true(json_number_value(json_object_get(json_object_get(a, "knee"), "load")) == 16);
     assert_true(json_number_value(json_object_get(json_object_get(a, "max_sustainable"), "load")) == 8);
+    /* concurrency with 6 loads: a USL fit with its quality; efficiency relative to the first */
+    json_t *u = json_object_get(a, "usl");
+    assert_true(json_is_object(u));
+    assert_int_equal(json_integer_value(json_object_get(u, "degrees_of_freedom")), 3);
+    assert_int_equal(json_array_size(json_object_get(u, "residuals_per_s")), 6);
+    json_t *p2 = json_array_get(json_object_get(a, "points"), 2);
+    assert_true(fabs(json_number_value(json_object_get(p2, "efficiency")) - (380.0 / 4) / 100) < 1e-12);
+    json_decref(a);
+    /* three loads: no fit, and the note says why */
+    a = pr_capacity_analyse(p, 3, &o);
+    assert_true(json_is_null(json_object_get(a, "usl")));
+    assert_non_null(strstr(json_string_value(json_object_get(a, "usl_note")), "at least 4 distinct loads"));
     json_decref(a);
     /* scaling all the way: no knee, best is the last point */
     a = pr_capacity_analyse(p, 4, &o);
@@ -118,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_capacity__usl_recovers_exact_parameters),
         cmocka_unit_test(test_capacity__usl_with_noise),
         cmocka_unit_test(test_capacity__usl_linear_and_amdahl),
+        cmocka_unit_test(test_capacity__usl_residuals),
         cmocka_unit_test(test_capacity__knee_rate),
         cmocka_unit_test(test_capacity__knee_concurrency_and_none),
     };

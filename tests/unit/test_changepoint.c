@@ -102,6 +102,35 @@ static void test_changepoint__deterministic_and_short(void **state)
     assert_true(q > 0);
 }
 
+/* The smallest p a permutation test can reach: a perfect step over 7 runs is never a change
+ * point at alpha 0.01 (floor 2/C(7,3)), over 12 runs it is. */
+static void test_changepoint__power_floor(void **state)
+{
+    (void)state;
+    pr_cp_opts o;
+    pr_cp_opts_init(&o);
+    assert_true(fabs(pr_cp_min_p(7, 3, &o) - 2.0 / 35) < 1e-12);
+    assert_true(fabs(pr_cp_min_p(7, 4, &o) - 2.0 / 35) < 1e-12);
+    assert_true(pr_cp_min_p(5, 2, &o) == 1);   /* no split of 5 with 3 a side */
+    assert_true(pr_cp_min_p(40, 20, &o) == 1.0 / 1000); /* the Monte Carlo floor */
+    assert_int_equal(pr_cp_min_runs(&o), 10); /* 2/C(10,5) = 0.0079 < 0.01 <= 2/C(9,4) */
+    double x7[] = {21, 21, 21, 122, 122, 3000, 3000};
+    pr_changepoint *cp;
+    size_t tau;
+    double q;
+    assert_int_equal(pr_changepoints(x7, 7, &o, &cp), 0);
+    assert_int_equal(pr_cp_best_split(x7, 7, o.min_size, &tau, &q), 0);
+    assert_true(pr_cp_min_p(7, tau, &o) >= o.alpha);
+    double x12[12];
+    for (int i = 0; i < 12; i++)
+        x12[i] = i < 6 ? 21 : 122;
+    size_t n = pr_changepoints(x12, 12, &o, &cp);
+    assert_int_equal(n, 1);
+    assert_int_equal(cp[0].index, 6);
+    assert_true(cp[0].p_value >= pr_cp_min_p(12, 6, &o));
+    free(cp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -109,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_changepoint__two_steps),
         cmocka_unit_test(test_changepoint__noise_is_quiet),
         cmocka_unit_test(test_changepoint__deterministic_and_short),
+        cmocka_unit_test(test_changepoint__power_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

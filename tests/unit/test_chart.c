@@ -178,7 +178,7 @@ static fixture *fixture_new(void)
         f->cp99[i] = (int64_t)(10e6 * (i < 4 ? 1 : 10 * i));
         f->er[i] = i < 4 ? 0 : 0.05;
     }
-    f->cap = (pr_chart_capacity){6, f->off, f->tput, f->cp99, f->er, 4};
+    f->cap = (pr_chart_capacity){6, f->off, f->tput, f->cp99, f->er, 4, NULL, NULL};
     f->in.points = &f->points;
     f->in.ts = &f->ts;
     f->in.dists = f->d;
@@ -422,7 +422,7 @@ static void test_chart__svg_wellformed_with_text(void **st)
     root = xmlDocGetRootElement(doc);
     desc = xml_text_of(root, "desc");
     assert_non_null(strstr(desc, "x axis: Time since run start (s)"));
-    assert_non_null(strstr(desc, "y axis: Latency (ms)"));
+    assert_non_null(strstr(desc, "y axis: Latency by send time (ms)"));
     assert_non_null(strstr(desc, "legend: p90"));
     xmlFree(desc);
     title = xml_text_of(root, "title");
@@ -520,7 +520,7 @@ static void test_chart__empty_and_one_point(void **st)
     const char *rn = "r";
     pr_chart_metric mt = {"p99", PR_CHART_UNIT_NS};
     pr_chart_compare cmp = {1, &rn, 1, &mt, &d1};
-    pr_chart_capacity cap = {1, &off1, &d1, &p1, &d1, 0};
+    pr_chart_capacity cap = {1, &off1, &d1, &p1, &d1, 0, NULL, NULL};
     pr_chart_input in1 = {&p, &ts, &d, 1, &ls, &cmp, &cap};
     for (size_t k = 0; k < pr_chart_nkinds; k++)
         assert_int_equal(render(pr_chart_kinds[k].name, &in1, NULL, PR_CHART_PNG, &b, NULL), 0);
@@ -557,7 +557,7 @@ static void test_chart__hostile_values(void **st)
     const char *rn[2] = {NULL, ""};
     pr_chart_metric mt[2] = {{NULL, (pr_chart_unit)77}, {"", PR_CHART_UNIT_RATIO}};
     pr_chart_compare cmp = {2, rn, 2, mt, dv};
-    pr_chart_capacity cap = {N, dv, dv, l, dv, 1000};
+    pr_chart_capacity cap = {N, dv, dv, l, dv, 1000, NULL, NULL};
     pr_chart_input in = {&p, &ts, d, 2, &ls, &cmp, &cap};
     pr_chart_threshold thr[3] = {{NAN, NULL}, {1e300, "huge"}, {-5, "neg"}};
     pr_chart_marker mk[3] = {{NAN, NAN, NULL}, {1e300, -1e300, "far"}, {-1, INFINITY, ""}};
@@ -879,7 +879,7 @@ static void test_chart__capacity_knee(void **st)
 {
     double off[5] = {100, 200, 300, 400, 500}, tp[5] = {100, 200, 299, 330, 320};
     int64_t p99[5] = {10000000, 11000000, 12000000, 90000000, 200000000};
-    pr_chart_capacity c = {5, off, tp, p99, NULL, -1};
+    pr_chart_capacity c = {5, off, tp, p99, NULL, -1, NULL, NULL};
     assert_int_equal(pr_chart_capacity_knee(&c), 3);
     tp[3] = 400;
     tp[4] = 500;

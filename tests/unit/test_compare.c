@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
+#include "analysis/pairs.h"
 #include "lib/collect.h"
 #include "lib/ingest.h"
 
@@ -202,6 +203,98 @@ static void test_compare__summary_only_untested(void **state)
     test_store_close(st);
 }
 
+static void test_compare__sign_test(void **state)
+{
+    (void)state;
+    assert_true(fabs(pr_sign_test_p(0, 6) - 2.0 / 64) < 1e-12);
+    assert_true(fabs(pr_sign_test_p(6, 6) - 2.0 / 64) < 1e-12);
+    assert_true(fabs(pr_sign_test_p(1, 6) - 2.0 * 7 / 64) < 1e-12);
+    assert_true(pr_sign_test_p(3, 6) == 1);
+    assert_true(pr_sign_test_p(0, 0) == 1);
+    assert_true(fabs(pr_sign_test_p(0, 8) - 2.0 / 256) < 1e-12); /* 8 pairs can reach 0.01 */
+}
+
+/* One metric between two sides: the same test and verdict as the comparison document's row. */
+static void test_compare__one_metric(void **state)
+{
+    (void)state;
+    pr_store *st = test_store_open();
+    int64_t basic = test_ingest(st, "vegeta-gob", testdata("vegeta/basic.bin"), NULL);
+    int64_t mixed = test_ingest(st, "vegeta-gob", testdata("vegeta/mixed.bin"), NULL);
+    pr_compare_side s[2];
+    pr_error err;
+    pr_error_clear(&err);
+    assert_int_equal(pr_compare_side_load(st, &basic, 1, NULL, NULL, &s[0], &err), 0);
+    assert_int_equal(pr_compare_side_load(st, &mixed, 1, NULL, NULL, &s[1], &err), 0);
+    json_t *doc = pr_compare_build(s, 2, NULL);
+    const char *names[] = {"p99", "mean", "error_ratio", "throughput", "max"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        json_t *d = pr_compare_metric(&s[0], &s[1], names[i], NULL);
+        assert_non_null(d);
+        assert_string_equal(json_string_value(json_object_get(d, "verdict")), verdict(doc, names[i], 0));
+        json_decref(d);
+    }
+    /* metrics the table does not show: p95 and p99.9 by bootstrap, min untested */
+    json_t *d = pr_compare_metric(&s[0], &s[1], "p99.9", NULL);
+    assert_string_equal(json_string_value(json_object_get(d, "test")), "bootstrap");
+    assert_string_equal(json_string_value(json_object_get(d, "verdict")), "regression");
+    json_decref(d);
+    d = pr_compare_metric(&s[0], &s[1], "min", NULL);
+    assert_string_equal(json_string_value(json_object_get(d, "verdict")), "untested");
+    json_decref(d);
+    assert_null(pr_compare_metric(&s[0], &s[1], "p77", NULL));
+    json_decref(doc);
+    pr_compare_side_dispose(&s[0]);
+    pr_compare_side_dispose(&s[1]);
+    test_store_close(st);
+}
+
+/* Pairs by tags: one pair per shared key, the rest listed with the reason, nothing merged. */
+static void test_compare__pairs(void **state)
+{
+    (void)state;
+    pr_store *st = test_store_open();
+    static const struct {
+        const char *file, *cfg, *rate;
+    } runs[] = {{"vegeta/basic.bin", "a", "100"}, {"vegeta/mixed.bin", "b", "100"},
+                {"vegeta/post.bin", "a", "200"}, {"vegeta/refused.bin", "b", "200"},
+                {"vegeta/basic.report.txt", "b", "200"}, {"vegeta/mixed.report.txt", "a", "300"}};
+    int64_t id[6];
+    for (int i = 0; i < 6; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", i);
+        id[i] = test_ingest(st, NULL, testdata(runs[i].file), name);
+        assert_true(id[i] > 0);
+        assert_int_equal(test_tag(st, id[i], "rate", runs[i].rate), 0);
+    }
+    int64_t a[] = {id[0], id[2], id[5]}, b[] = {id[1], id[3], id[4]};
+    pr_pair_side A = {"a", "tag:cfg=a", a, 3}, B = {"b", "tag:cfg=b", b, 3};
+    char *keys[] = {"rate"};
+    json_t *doc;
+    pr_error err;
+    pr_error_clear(&err);
+    assert_int_equal(pr_compare_pairs(st, &A, &B, keys, 1, NULL, &doc, &err), 0);
+    json_t *pg = json_object_get(doc, "pairing");
+    assert_int_equal(json_integer_value(json_object_get(pg, "n_pairs")), 1);
+    json_t *p = json_array_get(json_object_get(pg, "pairs"), 0);
+    assert_string_equal(json_string_value(json_object_get(p, "key_text")), "rate=100");
+    /* rate 200: B has two runs (never merged) and A's one has no sure partner; rate 300: A only */
+    json_t *u = json_object_get(pg, "unpaired");
+    assert_int_equal(json_array_size(u), 3);
+    assert_non_null(strstr(json_string_value(json_object_get(json_array_get(u, 0), "reason")), "ambiguous"));
+    assert_non_null(strstr(json_string_value(json_object_get(json_array_get(u, 1), "reason")), "2 runs of B"));
+    assert_string_equal(json_string_value(json_object_get(json_array_get(u, 2), "reason")),
+                        "no run of B has rate=300");
+    /* the pair's p99 row is the two-run comparison's: mixed is slower than basic */
+    json_t *m = json_array_get(json_object_get(pg, "metrics"), 3);
+    assert_string_equal(json_string_value(json_object_get(m, "metric")), "p99");
+    assert_string_equal(json_string_value(json_object_get(m, "verdict")), "regression");
+    assert_false(json_is_true(json_object_get(json_object_get(m, "sign_test"), "can_decide")));
+    assert_string_equal(json_string_value(json_object_get(doc, "verdict")), "regression");
+    json_decref(doc);
+    test_store_close(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +304,9 @@ int main(void)
         cmocka_unit_test(test_compare__bootstrap_ci),
         cmocka_unit_test(test_compare__fixtures_verdicts),
         cmocka_unit_test(test_compare__summary_only_untested),
+        cmocka_unit_test(test_compare__sign_test),
+        cmocka_unit_test(test_compare__one_metric),
+        cmocka_unit_test(test_compare__pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

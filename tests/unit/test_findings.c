@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,9 @@
 #include "analysis/report.h"
 #include "lib/collect.h"
 #include "lib/ingest.h"
+#include "lib/numcheck.h"
+#include "model/input.h"
+#include "parsers/parser.h"
 #include "model/buf.h"
 #include "render/mustache.h"
 
@@ -113,6 +117,9 @@ static json_t *run_rules(json_t *r)
         assert_true(strlen(json_string_value(json_object_get(f, "explanation"))) > 20);
         assert_true(strlen(json_string_value(json_object_get(f, "recommendation"))) > 20);
         assert_true(json_is_object(json_object_get(f, "evidence")));
+        char why[2000];
+        if (!test_numbers_in_evidence(f, why, sizeof why))
+            fail_msg("%s", why);
     }
     return fs;
 }
@@ -136,6 +143,13 @@ static void test_findings__table_ids_unique(void **state)
             assert_string_not_equal(pr_finding_rules[i].id, pr_finding_rules[j].id);
 }
 
+/* A queue building up: the intervals' p90 climbs from 15 ms to about 3 s over the run. */
+static void queue_up(json_t *r)
+{
+    for (int i = 0; i < NPTS; i++)
+        seti(point(r, i), "p90_ns", (15 + 50LL * i) * MS);
+}
+
 static void test_findings__saturation_offered_rate(void **state)
 {
     (void)state;
@@ -144,15 +158,39 @@ static void test_findings__saturation_offered_rate(void **state)
     setf(stats(r), "rate_per_s", 500);
     setf(stats(r), "throughput_per_s", 117);
     seti(lat(r), "mean", 2000 * MS);
+    /* short of the offered rate but latency flat and no "over capacity" answers: the shortfall
+     * is not shown to be the server's (a long wait for a few slow answers, errors) */
     json_t *fs = run_rules(r);
+    assert_null(find(fs, "saturation"));
+    json_decref(fs);
+    queue_up(r);
+    fs = run_rules(r);
     json_t *f = find(fs, "saturation");
     assert_non_null(f);
     assert_string_equal(json_string_value(json_object_get(f, "severity")), "critical");
-    assert_true(fabs(ev(f, "throughput_ratio") - 117.0 / 500) < 1e-9);
+    assert_true(fabs(ev(f, "served_ratio") - 117.0 / 500) < 1e-9);
     assert_true(fabs(ev(f, "in_flight_estimate") - 234) < 1e-6); /* 117/s × 2 s */
+    assert_true(ev(f, "p90_last_third_ns") >= 2 * ev(f, "p90_first_third_ns"));
     assert_null(find(fs, "generator_bottleneck"));
     assert_non_null(strstr(json_string_value(json_object_get(f, "explanation")), "23%"));
     json_decref(fs);
+    /* a third of the requests answered 404 at once: client errors are served work, not lost
+     * capacity (117 successes + 58.5 404s per second is still short: fires; at 2/3 of 500 with
+     * a third 404s, everything was served: silent) */
+    json_object_set_new(r, "status_codes", json_pack("[{s:i,s:i},{s:i,s:i}]", "code", 200, "count",
+                                                     4000, "code", 404, "count", 2000));
+    seti(stats(r), "successes", 4000);
+    seti(stats(r), "errors", 2000);
+    setf(stats(r), "error_ratio", 2000.0 / 6000);
+    setf(stats(r), "throughput_per_s", 500 * 2.0 / 3);
+    fs = run_rules(r);
+    assert_null(find(fs, "saturation"));
+    json_decref(fs);
+    json_object_set_new(r, "status_codes", json_pack("[{s:i,s:i}]", "code", 200, "count", 6000));
+    seti(stats(r), "successes", 6000);
+    seti(stats(r), "errors", 0);
+    setf(stats(r), "error_ratio", 0);
+    setf(stats(r), "throughput_per_s", 117);
     /* a window cut out of the run: the wait for its last responses belongs to the cut, so the
      * successes per second of sending time decide (500/s sent, no errors: not saturated) */
     setf(stats(r), "error_ratio", 0);
@@ -177,6 +215,51 @@ static void test_findings__saturation_offered_rate(void **state)
     json_decref(r);
 }
 
+/* The two other signs that the server was the limit: answers saying so (503/429), and, with
+ * only the printed numbers, a mean latency that is a large share of the sending time. */
+static void test_findings__saturation_signals(void **state)
+{
+    (void)state;
+    json_t *r = base_run();
+    setf(r, "offered_rate_per_s", 400);
+    setf(stats(r), "rate_per_s", 400);
+    setf(stats(r), "throughput_per_s", 196);
+    json_object_set_new(r, "status_codes", json_pack("[{s:i,s:i},{s:i,s:i}]", "code", 200, "count",
+                                                     2940, "code", 503, "count", 3060));
+    json_t *fs = run_rules(r);
+    json_t *f = find(fs, "saturation");
+    assert_non_null(f);
+    assert_int_equal((int)ev(f, "over_capacity_responses"), 3060);
+    json_decref(fs);
+    /* a fast 500 is a failure, not the server saying it is full: silent */
+    json_object_set_new(r, "status_codes", json_pack("[{s:i,s:i},{s:i,s:i}]", "code", 200, "count",
+                                                     2940, "code", 500, "count", 3060));
+    fs = run_rules(r);
+    assert_null(find(fs, "saturation"));
+    json_decref(fs);
+    json_decref(r);
+    /* a Vegeta text report: 500/s for 10 s, served 114.58/s, mean latency 16.3 s */
+    r = json_pack("{s:i,s:s,s:b,s:s,s:f}", "id", 3, "name", "printed", "summary_only", 1,
+                  "load_model", "open", "offered_rate_per_s", 500.10);
+    json_object_set_new(r, "stats", json_pack("{s:i,s:f,s:f,s:f,s:I,s:{s:I,s:I,s:I},s:{s:i,s:i}}",
+                                              "requests", 5000, "success_ratio", 0.9166,
+                                              "rate_per_s", 500.10, "throughput_per_s", 114.58,
+                                              "duration_ns", 9998 * MS, "latency_ns", "mean",
+                                              16251 * MS, "p50", 16361 * MS, "max", 30014 * MS,
+                                              "status_codes", "0", 417, "200", 4583));
+    fs = run_rules(r);
+    f = find(fs, "saturation");
+    assert_non_null(f);
+    assert_true(ev(f, "latency_mean_share_of_duration") > 1.6);
+    json_decref(fs);
+    /* the same numbers with a mean latency of 82 ms: the wait for a few slow answers, silent */
+    seti(json_object_get(stats(r), "latency_ns"), "mean", 82 * MS);
+    fs = run_rules(r);
+    assert_null(find(fs, "saturation"));
+    json_decref(fs);
+    json_decref(r);
+}
+
 static void test_findings__generator_bottleneck(void **state)
 {
     (void)state;
@@ -191,8 +274,10 @@ static void test_findings__generator_bottleneck(void **state)
     assert_true(fabs(ev(f, "needed_in_flight") - 5.5) < 1e-9); /* 500/s × 11 ms */
     assert_null(find(fs, "saturation"));
     json_decref(fs);
-    /* same shortfall with slow responses needing more than the 50 connections: saturation */
+    /* same shortfall with slow responses needing more than the 50 connections, latency
+     * climbing: saturation */
     seti(lat(r), "mean", 400 * MS);
+    queue_up(r);
     fs = run_rules(r);
     assert_null(find(fs, "generator_bottleneck"));
     assert_non_null(find(fs, "saturation"));
@@ -262,6 +347,47 @@ static void test_findings__client_timeouts(void **state)
                                               (json_int_t)(sp[i][1] * MS)));
     fs = run_rules(r);
     assert_null(find(fs, "client_timeouts"));
+    json_decref(fs);
+    /* a timeout message and 2% of the latencies near the 3.00 s maximum, but the median is
+     * 2.52 s: no ceiling far above the median, so the sentence says only what the messages do */
+    json_object_set_new(r, "errors", json_pack("[{s:s, s:i}]", "message", "Read timed out", "count", 22));
+    seti(lat(r), "p50", 2520 * MS);
+    seti(lat(r), "max", 3000 * MS);
+    json_array_clear(spec);
+    static const double sp2[][2] = {{50, 2520}, {90, 2700}, {98, 2950}, {100, 3000}};
+    for (int i = 0; i < 4; i++)
+        json_array_append_new(spec, json_pack("{s:f,s:I}", "percentile", sp2[i][0], "latency_ns",
+                                              (json_int_t)(sp2[i][1] * MS)));
+    fs = run_rules(r);
+    f = find(fs, "client_timeouts");
+    assert_non_null(f);
+    assert_null(strstr(json_string_value(json_object_get(f, "explanation")), "ceiling"));
+    assert_non_null(strstr(json_string_value(json_object_get(f, "explanation")),
+                           "22 requests (0.37%) failed with a timeout error"));
+    json_decref(fs);
+    /* one such request: "1 request", not "1 requests" */
+    json_object_set_new(r, "errors", json_pack("[{s:s, s:i}]", "message", "Read timed out", "count", 6));
+    seti(stats(r), "requests", 6000);
+    fs = run_rules(r);
+    assert_non_null(strstr(json_string_value(json_object_get(find(fs, "client_timeouts"), "explanation")),
+                           "6 requests (0.10%)"));
+    json_decref(fs);
+    json_object_set_new(r, "errors", json_pack("[{s:s, s:i}]", "message", "Read timed out", "count", 1));
+    seti(stats(r), "requests", 1000);
+    fs = run_rules(r);
+    assert_non_null(strstr(json_string_value(json_object_get(find(fs, "client_timeouts"), "explanation")),
+                           "1 request (0.10%) failed"));
+    json_decref(fs);
+    seti(stats(r), "requests", 6000);
+    /* a printed error set without counts (Vegeta's text report): the requests without a
+     * status are the count when every transport error is a timeout */
+    json_object_set_new(r, "errors", json_pack("[{s:s},{s:s}]", "message", "Get \"http://x/\": "
+                        "context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+                        "message", "503 Service Unavailable"));
+    fs = run_rules(r);
+    f = find(fs, "client_timeouts");
+    assert_non_null(f);
+    assert_int_equal((int)ev(f, "timeout_errors"), 450);
     json_decref(fs);
     /* slow but answered (200s at the max, no timeout message): silent */
     json_object_set_new(r, "errors", json_array());
@@ -439,6 +565,25 @@ static void test_findings__degradation(void **state)
         seti(point(r, i), "threads", 20 - i / 4);
     fs = run_rules(r);
     assert_null(find(fs, "degradation"));
+    json_decref(fs);
+    /* latency rising while the threads rise 18 → 25: more load, not a degradation under a
+     * constant one (the saturation rule judges ramps): silent */
+    for (int i = 0; i < NPTS; i++) {
+        setf(point(r, i), "throughput_per_s", 100);
+        seti(point(r, i), "threads", 18 + i * 8 / NPTS);
+        seti(point(r, i), "p50_ns", (10 + i / 2) * MS);
+    }
+    fs = run_rules(r);
+    assert_null(find(fs, "degradation"));
+    json_decref(fs);
+    /* with the threads held at 25 it is one, and the sentence gives the thread counts */
+    for (int i = 0; i < NPTS; i++)
+        seti(point(r, i), "threads", 25);
+    fs = run_rules(r);
+    f = find(fs, "degradation");
+    assert_non_null(f);
+    assert_non_null(strstr(json_string_value(json_object_get(f, "explanation")),
+                           "while the active threads went only 25 → 25"));
     json_decref(fs);
     json_decref(r);
     /* a closed-model run without thread counts whose throughput falls at constant latency:
@@ -670,6 +815,33 @@ static void test_findings__fixtures(void **state)
     assert_int_equal(json_array_size(fs), 0); /* ms-resolution zeros are not a second population */
     json_decref(fs);
 
+    /* measured against nginx of known capacity (tests/data/load/README.md): 400/s offered to
+     * 196/s, as Vegeta results; the offered rate is inferred */
+    fs = fixture_findings(st, "vegeta-gob", "load/vegeta_400rps_cap196.bin");
+    f = find(fs, "saturation");
+    assert_non_null(f);
+    assert_true(ev(f, "served_per_s") < 200);
+    assert_true(ev(f, "offered_rate_per_s") > 400 && ev(f, "offered_rate_per_s") < 401);
+    f = find(fs, "error_onset");
+    assert_non_null(f);
+    assert_true(ev(f, "throughput_before_per_s") <= 200); /* by completion: never 400/s */
+    assert_null(find(fs, "warmup")); /* fast 503s after the onset are no "steady state" */
+    json_decref(fs);
+    /* its text report at 500/s against 117/s with a 30 s timeout */
+    fs = fixture_findings(st, "vegeta-text", "load/vegeta_500rps_timeout.report.txt");
+    assert_non_null(find(fs, "saturation"));
+    assert_int_equal((int)ev(find(fs, "client_timeouts"), "timeout_errors"), 417);
+    json_decref(fs);
+    /* a third of the requests 404 at once, at 100-300/s: not saturation */
+    static const char *const ramp[] = {"load/attack_ramp_404_100.prf", "load/attack_ramp_404_200.prf",
+                                       "load/attack_ramp_404_300.prf"};
+    for (int i = 0; i < 3; i++) {
+        fs = fixture_findings(st, "native", ramp[i]);
+        assert_null(find(fs, "saturation"));
+        assert_non_null(find(fs, "errors_4xx"));
+        json_decref(fs);
+    }
+
     fs = fixture_findings(st, "jmeter-csv", "jmeter/csv-default.jtl");
     assert_int_equal((int)ev(find(fs, "errors_4xx"), "count"), 1050);
     assert_int_equal((int)ev(find(fs, "errors_5xx"), "count"), 450);
@@ -677,6 +849,68 @@ static void test_findings__fixtures(void **state)
     assert_null(find(fs, "errors_refused"));
     json_decref(fs);
     test_store_close(st);
+}
+
+/* Every finding on every fixture and sample quotes its evidence: each number of its sentence is
+ * one of the evidence's values, as printed (lib/numcheck.h). */
+static size_t check_dir_findings(pr_store *st, const char *rel, size_t *nfindings)
+{
+    DIR *d = opendir(testdata(rel));
+    if (!d)
+        fail_msg("%s: cannot open", testdata(rel));
+    size_t runs = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", testdata(rel), e->d_name);
+        pr_error err;
+        pr_error_clear(&err);
+        pr_input *in = e->d_name[0] == '.' ? NULL : pr_input_open(path, &err);
+        if (!in)
+            continue;
+        size_t got;
+        int score;
+        const unsigned char *head = pr_input_peek(in, 4096, &got);
+        const pr_parser *p = pr_parser_sniff(head, got, &score);
+        pr_input_close(in);
+        int64_t id = p ? test_ingest(st, NULL, path, NULL) : -1;
+        if (id <= 0)
+            continue;
+        pr_report_opts o;
+        pr_report_opts_init(&o);
+        json_t *model;
+        assert_int_equal(pr_report_run(st, id, &o, &model, &err), 0);
+        json_t *fs = run_rules(model);
+        size_t i;
+        json_t *f;
+        char why[2000];
+        json_array_foreach(fs, i, f) {
+            if (!test_numbers_in_evidence(f, why, sizeof why))
+                fail_msg("%s: %s", path, why);
+            (*nfindings)++;
+        }
+        json_decref(fs);
+        json_decref(model);
+        runs++;
+    }
+    closedir(d);
+    return runs;
+}
+
+static void test_findings__sentences_quote_evidence(void **state)
+{
+    (void)state;
+    static const char *const dirs[] = {"vegeta", "ab", "jmeter", "other", "findings", "native",
+                                       "load", "../../samples"};
+    size_t runs = 0, findings = 0;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        pr_store *st = test_store_open(); /* one store per folder: samples repeat fixtures */
+        assert_non_null(st);
+        runs += check_dir_findings(st, dirs[i], &findings);
+        test_store_close(st);
+    }
+    assert_true(runs >= 60);
+    assert_true(findings >= 40);
 }
 
 /* An annotated report document renders each run's findings through a template. */
@@ -719,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_findings__healthy_run_is_quiet),
         cmocka_unit_test(test_findings__table_ids_unique),
         cmocka_unit_test(test_findings__saturation_offered_rate),
+        cmocka_unit_test(test_findings__saturation_signals),
         cmocka_unit_test(test_findings__generator_bottleneck),
         cmocka_unit_test(test_findings__saturation_threads_flat_throughput),
         cmocka_unit_test(test_findings__client_timeouts),
@@ -734,6 +969,7 @@ int main(void)
         cmocka_unit_test(test_findings__summary_only),
         cmocka_unit_test(test_findings__options),
         cmocka_unit_test(test_findings__fixtures),
+        cmocka_unit_test(test_findings__sentences_quote_evidence),
         cmocka_unit_test(test_findings__template_partial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/human.h"
 #include "analysis/report.h"
+#include "model/run.h"
 #include "analysis/stats.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -165,11 +167,12 @@ static void test_stats__merge_equals_whole(void **st)
 
 static void test_stats__bounded_mode_within_0_1_percent(void **st)
 {
-    pr_vals exact, hist, part1, part2;
+    pr_vals exact, hist, part1, part2, switched;
     pr_vals_init(&exact, 0);
     pr_vals_init(&hist, 1);
     pr_vals_init(&part1, 1);
     pr_vals_init(&part2, 1);
+    pr_vals_init(&switched, 0); /* exact for the first 1000 values, a histogram after */
     for (int i = 0; i < 300000; i++) {
         /* lognormal-ish latencies from 20 µs to minutes, plus exact small values */
         double u1 = (double)(next() % 1000000 + 1) / 1000001.0, u2 = (double)(next() % 1000000) / 1e6;
@@ -178,7 +181,11 @@ static void test_stats__bounded_mode_within_0_1_percent(void **st)
         pr_vals_add(&exact, x);
         pr_vals_add(&hist, x);
         pr_vals_add(i % 2 ? &part1 : &part2, x);
+        if (i == 1000)
+            pr_vals_make_bounded(&switched);
+        pr_vals_add(&switched, x);
     }
+    assert_true(switched.bounded && pr_vals_count(&switched) == 300000);
     pr_vals_merge(&part1, &part2); /* histograms add together */
     pr_vals_finish(&exact);
     static const double ps[] = {0, 1, 10, 50, 90, 99, 99.9, 99.99, 99.999, 100};
@@ -187,6 +194,7 @@ static void test_stats__bounded_mode_within_0_1_percent(void **st)
         double h = (double)pr_vals_percentile(&hist, ps[k]);
         assert_true(fabs(h - e) <= 0.001 * e + 0.5);
         assert_true(pr_vals_percentile(&part1, ps[k]) == pr_vals_percentile(&hist, ps[k]));
+        assert_true(pr_vals_percentile(&switched, ps[k]) == pr_vals_percentile(&hist, ps[k]));
     }
     pr_dist de, dh;
     pr_vals_dist(&exact, &de);
@@ -200,6 +208,35 @@ static void test_stats__bounded_mode_within_0_1_percent(void **st)
     pr_vals_dispose(&hist);
     pr_vals_dispose(&part1);
     pr_vals_dispose(&part2);
+    pr_vals_dispose(&switched);
+}
+
+/* A zero from a coarse clock is "below the resolution", never "0 ns" (issue 13). */
+static void test_stats__resolution_aware_durations(void **st)
+{
+    static const struct {
+        int64_t ns, res;
+        const char *want;
+    } cases[] = {
+        {0, 1, "0 ns"},           {0, 0, "0 ns"},           {0, 1000000, "< 1 ms"},
+        {0, 100000, "< 100 \xc2\xb5s"}, {0, 10000000, "< 10 ms"}, {0, 1000000000, "< 1 s"},
+        {0, 1000, "< 1 \xc2\xb5s"},  {1000000, 1000000, "1.00 ms"}, {834000, 1000000, "834 \xc2\xb5s"},
+        {PR_UNKNOWN, 1000000, "-"},
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_string_equal(pr_human_duration_res(cases[i].ns, cases[i].res, buf), cases[i].want);
+    /* a run joined from several inputs keeps the coarsest clock, in any order */
+    pr_run *r = pr_run_new();
+    pr_run_meta_resolution(r, "latency_resolution_ns", 1000);
+    pr_run_meta_resolution(r, "latency_resolution_ns", 1000000);
+    pr_run_meta_resolution(r, "latency_resolution_ns", 1000);
+    assert_int_equal(json_integer_value(json_object_get(r->meta, "latency_resolution_ns")), 1000000);
+    pr_run_free(r);
+    json_t *stats = json_pack("{s:i}", "latency_resolution_ns", 1000000);
+    assert_int_equal(pr_report_latency_res(stats), 1000000);
+    assert_int_equal(pr_report_latency_res(NULL), 1);
+    json_decref(stats);
 }
 
 static void test_stats__error_groups_and_options(void **st)
@@ -233,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_stats__merge_equals_whole),
         cmocka_unit_test(test_stats__bounded_mode_within_0_1_percent),
         cmocka_unit_test(test_stats__error_groups_and_options),
+        cmocka_unit_test(test_stats__resolution_aware_durations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

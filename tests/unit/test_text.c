@@ -48,15 +48,20 @@ static void test_text__formula_cells(void **st)
     EXPECT("+cmd|' /C calc'!A0", PR_TEXT_CELL, "'+cmd|' /C calc'!A0");
     EXPECT("-2+3+cmd|' /C calc'!A0", PR_TEXT_CELL, "'-2+3+cmd|' /C calc'!A0");
     EXPECT("=1+1", 0, "=1+1"); /* only cells are quoted */
-    /* numbers with a unit, and the unknown value, read as they are */
+    EXPECT("=1+1", PR_TEXT_CELL, "'=1+1");
+    EXPECT("@user", PR_TEXT_CELL, "'@user");
+    EXPECT("-SUM(1)", PR_TEXT_CELL, "'-SUM(1)");
+    /* numbers with a unit, the unknown value and options that call nothing read as they are */
     EXPECT("-3.2%", PR_TEXT_CELL, "-3.2%");
     EXPECT("+1.50 ms", PR_TEXT_CELL, "+1.50 ms");
     EXPECT("-12 req/s", PR_TEXT_CELL, "-12 req/s");
     EXPECT("-250 µs", PR_TEXT_CELL, "-250 µs");
     EXPECT("-", PR_TEXT_CELL, "-");
     EXPECT("-1,234.5", PR_TEXT_CELL, "-1,234.5");
-    EXPECT("--", PR_TEXT_CELL, "'--");
-    EXPECT("- x", PR_TEXT_CELL, "'- x");
+    EXPECT("--", PR_TEXT_CELL, "--");
+    EXPECT("- x", PR_TEXT_CELL, "- x");
+    EXPECT("-Xmx2g", PR_TEXT_CELL, "-Xmx2g");
+    EXPECT("-XX:+UseG1GC", PR_TEXT_CELL, "-XX:+UseG1GC");
     EXPECT("=\x1b[2J", PR_TEXT_CELL, "'=\\x1b[2J");
     /* a tab or CR first (OWASP lists them too) is made visible, so it starts with a backslash */
     EXPECT("\t=1", PR_TEXT_CELL, "\\x09=1");

@@ -1,7 +1,12 @@
 /* Unit tests: times at the edges. Every reader's time parser is walked through the years 1,
  * 1677, 1678, 2261, 2262 and 9999: int64 ns since 1970 holds 1677-09-21..2262-04-11, readers
  * accept the whole years 1678..2261 and refuse the others with a clear error (or keep Go's
- * zero time as "unknown"), never overflowing (UBSan in `make check` would stop on one). */
+ * zero time as "unknown"), never overflowing (UBSan in `make check` would stop on one).
+ * The readers with times: Vegeta JSON, CSV, gob and JSON report; JMeter CSV (epoch ms and
+ * dates) and XML; ab -g; Gatling text and binary; Locust's history; Artillery; k6 CSV and JSON;
+ * HdrHistogram logs. The others hold none (ab's, wrk's, siege's, httperf's and hey's printed
+ * reports, hey's CSV with offsets from its start, hgrm), keep them as text (autocannon's start
+ * and finish) or store ns as written (the native stream). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -299,6 +304,70 @@ static void test_times__gatling_binary(void **st)
     assert_int_equal(parse("gatling-binary", b, n).rc, PR_EPARSE);
 }
 
+/* k6's CSV (RFC 3339 timeFormat) and JSON points: a request's points carry its end time; the
+ * sample starts its duration (114.365 ms) earlier. One second into the year, so that the start
+ * of 1678 stays inside the range. */
+static void test_times__k6(void **st)
+{
+    static const char *const metrics[] = {"http_reqs", "http_req_duration", "http_req_blocked",
+                                          "http_req_connecting", "http_req_sending",
+                                          "http_req_waiting", "http_req_receiving",
+                                          "http_req_failed"};
+    static const char *const values[] = {"1", "114.365", "0.5", "0.1", "0.251", "114.01",
+                                         "0.104", "0"};
+    for (size_t i = 0; i < NYEARS; i++) {
+        int y = years[i];
+        int64_t want = (jan1_s(y) + 1) * 1000000000LL - 114365000;
+        pr_buf csv = PR_BUF_INIT, js = PR_BUF_INIT;
+        pr_buf_puts(&csv, "metric_name,timestamp,metric_value,check,error,error_code,"
+                          "expected_response,group,method,name,proto,scenario,service,status,"
+                          "subproto,tls_version,url,extra_tags\n");
+        for (size_t m = 0; m < 8; m++) {
+            pr_buf_printf(&csv, "%s,%04d-01-01T00:00:01Z,%s,,,,true,,GET,http://x/,HTTP/1.1,"
+                                "default,,200,,,http://x/,\n", metrics[m], y, values[m]);
+            pr_buf_printf(&js, "{\"type\":\"Point\",\"data\":{\"time\":\"%04d-01-01T00:00:01Z\","
+                               "\"value\":%s,\"tags\":{\"expected_response\":\"true\",\"method\":"
+                               "\"GET\",\"name\":\"http://x/\",\"status\":\"200\",\"url\":"
+                               "\"http://x/\"}},\"metric\":\"%s\"}\n", y, values[m], metrics[m]);
+        }
+        expect_year("k6-csv", y, parse("k6-csv", csv.p, csv.len), want);
+        expect_year("k6-json", y, parse("k6-json", js.p, js.len), want);
+        pr_buf_dispose(&csv);
+        pr_buf_dispose(&js);
+    }
+}
+
+/* HdrHistogram interval logs: an interval's start (absolute seconds); outside 1678..2261 it is
+ * unknown. The histogram is the first interval of tests/data/hdr/jHiccup-2.0.7S.logV2.hlog. */
+static void test_times__hdr_log(void **st)
+{
+    FILE *f = fopen(testdata("hdr/jHiccup-2.0.7S.logV2.hlog"), "r");
+    assert_non_null(f);
+    char line[8192], hist[8192] = "";
+    while (fgets(line, sizeof line, f))
+        if (line[0] >= '0' && line[0] <= '9' && strrchr(line, ',')) {
+            snprintf(hist, sizeof hist, "%s", strrchr(line, ',') + 1);
+            break;
+        }
+    fclose(f);
+    assert_true(strlen(hist) > 10);
+    for (size_t i = 0; i < NYEARS; i++) {
+        int y = years[i];
+        pr_buf doc = PR_BUF_INIT;
+        char sec[64];
+        epoch_text(y, 0, sec, sizeof sec);
+        pr_buf_printf(&doc, "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
+                            "\"Interval_Compressed_Histogram\"\n%s.000,1.000,1.000,%s", sec, hist);
+        outcome o = parse("hdr-hlog", doc.p, doc.len);
+        pr_buf_dispose(&doc);
+        assert_int_equal(o.rc, 0);
+        if (IN_RANGE(y))
+            assert_true(o.start_ns == jan1_s(y) * 1000000000LL);
+        else
+            assert_true(o.start_ns == PR_UNKNOWN);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +377,8 @@ int main(void)
         cmocka_unit_test(test_times__jmeter),
         cmocka_unit_test(test_times__ab_gatling_locust_artillery),
         cmocka_unit_test(test_times__gatling_binary),
+        cmocka_unit_test(test_times__k6),
+        cmocka_unit_test(test_times__hdr_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,3 @@
+module perfreport/tests/tools/vegeta_gob
+
+go 1.19
