@@ -6,10 +6,11 @@
 #   - inputs that reach edges the seeds do not are minimised (libFuzzer -merge=1 on edges, at
 #     most FUZZ_MAX_LEN (1024) bytes each) and the FUZZ_MAX_NEW (16) smallest are copied into
 #     tests/fuzz/NAME/, for review and commit (FUZZ_MERGE=0: none);
-#   - every crash, leak, timeout or sanitizer report leaves its input in
-#     tests/fuzz/crashes/NAME/, which `make test` replays from then on;
-#   - one line per target (CPU seconds, executions, coverage, corpus, new seeds, crashes) goes to
-#     build-fuzz/fuzz-long.txt and stdout.
+#   - every crash, leak or sanitizer report leaves its input in tests/fuzz/crashes/NAME/,
+#     which `make test` replays from then on; timeouts and slow units go to
+#     build-fuzz/slow/NAME/ (on a shared machine they are often the machine, not the input);
+#   - one line per target (CPU seconds, executions, coverage, corpus, new seeds, slow inputs,
+#     crashes) goes to build-fuzz/fuzz-long.txt and stdout.
 # Env: FUZZ_SECONDS, FUZZ_TARGETS ("jtl_xml gob ..."; default: all), FUZZ_MERGE, FUZZ_MAX_LEN,
 # FUZZ_MAX_NEW.
 set -u
@@ -19,7 +20,7 @@ MAXLEN=${FUZZ_MAX_LEN:-1024}
 MAXNEW=${FUZZ_MAX_NEW:-16}
 out=$B/fuzz-long.txt
 mkdir -p "$B/logs"
-printf '%-16s %6s %7s %10s %6s %6s %7s %5s %7s\n' target wall_s cpu_s execs cov ft corpus new crashes | tee "$out"
+printf '%-16s %6s %7s %10s %6s %6s %7s %5s %5s %7s\n' target wall_s cpu_s execs cov ft corpus new slow crashes | tee "$out"
 found=0
 for bin in "$B"/fuzz/fuzz_*; do
   [ -x "$bin" ] || continue
@@ -60,20 +61,26 @@ for bin in "$B"/fuzz/fuzz_*; do
     rc=$?
   fi
   t1=$(date +%s)
-  cpu=$(awk '{printf "%.0f", $1 + $2}' "$B/logs/$name.time" 2>/dev/null)
+  cpu=$(tail -1 "$B/logs/$name.time" 2>/dev/null | awk '{printf "%.0f", $1 + $2}')
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  # crashes: keep each input where `make test` replays it
+  # crashes, leaks, sanitizer reports: kept where `make test` replays them; timeouts and slow
+  # units (often a loaded machine) go to $B/slow/NAME/ to be looked at, counted apart
   ncrash=0
+  nslow=0
   for a in "$art"/*; do
     [ -f "$a" ] || continue
+    case "${a##*/}" in
+      timeout-*|slow-unit-*) mkdir -p "$B/slow/$name" && mv "$a" "$B/slow/$name/"
+                             nslow=$((nslow + 1)); continue;;
+    esac
     mkdir -p "$crashes"
     cp "$a" "$crashes/"
     rm -f "$a"
     ncrash=$((ncrash + 1))
   done
-  [ "$rc" -ne 0 ] && [ "$ncrash" -eq 0 ] && ncrash="rc$rc"
+  [ "$rc" -ne 0 ] && [ "$ncrash" -eq 0 ] && [ "$nslow" -eq 0 ] && ncrash="rc$rc"
   new=0
   if [ "${FUZZ_MERGE:-1}" = 1 ] && [ "$rc" -eq 0 ]; then
     # inputs that reach new edges (not just new hit counts), the smallest MAXNEW of them
@@ -89,8 +96,9 @@ for bin in "$B"/fuzz/fuzz_*; do
     done
     rm -rf "$m"
   fi
-  printf '%-16s %6s %7s %10s %6s %6s %7s %5s %7s\n' "$name" $((t1 - t0)) "${cpu:-?}" \
-    "${execs:-?}" "${cov:-?}" "${ft:-?}" "$(ls "$work" | wc -l)" "$new" "$ncrash" | tee -a "$out"
+  printf '%-16s %6s %7s %10s %6s %6s %7s %5s %5s %7s\n' "$name" $((t1 - t0)) "${cpu:-?}" \
+    "${execs:-?}" "${cov:-?}" "${ft:-?}" "$(ls "$work" | wc -l)" "$new" "$nslow" "$ncrash" \
+    | tee -a "$out"
   found=1
 done
 [ "$found" = 1 ] || { echo "no fuzz targets in $B/fuzz (run make fuzz)"; exit 1; }
