@@ -3,6 +3,9 @@
  * store file would), then the run is scanned and its whole report model built: the decoder
  * must refuse what it cannot read, and nothing downstream may trust ids, counts or times
  * that a block carries. */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,8 +18,29 @@
 static char path[64];
 static int64_t run_id;
 
+/* libFuzzer ends without running atexit handlers when its time is up: the stores of
+ * targets that are gone are removed when the next one starts. */
+static void remove_stale(void)
+{
+    DIR *d = opendir("/tmp");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        int pid;
+        char tail[8];
+        if (sscanf(e->d_name, "pr-fuzz-store-%d.db%7s", &pid, tail) >= 1 && pid > 0 &&
+            kill(pid, 0) < 0 && errno == ESRCH) {
+            char p[300];
+            snprintf(p, sizeof p, "/tmp/%s", e->d_name);
+            unlink(p);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
 static void make_store(void)
 {
+    remove_stale();
     snprintf(path, sizeof path, "/tmp/pr-fuzz-store-%d.db", (int)getpid());
     unlink(path);
     pr_store *st;
