@@ -487,12 +487,7 @@ static int print_all(const study *S, json_t *doc, int json)
 {
     json_t *series = json_object_get(doc, "series");
     if (json) {
-        char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-        size_t len = strlen(text);
-        text[len] = '\n';
-        int rc = pr_cli_write_file("-", text, len + 1) < 0 ? PR_EXIT_ERROR : 0;
-        free(text);
-        return rc;
+        return pr_cli_print_json(doc, "-");
     }
     printf("capacity: load = %s", S->co.load_source);
     if (isfinite(S->co.slo_p99_ns)) {
@@ -506,7 +501,7 @@ static int print_all(const study *S, json_t *doc, int json)
         print_series(a, S->nby ? json_string_value(json_object_get(a, "name")) : NULL, S->load_name);
     if (json_array_size(series) > 1)
         print_study(series, S->load_name);
-    return fflush(stdout) != 0 ? PR_EXIT_ERROR : 0;
+    return 0;
 }
 
 static int draw_all(const study *S, json_t *series, const char *out, int json)

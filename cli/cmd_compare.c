@@ -500,23 +500,15 @@ static int build_pairs(pr_store *st, char **refs, char **keys, size_t nkeys,
 
 static int emit(json_t *doc, const char *tpl, const char *out, int json)
 {
-    int rc = 0;
     if (tpl)
         return render_template(doc, tpl, out);
-    if (json) {
-        char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-        size_t len = strlen(text);
-        text[len] = '\n';
-        if (pr_cli_write_file(out ? out : "-", text, len + 1) < 0)
-            rc = PR_EXIT_ERROR;
-        free(text);
-        return rc;
-    }
+    if (json)
+        return pr_cli_print_json(doc, out);
     if (json_object_get(doc, "pairing"))
         print_paired(doc);
     else
         print_text(doc);
-    return fflush(stdout) != 0 ? PR_EXIT_ERROR : 0;
+    return 0;
 }
 
 static int parse_opt(int c, pr_compare_opts *o)

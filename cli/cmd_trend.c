@@ -427,16 +427,9 @@ static int run(int argc, char **argv)
     if (rc == 0)
         rc = build_doc(st, &T, &doc);
     if (rc == 0 && json) {
-        char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-        size_t len = strlen(text);
-        text[len] = '\n';
-        if (pr_cli_write_file("-", text, len + 1) < 0)
-            rc = PR_EXIT_ERROR;
-        free(text);
+        rc = pr_cli_print_json(doc, "-");
     } else if (rc == 0) {
         print_text(&T, doc);
-        if (fflush(stdout) != 0)
-            rc = PR_EXIT_ERROR;
     }
     if (rc == 0 && fail && json_integer_value(json_object_get(doc, "regressions")) > 0)
         rc = PR_EXIT_THRESHOLD;

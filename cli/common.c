@@ -2,8 +2,10 @@
 #include "cli/common.h"
 #include "analysis/human.h"
 #include "analysis/report.h"
+#include "analysis/threshold.h"
 #include "cli/cli.h"
 #include "cli/selection.h"
+#include "model/lex.h"
 #include "model/xalloc.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -26,24 +28,65 @@ int pr_cli_open_store(const char *path, int create, pr_store **out)
     return 0;
 }
 
+int pr_cli_runs_open(pr_cli_runs *out, const char *store, char **refs, int nrefs, int flags)
+{
+    memset(out, 0, sizeof *out);
+    int rc = pr_cli_open_store(store, 0, &out->st);
+    if (rc) {
+        out->st = NULL;
+        return rc;
+    }
+    if (nrefs == 0 && (flags & PR_CLI_RUNS_EMPTY_OK)) {
+        pr_error err;
+        pr_error_clear(&err);
+        if (pr_store_list_runs(out->st, &out->ids, &out->n, &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        }
+    } else {
+        rc = pr_cli_select_runs(out->st, refs, nrefs, &out->ids, &out->n);
+    }
+    if (rc)
+        pr_cli_runs_close(out);
+    return rc;
+}
+
+void pr_cli_runs_close(pr_cli_runs *r)
+{
+    if (r->st)
+        pr_store_close(r->st);
+    free(r->ids);
+    memset(r, 0, sizeof *r);
+}
+
 int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
                   const struct pr_report_opts *o, json_t **doc)
 {
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
+    pr_cli_runs sel;
+    int rc = pr_cli_runs_open(&sel, store, refs, nrefs, 0);
     if (rc)
         return rc;
-    int64_t *ids = NULL;
-    size_t n = 0;
     pr_error err;
     pr_error_clear(&err);
-    rc = pr_cli_select_runs(st, refs, nrefs, &ids, &n);
-    if (rc == 0 && pr_report_build(st, ids, n, merge, o, doc, &err) < 0) {
+    if (pr_report_build(sel.st, sel.ids, sel.n, merge, o, doc, &err) < 0) {
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
-    free(ids);
-    pr_store_close(st);
+    pr_cli_runs_close(&sel);
+    return rc;
+}
+
+int pr_cli_print_json(const json_t *doc, const char *path)
+{
+    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    if (!text) {
+        pr_cli_errorf("cannot write the JSON document (out of memory)");
+        return PR_EXIT_ERROR;
+    }
+    size_t len = strlen(text);
+    text[len] = '\n'; /* json_dumps' terminating NUL becomes the final newline */
+    int rc = pr_cli_write_file(path ? path : "-", text, len + 1) < 0 ? PR_EXIT_ERROR : 0;
+    free(text);
     return rc;
 }
 
@@ -62,15 +105,17 @@ int pr_cli_wants_help(int argc, char **argv, const char *name)
 
 int pr_cli_write_file(const char *path, const char *buf, size_t len)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+    if (!strcmp(path, "-")) { /* checked once, at exit (cli/main.c) */
+        fwrite(buf, 1, len, stdout);
+        return 0;
+    }
+    FILE *f = fopen(path, "wb");
     if (!f) {
         pr_cli_errorf("%s: cannot write: %s", path, strerror(errno));
         return -1;
     }
     int bad = fwrite(buf, 1, len, f) != len;
-    bad |= fflush(f) != 0;
-    if (f != stdout)
-        bad |= fclose(f) != 0;
+    bad |= fclose(f) != 0;
     if (bad) {
         pr_cli_errorf("%s: write error: %s", path, strerror(errno));
         return -1;
@@ -109,6 +154,43 @@ void pr_cli_print_cell(const char *s, size_t width)
         putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i]);
     for (; w < width; w++)
         putchar(' ');
+}
+
+int pr_cli_parse_duration(const char *opt, const char *arg, int64_t unit_ns, int64_t *ns)
+{
+    if (pr_lex_duration(arg, strlen(arg), unit_ns, ns) < 0) {
+        pr_cli_errorf("%s expects a duration like 10s or 500ms%s, got '%s'", opt,
+                      unit_ns == 1000000 ? " (ms if bare)" : "", arg);
+        return PR_EXIT_USAGE;
+    }
+    return 0;
+}
+
+void pr_cli_window_add(char *window, size_t size, const char *opt, const char *arg)
+{
+    size_t k = strlen(window);
+    if (k < size)
+        snprintf(window + k, size - k, "%s%s %s", k ? " " : "", opt, arg);
+}
+
+int pr_cli_add_thresholds(pr_threshold **ts, size_t *n, size_t *cap, int kind, const char *arg)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (kind == 'f') {
+        if (pr_threshold_read_file(arg, ts, n, cap, &err) < 0) {
+            pr_cli_print_error(&err);
+            return PR_EXIT_USAGE;
+        }
+        return 0;
+    }
+    *ts = pr_xgrow(*ts, cap, *n + 1, sizeof **ts);
+    if (pr_threshold_parse(&(*ts)[*n], arg, kind == 'x', &err) < 0) {
+        pr_cli_errorf("%s", err.msg);
+        return PR_EXIT_USAGE;
+    }
+    (*n)++;
+    return 0;
 }
 
 void pr_cli_warn_windows(json_t *doc, const char *what)
