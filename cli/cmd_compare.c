@@ -372,40 +372,14 @@ static int render_template(json_t *doc, const char *tpl, const char *out)
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *f = fopen(tpl, "rb");
-    if (f) {
-        pr_buf b = PR_BUF_INIT;
-        b.max = 4u << 20;
-        char chunk[8192];
-        size_t k;
-        while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-            pr_buf_append(&b, chunk, k);
-        int bad = ferror(f) || b.overflow;
-        fclose(f);
-        if (bad) {
-            pr_cli_errorf("%s: cannot read the template (or larger than 4 MiB)", tpl);
-            pr_buf_dispose(&b);
-            return PR_EXIT_ERROR;
-        }
-        len = b.len;
-        text = pr_buf_steal(&b);
-    } else {
-        for (size_t i = 0; pr_builtin_templates[i].name; i++)
-            if (!strcmp(pr_builtin_templates[i].name, tpl)) {
-                text = pr_xstrndup(pr_builtin_templates[i].text, pr_builtin_templates[i].len);
-                len = pr_builtin_templates[i].len;
-            }
-        if (!text) {
-            pr_cli_errorf("%s: no such template file or built-in template", tpl);
-            return PR_EXIT_USAGE;
-        }
-    }
+    int rc = pr_cli_load_template(tpl, &text, &len, NULL, 0);
+    if (rc)
+        return rc;
     pr_tpl_builtin bt = {NULL, NULL};
     pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
     pr_buf o = PR_BUF_INIT;
     pr_error err;
     pr_error_clear(&err);
-    int rc = 0;
     int esc = strstr(tpl, ".html") ? PR_ESC_HTML : PR_ESC_MARKDOWN;
     if (pr_mustache_render(text, len, tpl, doc, &bl, esc, &o, &err) < 0) {
         pr_cli_print_error(&err);

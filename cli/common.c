@@ -7,7 +7,9 @@
 #include "cli/selection.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
+#include "render/mustache.h"
 #include <errno.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +101,35 @@ int pr_cli_wants_help(int argc, char **argv, const char *name)
             pr_cli_help(stdout, name);
             return 1;
         }
+    }
+    return 0;
+}
+
+int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, size_t dsize)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (dir)
+        dir[0] = 0;
+    int rc = pr_tpl_read_file(name, name, text, len, &err);
+    if (rc == 0 && dir) {
+        char *copy = pr_xstrdup(name);
+        snprintf(dir, dsize, "%s", dirname(copy));
+        free(copy);
+    }
+    if (rc == PR_ENOTFOUND) {
+        pr_tpl_builtin bt = {NULL, NULL};
+        pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
+        rc = bl.load(bl.payload, name, text, len, &err);
+        if (rc == PR_ENOTFOUND) {
+            pr_cli_errorf("no template '%s': not a file and not a built-in (perfreport "
+                          "templates lists them)", name);
+            return PR_EXIT_USAGE;
+        }
+    }
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
     }
     return 0;
 }

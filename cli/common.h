@@ -68,6 +68,11 @@ size_t pr_cli_text_width(const char *s, size_t max_bytes);
 /* Prints s on stdout cut to `width` columns (at a character boundary) and padded to it;
  * control characters print as spaces. */
 void pr_cli_print_cell(const char *s, size_t width);
+/* The template a command renders: the file at name when there is one (its folder copied to
+ * dir, dsize bytes, when dir is not NULL; else dir gets ""), else the built-in of that name.
+ * *text is the caller's (free). Prints errors; returns 0, PR_EXIT_ERROR (unreadable) or
+ * PR_EXIT_USAGE (no such template). */
+int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, size_t dsize);
 /* Writes all of buf to path, every write checked: returns 0 or -1 (printed). "-" is stdout,
  * which the CLI checks once, at exit (cli/main.c). */
 int pr_cli_write_file(const char *path, const char *buf, size_t len);

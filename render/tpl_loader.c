@@ -104,13 +104,18 @@ static int has_dotdot(const char *name)
     return 0;
 }
 
-static int read_file(const char *path, const char *name, char **text, size_t *len, pr_error *err)
+int pr_tpl_read_file(const char *path, const char *name, char **text, size_t *len, pr_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return errno == ENOENT || errno == ENOTDIR ? PR_ENOTFOUND
                                                    : pr_error_set(err, PR_EIO, name, 0, 0,
                                                                   "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) { /* a folder of that name */
+        fclose(f);
+        return PR_ENOTFOUND;
+    }
     pr_buf b = PR_BUF_INIT;
     b.max = PR_TPL_MAX_BYTES;
     char chunk[8192];
@@ -139,7 +144,7 @@ static int dir_try(void *payload, const char *name, char **text, size_t *len, pr
     else
         snprintf(path, sizeof path, "%s/%s", d->root, name);
     if (is_allowed(d, name))
-        return read_file(path, name, text, len, err);
+        return pr_tpl_read_file(path, name, text, len, err);
     char *rp = realpath(path, NULL);
     if (!rp)
         return PR_ENOTFOUND;
@@ -154,7 +159,7 @@ static int dir_try(void *payload, const char *name, char **text, size_t *len, pr
     else if (!regular)
         rc = PR_ENOTFOUND;
     else
-        rc = read_file(rp, name, text, len, err);
+        rc = pr_tpl_read_file(rp, name, text, len, err);
     free(rp);
     return rc;
 }
