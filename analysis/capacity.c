@@ -429,3 +429,23 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
     usl_json(doc, p, n, o);
     return doc;
 }
+
+static double num(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void pr_capacity_point_of(pr_capacity_point *p, json_t *model, double load)
+{
+    json_t *st = json_object_get(model, "stats");
+    memset(p, 0, sizeof *p);
+    p->run_id = (int64_t)json_integer_value(json_object_get(model, "id"));
+    p->name = json_string_value(json_object_get(model, "name"));
+    p->load = load;
+    p->throughput_per_s = num(st, "throughput_per_s");
+    p->p99_ns = num(json_object_get(st, "latency_ns"), "p99");
+    p->error_ratio = num(st, "error_ratio");
+    if (!isfinite(p->error_ratio) && isfinite(num(st, "success_ratio")))
+        p->error_ratio = 1 - num(st, "success_ratio");
+}
