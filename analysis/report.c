@@ -7,13 +7,13 @@
 #include "analysis/report_labels.h"
 #include "analysis/stats.h"
 #include "model/buf.h"
+#include "model/clock.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void pr_report_opts_init(pr_report_opts *o)
 {
@@ -28,8 +28,7 @@ void pr_report_opts_init(pr_report_opts *o)
     o->histogram = 1;
     o->exact_limit = 500000000;
     o->findings = 1;
-    const char *e = getenv("SOURCE_DATE_EPOCH");
-    o->generated_s = e && *e ? strtoll(e, NULL, 10) : (int64_t)time(NULL);
+    o->generated_s = pr_clock_now_s();
 }
 
 static const char *const by_names[] = {"label", "url", "method", "status", "error", "thread",
