@@ -1,6 +1,10 @@
 /* Test helper: an in-memory sink and parse shortcuts. */
 #include "tests/unit/lib/collect.h"
 #include "model/xalloc.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,4 +97,20 @@ const char *testdata(const char *rel)
     k = (k + 1) % 4;
     snprintf(buf[k], sizeof buf[k], "%s/%s", base ? base : "tests/data", rel);
     return buf[k];
+}
+
+int collect_parse_ok(collect *c, const char *parser, const char *rel, int flags)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    collect_init(c);
+    int rc = collect_parse_file(c, parser, testdata(rel), NULL, &err);
+    if (rc != 0 && !((flags & COLLECT_TRUNC_OK) && rc == PR_ETRUNC)) {
+        char b[1200];
+        fail_msg("%s: rc %d: %s", rel, rc, pr_error_format(&err, b, sizeof b));
+    }
+    if ((flags & COLLECT_FORMAT) && (!c->run->format || strcmp(c->run->format, parser)))
+        fail_msg("%s: format %s, expected %s", rel, c->run->format ? c->run->format : "(none)",
+                 parser);
+    return rc;
 }
