@@ -80,7 +80,7 @@ typedef struct pts_ctx {
 } pts_ctx;
 
 /* Loads a run's points for the latency-over-time chart (run NULL: releases them). */
-static int load_points(void *payload, json_t *run, pr_chart_points *out, pr_error *err)
+static int load_points(json_t *run, pr_chart_points *out, pr_error *err, void *payload)
 {
     pts_ctx *pc = payload;
     pr_points_dispose(&pc->p);

@@ -121,7 +121,7 @@ int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, 
     if (rc == PR_ENOTFOUND) {
         pr_tpl_builtin bt = {NULL, NULL};
         pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
-        rc = bl.load(bl.payload, name, text, len, &err);
+        rc = bl.load(name, text, len, &err, bl.payload);
         if (rc == PR_ENOTFOUND) {
             pr_cli_errorf("no template '%s': not a file and not a built-in (perfreport "
                           "templates lists them)", name);

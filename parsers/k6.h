@@ -52,7 +52,7 @@ typedef struct pr_k6_point {
     int tz_offset_min, has_zone;
     pr_str value; /* the number as written */
     uint64_t key;
-    int (*tags)(void *payload, pr_k6_tags *t);
+    int (*tags)(pr_k6_tags *t, void *payload);
     void *payload;
 } pr_k6_point;
 

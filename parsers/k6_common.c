@@ -224,7 +224,7 @@ static int open_req(pr_k6_acc *a, req *r, const pr_k6_point *p)
     pr_k6_tags *t = &a->tags;
     memset(t, 0, offsetof(pr_k6_tags, attrs));
     t->attrs_n = 0;
-    if (p->tags && p->tags(p->payload, t) < 0)
+    if (p->tags && p->tags(t, p->payload) < 0)
         return -1;
     pr_sample_init(&r->s);
     int64_t code;
@@ -365,7 +365,7 @@ static int check_point(pr_k6_acc *a, const pr_k6_point *p, double v)
     pr_k6_tags *t = &a->tags;
     memset(t, 0, offsetof(pr_k6_tags, attrs));
     t->attrs_n = 0;
-    if (p->tags && p->tags(p->payload, t) < 0)
+    if (p->tags && p->tags(t, p->payload) < 0)
         return -1;
     pr_str name = t->check.n ? t->check : (pr_str){"", 0}; /* a checks point without its tag */
     size_t i = 0;

@@ -55,7 +55,7 @@ static int stamp(const k6c *c, pr_str s, int64_t *ns, int *off, int *zone, int64
     return 0;
 }
 
-static int tags_cb(void *payload, pr_k6_tags *t)
+static int tags_cb(pr_k6_tags *t, void *payload)
 {
     k6c *c = payload;
     for (size_t i = 3; i < c->ncol; i++) {

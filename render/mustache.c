@@ -756,7 +756,7 @@ static int get_partial(rs *r, const char *name, size_t n, const pr_template **t)
     if (r->loader && r->loader->load) {
         char *text = NULL;
         size_t len = 0;
-        int rc = r->loader->load(r->loader->payload, nm, &text, &len, r->err);
+        int rc = r->loader->load(nm, &text, &len, r->err, r->loader->payload);
         if (rc == 0) {
             if (len > PR_TPL_MAX_BYTES) {
                 free(text);

@@ -36,9 +36,10 @@ enum {
 
 /* Finds a template by name. Returns 0 and sets *text (heap, NUL-terminated, caller frees) and
  * *len; PR_ENOTFOUND when there is no such template (rendered as empty, as the spec says); any
- * other negative code is an error (filled in err) that aborts the render. */
+ * other negative code is an error (filled in err) that aborts the render. payload: the
+ * loader's own, passed last. */
 typedef struct pr_tpl_loader {
-    int (*load)(void *payload, const char *name, char **text, size_t *len, pr_error *err);
+    int (*load)(const char *name, char **text, size_t *len, pr_error *err, void *payload);
     void *payload;
 } pr_tpl_loader;
 

@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-/* Calls try(payload, candidate) for name, name+ext, name+".mustache" until one is not
+/* Calls try(candidate, …, payload) for name, name+ext, name+".mustache" until one is not
  * PR_ENOTFOUND. */
 static int try_names(const char *name, const char *ext,
-                     int (*try)(void *, const char *, char **, size_t *, pr_error *), void *payload,
+                     int (*try)(const char *, char **, size_t *, pr_error *, void *), void *payload,
                      char **text, size_t *len, pr_error *err)
 {
     const char *exts[3] = {"", ext, ".mustache"};
@@ -27,7 +27,7 @@ static int try_names(const char *name, const char *ext,
             return PR_ENOTFOUND;
         memcpy(cand, name, nl);
         memcpy(cand + nl, exts[i], el + 1);
-        int rc = try(payload, cand, text, len, err);
+        int rc = try(cand, text, len, err, payload);
         if (rc != PR_ENOTFOUND)
             return rc;
     }
@@ -36,7 +36,7 @@ static int try_names(const char *name, const char *ext,
 
 /* ---- Built-in templates ------------------------------------------------------------------- */
 
-static int builtin_try(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int builtin_try(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     const pr_builtin_template *t = payload;
     for (; t->name; t++)
@@ -48,7 +48,7 @@ static int builtin_try(void *payload, const char *name, char **text, size_t *len
     return PR_ENOTFOUND;
 }
 
-static int builtin_load(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int builtin_load(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     pr_tpl_builtin *b = payload;
     const pr_builtin_template *table = b->table ? b->table : pr_builtin_templates;
@@ -135,7 +135,7 @@ int pr_tpl_read_file(const char *path, const char *name, char **text, size_t *le
     return 0;
 }
 
-static int dir_try(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int dir_try(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     const pr_tpl_dir *d = payload;
     char path[sizeof d->root + PR_TPL_MAX_NAME + 40];
@@ -164,7 +164,7 @@ static int dir_try(void *payload, const char *name, char **text, size_t *len, pr
     return rc;
 }
 
-static int dir_load(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int dir_load(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     pr_tpl_dir *d = payload;
     if (!is_allowed(d, name)) {
@@ -183,14 +183,14 @@ pr_tpl_loader pr_tpl_dir_loader(pr_tpl_dir *d)
 
 /* ---- Chain -------------------------------------------------------------------------------- */
 
-static int chain_load(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int chain_load(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     pr_tpl_chain *c = payload;
     int rc = PR_ENOTFOUND;
     if (c->first && c->first->load)
-        rc = c->first->load(c->first->payload, name, text, len, err);
+        rc = c->first->load(name, text, len, err, c->first->payload);
     if (rc == PR_ENOTFOUND && c->second && c->second->load)
-        rc = c->second->load(c->second->payload, name, text, len, err);
+        rc = c->second->load(name, text, len, err, c->second->payload);
     return rc;
 }
 
