@@ -576,7 +576,8 @@ static int64_t sum_i(json_t *o, const char *k)
     return json_integer_value(json_object_get(o, k));
 }
 
-static void test_vegeta__report_parsers(void **s)
+/* Vegeta's text report as a summary-only run. */
+static void test_vegeta__report_text(void **s)
 {
     collect c;
     collect_parse_ok(&c, NULL, "vegeta/basic.report.txt", 0);
@@ -610,9 +611,12 @@ static void test_vegeta__report_parsers(void **s)
     json_t *e = json_array_get(json_object_get(sm, "errors"), 0);
     assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "connection refused"));
     collect_free(&c);
+}
 
-    /* The JSON report's numbers equal our own metrics over the results (except the
-     * percentiles, which are t-digest estimates in Vegeta). */
+/* The JSON report's numbers equal our own metrics over the results (except the percentiles,
+ * which are t-digest estimates in Vegeta). */
+static void test_vegeta__report_json_matches_results(void **s)
+{
     static const char *const fx[] = {"basic", "mixed", "refused", "post"};
     for (size_t i = 0; i < 4; i++) {
         char rel[128];
@@ -655,8 +659,11 @@ static void test_vegeta__report_parsers(void **s)
         collect_free(&r);
         collect_free(&g);
     }
+}
 
-    /* Text and JSON reports of every fixture give the same numbers (text ones rounded). */
+/* Text and JSON reports of every fixture give the same numbers (text ones rounded). */
+static void test_vegeta__report_text_matches_json(void **s)
+{
     static const char *const all[] = {"basic", "mixed", "refused", "post", "multi"};
     for (size_t i = 0; i < 5; i++) {
         char rel[128];
@@ -689,7 +696,12 @@ static void test_vegeta__report_parsers(void **s)
         collect_free(&t);
         collect_free(&j);
     }
+}
 
+/* vegeta report -type=hist: the buckets' counts, the last one open. */
+static void test_vegeta__report_hist(void **s)
+{
+    collect c;
     collect_parse_ok(&c, NULL, "vegeta/mixed.hist.txt", 0);
     json_t *h = json_object_get(json_object_get(c.run->summary, "tool"), "histogram");
     static const int64_t counts[] = {762, 5, 1, 37, 40, 139, 16};
@@ -760,7 +772,10 @@ int main(void)
         cmocka_unit_test(test_vegeta__long_first_line),
         cmocka_unit_test(test_vegeta__line_errors),
         cmocka_unit_test(test_vegeta__attack_names_run),
-        cmocka_unit_test(test_vegeta__report_parsers),
+        cmocka_unit_test(test_vegeta__report_text),
+        cmocka_unit_test(test_vegeta__report_json_matches_results),
+        cmocka_unit_test(test_vegeta__report_text_matches_json),
+        cmocka_unit_test(test_vegeta__report_hist),
         cmocka_unit_test(test_vegeta__hist_agrees),
         cmocka_unit_test(test_vegeta__duration_format),
     };
