@@ -440,6 +440,20 @@ static char *span_human(int64_t ns, int64_t res, char *h)
     return pr_human_duration_res(ns != PR_UNKNOWN && ns < res && ns > -res ? 0 : ns, res, h);
 }
 
+/* One entry of a status code list: {code, count, ratio, pct, class}. */
+static json_t *status_entry(int code, int64_t count, double ratio)
+{
+    char h[32], cls[8];
+    json_t *e = json_object();
+    set_int(e, "code", code);
+    set_int(e, "count", count);
+    set_real(e, "ratio", ratio);
+    set_str(e, "pct", pr_human_percent(ratio, h));
+    snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
+    set_str(e, "class", cls);
+    return e;
+}
+
 /* Statistics of a series: counts, ratios, rates, distributions, bytes. */
 static json_t *series_json(pr_series *s, const pr_report_opts *o, clock_res res)
 {
@@ -657,21 +671,11 @@ static json_t *errors_json(acc *a, json_t **groups_out)
 static json_t *status_json(acc *a)
 {
     json_t *arr = json_array();
-    char h[32];
-    for (int code = 0; code < 1000; code++) {
-        if (!a->status[code])
-            continue;
-        json_t *e = json_object();
-        set_int(e, "code", code);
-        set_int(e, "count", a->status[code]);
-        double ratio = (double)a->status[code] / (double)a->total.count;
-        set_real(e, "ratio", ratio);
-        set_str(e, "pct", pr_human_percent(ratio, h));
-        char cls[8];
-        snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
-        set_str(e, "class", cls);
-        json_array_append_new(arr, e);
-    }
+    for (int code = 0; code < 1000; code++)
+        if (a->status[code])
+            json_array_append_new(arr, status_entry(code, a->status[code],
+                                                    (double)a->status[code] /
+                                                        (double)a->total.count));
     mark_first_last(arr);
     return arr;
 }
@@ -893,23 +897,15 @@ static json_t *summary_only_stats(const pr_run *run)
 static json_t *printed_status(const json_t *codes, double requests)
 {
     json_t *arr = json_array();
-    char h[32];
     for (int code = 0; code < 1000; code++) {
         char k[16];
         snprintf(k, sizeof k, "%d", code);
         json_t *v = json_object_get(codes, k);
-        if (!json_is_integer(v))
-            continue;
-        json_t *e = json_object();
-        set_int(e, "code", code);
-        set_int(e, "count", json_integer_value(v));
-        double ratio = requests > 0 ? (double)json_integer_value(v) / requests : NAN;
-        set_real(e, "ratio", ratio);
-        set_str(e, "pct", pr_human_percent(ratio, h));
-        char cls[8];
-        snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
-        set_str(e, "class", cls);
-        json_array_append_new(arr, e);
+        if (json_is_integer(v))
+            json_array_append_new(arr, status_entry(code, json_integer_value(v),
+                                                    requests > 0 ? (double)json_integer_value(v) /
+                                                                       requests
+                                                                 : NAN));
     }
     mark_first_last(arr);
     return arr;
