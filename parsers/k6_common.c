@@ -110,7 +110,7 @@ pr_k6_acc *pr_k6_acc_new(pr_sink *sink, const char *src)
     return a;
 }
 
-void pr_k6_acc_free(pr_k6_acc *a)
+static void acc_free(pr_k6_acc *a)
 {
     if (!a)
         return;
@@ -433,7 +433,7 @@ static json_t *series_json(const series *s, json_t *decl)
     return o;
 }
 
-int pr_k6_acc_finish(pr_k6_acc *a, pr_error *err)
+static int acc_finish(pr_k6_acc *a, pr_error *err)
 {
     pr_run *run = a->sink->run;
     int rc = 0;
@@ -474,4 +474,16 @@ int pr_k6_acc_finish(pr_k6_acc *a, pr_error *err)
     if (a->ser_dropped || a->chk_dropped)
         pr_textsum_note(run, "more than 128 metrics or checks: the rest are not kept as series");
     return rc; /* the load model is the executor's, which the output does not name */
+}
+
+int pr_k6_acc_end(pr_k6_acc *a, int rc, pr_error *err)
+{
+    if (rc == 0 || rc == PR_ETRUNC) {
+        pr_error e2;
+        int r2 = acc_finish(a, rc == 0 ? err : &e2);
+        if (r2 < 0 && rc == 0)
+            rc = r2;
+    }
+    acc_free(a);
+    return rc;
 }

@@ -246,13 +246,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             break;
         }
     }
-    if (rc == 0 || rc == PR_ETRUNC) {
-        pr_error e2;
-        int r2 = pr_k6_acc_finish(acc, rc == 0 ? err : &e2);
-        if (r2 < 0 && rc == 0)
-            rc = r2;
-    }
-    pr_k6_acc_free(acc);
+    rc = pr_k6_acc_end(acc, rc, err);
     pr_jsonl_dispose(&j);
     free(st);
     return rc < 0 ? rc : 0;
