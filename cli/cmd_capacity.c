@@ -111,14 +111,6 @@ static int draw(json_t *a, const char *path, const char *title, pr_load_kind kin
     return rc;
 }
 
-static size_t strlen_utf8(const char *s)
-{
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        n += (*p & 0xC0) != 0x80;
-    return n;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -191,7 +183,7 @@ static void print_study(json_t *series, const char *load_name)
                     pr_human_duration(isfinite(v) ? (int64_t)v : PR_UNKNOWN, h);
                 else
                     pr_human_percent(v, h);
-                printf(" %*s", w + (int)(strlen(h) - strlen_utf8(h)), h);
+                printf(" %*s", w + (int)(strlen(h) - pr_cli_text_width(h, (size_t)-1)), h);
             }
         printf("\n");
     }

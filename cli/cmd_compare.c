@@ -38,32 +38,6 @@ static int parse_fraction(const char *s, double *out)
     return 0;
 }
 
-/* Prints s right- (w > 0) or left-aligned (w < 0) in |w| columns, counting UTF-8 characters. */
-static void cell(const char *s, int w)
-{
-    int width = w < 0 ? -w : w, chars = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        chars += (*p & 0xC0) != 0x80;
-    int pad = width > chars ? width - chars : 0;
-    if (w > 0)
-        printf("%*s%s", pad, "", s);
-    else
-        printf("%s%*s", s, pad, "");
-}
-
-/* Same into a buffer. */
-static void cellb(pr_buf *b, const char *s, int w)
-{
-    int width = w < 0 ? -w : w, chars = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        chars += (*p & 0xC0) != 0x80;
-    int pad = width > chars ? width - chars : 0;
-    if (w > 0)
-        pr_buf_printf(b, "%*s%s", pad, "", s);
-    else
-        pr_buf_printf(b, "%s%*s", s, pad, "");
-}
-
 /* Prints the buffer as one line without trailing spaces, and empties it. */
 static void flush_line(pr_buf *b)
 {
@@ -74,34 +48,18 @@ static void flush_line(pr_buf *b)
     pr_buf_reset(b);
 }
 
-/* Width of the value columns: the longest run name (12 to 24 characters). */
+/* Width of the value columns: the longest run name (12 to 24 columns). */
 static int col_width(json_t *runs)
 {
     size_t i;
     json_t *r;
     int w = 12;
     json_array_foreach(runs, i, r) {
-        int n = 0;
-        for (const unsigned char *p = (const unsigned char *)jstr(r, "name"); *p; p++)
-            n += (*p & 0xC0) != 0x80;
+        int n = (int)pr_cli_text_width(jstr(r, "name"), (size_t)-1);
         if (n > w)
             w = n;
     }
     return w > 24 ? 24 : w;
-}
-
-/* The run's name cut to w characters (UTF-8 aware) into buf. */
-static const char *cut(const char *s, int w, char *buf, size_t size)
-{
-    size_t o = 0;
-    int n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p && o + 1 < size; p++) {
-        if ((*p & 0xC0) != 0x80 && n++ == w)
-            break;
-        buf[o++] = (char)*p;
-    }
-    buf[o] = 0;
-    return buf;
 }
 
 static void print_rows(json_t *rows, json_t *runs, size_t w)
@@ -114,7 +72,7 @@ static void print_rows(json_t *rows, json_t *runs, size_t w)
     json_array_foreach(runs, i, r) {
         char name[128];
         pr_buf_puts(&b, " ");
-        cellb(&b, cut(jstr(r, "name"), cw, name, sizeof name), cw);
+        pr_cli_cell(&b, pr_cli_cut(jstr(r, "name"), (size_t)cw, name, sizeof name), cw);
     }
     for (i = 1; i < n; i++)
         pr_buf_printf(&b, "  %9s %-12s", "change", "verdict");
@@ -124,13 +82,13 @@ static void print_rows(json_t *rows, json_t *runs, size_t w)
         json_t *v;
         json_array_foreach(json_object_get(row, "values"), i, v) {
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "human"), cw);
+            pr_cli_cell(&b, jstr(v, "human"), cw);
         }
         json_array_foreach(json_object_get(row, "diffs"), i, v) {
             pr_buf_puts(&b, "  ");
-            cellb(&b, jstr(v, "rel_pct"), 9);
+            pr_cli_cell(&b, jstr(v, "rel_pct"), 9);
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "verdict"), -12);
+            pr_cli_cell(&b, jstr(v, "verdict"), -12);
         }
         flush_line(&b);
     }
@@ -154,7 +112,7 @@ static void print_labels(json_t *labels, json_t *runs)
     size_t n = json_array_size(runs), w = 5, i, k;
     json_t *l, *r;
     json_array_foreach(labels, i, l) {
-        size_t len = strlen(jstr(l, "label"));
+        size_t len = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
         if (len > w)
             w = len;
     }
@@ -162,31 +120,31 @@ static void print_labels(json_t *labels, json_t *runs)
         w = 40;
     int cw = col_width(runs);
     printf("\n  per label: p99 (other metrics that changed, in brackets; all of them in --json)\n");
-    printf("  %-*s", (int)w, "label");
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_printf(&b, "  %-*s", (int)w, "label");
     json_array_foreach(runs, i, r) {
         char name[128];
-        printf(" ");
-        cell(cut(jstr(r, "name"), cw, name, sizeof name), cw);
+        pr_buf_puts(&b, " ");
+        pr_cli_cell(&b, pr_cli_cut(jstr(r, "name"), (size_t)cw, name, sizeof name), cw);
     }
     for (i = 1; i < n; i++)
-        printf("  %9s %s", "change", "verdict");
-    printf("\n");
-    pr_buf b = PR_BUF_INIT;
+        pr_buf_printf(&b, "  %9s %s", "change", "verdict");
+    printf("%s\n", b.p);
+    pr_buf_reset(&b);
     json_array_foreach(labels, k, l) {
-        char name[41];
-        snprintf(name, sizeof name, "%s", jstr(l, "label"));
+        char name[256];
         pr_buf_puts(&b, "  ");
-        cellb(&b, name, -(int)w);
+        pr_cli_cell(&b, pr_cli_cut(jstr(l, "label"), w, name, sizeof name), -(int)w);
         json_t *p99 = metric_of(l, "p99"), *v;
         json_array_foreach(json_object_get(p99, "values"), i, v) {
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "human"), cw);
+            pr_cli_cell(&b, jstr(v, "human"), cw);
         }
         json_array_foreach(json_object_get(p99, "diffs"), i, v) {
             pr_buf_puts(&b, "  ");
-            cellb(&b, jstr(v, "rel_pct"), 9);
+            pr_cli_cell(&b, jstr(v, "rel_pct"), 9);
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "verdict"), -12);
+            pr_cli_cell(&b, jstr(v, "verdict"), -12);
         }
         int first = 1;
         json_array_foreach(json_object_get(p99, "diffs"), i, v) {
@@ -293,7 +251,7 @@ static void print_pair_metric(json_t *m, json_t *keys, int *kw)
     pr_buf_puts(&b, " ");
     json_array_foreach(keys, k, v) {
         pr_buf_puts(&b, " ");
-        cellb(&b, json_string_value(v), -kw[k]);
+        pr_cli_cell(&b, json_string_value(v), -kw[k]);
     }
     pr_buf_printf(&b, " %12s %12s  %9s  %s", "A", "B", "change", "verdict");
     flush_line(&b);
@@ -301,14 +259,14 @@ static void print_pair_metric(json_t *m, json_t *keys, int *kw)
         pr_buf_puts(&b, " ");
         json_array_foreach(json_object_get(r, "key_values"), k, v) {
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "value"), -kw[k]);
+            pr_cli_cell(&b, jstr(v, "value"), -kw[k]);
         }
         pr_buf_puts(&b, " ");
-        cellb(&b, jstr(r, "a_human"), 12);
+        pr_cli_cell(&b, jstr(r, "a_human"), 12);
         pr_buf_puts(&b, " ");
-        cellb(&b, jstr(r, "b_human"), 12);
+        pr_cli_cell(&b, jstr(r, "b_human"), 12);
         pr_buf_puts(&b, "  ");
-        cellb(&b, jstr(r, "rel_pct"), 9);
+        pr_cli_cell(&b, jstr(r, "rel_pct"), 9);
         pr_buf_printf(&b, "  %s", jstr(r, "verdict"));
         flush_line(&b);
     }
@@ -351,11 +309,11 @@ static void print_paired(json_t *doc)
     print_pair_list(pg);
     int *kw = pr_xcalloc(nk + 1, sizeof *kw);
     json_array_foreach(keys, k, v)
-        kw[k] = (int)strlen(json_string_value(v));
+        kw[k] = (int)pr_cli_text_width(json_string_value(v), (size_t)-1);
     json_array_foreach(json_object_get(pg, "pairs"), i, r)
         json_array_foreach(json_object_get(r, "key_values"), k, v)
-            if (k < nk && (int)strlen(jstr(v, "value")) > kw[k])
-                kw[k] = (int)strlen(jstr(v, "value"));
+            if (k < nk && (int)pr_cli_text_width(jstr(v, "value"), (size_t)-1) > kw[k])
+                kw[k] = (int)pr_cli_text_width(jstr(v, "value"), (size_t)-1);
     if (json_array_size(json_object_get(pg, "pairs")))
         json_array_foreach(json_object_get(pg, "metrics"), i, r)
             print_pair_metric(r, keys, kw);

@@ -5,6 +5,7 @@
 #include "analysis/threshold.h"
 #include "cli/cli.h"
 #include "cli/selection.h"
+#include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include "render/mustache.h"
@@ -168,8 +169,18 @@ size_t pr_cli_text_width(const char *s, size_t max_bytes)
     return w;
 }
 
-/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
-void pr_cli_print_cell(const char *s, size_t width)
+void pr_cli_cell(pr_buf *b, const char *s, int w)
+{
+    size_t width = w < 0 ? (size_t)-(long)w : (size_t)w, sw = pr_cli_text_width(s, (size_t)-1);
+    int pad = width > sw ? (int)(width - sw) : 0;
+    if (w > 0)
+        pr_buf_printf(b, "%*s%s", pad, "", s);
+    else
+        pr_buf_printf(b, "%s%*s", s, pad, "");
+}
+
+/* Bytes of the longest start of s at most `width` columns wide (a character boundary). */
+static size_t cut_bytes(const char *s, size_t width)
 {
     size_t bytes = 0, w = 0;
     while (s[bytes]) {
@@ -182,6 +193,26 @@ void pr_cli_print_cell(const char *s, size_t width)
         w += cw;
         bytes += k;
     }
+    return bytes;
+}
+
+const char *pr_cli_cut(const char *s, size_t width, char *buf, size_t size)
+{
+    size_t n = cut_bytes(s, width);
+    while (n >= size) { /* back to a character boundary that fits */
+        n--;
+        while (n && (s[n] & 0xc0) == 0x80)
+            n--;
+    }
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    return buf;
+}
+
+/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
+void pr_cli_print_cell(const char *s, size_t width)
+{
+    size_t bytes = cut_bytes(s, width), w = pr_cli_text_width(s, bytes);
     for (size_t i = 0; i < bytes; i++) /* control characters (a label's newline) as spaces */
         putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i]);
     for (; w < width; w++)

@@ -77,6 +77,13 @@ int pr_cli_parse_max_errors(const char *arg, double *ratio);
  * *text is the caller's (free). Prints errors; returns 0, PR_EXIT_ERROR (unreadable) or
  * PR_EXIT_USAGE (no such template). */
 int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, size_t dsize);
+/* s padded to |w| columns (display width, as pr_cli_text_width counts): right-aligned when
+ * w > 0, left-aligned when w < 0; never cut. Appended to b. */
+struct pr_buf;
+void pr_cli_cell(struct pr_buf *b, const char *s, int w);
+/* The longest start of s that is at most `width` columns wide (cut at a character boundary)
+ * into buf (size bytes); returns buf. */
+const char *pr_cli_cut(const char *s, size_t width, char *buf, size_t size);
 /* Writes all of buf to path, every write checked: returns 0 or -1 (printed). "-" is stdout,
  * which the CLI checks once, at exit (cli/main.c). */
 int pr_cli_write_file(const char *path, const char *buf, size_t len);
