@@ -194,7 +194,7 @@ typedef struct scan_state {
     size_t lat_cap;
 } scan_state;
 
-static int scan_cb(void *payload, const pr_sample *s, size_t n)
+static int scan_cb(const pr_sample *s, size_t n, void *payload)
 {
     scan_state *st = payload;
     for (size_t i = 0; i < n; i++) {

@@ -283,7 +283,7 @@ static void add_response(acc *a, const pr_sample *x, int outcome)
     b->codes[code_slot(a, x->status)]++;
 }
 
-static int scan_cb(void *payload, const pr_sample *s, size_t n)
+static int scan_cb(const pr_sample *s, size_t n, void *payload)
 {
     acc *a = payload;
     for (size_t i = 0; i < n; i++) {

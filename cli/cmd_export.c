@@ -55,7 +55,7 @@ static void json_str(FILE *f, const char *s)
     free(q);
 }
 
-static int cb(void *payload, const pr_sample *s, size_t n)
+static int cb(const pr_sample *s, size_t n, void *payload)
 {
     exporter *x = payload;
     if (x->fmt == 0)

@@ -12,14 +12,14 @@
 #include <unistd.h>
 
 typedef struct progress {
-    int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *);
+    int (*push)(pr_run *, const pr_sample *, size_t, pr_error *, void *);
     void *payload;
     const char *name;
     unsigned long long next;
     unsigned long long seen;
 } progress;
 
-static int progress_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int progress_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *p)
 {
     progress *g = p;
     g->seen += n;
@@ -27,7 +27,7 @@ static int progress_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_
         fprintf(stderr, "\r%s: %llu samples…", g->name, g->seen);
         g->next += 1000000;
     }
-    return g->push(g->payload, run, s, n, err);
+    return g->push(run, s, n, err, g->payload);
 }
 
 static int parse_tag(const char *arg, char **key, char **value)

@@ -301,7 +301,7 @@ typedef struct gather {
     size_t n, cap;
 } gather;
 
-static int gather_cb(void *p, const pr_sample *s, size_t n)
+static int gather_cb(const pr_sample *s, size_t n, void *p)
 {
     gather *g = p;
     g->s = pr_xgrow(g->s, &g->cap, g->n + n, sizeof *s);

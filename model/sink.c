@@ -5,7 +5,7 @@
 #include <string.h>
 
 void pr_sink_init(pr_sink *k, pr_run *run,
-                  int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *),
+                  int (*push)(pr_run *, const pr_sample *, size_t, pr_error *, void *),
                   void *payload)
 {
     memset(k, 0, offsetof(pr_sink, buf));
@@ -36,7 +36,7 @@ int pr_sink_flush(pr_sink *k, pr_error *err)
             run->end_ns = e;
     }
     k->n = 0;
-    return k->push(k->payload, k->run, k->buf, n, err);
+    return k->push(k->run, k->buf, n, err, k->payload);
 }
 
 int pr_sink_split(pr_sink *k, pr_error *err)
@@ -44,7 +44,7 @@ int pr_sink_split(pr_sink *k, pr_error *err)
     int rc = pr_sink_flush(k, err);
     if (rc < 0 || !k->split)
         return rc;
-    return k->split(k->payload, k, err);
+    return k->split(k, err, k->payload);
 }
 
 void pr_sink_warn(pr_sink *k, const char *path, long line, long col, const char *fmt, ...)
@@ -61,7 +61,7 @@ void pr_sink_warn(pr_sink *k, const char *path, long line, long col, const char 
     vsnprintf(w.msg, sizeof w.msg, fmt, ap);
     va_end(ap);
     if (k->warn) {
-        k->warn(k->payload, &w);
+        k->warn(&w, k->payload);
     } else {
         char buf[2048];
         fprintf(stderr, "perfreport: warning: %s\n", pr_error_format(&w, buf, sizeof buf));

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     collect *c = payload;
     c->s = pr_xgrow(c->s, &c->cap, c->n + n, sizeof *c->s);
@@ -18,14 +18,14 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
     return 0;
 }
 
-static int split(void *payload, pr_sink *sink, pr_error *err)
+static int split(pr_sink *sink, pr_error *err, void *payload)
 {
     collect *c = payload;
     c->splits++;
     return 0;
 }
 
-static void warn(void *payload, const pr_error *w)
+static void warn(const pr_error *w, void *payload)
 {
     collect *c = payload;
     c->warnings++;
