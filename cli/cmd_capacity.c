@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/selection.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
 #include "render/model_charts.h"
@@ -256,6 +257,7 @@ typedef struct capacity_args {
 
 static int print_all(const pr_capacity_runs_opts *o, json_t *doc)
 {
+    pr_text_visible_json(doc, 0); /* series and run names come from the files */
     json_t *series = json_object_get(doc, "series");
     printf("capacity: load = %s", o->capacity.load_source);
     if (isfinite(o->capacity.slo_p99_ns)) {

@@ -5,8 +5,10 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/buf.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "render/markdown.h"
+#include "render/mustache.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,12 +117,7 @@ static void markdown_verdict(const verdict *vs, size_t nv, size_t failed, pr_buf
         pr_buf_printf(b, "| %s | ", vs[k].pass ? "✅" : "❌");
         const char *cells[] = {vs[k].run, vs[k].label, vs[k].text};
         for (int q = 0; q < 3; q++) {
-            for (const char *s = cells[q]; *s; s++) {
-                if (*s == '|' || *s == '<' || *s == '>' || *s == '&' || *s == '\n')
-                    pr_buf_printf(b, "&#%d;", *s == '\n' ? 32 : *s);
-                else
-                    pr_buf_putc(b, *s);
-            }
+            pr_mustache_escape(cells[q], strlen(cells[q]), PR_ESC_MARKDOWN, b);
             pr_buf_puts(b, " | ");
         }
         pr_buf_printf(b, "%s |\n", vs[k].value);
@@ -211,6 +208,7 @@ static int run(int argc, char **argv)
         free(a.ts);
         return rc;
     }
+    pr_text_visible_json(doc, 0); /* every output of the verdicts names runs and labels */
     pr_cli_warn_windows(doc, a.window);
     pr_threshold_verdict(doc, a.ts, a.nts, a.by_label);
     size_t nv, failed;

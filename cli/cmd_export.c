@@ -8,6 +8,7 @@
 #include "model/buf.h"
 #include "model/native.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -34,10 +35,15 @@ static void put_i64(FILE *f, int64_t v)
         fprintf(f, "%lld", (long long)v);
 }
 
-static void csv_str(FILE *f, const char *s)
+/* A cell from the input files: control characters visible, a formula quoted with "'"
+ * (model/text.h), then CSV-quoted when it holds a comma or a quote. */
+static void csv_str(FILE *f, const char *in)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    char *vis = pr_text_visible_dup(in, PR_TEXT_CELL);
+    const char *s = vis;
+    if (!strpbrk(s, ",\"")) {
         fputs(s, f);
+        free(vis);
         return;
     }
     fputc('"', f);
@@ -47,6 +53,7 @@ static void csv_str(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+    free(vis);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -237,8 +244,8 @@ static int export_metrics(const export_args *a, pr_store *st, int64_t id)
     return rc;
 }
 
-/* The samples, scanned into x->f; then the histogram of an hgrm export, the native stream's
- * end, and every write checked. */
+/* The samples, scanned into x->f; then the histogram of an hgrm export and the native
+ * stream's end. */
 static int write_samples(exporter *x, pr_store *st, int64_t id, const char *output)
 {
     pr_error *err = x->err;
@@ -266,31 +273,36 @@ static int write_samples(exporter *x, pr_store *st, int64_t id, const char *outp
         if (r == 0)
             r = r2;
     }
-    if (fflush(x->f) != 0 && r == 0)
-        r = pr_error_set(err, PR_EIO, output, 0, 0, "write error: %s", strerror(errno));
-    if (x->f != stdout && fclose(x->f) != 0 && r == 0)
-        r = pr_error_set(err, PR_EIO, output, 0, 0, "write error: %s", strerror(errno));
     return r;
 }
 
-/* A run's samples in a sample format. */
+/* A run's samples in a sample format, written whole or not at all (a full disk leaves no
+ * partial export). */
 static int export_samples(const export_args *a, pr_store *st, int64_t id)
 {
     pr_error err;
     pr_error_clear(&err);
     exporter x = {NULL, NULL, NULL, a->fmt, {0}, &err};
-    int rc = 0;
+    pr_cli_out out;
     if (pr_store_load_run(st, id, &x.run, &err) < 0) {
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
     }
-    x.f = strcmp(a->output, "-") ? fopen(a->output, "wb") : stdout;
-    if (!x.f) {
-        pr_cli_errorf("%s: cannot write: %s", a->output, strerror(errno));
-        rc = PR_EXIT_ERROR;
-    } else if (write_samples(&x, st, id, a->output) < 0) {
-        pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
+    int rc = (x.f = pr_cli_out_open(&out, a->output)) ? 0 : PR_EXIT_ERROR;
+    if (rc == 0) {
+        int r = write_samples(&x, st, id, a->output);
+        if (r < 0) { /* said here, naming the output; the partial output is removed */
+            if (!err.path[0] && err.code == PR_EIO) {
+                snprintf(err.path, sizeof err.path, "%s", a->output);
+                if (strcmp(a->output, "-"))
+                    snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+                             "; nothing written (an existing file is kept)");
+            }
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        }
+        if (pr_cli_out_close(&out, r == 0) < 0)
+            rc = PR_EXIT_ERROR;
     }
     pr_run_free(x.run);
     return rc;
@@ -316,7 +328,10 @@ const pr_command pr_cmd_export = {
     "write a run's samples (native, CSV, NDJSON) or its metrics (InfluxDB, OpenMetrics)",
     "Writes every sample of RUN to FILE (default stdout). The native stream can be\n"
     "ingested again elsewhere (docs/format.md); CSV and NDJSON hold one sample per line\n"
-    "with times in ns and empty/absent fields where the source did not know a value.\n"
+    "with times in ns and empty/absent fields where the source did not know a value; in\n"
+    "CSV, control characters of labels, URLs and errors are shown as \\x1b and a cell a\n"
+    "spreadsheet would run as a formula (=, +, -, @ first) starts with '.\n"
+    "FILE is written whole or not at all (a full disk leaves no partial file).\n"
     "hgrm is HdrHistogram's percentile distribution (ms) of the exact latencies, for HDR\n"
     "tools and plotters.\n"
     "influx is InfluxDB line protocol in the schema of JMeter's InfluxDB backend listener\n"

@@ -3,7 +3,7 @@
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
-#include "model/lex.h"
+#include "model/text.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +45,7 @@ static json_t *run_findings(json_t *doc, const pr_findings_opts *fo)
 static int print_text(json_t *out)
 {
     int rc = 0;
+    pr_text_visible_json(out, 0); /* names and quoted evidence come from the files */
     size_t i;
     json_t *r;
     json_array_foreach(out, i, r) {

@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/views.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "parsers/join.h"
 #include "parsers/parser.h"
@@ -138,14 +139,17 @@ static int parse_input(const ingest_args *a, const char *path, pr_input *in, con
         sink->push = progress_push;
         sink->payload = &g;
     }
+    sink->in = in; /* positions for the sink's own warnings */
+    sink->line = 0;
     int rc = p->parse(in, sink, &a->po, err);
     if (rc == PR_ETRUNC) {
-        char buf[2048];
-        fprintf(stderr, "perfreport: warning: %s\n", pr_error_format(err, buf, sizeof buf));
+        pr_cli_print_warning(err);
         rc = 0;
     }
     if (rc == 0)
         rc = pr_sink_flush(sink, err);
+    sink->in = NULL;
+    sink->line = 0;
     if (parts)
         pr_join_end(joined, parts, path, (int64_t)sink->total);
     if (tty) {
@@ -162,7 +166,7 @@ static int parse_input(const ingest_args *a, const char *path, pr_input *in, con
 static void report_ingest(const char *input, const pr_parser *p, const pr_ingest_result *res,
                           int summary_only, int has_summary)
 {
-    const char *runname = res->name;
+    char *runname = pr_text_visible_dup(res->name, 0); /* from the file (Vegeta's attack) */
     if (res->shard_count)
         printf("%s: %s, %lld samples -> run %lld '%s' as shard %d of %d (%d of %d in)\n", input,
                p->name, (long long)res->samples, (long long)res->run_id, runname,
@@ -179,6 +183,7 @@ static void report_ingest(const char *input, const pr_parser *p, const pr_ingest
     else
         printf("%s: %s, %lld samples -> run %lld '%s'\n", input, p->name,
                (long long)res->samples, (long long)res->run_id, runname);
+    free(runname);
 }
 
 /* One input, one transaction: into the run `name` (NULL: a new one) or the --run-id shard. */
@@ -362,8 +367,8 @@ static int parse_args(ingest_args *a, int argc, char **argv)
 
 /* Every input in turn. Without --name, inputs of one command that share a base name (ab's
  * run.txt, run.tsv and run.csv) form one run, named after that base name. Then the views of
- * the runs changed. */
-static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n)
+ * the runs changed. *stored: an input landed. */
+static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n, int *stored)
 {
     char **bases = pr_xcalloc((size_t)n + 1, sizeof *bases);
     int64_t *landed = NULL; /* runs changed, for the views */
@@ -380,6 +385,8 @@ static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n)
         int r = ingest_one(st, a, inputs[i], use, &res);
         if (r)
             rc = r;
+        else
+            *stored = 1;
         for (int k = 0; k < res.runs; k++) {
             landed = pr_xgrow(landed, &caplanded, nlanded + 1, sizeof *landed);
             landed[nlanded++] = res.run_id - res.runs + 1 + k;
@@ -395,14 +402,39 @@ static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n)
     return rc;
 }
 
+/* A store this command created but stored nothing in is removed, so a failed first ingest
+ * leaves no empty store behind: only when it holds no run and no other connection had it open
+ * (SQLite removes the -wal and -shm files when the last one closes). */
+static void remove_new_store(pr_store *st, const char *path)
+{
+    int64_t *ids = NULL;
+    size_t n = 1;
+    pr_error err;
+    pr_error_clear(&err);
+    int empty = pr_store_list_runs(st, &ids, &n, &err) == 0 && n == 0;
+    free(ids);
+    pr_store_close(st);
+    char *wal = pr_xasprintf("%s-wal", path), *shm = pr_xasprintf("%s-shm", path);
+    if (empty && access(wal, F_OK) != 0 && access(shm, F_OK) != 0)
+        unlink(path);
+    free(wal);
+    free(shm);
+}
+
 static int run(int argc, char **argv)
 {
     ingest_args a;
     pr_store *st;
     int rc = parse_args(&a, argc, argv);
+    const char *store_path = a.store ? a.store : pr_cli_store_path();
+    int store_existed = pr_store_target_is_pg(store_path) || access(store_path, F_OK) == 0;
     if (rc == 0 && (rc = pr_cli_open_store(a.store, 1, &st)) == 0) {
-        rc = ingest_all(st, &a, argv + optind, argc - optind);
-        pr_store_close(st);
+        int stored = 0;
+        rc = ingest_all(st, &a, argv + optind, argc - optind, &stored);
+        if (!store_existed && !stored)
+            remove_new_store(st, store_path);
+        else
+            pr_store_close(st);
     }
     json_decref(a.user_meta);
     free(a.tags);

@@ -2,6 +2,7 @@
 #include "analysis/trend.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "model/text.h"
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -205,8 +206,10 @@ static int run(int argc, char **argv)
     }
     if (rc == 0 && json)
         rc = pr_cli_print_json(doc, "-");
-    else if (rc == 0)
+    else if (rc == 0) {
+        pr_text_visible_json(doc, 0); /* run names and tag values come from the files */
         print_text(&T, doc);
+    }
     if (rc == 0 && fail && json_integer_value(json_object_get(doc, "regressions")) > 0)
         rc = PR_EXIT_THRESHOLD;
     json_decref(doc);

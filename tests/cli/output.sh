@@ -32,5 +32,6 @@ full trend p99
 full trend --json p99
 full export --format hgrm 1
 full ingest "$DATA/vegeta/basic.bin" --force --name again
+full copy --to copy.db 1
 full rm again
 pr runs
