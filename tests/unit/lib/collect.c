@@ -9,12 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+int gather_cb(const pr_sample *s, size_t n, void *payload)
+{
+    gather *g = payload;
+    g->s = pr_xgrow(g->s, &g->cap, g->n + n, sizeof *g->s);
+    memcpy(g->s + g->n, s, n * sizeof *s);
+    g->n += n;
+    return 0;
+}
+
 static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     collect *c = payload;
-    c->s = pr_xgrow(c->s, &c->cap, c->n + n, sizeof *c->s);
-    memcpy(c->s + c->n, s, n * sizeof *s);
-    c->n += n;
+    gather g = {c->s, c->n, c->cap};
+    gather_cb(s, n, &g);
+    c->s = g.s;
+    c->n = g.n;
+    c->cap = g.cap;
     return 0;
 }
 

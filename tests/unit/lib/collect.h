@@ -14,6 +14,14 @@ typedef struct collect {
     char last_warning[1100];
 } collect;
 
+/* Samples gathered in memory, e.g. by a store scan: pr_store_scan(st, id, gather_cb, &g, err)
+ * with gather g = {0}; free(g.s) after. */
+typedef struct gather {
+    pr_sample *s;
+    size_t n, cap;
+} gather;
+int gather_cb(const pr_sample *s, size_t n, void *payload);
+
 /* Prepares `c` with a fresh run (freed by collect_free). */
 void collect_init(collect *c);
 void collect_free(collect *c);
