@@ -249,6 +249,21 @@ static int migrate(pr_store *st, pr_error *err)
     return rc;
 }
 
+/* exec() for a statement SQLite may refuse with SQLITE_BUSY without calling the busy handler
+ * (switching a new store to WAL while other processes open it at the same moment): retried
+ * every 10 ms for up to the busy timeout. */
+static int exec_when_free(pr_store *st, const char *sql, pr_error *err)
+{
+    for (int tries = 0;; tries++) {
+        int rc = exec(st, sql, err);
+        int code = sqlite3_errcode(DB(st)) & 0xff;
+        if (rc == 0 || (code != SQLITE_BUSY && code != SQLITE_LOCKED) || tries >= 6000)
+            return rc;
+        pr_error_clear(err);
+        usleep(10000);
+    }
+}
+
 static const pr_store_ops sqlite_ops;
 
 int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error *err)
@@ -269,8 +284,8 @@ int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error 
     }
     sqlite3_busy_timeout(s->db, 60000);
     int version = 0;
-    int rc = exec(st, "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                  err);
+    int rc = exec_when_free(st, "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; "
+                            "PRAGMA synchronous=NORMAL;", err);
     if (rc == 0)
         user_version(st, &version);
     if (rc == 0 && version > PR_STORE_SCHEMA_VERSION)
