@@ -28,8 +28,10 @@ inputs() {
     | select(.key | test("^(name|label|message|pattern|example|tool|format|tool_version|key|value|selection|key_text|configuration|configuration_values|level|run|a|b|a_name|b_name|runs_text|values_text|protocol|method|protocol_method)$"))
     | .value | strings'
 }
+# names the zh templates keep on purpose: JMeter's column "Latency", the abbreviation TTFB
+kept() { printf '%s\n' 'JMeter 的 Latency' '首字节时间（TTFB）'; }
 check() {
-  { "$PR" render --json "$@" | inputs; echo "-"; } > inputs.all
+  { "$PR" render --json "$@" | inputs; echo "-"; kept; } > inputs.all
 }
 sorted() { awk '{ print length($0) "\t" $0 }' inputs.all | sort -k1,1nr -s | cut -f2- > inputs.txt; }
 mkdir -p out
@@ -51,6 +53,15 @@ pr --lang zh_CN compare 1 3 -t compare.zh.md -o out/compare.zh.md
 { "$PR" compare --json tag:cache=off tag:cache=on --pair tag:rate; "$PR" compare --json 1 3; } | inputs > inputs.all
 sorted
 sh_ "awk -f \$ROOT/tests/tools/l10n_words.awk \$PO inputs.txt out/compare-pairs.zh.md out/compare.zh.md | sed 's#^out/##'"
+# the CLI's summary text and its findings, in Chinese: the same check (the tool's name and
+# the file's format are input words too)
+"$PR" --lang zh_CN summary --by label 1 2 3 4 5 > out/summary.zh.txt
+"$PR" --lang zh_CN findings 1 2 3 4 5 > out/findings.zh.txt
+{ "$PR" summary --json 1 2 3 4 5 | inputs; kept; } > inputs.all
+sorted
+sh_ "awk -f \$ROOT/tests/tools/l10n_words.awk \$PO inputs.txt out/summary.zh.txt out/findings.zh.txt | sed 's#^out/##'"
+sh_ "\$PR --lang zh_CN summary 2 | head -8"
+sh_ "\$PR --lang zh_CN findings --only errors_5xx 2"
 
 # --lang picks report.md's variant (report.zh.md) and the catalog; the words and units
 sh_ "\$PR --lang zh_CN render --template report.md 1 | sed -n '/^## 测试场景/,/^## 测试结果/p'"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
+#include "analysis/findings.h"
 #include "analysis/human.h"
 #include "analysis/load.h"
 #include "model/l10n.h"
@@ -72,6 +73,49 @@ static void test_l10n__chinese_catalog(void **st)
     assert_int_equal(pr_l10n_init("C", NULL), 0);
     assert_string_equal(pr_human_duration(4990000000LL, b), "4.99 s");
     assert_string_equal(pr_compare_verdict_text("regression"), "regression");
+}
+
+/* A finding's words (title, evidence sentence, recommendation, severity) in the reader's
+ * language; its machine fields (id, severity, evidence) the same in both. */
+static void test_l10n__findings(void **st)
+{
+    (void)st;
+    json_t *r = json_pack("{s:i, s:s, s:{s:i, s:i, s:f}, s:[{s:i, s:i}, {s:i, s:i}]}", "id", 1,
+                          "load_model", "open", "stats", "requests", 1000, "errors", 100,
+                          "error_ratio", 0.1, "status_codes", "code", 200, "count", 900, "code",
+                          500, "count", 100);
+    pr_findings_opts o;
+    pr_findings_opts_init(&o);
+    o.only = "errors_5xx";
+    json_t *en = pr_findings_run(r, &o);
+    assert_int_equal(pr_l10n_init("zh_CN", NULL), 0);
+    json_t *zh = pr_findings_run(r, &o);
+    assert_int_equal(json_array_size(en), 1);
+    assert_int_equal(json_array_size(zh), 1);
+    json_t *e = json_array_get(en, 0), *z = json_array_get(zh, 0);
+#define S(o, k) json_string_value(json_object_get(o, k))
+    assert_string_equal(S(e, "title"), "Server errors (5xx)");
+    assert_string_equal(S(e, "severity_text"), "warning");
+    assert_string_equal(S(e, "explanation"),
+                        "100 requests (10.00%) got a 5xx status: the server (or a gateway in front "
+                        "of it) failed to handle them; 502/503/504 usually mean an upstream was "
+                        "down, overloaded or too slow.");
+    assert_string_equal(S(z, "title"), "服务端错误（5xx）");
+    assert_string_equal(S(z, "severity"), "warning");
+    assert_string_equal(S(z, "severity_text"), "警告");
+    assert_string_equal(S(z, "explanation"),
+                        "100 个请求（10.00%）收到 5xx 状态码：服务端（或其前面的网关）未能处理这些"
+                        "请求；502/503/504 通常表示上游服务宕机、过载或太慢。");
+    assert_string_equal(S(z, "recommendation"), "查看出错时刻的服务端日志；如果 5xx 随负载增加，"
+                                                "说明服务端先于客户端耗尽了某种资源。");
+    assert_true(json_equal(json_object_get(e, "evidence"), json_object_get(z, "evidence")));
+#undef S
+    assert_string_equal(pr_severity_text("critical"), "严重");
+    assert_string_equal(pr_severity_text("info"), "提示");
+    assert_string_equal(pr_severity_text(NULL), "?");
+    json_decref(en);
+    json_decref(zh);
+    json_decref(r);
 }
 
 static void test_l10n__aliases(void **st)
@@ -204,6 +248,7 @@ int main(void)
         cmocka_unit_test_setup(test_l10n__chinese_catalog, setup),
         cmocka_unit_test_setup(test_l10n__aliases, setup),
         cmocka_unit_test_setup(test_l10n__environment, setup),
+        cmocka_unit_test_setup(test_l10n__findings, setup),
         cmocka_unit_test_setup(test_l10n__localedir, setup),
         cmocka_unit_test_setup(test_l10n__template_names, setup),
         cmocka_unit_test_setup(test_l10n__time_zones, setup),
