@@ -352,7 +352,20 @@ static void test_peers__artillery(void **st)
     json_array_foreach(series, i, p)
         sum += json_integer_value(json_object_get(p, "requests"));
     assert_int_equal(sum, 350);
-    assert_int_equal(json_array_size(sget(&c, "labels")), 2);
+    /* metrics-by-endpoint: "/" 200: 110, "/missing" 404: 110, ":9/refused" ECONNREFUSED 130
+     * (no response, so no response-time summary) */
+    json_t *labels = sget(&c, "labels");
+    assert_int_equal(json_array_size(labels), 3);
+    static const struct { const char *name; int req, fail; } want[] = {
+        {"/", 110, 0}, {"/missing", 110, 110}, {":9/refused", 130, 130}};
+    for (size_t k = 0; k < 3; k++) {
+        json_t *l = json_array_get(labels, k);
+        assert_string_equal(json_string_value(json_object_get(l, "label")), want[k].name);
+        assert_int_equal(json_integer_value(json_object_get(l, "requests")), want[k].req);
+        json_t *f = json_object_get(l, "failures");
+        assert_int_equal(f ? json_integer_value(f) : 0, want[k].fail);
+        assert_int_equal(json_object_get(l, "latency_ns") != NULL, k < 2);
+    }
     collect_free(&c);
 }
 
