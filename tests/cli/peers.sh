@@ -33,3 +33,7 @@ pr summary --no-findings report index refused
 pr summary --no-findings --by label report
 # the findings read the printed time series (Locust's history, Artillery's periods)
 pr findings run report
+# the report of summary-only runs: their printed labels, time series charts, a derived duration
+pr render --template report.md -o peers.md run report
+sh_ "sed -n '/^## Scenarios/,/^## Per-label/p' peers.md"
+sh_ "ls peers_files"
