@@ -37,3 +37,6 @@ pr findings run report
 pr render --template report.md -o peers.md run report
 sh_ "sed -n '/^## Scenarios/,/^## Per-label/p' peers.md"
 sh_ "ls peers_files"
+# the interactive report: the printed series drawn for the summary-only runs
+pr render --template report.html -o peers.html run report
+sh_ "grep -o 'data-run=\"[0-9]*\" data-kind=\"[a-z]*\"' peers.html"
