@@ -1,5 +1,6 @@
 /* Builds the report model: scans a run's samples once and derives every statistic from it. */
 #include "analysis/report.h"
+#include "analysis/printed_series.h"
 #include "analysis/findings.h"
 #include "analysis/headline.h"
 #include "analysis/human.h"
@@ -940,6 +941,35 @@ static void add_printed_errors(json_t *list, const json_t *printed, double reque
     mark_first_last(list);
 }
 
+/* A printed summary's per-label rows (Locust's stats per endpoint, Artillery's summaries per
+ * URL…: summary "labels", each a summary object of its own with a "label") as the run's label
+ * list, each read as its own summary-only run of the same tool; a row without a duration of
+ * its own takes the run's (its rate is its requests over the run's duration). */
+static json_t *printed_labels(const pr_run *run)
+{
+    json_t *list = json_array(), *row;
+    size_t i;
+    json_array_foreach(json_object_get(run->summary, "labels"), i, row) {
+        const char *name = json_string_value(json_object_get(row, "label"));
+        if (!name || !json_is_object(row))
+            continue;
+        pr_run view = *run; /* the same run, with this row as its printed summary */
+        view.summary = json_copy(row);
+        json_t *d = json_object_get(run->summary, "duration_ns");
+        if (d && !json_object_get(row, "duration_ns")) /* a label's rate over the run's time */
+            json_object_set(view.summary, "duration_ns", d);
+        json_t *e = summary_only_stats(&view);
+        json_decref(view.summary);
+        set_str(e, "label", name);
+        if (!json_object_get(e, "latency")) /* none printed: not the enclosing section's */
+            json_object_set_new(e, "latency", json_object());
+        json_object_set_new(e, "transaction", json_false());
+        json_array_append_new(list, e);
+    }
+    mark_first_last(list);
+    return list;
+}
+
 /* A summary-only run: the tool's numbers (analysis/headline.h) and its status codes and
  * error set as the run's lists. */
 static void summary_only_model(json_t *j, const pr_run *run)
@@ -953,6 +983,12 @@ static void summary_only_model(json_t *j, const pr_run *run)
     json_t *errors = json_array();
     add_printed_errors(errors, json_object_get(run->summary, "errors"), requests);
     json_object_set_new(j, "errors", errors);
+    json_object_set_new(j, "labels", printed_labels(run));
+    set_str(j, "by", "label");
+    char tool[64];
+    json_t *ts = pr_printed_series(run->summary, pr_headline_report_name(run, tool, sizeof tool));
+    if (ts)
+        json_object_set_new(j, "timeseries", ts);
 }
 
 /* Sets the run's "load" (analysis/load.h) and, from it, the effective load_model,

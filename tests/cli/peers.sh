@@ -19,6 +19,8 @@ cp "$DATA"/locust/own212/run_*.csv .
 pr ingest run_exceptions.csv run_failures.csv run_stats.csv run_stats_history.csv
 pr summary --no-findings run
 pr summary --format locust run
+# the endpoints as Locust printed them (run_stats.csv rows), one label row each
+pr summary --no-findings --by label run
 # Locust printed its final counters after the last CSV write (1664 requests vs 1613)
 sh_ "grep -m1 Aggregated \$DATA/locust/own212/console_summary.txt"
 # Windows \r\r\n and GBK names (Locust 1.1)
@@ -27,3 +29,14 @@ pr summary --format locust gbk
 # Artillery and autocannon reports
 pr ingest "$DATA/artillery/report.json" "$DATA/autocannon/index.json" "$DATA/autocannon/refused.json"
 pr summary --no-findings report index refused
+# Artillery's summaries per URL as the report's labels
+pr summary --no-findings --by label report
+# the findings read the printed time series (Locust's history, Artillery's periods)
+pr findings run report
+# the report of summary-only runs: their printed labels, time series charts, a derived duration
+pr render --template report.md -o peers.md run report
+sh_ "sed -n '/^## Scenarios/,/^## Per-label/p' peers.md"
+sh_ "ls peers_files"
+# the interactive report: the printed series drawn for the summary-only runs
+pr render --template report.html -o peers.html run report
+sh_ "grep -o 'data-run=\"[0-9]*\" data-kind=\"[a-z]*\"' peers.html"
