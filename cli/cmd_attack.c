@@ -261,9 +261,16 @@ static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double ra
         fputc('\n', stderr);
     }
     fprintf(stderr, "  %-13s %llu\n", "connections", (unsigned long long)st->connections_opened);
-    if (st->abandoned)
-        fprintf(stderr, "  %llu requests in flight at the stop were abandoned\n",
-                (unsigned long long)st->abandoned);
+    if (st->inflight_at_issue_end && !st->interrupted)
+        fprintf(stderr, "  %-13s %llu at the end of the schedule (%s), the last done %s later"
+                        "%s\n", "in flight", (unsigned long long)st->inflight_at_issue_end,
+                pr_human_duration(st->issue_end_ns, a),
+                pr_human_duration(st->elapsed_ns - st->issue_end_ns, b),
+                c->o.timeout_ns > 0 ? " (at most --timeout)" : "");
+    if (st->cut)
+        fprintf(stderr, "  %llu requests in flight at the %s are recorded as %s (latency "
+                        "unknown)\n", (unsigned long long)st->cut,
+                st->interrupted ? "stop" : "end", st->interrupted ? "interrupted" : "timeout");
 }
 
 /* ---- one step into a sink: describe() fills the run, pr_attack_run() pushes samples to
@@ -377,6 +384,27 @@ static int parse_count(const char *opt, const char *s, int64_t min, int64_t *out
     return 0;
 }
 
+/* A byte count: digits with an optional k, M or G suffix (KiB, MiB, GiB: powers of 1024). */
+static int parse_size(const char *opt, const char *s, int64_t *out)
+{
+    static const struct {
+        const char *suffix;
+        int shift;
+    } units[] = {{"", 0}, {"k", 10}, {"K", 10}, {"KiB", 10}, {"M", 20}, {"MiB", 20},
+                 {"G", 30}, {"GiB", 30}};
+    size_t digits = strspn(s, "0123456789");
+    int64_t v;
+    for (size_t i = 0; digits && i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(s + digits, units[i].suffix) && pr_lex_i64(s, digits, &v) == 0 &&
+            v <= (INT64_MAX >> units[i].shift)) {
+            *out = v << units[i].shift;
+            return 0;
+        }
+    pr_cli_errorf("%s %s: expected a size in bytes such as 65536, 512k, 10M (0 = no limit)",
+                  opt, s);
+    return -1;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -391,6 +419,7 @@ static int run(int argc, char **argv)
         {"ingest", no_argument, NULL, 7},              {"name", required_argument, NULL, 8},
         {"tag", required_argument, NULL, 9},           {"store", required_argument, NULL, 10},
         {"shard", required_argument, NULL, 11},        {"start-at", required_argument, NULL, 12},
+        {"max-body", required_argument, NULL, 20},
         {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     if (pr_cli_wants_help(argc, argv, "attack"))
@@ -468,6 +497,7 @@ static int run(int argc, char **argv)
             }
             break;
         }
+        case 20: if (parse_size("--max-body", optarg, &c.o.max_body_bytes) < 0) return PR_EXIT_USAGE; break;
         case 'q': c.quiet = 1; break;
         default: return PR_EXIT_USAGE;
         }

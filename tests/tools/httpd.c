@@ -1,5 +1,6 @@
 /* Test tool: the scripted loopback HTTP server of tests/unit/lib/testhttpd.c as a process,
- * for the CLI transcript tests. `httpd MODE` (status, ok, reset, silent) listens on a free
+ * for the CLI transcript tests. `httpd MODE` (status, ok, reset,
+ * silent, malformed, garbage, headers, endless) listens on a free
  * 127.0.0.1 port, prints the port on stdout, and serves until SIGTERM or 120 s (so a
  * failed test never leaves it running). */
 #include "tests/unit/lib/testhttpd.h"
@@ -16,6 +17,10 @@ static const struct {
     {"ok", HTTPD_OK},
     {"reset", HTTPD_RESET},
     {"silent", HTTPD_SILENT},
+    {"malformed", HTTPD_MALFORMED},
+    {"garbage", HTTPD_GARBAGE},
+    {"headers", HTTPD_HEADERS},
+    {"endless", HTTPD_ENDLESS},
 };
 
 static volatile sig_atomic_t stop;
@@ -29,7 +34,7 @@ static void on_term(int sig)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: httpd status|ok|reset|silent\n");
+        fprintf(stderr, "usage: httpd status|ok|reset|silent|malformed|garbage|headers|endless\n");
         return 2;
     }
     size_t i = 0;
