@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "gen/metrics.h"
 #include "model/hist.h"
 #include "model/version.h"
 #include "model/xalloc.h"
@@ -186,9 +187,17 @@ static int consume(pr_engine *a, consumer *k, pr_batch *b, pr_error *err)
         s.error = xlat_id(a, k, s.error);
         s.thread = xlat_id(a, k, s.thread);
         tally(k, &s);
+        if (a->o->metrics)
+            pr_metrics_observe(a->o->metrics, k->sink->run, &s, 1);
         int rc = pr_sink_emit(k->sink, &s, err);
         if (rc < 0)
             return rc;
+    }
+    if (a->o->metrics) {
+        uint64_t sent = 0;
+        for (int i = 0; i < a->nworkers; i++)
+            sent += k->sent[i];
+        pr_metrics_progress(a->o->metrics, sent, (int64_t)(sent - k->st.completed));
     }
     return 0;
 }
