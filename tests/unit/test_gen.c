@@ -794,8 +794,9 @@ static void test_gen__stop_marks_interrupted(void **st)
         assert_true(s->latency_ns == PR_UNKNOWN);
         assert_true(s->lateness_ns >= 0);
         assert_true(s->bytes_out > 0);
-        if (i) /* intended times, 10 ms apart */
-            assert_true(s->start_ns - f.c.s[i - 1].start_ns == 10000000);
+        if (i) /* intended times, on the 10 ms grid (a late worker may miss its last) */
+            assert_true((s->start_ns - f.c.s[i - 1].start_ns) % 10000000 == 0 &&
+                        s->start_ns > f.c.s[i - 1].start_ns);
     }
     assert_true(json_is_true(json_object_get(f.c.run->meta, "interrupted")));
     assert_int_equal(json_integer_value(json_object_get(f.c.run->meta, "cut_requests")), f.c.n);
