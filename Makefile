@@ -4,6 +4,7 @@
 # make check           the test suite under ASan+UBSan (SANITIZE=address,undefined)
 # make SANITIZE=address,undefined   sanitized build in build-san/
 # make bench           benchmarks (bench/)
+# make soak            the generator held for 10 min at 20,000 req/s and 1 h at 5,000 req/s (bench/soak.sh)
 # make fuzz            libFuzzer targets (clang) in build-fuzz/
 # make install PREFIX=/usr/local
 # make deps            install the Debian packages the project needs (idempotent)
@@ -86,7 +87,7 @@ ifneq ($(SANITIZE),)
 BIN := $(BUILD)/perfreport
 endif
 
-.PHONY: all test test-run check bench fuzz install deps clean demo unit-bins fuzz-bins lint
+.PHONY: all test test-run check bench soak fuzz install deps clean demo unit-bins fuzz-bins lint
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(LIB) $(TPL_OBJ)
@@ -165,6 +166,10 @@ check:
 
 bench: $(BIN) $(BENCH_BIN)
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh bench/run.sh
+
+# Not part of CI: 70 minutes of load (SOAKS="RATE:DURATION ..." to choose).
+soak: $(BIN)
+	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) bash bench/soak.sh
 
 fuzz:
 	$(Q)$(MAKE) --no-print-directory fuzz-bins CC=clang BUILD=build-fuzz \

@@ -420,6 +420,7 @@ static void finish(pr_engine *a, consumer *k, int started)
         k->st.send_rate_per_s = (double)(k->st.sent - 1) * 1e9 / (double)(last - first);
     pr_run *run = k->sink->run;
     pr_run_meta_set(run, "interrupted", json_boolean(k->st.interrupted));
+    pr_run_meta_set(run, "sent_requests", json_integer((json_int_t)k->st.sent));
     if (k->st.cut)
         pr_run_meta_set(run, "cut_requests", json_integer((json_int_t)k->st.cut));
     if (k->st.unsent)
