@@ -401,7 +401,7 @@ static void finish(pr_engine *a, consumer *k, int started)
     int64_t first = INT64_MAX, last = 0, issue_end = 0;
     for (int i = 0; i < started; i++) {
         pr_worker *w = &a->w[i];
-        k->st.cut += w->interrupted;
+        k->st.cut += w->cut;
         k->st.connections_opened += w->opened;
         k->st.inflight_at_issue_end += w->inflight_at_issue_end;
         k->st.unsent += (uint64_t)(w->kcount - w->k);

@@ -129,7 +129,7 @@ struct pr_worker {
     /* samples */
     pr_batch *b;
     int64_t last_handoff;
-    uint64_t sent, interrupted, opened;
+    uint64_t sent, cut, opened; /* cut: in flight at a stop or at duration + timeout */
     int64_t first_send, last_send;
     uint32_t thread_str;
     const char *err_text[16];

@@ -201,7 +201,7 @@ static void cut_all(pr_worker *w, const char *error)
     for (size_t i = 0; i < w->nall; i++) {
         pr_conn *c = w->all[i];
         if (c->busy) {
-            w->interrupted++;
+            w->cut++;
             pr_conn_cut(w, c, error);
         }
         pr_conn_close(w, c);
