@@ -54,7 +54,6 @@ measure "summary, bounded mode" "$N" "$BIN" summary --exact-limit 1 --store "$DA
 measure "summary --by label (100 labels)" "$N" "$BIN" summary --store "$DATA/bench.db" --by label 1
 measure "summary --json (time series, hist.)" "$N" "$BIN" summary --json --store "$DATA/bench.db" 1
 measure "export native" "$N" "$BIN" export --store "$DATA/bench.db" -o "$DATA/export.prf" 1
-bench_report
 # The same input into the PostgreSQL store: a scratch server (tests/tools/pg.sh, fsync on as a
 # team's server would run), the client's CPU only (the server's is not in the cpu column).
 if [ "${BENCH_PG:-1}" = 1 ]; then
@@ -76,6 +75,7 @@ if [ "${BENCH_PG:-1}" = 1 ]; then
   fi
   rm -rf "$pgdir"
 fi
+bench_report
 # per-format benches (bench/bench_*.c), at the sizes the targets name unless BENCH_SMALL=1
 if [ "${BENCH_SMALL:-}" = 1 ]; then
   "$BUILD/bench/bench_vegeta" 20000 20000

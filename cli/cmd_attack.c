@@ -685,13 +685,14 @@ static int parse_args(cfg *c, int argc, char **argv)
     c->o.workers = (int)c->workers;
     c->o.keepalive = !c->no_keepalive;
     c->o.insecure = c->insecure;
-    if (pr_cli_shard_resolve(c->index_env, (int)c->shards, c->shard_given, c->run_id,
-                             &c->o.shard, &c->o.nshards, &c->run_key) != 0)
-        return PR_EXIT_USAGE;
     if ((rc = choose_model(c)) != 0)
         return rc;
     if (c->o.duration_ns <= 0 && c->o.requests <= 0)
         return usage("give --duration or --requests (see perfreport attack --help)");
+    /* the shard and the shared run, after the other usage checks (run() frees run_key) */
+    if (pr_cli_shard_resolve(c->index_env, (int)c->shards, c->shard_given, c->run_id,
+                             &c->o.shard, &c->o.nshards, &c->run_key) != 0)
+        return PR_EXIT_USAGE;
     if (c->ingest && c->output && !c->run_key)
         return usage("--ingest and -o exclude each other");
     if (c->run_key && c->nsteps > 1)

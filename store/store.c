@@ -100,6 +100,7 @@ struct pr_ingest {
     pr_buf block;
     /* aggregates of what this input adds to the current run */
     int64_t samples, successes;
+    int64_t tx_samples, tx_before; /* Transaction Controller samples: this input's, earlier */
     counts label_n, label_err, error_n, status_n;
     int64_t total_samples;
     int runs;
@@ -137,6 +138,7 @@ static void count_sample(pr_ingest *ing, const pr_sample *x)
     int outcome = pr_sample_outcome(x);
     ing->samples++;
     ing->successes += outcome == 1;
+    ing->tx_samples += (x->flags & PR_SF_TRANSACTION) != 0;
     count_add(&ing->label_n, x->label, 1);
     if (outcome == 0)
         count_add(&ing->label_err, x->label, 1);
@@ -245,6 +247,10 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     }
     run->samples += ing->samples;
     run->successes += ing->successes;
+    /* store-maintained: samples that are not requests (JMeter Transaction Controllers) */
+    int64_t tx = ing->tx_before + ing->tx_samples;
+    if (tx > 0)
+        pr_run_meta_set(run, "transaction_samples", json_integer(tx));
     if (run->samples > 0) /* a tool's printed summary beside samples: samples win */
         run->summary_only = 0;
     uint32_t count = pr_strtab_count(run->strings);
@@ -261,6 +267,7 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     ing->total_samples += ing->samples;
     ing->runs++;
     ing->samples = ing->successes = 0;
+    ing->tx_samples = ing->tx_before = 0;
     counts *all[] = {&ing->label_n, &ing->label_err, &ing->error_n, &ing->status_n};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (all[i]->v)
@@ -344,6 +351,8 @@ static int begin_run(pr_store *st, pr_ingest **out, const char *name, const char
             (rc = st->ops->block_next_seq(st, existing, &ing->next_seq, err)) < 0)
             goto fail;
         ing->strings_stored = pr_strtab_count(ing->run->strings);
+        json_t *tx = json_object_get(ing->run->meta, "transaction_samples");
+        ing->tx_before = json_is_integer(tx) ? json_integer_value(tx) : 0;
     } else {
         ing->run = pr_run_new();
         if (lock)

@@ -11,8 +11,13 @@ for t in 1 2 3 4 5; do
   "$BIN" attack -r 100/s --duration 3s -q --metrics-listen "127.0.0.1:$MP" --ingest --name live \
     "$URL/" "$URL/missing" 2>"$work/attack.err" &
   apid=$!
-  sleep 0.3
-  if curl -s -o /dev/null "http://127.0.0.1:$MP/metrics"; then break; fi
+  up=""
+  for i in $(seq 1 60); do # the listener is up once the attack has started (slower under ASan)
+    curl -s -o /dev/null "http://127.0.0.1:$MP/metrics" && { up=1; break; }
+    kill -0 "$apid" 2>/dev/null || break
+    sleep 0.05
+  done
+  [ -n "$up" ] && break
   wait "$apid"
   grep -q "Address already in use" "$work/attack.err" || fail "no listener: $(cat "$work/attack.err")"
 done
