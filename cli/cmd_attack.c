@@ -265,13 +265,14 @@ static void print_end(const cfg *c, const pr_attack_stats *st)
                 pr_human_duration(st->elapsed_ns - st->issue_end_ns, b),
                 c->o.timeout_ns > 0 && c->o.duration_ns > 0 ? " (at most --timeout)" : "");
     if (st->cut)
-        fprintf(stderr, "  %llu requests in flight at the %s are recorded as %s (latency "
-                        "unknown)\n", (unsigned long long)st->cut,
-                st->interrupted ? "stop" : "end (duration + timeout)",
-                st->interrupted ? "interrupted" : "timeouts");
+        fprintf(stderr, "  %llu %s in flight at the %s recorded as %s (latency unknown)\n",
+                (unsigned long long)st->cut, st->cut == 1 ? "request" : "requests",
+                st->interrupted ? "stop:" : "end (duration + timeout):",
+                st->interrupted ? "interrupted" : "timeout");
     if (st->unsent && !st->interrupted)
-        fprintf(stderr, "  %llu scheduled requests were never sent: no free connection before "
-                        "the end (duration + timeout)\n", (unsigned long long)st->unsent);
+        fprintf(stderr, "  %llu scheduled %s never sent: no free connection before the end "
+                        "(duration + timeout)\n", (unsigned long long)st->unsent,
+                st->unsent == 1 ? "request" : "requests");
 }
 
 static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double rate)
