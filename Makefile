@@ -5,7 +5,10 @@
 # make SANITIZE=address,undefined   sanitized build in build-san/
 # make bench           benchmarks (bench/)
 # make soak            the generator held for 10 min at 20,000 req/s and 1 h at 5,000 req/s (bench/soak.sh)
-# make fuzz            libFuzzer targets (clang) in build-fuzz/
+# make fuzz            libFuzzer targets (clang, ASan+UBSan, stop at the first report) in build-fuzz/
+# make fuzz-long       every target for FUZZ_SECONDS (120) with its dictionary and the merged
+#                      corpus; new coverage minimised into tests/fuzz/<target>/, crashes kept
+#                      in tests/fuzz/crashes/<target>/ (docs/fuzzing.md)
 # make install PREFIX=/usr/local
 # make deps            install the Debian packages the project needs (idempotent)
 # make lint            include direction between modules, committed clang-format style
@@ -87,7 +90,7 @@ ifneq ($(SANITIZE),)
 BIN := $(BUILD)/perfreport
 endif
 
-.PHONY: all test test-run check bench soak fuzz install deps clean demo unit-bins fuzz-bins lint
+.PHONY: all test test-run check bench soak fuzz fuzz-long install deps clean demo unit-bins fuzz-bins lint
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(LIB) $(TPL_OBJ)
@@ -171,9 +174,17 @@ bench: $(BIN) $(BENCH_BIN)
 soak: $(BIN)
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) bash bench/soak.sh
 
+# clang and its libFuzzer runtime are needed here only (not by `make test`). UBSan does not
+# recover: a finding stops the target and leaves its input as an artifact.
+FUZZ_PKGS := clang libclang-rt-14-dev
 fuzz:
-	$(Q)$(MAKE) --no-print-directory fuzz-bins CC=clang BUILD=build-fuzz \
-	  SANFLAGS="-fsanitize=fuzzer,address,undefined" FUZZ_LIBFUZZER=1
+	$(Q)PERFREPORT_EXTRA_PKGS="$(FUZZ_PKGS)" sh tests/tools/deps.sh
+	$(Q)$(MAKE) --no-print-directory fuzz-bins CC=clang BUILD=build-fuzz OPT="-O1 -g" \
+	  SANFLAGS="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  FUZZ_LIBFUZZER=1
+
+fuzz-long: fuzz
+	$(Q)sh tests/tools/fuzz_long.sh
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -11,6 +11,7 @@
 #include "cli/common.h"
 #include "cli/selection.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <getopt.h>
 #include <math.h>
@@ -364,7 +365,7 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
     if (run->summary_only && fmt == FMT_LOCUST && json_object_get(run->summary, "labels")) {
         pr_buf b = PR_BUF_INIT; /* a Locust run: its own CSV figures in its own layout */
         pr_locust_console(run, NULL, 0, &b);
-        fputs(b.p ? b.p : "", stdout);
+        pr_cli_put_text(stdout, b.p);
         pr_buf_dispose(&b);
         pr_run_free(run);
         return 0;
@@ -385,7 +386,7 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         pr_vegeta_stats_compute(&vs, g.s, g.n, run);
         char *text = fmt == FMT_VEGETA ? pr_vegeta_stats_text(&vs, run)
                                        : pr_vegeta_stats_json_text(&vs, run);
-        fputs(text, stdout);
+        pr_cli_put_text(stdout, text);
         free(text);
         pr_vegeta_stats_dispose(&vs);
     } else if (rc == 0 && fmt == FMT_JMETER) {
@@ -420,7 +421,7 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
             pr_gatling_console(run, g.s, g.n, &b);
         else
             pr_locust_console(run, g.s, g.n, &b);
-        fputs(b.p ? b.p : "", stdout);
+        pr_cli_put_text(stdout, b.p);
         pr_buf_dispose(&b);
     } else if (rc == 0 && fmt == FMT_AB) {
         pr_ab_tables t;
@@ -430,7 +431,7 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         } else {
             pr_buf b = PR_BUF_INIT;
             pr_ab_stats_print(&t, &b);
-            fputs(b.p ? b.p : "", stdout);
+            pr_cli_put_text(stdout, b.p);
             pr_buf_dispose(&b);
         }
     }
@@ -600,6 +601,7 @@ static int run(int argc, char **argv)
         } else {
             size_t i;
             json_t *r;
+            pr_text_visible_json(doc, 0); /* names, labels, errors come from the files */
             json_array_foreach(json_object_get(doc, "runs"), i, r) {
                 if (i)
                     printf("\n");

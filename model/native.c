@@ -293,6 +293,8 @@ static int store_column(pr_sample *s, size_t n, const column *c, const int64_t *
 int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t *cap, size_t *n,
                     pr_error *err)
 {
+    if (!p) /* an empty BLOB reads back as NULL from SQLite */
+        return bad(err, "truncated header");
     const unsigned char *end = p + len;
     uint64_t count, ncols;
     if (pr_uvarint_get(&p, end, &count) < 0 || pr_uvarint_get(&p, end, &ncols) < 0)
