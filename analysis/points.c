@@ -11,7 +11,7 @@ typedef struct loader {
     uint64_t seen;
 } loader;
 
-static int cb(void *payload, const pr_sample *s, size_t n)
+static int cb(const pr_sample *s, size_t n, void *payload)
 {
     loader *l = payload;
     pr_points *p = l->p;

@@ -298,6 +298,97 @@ static size_t copy_capped(char *dst, size_t cap, const char *src, size_t n)
     return n;
 }
 
+/* The sample attributes the reader knows (docs/jmeter.md); others are sample variables. */
+enum attr { A_OTHER, A_T, A_S, A_TS, A_LT, A_CT, A_IT, A_LB, A_RC, A_RM, A_TN, A_BY, A_NA,
+            A_NG, A_HN, A_SC, A_EC, A_SKIP, A_SBY };
+
+static enum attr attr_of(const char *k)
+{
+    static const struct {
+        const char *name;
+        enum attr a;
+    } attrs[] = {{"t", A_T},   {"s", A_S},   {"ts", A_TS},   {"lt", A_LT}, {"ct", A_CT},
+                 {"it", A_IT}, {"lb", A_LB}, {"rc", A_RC},   {"rs", A_RC}, {"rm", A_RM},
+                 {"tn", A_TN}, {"by", A_BY}, {"na", A_NA},   {"ng", A_NG}, {"hn", A_HN},
+                 {"sc", A_SC}, {"ec", A_EC}, {"dt", A_SKIP}, {"de", A_SKIP}, {"sby", A_SBY}};
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+        if (!strcmp(k, attrs[i].name))
+            return attrs[i].a;
+    return A_OTHER;
+}
+
+/* The attributes that keep a value worth a run attribute only when not their default. */
+static void attr_keep(frame *f, const char *name, const char *v, size_t vn, const char *dflt)
+{
+    if (!dflt || strcmp(v, dflt))
+        pr_jtl_attr_add(&f->attrs, name, strlen(name), v, vn);
+}
+
+/* One attribute k=v of the sample in frame f; *ok = 0 when a number does not read. */
+static void sample_attr(jxml *x, frame *f, const char *k, const char *v, int *ok)
+{
+    pr_run *run = x->sink->run;
+    size_t vn = strlen(v);
+    int64_t n;
+    switch (attr_of(k)) {
+    case A_T: f->elapsed_ms = num(v, vn, ok); break;
+    case A_S: f->s.success = vn == 4 && memcmp(v, "true", 4) == 0 ? PR_OK_SUCCESS : PR_FAIL; break;
+    case A_TS: f->ts_ms = num(v, vn, ok); break;
+    case A_LT:
+        n = num(v, vn, ok);
+        if (*ok && pr_jtl_ms_ns(n, &f->s.ttfb_ns) < 0)
+            *ok = 0;
+        break;
+    case A_CT:
+        n = num(v, vn, ok);
+        if (*ok && pr_jtl_ms_ns(n, &f->s.connect_ns) < 0)
+            *ok = 0;
+        break;
+    case A_IT:
+        n = num(v, vn, ok);
+        if (n != PR_UNKNOWN && n != 0) {
+            pr_jtl_attr_add(&f->attrs, "IdleTime", 8, v, vn);
+            if (n > 0 && n < PR_JTL_MS_MAX)
+                x->n_idle_ms += n;
+        }
+        break;
+    case A_LB: f->s.label = pr_jtl_intern(&x->icache, run, PR_JTL_IC_LABEL, v, vn); break;
+    case A_RC: f->code_n = copy_capped(f->code, sizeof f->code, v, vn); break;
+    case A_RM: f->msg_n = copy_capped(f->msg, sizeof f->msg, v, vn); break;
+    case A_TN: f->s.thread = pr_jtl_intern(&x->icache, run, PR_JTL_IC_THREAD, v, vn); break;
+    case A_BY: f->s.bytes_in = num(v, vn, ok); break;
+    case A_NA:
+        n = num(v, vn, ok);
+        f->s.threads = n == PR_UNKNOWN || n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n;
+        break;
+    case A_NG: attr_keep(f, "grpThreads", v, vn, NULL); break;
+    case A_HN: attr_keep(f, "Hostname", v, vn, NULL); break;
+    case A_SC: attr_keep(f, "SampleCount", v, vn, "1"); break;
+    case A_EC: attr_keep(f, "ErrorCount", v, vn, "0"); break;
+    case A_SKIP: break;
+    case A_SBY: f->s.bytes_out = num(v, vn, ok); break;
+    case A_OTHER: pr_jtl_attr_add(&f->attrs, k, strlen(k), v, vn); break; /* a variable */
+    }
+}
+
+/* Reads the attributes of the sample element into frame f: NULL, or the name of the first
+ * one whose number does not read. */
+static const char *read_attrs(jxml *x, frame *f)
+{
+    xmlTextReaderPtr rd = x->reader;
+    int ok = 1;
+    while (xmlTextReaderMoveToNextAttribute(rd) == 1) {
+        const char *k = (const char *)xmlTextReaderConstLocalName(rd);
+        const char *v = (const char *)xmlTextReaderConstValue(rd);
+        if (!k || !v)
+            continue;
+        sample_attr(x, f, k, v, &ok);
+        if (!ok)
+            return k;
+    }
+    return NULL;
+}
+
 /* Reads the attributes of a <sample>/<httpSample> into a new frame. */
 static int open_sample(jxml *x, int depth)
 {
@@ -319,102 +410,12 @@ static int open_sample(jxml *x, int depth)
         parent->has_children = 1;
         f->under_sampler = parent->under_sampler || !parent->is_tc;
     }
-    pr_run *run = x->sink->run;
-    int ok = 1;
-    const char *bad = NULL;
-    while (xmlTextReaderMoveToNextAttribute(rd) == 1) {
-        const char *k = (const char *)xmlTextReaderConstLocalName(rd);
-        const char *v = (const char *)xmlTextReaderConstValue(rd);
-        if (!k || !v)
-            continue;
-        size_t kn = strlen(k), vn = strlen(v);
-        int64_t n;
-        int was = ok;
-#define KEY(a, b) (((unsigned)(a) << 8) | (unsigned)(b))
-        unsigned key = kn == 1 ? KEY(k[0], 0) : kn == 2 ? KEY(k[0], k[1]) : 0;
-        switch (key) {
-        case KEY('t', 0):
-            f->elapsed_ms = num(v, vn, &ok);
-            break;
-        case KEY('s', 0):
-            f->s.success = vn == 4 && memcmp(v, "true", 4) == 0 ? PR_OK_SUCCESS : PR_FAIL;
-            break;
-        case KEY('t', 's'):
-            f->ts_ms = num(v, vn, &ok);
-            break;
-        case KEY('l', 't'):
-            n = num(v, vn, &ok);
-            if (ok && pr_jtl_ms_ns(n, &f->s.ttfb_ns) < 0)
-                ok = 0;
-            break;
-        case KEY('c', 't'):
-            n = num(v, vn, &ok);
-            if (ok && pr_jtl_ms_ns(n, &f->s.connect_ns) < 0)
-                ok = 0;
-            break;
-        case KEY('i', 't'):
-            n = num(v, vn, &ok);
-            if (n != PR_UNKNOWN && n != 0) {
-                pr_jtl_attr_add(&f->attrs, "IdleTime", 8, v, vn);
-                if (n > 0 && n < PR_JTL_MS_MAX)
-                    x->n_idle_ms += n;
-            }
-            break;
-        case KEY('l', 'b'):
-            f->s.label = pr_jtl_intern(&x->icache, run, PR_JTL_IC_LABEL, v, vn);
-            break;
-        case KEY('r', 'c'):
-        case KEY('r', 's'):
-            f->code_n = copy_capped(f->code, sizeof f->code, v, vn);
-            break;
-        case KEY('r', 'm'):
-            f->msg_n = copy_capped(f->msg, sizeof f->msg, v, vn);
-            break;
-        case KEY('t', 'n'):
-            f->s.thread = pr_jtl_intern(&x->icache, run, PR_JTL_IC_THREAD, v, vn);
-            break;
-        case KEY('b', 'y'):
-            f->s.bytes_in = num(v, vn, &ok);
-            break;
-        case KEY('n', 'a'):
-            n = num(v, vn, &ok);
-            f->s.threads = n == PR_UNKNOWN || n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n;
-            break;
-        case KEY('n', 'g'):
-            pr_jtl_attr_add(&f->attrs, "grpThreads", 10, v, vn);
-            break;
-        case KEY('h', 'n'):
-            pr_jtl_attr_add(&f->attrs, "Hostname", 8, v, vn);
-            break;
-        case KEY('s', 'c'):
-            if (!(vn == 1 && v[0] == '1'))
-                pr_jtl_attr_add(&f->attrs, "SampleCount", 11, v, vn);
-            break;
-        case KEY('e', 'c'):
-            if (!(vn == 1 && v[0] == '0'))
-                pr_jtl_attr_add(&f->attrs, "ErrorCount", 10, v, vn);
-            break;
-        case KEY('d', 't'):
-        case KEY('d', 'e'):
-            break;
-        default:
-            if (kn == 3 && memcmp(k, "sby", 3) == 0)
-                f->s.bytes_out = num(v, vn, &ok);
-            else /* a sample variable */
-                pr_jtl_attr_add(&f->attrs, k, kn, v, vn);
-            break;
-        }
-#undef KEY
-        if (was && !ok)
-            bad = k;
-        if (!ok)
-            break;
-    }
+    const char *bad = read_attrs(x, f);
     xmlTextReaderMoveToElement(rd);
-    if (!ok)
+    if (bad)
         return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
                             xmlTextReaderGetParserColumnNumber(rd),
-                            "attribute %s: expected an integer", bad ? bad : "?");
+                            "attribute %s: expected an integer", bad);
     if (f->ts_ms == PR_UNKNOWN)
         return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
                             xmlTextReaderGetParserColumnNumber(rd),
@@ -554,17 +555,117 @@ static int is_sample_name(const char *n)
     return !strcmp(n, "httpSample") || !strcmp(n, "sample");
 }
 
+/* The root element: <testResults version="1.2">. */
+static int root_element(jxml *x, const char *nm, int empty)
+{
+    xmlTextReaderPtr rd = x->reader;
+    if (strcmp(nm, "testResults") != 0)
+        return pr_error_set(x->err, PR_EFORMAT, x->name, xmlTextReaderGetParserLineNumber(rd), 0,
+                            "expected <testResults>, found <%s>", nm);
+    x->saw_root = 1;
+    x->root_line = xmlTextReaderGetParserLineNumber(rd);
+    xmlChar *ver = xmlTextReaderGetAttribute(rd, BAD_CAST "version");
+    if (ver) {
+        pr_run_meta_set(x->sink->run, "jtl_xml_version", json_string((char *)ver));
+        xmlFree(ver);
+    }
+    if (empty)
+        x->root_closed = 1;
+    return 0;
+}
+
+/* An element inside the top frame's sample that holds text the reader keeps (failure
+ * messages, errors, the URL): 1 when it starts a capture. */
+static int start_capture(jxml *x, const frame *f, const char *nm, int depth)
+{
+    static const struct {
+        const char *name;
+        int below; /* levels below the sample */
+        enum capture cap;
+    } caps[] = {{"failureMessage", 2, CAP_FAILMSG},
+                {"failure", 2, CAP_FAILURE},
+                {"error", 2, CAP_ERROR},
+                {"java.net.URL", 1, CAP_URL}};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+        if (depth == f->depth + caps[i].below && !strcmp(nm, caps[i].name)) {
+            x->cap = caps[i].cap;
+            x->cap_depth = depth;
+            return 1;
+        }
+    return 0;
+}
+
+/* A start tag; *skip = 1 to step over its content unread. */
+static int start_element(jxml *x, int depth, int *skip)
+{
+    xmlTextReaderPtr rd = x->reader;
+    const char *nm = (const char *)xmlTextReaderConstLocalName(rd);
+    if (!nm)
+        return 0;
+    int empty = xmlTextReaderIsEmptyElement(rd);
+    if (depth == 0)
+        return root_element(x, nm, empty);
+    if (x->cap != CAP_NONE) { /* markup inside captured text: skip it */
+        *skip = !empty;
+        return 0;
+    }
+    if (is_sample_name(nm) && (depth == 1 || x->nfr > 0)) {
+        x->nsamples_seen++;
+        if (open_sample(x, depth) < 0)
+            return PR_EPARSE;
+        if (empty && close_sample(x) < 0)
+            return x->err->code ? x->err->code : PR_EIO;
+        return 0;
+    }
+    frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
+    if (f && depth == f->depth + 1 && !strcmp(nm, "assertionResult")) {
+        f->a_failed = 0; /* its children are read */
+        f->a_msg_n = 0;
+        return 0;
+    }
+    if (f && !empty && start_capture(x, f, nm, depth))
+        return 0;
+    if (depth == 1)
+        x->n_unknown++;
+    /* anything else (responseData, headers, cookies, unknown classes): skip unread */
+    *skip = !empty;
+    return 0;
+}
+
+/* An end tag: a capture, a sample or an assertion ends. */
+static int end_element(jxml *x, int depth)
+{
+    if (x->cap != CAP_NONE) {
+        if (depth == x->cap_depth)
+            end_capture(x);
+        return 0;
+    }
+    frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
+    if (f && depth == f->depth)
+        return close_sample(x) < 0 ? (x->err->code ? x->err->code : PR_EIO) : 0;
+    if (f && depth == f->depth + 1) {
+        const char *nm = (const char *)xmlTextReaderConstLocalName(x->reader);
+        if (nm && !strcmp(nm, "assertionResult") && f->a_failed && !f->have_fail) {
+            memcpy(f->fail, f->a_msg, f->a_msg_n + 1);
+            f->fail_n = f->a_msg_n;
+            f->have_fail = 1;
+        }
+        return 0;
+    }
+    if (depth == 0)
+        x->root_closed = 1;
+    return 0;
+}
+
 static int walk(jxml *x)
 {
     xmlTextReaderPtr rd = x->reader;
-    int skip = 0;
+    int skip = 0, rc = 0;
     for (;;) {
         int r = skip ? xmlTextReaderNext(rd) : xmlTextReaderRead(rd);
         skip = 0;
-        if (r == 0)
-            return 0;
-        if (r < 0)
-            return -1;
+        if (r <= 0)
+            return r < 0 ? -1 : 0;
         int type = xmlTextReaderNodeType(rd);
         int depth = xmlTextReaderDepth(rd);
         if (depth > MAX_DEPTH)
@@ -574,72 +675,7 @@ static int walk(jxml *x)
         case XML_READER_TYPE_DOCUMENT_TYPE:
             return pr_error_set(x->err, PR_EFORMAT, x->name, xmlTextReaderGetParserLineNumber(rd),
                                 0, "a DOCTYPE is not allowed in a JMeter result file");
-        case XML_READER_TYPE_ELEMENT: {
-            const char *nm = (const char *)xmlTextReaderConstLocalName(rd);
-            if (!nm)
-                break;
-            int empty = xmlTextReaderIsEmptyElement(rd);
-            if (depth == 0) {
-                if (strcmp(nm, "testResults") != 0)
-                    return pr_error_set(x->err, PR_EFORMAT, x->name,
-                                        xmlTextReaderGetParserLineNumber(rd), 0,
-                                        "expected <testResults>, found <%s>", nm);
-                x->saw_root = 1;
-                x->root_line = xmlTextReaderGetParserLineNumber(rd);
-                xmlChar *ver = xmlTextReaderGetAttribute(rd, BAD_CAST "version");
-                if (ver) {
-                    pr_run_meta_set(x->sink->run, "jtl_xml_version", json_string((char *)ver));
-                    xmlFree(ver);
-                }
-                if (empty)
-                    x->root_closed = 1;
-                break;
-            }
-            if (x->cap != CAP_NONE) { /* markup inside captured text: skip it */
-                if (!empty)
-                    skip = 1;
-                break;
-            }
-            if (is_sample_name(nm) && (depth == 1 || x->nfr > 0)) {
-                x->nsamples_seen++;
-                if (open_sample(x, depth) < 0)
-                    return PR_EPARSE;
-                if (empty && close_sample(x) < 0)
-                    return x->err->code ? x->err->code : PR_EIO;
-                break;
-            }
-            frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
-            if (f && depth == f->depth + 1 && !strcmp(nm, "assertionResult")) {
-                f->a_failed = 0;
-                f->a_msg_n = 0;
-                if (empty)
-                    break;
-                break; /* read its children */
-            }
-            if (f && depth == f->depth + 2 && !empty) {
-                if (!strcmp(nm, "failureMessage"))
-                    x->cap = CAP_FAILMSG;
-                else if (!strcmp(nm, "failure"))
-                    x->cap = CAP_FAILURE;
-                else if (!strcmp(nm, "error"))
-                    x->cap = CAP_ERROR;
-                if (x->cap != CAP_NONE) {
-                    x->cap_depth = depth;
-                    break;
-                }
-            }
-            if (f && depth == f->depth + 1 && !empty && !strcmp(nm, "java.net.URL")) {
-                x->cap = CAP_URL;
-                x->cap_depth = depth;
-                break;
-            }
-            if (depth == 1)
-                x->n_unknown++;
-            /* anything else (responseData, headers, cookies, unknown classes): skip unread */
-            if (!empty)
-                skip = 1;
-            break;
-        }
+        case XML_READER_TYPE_ELEMENT: rc = start_element(x, depth, &skip); break;
         case XML_READER_TYPE_TEXT:
         case XML_READER_TYPE_CDATA:
         case XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
@@ -649,34 +685,11 @@ static int walk(jxml *x)
                     cap_text(x, t);
             }
             break;
-        case XML_READER_TYPE_END_ELEMENT: {
-            if (x->cap != CAP_NONE) {
-                if (depth == x->cap_depth)
-                    end_capture(x);
-                break;
-            }
-            frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
-            if (f && depth == f->depth) {
-                if (close_sample(x) < 0)
-                    return x->err->code ? x->err->code : PR_EIO;
-                break;
-            }
-            if (f && depth == f->depth + 1) {
-                const char *nm = (const char *)xmlTextReaderConstLocalName(rd);
-                if (nm && !strcmp(nm, "assertionResult") && f->a_failed && !f->have_fail) {
-                    memcpy(f->fail, f->a_msg, f->a_msg_n + 1);
-                    f->fail_n = f->a_msg_n;
-                    f->have_fail = 1;
-                }
-                break;
-            }
-            if (depth == 0)
-                x->root_closed = 1;
-            break;
+        case XML_READER_TYPE_END_ELEMENT: rc = end_element(x, depth); break;
+        default: break;
         }
-        default:
-            break;
-        }
+        if (rc < 0)
+            return rc;
     }
 }
 

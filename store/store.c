@@ -2,21 +2,13 @@
  * aggregates of what an input adds), shards landing in a shared run, and the queries. */
 #include "store/backend.h"
 #include "model/buf.h"
+#include "model/clock.h"
 #include "model/native.h"
 #include "model/xalloc.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-int64_t pr_store_now_s(void)
-{
-    const char *e = getenv("SOURCE_DATE_EPOCH");
-    if (e && *e)
-        return strtoll(e, NULL, 10);
-    return (int64_t)time(NULL);
-}
 
 const char *pr_store_default_path(void)
 {
@@ -147,7 +139,7 @@ static void count_sample(pr_ingest *ing, const pr_sample *x)
     count_add(&ing->status_n, x->status, 1);
 }
 
-static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     pr_ingest *ing = payload;
     for (size_t i = 0; i < n; i++) {
@@ -167,7 +159,7 @@ static int create_run_row(pr_ingest *ing, pr_error *err)
 {
     pr_run *r = ing->run;
     int rc = ing->st->ops->run_create(ing->st, r->name ? r->name : "", ing->key,
-                                      r->created_s ? r->created_s : pr_store_now_s(), &r->id,
+                                      r->created_s ? r->created_s : pr_clock_now_s(), &r->id,
                                       err);
     if (rc < 0)
         return rc;
@@ -275,7 +267,7 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     return 0;
 }
 
-static int split(void *payload, pr_sink *sink, pr_error *err)
+static int split(pr_sink *sink, pr_error *err, void *payload)
 {
     pr_ingest *ing = payload;
     int rc = finish_run(ing, err);
@@ -423,7 +415,7 @@ static int land_shard(pr_ingest *ing, pr_error *err)
                           "run '%s' has %d shards; this input is shard %d of %d", ing->key,
                           have[0].count, index, count);
     int dup = 0;
-    pr_store_shard me = {index, count, ing->samples, pr_store_now_s()};
+    pr_store_shard me = {index, count, ing->samples, pr_clock_now_s()};
     if (rc == 0)
         rc = st->ops->shard_put(st, run->id, &me, &dup, err);
     if (rc == 0 && dup)
@@ -488,7 +480,7 @@ int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_re
     int dup = 0;
     if (rc == 0) {
         pr_store_source src = {ing->run->id, ing->source, digest ? digest : "",
-                               ing->run->format, ing->total_samples, pr_store_now_s(), !check};
+                               ing->run->format, ing->total_samples, pr_clock_now_s(), !check};
         rc = st->ops->source_put(st, &src, &dup, err);
     }
     if (rc == 0 && dup) {
@@ -556,14 +548,14 @@ int pr_store_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
 typedef struct scan_ctx {
     pr_store *st;
     int64_t run_id;
-    int (*cb)(void *payload, const pr_sample *s, size_t n);
+    int (*cb)(const pr_sample *s, size_t n, void *payload);
     void *payload;
     pr_sample *buf;
     size_t cap;
     pr_error *err;
 } scan_ctx;
 
-static int scan_block(void *payload, const pr_store_block *b)
+static int scan_block(const pr_store_block *b, void *payload)
 {
     scan_ctx *c = payload;
     size_t n;
@@ -574,11 +566,11 @@ static int scan_block(void *payload, const pr_store_block *b)
         return pr_error_set(c->err, PR_ESTORE, c->st->path, 0, 0, "run %lld block %lld: %s",
                             (long long)c->run_id, (long long)b->seq, msg);
     }
-    return c->cb(c->payload, c->buf, n);
+    return c->cb(c->buf, n, c->payload);
 }
 
 int pr_store_scan(pr_store *st, int64_t id,
-                  int (*cb)(void *payload, const pr_sample *s, size_t n), void *payload,
+                  int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
                   pr_error *err)
 {
     scan_ctx c = {st, id, cb, payload, NULL, 0, err};
@@ -621,7 +613,7 @@ typedef struct copier {
     pr_error *err;
 } copier;
 
-static int copy_block(void *payload, const pr_store_block *b)
+static int copy_block(const pr_store_block *b, void *payload)
 {
     copier *c = payload;
     size_t n;
@@ -641,7 +633,7 @@ typedef struct source_check {
     pr_error *err;
 } source_check;
 
-static int copy_source(void *payload, const pr_store_source *s)
+static int copy_source(const pr_store_source *s, void *payload)
 {
     source_check *c = payload;
     if (!c->put) {
