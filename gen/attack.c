@@ -252,6 +252,8 @@ static void consume_all(pr_engine *a, consumer *k, int started, pr_error *err)
     pthread_mutex_lock(&a->mu);
     for (;;) {
         drain(a, k, err);
+        if (a->head)
+            continue; /* handed over while drain flushed the sink (mu released) */
         if (a->finished == started)
             break;
         struct timespec ts;

@@ -593,8 +593,11 @@ static void test_gen__hostile_servers(void **st)
 }
 
 /* A server streaming endless bodies as fast as they are read must not hold the schedule
- * back: before the fix one connection's reads starved the others and the send timer (a 3 s
- * attack at 200/s sent 70/s, lateness p99 5.4 s, and ran 38 s). */
+ * back: before the fix one connection's reads starved the others and the send timer (this
+ * attack, 2 s at 200/s, sent 51.7/s with a send lateness p90 of 3.78 s and ran 27.9 s; now
+ * p90 5 ms at load average 12). The bounds are on the bulk of the schedule, not its worst
+ * send: on a shared 2-core machine the scripted server's 400 streaming threads can hold the
+ * worker off the CPU for a second (a worst lateness of 1.14 s was seen). */
 static void test_gen__endless_body_keeps_schedule(void **st)
 {
     fixture f;
@@ -610,16 +613,19 @@ static void test_gen__endless_body_keeps_schedule(void **st)
     assert_int_equal(fx_run(&f), 0);
     double secs = since(&t0);
     assert_int_equal(f.c.n, 400);
-    int64_t worst = 0;
+    int64_t late[400];
     for (size_t k = 0; k < f.c.n; k++) {
         assert_string_equal(str(&f, f.c.s[k].error), "body too large");
-        if (f.c.s[k].lateness_ns > worst)
-            worst = f.c.s[k].lateness_ns;
+        late[k] = f.c.s[k].lateness_ns;
     }
-    print_message("endless bodies: %.2f s, worst send lateness %.1f ms, %llu connections\n",
-                  secs, (double)worst / 1e6, (unsigned long long)f.st.connections_opened);
-    assert_true(worst < 1000000000); /* a bound 20x what a loaded machine shows */
-    assert_true(f.st.send_rate_per_s > 150);
+    qsort(late, f.c.n, sizeof late[0], cmp_i64);
+    int64_t p90 = late[359], worst = late[399];
+    print_message("endless bodies: %.2f s, send lateness p90 %.1f ms, worst %.1f ms, %.1f/s, "
+                  "%llu connections\n", secs, (double)p90 / 1e6, (double)worst / 1e6,
+                  f.st.send_rate_per_s, (unsigned long long)f.st.connections_opened);
+    assert_true(p90 < 500000000); /* before: 3.78 s */
+    assert_true(f.st.send_rate_per_s > 100); /* before: 51.7/s */
+    assert_true(secs < 10.0); /* before: 27.9 s (the bodies were read until --timeout) */
     fx_stop(&f);
 }
 
@@ -661,6 +667,39 @@ static void test_gen__sigpipe_untouched(void **st)
     expect_errors(HTTPD_RESET, 0, 0, 6, "connection reset", 0);
     sigaction(SIGPIPE, NULL, &sa);
     assert_true(sa.sa_handler == SIG_DFL);
+}
+
+/* A sink whose pushes take 400 ms (a slow disk, a store busy with other writers). */
+static int slow_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
+{
+    collect *c = payload;
+    struct timespec pause = {0, 400000000};
+    nanosleep(&pause, NULL);
+    gather g = {c->s, c->n, c->cap};
+    gather_cb(s, n, &g);
+    c->s = g.s;
+    c->n = g.n;
+    c->cap = g.cap;
+    return 0;
+}
+
+/* The workers' last batch is handed over while the consumer is flushing a slow sink: it must
+ * still reach the sink. Before, the consumer saw every worker finished when the flush
+ * returned and stopped with that batch queued (a shard of `tests/cli/shards.sh` now and then
+ * had 29 of its 30 samples; here 18 or 19 of 20). */
+static void test_gen__last_batch_after_slow_flush(void **st)
+{
+    fixture f;
+    fx_start(&f, HTTPD_OK, 0, "GET", "/", 0, 1);
+    f.c.sink.push = slow_push;
+    f.o.model = PR_LOAD_OPEN;
+    f.o.rate_per_s = 20;
+    f.o.duration_ns = 1000000000;
+    f.o.workers = 1;
+    assert_int_equal(fx_run(&f), 0);
+    assert_int_equal(f.st.sent, 20);
+    assert_int_equal(f.c.n, 20); /* every request sent is a sample */
+    fx_stop(&f);
 }
 
 static void test_gen__refused(void **st)
@@ -1031,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_gen__hostile_servers),
         cmocka_unit_test(test_gen__endless_body_keeps_schedule),
         cmocka_unit_test(test_gen__ends_at_duration_plus_timeout),
+        cmocka_unit_test(test_gen__last_batch_after_slow_flush),
         cmocka_unit_test(test_gen__refused),
         cmocka_unit_test(test_gen__chunked_and_statuses),
         cmocka_unit_test(test_gen__ipv6),
