@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "model/error.h"
+#include "model/native.h"
 #include "model/run.h"
 #include "model/sink.h"
 
@@ -55,6 +56,11 @@ int pr_store_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err);
 int pr_store_scan(pr_store *st, int64_t id,
                   int (*cb)(void *payload, const pr_sample *s, size_t n), void *payload,
                   pr_error *err);
+/* The same scan column by column: only the columns in `want` (model/native.h PR_COLBIT) are
+ * decoded; cb sees each block's columns (borrowed until it returns). */
+int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
+                       int (*cb)(void *payload, const pr_block_cols *c), void *payload,
+                       pr_error *err);
 int pr_store_remove(pr_store *st, int64_t id, pr_error *err);
 /* Sets (value != NULL) or removes a tag. */
 int pr_store_tag(pr_store *st, int64_t id, const char *key, const char *value, pr_error *err);
