@@ -29,16 +29,31 @@ typedef struct pr_report_opts {
     size_t nby;
     /* Runs with more samples than this are analysed in bounded mode: durations go into
      * log-linear histograms (percentiles within 0.1%, memory independent of the run's size)
-     * and `mode` says "histogram". Default 500 million; --exact-limit changes it. */
+     * and `mode` says "histogram". -1 (the default): as many as half the memory this process
+     * may still use holds at PR_EXACT_BYTES_PER_SAMPLE (pr_report_exact_limit_auto), and
+     * stats.bounded_reason says why when it switches; 0: always exact; --exact-limit N. */
     int64_t exact_limit;
+    /* Rows of the labels list: the top this many keys by requests, then one "other" row
+     * (default 100; 0: every key). */
+    int64_t top;
+    /* Group label and URL values by pattern (ids in paths as {id}): 1 always, 0 past
+     * PR_PATTERN_MIN distinct values (default), -1 never. */
+    int patterns;
     int findings;         /* run the findings engine (default 1); needs timeseries and histogram */
     int label_timeseries; /* a time series per label too (default 0; render's dashboards) */
 } pr_report_opts;
 
 enum pr_by { PR_BY_LABEL = 0, PR_BY_URL, PR_BY_METHOD, PR_BY_STATUS, PR_BY_ERROR, PR_BY_THREAD,
-             PR_BY_TAG };
+             PR_BY_TAG, PR_BY_URL_PATTERN, PR_BY_LABEL_PATTERN };
 
-/* Parses "label", "url,status", "tag:host" into o->by. Returns 0 or -1. */
+/* Exact mode keeps each latency once with its 16-bit cell (row and interval): 10 bytes per
+ * sample (12 when the cells need 32 bits); the other durations reuse the same arrays. */
+#define PR_EXACT_BYTES_PER_SAMPLE 10
+
+/* The default exact limit for avail_bytes of memory (model/sysmem.h). */
+int64_t pr_report_exact_limit_auto(int64_t avail_bytes);
+
+/* Parses "label", "url,status", "tag:host", "url-pattern" into o->by. Returns 0 or -1. */
 int pr_report_parse_by(pr_report_opts *o, const char *list);
 
 void pr_report_opts_init(pr_report_opts *o);

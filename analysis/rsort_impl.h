@@ -134,25 +134,6 @@ static void RS_NAME(sort)(rs_scratch *s, int64_t *k RS_P(, RS_PAYLOAD *p), size_
     free(start);
 }
 
-typedef struct RS_NAME(job) {
-    int64_t *k;
-    RS_P(RS_PAYLOAD *p;)
-    const size_t *start;
-    size_t d0, d1; /* buckets [d0, d1) */
-} RS_NAME(job);
-
-static void *RS_NAME(worker)(void *arg)
-{
-    RS_NAME(job) *j = arg;
-    rs_scratch *s = scratch_new(RS_LSD_MAX);
-    for (size_t d = j->d0; d < j->d1; d++)
-        if (j->start[d + 1] - j->start[d] > 1)
-            RS_NAME(sort)(s, j->k + j->start[d] RS_P(, j->p + j->start[d]),
-                          j->start[d + 1] - j->start[d]);
-    scratch_free(s);
-    return NULL;
-}
-
 /* Sorts on the calling thread. */
 static void RS_NAME(sort_one)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n)
 {
@@ -165,7 +146,61 @@ static void RS_NAME(sort_one)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n)
     scratch_free(s);
 }
 
-/* The top-level step on this thread, the buckets shared between `threads` threads by count. */
+typedef struct RS_NAME(job) {
+    int64_t *k;
+    RS_P(RS_PAYLOAD *p;)
+    size_t n;
+} RS_NAME(job);
+
+static void *RS_NAME(worker)(void *arg)
+{
+    RS_NAME(job) *j = arg;
+    RS_NAME(sort_one)(j->k RS_P(, j->p), j->n);
+    return NULL;
+}
+
+/* Moves the keys below pivot before the others (payloads with them); returns how many. */
+static size_t RS_NAME(split)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int64_t pivot)
+{
+    size_t i = 0, j = n;
+    for (;;) {
+        while (i < j && k[i] < pivot)
+            i++;
+        while (i < j && k[j - 1] >= pivot)
+            j--;
+        if (i >= j)
+            return i;
+        int64_t t = k[i];
+        k[i] = k[j - 1];
+        k[j - 1] = t;
+        RS_P(RS_PAYLOAD tp = p[i]; p[i] = p[j - 1]; p[j - 1] = tp;)
+        i++;
+        j--;
+    }
+}
+
+/* Splits [0, n) into `threads` ranges of keys, each below the next, around pivots read from
+ * an evenly spaced sample: jobs[0..threads). */
+static void RS_NAME(ranges)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int threads,
+                            RS_NAME(job) *jobs)
+{
+    if (threads == 1 || n < RS_PAR_MIN) {
+        jobs[0] = (RS_NAME(job)){k RS_P(, p), n};
+        for (int t = 1; t < threads; t++)
+            jobs[t] = (RS_NAME(job)){k + n RS_P(, p + n), 0};
+        return;
+    }
+    int64_t sample[256];
+    for (size_t i = 0; i < 256; i++)
+        sample[i] = k[n / 256 * i + n % 256 * i / 256];
+    RS_NAME(insertion)(sample RS_P(, (RS_PAYLOAD[256]){0}), 256);
+    int left = threads / 2;
+    size_t m = RS_NAME(split)(k RS_P(, p), n, sample[256 * left / threads]);
+    RS_NAME(ranges)(k RS_P(, p), m, left, jobs);
+    RS_NAME(ranges)(k + m RS_P(, p + m), n - m, threads - left, jobs + left);
+}
+
+/* The keys split into ranges of values, one per thread, each sorted on its thread. */
 static void RS_NAME(sort_par)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int threads)
 {
     if (threads < 2 || n < RS_PAR_MIN) {
@@ -174,21 +209,9 @@ static void RS_NAME(sort_par)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int th
     }
     if (threads > RS_MAX_THREADS)
         threads = RS_MAX_THREADS;
-    size_t *start = pr_xmalloc((RS_MSD_BUCKETS + 1) * sizeof *start);
-    if (RS_NAME(partition)(k RS_P(, p), n, start) < 0) {
-        free(start);
-        return;
-    }
     RS_NAME(job) jobs[RS_MAX_THREADS];
     pthread_t tid[RS_MAX_THREADS];
-    size_t d = 0;
-    for (int t = 0; t < threads; t++) {
-        size_t goal = n / (size_t)threads * (size_t)(t + 1);
-        jobs[t] = (RS_NAME(job)){k RS_P(, p), start, d, d};
-        while (jobs[t].d1 < RS_MSD_BUCKETS && (t == threads - 1 || start[jobs[t].d1] < goal))
-            jobs[t].d1++;
-        d = jobs[t].d1;
-    }
+    RS_NAME(ranges)(k RS_P(, p), n, threads, jobs);
     int started[RS_MAX_THREADS] = {0};
     for (int t = 1; t < threads; t++)
         started[t] = pthread_create(&tid[t], NULL, RS_NAME(worker), &jobs[t]) == 0;
@@ -199,7 +222,6 @@ static void RS_NAME(sort_par)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int th
         else
             RS_NAME(worker)(&jobs[t]);
     }
-    free(start);
 }
 
 #undef RS_P
