@@ -118,16 +118,34 @@ int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n,
     return rc;
 }
 
+/* One cell: `sep`, then the value in ab's width, or "-" there when unknown. */
+static void cell(pr_buf *b, const char *sep, int width, int64_t v)
+{
+    if (v == PR_UNKNOWN)
+        pr_buf_printf(b, "%s%*s", sep, width, "-");
+    else
+        pr_buf_printf(b, "%s%*lld", sep, width, (long long)v);
+}
+
 static void row(pr_buf *b, const char *label, const pr_ab_row *r)
 {
-    pr_buf_printf(b, "%s%5lld %4lld %5.1f %6lld %7lld\n", label, (long long)r->min_ms,
-                  (long long)r->mean_ms, r->sd_ms, (long long)r->median_ms,
-                  (long long)r->max_ms);
+    pr_buf_puts(b, label); /* ab: "%5lld %4lld %5.1f %6lld %7lld" */
+    cell(b, "", 5, r->min_ms);
+    cell(b, " ", 4, r->mean_ms);
+    if (isnan(r->sd_ms))
+        pr_buf_printf(b, " %5s", "-");
+    else
+        pr_buf_printf(b, " %5.1f", r->sd_ms);
+    cell(b, " ", 6, r->median_ms);
+    cell(b, " ", 7, r->max_ms);
+    pr_buf_putc(b, '\n');
 }
 
 /* ab's SANE() check of one row. */
 static void sane(pr_buf *b, const char *what, const pr_ab_row *r)
 {
+    if (r->mean_ms == PR_UNKNOWN || r->median_ms == PR_UNKNOWN || isnan(r->sd_ms))
+        return;
     double d = (double)r->mean_ms - (double)r->median_ms;
     if (d < 0)
         d = -d;
@@ -158,9 +176,79 @@ void pr_ab_stats_print(const pr_ab_tables *t, pr_buf *out)
         return;
     pr_buf_puts(out, "\nPercentage of the requests served within a certain time (ms)\n");
     for (int i = 0; i < PR_AB_NPERCS; i++) {
-        if (pr_ab_percs[i] >= 100)
-            pr_buf_printf(out, " 100%%  %5lld (longest request)\n", (long long)t->pct_ms[i]);
-        else
-            pr_buf_printf(out, "  %d%%  %5lld\n", pr_ab_percs[i], (long long)t->pct_ms[i]);
+        pr_buf_printf(out, pr_ab_percs[i] >= 100 ? " %d%%  " : "  %d%%  ", pr_ab_percs[i]);
+        cell(out, "", 5, t->pct_ms[i]);
+        pr_buf_puts(out, pr_ab_percs[i] >= 100 ? " (longest request)\n" : "\n");
     }
+}
+
+/* ---- the tables from a printed summary ---------------------------------------------------- */
+
+static int64_t jint_or_unknown(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : PR_UNKNOWN;
+}
+
+/* ns → whole ms, half up (ab prints ms); unknown stays unknown. */
+static int64_t ns_ms(int64_t ns)
+{
+    return ns == PR_UNKNOWN || ns < 0 ? PR_UNKNOWN : (ns + 500000) / 1000000;
+}
+
+/* A row as ab printed it ({min, mean, sd, median, max} in ms). */
+static void printed_row(const json_t *r, pr_ab_row *out)
+{
+    out->min_ms = jint_or_unknown(r, "min");
+    out->mean_ms = jint_or_unknown(r, "mean");
+    out->median_ms = jint_or_unknown(r, "median");
+    out->max_ms = jint_or_unknown(r, "max");
+    const json_t *sd = json_object_get(r, "sd");
+    out->sd_ms = json_is_number(sd) ? json_number_value(sd) : NAN;
+}
+
+/* A row from a canonical distribution ({min, mean, stdev, p50, max} in ns). */
+static void canonical_row(const json_t *d, pr_ab_row *out)
+{
+    out->min_ms = ns_ms(jint_or_unknown(d, "min"));
+    out->mean_ms = ns_ms(jint_or_unknown(d, "mean"));
+    out->median_ms = ns_ms(jint_or_unknown(d, "p50"));
+    out->max_ms = ns_ms(jint_or_unknown(d, "max"));
+    int64_t sd = jint_or_unknown(d, "stdev");
+    out->sd_ms = sd == PR_UNKNOWN ? NAN : (double)sd / 1e6;
+}
+
+int pr_ab_stats_from_summary(const pr_run *run, pr_ab_tables *out)
+{
+    memset(out, 0, sizeof *out);
+    const json_t *s = run->summary;
+    int64_t n = jint_or_unknown(s, "requests");
+    if (!json_is_object(s) || n == PR_UNKNOWN || n <= 0)
+        return PR_EUSAGE;
+    out->n = (size_t)n;
+    const json_t *tool = json_object_get(s, "tool");
+    const json_t *ct = json_object_get(tool, "Connection Times (ms)");
+    pr_ab_row *rows[4] = {&out->connect, &out->processing, &out->waiting, &out->total};
+    static const char *const ab_rows[4] = {"Connect", "Processing", "Waiting", "Total"};
+    static const char *const dists[4] = {"connect_ns", NULL, "ttfb_ns", "latency_ns"};
+    for (int i = 0; i < 4; i++) {
+        if (json_is_object(ct)) /* ab's own report: its rows as printed */
+            printed_row(json_object_get(ct, ab_rows[i]), rows[i]);
+        else
+            canonical_row(dists[i] ? json_object_get(s, dists[i]) : NULL, rows[i]);
+    }
+    const json_t *pct = json_is_object(ct) ? json_object_get(tool, "Percentage served (ms)") : NULL;
+    const json_t *lat = json_object_get(s, "latency_ns");
+    for (int i = 0; i < PR_AB_NPERCS; i++) {
+        char k[8];
+        if (pct) {
+            snprintf(k, sizeof k, "%d", pr_ab_percs[i]);
+            out->pct_ms[i] = jint_or_unknown(pct, k);
+        } else {
+            snprintf(k, sizeof k, pr_ab_percs[i] >= 100 ? "max" : "p%d", pr_ab_percs[i]);
+            out->pct_ms[i] = ns_ms(jint_or_unknown(lat, k));
+        }
+        out->has_percentiles |= out->pct_ms[i] != PR_UNKNOWN;
+    }
+    return 0;
 }

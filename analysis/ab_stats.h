@@ -25,15 +25,15 @@
 extern const int pr_ab_percs[PR_AB_NPERCS];
 
 typedef struct pr_ab_row {
-    int64_t min_ms, mean_ms, median_ms, max_ms;
-    double sd_ms; /* unrounded; ab prints it with %5.1f */
+    int64_t min_ms, mean_ms, median_ms, max_ms; /* PR_UNKNOWN: not known (printed "-") */
+    double sd_ms; /* unrounded; ab prints it with %5.1f; NaN: not known */
 } pr_ab_row;
 
 typedef struct pr_ab_tables {
     size_t n;                            /* requests (ab's "Complete requests") */
     pr_ab_row connect, processing, waiting, total;
     int has_percentiles;                 /* ab prints the percentage table only when n > 1 */
-    int64_t pct_ms[PR_AB_NPERCS];        /* for pr_ab_percs */
+    int64_t pct_ms[PR_AB_NPERCS];        /* for pr_ab_percs; PR_UNKNOWN: not known */
 } pr_ab_tables;
 
 /* Computes ab's tables from per-request columns in µs (n entries each; every array is
@@ -47,6 +47,14 @@ int pr_ab_stats_compute(int64_t *connect_us, int64_t *processing_us, int64_t *wa
  * carries it (parsers/ab.h), else latency - connect. Returns 0 or PR_EUSAGE if n == 0. */
 int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n,
                              pr_ab_tables *out, pr_error *err);
+
+/* The same tables filled from a summary-only run's printed numbers (run->summary): ab's own
+ * rows and percentage table when the summary is ab's report, else Total from latency_ns,
+ * Connect from connect_ns, Waiting from ttfb_ns and the percentage rows from the latency
+ * percentiles the tool printed, in whole ms (half up). What the tool did not print is unknown
+ * (PR_UNKNOWN, sd NaN) and printed "-"; ab's reliability checks run only on known rows.
+ * Returns 0, or PR_EUSAGE when the summary has no request count. */
+int pr_ab_stats_from_summary(const pr_run *run, pr_ab_tables *out);
 
 /* Index into the total-time-sorted array that ab's -e CSV uses for row i (0..100):
  * 0 → 0, 100 → n-1, else round_half_up(n*i/100). A result == n means ab read past its

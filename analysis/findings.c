@@ -712,7 +712,7 @@ static void rule_timeouts(pr_fctx *c)
     emit(c, "Requests hit the client timeout", ev,
          "The server did not answer these requests within the client's timeout. Find what they "
          "waited on (slow dependency, exhausted pool, lock); raising the timeout only hides it.",
-         "%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest request took %s.",
+         "%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest recorded request took %s.",
          tmo, requests_word(tmo), hpct(tmo / c->requests, a), m ? m : "",
          by_status ? ", counted as the responses without a status: the tool printed its errors "
                      "without counts" : "",
@@ -890,6 +890,25 @@ static void rule_4xx(pr_fctx *c)
                 "Fix the failing requests (URLs, bodies, authentication, test data) before "
                 "reading the latency numbers: failing requests are often much faster or slower "
                 "than real ones.");
+}
+
+/* Failures a printed summary counts without saying why: no failing status code and no error
+ * message in the run (ab's "Non-2xx responses", wrk's "Non-2xx or 3xx responses"). */
+static void rule_unexplained(pr_fctx *c)
+{
+    /* ab's -g rows carry status 0 for "not recorded", not for "no response" */
+    int no_status = json_is_false(json_object_get(json_object_get(c->run, "meta"), "status_known"));
+    double failing = status_count(c, no_status ? 1 : 0, 199, -1) + status_count(c, 400, 999, -1);
+    if (failing > 0 || json_array_size(error_list(c)) > 0)
+        return;
+    const char *report = json_string_value(json_object_get(c->stats, "tool_report"));
+    char why[200];
+    snprintf(why, sizeof why, "failed, as %s counts them; it gives no status code or error "
+             "message that would tell why.", report ? report : "the source");
+    error_class(c, c->errors, 0, NULL, "Failed requests without a cause", why,
+                "Keep the per-request results next to the printed report (ab -g, hey -o csv, "
+                "a Vegeta results file) or read the server's access log: the status codes "
+                "and error messages say which requests failed and why.");
 }
 
 static void rule_tail(pr_fctx *c)
@@ -1392,6 +1411,7 @@ const pr_finding_rule pr_finding_rules[] = {
     {"errors_5xx", PR_SEV_WARNING, rule_5xx},
     {"errors_429", PR_SEV_WARNING, rule_429},
     {"errors_4xx", PR_SEV_WARNING, rule_4xx},
+    {"errors_unexplained", PR_SEV_WARNING, rule_unexplained},
     {"tail_amplification", PR_SEV_WARNING, rule_tail},
     {"bimodal_latency", PR_SEV_INFO, rule_bimodal},
     {"warmup", PR_SEV_WARNING, rule_warmup},

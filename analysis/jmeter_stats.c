@@ -263,12 +263,71 @@ json_t *pr_jstats_apdex_json(const pr_jstats *st)
     return o;
 }
 
-int pr_jstats_write(const pr_jstats *st, FILE *f, const char *path, pr_error *err)
+/* Writes o (stolen) indented, keys in order. */
+static int write_json(json_t *o, FILE *f, const char *path, pr_error *err)
 {
-    json_t *o = pr_jstats_json(st);
     int rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(o);
     if (rc != 0 || fputc('\n', f) == EOF || fflush(f) != 0)
         return pr_error_set(err, PR_EIO, path, 0, 0, "cannot write the statistics JSON");
     return 0;
+}
+
+int pr_jstats_write(const pr_jstats *st, FILE *f, const char *path, pr_error *err)
+{
+    return write_json(pr_jstats_json(st), f, path, err);
+}
+
+static double sum_num(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* ns in a printed distribution → ms (NaN when not printed). */
+static double sum_ms(const json_t *dist, const char *k)
+{
+    return sum_num(dist, k) / 1e6;
+}
+
+json_t *pr_jstats_summary_json(const pr_run *run)
+{
+    const json_t *s = run->summary, *lat = json_object_get(s, "latency_ns");
+    pr_jstats_row r;
+    memset(&r, 0, sizeof r);
+    r.label = (char *)"Total";
+    double n = sum_num(s, "requests"), bad = sum_num(s, "failures");
+    if (!isfinite(bad) && isfinite(sum_num(s, "successes")))
+        bad = n - sum_num(s, "successes");
+    r.error_pct = n > 0 ? bad * 100 / n : NAN;
+    r.mean_ms = sum_ms(lat, "mean");
+    r.median_ms = sum_ms(lat, "p50");
+    r.min_ms = sum_ms(lat, "min");
+    r.max_ms = sum_ms(lat, "max");
+    static const char *const pk[3] = {"p90", "p95", "p99"};
+    for (int i = 0; i < 3; i++)
+        r.pct_ms[i] = sum_ms(lat, pk[i]);
+    /* JMeter's throughput and byte rates are over the whole test: duration + wait, or for a
+     * tool that prints no wait (its time covers it) requests / its rate, which it computed
+     * from its time before rounding it */
+    double rate = sum_num(s, "rate_per_s"), wait = sum_num(s, "wait_ns");
+    double secs = isfinite(wait) || !(rate > 0) ? (sum_num(s, "duration_ns") + wait) / 1e9
+                                                 : n / rate;
+    if (!isfinite(wait) && !(rate > 0))
+        secs = sum_num(s, "duration_ns") / 1e9;
+    r.throughput_per_s = secs > 0 ? n / secs : NAN;
+    r.received_kb_per_s = secs > 0 ? sum_num(s, "bytes_in_total") / secs / 1024 : NAN;
+    r.sent_kb_per_s = secs > 0 ? sum_num(s, "bytes_out_total") / secs / 1024 : NAN;
+    json_t *row = row_json(&r);
+    json_object_set_new(row, "sampleCount", isfinite(n) ? json_integer((json_int_t)n) : json_null());
+    json_object_set_new(row, "errorCount",
+                        isfinite(bad) ? json_integer((json_int_t)bad) : json_null());
+    json_t *o = json_object();
+    json_object_set_new(o, "Total", row);
+    return o;
+}
+
+int pr_jstats_write_summary(const pr_run *run, FILE *f, const char *path, pr_error *err)
+{
+    return write_json(pr_jstats_summary_json(run), f, path, err);
 }

@@ -71,5 +71,12 @@ json_t *pr_jstats_json(const pr_jstats *st);
 json_t *pr_jstats_apdex_json(const pr_jstats *st);
 /* Writes pr_jstats_json (indented, keys in order) to f. 0 or PR_EIO with err filled. */
 int pr_jstats_write(const pr_jstats *st, FILE *f, const char *path, pr_error *err);
+/* The Total row of statistics.json filled from a summary-only run's printed numbers
+ * (run->summary): sampleCount = requests, errorCount = failures, the latencies in ms
+ * (median = p50, pct1..3 = p90, p95, p99), throughput and KB/s over the tool's test time;
+ * what the tool did not print is null. New reference. */
+json_t *pr_jstats_summary_json(const pr_run *run);
+/* Writes pr_jstats_summary_json like pr_jstats_write. */
+int pr_jstats_write_summary(const pr_run *run, FILE *f, const char *path, pr_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 /* Builds the report model from the scans of analysis/report_acc.c: the JSON of every statistic. */
 #include "analysis/report.h"
 #include "analysis/findings.h"
+#include "analysis/headline.h"
 #include "analysis/human.h"
 #include "analysis/load.h"
 #include "analysis/report_acc.h"
@@ -233,6 +234,9 @@ static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_repo
     set_str(j, "rate", pr_human_rate(r.rate_per_s, h));
     set_real(j, "throughput_per_s", r.throughput_per_s);
     set_str(j, "throughput", pr_human_rate(r.throughput_per_s, h));
+    /* requests over the same span as throughput (what JMeter calls throughput) */
+    set_real(j, "request_throughput_per_s", r.request_throughput_per_s);
+    set_str(j, "request_throughput", pr_human_rate(r.request_throughput_per_s, h));
     set_real(j, "jmeter_throughput_per_s", r.jmeter_throughput_per_s);
     if (s->bytes_in_known) {
         set_int(j, "bytes_in_total", s->bytes_in);
@@ -602,10 +606,11 @@ static void summary_latency(json_t *stats, json_t *lat, int64_t res)
     json_object_set_new(stats, "latency", hum);
 }
 
-/* Summary-only runs: the tool's own numbers, passed through under "stats". */
+/* Summary-only runs: the tool's own numbers and what they imply (analysis/headline.h), in
+ * human form with the tool's precision. */
 static json_t *summary_only_stats(const pr_run *run)
 {
-    json_t *j = run->summary ? json_deep_copy(run->summary) : json_object();
+    json_t *j = pr_headline_tool_stats(run);
     char h[32];
     /* a tool prints its durations with one precision (ab: whole ms, hey: 0.1 ms…) */
     clock_res res = {1, 1};
@@ -614,21 +619,80 @@ static json_t *summary_only_stats(const pr_run *run)
     if (json_is_object(lat))
         summary_latency(j, lat, res.lat_ns);
     json_t *v;
-    if ((v = json_object_get(j, "rate_per_s")) && json_is_number(v))
-        set_str(j, "rate", pr_human_rate(json_number_value(v), h));
-    if ((v = json_object_get(j, "throughput_per_s")) && json_is_number(v))
-        set_str(j, "throughput", pr_human_rate(json_number_value(v), h));
     if ((v = json_object_get(j, "duration_ns")) && json_is_integer(v))
         set_str(j, "duration", pr_human_duration_res(json_integer_value(v), res.lat_ns, h));
     if ((v = json_object_get(j, "wait_ns")) && json_is_integer(v))
         set_str(j, "wait", pr_human_duration_res(json_integer_value(v), res.lat_ns, h));
     set_int(j, "latency_resolution_ns", res.lat_ns);
-    if ((v = json_object_get(j, "success_ratio")) && json_is_number(v)) {
-        set_str(j, "success_pct", pr_human_percent(json_number_value(v), h));
-        set_str(j, "error_pct", pr_human_percent(1 - json_number_value(v), h));
-    }
-    set_str(j, "mode", "tool-printed");
     return j;
+}
+
+/* The status code list ({code, count, ratio, pct, class}) of a printed summary's codes. */
+static json_t *printed_status(const json_t *codes, double requests)
+{
+    json_t *arr = json_array();
+    char h[32];
+    for (int code = 0; code < 1000; code++) {
+        char k[16];
+        snprintf(k, sizeof k, "%d", code);
+        json_t *v = json_object_get(codes, k);
+        if (!json_is_integer(v))
+            continue;
+        json_t *e = json_object();
+        set_int(e, "code", code);
+        set_int(e, "count", json_integer_value(v));
+        double ratio = requests > 0 ? (double)json_integer_value(v) / requests : NAN;
+        set_real(e, "ratio", ratio);
+        set_str(e, "pct", pr_human_percent(ratio, h));
+        char cls[8];
+        snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
+        set_str(e, "class", cls);
+        json_array_append_new(arr, e);
+    }
+    mark_first_last(arr);
+    return arr;
+}
+
+/* Appends a printed summary's error set ({message, count if printed}) to an error list
+ * ({message, count, ratio, group, from}), leaving out messages the list has. */
+static void add_printed_errors(json_t *list, const json_t *printed, double requests)
+{
+    size_t i, k;
+    json_t *e, *have;
+    char g[512];
+    json_array_foreach(printed, i, e) {
+        const char *msg = json_string_value(json_object_get(e, "message"));
+        int dup = !msg;
+        json_array_foreach(list, k, have)
+            dup |= msg && !strcmp(msg, json_string_value(json_object_get(have, "message")));
+        if (dup)
+            continue;
+        json_t *c = json_object_get(e, "count"), *x = json_object();
+        set_str(x, "message", msg);
+        json_object_set_new(x, "count", json_is_integer(c) ? json_incref(c) : json_null());
+        set_real(x, "ratio", json_is_integer(c) && requests > 0
+                                 ? (double)json_integer_value(c) / requests : NAN);
+        pr_error_group(msg, g, sizeof g);
+        set_str(x, "group", g);
+        set_str(x, "from", "tool");
+        json_array_append_new(list, x);
+    }
+    mark_first_last(list);
+}
+
+/* A summary-only run: the tool's numbers (analysis/headline.h) and its status codes and
+ * error set as the run's lists. */
+static void summary_only_model(json_t *j, const pr_run *run)
+{
+    json_t *stats = summary_only_stats(run);
+    double requests = json_is_integer(json_object_get(stats, "requests"))
+                          ? (double)json_integer_value(json_object_get(stats, "requests")) : NAN;
+    json_object_set_new(j, "stats", stats);
+    json_object_set_new(j, "status_codes",
+                        printed_status(json_object_get(run->summary, "status_codes"), requests));
+    json_t *errors = json_array();
+    add_printed_errors(errors, json_object_get(run->summary, "errors"), requests);
+    json_object_set_new(j, "errors", errors);
 }
 
 /* Sets the run's "load" (analysis/load.h) and, from it, the effective load_model,
@@ -741,7 +805,7 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
                                ? json_number_value(json_object_get(sum, "rate_per_s")) : NAN,
                            NULL, 0, 1, 0};
         put_load(j, first, &f);
-        json_object_set_new(j, "stats", summary_only_stats(first));
+        summary_only_model(j, first);
         pr_run_free(first);
         *out = j;
         return 0;
@@ -813,6 +877,9 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         int64_t known = a.total.unknown < a.total.count ? a.total.count : 0;
         json_object_set_new(stats, "apdex", pr_apdex_json(a.apdex_s, a.apdex_t, known,
                                                           o->apdex_t_ns, o->apdex_f_ns));
+        if (a.tx_samples) /* samples that are not requests: say why the counts differ */
+            set_int(stats, "transaction_samples", a.tx_samples);
+        pr_headline_combine(stats, nids == 1 ? first : NULL);
         json_object_set_new(j, "stats", stats);
         if (o->from_ns != PR_UNKNOWN || o->to_ns != PR_UNKNOWN) {
             /* a trimmed run (--from/--to/--skip-warmup): say so, rules read it */
@@ -837,8 +904,13 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         set_str(j, "by", byname.len ? byname.p : "label");
         pr_buf_dispose(&byname);
         json_object_set_new(j, "status_codes", status_json(&a));
-        json_t *groups;
-        json_object_set_new(j, "errors", errors_json(&a, &groups));
+        json_t *groups, *errors = errors_json(&a, &groups);
+        /* errors the per-request files cannot hold (hey's CSV has no row for them) */
+        if (nids == 1 && (pr_headline_lossy(first, "requests") ||
+                          pr_headline_lossy(first, "outcomes")))
+            add_printed_errors(errors, json_object_get(first->summary, "errors"),
+                               (double)json_integer_value(json_object_get(stats, "requests")));
+        json_object_set_new(j, "errors", errors);
         json_object_set_new(j, "error_groups", groups);
         if (a.nbins)
             json_object_set_new(j, "timeseries", timeseries_json(&a));

@@ -201,6 +201,7 @@ void pr_rates_compute(const pr_series *s, pr_rates *out)
     if (s->first_start == PR_UNKNOWN) {
         out->duration_ns = out->wait_ns = PR_UNKNOWN;
         out->rate_per_s = out->throughput_per_s = out->jmeter_throughput_per_s = NAN;
+        out->request_throughput_per_s = NAN;
         return;
     }
     out->duration_ns = s->last_start - s->first_start;
@@ -209,9 +210,12 @@ void pr_rates_compute(const pr_series *s, pr_rates *out)
         out->rate_per_s = (double)s->count / ((double)out->duration_ns / 1e9);
         out->throughput_per_s =
             (double)s->successes / ((double)(out->duration_ns + out->wait_ns) / 1e9);
+        out->request_throughput_per_s =
+            (double)s->count / ((double)(out->duration_ns + out->wait_ns) / 1e9);
     } else {
         out->rate_per_s = (double)s->count;
         out->throughput_per_s = (double)s->successes;
+        out->request_throughput_per_s = (double)s->count;
     }
     if (s->unknown == s->count) /* nothing says which requests succeeded */
         out->throughput_per_s = NAN;

@@ -66,7 +66,8 @@ typedef struct pr_rates {
     int64_t duration_ns; /* latest start - earliest start */
     int64_t wait_ns;     /* max end - latest start */
     double rate_per_s;   /* count / duration (count when duration is 0) */
-    double throughput_per_s; /* successes / (duration + wait) */
+    double throughput_per_s; /* successes / (duration + wait) (successes when duration is 0) */
+    double request_throughput_per_s; /* count over the same span as throughput */
     double jmeter_throughput_per_s; /* count / (last end - first start) */
 } pr_rates;
 

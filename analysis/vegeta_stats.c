@@ -581,3 +581,201 @@ json_t *pr_vegeta_stats_summary(const pr_vegeta_stats *st, const pr_run *run)
     json_object_set_new(o, "errors", e);
     return o;
 }
+
+/* ---- the layouts from a printed summary (summary-only runs) ---------------------------- */
+
+static int64_t sum_int(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : PR_UNKNOWN;
+}
+
+static double sum_num(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The success ratio a summary prints, or follows from its counts (NaN when neither). */
+static double sum_success(const json_t *s)
+{
+    double r = sum_num(s, "success_ratio");
+    int64_t n = sum_int(s, "requests"), ok = sum_int(s, "successes"), bad = sum_int(s, "failures");
+    if (isfinite(r) || n == PR_UNKNOWN || n <= 0)
+        return r;
+    if (ok != PR_UNKNOWN)
+        return (double)ok / (double)n;
+    return bad != PR_UNKNOWN && bad <= n ? (double)(n - bad) / (double)n : NAN;
+}
+
+/* The byte mean Vegeta prints (total / requests), from the tool's own when it printed one. */
+static double sum_bytes_mean(const json_t *s, const char *total, const char *mean)
+{
+    double m = sum_num(json_object_get(s, "tool"), mean);
+    int64_t t = sum_int(s, total), n = sum_int(s, "requests");
+    if (isfinite(m) || t == PR_UNKNOWN || n == PR_UNKNOWN || n <= 0)
+        return m;
+    return (double)t / (double)n;
+}
+
+static const char *vdur(int64_t ns, char *buf)
+{
+    return ns == PR_UNKNOWN ? strcpy(buf, "-") : pr_vegeta_duration_string(pr_vegeta_round(ns), buf);
+}
+
+static const char *vint(int64_t v, char *buf)
+{
+    if (v == PR_UNKNOWN)
+        return strcpy(buf, "-");
+    snprintf(buf, 32, "%lld", (long long)v);
+    return buf;
+}
+
+static const char *vreal(double v, double scale, const char *suffix, char *buf)
+{
+    if (!isfinite(v))
+        return strcpy(buf, "-");
+    snprintf(buf, 32, "%.2f%s", v * scale, suffix);
+    return buf;
+}
+
+static const char *const lat_keys[7] = {"min", "mean", "p50", "p90", "p95", "p99", "max"};
+
+char *pr_vegeta_summary_text(const pr_run *run)
+{
+    const json_t *s = run->summary, *lat = json_object_get(s, "latency_ns");
+    char a[32], b[32], c[32], l[7][32];
+    pr_buf t = PR_BUF_INIT;
+    pr_buf_printf(&t, "Requests\t[total, rate, throughput]\t%s, %s, %s\n",
+                  vint(sum_int(s, "requests"), a), vreal(sum_num(s, "rate_per_s"), 1, "", b),
+                  vreal(sum_num(s, "throughput_per_s"), 1, "", c));
+    /* without a printed wait the tool's duration is its whole test: Vegeta's total */
+    int64_t d = sum_int(s, "duration_ns"), w = sum_int(s, "wait_ns");
+    pr_buf_printf(&t, "Duration\t[total, attack, wait]\t%s, %s, %s\n",
+                  vdur(w == PR_UNKNOWN || d == PR_UNKNOWN ? d : wrap_add(d, w), a),
+                  vdur(w == PR_UNKNOWN ? PR_UNKNOWN : d, b), vdur(w, c));
+    for (int i = 0; i < 7; i++)
+        vdur(sum_int(lat, lat_keys[i]), l[i]);
+    pr_buf_printf(&t, "Latencies\t[min, mean, 50, 90, 95, 99, max]\t%s, %s, %s, %s, %s, %s, %s\n",
+                  l[0], l[1], l[2], l[3], l[4], l[5], l[6]);
+    pr_buf_printf(&t, "Bytes In\t[total, mean]\t%s, %s\n", vint(sum_int(s, "bytes_in_total"), a),
+                  vreal(sum_bytes_mean(s, "bytes_in_total", "bytes_in_mean"), 1, "", b));
+    pr_buf_printf(&t, "Bytes Out\t[total, mean]\t%s, %s\n", vint(sum_int(s, "bytes_out_total"), a),
+                  vreal(sum_bytes_mean(s, "bytes_out_total", "bytes_out_mean"), 1, "", b));
+    pr_buf_printf(&t, "Success\t[ratio]\t%s\n", vreal(sum_success(s), 100, "%", a));
+    pr_buf_puts(&t, "Status Codes\t[code:count]\t");
+    const json_t *codes = json_object_get(s, "status_codes");
+    if (!json_is_object(codes))
+        pr_buf_puts(&t, "-");
+    const char *k;
+    json_t *v;
+    union {
+        const json_t *c;
+        json_t *m;
+    } cc = {codes}; /* jansson's iteration is not const-correct; only read */
+    json_object_foreach(cc.m, k, v) /* loaded with sorted keys: Vegeta's string order */
+        pr_buf_printf(&t, "%s:%lld  ", k, (long long)json_integer_value(v));
+    pr_buf_puts(&t, "\nError Set:\n");
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(s, "errors"), i, e) {
+        const char *m = json_string_value(json_object_get(e, "message"));
+        pr_buf_puts(&t, m ? m : "");
+        pr_buf_putc(&t, '\n');
+    }
+    char *raw = pr_buf_steal(&t);
+    char *out = tabwrite(raw);
+    free(raw);
+    return out;
+}
+
+static void jnum_or_null(pr_buf *b, double v)
+{
+    if (isfinite(v))
+        json_float(b, v);
+    else
+        pr_buf_puts(b, "null");
+}
+
+static void jint_or_null(pr_buf *b, int64_t v)
+{
+    if (v == PR_UNKNOWN)
+        pr_buf_puts(b, "null");
+    else
+        pr_buf_printf(b, "%lld", (long long)v);
+}
+
+char *pr_vegeta_summary_json_text(const pr_run *run)
+{
+    const json_t *s = run->summary, *lat = json_object_get(s, "latency_ns");
+    const json_t *tool = json_object_get(s, "tool");
+    pr_buf b = PR_BUF_INIT;
+    static const char *const names[7] = {"min", "mean", "50th", "90th", "95th", "99th", "max"};
+    static const int order[7] = {1, 2, 3, 4, 5, 6, 0}; /* Vegeta's key order, min last */
+    pr_buf_puts(&b, "{\"latencies\":{\"total\":");
+    jint_or_null(&b, sum_int(tool, "latency_total_ns"));
+    for (int i = 0; i < 7; i++) {
+        pr_buf_printf(&b, ",\"%s\":", names[order[i]]);
+        jint_or_null(&b, sum_int(lat, lat_keys[order[i]]));
+    }
+    static const char *const bytes[2][3] = {{"bytes_in", "bytes_in_total", "bytes_in_mean"},
+                                            {"bytes_out", "bytes_out_total", "bytes_out_mean"}};
+    for (int i = 0; i < 2; i++) {
+        pr_buf_printf(&b, "},\"%s\":{\"total\":", bytes[i][0]);
+        jint_or_null(&b, sum_int(s, bytes[i][1]));
+        pr_buf_puts(&b, ",\"mean\":");
+        jnum_or_null(&b, sum_bytes_mean(s, bytes[i][1], bytes[i][2]));
+    }
+    pr_buf_putc(&b, '}');
+    static const char *const times[] = {"earliest", "latest", "end"};
+    for (int i = 0; i < 3; i++) {
+        const char *v = json_string_value(json_object_get(tool, times[i]));
+        pr_buf_printf(&b, ",\"%s\":", times[i]);
+        if (v)
+            json_str(&b, v);
+        else
+            pr_buf_puts(&b, "null");
+    }
+    static const char *const ints[][2] = {
+        {"duration", "duration_ns"}, {"wait", "wait_ns"}, {"requests", "requests"}};
+    for (int i = 0; i < 3; i++) {
+        pr_buf_printf(&b, ",\"%s\":", ints[i][0]);
+        jint_or_null(&b, sum_int(s, ints[i][1]));
+    }
+    pr_buf_puts(&b, ",\"rate\":");
+    jnum_or_null(&b, sum_num(s, "rate_per_s"));
+    pr_buf_puts(&b, ",\"throughput\":");
+    jnum_or_null(&b, sum_num(s, "throughput_per_s"));
+    pr_buf_puts(&b, ",\"success\":");
+    jnum_or_null(&b, sum_success(s));
+    pr_buf_puts(&b, ",\"status_codes\":");
+    const json_t *codes = json_object_get(s, "status_codes");
+    if (json_is_object(codes)) {
+        pr_buf_putc(&b, '{');
+        const char *k;
+        json_t *v;
+        int first = 1;
+        union {
+            const json_t *c;
+            json_t *m;
+        } cc = {codes};
+        json_object_foreach(cc.m, k, v) {
+            pr_buf_printf(&b, "%s\"%s\":%lld", first ? "" : ",", k, (long long)json_integer_value(v));
+            first = 0;
+        }
+        pr_buf_putc(&b, '}');
+    } else {
+        pr_buf_puts(&b, "null");
+    }
+    pr_buf_puts(&b, ",\"errors\":[");
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(s, "errors"), i, e) {
+        const char *m = json_string_value(json_object_get(e, "message"));
+        if (i)
+            pr_buf_putc(&b, ',');
+        json_str(&b, m ? m : "");
+    }
+    pr_buf_puts(&b, "]}\n");
+    return pr_buf_steal(&b);
+}

@@ -70,6 +70,14 @@ char *pr_vegeta_stats_json_text(const pr_vegeta_stats *st, const pr_run *run);
  * the last bucket. nb >= 1 bounds in ascending order. Heap string (caller frees). */
 char *pr_vegeta_hist_text(const pr_sample *s, size_t n, const int64_t *bounds_ns, size_t nb);
 
+/* The text layout of `vegeta report` filled from a summary-only run's printed numbers
+ * (run->summary, model/run.h): what the tool did not print is "-" (nothing is computed but
+ * the ratio and byte means that follow from printed counts). A tool that prints no wait
+ * times its whole test: that is Vegeta's total, and attack and wait are "-". Heap string. */
+char *pr_vegeta_summary_text(const pr_run *run);
+/* Same for the one-line JSON of `vegeta report -type=json`, unknown values null. */
+char *pr_vegeta_summary_json_text(const pr_run *run);
+
 /* The canonical summary object (model/run.h) of these metrics; new reference. Errors carry
  * counts, which Vegeta's report lacks. */
 json_t *pr_vegeta_stats_summary(const pr_vegeta_stats *st, const pr_run *run);

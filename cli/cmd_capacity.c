@@ -10,6 +10,7 @@
 #include "model/run.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
+#include "render/model_charts.h"
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -26,20 +27,6 @@ typedef struct row {
     double load;
     char *series;
 } row;
-
-/* --slo "p99=250ms" or "250ms". */
-static int parse_slo(const char *s, double *ns)
-{
-    if (!strncmp(s, "p99=", 4))
-        s += 4;
-    else if (strchr(s, '='))
-        return -1;
-    int64_t v;
-    if (pr_lex_duration(s, strlen(s), 1000000, &v) < 0 || v <= 0)
-        return -1;
-    *ns = (double)v;
-    return 0;
-}
 
 /* The USL line: the fit with its quality, or why there is none. */
 static void print_usl(json_t *a)
@@ -107,25 +94,11 @@ static void print_series(json_t *a, const char *series_name, const char *load_na
 static int draw(json_t *a, const char *path, const char *title, pr_load_kind kind, double slo_ns,
                 const char *load_name)
 {
-    json_t *pts = json_object_get(a, "points");
-    size_t n = json_array_size(pts);
-    double *load = pr_xcalloc(n + 1, sizeof *load), *thr = pr_xcalloc(n + 1, sizeof *thr),
-           *err = pr_xcalloc(n + 1, sizeof *err);
-    int64_t *p99 = pr_xcalloc(n + 1, sizeof *p99);
-    for (size_t i = 0; i < n; i++) {
-        json_t *p = json_array_get(pts, i);
-        load[i] = num(p, "load");
-        thr[i] = num(p, "throughput_per_s");
-        err[i] = num(p, "error_ratio");
-        p99[i] = isfinite(num(p, "p99_ns")) ? (int64_t)num(p, "p99_ns") : -1;
-    }
-    json_t *k = json_object_get(a, "knee");
     char *xt = kind == PR_LOAD_KIND_RATE ? NULL : pr_xasprintf("Load (%s)", load_name);
-    pr_chart_capacity cap = {n, load, thr, p99, err, json_is_object(k) ? (long)num(k, "index") : -1,
-                             json_string_value(json_object_get(k, "reason")), xt};
-    pr_chart_input in;
-    memset(&in, 0, sizeof in);
-    in.capacity = &cap;
+    pr_model_charts mc;
+    memset(&mc, 0, sizeof mc);
+    pr_model_charts_capacity(&mc, a, xt);
+    pr_chart_input in = pr_model_charts_input(&mc);
     pr_chart_opts co;
     pr_chart_opts_init(&co);
     co.title = title;
@@ -144,10 +117,7 @@ static int draw(json_t *a, const char *path, const char *title, pr_load_kind kin
         rc = PR_EXIT_ERROR;
     }
     free(xt);
-    free(load);
-    free(thr);
-    free(err);
-    free(p99);
+    pr_model_charts_dispose(&mc);
     return rc;
 }
 
@@ -541,8 +511,6 @@ static int draw_all(const study *S, json_t *series, const char *out, int json)
 
 static int parse_opt(int c, study *S, const char **store, const char **out, int *json)
 {
-    char *end;
-    double v;
     switch (c) {
     case 'S': *store = optarg; return 0;
     case 'j': *json = 1; return 0;
@@ -552,24 +520,8 @@ static int parse_opt(int c, study *S, const char **store, const char **out, int 
     case 'b':
         pr_cli_keys_free(S->by, S->nby);
         return pr_cli_parse_keys("--by", optarg, &S->by, &S->nby);
-    case 's':
-        if (parse_slo(optarg, &S->co.slo_p99_ns) < 0) {
-            pr_cli_errorf("--slo expects p99=DURATION (e.g. p99=250ms), got '%s'", optarg);
-            return PR_EXIT_USAGE;
-        }
-        return 0;
-    case 'e':
-        v = strtod(optarg, &end);
-        if (*end == '%') {
-            v /= 100;
-            end++;
-        }
-        if (*end || !(v >= 0 && v <= 1)) {
-            pr_cli_errorf("--max-errors expects a ratio like 1%% or 0.01, got '%s'", optarg);
-            return PR_EXIT_USAGE;
-        }
-        S->co.max_error_ratio = v;
-        return 0;
+    case 's': return pr_cli_parse_slo(optarg, &S->co.slo_p99_ns);
+    case 'e': return pr_cli_parse_max_errors(optarg, &S->co.max_error_ratio);
     default: return PR_EXIT_USAGE;
     }
 }

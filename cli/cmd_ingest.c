@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/xalloc.h"
+#include "parsers/join.h"
 #include "parsers/parser.h"
 #include "parsers/sniff.h"
 #include <getopt.h>
@@ -36,13 +37,6 @@ static int parse_tag(const char *arg, char **key, char **value)
     *key = pr_xstrndup(arg, (size_t)(eq - arg));
     *value = pr_xstrdup(eq + 1);
     return 0;
-}
-
-/* Copies into `into` every top-level member of `from` it lacks. Members both have are not
- * mixed (one tool's rounding must not blend with another's): the newer input's wins. */
-static void merge_missing(json_t *into, json_t *from)
-{
-    json_object_update_missing(into, from);
 }
 
 /* Suffixes a tool adds to one prefix for the files of one run: Locust's --csv PREFIX writes
@@ -99,14 +93,11 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         return PR_EXIT_ERROR;
     }
     pr_sink *sink = pr_ingest_sink(ing);
-    /* a run keeps the format and tool of its first input */
-    char *keep_format = sink->run->format ? pr_xstrdup(sink->run->format) : NULL;
-    char *keep_tool = sink->run->tool ? pr_xstrdup(sink->run->tool) : NULL;
+    /* the run's earlier inputs (ab's text beside its -g file…) are joined with this one after
+     * the parse, in an order of their own (parsers/join.h); --split-runs makes new runs */
+    pr_run *joined = popts->split_runs ? NULL : sink->run;
+    json_t *parts = joined ? pr_join_begin(joined) : NULL;
     pr_run_set_format(sink->run, p->name, p->tool);
-    /* a summary already attached to the run (e.g. ab's -e CSV) is merged with the new one */
-    json_t *old_summary = sink->run->summary;
-    int old_summary_only = sink->run->summary_only;
-    sink->run->summary = NULL;
     for (int i = 0; i < ntags; i++) {
         char *k = NULL, *v = NULL;
         if (parse_tag(tags[i], &k, &v) == 0)
@@ -131,20 +122,8 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
     }
     if (rc == 0)
         rc = pr_sink_flush(sink, &err);
-    if (old_summary) {
-        if (sink->run->summary) {
-            merge_missing(sink->run->summary, old_summary);
-            json_decref(old_summary);
-        } else {
-            sink->run->summary = old_summary;
-        }
-        sink->run->summary_only |= old_summary_only;
-    }
-    if (keep_format) {
-        pr_run_set_format(sink->run, keep_format, keep_tool);
-        free(keep_format);
-        free(keep_tool);
-    }
+    if (parts)
+        pr_join_end(joined, parts, path, (int64_t)sink->total);
     if (tty) {
         fprintf(stderr, "\r\033[K");
         sink->push = g.push;

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/selection.h"
+#include "cli/study.h"
 #include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
@@ -13,6 +14,7 @@
 #include "render/markdown.h"
 #include "render/mustache.h"
 #include "render/report_page.h"
+#include "render/study_page.h"
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -78,6 +80,7 @@ static void prepare_meta(json_t *meta)
     }
     json_object_update(meta, add);
     json_decref(add);
+    pr_study_meta_sections(meta);
     static const char *const env[] = {"versions", "hardware", "topology", "tuning"};
     int has = 0;
     for (size_t i = 0; i < 4; i++)
@@ -130,7 +133,8 @@ static int load_points(void *payload, json_t *run, pr_chart_points *out, pr_erro
 
 typedef struct render_args {
     const char *store, *tname, *output, *format, *data, *partials, *metafile;
-    int merge, charts, static_charts;
+    int merge, charts, static_charts, json;
+    pr_cli_study study;  /* a study context instead of the report model (cli/study.h) */
     pr_threshold *ts;
     size_t nts, tcap;
     pr_report_opts o;
@@ -166,7 +170,8 @@ static int parse_args(render_args *a, int argc, char **argv)
         {"percentiles", required_argument, NULL, 'p'}, {"merge", no_argument, NULL, 'M'},
         {"no-charts", no_argument, NULL, 'C'},     {"max", required_argument, NULL, 'X'},
         {"min", required_argument, NULL, 'Y'},     {"thresholds", required_argument, NULL, 'T'},
-        {"static-charts", no_argument, NULL, 'G'}, {NULL, 0, NULL, 0}};
+        {"static-charts", no_argument, NULL, 'G'}, {"json", no_argument, NULL, 'J'},
+        PR_STUDY_LONGOPTS,                         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "t:o:f:d:p:", longopts, NULL)) != -1) {
@@ -181,6 +186,7 @@ static int parse_args(render_args *a, int argc, char **argv)
         case 'M': a->merge = 1; break;
         case 'C': a->charts = 0; break;
         case 'G': a->static_charts = 1; break;
+        case 'J': a->json = 1; break;
         case 'X':
         case 'Y':
         case 'T':
@@ -205,9 +211,15 @@ static int parse_args(render_args *a, int argc, char **argv)
             }
             break;
         }
-        default: return PR_EXIT_USAGE;
+        default:
+            if (!pr_cli_study_is_option(c))
+                return PR_EXIT_USAGE;
+            int src = pr_cli_study_option(&a->study, c, optarg);
+            if (src)
+                return src;
         }
     }
+    a->study.on |= pr_cli_study_template(a->tname);
     if (a->format && strcmp(a->format, "html") && strcmp(a->format, "md")) {
         pr_cli_errorf("--format expects md or html");
         return PR_EXIT_USAGE;
@@ -296,7 +308,9 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
     size_t n = 0;
     json_t *ctx = NULL;
     rc = pr_cli_select_runs(st, runs, nruns, &ids, &n);
-    if (rc == 0 && pr_report_build(st, ids, n, a->merge, &a->o, &ctx, &err) < 0) {
+    if (rc == 0 && a->study.on)
+        rc = pr_cli_study_build(&a->study, st, ids, n, &a->o, &ctx);
+    else if (rc == 0 && pr_report_build(st, ids, n, a->merge, &a->o, &ctx, &err) < 0) {
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
@@ -306,19 +320,24 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
     if (rc == 0 && (rc = load_meta(a, ctx, &meta)) == 0) {
         json_object_set_new(ctx, "meta", meta);
         json_object_set_new(ctx, "version", json_string(PR_VERSION));
-        pr_threshold_verdict(ctx, a->ts, a->nts, 0);
+        if (!a->study.on)
+            pr_threshold_verdict(ctx, a->ts, a->nts, 0);
     }
     if (rc == 0 && strcmp(a->output, "-") && make_parent_dirs(a->output) < 0) {
         pr_cli_errorf("%s: cannot create its folder: %s", a->output, strerror(errno));
         rc = PR_EXIT_ERROR;
     }
     pts_ctx pc = {a->store, {0}};
+    int draw = rc == 0 && a->charts && strcmp(a->output, "-") && !a->json;
+    /* a study's charts are static: files beside Markdown, inline SVG in HTML */
+    if (draw && a->study.on && pr_study_page_charts(ctx, a->output, want_html, &err) < 0)
+        rc = PR_EXIT_ERROR;
     /* static charts: files beside Markdown, inline SVG in a page made from Markdown; an HTML
      * template draws its charts interactively (--static-charts adds the images too) */
-    if (rc == 0 && a->charts && strcmp(a->output, "-") && (!html_tpl || a->static_charts) &&
+    if (rc == 0 && draw && !a->study.on && (!html_tpl || a->static_charts) &&
         pr_report_page_charts(ctx, a->output, want_html, load_points, &pc, &err) < 0)
         rc = PR_EXIT_ERROR;
-    if (rc == 0 && want_html && a->charts && pr_dashboard_add(ctx, load_points, &pc, &err) < 0)
+    if (rc == 0 && want_html && a->charts && !a->json && !a->study.on && pr_dashboard_add(ctx, load_points, &pc, &err) < 0)
         rc = PR_EXIT_ERROR;
     if (rc == PR_EXIT_ERROR && err.code)
         pr_cli_print_error(&err);
@@ -383,6 +402,7 @@ static int run(int argc, char **argv)
     a.charts = 1;
     pr_report_opts_init(&a.o);
     a.o.label_timeseries = 1;
+    pr_cli_study_init(&a.study);
     char *text = NULL;
     size_t len = 0;
     char tpl_dir[4096] = "";
@@ -405,14 +425,22 @@ static int run(int argc, char **argv)
     } else if (rc == 0) {
         rc = build_context(&a, argv + optind, argc - optind, want_html, html_tpl, &ctx);
     }
-    if (rc == 0)
+    if (rc == 0 && a.json) { /* the context the template would see */
+        char *dump = json_dumps(ctx, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        size_t dl = strlen(dump);
+        dump[dl] = '\n';
+        pr_buf_append(&out, dump, dl + 1);
+        free(dump);
+    } else if (rc == 0) {
         rc = render_template(&a, text, len, tpl_dir, ctx, want_html, html_tpl, &out);
+    }
     if (rc == 0 && pr_cli_write_file(a.output, out.p ? out.p : "", out.len) < 0)
         rc = PR_EXIT_ERROR;
     pr_buf_dispose(&out);
     json_decref(ctx);
     free(text);
     free(a.ts);
+    pr_cli_study_dispose(&a.study);
     pr_chart_shutdown(); /* release font caches: no chart is drawn after this */
     return rc;
 }
@@ -435,10 +463,20 @@ const pr_command pr_cmd_render = {
     "      --max METRIC=V, --min METRIC=V, --thresholds FILE\n"
     "                            thresholds the report's verdict checks (as `check`)\n"
     "      --static-charts       HTML templates: also the PNG/SVG chart images\n"
+    "      --json                print the context the template would see\n"
+    "study (a set of runs grouped by tags; implied by these options and by a template\n"
+    "named study*: study.md, study.zh.md, study.html, study.zh.html):\n"
+    "      --pair tag:KEY[,KEY…] the tags of a load level (e.g. tag:rate,duration)\n"
+    "      --by tag:KEY[,KEY…]   the tags of a configuration (e.g. tag:jvm); the first\n"
+    "                            configuration met is the baseline\n"
+    "      --load rate|concurrency|tag:KEY  --load-is-rate  the capacity curve's load\n"
+    "                            (default: the first --pair tag)\n"
+    "      --slo p99=D  --max-errors R  --study\n"
     "  -p, --percentiles LIST    --merge  --no-charts  --store PATH\n\n"
     "examples:\n"
     "  perfreport render -t report.md --meta meta.json -o out/report.md\n"
-    "  perfreport render -t my-report.md -o out/report.html 3 4\n",
+    "  perfreport render -t my-report.md -o out/report.html 3 4\n"
+    "  perfreport render -t study.md --by tag:cache --pair tag:rate -o out/study.md tag:cache\n",
     run};
 
 static int templates_main(int argc, char **argv)

@@ -1,4 +1,5 @@
 /* `perfreport runs`, `rm`, `tag` and `formats`: listing and managing runs. */
+#include "analysis/headline.h"
 #include "analysis/human.h"
 #include "cli/cli.h"
 #include "cli/common.h"
@@ -30,6 +31,7 @@ static int parse_store_opt(int argc, char **argv, const char **store)
 typedef struct run_row {
     long long id;
     char *name, *tool, *format, *tags;
+    char *note; /* printed below the table, or NULL */
     char samples[32], duration[32];
 } run_row;
 
@@ -46,13 +48,21 @@ static void row_fill(run_row *w, const pr_run *r)
     /* the bounds come from start stamps: ab -g writes whole seconds, so a run shorter than
      * that reads "< 1 s" (not the few ms a latency adds to the last stamp) */
     json_int_t res = json_integer_value(json_object_get(r->meta, "time_resolution_ns"));
-    int64_t d = r->start_ns != PR_UNKNOWN ? r->end_ns - r->start_ns : PR_UNKNOWN;
+    int printed;
+    int64_t d = pr_headline_span_ns(r, &printed); /* the tool's own test time where it wins */
+    if (printed)
+        res = 1;
     pr_human_duration_res(d != PR_UNKNOWN && d < res ? 0 : d, (int64_t)res, w->duration);
     pr_buf b = PR_BUF_INIT;
     for (size_t t = 0; t < r->ntags; t++)
         pr_buf_printf(&b, "%s%s=%s", t ? " " : "", r->tags[t].key, r->tags[t].value);
     w->tags = pr_xstrdup(b.len ? b.p : "");
     pr_buf_dispose(&b);
+    json_t *tx = json_object_get(r->meta, "transaction_samples");
+    if (json_is_integer(tx) && json_integer_value(tx) > 0) /* JMeter: samples, not requests */
+        w->note = pr_xasprintf("run %lld: %lld samples (%lld transaction samples not counted "
+                               "as requests)", w->id, (long long)r->samples,
+                               (long long)json_integer_value(tx));
 }
 
 static void widen(size_t *w, const char *s)
@@ -123,6 +133,12 @@ static int runs_main(int argc, char **argv)
         free(w->tool);
         free(w->format);
         free(w->tags);
+    }
+    for (size_t i = 0, first = 1; i < nrows; i++) {
+        if (rows[i].note)
+            printf("%s%s\n", first ? "\n" : "", rows[i].note);
+        first &= !rows[i].note;
+        free(rows[i].note);
     }
     free(rows);
     free(ids);

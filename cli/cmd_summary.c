@@ -74,13 +74,91 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
     printf("\n");
 }
 
+/* Where a headline number comes from, for the text after it: "" for the samples (and for a
+ * summary-only run's printed numbers: its title says so), "ab's report", "derived from ab's
+ * report" (analysis/headline.h). */
+static const char *origin(json_t *s, const char *key, int summary_only, char *buf, size_t n)
+{
+    const char *p = json_string_value(json_object_get(json_object_get(s, "provenance"), key));
+    const char *report = jstr(s, "tool_report");
+    if (p && !strcmp(p, "tool") && !summary_only)
+        snprintf(buf, n, "%s", report);
+    else if (p && !strcmp(p, "derived"))
+        snprintf(buf, n, "derived from %s", report);
+    else
+        buf[0] = 0;
+    return buf;
+}
+
+/* "  NAME  VALUE (ORIGIN)" for a headline number. */
+static void print_headline(const char *title, const char *value, const char *from)
+{
+    printf("  %-13s %s", title, value);
+    if (*from)
+        printf(" (%s)", from);
+    printf("\n");
+}
+
+static void print_headlines(json_t *s, int so)
+{
+    char o[128], v[160];
+    json_t *req = json_object_get(s, "requests");
+    json_t *tx = json_object_get(s, "transaction_samples");
+    if (req && json_is_integer(tx)) /* JMeter: TC samples sum their children */
+        snprintf(v, sizeof v, "%lld (%lld samples: %lld transaction samples not counted as "
+                 "requests)", (long long)json_integer_value(req),
+                 (long long)(json_integer_value(req) + json_integer_value(tx)),
+                 (long long)json_integer_value(tx));
+    else if (req)
+        snprintf(v, sizeof v, "%lld", (long long)json_integer_value(req));
+    if (req)
+        print_headline("requests", v, origin(s, "requests", so, o, sizeof o));
+    if (json_object_get(s, "duration")) {
+        if (json_is_integer(json_object_get(s, "wait_ns")))
+            snprintf(v, sizeof v, "%s (wait %s)", jstr(s, "duration"), jstr(s, "wait"));
+        else
+            snprintf(v, sizeof v, "%s", jstr(s, "duration"));
+        print_headline("duration", v, origin(s, "duration_ns", so, o, sizeof o));
+    }
+    if (json_object_get(s, "rate"))
+        print_headline("rate", jstr(s, "rate"), origin(s, "rate_per_s", so, o, sizeof o));
+    if (json_object_get(s, "throughput"))
+        print_headline("throughput", jstr(s, "throughput"),
+                       origin(s, "throughput_per_s", so, o, sizeof o));
+    json_t *e = json_object_get(s, "errors");
+    if (req && json_integer_value(req) == 0) {
+        printf("  %-13s - (no request)\n", "success");
+    } else if (json_is_null(json_object_get(s, "successes")) ||
+               (so && req && !json_is_integer(e) && !json_object_get(s, "success_pct"))) {
+        printf("  %-13s unknown (%s)\n", "success",
+               so ? "the tool printed no count of failed requests"
+                  : "the source records no outcome per request");
+    } else if (json_object_get(s, "success_pct")) {
+        origin(s, "errors", so, o, sizeof o);
+        if (json_is_integer(e))
+            snprintf(v, sizeof v, "%s (%lld error%s%s%s)", jstr(s, "success_pct"),
+                     (long long)json_integer_value(e), json_integer_value(e) == 1 ? "" : "s",
+                     *o ? "; " : "", o);
+        else
+            snprintf(v, sizeof v, "%s%s%s%s", jstr(s, "success_pct"), *o ? " (" : "", o,
+                     *o ? ")" : "");
+        print_headline("success", v, "");
+    }
+    size_t i;
+    json_t *n;
+    json_array_foreach(json_object_get(s, "notes"), i, n)
+        printf("  %-13s %s\n", i ? "" : "note", json_string_value(n));
+}
+
 static void print_run(json_t *r, int by_label)
 {
     json_t *s = json_object_get(r, "stats");
-    printf("run %lld: %s  (%s, %s)%s\n", (long long)json_integer_value(json_object_get(r, "id")),
-           jstr(r, "name"), jstr(r, "tool"), jstr(r, "format"),
-           json_is_true(json_object_get(r, "summary_only"))
-               ? "  [summary only: numbers as the tool printed them, no samples]" : "");
+    int so = json_is_true(json_object_get(r, "summary_only"));
+    printf("run %lld: %s  (%s, %s)", (long long)json_integer_value(json_object_get(r, "id")),
+           jstr(r, "name"), jstr(r, "tool"), jstr(r, "format"));
+    if (so)
+        printf("  [summary only: the numbers in %s, no samples]", jstr(s, "tool_report"));
+    printf("\n");
     json_t *merged = json_object_get(r, "merged_runs");
     if (json_array_size(merged)) {
         printf("  %-13s", "merged runs");
@@ -93,29 +171,7 @@ static void print_run(json_t *r, int by_label)
     json_t *load = json_object_get(r, "load");
     if (json_is_string(json_object_get(load, "text")))
         printf("  %-13s %s\n", "load", jstr(load, "text"));
-    json_t *req = json_object_get(s, "requests");
-    if (req)
-        printf("  %-13s %lld\n", "requests", (long long)json_integer_value(req));
-    if (json_object_get(s, "duration") && json_object_get(s, "wait"))
-        printf("  %-13s %s (wait %s)\n", "duration", jstr(s, "duration"), jstr(s, "wait"));
-    else if (json_object_get(s, "duration"))
-        printf("  %-13s %s\n", "duration", jstr(s, "duration"));
-    if (json_object_get(s, "rate"))
-        printf("  %-13s %s\n", "rate", jstr(s, "rate"));
-    if (json_object_get(s, "throughput"))
-        printf("  %-13s %s\n", "throughput", jstr(s, "throughput"));
-    if (req && json_integer_value(req) == 0) {
-        printf("  %-13s - (no request)\n", "success");
-    } else if (json_is_null(json_object_get(s, "successes"))) {
-        printf("  %-13s unknown (the source records no outcome per request)\n", "success");
-    } else if (json_object_get(s, "success_pct")) {
-        json_t *e = json_object_get(s, "errors");
-        if (json_is_integer(e))
-            printf("  %-13s %s (%lld errors)\n", "success", jstr(s, "success_pct"),
-                   (long long)json_integer_value(e));
-        else
-            printf("  %-13s %s\n", "success", jstr(s, "success_pct"));
-    }
+    print_headlines(s, so);
     print_latency_line("latency", s, "latency");
     if (!strcmp(jstr(s, "mode"), "histogram"))
         printf("  %-13s bounded mode: durations from histograms, percentiles within 0.1%%\n", "");
@@ -164,7 +220,11 @@ static void print_run(json_t *r, int by_label)
                 printf("    … %zu more (see --json)\n", json_array_size(errs) - 10);
                 break;
             }
-            printf("    %8lld  ", (long long)json_integer_value(json_object_get(e, "count")));
+            json_t *c = json_object_get(e, "count"); /* Vegeta's report prints none */
+            if (json_is_integer(c))
+                printf("    %8lld  ", (long long)json_integer_value(c));
+            else
+                printf("    %8s  ", "-");
             const char *m = jstr(e, "message");
             pr_cli_print_cell(m, pr_cli_text_width(m, (size_t)-1));
             printf("\n");
@@ -188,17 +248,18 @@ static void print_run(json_t *r, int by_label)
             w = 60;
         printf("\n  ");
         pr_cli_print_cell(jstr(r, "by"), w);
-        printf(" %9s %8s %10s %10s %10s %10s %10s %11s\n", "requests",
-               "errors", "mean", "p50", "p90", "p99", "max", "throughput");
+        printf(" %9s %8s %10s %10s %10s %10s %10s %10s %10s\n", "requests", "errors", "mean",
+               "p50", "p90", "p99", "max", "req/s", "ok/s");
         json_array_foreach(labels, i, l) {
             json_t *lat = json_object_get(l, "latency");
             json_t *rawl = json_object_get(l, "latency_ns");
             printf("  ");
             pr_cli_print_cell(jstr(l, "label"), w);
-            printf(" %9lld %8s %10s %10s %10s %10s %10s %11s\n",
+            printf(" %9lld %8s %10s %10s %10s %10s %10s %10s %10s\n",
                    (long long)json_integer_value(json_object_get(l, "requests")),
                    jstr(l, "error_pct"), jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"),
-                   jstr(lat, "p99"), jstr(lat, "max"), jstr(l, "throughput"));
+                   jstr(lat, "p99"), jstr(lat, "max"), jstr(l, "request_throughput"),
+                   jstr(l, "throughput"));
             (void)rawl;
         }
     }
@@ -220,6 +281,50 @@ static int gather_cb(void *p, const pr_sample *s, size_t n)
 
 enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
        FMT_LOCUST, FMT_K6, FMT_K6_JSON, NFMTS };
+
+/* A tool's layout filled with the numbers a summary-only run's tool printed; what it did not
+ * print is shown unknown ("-" or null). */
+static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (jmeter_pct) {
+        pr_cli_errorf("run %lld is summary-only: JMeter's own percentile estimator needs samples",
+                      (long long)run->id);
+        return PR_EXIT_ERROR;
+    }
+    if (fmt != FMT_VEGETA && fmt != FMT_VEGETA_JSON && fmt != FMT_JMETER && fmt != FMT_AB) {
+        static const char *const what[NFMTS] = {
+            [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table",
+            [FMT_K6] = "k6's summary", [FMT_K6_JSON] = "k6's summary"};
+        pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
+                      (long long)run->id, what[fmt] ? what[fmt] : "that layout");
+        return PR_EXIT_ERROR;
+    }
+    if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON) {
+        char *text = fmt == FMT_VEGETA ? pr_vegeta_summary_text(run)
+                                       : pr_vegeta_summary_json_text(run);
+        fputs(text, stdout);
+        free(text);
+    } else if (fmt == FMT_JMETER) {
+        if (pr_jstats_write_summary(run, stdout, "<stdout>", &err) < 0) {
+            pr_cli_print_error(&err);
+            return PR_EXIT_ERROR;
+        }
+    } else {
+        pr_ab_tables t;
+        if (pr_ab_stats_from_summary(run, &t) < 0) {
+            pr_cli_errorf("run %lld: its tool printed no request count: no ab tables",
+                          (long long)run->id);
+            return PR_EXIT_ERROR;
+        }
+        pr_buf b = PR_BUF_INIT;
+        pr_ab_stats_print(&t, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
+    }
+    return 0;
+}
 
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
@@ -253,15 +358,9 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         return 0;
     }
     if (run->summary_only) {
-        static const char *const what[NFMTS] = {
-            [FMT_AB] = "ab's tables", [FMT_JMETER] = "JMeter's statistics",
-            [FMT_VEGETA] = "Vegeta's report", [FMT_VEGETA_JSON] = "Vegeta's report",
-            [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table",
-            [FMT_K6] = "k6's summary", [FMT_K6_JSON] = "k6's summary"};
-        pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
-                      (long long)id, what[fmt]);
+        int rc = print_printed_format(run, fmt, pct_rule == 1);
         pr_run_free(run);
-        return PR_EXIT_ERROR;
+        return rc;
     }
     gather g = {0};
     int rc = 0;

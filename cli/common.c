@@ -4,8 +4,10 @@
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/selection.h"
+#include "model/lex.h"
 #include "model/xalloc.h"
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,4 +135,34 @@ void pr_cli_warn_windows(json_t *doc, const char *what)
             fprintf(stderr, "perfreport: warning: %s leaves no request of run %lld '%s' (%s): "
                             "nothing is left\n", what, id, name ? name : "", len);
     }
+}
+
+int pr_cli_parse_slo(const char *arg, double *ns)
+{
+    const char *s = arg;
+    int64_t v;
+    if (!strncmp(s, "p99=", 4))
+        s += 4;
+    if (strchr(s, '=') || pr_lex_duration(s, strlen(s), 1000000, &v) < 0 || v <= 0) {
+        pr_cli_errorf("--slo expects p99=DURATION (e.g. p99=250ms), got '%s'", arg);
+        return PR_EXIT_USAGE;
+    }
+    *ns = (double)v;
+    return 0;
+}
+
+int pr_cli_parse_max_errors(const char *arg, double *ratio)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (*end == '%') {
+        v /= 100;
+        end++;
+    }
+    if (end == arg || *end || !(v >= 0 && v <= 1)) {
+        pr_cli_errorf("--max-errors expects a ratio like 1%% or 0.01, got '%s'", arg);
+        return PR_EXIT_USAGE;
+    }
+    *ratio = v;
+    return 0;
 }

@@ -36,6 +36,10 @@ size_t pr_cli_text_width(const char *s, size_t max_bytes);
 /* Prints s on stdout cut to `width` columns (at a character boundary) and padded to it;
  * control characters print as spaces. */
 void pr_cli_print_cell(const char *s, size_t width);
+/* --slo "p99=250ms" (or "250ms") into ns; --max-errors "1%" or "0.01" into a ratio. Print
+ * the usage error and return PR_EXIT_USAGE, or 0. */
+int pr_cli_parse_slo(const char *arg, double *ns);
+int pr_cli_parse_max_errors(const char *arg, double *ratio);
 /* Writes all of buf to path ("-" = stdout); checks every write. Returns 0 or -1 (printed). */
 int pr_cli_write_file(const char *path, const char *buf, size_t len);
 

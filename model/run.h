@@ -30,7 +30,11 @@ typedef struct pr_run {
     int32_t concurrency;     /* threads/connections, -1 if unknown */
     int summary_only;        /* 1: no samples, only the tool's printed aggregates */
     json_t *summary;         /* summary-only: the numbers the tool printed (owned), see below */
-    json_t *meta;            /* free-form metadata object (owned): time resolution, zone, notes */
+    json_t *meta;            /* free-form metadata object (owned): time resolution, zone, notes;
+                              * "lossy": what a per-request file cannot record exactly, any of
+                              * "requests" (rows missing), "outcomes" (no success per row),
+                              * "timing" (coarse or partial start times): for those, the tool's
+                              * printed summary of the same run wins (analysis/headline.h) */
     pr_strtab *strings;      /* interned strings of the run's samples (owned) */
     int64_t samples;         /* samples stored for the run (store-maintained) */
     int64_t successes;       /* of which successful (store-maintained) */

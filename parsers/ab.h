@@ -10,22 +10,12 @@
  *    interned string PR_AB_DTIME_ATTR "N" so ab's Processing row can be rebuilt exactly.
  *  - ab-text (stdout) and ab-csv (-e): summary-only runs, see model/run.h. ab's labels are
  *    kept under summary "tool" as ab prints them; units are ab's (ms, seconds, bytes, KB/s).
- *  Joining text + TSV + CSV of one run: samples from the TSV, run->summary from the text,
- *  merged with the CSV's summary by pr_ab_merge_summary(text_summary, csv_summary). */
+ *  Joining text + TSV + CSV of one run (parsers/join.h): samples from the TSV, run->summary
+ *  from the text merged with the CSV's (the text's values win: ab-text weighs more). */
 #ifndef PR_AB_H
 #define PR_AB_H
 #include <jansson.h>
 #include "model/run.h"
 
-/* Merges summary `from` (e.g. the -e CSV's) into `into` (e.g. the text report's): keys
- * `into` already has win, everything else is copied. */
-void pr_ab_merge_summary(json_t *into, const json_t *from);
-
-/* Joins run `from` (e.g. the text report or the -e CSV of a run) into run `into` (e.g. the
- * run holding the -g samples): into->summary gets from's summary merged in (into's keys
- * win), meta notes are appended, and concurrency, tool_version and load model are taken
- * from `from` where `into` has none. into->summary_only is left as it is (a run with the
- * -g samples stays a sample run; its summary then carries ab's printed counters). */
-void pr_ab_join(pr_run *into, const pr_run *from);
 
 #endif

@@ -599,11 +599,21 @@ static void finish_failures(abt *a)
             add_error(a, m, a->cat[c]);
         }
     }
+    /* ab does not count non-2xx responses as failed (it prints them apart, only when there
+     * are some); perfreport does. A request can be both, so the sum is exact only when one
+     * of the two is 0. */
+    json_t *n2 = json_object_get(a->tool, "Non-2xx responses");
+    int64_t non2xx = json_is_integer(n2) ? json_integer_value(n2) : 0;
     if (a->failed == 0) {
-        pr_textsum_int(a->sum, "failures", 0);
+        pr_textsum_int(a->sum, "failures", non2xx);
     } else if (nonzero == 1 && which == 2 && a->cat[2] == a->failed &&
                (a->complete == PR_UNKNOWN || a->failed <= a->complete)) {
-        pr_textsum_int(a->sum, "failures", a->failed);
+        if (non2xx == 0)
+            pr_textsum_int(a->sum, "failures", a->failed);
+        else
+            pr_textsum_note(a->run, "ab: some requests failed and some responses were non-2xx; "
+                                    "a request can be both, so the failed requests are not "
+                                    "known");
     } else {
         pr_textsum_note(a->run, "ab's 'Failed requests' counts failure events, not requests "
                                 "(one reset can count as Receive, Length and Exceptions): it "

@@ -199,6 +199,11 @@ out:
     pr_run_meta_set(run, "time_resolution_ns", json_integer(1000000000));
     pr_run_meta_resolution(run, "latency_resolution_ns", 1000000);
     pr_run_meta_set(run, "status_known", json_false());
+    /* no outcome per row, whole-second starts: ab's printed counters and times win */
+    json_t *lossy = json_array();
+    json_array_append_new(lossy, json_string("outcomes"));
+    json_array_append_new(lossy, json_string("timing"));
+    pr_run_meta_set(run, "lossy", lossy);
     pr_run_meta_set(run, "row_order", json_string("total time (ab sorts before writing)"));
     pr_run_meta_set(run, "ab_dtime_mismatches", json_integer((json_int_t)mismatched));
     pr_textsum_note(run, "ab -g: start times have 1 s resolution; connect, wait and total "

@@ -104,6 +104,11 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
 out:
     pr_run_meta_set(run, "time_resolution_ns", json_integer(100000));
     pr_run_meta_resolution(run, "latency_resolution_ns", 100000); /* seconds, 4 decimals */
+    /* failed requests have no row: hey's printed counts and times win */
+    json_t *lossy = json_array();
+    json_array_append_new(lossy, json_string("requests"));
+    json_array_append_new(lossy, json_string("timing"));
+    pr_run_meta_set(run, "lossy", lossy);
     pr_run_meta_set(run, "start_is_relative", json_true());
     pr_run_meta_set(run, "time_origin", json_string("hey process start"));
     pr_textsum_note(run, "hey -o csv lists successful requests only: transport errors and "

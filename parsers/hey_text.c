@@ -4,6 +4,7 @@
 #include "parsers/textsum.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int sniff(const unsigned char *buf, size_t len)
@@ -206,12 +207,21 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     if (saw_status) {
         if (responses <= INT64_MAX - errors)
             pr_textsum_int(sum, "requests", responses + errors);
-        pr_textsum_int(sum, "failures", errors);
+        /* hey has no notion of a failed HTTP status: perfreport's rule (200..399 succeed) */
+        int64_t bad = errors;
+        const char *code;
+        json_t *c;
+        json_object_foreach(json_object_get(sum, "status_codes"), code, c) {
+            int v = atoi(code);
+            if ((v < 200 || v > 399) && bad <= INT64_MAX - json_integer_value(c))
+                bad += json_integer_value(c);
+        }
+        pr_textsum_int(sum, "failures", bad);
     }
     pr_textsum_note(run, "hey: requests = responses in the status code distribution + "
-                         "errors in the error distribution; failures = transport errors "
-                         "(hey has no notion of a failed HTTP status); Requests/sec counts "
-                         "errors too");
+                         "errors in the error distribution; failures = those errors + "
+                         "responses with a status outside 200..399 (hey itself counts no "
+                         "HTTP status as failed); Requests/sec counts errors too");
     pr_textsum_note(run, "hey: the Details DNS+dialup line prints the overall fastest and "
                          "slowest request, not the connection's (hey template bug); only "
                          "its average is used as connect_ns.mean");

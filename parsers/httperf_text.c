@@ -138,10 +138,23 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         pr_textsum_int(pr_textsum_obj(sum, "ttfb_ns"), "mean", pr_textsum_ns(v, 1e6));
     if (ok && ok2)
         pr_textsum_int(pr_textsum_obj(sum, "latency_ns"), "mean", pr_textsum_ns(v + tr, 1e6));
+    /* failed requests: those without a reply, and replies outside 2xx/3xx ("Errors" counts
+     * connection events: one can stop several calls of a connection, or come before any) */
+    double req = get(json_object_get(tool, "Total"), "requests", &ok);
+    double rep = get(json_object_get(tool, "Total"), "replies", &ok2);
+    o = json_object_get(tool, "Reply status");
+    if (ok && ok2 && rep <= req && json_object_size(o)) {
+        double bad = req - rep;
+        static const char *const classes[] = {"1xx", "4xx", "5xx"};
+        for (size_t i = 0; i < 3; i++) {
+            int okc;
+            double c = get(o, classes[i], &okc);
+            if (okc)
+                bad += c;
+        }
+        pr_textsum_int(sum, "failures", pr_textsum_round(bad));
+    }
     o = json_object_get(tool, "Errors");
-    v = get(o, "total", &ok);
-    if (ok)
-        pr_textsum_int(sum, "failures", pr_textsum_round(v));
     const char *key;
     json_t *x;
     json_object_foreach(o, key, x) {
@@ -156,7 +169,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     }
     pr_textsum_note(run, "httperf: latency_ns.mean = Reply time response + transfer (averages "
                          "printed to 0.1 ms); ttfb_ns.mean = response; reply status classes "
-                         "(1xx..5xx) are under tool 'Reply status'");
+                         "(1xx..5xx) are under tool 'Reply status'; failures = requests "
+                         "without a reply + 1xx, 4xx and 5xx replies");
     if (!saw_errors)
         return pr_error_set(err, PR_ETRUNC, name, pr_input_lineno(in), 0,
                             "input ends before the 'Errors:' lines");

@@ -47,6 +47,31 @@ static json_t *summary_of(pr_run *run)
     return run->summary;
 }
 
+/* Vegeta's success is 200 <= code < 400 and its report lists every code: the counts of
+ * successes and failures follow exactly from the status codes. */
+static void outcomes(json_t *s)
+{
+    json_t *req = json_object_get(s, "requests"), *codes = json_object_get(s, "status_codes");
+    if (!json_is_integer(req) || !json_is_object(codes))
+        return;
+    json_int_t ok = 0, all = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach(codes, k, v) {
+        int code = atoi(k);
+        json_int_t n = json_integer_value(v);
+        if (n < 0 || n > INT64_MAX / 4)
+            return;
+        all += n;
+        if (code >= 200 && code < 400)
+            ok += n;
+    }
+    if (all != json_integer_value(req))
+        return;
+    json_object_set_new(s, "successes", json_integer(ok));
+    json_object_set_new(s, "failures", json_integer(all - ok));
+}
+
 static json_t *sub(json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);
@@ -234,6 +259,8 @@ static int parse_text(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
     if (rc == 0 && seen == 0)
         rc = pr_error_set(err, PR_EFORMAT, pr_input_name(in), 0, 0,
                           "not a Vegeta text report (no \"Requests [total, ...]\" line)");
+    if (rc == 0)
+        outcomes(summary);
 done:
     free(buf);
     return rc;
@@ -351,6 +378,7 @@ static int parse_json(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
         }
     }
     run->load_model = PR_LOAD_OPEN;
+    outcomes(s);
     json_decref(doc);
     if (!ok)
         return pr_error_set(err, PR_EFORMAT, pr_input_name(in), 1, 1,

@@ -246,11 +246,19 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     if (!saw_run && !saw_stats)
         return pr_error_set(err, PR_EFORMAT, name, 1, 1,
                             "not wrk output: expected 'Running Ns test @ URL'");
+    /* wrk prints 'Non-2xx or 3xx responses' (status > 399) and 'Socket errors' only when not
+     * zero. Socket errors are failed attempts outside the request count (a read error loses
+     * the request in flight): with any, the failed requests cannot be counted. */
+    if (saw_rps && json_object_get(sum, "requests") && !json_object_get(tool, "Socket errors")) {
+        json_t *bad = json_object_get(tool, "Non-2xx or 3xx responses");
+        pr_textsum_int(sum, "failures", json_is_integer(bad) ? json_integer_value(bad) : 0);
+    }
     pr_textsum_note(run, "wrk corrects its latency statistics for coordinated omission itself: "
                          "Avg, Stdev, +/- Stdev and the percentiles include synthetic samples "
                          "wrk adds for long responses (Max and the request count do not)");
     pr_textsum_note(run, "wrk: Req/Sec is the per-thread distribution of 100 ms request rates; "
-                         "'Non-2xx or 3xx responses' counts only status > 399; a response "
+                         "'Non-2xx or 3xx responses' counts only status > 399 (failures = that "
+                         "count, 0 when wrk prints none, unknown with socket errors); a response "
                          "slower than --timeout is counted as a timeout and not in the "
                          "latencies; bytes are wrk's rounded binary units");
     if (!saw_rps)

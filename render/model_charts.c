@@ -223,6 +223,26 @@ void pr_model_charts_runs(pr_model_charts *mc, json_t *doc, const char *load_tag
     }
 }
 
+void pr_model_charts_capacity(pr_model_charts *mc, json_t *analysis, const char *load_title)
+{
+    json_t *pts = json_object_get(analysis, "points"), *k = json_object_get(analysis, "knee");
+    size_t n = json_array_size(pts), i;
+    double *load = own(mc, n * sizeof *load), *thr = own(mc, n * sizeof *thr),
+           *err = own(mc, n * sizeof *err);
+    int64_t *p99 = own(mc, n * sizeof *p99);
+    json_t *p;
+    json_array_foreach(pts, i, p) {
+        load[i] = dval(p, "load");
+        thr[i] = dval(p, "throughput_per_s");
+        err[i] = dval(p, "error_ratio");
+        p99[i] = isfinite(dval(p, "p99_ns")) ? (int64_t)dval(p, "p99_ns") : -1;
+    }
+    mc->capacity = (pr_chart_capacity){n, load, thr, p99, err,
+                                       json_is_object(k) ? (long)dval(k, "index") : -1,
+                                       json_string_value(json_object_get(k, "reason")), load_title};
+    mc->has_capacity = 1;
+}
+
 pr_chart_input pr_model_charts_input(pr_model_charts *mc)
 {
     pr_chart_input in;

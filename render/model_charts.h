@@ -26,6 +26,9 @@ void pr_model_charts_run(pr_model_charts *mc, json_t *run, const char *label_sta
 /* Fills the comparison (p50, p99, throughput, error ratio) and capacity inputs from the runs
  * of a model document; capacity needs runs with an offered rate (or a `load_tag` tag). */
 void pr_model_charts_runs(pr_model_charts *mc, json_t *doc, const char *load_tag);
+/* Fills the capacity input from one series of a capacity analysis (pr_capacity_analyse's
+ * document: points, knee); load_title: the x axis title, NULL for an offered rate. */
+void pr_model_charts_capacity(pr_model_charts *mc, json_t *analysis, const char *load_title);
 /* The chart input with everything filled. */
 pr_chart_input pr_model_charts_input(pr_model_charts *mc);
 void pr_model_charts_dispose(pr_model_charts *mc);

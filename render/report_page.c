@@ -118,10 +118,8 @@ static const chart_job jobs[] = {
 #define LABEL_CHARTS_MAX 8
 
 typedef struct chart_out {
-    const char *output_dir; /* OUTPUT_files */
-    const char *base;       /* its last component, for relative references */
+    const char *output; /* the report file: charts go to OUTPUT_files/ */
     int inline_charts;
-    int made_dir;
 } chart_out;
 
 /* Draws one chart and stores its reference under key in charts: a data: URI (inline, tagged
@@ -130,32 +128,15 @@ static int draw_one(chart_out *co, const pr_chart_kind *kind, const pr_chart_inp
                     const pr_chart_opts *o, long long run_id, const char *file_key,
                     const char *key, json_t *charts, pr_error *err)
 {
-    pr_buf img = PR_BUF_INIT, ref = PR_BUF_INIT;
-    int rc = pr_chart_render_buf(kind, in, o, co->inline_charts ? PR_CHART_SVG : PR_CHART_PNG,
-                                 &img, NULL, err);
-    if (rc == 0 && co->inline_charts) {
-        pr_buf_puts(&ref, "data:image/svg+xml;base64,");
-        base64((const unsigned char *)img.p, img.len, &ref);
+    char name[160];
+    snprintf(name, sizeof name, "run%lld-%s", run_id, file_key);
+    pr_buf ref = PR_BUF_INIT;
+    int rc = pr_report_page_chart(kind, in, o, co->output, name, co->inline_charts, &ref, err);
+    if (rc == 0 && co->inline_charts)
         pr_buf_printf(&ref, "#pr-chart=%lld-%s", run_id, file_key);
-    } else if (rc == 0) {
-        if (!co->made_dir) {
-            mkdir(co->output_dir, 0777);
-            co->made_dir = 1;
-        }
-        char *path = pr_xasprintf("%s/run%lld-%s.png", co->output_dir, run_id, file_key);
-        FILE *f = fopen(path, "wb");
-        int bad = !f || fwrite(img.p, 1, img.len, f) != img.len;
-        if (f)
-            bad |= fclose(f) != 0;
-        if (bad)
-            rc = pr_error_set(err, PR_EIO, path, 0, 0, "cannot write chart: %s", strerror(errno));
-        free(path);
-        pr_buf_printf(&ref, "%s/run%lld-%s.png", co->base, run_id, file_key);
-    }
     if (rc == 0)
         json_object_set_new(charts, key, json_string(ref.p ? ref.p : ""));
     pr_buf_dispose(&ref);
-    pr_buf_dispose(&img);
     return rc;
 }
 
@@ -262,8 +243,7 @@ static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *pay
 int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
                           pr_points_fn points, void *payload, pr_error *err)
 {
-    char *dir = files_dir(output);
-    chart_out co = {dir, strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, inline_charts, 0};
+    chart_out co = {output, inline_charts};
     int rc = 0;
     size_t i;
     json_t *run;
@@ -273,6 +253,35 @@ int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
         if (!json_is_true(json_object_get(run, "summary_only")))
             rc = run_charts(&co, run, points, payload, err);
     }
-    free(dir);
+    return rc;
+}
+
+int pr_report_page_chart(const pr_chart_kind *kind, const pr_chart_input *in,
+                         const pr_chart_opts *o, const char *output, const char *name,
+                         int inline_charts, pr_buf *ref, pr_error *err)
+{
+    pr_buf img = PR_BUF_INIT;
+    int rc = pr_chart_render_buf(kind, in, o, inline_charts ? PR_CHART_SVG : PR_CHART_PNG, &img,
+                                 NULL, err);
+    if (rc == 0 && inline_charts) {
+        pr_buf_puts(ref, "data:image/svg+xml;base64,");
+        base64((const unsigned char *)img.p, img.len, ref);
+    } else if (rc == 0) {
+        char *dir = files_dir(output);
+        const char *base = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+        char *path = pr_xasprintf("%s/%s.png", dir, name);
+        if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+            rc = pr_error_set(err, PR_EIO, dir, 0, 0, "cannot create: %s", strerror(errno));
+        FILE *f = rc == 0 ? fopen(path, "wb") : NULL;
+        int bad = rc == 0 && (!f || fwrite(img.p, 1, img.len, f) != img.len);
+        if (f)
+            bad |= fclose(f) != 0;
+        if (bad)
+            rc = pr_error_set(err, PR_EIO, path, 0, 0, "cannot write chart: %s", strerror(errno));
+        pr_buf_printf(ref, "%s/%s.png", base, name);
+        free(path);
+        free(dir);
+    }
+    pr_buf_dispose(&img);
     return rc;
 }

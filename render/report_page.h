@@ -23,5 +23,10 @@ typedef int (*pr_points_fn)(void *payload, json_t *run, pr_chart_points *out, pr
 int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
                           pr_points_fn points, void *payload, pr_error *err);
 
+/* Draws one chart for a report written to output: a data: URI (inline_charts: SVG) or a PNG
+ * written to OUTPUT_files/NAME.png, whose path relative to the report goes into ref. */
+int pr_report_page_chart(const pr_chart_kind *kind, const pr_chart_input *in,
+                         const pr_chart_opts *o, const char *output, const char *name,
+                         int inline_charts, pr_buf *ref, pr_error *err);
 
 #endif

@@ -173,6 +173,7 @@ struct pr_ingest {
     pr_buf block;
     /* aggregates of what this input adds to the current run */
     int64_t samples, successes;
+    int64_t tx_samples, tx_before; /* Transaction Controller samples: this input's, earlier */
     counts label_n, label_err, error_n, status_n;
     int64_t total_samples;
     int runs;
@@ -223,6 +224,7 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
         int outcome = pr_sample_outcome(x);
         ing->samples++;
         ing->successes += outcome == 1;
+        ing->tx_samples += (x->flags & PR_SF_TRANSACTION) != 0;
         count_add(&ing->label_n, x->label, 1);
         if (outcome == 0)
             count_add(&ing->label_err, x->label, 1);
@@ -310,6 +312,10 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     }
     run->samples += ing->samples;
     run->successes += ing->successes;
+    /* store-maintained: samples that are not requests (JMeter Transaction Controllers) */
+    int64_t tx = ing->tx_before + ing->tx_samples;
+    if (tx > 0)
+        pr_run_meta_set(run, "transaction_samples", json_integer(tx));
     if (run->samples > 0) /* a tool's printed summary beside samples: samples win */
         run->summary_only = 0;
     sqlite3_stmt *q;
@@ -447,6 +453,7 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     ing->total_samples += ing->samples;
     ing->runs++;
     ing->samples = ing->successes = 0;
+    ing->tx_samples = ing->tx_before = 0;
     counts *all[] = {&ing->label_n, &ing->label_err, &ing->error_n, &ing->status_n};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (all[i]->v)
@@ -541,6 +548,8 @@ int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const c
         if (rc < 0)
             goto fail;
         ing->strings_stored = pr_strtab_count(ing->run->strings);
+        json_t *tx = json_object_get(ing->run->meta, "transaction_samples");
+        ing->tx_before = json_is_integer(tx) ? json_integer_value(tx) : 0;
         sqlite3_stmt *q;
         sqlite3_prepare_v2(st->db, "SELECT coalesce(max(seq)+1,0) FROM blocks WHERE run_id=?", -1,
                            &q, NULL);

@@ -1,11 +1,12 @@
 /* Test tool: the scripted loopback HTTP server of tests/unit/lib/testhttpd.c as a process,
- * for the CLI transcript tests. `httpd MODE` (status, ok, reset, silent) listens on a free
- * 127.0.0.1 port, prints the port on stdout, and serves until SIGTERM or 120 s (so a
- * failed test never leaves it running). */
+ * for the CLI transcript tests and fixture scripts. `httpd MODE [DELAY_MS]` (status, ok,
+ * reset, silent, slow: ok after DELAY_MS) listens on a free 127.0.0.1 port, prints the port
+ * on stdout, and serves until SIGTERM or 120 s (so a failed test never leaves it running). */
 #include "tests/unit/lib/testhttpd.h"
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -16,6 +17,7 @@ static const struct {
     {"ok", HTTPD_OK},
     {"reset", HTTPD_RESET},
     {"silent", HTTPD_SILENT},
+    {"slow", HTTPD_SLOW}, /* 200 "hello" after DELAY_MS (default 10) */
 };
 
 static volatile sig_atomic_t stop;
@@ -28,8 +30,13 @@ static void on_term(int sig)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: httpd status|ok|reset|silent\n");
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: httpd status|ok|reset|silent|slow [DELAY_MS]\n");
+        return 2;
+    }
+    int delay_ms = argc == 3 ? atoi(argv[2]) : 10;
+    if (delay_ms < 0 || delay_ms > 60000) {
+        fprintf(stderr, "httpd: DELAY_MS expects 0 to 60000, got '%s'\n", argv[2]);
         return 2;
     }
     size_t i = 0;
@@ -44,7 +51,7 @@ int main(int argc, char **argv)
     sa.sa_handler = on_term;
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
-    httpd *h = httpd_start(modes[i].mode, 0, 0);
+    httpd *h = httpd_start(modes[i].mode, delay_ms, 0);
     if (!h) {
         fprintf(stderr, "httpd: cannot listen\n");
         return 1;

@@ -12,6 +12,7 @@
 #include "analysis/ab_stats.h"
 #include "model/xalloc.h"
 #include "parsers/ab.h"
+#include "parsers/join.h"
 #include "parsers/textsum.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/jcheck.h"
@@ -341,7 +342,13 @@ static void test_ab__text_key_numbers(void **st)
     parse_ok(&c, "ab-text", "ab_missing_404", ".txt");
     s = c.run->summary;
     assert_int_equal(jint(jobj(s, "tool"), "Non-2xx responses"), 1000);
-    assert_int_equal(jint(s, "failures"), 0); /* non-2xx are not failures to ab */
+    /* ab does not count non-2xx responses as failed; perfreport does (docs/metrics.md) */
+    assert_int_equal(jint(jobj(s, "tool"), "Failed requests"), 0);
+    assert_int_equal(jint(s, "failures"), 1000);
+    collect_free(&c);
+
+    parse_ok(&c, "ab-text", "ab_error_500", ".txt");
+    assert_int_equal(jint(c.run->summary, "failures"), 500);
     collect_free(&c);
 
     parse_ok(&c, "ab-text", "ab_varlen_length", ".txt");
@@ -593,8 +600,8 @@ static void test_ab__merge_text_and_csv(void **st)
     collect txt, csv;
     parse_ok(&txt, "ab-text", "ab_plain_c10", ".txt");
     parse_ok(&csv, "ab-csv", "ab_plain_c10", ".csv");
+    pr_run_join(txt.run, csv.run);
     json_t *into = txt.run->summary;
-    pr_ab_merge_summary(into, csv.run->summary);
     const json_t *lat = jobj(into, "latency_ns");
     assert_int_equal(jint(lat, "p50"), 1000000);  /* the text's own 50% row wins */
     assert_int_equal(jint(lat, "p1"), 213000);    /* the CSV adds its rows */
@@ -612,8 +619,8 @@ static void test_ab__join_runs(void **st)
     parse_ok(&tsv, "ab-gnuplot", "ab_varlen_length", ".tsv");
     parse_ok(&txt, "ab-text", "ab_varlen_length", ".txt");
     parse_ok(&csv, "ab-csv", "ab_varlen_length", ".csv");
-    pr_ab_join(tsv.run, txt.run);
-    pr_ab_join(tsv.run, csv.run);
+    pr_run_join(tsv.run, txt.run);
+    pr_run_join(tsv.run, csv.run);
     assert_false(tsv.run->summary_only);
     assert_int_equal(tsv.n, 300);
     assert_int_equal(jint(tsv.run->summary, "failures"), 286);

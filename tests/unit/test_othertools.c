@@ -93,6 +93,17 @@ static void test_othertools__hey_text(void **st)
     assert_int_equal(jint(s, "failures"), 50);
     collect_free(&c);
 
+    /* a status outside 200..399 is a failure too (hey itself counts none) */
+    const char *codes = "Summary:\n  Total:\t1.0 secs\n  Requests/sec:\t3.0\n\n"
+                        "Status code distribution:\n  [200]\t2 responses\n"
+                        "  [404]\t1 responses\n";
+    pr_error cerr;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "hey-text", codes, strlen(codes), NULL, &cerr), 0);
+    assert_int_equal(jint(c.run->summary, "requests"), 3);
+    assert_int_equal(jint(c.run->summary, "failures"), 1);
+    collect_free(&c);
+
     /* cut before the status codes: PR_ETRUNC, what was read is kept */
     {
         FILE *f = fopen(testdata("other/hey_nginx_c50_summary.txt"), "rb");
@@ -138,6 +149,7 @@ static void test_othertools__wrk(void **st)
     assert_int_equal(jint(lat, "p50"), 900000);
     assert_int_equal(jint(lat, "p99"), 83660000);
     assert_true(jnum(jobj(tool, "Req/Sec"), "avg") == 23380);
+    assert_int_equal(jint(s, "failures"), 0); /* wrk prints no error line: none */
     assert_int_equal(jint(s, "bytes_in_total"), (json_int_t)(81.29 * 1024 * 1024 + 0.5));
     json_t *notes = json_object_get(c.run->meta, "notes");
     assert_true(strstr(json_string_value(json_array_get(notes, 0)), "coordinated omission"));
@@ -146,6 +158,7 @@ static void test_othertools__wrk(void **st)
     parse_ok(&c, "wrk-text", "other/wrk_missing_404_latency.txt");
     s = c.run->summary;
     assert_int_equal(jint(jobj(s, "tool"), "Non-2xx or 3xx responses"), 108066);
+    assert_int_equal(jint(s, "failures"), 108066); /* every response was a 404 */
     assert_int_equal(jint(jobj(s, "latency_ns"), "p50"), 236000);
     collect_free(&c);
 
@@ -175,6 +188,7 @@ static void test_othertools__wrk(void **st)
     assert_string_equal(json_string_value(json_object_get(e, "message")), "socket error: timeout");
     assert_int_equal(jint(e, "count"), 7);
     assert_int_equal(jint(jobj(jobj(s, "tool"), "Socket errors"), "connect"), 0);
+    assert_null(json_object_get(s, "failures")); /* socket errors are outside the count */
     assert_true(jnum(jobj(jobj(s, "tool"), "Req/Sec"), "avg") == 48.71);
     collect_free(&c);
     /* cut before Requests/sec */
@@ -239,6 +253,16 @@ static void test_othertools__httperf(void **st)
     assert_true(c.run->offered_rate == 500);
     assert_int_equal(c.run->load_model, PR_LOAD_OPEN);
     assert_null(json_object_get(s, "errors"));
+    collect_free(&c);
+
+    /* failures: requests without a reply + 1xx/4xx/5xx replies, not the connection errors */
+    const char *h = "httperf --rate=10\nTotal: connections 4 requests 8 replies 6 "
+                    "test-duration 1.0 s\nReply status: 1xx=0 2xx=3 3xx=1 4xx=1 5xx=1\n"
+                    "Errors: total 1 client-timo 1 socket-timo 0 connrefused 0\n";
+    pr_error err;
+    collect_init(&c);
+    assert_int_equal(collect_parse_mem(&c, "httperf-text", h, strlen(h), NULL, &err), 0);
+    assert_int_equal(jint(c.run->summary, "failures"), 2 + 1 + 1);
     collect_free(&c);
 }
 

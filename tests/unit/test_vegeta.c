@@ -630,6 +630,9 @@ static void test_vegeta__report_parsers(void **s)
     assert_int_equal(sum_i(json_object_get(sm, "status_codes"), "0"), 100);
     assert_int_equal(sum_i(json_object_get(sm, "status_codes"), "201"), 100);
     assert_true(json_real_value(json_object_get(sm, "success_ratio")) == 0.5);
+    /* the counts follow from the status codes (Vegeta's success: 200 <= code < 400) */
+    assert_int_equal(sum_i(sm, "successes"), 100);
+    assert_int_equal(sum_i(sm, "failures"), 100);
     json_t *e = json_array_get(json_object_get(sm, "errors"), 0);
     assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "connection refused"));
     collect_free(&c);
@@ -663,6 +666,8 @@ static void test_vegeta__report_parsers(void **s)
                              sum_i(json_object_get(theirs, "latency_ns"), lk[k]));
         assert_true(json_equal(json_object_get(ours, "status_codes"),
                                json_object_get(theirs, "status_codes")));
+        assert_int_equal(sum_i(theirs, "successes"), (int64_t)st.successes);
+        assert_int_equal(sum_i(theirs, "failures"), (int64_t)(st.requests - st.successes));
         json_t *oe = json_object_get(ours, "errors"), *te = json_object_get(theirs, "errors");
         assert_int_equal(json_array_size(oe), json_array_size(te));
         for (size_t k = 0; k < json_array_size(oe); k++)

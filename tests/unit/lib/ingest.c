@@ -1,6 +1,7 @@
 /* Test helper: temporary stores and file ingestion through the real parser + store path. */
 #include "ingest.h"
 #include "model/input.h"
+#include "parsers/join.h"
 #include "parsers/parser.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,13 @@ int64_t test_ingest(pr_store *st, const char *parser, const char *path, const ch
     }
     pr_parse_opts o;
     memset(&o, 0, sizeof o);
-    int rc = p->parse(in, pr_ingest_sink(ing), &o, &err);
+    pr_sink *sink = pr_ingest_sink(ing);
+    json_t *parts = pr_join_begin(sink->run); /* as `perfreport ingest` does */
+    pr_run_set_format(sink->run, p->name, p->tool);
+    int rc = p->parse(in, sink, &o, &err);
+    if (rc == 0)
+        rc = pr_sink_flush(sink, &err);
+    pr_join_end(sink->run, parts, path, (int64_t)sink->total);
     if (rc < 0) {
         pr_ingest_abort(ing);
         pr_input_close(in);

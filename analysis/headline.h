@@ -1,0 +1,43 @@
+/* A run's headline numbers — requests, successes and errors, error and success ratios,
+ * duration, wait, rate, throughput — and where each comes from (docs/metrics.md,
+ * "Provenance"):
+ *   "samples"  computed from the per-request data;
+ *   "tool"     printed by the source tool (its summary: ab's stdout, a Vegeta report…);
+ *   "derived"  computed by perfreport from printed numbers (error ratio = failures / requests,
+ *              throughput = successes / duration…), or from printed numbers and samples.
+ * A run with samples keeps them for every number its per-request files record exactly; for
+ * what they record lossily (run meta "lossy", model/run.h) the tool's printed counters win.
+ * `stats.provenance` maps each headline key to one of the three words and `stats.tool_report`
+ * names the printed summary ("ab's report"). */
+#ifndef PR_HEADLINE_H
+#define PR_HEADLINE_H
+#include <jansson.h>
+#include <stddef.h>
+#include "model/run.h"
+
+/* "ab's report", "Vegeta's report"… for run->tool; buf >= 64 bytes. */
+const char *pr_headline_report_name(const pr_run *run, char *buf, size_t size);
+
+/* The stats object of a summary-only run (a new reference): every number the tool printed,
+ * under the canonical keys of model/run.h and `tool`, human forms beside them, and the
+ * headline numbers it implies (successes = requests - failures, error_ratio, throughput =
+ * successes / (duration + wait)), marked "derived". The printed status codes and error set
+ * are left out (the report puts them in the run's lists); `errors` is the failure count. */
+json_t *pr_headline_tool_stats(const pr_run *run);
+
+/* For a run with samples: `stats` (computed from the samples) gets its provenance, and where
+ * the run's per-request files are lossy and its printed summary has the numbers, those
+ * replace the sample figures (kept under `stats.from_samples`); `stats.notes` says where the
+ * two disagree on the request count. run NULL (several runs merged): samples only. */
+void pr_headline_combine(json_t *stats, const pr_run *run);
+
+/* 1 when the run's per-request files do not record `what` exactly ("requests", "outcomes",
+ * "timing"; run meta "lossy"). */
+int pr_headline_lossy(const pr_run *run, const char *what);
+
+/* The run's test time, first request start to last response end: the tool's own (its
+ * duration, plus its wait when it prints one) for a summary-only run or lossy timing, with
+ * *printed = 1, else from the samples; PR_UNKNOWN when neither is known. */
+int64_t pr_headline_span_ns(const pr_run *run, int *printed);
+
+#endif

@@ -1,0 +1,581 @@
+/* The study's comparison: every configuration against the first at each level (the pairs of
+ * analysis/pairs.c), with a conclusion per level and one overall, only where the pairs'
+ * verdicts say the difference is significant. */
+#include "analysis/study_priv.h"
+#include "analysis/pairs.h"
+#include "model/buf.h"
+#include "model/xalloc.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every word the study writes itself. Sentences take their figures as printed in the tables
+ * (the pairs' a_human, b_human, rel_pct), never recomputed. */
+static const char *const words[SW_COUNT] = {
+    [SW_ALL_REQUESTS] = "all requests",
+    [SW_ALL_RUNS] = "all runs",
+    [SW_FASTER] = "faster",
+    [SW_SLOWER] = "slower",
+    [SW_HIGHER] = "higher",
+    [SW_LOWER] = "lower",
+    [SW_AT_LEVEL] = "At %s, ",
+    [SW_LAT_FIRST] = "%s is %s %s than %s at %s (%s vs %s)",
+    [SW_LAT_NEXT] = " and %s %s at %s (%s vs %s)",
+    [SW_THROUGHPUT] = "%s's throughput is %s against %s for %s (%s)",
+    [SW_ERRORS] = "%s's error ratio is %s against %s for %s (%s)",
+    [SW_CLAUSE_SEP] = "; ",
+    [SW_LIST_SEP] = ", ",
+    [SW_NO_DIFFERENCE] = "no significant difference between %s and %s",
+    [SW_IN] = " in %s",
+    [SW_NOT_TESTED] = "; %s not tested (runs without samples: a tool's printed summary)",
+    [SW_NONE_TESTED] = "%s and %s are not tested: their runs have no samples (a tool's printed "
+                       "summary); the figures are in the table",
+    [SW_NOT_PAIRED] = "At %s, %s and %s are not compared: %s.",
+    [SW_HEAD_LATENCY] = "%s is %s than %s at %s",
+    [SW_HEAD_OTHER] = "%s has a %s %s than %s",
+    [SW_OVERALL_ALL] = "%s at every load tested (%s).",
+    [SW_OVERALL_ONE] = "%s at %s (%s).",
+    [SW_OVERALL_SOME] = "%s at %s (%s); no significant difference at %s.",
+    [SW_OVERALL_MIXED] = "%s against %s, %s: %s at %s (%s), %s at %s (%s).",
+    [SW_OVERALL_SAME] = "No significant difference between %s and %s at any load tested.",
+    [SW_OVERALL_NOT_TESTED] = " Not tested at any load: %s (runs without samples).",
+    [SW_OVERALL_UNTESTED] = "%s and %s are not tested at any load: their runs have no samples.",
+    [SW_AT] = "%s at %s",
+    [SW_FROM_TO] = "from %s to %s",
+    [SW_METRIC_THROUGHPUT] = "throughput",
+    [SW_METRIC_ERRORS] = "error ratio",
+};
+
+const char *pr_study_word(study_word w)
+{
+    return w < SW_COUNT && words[w] ? words[w] : "";
+}
+
+static void say(pr_buf *b, study_word w, ...)
+{
+    va_list ap;
+    va_start(ap, w);
+    char tmp[2048];
+    vsnprintf(tmp, sizeof tmp, pr_study_word(w), ap);
+    va_end(ap);
+    pr_buf_puts(b, tmp);
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static double num(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The metrics of a conclusion, in the order it names them, and what "better" means. */
+typedef enum mkind { MK_LATENCY, MK_THROUGHPUT, MK_ERRORS } mkind;
+static const struct {
+    const char *name;
+    mkind kind;
+} conclusion_metrics[] = {
+    {"p50", MK_LATENCY}, {"p99", MK_LATENCY}, {"throughput", MK_THROUGHPUT}, {"error_ratio", MK_ERRORS}};
+#define NCM (sizeof conclusion_metrics / sizeof conclusion_metrics[0])
+
+static const char *metric_word(size_t m)
+{
+    return conclusion_metrics[m].kind == MK_THROUGHPUT ? pr_study_word(SW_METRIC_THROUGHPUT)
+           : conclusion_metrics[m].kind == MK_ERRORS   ? pr_study_word(SW_METRIC_ERRORS)
+                                                       : conclusion_metrics[m].name;
+}
+
+static json_t *pair_metric(json_t *pair, const char *metric)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(pair, "metrics"), i, m)
+        if (!strcmp(jstr(m, "metric"), metric))
+            return m;
+    return NULL;
+}
+
+/* One metric of one level: the pair's figures and verdict, plus for latencies the factor
+ * ("20.4×": the slower value over the faster one) and the direction. */
+static json_t *level_metric(json_t *pm, size_t m)
+{
+    json_t *o = json_object();
+    const char *copy[] = {"a_value", "a_human", "b_value", "b_human", "abs", "abs_human", "rel",
+                          "rel_pct", "test", "p_value", "significant", "verdict",
+                          "is_regression", "is_improvement"};
+    for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
+        if (json_object_get(pm, copy[i]))
+            json_object_set(o, copy[i], json_object_get(pm, copy[i]));
+    const char *v = jstr(pm, "verdict");
+    json_object_set_new(o, "metric", json_string(conclusion_metrics[m].name));
+    json_object_set_new(o, "metric_text", json_string(metric_word(m)));
+    json_object_set_new(o, "is_latency", json_boolean(conclusion_metrics[m].kind == MK_LATENCY));
+    json_object_set_new(o, "is_throughput", json_boolean(conclusion_metrics[m].kind == MK_THROUGHPUT));
+    json_object_set_new(o, "is_errors", json_boolean(conclusion_metrics[m].kind == MK_ERRORS));
+    json_object_set_new(o, "is_same", json_boolean(!strcmp(v, "same")));
+    json_object_set_new(o, "is_untested", json_boolean(!strcmp(v, "untested")));
+    int sig = !strcmp(v, "regression") || !strcmp(v, "improvement");
+    json_object_set_new(o, "decided", json_boolean(sig));
+    json_object_set_new(o, "better", json_boolean(!strcmp(v, "improvement")));
+    json_object_set_new(o, "worse", json_boolean(!strcmp(v, "regression")));
+    double a = num(pm, "a_value"), b = num(pm, "b_value");
+    if (conclusion_metrics[m].kind == MK_LATENCY && a > 0 && b > 0) {
+        double f = a > b ? a / b : b / a;
+        char t[32];
+        snprintf(t, sizeof t, "%.*f\xc3\x97", f >= 99.95 ? 0 : f >= 9.995 ? 1 : 2, f); /* 1.32×, 20.4× */
+        json_object_set_new(o, "factor", json_real(f));
+        json_object_set_new(o, "factor_text", json_string(t));
+    } else {
+        json_object_set_new(o, "factor", json_null());
+        json_object_set_new(o, "factor_text", json_string("-"));
+    }
+    return o;
+}
+
+/* The clauses of the metrics that differ significantly at a level. */
+static void decided_clauses(pr_buf *b, json_t *lv, const char *an, const char *bn)
+{
+    int lat = 0, clauses = 0;
+    for (size_t m = 0; m < NCM; m++) {
+        json_t *x = json_object_get(lv, conclusion_metrics[m].name);
+        if (!json_is_true(json_object_get(x, "decided")))
+            continue;
+        const char *dir = pr_study_word(json_is_true(json_object_get(x, "better")) ? SW_FASTER : SW_SLOWER);
+        if (conclusion_metrics[m].kind == MK_LATENCY && lat) {
+            say(b, SW_LAT_NEXT, jstr(x, "factor_text"), dir, metric_word(m), jstr(x, "b_human"),
+                jstr(x, "a_human"));
+        } else if (conclusion_metrics[m].kind == MK_LATENCY) {
+            say(b, SW_LAT_FIRST, bn, jstr(x, "factor_text"), dir, an, metric_word(m),
+                jstr(x, "b_human"), jstr(x, "a_human"));
+            lat = 1;
+        } else {
+            if (clauses)
+                say(b, SW_CLAUSE_SEP);
+            say(b, conclusion_metrics[m].kind == MK_THROUGHPUT ? SW_THROUGHPUT : SW_ERRORS, bn,
+                jstr(x, "b_human"), jstr(x, "a_human"), an,
+                jstr(x, conclusion_metrics[m].kind == MK_ERRORS ? "abs_human" : "rel_pct"));
+        }
+        clauses++;
+    }
+}
+
+/* A list of metric names ("p50, p99, throughput") and its template form. */
+static void metric_list(pr_buf *b, json_t *list, size_t m)
+{
+    json_t *e = json_object();
+    json_object_set_new(e, "metric", json_string(conclusion_metrics[m].name));
+    json_object_set_new(e, "metric_text", json_string(metric_word(m)));
+    json_object_set_new(e, "is_latency", json_boolean(conclusion_metrics[m].kind == MK_LATENCY));
+    json_object_set_new(e, "is_throughput", json_boolean(conclusion_metrics[m].kind == MK_THROUGHPUT));
+    json_object_set_new(e, "is_errors", json_boolean(conclusion_metrics[m].kind == MK_ERRORS));
+    json_object_set_new(e, "first", json_boolean(json_array_size(list) == 0));
+    json_array_append_new(list, e);
+    pr_buf_printf(b, "%s%s", b->len ? pr_study_word(SW_LIST_SEP) : "", metric_word(m));
+}
+
+static void mark_last(json_t *list)
+{
+    size_t i, n = json_array_size(list);
+    json_t *e;
+    json_array_foreach(list, i, e)
+        json_object_set_new(e, "last", json_boolean(i + 1 == n));
+}
+
+/* The conclusion of one level: a sentence quoting the figures of the metrics that differ
+ * significantly, else "no significant difference", naming the metrics that could not be
+ * tested (runs without samples). */
+static json_t *level_conclusion(json_t *lv, const char *an, const char *bn)
+{
+    json_t *clauses = json_array(), *same = json_array(), *untested = json_array();
+    pr_buf sl = PR_BUF_INIT, ul = PR_BUF_INIT, b = PR_BUF_INIT;
+    for (size_t m = 0; m < NCM; m++) {
+        json_t *x = json_object_get(lv, conclusion_metrics[m].name);
+        if (json_is_true(json_object_get(x, "decided")))
+            json_array_append_new(clauses, json_copy(x));
+        else if (json_is_true(json_object_get(x, "is_untested")))
+            metric_list(&ul, untested, m);
+        else
+            metric_list(&sl, same, m);
+    }
+    mark_last(same);
+    mark_last(untested);
+    json_t *cl;
+    size_t ci;
+    json_array_foreach(clauses, ci, cl)
+        json_object_set_new(cl, "first", json_boolean(ci == 0));
+    mark_last(clauses);
+    size_t nd = json_array_size(clauses), ns = json_array_size(same), nu = json_array_size(untested);
+    say(&b, SW_AT_LEVEL, jstr(lv, "key_text"));
+    if (nd)
+        decided_clauses(&b, lv, an, bn);
+    else if (ns)
+        say(&b, SW_NO_DIFFERENCE, bn, an);
+    if (!nd && ns && nu)
+        say(&b, SW_IN, sl.p);
+    if ((nd || ns) && nu)
+        say(&b, SW_NOT_TESTED, ul.p);
+    if (!nd && !ns)
+        say(&b, SW_NONE_TESTED, an, bn);
+    pr_buf_puts(&b, ".");
+    json_t *c = json_object();
+    json_object_set_new(c, "significant", json_boolean(nd > 0));
+    json_object_set_new(c, "same", json_boolean(!nd && ns));
+    json_object_set_new(c, "untested", json_boolean(!nd && !ns));
+    json_object_set_new(c, "clauses", clauses);
+    json_object_set_new(c, "same_metrics", same);
+    json_object_set_new(c, "untested_metrics", untested);
+    json_object_set_new(c, "sentence", json_string(b.p ? b.p : ""));
+    pr_buf_dispose(&b);
+    pr_buf_dispose(&sl);
+    pr_buf_dispose(&ul);
+    return c;
+}
+
+/* The reasons a level has no pair (the pairs' unpaired entries of its key), "; "-joined. */
+static char *unpaired_reason(json_t *pairing, const char *key)
+{
+    pr_buf b = PR_BUF_INIT;
+    size_t i;
+    json_t *u;
+    json_array_foreach(json_object_get(pairing, "unpaired"), i, u)
+        if (!strcmp(jstr(u, "key_text"), key))
+            pr_buf_printf(&b, "%s%s", b.len ? "; " : "", jstr(u, "reason"));
+    char *s = pr_buf_steal(&b);
+    return s;
+}
+
+static json_t *find_pair(json_t *pairing, const char *key)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(pairing, "pairs"), i, p)
+        if (!strcmp(jstr(p, "key_text"), key))
+            return p;
+    return NULL;
+}
+
+/* The levels of one comparison, in the study's level order (levels neither side ran are left
+ * out). */
+static json_t *compare_levels(study *S, json_t *pairing, const char *an, const char *bn)
+{
+    json_t *out = json_array(), *lv;
+    size_t i;
+    json_array_foreach(S->levels, i, lv) {
+        const char *key = jstr(lv, "key_text");
+        json_t *p = find_pair(pairing, key), *e = json_object();
+        char *why = p ? NULL : unpaired_reason(pairing, key);
+        if (!p && !why) {
+            json_decref(e);
+            continue;
+        }
+        json_object_set_new(e, "key_text", json_string(key));
+        json_object_set(e, "key_values", json_object_get(lv, "key_values"));
+        json_object_set_new(e, "paired", json_boolean(p != NULL));
+        if (p) {
+            json_object_set(e, "a_run", json_object_get(p, "a"));
+            json_object_set(e, "b_run", json_object_get(p, "b"));
+            for (size_t m = 0; m < NCM; m++)
+                json_object_set_new(e, conclusion_metrics[m].name,
+                                    level_metric(pair_metric(p, conclusion_metrics[m].name), m));
+            json_object_set_new(e, "conclusion", level_conclusion(e, an, bn));
+        } else {
+            pr_buf b = PR_BUF_INIT;
+            say(&b, SW_NOT_PAIRED, key, an, bn, why);
+            json_t *c = json_object();
+            json_object_set_new(c, "not_paired", json_true());
+            json_object_set_new(c, "reason", json_string(why));
+            json_object_set_new(c, "sentence", json_string(b.p ? b.p : ""));
+            json_object_set_new(c, "clauses", json_array());
+            json_object_set_new(e, "conclusion", c);
+            pr_buf_dispose(&b);
+        }
+        free(why);
+        json_array_append_new(out, e);
+    }
+    return out;
+}
+
+/* The figure a summary quotes for one level's metric: the factor for latencies, the change
+ * for throughput, the change in points for the error ratio; and its size, for ranges. */
+static const char *figure(json_t *lv, size_t m, double *size)
+{
+    json_t *x = json_object_get(lv, conclusion_metrics[m].name);
+    mkind k = conclusion_metrics[m].kind;
+    *size = fabs(num(x, k == MK_LATENCY ? "factor" : k == MK_ERRORS ? "abs" : "rel"));
+    return jstr(x, k == MK_LATENCY ? "factor_text" : k == MK_ERRORS ? "abs_human" : "rel_pct");
+}
+
+/* The levels of a metric with one outcome: their names, the range of their figures ("20.4×"
+ * for one level, "from 18.1× at rate=50 to 22.3× at rate=200" for several). */
+typedef struct outcome {
+    json_t *levels;  /* the level objects */
+    pr_buf names, range;
+    size_t lo, hi;   /* the levels of the smallest and largest figure */
+} outcome;
+
+static void outcome_finish(outcome *oc, size_t m)
+{
+    size_t n = json_array_size(oc->levels), i;
+    double lo = INFINITY, hi = -INFINITY, v;
+    json_t *lv;
+    oc->lo = oc->hi = 0;
+    json_array_foreach(oc->levels, i, lv) {
+        pr_buf_printf(&oc->names, "%s%s", i ? pr_study_word(SW_LIST_SEP) : "", jstr(lv, "key_text"));
+        figure(lv, m, &v);
+        if (v < lo) {
+            lo = v;
+            oc->lo = i;
+        }
+        if (v > hi) {
+            hi = v;
+            oc->hi = i;
+        }
+    }
+    if (n == 0)
+        return;
+    json_t *a = json_array_get(oc->levels, oc->lo), *b = json_array_get(oc->levels, oc->hi);
+    if (n == 1) { /* the figure alone: the sentence names the level */
+        pr_buf_puts(&oc->range, figure(a, m, &v));
+    } else if (oc->lo == oc->hi) {
+        say(&oc->range, SW_AT, figure(a, m, &v), jstr(a, "key_text"));
+    } else {
+        pr_buf x = PR_BUF_INIT, y = PR_BUF_INIT;
+        say(&x, SW_AT, figure(a, m, &v), jstr(a, "key_text"));
+        say(&y, SW_AT, figure(b, m, &v), jstr(b, "key_text"));
+        say(&oc->range, SW_FROM_TO, x.p, y.p);
+        pr_buf_dispose(&x);
+        pr_buf_dispose(&y);
+    }
+}
+
+static json_t *figure_json(json_t *lv, size_t m)
+{
+    double v;
+    json_t *o = json_object();
+    json_object_set_new(o, "figure", json_string(lv ? figure(lv, m, &v) : ""));
+    json_object_set_new(o, "key_text", json_string(jstr(lv, "key_text")));
+    return o;
+}
+
+static json_t *outcome_json(outcome *oc, size_t m)
+{
+    json_t *o = json_object(), *names = json_array(), *lv;
+    size_t i, n = json_array_size(oc->levels);
+    json_array_foreach(oc->levels, i, lv) {
+        json_t *e = json_object();
+        json_object_set(e, "key_text", json_object_get(lv, "key_text"));
+        json_object_set_new(e, "first", json_boolean(i == 0));
+        json_object_set_new(e, "last", json_boolean(i + 1 == n));
+        json_array_append_new(names, e);
+    }
+    json_object_set_new(o, "levels", names);
+    json_object_set_new(o, "n", json_integer((json_int_t)n));
+    json_object_set_new(o, "single", json_boolean(n == 1));
+    json_object_set_new(o, "spread", json_boolean(n > 1 && oc->lo != oc->hi));
+    json_object_set_new(o, "levels_text", json_string(oc->names.p ? oc->names.p : ""));
+    json_object_set_new(o, "range_text", json_string(oc->range.p ? oc->range.p : ""));
+    json_object_set_new(o, "lo", figure_json(n ? json_array_get(oc->levels, oc->lo) : NULL, m));
+    json_object_set_new(o, "hi", figure_json(n ? json_array_get(oc->levels, oc->hi) : NULL, m));
+    return o;
+}
+
+/* The overall view of one metric across the levels: where B is better, worse, the same. */
+static json_t *overall_metric(json_t *levels, size_t m, const char *an, const char *bn, pr_buf *sent)
+{
+    outcome oc[3]; /* better, worse, same */
+    for (int k = 0; k < 3; k++) {
+        oc[k].levels = json_array();
+        oc[k].names = (pr_buf)PR_BUF_INIT;
+        oc[k].range = (pr_buf)PR_BUF_INIT;
+    }
+    size_t i;
+    json_t *lv;
+    json_array_foreach(levels, i, lv) {
+        json_t *x = json_object_get(lv, conclusion_metrics[m].name);
+        int k = json_is_true(json_object_get(x, "better")) ? 0
+                : json_is_true(json_object_get(x, "worse")) ? 1
+                : json_is_true(json_object_get(x, "is_same")) ? 2 : -1;
+        if (k >= 0)
+            json_array_append(oc[k].levels, lv);
+    }
+    for (int k = 0; k < 3; k++)
+        outcome_finish(&oc[k], m);
+    size_t nb = json_array_size(oc[0].levels), nw = json_array_size(oc[1].levels),
+           nsame = json_array_size(oc[2].levels);
+    int lat = conclusion_metrics[m].kind == MK_LATENCY,
+        thr = conclusion_metrics[m].kind == MK_THROUGHPUT;
+    const char *better = pr_study_word(lat ? SW_FASTER : thr ? SW_HIGHER : SW_LOWER),
+               *worse = pr_study_word(lat ? SW_SLOWER : thr ? SW_LOWER : SW_HIGHER);
+    const char *mw = metric_word(m), *state = "none";
+    if (nb && nw) {
+        state = "mixed";
+        say(sent, SW_OVERALL_MIXED, bn, an, mw, better, oc[0].names.p, oc[0].range.p, worse,
+            oc[1].names.p, oc[1].range.p);
+    } else if (nb || nw) {
+        int k = nb ? 0 : 1;
+        state = nsame ? (nb ? "partly_better" : "partly_worse") : (nb ? "better" : "worse");
+        pr_buf head = PR_BUF_INIT;
+        if (lat)
+            say(&head, SW_HEAD_LATENCY, bn, nb ? better : worse, an, mw);
+        else
+            say(&head, SW_HEAD_OTHER, bn, nb ? better : worse, mw, an);
+        if (nsame)
+            say(sent, SW_OVERALL_SOME, head.p, oc[k].names.p, oc[k].range.p, oc[2].names.p);
+        else if (json_array_size(oc[k].levels) == 1)
+            say(sent, SW_OVERALL_ONE, head.p, oc[k].names.p, oc[k].range.p);
+        else
+            say(sent, SW_OVERALL_ALL, head.p, oc[k].range.p);
+        pr_buf_dispose(&head);
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "metric", json_string(conclusion_metrics[m].name));
+    json_object_set_new(o, "metric_text", json_string(mw));
+    json_object_set_new(o, "is_latency", json_boolean(lat));
+    json_object_set_new(o, "is_throughput", json_boolean(thr));
+    json_object_set_new(o, "is_errors", json_boolean(conclusion_metrics[m].kind == MK_ERRORS));
+    json_object_set_new(o, "state", json_string(state));
+    const char *states[] = {"better", "worse", "partly_better", "partly_worse", "mixed"};
+    for (size_t s = 0; s < 5; s++)
+        json_object_set_new(o, states[s], json_boolean(!strcmp(state, states[s])));
+    json_object_set_new(o, "decided", json_boolean(strcmp(state, "none") != 0));
+    json_object_set_new(o, "better_levels", outcome_json(&oc[0], m));
+    json_object_set_new(o, "worse_levels", outcome_json(&oc[1], m));
+    json_object_set_new(o, "same_levels", outcome_json(&oc[2], m));
+    for (int k = 0; k < 3; k++) {
+        json_decref(oc[k].levels);
+        pr_buf_dispose(&oc[k].names);
+        pr_buf_dispose(&oc[k].range);
+    }
+    return o;
+}
+
+/* The overall conclusion: a sentence per metric that differs somewhere, else "no significant
+ * difference" (or "not tested"). */
+static json_t *overall(json_t *levels, const char *an, const char *bn)
+{
+    json_t *o = json_object(), *ms = json_array();
+    pr_buf b = PR_BUF_INIT;
+    int decided = 0, tested = 0;
+    size_t i;
+    json_t *lv;
+    json_array_foreach(levels, i, lv)
+        tested |= json_is_true(json_object_get(json_object_get(lv, "conclusion"), "significant")) ||
+                  json_is_true(json_object_get(json_object_get(lv, "conclusion"), "same"));
+    json_t *untested = json_array();
+    pr_buf ul = PR_BUF_INIT;
+    for (size_t m = 0; m < NCM; m++) {
+        pr_buf s = PR_BUF_INIT;
+        json_t *x = overall_metric(levels, m, an, bn, &s);
+        if (json_is_true(json_object_get(x, "decided"))) {
+            pr_buf_printf(&b, "%s%s", decided ? " " : "", s.p);
+            decided = 1;
+        }
+        int any = 0;
+        json_array_foreach(levels, i, lv)
+            any |= json_is_false(json_object_get(json_object_get(lv, conclusion_metrics[m].name), "is_untested"));
+        if (!any)
+            metric_list(&ul, untested, m);
+        json_object_set_new(x, "tested", json_boolean(any));
+        json_object_set_new(x, "sentence", json_string(s.p ? s.p : ""));
+        json_array_append_new(ms, x);
+        pr_buf_dispose(&s);
+    }
+    mark_last(untested);
+    if (!decided)
+        say(&b, tested ? SW_OVERALL_SAME : SW_OVERALL_UNTESTED, bn, an);
+    if (tested && json_array_size(untested))
+        say(&b, SW_OVERALL_NOT_TESTED, ul.p);
+    json_object_set_new(o, "untested_metrics", untested);
+    pr_buf_dispose(&ul);
+    json_object_set_new(o, "significant", json_boolean(decided));
+    json_object_set_new(o, "same", json_boolean(!decided && tested));
+    json_object_set_new(o, "untested", json_boolean(!tested));
+    json_object_set_new(o, "metrics", ms);
+    json_object_set_new(o, "sentence", json_string(b.p ? b.p : ""));
+    pr_buf_dispose(&b);
+    return o;
+}
+
+/* The run ids of one configuration. */
+static int64_t *config_ids(const study *S, size_t c, size_t *n)
+{
+    int64_t *ids = pr_xcalloc(S->nruns + 1, sizeof *ids);
+    *n = 0;
+    for (size_t i = 0; i < S->nruns; i++)
+        if (S->runs[i].config == c)
+            ids[(*n)++] = S->runs[i].id;
+    return ids;
+}
+
+/* Configuration c against the baseline: the pairs, the levels, the conclusions. */
+static int compare_one(study *S, size_t c, json_t **out, pr_error *err)
+{
+    json_t *ca = json_array_get(S->configs, 0), *cb = json_array_get(S->configs, c);
+    const char *an = jstr(ca, "name"), *bn = jstr(cb, "name");
+    size_t na, nb;
+    int64_t *ia = config_ids(S, 0, &na), *ib = config_ids(S, c, &nb);
+    pr_pair_side sa = {an, an, ia, na}, sb = {bn, bn, ib, nb};
+    json_t *pdoc = NULL;
+    int rc = pr_compare_pairs(S->st, &sa, &sb, S->o->levels, S->o->nlevels, &S->o->compare,
+                              &pdoc, err);
+    free(ia);
+    free(ib);
+    if (rc < 0)
+        return rc;
+    json_t *pairing = json_object_get(pdoc, "pairing"), *o = json_object();
+    json_object_set_new(o, "a", json_string(an));
+    json_object_set_new(o, "b", json_string(bn));
+    json_object_set(o, "a_configuration", ca);
+    json_object_set(o, "b_configuration", cb);
+    json_t *levels = compare_levels(S, pairing, an, bn);
+    json_object_set_new(o, "overall", overall(levels, an, bn));
+    json_object_set_new(o, "levels", levels);
+    json_object_set(o, "verdict", json_object_get(pdoc, "verdict"));
+    const char *copy[] = {"alpha", "min_effect", "min_effect_pct", "regressions", "improvements"};
+    for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
+        json_object_set(o, copy[i], json_object_get(pdoc, copy[i]));
+    json_t *ms = json_deep_copy(json_object_get(pairing, "metrics")), *m;
+    size_t i;
+    json_array_foreach(ms, i, m)
+        json_object_del(m, "rows"); /* the rows are the levels above */
+    json_object_set_new(o, "metrics", ms);
+    json_object_set(o, "unpaired", json_object_get(pairing, "unpaired"));
+    json_object_set(o, "n_pairs", json_object_get(pairing, "n_pairs"));
+    json_decref(pdoc);
+    *out = o;
+    return 0;
+}
+
+int pr_study_compare(study *S, json_t *out, pr_error *err)
+{
+    json_t *list = json_array();
+    int rc = 0;
+    for (size_t c = 1; c < json_array_size(S->configs) && rc == 0; c++) {
+        json_t *one = NULL;
+        rc = compare_one(S, c, &one, err);
+        if (rc == 0)
+            json_array_append_new(list, one);
+    }
+    size_t i, n = json_array_size(list);
+    json_t *e;
+    json_array_foreach(list, i, e) {
+        json_object_set_new(e, "first", json_boolean(i == 0));
+        json_object_set_new(e, "last", json_boolean(i + 1 == n));
+        json_object_set_new(e, "index", json_integer((json_int_t)i + 1));
+        size_t k, nl = json_array_size(json_object_get(e, "levels"));
+        json_t *lv;
+        json_array_foreach(json_object_get(e, "levels"), k, lv) {
+            json_object_set_new(lv, "first", json_boolean(k == 0));
+            json_object_set_new(lv, "last", json_boolean(k + 1 == nl));
+        }
+    }
+    json_object_set_new(out, "comparisons", list);
+    json_object_set_new(out, "has_comparison", json_boolean(n > 0));
+    return rc;
+}

@@ -1,0 +1,28 @@
+# The tool's own counters beat numbers derived from a lossy per-request file: a run made of a
+# tool's printed report and its per-request file takes requests, failures, duration and rate
+# from the report, the distributions from the samples, and says which came from where.
+# ab: -g stamps whole seconds and records no outcome; its stdout says 0.399 s, 12523.51/s, 0 failed
+pr ingest "$DATA/ab/ab_plain_c10.txt" "$DATA/ab/ab_plain_c10.tsv"
+pr summary --no-findings ab_plain_c10
+sh_ "grep -E '^(Time taken|Complete|Failed|Requests per)' \$DATA/ab/ab_plain_c10.txt"
+# ab -k: every -g row starts in the same second (the samples alone give a duration of 0)
+pr ingest "$DATA/ab/ab_keepalive_c50.tsv" "$DATA/ab/ab_keepalive_c50.txt"
+pr summary --no-findings ab_keepalive_c50
+sh_ "grep -E '^(Time taken|Requests per)' \$DATA/ab/ab_keepalive_c50.txt"
+# ab against a missing page: ab counts no failed request but 1000 non-2xx responses
+pr ingest "$DATA/ab/ab_missing_404.txt" "$DATA/ab/ab_missing_404.tsv"
+pr summary --no-findings ab_missing_404
+# hey: its CSV holds only the 576 answered requests; its summary counts 600 with 24 timeouts
+pr ingest --name hey "$DATA/other/hey_mixed_status.csv" "$DATA/other/hey_mixed_status_summary.txt"
+pr summary hey
+pr runs
+# where each number came from, in the model
+sh_ "\$PR summary --json ab_plain_c10 | jq -c '.runs[0].stats | {provenance, tool_report, from_samples}'"
+sh_ "\$PR summary --json hey | jq -c '.runs[0] | (.stats | {requests, errors, notes}), [.errors[] | {count, from}]'"
+# a Vegeta result file is not lossy: its own samples give every number
+pr ingest --name mixed "$DATA/vegeta/mixed.bin" "$DATA/vegeta/mixed.report.txt"
+sh_ "\$PR summary --json mixed | jq -c '.runs[0].stats | {requests, duration_ns, provenance}'"
+# JMeter: Transaction Controller samples sum their children and are not requests
+pr ingest "$DATA/jmeter/csv-default.jtl"
+pr summary --no-findings --by label csv-default
+pr runs
