@@ -33,6 +33,7 @@ struct pr_report_acc {
     size_t top;                /* rows before "other" (0: every key) */
     int pattern;               /* label/URL values are grouped by pattern */
     int fastdim;               /* one breakdown column read straight from the samples (enum pr_col) */
+    int64_t raw_distinct;      /* its distinct values (per run, summed) */
     uint32_t tag_ids[4];       /* per run: the interned value of each tag dimension */
     uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
     size_t rows_cap;
@@ -205,6 +206,7 @@ static uint32_t row_of(pr_acc *a, const pr_sample *x)
     uint32_t r = row_for_key(a, breakdown_key(a, x));
     if (r == NOROW)
         return r;
+    p->raw_distinct++; /* a value of this run seen for the first time */
     if (id >= p->rowmap_cap) {
         size_t old = p->rowmap_cap;
         p->rowmap = pr_xgrow(p->rowmap, &p->rowmap_cap, (size_t)id + 1, sizeof *p->rowmap);
@@ -1090,6 +1092,8 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
     }
     if (rc < 0)
         return rc;
+    if (!p->fixed) /* rows as they came: one per key */
+        a->distinct_keys = p->fastdim >= 0 ? p->raw_distinct : (int64_t)a->nrows;
     if (a->bounded) {
         bounded_results(a);
         return 0;

@@ -175,6 +175,8 @@ static void print_run(json_t *r, int by_label)
     print_latency_line("latency", s, "latency");
     if (!strcmp(jstr(s, "mode"), "histogram"))
         printf("  %-13s bounded mode: durations from histograms, percentiles within 0.1%%\n", "");
+    if (json_is_string(json_object_get(s, "bounded_reason")))
+        printf("  %-13s (%s)\n", "", jstr(s, "bounded_reason"));
     print_latency_line("connect", s, "connect");
     print_latency_line("ttfb", s, "ttfb");
     print_latency_line("receive", s, "receive");
@@ -246,6 +248,9 @@ static void print_run(json_t *r, int by_label)
         }
         if (w > 60)
             w = 60;
+        json_t *grouping = json_object_get(r, "labels_grouping");
+        if (grouping)
+            printf("\n  %s: %s\n", jstr(r, "by"), jstr(grouping, "text"));
         printf("\n  ");
         pr_cli_print_cell(jstr(r, "by"), w);
         printf(" %9s %8s %10s %10s %10s %10s %10s %10s %10s\n", "requests", "errors", "mean",
@@ -446,6 +451,7 @@ static int run(int argc, char **argv)
         {"interval", required_argument, NULL, 4},   {"apdex-t", required_argument, NULL, 5},
         {"apdex-f", required_argument, NULL, 6},    {"format", required_argument, NULL, 'f'},
         {"exact-limit", required_argument, NULL, 7}, {"no-findings", no_argument, NULL, 8},
+        {"top", required_argument, NULL, 9},        {"patterns", required_argument, NULL, 10},
         {NULL, 0, NULL, 0}};
     const char *store = NULL, *format = "text";
     int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0, k6_pct = 0;
@@ -466,7 +472,7 @@ static int run(int argc, char **argv)
         case 'b':
             if (pr_report_parse_by(&o, optarg) < 0) {
                 pr_cli_errorf("--by expects up to 4 of label, url, method, status, error, thread, "
-                              "tag:KEY (e.g. --by url,status)");
+                              "tag:KEY, url-pattern, label-pattern (e.g. --by url,status)");
                 return PR_EXIT_USAGE;
             }
             by_label = 1;
@@ -515,6 +521,11 @@ static int run(int argc, char **argv)
                 pr_cli_errorf("--exact-limit expects a sample count");
                 return PR_EXIT_USAGE;
             }
+            break;
+        case 9:
+        case 10:
+            if (pr_cli_rows_option(&o, c == 9 ? "--top" : "--patterns", optarg) < 0)
+                return PR_EXIT_USAGE;
             break;
         default: return PR_EXIT_USAGE;
         }
@@ -611,7 +622,12 @@ const pr_command pr_cmd_summary = {
     "options:\n"
     "      --json               the report model as JSON (docs/templates.md)\n"
     "  -b, --by DIMS            a table by label, url, method, status, error, thread or\n"
-    "                           tag:KEY (a run tag; with --merge), up to 4 combined: url,status\n"
+    "                           tag:KEY (a run tag; with --merge), up to 4 combined: url,status;\n"
+    "                           url-pattern, label-pattern: ids in paths as {id}\n"
+    "      --top N              the N labels with most requests, then one 'other' row\n"
+    "                           (default 100; 0: every label)\n"
+    "      --patterns WHEN      group labels and URLs by pattern: auto (past 1000 distinct\n"
+    "                           values, the default), always, never\n"
     "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9);\n"
     "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
     "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab);\n"
@@ -629,7 +645,8 @@ const pr_command pr_cmd_summary = {
     "      --apdex-t D          Apdex threshold T (default 500ms; F defaults to 4T)\n"
     "      --no-findings        leave out the findings (docs/findings.md)\n"
     "      --exact-limit N      runs above N samples are analysed in bounded memory\n"
-    "                           (histograms, percentiles within 0.1%%; default 500000000)\n"
+    "                           (histograms, percentiles within 0.1%%; default: as many as\n"
+    "                           half the memory available holds at 10 bytes a sample)\n"
     "      --store PATH         store file\n\n"
     "example:\n  perfreport summary --by label --percentiles 50,99,99.9 last\n",
     run};

@@ -166,3 +166,22 @@ int pr_cli_parse_max_errors(const char *arg, double *ratio)
     *ratio = v;
     return 0;
 }
+
+int pr_cli_rows_option(pr_report_opts *o, const char *opt, const char *arg)
+{
+    if (!strcmp(opt, "--top")) {
+        if (pr_lex_i64(arg, strlen(arg), &o->top) < 0 || o->top < 0) {
+            pr_cli_errorf("--top expects a number of labels (0: every label), got '%s'", arg);
+            return -1;
+        }
+        return 0;
+    }
+    static const char *const when[] = {"never", "auto", "always"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(arg, when[i])) {
+            o->patterns = i - 1;
+            return 0;
+        }
+    pr_cli_errorf("--patterns expects auto, always or never, got '%s'", arg);
+    return -1;
+}

@@ -22,6 +22,9 @@ int pr_cli_open_store(const char *path, int create, pr_store **out);
 struct pr_report_opts;
 int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
                   const struct pr_report_opts *o, json_t **doc);
+/* --top N and --patterns auto|always|never (opt names which) into o; prints the error and
+ * returns -1 on a bad value. */
+int pr_cli_rows_option(struct pr_report_opts *o, const char *opt, const char *arg);
 /* Prints a command's help text (usage line first) to f. */
 void pr_cli_help(FILE *f, const char *name);
 /* Standard handling of "--help"/"-h" anywhere in argv: prints help, returns 1. */
