@@ -322,6 +322,8 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
     }
     free(ids);
     pr_store_close(st);
+    if (rc == 0)
+        pr_cli_warn_bounded(ctx);
     json_t *meta = NULL;
     if (rc == 0 && (rc = load_meta(a, ctx, &meta)) == 0) {
         json_object_set_new(ctx, "meta", meta);

@@ -588,6 +588,8 @@ static int run(int argc, char **argv)
     }
     if (rc == 0)
         pr_cli_warn_windows(doc, window);
+    if (rc == 0 && json) /* the text says it in the run's lines */
+        pr_cli_warn_bounded(doc);
     if (rc == 0) {
         if (json) {
             char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));

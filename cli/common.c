@@ -113,6 +113,21 @@ void pr_cli_print_cell(const char *s, size_t width)
         putchar(' ');
 }
 
+void pr_cli_warn_bounded(json_t *doc)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "runs"), i, r) {
+        const char *why = json_string_value(
+            json_object_get(json_object_get(r, "stats"), "bounded_reason"));
+        if (why)
+            fprintf(stderr, "perfreport: warning: run %lld '%s': %s: durations from histograms "
+                            "(percentiles within 0.1%%)\n",
+                    (long long)json_integer_value(json_object_get(r, "id")),
+                    json_string_value(json_object_get(r, "name")), why);
+    }
+}
+
 void pr_cli_warn_windows(json_t *doc, const char *what)
 {
     size_t i;

@@ -33,6 +33,9 @@ int pr_cli_wants_help(int argc, char **argv, const char *name);
  * --skip-warmup; `what` says which, as typed) leaves no sample: "perfreport: warning:
  * --skip-warmup 1h is longer than run 1 'x' (3.12 s): nothing is left". */
 void pr_cli_warn_windows(json_t *doc, const char *what);
+/* Warns on stderr for each run of doc that the memory available put in bounded mode
+ * (stats.bounded_reason). */
+void pr_cli_warn_bounded(json_t *doc);
 /* Display width of UTF-8 text (at most max_bytes of it): code points, East Asian wide ones
  * counting 2. */
 size_t pr_cli_text_width(const char *s, size_t max_bytes);
