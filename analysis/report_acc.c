@@ -1,8 +1,8 @@
 /* The report's scans: rows, bins and totals from a selection's samples, exact durations in one
  * sorted array per duration (each value kept once, 10 bytes per sample) or histograms. */
 #include "analysis/report_acc.h"
+#include "analysis/cellsort.h"
 #include "analysis/pattern.h"
-#include "analysis/rsort.h"
 #include "model/buf.h"
 #include "model/native.h"
 #include "model/xalloc.h"
@@ -44,10 +44,7 @@ struct pr_report_acc {
     size_t ngroups, groups_cap;
     /* exact mode: the values of the duration being collected and their cells */
     int dur;                   /* enum pr_dur being collected */
-    int64_t *val;
-    uint16_t *cell16;
-    uint32_t *cell32;          /* cells wider than 16 bits */
-    size_t nval, val_cap;
+    pr_cellsort vals;
     unsigned bin_bits;         /* cell = group << bin_bits | bin; bin nbins = none */
     double inv_interval;       /* 1 / a->interval */
     int64_t known[PR_NDUR];    /* values of each duration (sizes the arrays of later passes) */
@@ -238,53 +235,6 @@ static uint32_t group_of(pr_acc *a, uint32_t r, int tx)
 
 /* ---- exact values ------------------------------------------------------------------------ */
 
-/* Appends value v of cell c; 16-bit cells widen to 32 bits when a cell outgrows them. */
-static void put_value(pr_report_acc *p, int64_t v, uint32_t c)
-{
-    if (p->nval == p->val_cap) { /* sized from the runs' sample counts: only if they lied */
-        size_t cap = p->val_cap;
-        p->val = pr_xgrow(p->val, &cap, p->nval + 1, sizeof *p->val);
-        if (p->cell32)
-            p->cell32 = pr_xrealloc(p->cell32, cap * sizeof *p->cell32);
-        else
-            p->cell16 = pr_xrealloc(p->cell16, cap * sizeof *p->cell16);
-        p->val_cap = cap;
-    }
-    if (!p->cell32 && c > UINT16_MAX) {
-        p->cell32 = pr_xmalloc(p->val_cap * sizeof *p->cell32);
-        for (size_t i = 0; i < p->nval; i++)
-            p->cell32[i] = p->cell16[i];
-        free(p->cell16);
-        p->cell16 = NULL;
-    }
-    p->val[p->nval] = v;
-    if (p->cell32)
-        p->cell32[p->nval] = c;
-    else
-        p->cell16[p->nval] = (uint16_t)c;
-    p->nval++;
-}
-
-static void values_alloc(pr_report_acc *p, size_t n)
-{
-    p->val_cap = n ? n : 1;
-    p->val = pr_xmalloc(p->val_cap * sizeof *p->val);
-    p->cell16 = pr_xmalloc(p->val_cap * sizeof *p->cell16);
-    p->cell32 = NULL;
-    p->nval = 0;
-}
-
-static void values_free(pr_report_acc *p)
-{
-    free(p->val);
-    free(p->cell16);
-    free(p->cell32);
-    p->val = NULL;
-    p->cell16 = NULL;
-    p->cell32 = NULL;
-    p->nval = p->val_cap = 0;
-}
-
 /* The value of duration d of a sample, PR_UNKNOWN when it has none. */
 static int64_t dur_value(int d, const pr_sample *x)
 {
@@ -387,7 +337,8 @@ static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
     if (x->lateness_ns != PR_UNKNOWN)
         add_dur(p, rs, tx, PR_D_LATENESS, x->lateness_ns);
     if (x->latency_ns != PR_UNKNOWN) {
-        put_value(p, x->latency_ns, g << p->bin_bits | (uint32_t)(k >= 0 ? (size_t)k : a->nbins));
+        pr_cellsort_add(&p->vals, x->latency_ns,
+                        g << p->bin_bits | (uint32_t)(k >= 0 ? (size_t)k : a->nbins));
         if (!tx && x->latency_ns < p->total_lat_min)
             p->total_lat_min = x->latency_ns;
     }
@@ -834,9 +785,9 @@ static void latency_pass(pr_acc *a)
     unsigned bits = p->bin_bits;
     uint32_t bmask = (1u << bits) - 1;
     int hb = 0;
-    for (size_t i = 0; i < p->nval; i++) {
-        int64_t v = p->val[i];
-        uint32_t c = p->cell32 ? p->cell32[i] : p->cell16[i];
+    for (size_t i = 0; i < p->vals.n; i++) {
+        int64_t v = p->vals.v[i];
+        uint32_t c = pr_cellsort_cell(&p->vals, i);
         uint32_t g = c >> bits, b = c & bmask, r = p->row_of_group[g];
         qclass_step(&rq[r], v);
         if (!p->tx_of_group[g]) {
@@ -868,9 +819,9 @@ static void duration_pass(pr_acc *a, int d)
     for (size_t r = 0; r < a->nrows; r++)
         qclass_init(&rq[r], a->o, p->sums[r].n[d], p->sums[r].sum[d], &a->rows[r].d[d]);
     qclass_init(&tq, a->o, p->total_sum.n[d], p->total_sum.sum[d], &a->total_d[d]);
-    for (size_t i = 0; i < p->nval; i++) {
-        int64_t v = p->val[i];
-        uint32_t g = p->cell32 ? p->cell32[i] : p->cell16[i];
+    for (size_t i = 0; i < p->vals.n; i++) {
+        int64_t v = p->vals.v[i];
+        uint32_t g = pr_cellsort_cell(&p->vals, i);
         qclass_step(&rq[p->row_of_group[g]], v);
         if (!p->tx_of_group[g])
             qclass_step(&tq, v);
@@ -879,15 +830,6 @@ static void duration_pass(pr_acc *a, int d)
         qclass_done(&rq[r], &a->rows[r].d[d]);
     qclass_done(&tq, &a->total_d[d]);
     free(rq);
-}
-
-static void sort_values(pr_report_acc *p)
-{
-    int threads = pr_rsort_threads();
-    if (p->cell32)
-        pr_rsort_i64_u32_par(p->val, p->cell32, p->nval, threads);
-    else
-        pr_rsort_i64_u16_par(p->val, p->cell16, p->nval, threads);
 }
 
 /* A later pass for duration d: the values of every sample in the window, cell = group. */
@@ -907,7 +849,7 @@ static int collect_block(void *payload, const pr_block_cols *c)
         if (val == PR_UNKNOWN)
             continue;
         uint32_t r = row_of(a, &x);
-        put_value(p, val, group_of(a, r, (x.flags & PR_SF_TRANSACTION) != 0));
+        pr_cellsort_add(&p->vals, val, group_of(a, r, (x.flags & PR_SF_TRANSACTION) != 0));
     }
     return 0;
 }
@@ -1013,7 +955,7 @@ static void clear_main(pr_acc *a)
     size_t nb = a->lx.nbins;
     pr_label_extras_dispose(&a->lx);
     pr_label_extras_init(&a->lx, nb, a->bounded, a->o->apdex_t_ns, a->o->apdex_f_ns);
-    p->nval = 0;
+    p->vals.n = 0;
 }
 
 /* The exact mode's later passes: each other duration the rows have, collected, sorted and
@@ -1037,12 +979,12 @@ static int other_durations(pr_acc *a, pr_store *st, const int64_t *ids, pr_run *
             qclass_init(&(qclass){0}, a->o, 0, 0, &a->total_d[d]);
             continue;
         }
-        values_free(p);
-        values_alloc(p, (size_t)p->known[d]);
+        pr_cellsort_dispose(&p->vals);
+        pr_cellsort_init(&p->vals, (size_t)p->known[d]);
         p->dur = d;
         rc = scan_runs(a, st, ids, runs, nids, keys | need[d], collect_block, err);
         if (rc == 0) {
-            sort_values(p);
+            pr_cellsort_sort(&p->vals);
             duration_pass(a, d);
         }
     }
@@ -1074,7 +1016,7 @@ static void acc_setup(pr_acc *a, pr_run **runs, size_t nids)
     for (size_t i = 0; i < nids; i++)
         n += runs[i]->samples;
     if (!a->bounded)
-        values_alloc(p, (size_t)n);
+        pr_cellsort_init(&p->vals, (size_t)n);
     p->dur = PR_D_LATENCY;
 }
 
@@ -1098,10 +1040,10 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
         bounded_results(a);
         return 0;
     }
-    sort_values(p);
+    pr_cellsort_sort(&p->vals);
     latency_pass(a);
     rc = other_durations(a, st, ids, runs, nids, err);
-    values_free(p);
+    pr_cellsort_dispose(&p->vals);
     return rc;
 }
 
@@ -1119,7 +1061,7 @@ void pr_acc_dispose(pr_acc *a)
     pr_label_extras_dispose(&a->lx);
     pr_strtab_free(a->names);
     if (p) {
-        values_free(p);
+        pr_cellsort_dispose(&p->vals);
         free(p->map);
         free(p->rowmap);
         free(p->row_of_key);
