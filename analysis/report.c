@@ -723,10 +723,7 @@ static void samples_load(json_t *j, const acc *a, const pr_run *run, int merged)
     free(sends);
 }
 
-/* 1 when a selection of n samples is analysed in bounded mode: more than --exact-limit, or,
- * without one, more than half the memory this process may still take holds at
- * PR_EXACT_BYTES_PER_SAMPLE (then *why says so, for the model and the text output). */
-static int exact_or_bounded(const pr_report_opts *o, int64_t n, char *why, size_t whysize)
+int pr_report_bounded(const pr_report_opts *o, int64_t n, char *why, size_t whysize)
 {
     why[0] = 0;
     if (o->exact_limit > 0)
@@ -834,7 +831,7 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         }
     }
     /* bounded mode when the runs hold more samples than exact mode may keep in memory */
-    a.bounded = exact_or_bounded(o, total_samples, a.bounded_why, sizeof a.bounded_why);
+    a.bounded = pr_report_bounded(o, total_samples, a.bounded_why, sizeof a.bounded_why);
     a.from = INT64_MIN;
     a.to = INT64_MAX;
     if (rc == 0 && t0 != PR_UNKNOWN) {

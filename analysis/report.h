@@ -52,6 +52,10 @@ enum pr_by { PR_BY_LABEL = 0, PR_BY_URL, PR_BY_METHOD, PR_BY_STATUS, PR_BY_ERROR
 
 /* The default exact limit for avail_bytes of memory (model/sysmem.h). */
 int64_t pr_report_exact_limit_auto(int64_t avail_bytes);
+/* 1 when a selection of n samples is analysed in bounded mode: more than o->exact_limit, or,
+ * without one (-1), more than half the memory this process may still take holds at
+ * PR_EXACT_BYTES_PER_SAMPLE; then why (when it is not an explicit limit) says so. */
+int pr_report_bounded(const pr_report_opts *o, int64_t n, char *why, size_t whysize);
 
 /* Parses "label", "url,status", "tag:host", "url-pattern" into o->by. Returns 0 or -1. */
 int pr_report_parse_by(pr_report_opts *o, const char *list);

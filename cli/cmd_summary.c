@@ -331,6 +331,91 @@ static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
     return 0;
 }
 
+/* The run is analysed in bounded mode (pr_report_bounded): says so on stderr, where the
+ * tool's layout has no place for it. */
+static int tool_bounded(const pr_report_opts *o, const pr_run *run, int fmt)
+{
+    char why[160];
+    if (!pr_report_bounded(o, run->samples, why, sizeof why))
+        return 0;
+    static const char *const what[NFMTS] = {
+        [FMT_AB] = "ab's tables", [FMT_JMETER] = "JMeter's statistics",
+        [FMT_VEGETA] = "Vegeta's report", [FMT_VEGETA_JSON] = "Vegeta's report",
+        [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table",
+        [FMT_K6] = "k6's summary", [FMT_K6_JSON] = "k6's summary"};
+    fprintf(stderr, "perfreport: note: run %lld: %s: the percentiles of %s come from histograms "
+                    "(within 0.1%%)\n", (long long)run->id,
+            why[0] ? why : "more samples than --exact-limit", what[fmt]);
+    return 1;
+}
+
+static int vegeta_cb(void *payload, const pr_sample *s, size_t n)
+{
+    pr_vegeta_stats_add(payload, s, n);
+    return 0;
+}
+
+/* Vegeta's report of a run, streamed: each latency kept once (or a histogram). */
+static int print_vegeta(pr_store *st, const pr_run *run, int fmt, int bounded)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_vegeta_stats_acc *a = pr_vegeta_stats_new(run, (size_t)run->samples, bounded);
+    int rc = pr_store_scan_some(st, run->id,
+                                PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) |
+                                    PR_COLBIT(PR_COL_STATUS) | PR_COLBIT(PR_COL_ERROR) |
+                                    PR_COLBIT(PR_COL_BYTES_IN) | PR_COLBIT(PR_COL_BYTES_OUT),
+                                vegeta_cb, a, &err);
+    pr_vegeta_stats vs;
+    pr_vegeta_stats_finish(a, &vs);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        pr_vegeta_stats_dispose(&vs);
+        return PR_EXIT_ERROR;
+    }
+    char *text = fmt == FMT_VEGETA ? pr_vegeta_stats_text(&vs, run)
+                                   : pr_vegeta_stats_json_text(&vs, run);
+    fputs(text, stdout);
+    free(text);
+    pr_vegeta_stats_dispose(&vs);
+    return 0;
+}
+
+static int jmeter_cb(void *payload, const pr_sample *s, size_t n)
+{
+    pr_jstats_add(payload, s, n);
+    return 0;
+}
+
+/* JMeter's statistics.json of a run, streamed. */
+static int print_jmeter(pr_store *st, const pr_run *run, int pct_rule, const pr_report_opts *o,
+                        int bounded)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_jstats_opts jo;
+    pr_jstats_opts_default(&jo);
+    jo.apdex_satisfied_ms = o->apdex_t_ns / 1000000;
+    jo.apdex_tolerated_ms = o->apdex_f_ns / 1000000;
+    jo.percentiles = pct_rule == 1 ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
+    pr_jstats_acc *a = pr_jstats_new(run, &jo, (size_t)run->samples, bounded);
+    int rc = pr_store_scan_some(st, run->id,
+                                PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) |
+                                    PR_COLBIT(PR_COL_LABEL) | PR_COLBIT(PR_COL_SUCCESS) |
+                                    PR_COLBIT(PR_COL_FLAGS) | PR_COLBIT(PR_COL_BYTES_IN) |
+                                    PR_COLBIT(PR_COL_BYTES_OUT),
+                                jmeter_cb, a, &err);
+    pr_jstats *js = pr_jstats_finish(a);
+    if (rc == 0 && pr_jstats_write(js, stdout, "<stdout>", &err) < 0)
+        rc = -1;
+    pr_jstats_free(js);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    return 0;
+}
+
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
 static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
@@ -367,33 +452,20 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         pr_run_free(run);
         return rc;
     }
+    int bounded = tool_bounded(o, run, fmt);
+    if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON || fmt == FMT_JMETER) {
+        int rc = fmt == FMT_JMETER ? print_jmeter(st, run, pct_rule, o, bounded)
+                                   : print_vegeta(st, run, fmt, bounded);
+        pr_run_free(run);
+        return rc;
+    }
     gather g = {0};
     int rc = 0;
     if (pr_store_scan(st, id, gather_cb, &g, &err) < 0) {
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
-    if (rc == 0 && (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON)) {
-        pr_vegeta_stats vs;
-        pr_vegeta_stats_compute(&vs, g.s, g.n, run);
-        char *text = fmt == FMT_VEGETA ? pr_vegeta_stats_text(&vs, run)
-                                       : pr_vegeta_stats_json_text(&vs, run);
-        fputs(text, stdout);
-        free(text);
-        pr_vegeta_stats_dispose(&vs);
-    } else if (rc == 0 && fmt == FMT_JMETER) {
-        pr_jstats_opts jo;
-        pr_jstats_opts_default(&jo);
-        jo.apdex_satisfied_ms = o->apdex_t_ns / 1000000;
-        jo.apdex_tolerated_ms = o->apdex_f_ns / 1000000;
-        jo.percentiles = pct_rule == 1 ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
-        pr_jstats *js = pr_jstats_compute(g.s, g.n, run, &jo);
-        if (pr_jstats_write(js, stdout, "<stdout>", &err) < 0) {
-            pr_cli_print_error(&err);
-            rc = PR_EXIT_ERROR;
-        }
-        pr_jstats_free(js);
-    } else if (rc == 0 && fmt >= FMT_K6) {
+    if (rc == 0 && fmt >= FMT_K6) {
         int span = 0;
         json_t *data = pr_k6_data_from_samples(run, g.s, g.n, pct_rule == 2, &span);
         char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)

@@ -570,6 +570,20 @@ int pr_block_decode_cols(const unsigned char *p, size_t len, unsigned want, pr_b
     return 0;
 }
 
+void pr_block_cols_samples(const pr_block_cols *c, size_t at, size_t m, pr_sample *out)
+{
+    pr_sample tmpl;
+    pr_sample_init(&tmpl);
+    for (size_t ci = 0; ci < NCOLS; ci++)
+        if (!(c->varying >> ci & 1))
+            store_column(&tmpl, 1, &columns[ci], &c->konst[ci]);
+    for (size_t i = 0; i < m; i++)
+        out[i] = tmpl;
+    for (size_t ci = 0; ci < NCOLS; ci++)
+        if (c->varying >> ci & 1)
+            store_column(out, m, &columns[ci], c->vals[ci] + at);
+}
+
 int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t *cap, size_t *n,
                     pr_error *err)
 {

@@ -822,6 +822,37 @@ int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
     return rc;
 }
 
+typedef struct some_scan {
+    int (*cb)(void *payload, const pr_sample *s, size_t n);
+    void *payload;
+    pr_sample buf[512];
+} some_scan;
+
+static int some_block(void *payload, const pr_block_cols *c)
+{
+    some_scan *ss = payload;
+    for (size_t at = 0; at < c->n; at += 512) {
+        size_t m = c->n - at < 512 ? c->n - at : 512;
+        pr_block_cols_samples(c, at, m, ss->buf);
+        int rc = ss->cb(ss->payload, ss->buf, m);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,
+                       int (*cb)(void *payload, const pr_sample *s, size_t n), void *payload,
+                       pr_error *err)
+{
+    some_scan *ss = pr_xmalloc(sizeof *ss);
+    ss->cb = cb;
+    ss->payload = payload;
+    int rc = pr_store_scan_cols(st, id, want, some_block, ss, err);
+    free(ss);
+    return rc;
+}
+
 int pr_store_remove(pr_store *st, int64_t id, pr_error *err)
 {
     sqlite3_stmt *q;

@@ -61,6 +61,11 @@ int pr_store_scan(pr_store *st, int64_t id,
 int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
                        int (*cb)(void *payload, const pr_block_cols *c), void *payload,
                        pr_error *err);
+/* pr_store_scan with only the columns in `want` decoded (the others keep their block's
+ * constant, else the field's default), in batches of at most 512 samples. */
+int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,
+                       int (*cb)(void *payload, const pr_sample *s, size_t n), void *payload,
+                       pr_error *err);
 int pr_store_remove(pr_store *st, int64_t id, pr_error *err);
 /* Sets (value != NULL) or removes a tag. */
 int pr_store_tag(pr_store *st, int64_t id, const char *key, const char *value, pr_error *err);
