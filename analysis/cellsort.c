@@ -1,6 +1,8 @@
 /* Sorted (value, cell) pairs: two arrays, 16-bit cells widened on demand, sorted in place. */
 #include "analysis/cellsort.h"
 #include "analysis/rsort.h"
+#include "analysis/vec.h"
+#include <math.h>
 #include "model/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +66,44 @@ void pr_cellsort_dispose(pr_cellsort *cs)
     free(cs->c16);
     free(cs->c32);
     memset(cs, 0, sizeof *cs);
+}
+
+void pr_qdist_rank(pr_qdist *q, uint64_t rank, int slot)
+{
+    if (q->nr == PR_QDIST_MAX || rank < 1 || rank > q->n)
+        return;
+    size_t j = q->nr++;
+    while (j > 0 && q->rank[j - 1] > rank) { /* kept ascending */
+        q->rank[j] = q->rank[j - 1];
+        q->slot[j] = q->slot[j - 1];
+        j--;
+    }
+    q->rank[j] = rank;
+    q->slot[j] = slot;
+}
+
+void pr_qdist_init(pr_qdist *q, uint64_t n, long double sum, const double *pcts, size_t np)
+{
+    memset(q, 0, sizeof *q);
+    q->n = n;
+    q->sum = (int64_t)sum;
+    q->mean = n ? sum / (long double)n : 0;
+    for (size_t i = 0; i < np && n; i++)
+        pr_qdist_rank(q, pr_percentile_rank((size_t)n, pcts[i]), (int)i);
+}
+
+void pr_qdist_dist(const pr_qdist *q, pr_dist *out)
+{
+    memset(out, 0, sizeof *out);
+    out->count = (int64_t)q->n;
+    if (!q->n) {
+        out->min = out->max = INT64_MIN;
+        out->mean = out->stdev = NAN;
+        return;
+    }
+    out->min = q->min;
+    out->max = q->max;
+    out->sum = q->sum;
+    out->mean = (double)q->mean;
+    out->stdev = (double)sqrtl(q->ss / (long double)q->n);
 }

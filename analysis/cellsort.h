@@ -6,6 +6,7 @@
 #define PR_CELLSORT_H
 #include <stddef.h>
 #include <stdint.h>
+#include "analysis/vec.h"
 
 typedef struct pr_cellsort {
     int64_t *v;
@@ -23,6 +24,38 @@ static inline uint32_t pr_cellsort_cell(const pr_cellsort *cs, size_t i)
 {
     return cs->c32 ? cs->c32[i] : cs->c16[i];
 }
+/* The order statistics of one class of the sorted values (a label, the successes…) taken
+ * as they go by: nearest-rank percentiles (pr_percentile_rank) and the squared deviations
+ * summed in ascending order, so the figures are those of pr_dist_compute over a sorted copy.
+ * n and sum (exact, integers) are counted before the pass. */
+#define PR_QDIST_MAX 8
+typedef struct pr_qdist {
+    uint64_t n, seen;
+    long double mean, ss;
+    int64_t sum, min, max;
+    size_t nr, next;
+    uint64_t rank[PR_QDIST_MAX];
+    int slot[PR_QDIST_MAX];
+    int64_t q[PR_QDIST_MAX]; /* q[i]: the value at percentile pcts[i] */
+} pr_qdist;
+
+void pr_qdist_init(pr_qdist *q, uint64_t n, long double sum, const double *pcts, size_t np);
+/* Wants the value at a 1-based rank of another rule in q->q[slot]. */
+void pr_qdist_rank(pr_qdist *q, uint64_t rank, int slot);
+static inline void pr_qdist_step(pr_qdist *q, int64_t v)
+{
+    uint64_t s = ++q->seen;
+    if (s == 1)
+        q->min = v;
+    q->max = v;
+    while (q->next < q->nr && q->rank[q->next] == s)
+        q->q[q->slot[q->next++]] = v;
+    long double d = v - q->mean;
+    q->ss += d * d;
+}
+/* count, min, max, mean, stdev and sum as pr_dist_compute gives them. */
+void pr_qdist_dist(const pr_qdist *q, pr_dist *out);
+
 /* Bytes held (for the memory figures). */
 size_t pr_cellsort_bytes(const pr_cellsort *cs);
 void pr_cellsort_dispose(pr_cellsort *cs);

@@ -270,20 +270,6 @@ static void print_run(json_t *r, int by_label)
     }
 }
 
-typedef struct gather {
-    pr_sample *s;
-    size_t n, cap;
-} gather;
-
-static int gather_cb(void *p, const pr_sample *s, size_t n)
-{
-    gather *g = p;
-    g->s = pr_xgrow(g->s, &g->cap, g->n + n, sizeof *s);
-    memcpy(g->s + g->n, s, n * sizeof *s);
-    g->n += n;
-    return 0;
-}
-
 enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
        FMT_LOCUST, FMT_K6, FMT_K6_JSON, NFMTS };
 
@@ -416,6 +402,144 @@ static int print_jmeter(pr_store *st, const pr_run *run, int pct_rule, const pr_
     return 0;
 }
 
+typedef struct ab_scan {
+    const pr_run *run;
+    int col;
+    int64_t *v;
+    size_t n, cap;
+} ab_scan;
+
+static int ab_cb(void *payload, const pr_sample *s, size_t n)
+{
+    ab_scan *a = payload;
+    if (a->n + n > a->cap)
+        a->v = pr_xgrow(a->v, &a->cap, a->n + n, sizeof *a->v);
+    for (size_t i = 0; i < n; i++)
+        a->v[a->n++] = pr_ab_value(a->run, &s[i], a->col);
+    return 0;
+}
+
+/* ab's tables of a run, a column at a time (one scan each, each value kept once). Bounded
+ * mode changes nothing here: ab's rules (its sd in input order, its medians) need the values,
+ * so the tables are exact and the memory is 8 bytes a sample. */
+static int print_ab(pr_store *st, const pr_run *run, int bounded)
+{
+    (void)bounded;
+    pr_error err;
+    pr_error_clear(&err);
+    static const unsigned need[4] = {
+        PR_COLBIT(PR_COL_CONNECT),
+        PR_COLBIT(PR_COL_CONNECT) | PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_ATTRS),
+        PR_COLBIT(PR_COL_TTFB), PR_COLBIT(PR_COL_LATENCY)};
+    pr_ab_tables t;
+    memset(&t, 0, sizeof t);
+    pr_ab_row *rows[4] = {&t.connect, &t.processing, &t.waiting, &t.total};
+    ab_scan a = {run, 0, pr_xmalloc((size_t)(run->samples > 0 ? run->samples : 1) * 8), 0,
+                 (size_t)(run->samples > 0 ? run->samples : 1)};
+    int rc = 0;
+    for (int col = 0; col < 4 && rc == 0; col++) {
+        a.col = col;
+        a.n = 0;
+        rc = pr_store_scan_some(st, run->id, need[col], ab_cb, &a, &err);
+        if (rc == 0 && a.n == 0)
+            rc = pr_error_set(&err, PR_EUSAGE, NULL, 0, 0, "no samples: ab prints no tables");
+        if (rc == 0)
+            pr_ab_stats_column(a.v, a.n, rows[col]);
+    }
+    if (rc == 0) {
+        t.n = a.n;
+        pr_ab_stats_percentages(a.v, a.n, &t);
+        pr_buf b = PR_BUF_INIT;
+        pr_ab_stats_print(&t, &b);
+        fputs(b.p ? b.p : "", stdout);
+        pr_buf_dispose(&b);
+    }
+    free(a.v);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    return 0;
+}
+
+static int k6_cb(void *payload, const pr_sample *s, size_t n)
+{
+    pr_k6_add(payload, s, n);
+    return 0;
+}
+
+/* k6's end-of-test summary (text or handleSummary data) of a run, streamed. */
+static int print_k6(pr_store *st, const pr_run *run, int fmt, int k6_pct, int bounded)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_k6_acc *a = pr_k6_new(run, (size_t)run->samples, k6_pct, bounded);
+    int rc = pr_store_scan_some(st, run->id,
+                                PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) |
+                                    PR_COLBIT(PR_COL_SUCCESS),
+                                k6_cb, a, &err);
+    int span = 0;
+    json_t *data = pr_k6_finish(a, &span);
+    if (rc < 0) {
+        json_decref(data);
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)
+                               : json_dumps(json_object_get(data, "metrics"),
+                                            JSON_INDENT(2) | JSON_SORT_KEYS);
+    fputs(text, stdout);
+    if (fmt == FMT_K6_JSON)
+        putchar('\n');
+    if (span && fmt == FMT_K6)
+        printf("# rates over the samples' span (first start to last end): the run has no "
+               "k6 test duration\n");
+    free(text);
+    json_decref(data);
+    return 0;
+}
+
+static int gatling_cb(void *payload, const pr_sample *s, size_t n)
+{
+    pr_gatling_add(payload, s, n);
+    return 0;
+}
+
+static int locust_cb(void *payload, const pr_sample *s, size_t n)
+{
+    pr_locust_add(payload, s, n);
+    return 0;
+}
+
+/* Gatling's or Locust's console summary of a run, streamed. */
+static int print_peer(pr_store *st, const pr_run *run, int fmt, int bounded)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    unsigned want = PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_FLAGS) |
+                    PR_COLBIT(PR_COL_SUCCESS) | PR_COLBIT(PR_COL_STATUS) | PR_COLBIT(PR_COL_ERROR) |
+                    PR_COLBIT(PR_COL_LABEL);
+    pr_buf b = PR_BUF_INIT;
+    int rc;
+    if (fmt == FMT_GATLING) {
+        pr_gatling_acc *a = pr_gatling_new((size_t)run->samples, bounded);
+        rc = pr_store_scan_some(st, run->id, want, gatling_cb, a, &err);
+        pr_gatling_finish(a, &b);
+    } else {
+        pr_locust_acc *a = pr_locust_new(run, (size_t)run->samples, bounded);
+        rc = pr_store_scan_some(st, run->id, want, locust_cb, a, &err);
+        pr_locust_finish(a, &b);
+    }
+    if (rc == 0)
+        fputs(b.p ? b.p : "", stdout);
+    pr_buf_dispose(&b);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    return 0;
+}
+
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
 static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
@@ -453,53 +577,15 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         return rc;
     }
     int bounded = tool_bounded(o, run, fmt);
-    if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON || fmt == FMT_JMETER) {
+    if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON || fmt == FMT_JMETER || fmt == FMT_AB) {
         int rc = fmt == FMT_JMETER ? print_jmeter(st, run, pct_rule, o, bounded)
+                 : fmt == FMT_AB   ? print_ab(st, run, bounded)
                                    : print_vegeta(st, run, fmt, bounded);
         pr_run_free(run);
         return rc;
     }
-    gather g = {0};
-    int rc = 0;
-    if (pr_store_scan(st, id, gather_cb, &g, &err) < 0) {
-        pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
-    }
-    if (rc == 0 && fmt >= FMT_K6) {
-        int span = 0;
-        json_t *data = pr_k6_data_from_samples(run, g.s, g.n, pct_rule == 2, &span);
-        char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)
-                                   : json_dumps(json_object_get(data, "metrics"),
-                                                JSON_INDENT(2) | JSON_SORT_KEYS);
-        fputs(text, stdout);
-        if (fmt == FMT_K6_JSON)
-            putchar('\n');
-        if (span && fmt == FMT_K6)
-            printf("# rates over the samples' span (first start to last end): the run has no "
-                   "k6 test duration\n");
-        free(text);
-        json_decref(data);
-    } else if (rc == 0 && (fmt == FMT_GATLING || fmt == FMT_LOCUST)) {
-        pr_buf b = PR_BUF_INIT;
-        if (fmt == FMT_GATLING)
-            pr_gatling_console(run, g.s, g.n, &b);
-        else
-            pr_locust_console(run, g.s, g.n, &b);
-        fputs(b.p ? b.p : "", stdout);
-        pr_buf_dispose(&b);
-    } else if (rc == 0 && fmt == FMT_AB) {
-        pr_ab_tables t;
-        if (pr_ab_stats_from_samples(run, g.s, g.n, &t, &err) < 0) {
-            pr_cli_print_error(&err);
-            rc = PR_EXIT_ERROR;
-        } else {
-            pr_buf b = PR_BUF_INIT;
-            pr_ab_stats_print(&t, &b);
-            fputs(b.p ? b.p : "", stdout);
-            pr_buf_dispose(&b);
-        }
-    }
-    free(g.s);
+    int rc = fmt >= FMT_K6 ? print_k6(st, run, fmt, pct_rule == 2, bounded)
+                           : print_peer(st, run, fmt, bounded);
     pr_run_free(run);
     return rc;
 }
