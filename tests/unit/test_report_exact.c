@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "analysis/jmeter_stats.h"
 #include "analysis/pattern.h"
+#include "analysis/peer_stats.h"
+#include "analysis/vegeta_stats.h"
 #include "analysis/report.h"
 #include "analysis/report_acc.h"
 #include "analysis/stats.h"
@@ -384,11 +387,82 @@ static void test_report_exact__matches_sorted_copies(void **st)
         run_scenario(&cases[i]);
 }
 
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The tools' layouts, streamed in batches of random sizes, against the old computation: a
+ * qsorted copy of the run's latencies (Vegeta), of each label's elapsed times (JMeter). */
+static void test_report_exact__tool_layouts(void **st)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        size_t n = 20000 + seed * 777;
+        pr_run *run = pr_run_new();
+        pr_sample *s = calloc(n, sizeof *s);
+        gen_samples(run, s, n, seed);
+        /* Vegeta */
+        pr_vegeta_stats_acc *va = pr_vegeta_stats_new(run, 10, 0); /* grows */
+        pr_jstats_opts jo;
+        pr_jstats_opts_default(&jo);
+        pr_jstats_acc *ja = pr_jstats_new(run, &jo, 10, 0);
+        for (size_t at = 0, k = 1; at < n; at += k, k = k * 7 % 997 + 1) {
+            size_t m = at + k > n ? n - at : k;
+            pr_vegeta_stats_add(va, s + at, m);
+            pr_jstats_add(ja, s + at, m);
+        }
+        pr_vegeta_stats vs;
+        pr_vegeta_stats_finish(va, &vs);
+        int64_t *lat = malloc(n * sizeof *lat);
+        for (size_t i = 0; i < n; i++)
+            lat[i] = s[i].latency_ns == PR_UNKNOWN ? 0 : s[i].latency_ns;
+        qsort(lat, n, sizeof *lat, cmp_i64);
+        assert_int_equal(vs.requests, n);
+        assert_int_equal(vs.lat_p50_ns, pr_vegeta_percentile(lat, n, 50));
+        assert_int_equal(vs.lat_p90_ns, pr_vegeta_percentile(lat, n, 90));
+        assert_int_equal(vs.lat_p95_ns, pr_vegeta_percentile(lat, n, 95));
+        assert_int_equal(vs.lat_p99_ns, pr_vegeta_percentile(lat, n, 99));
+        assert_int_equal(vs.lat_max_ns, lat[n - 1]);
+        pr_vegeta_stats_dispose(&vs);
+        /* JMeter: per label and Total (Transaction Controller samples left out of it) */
+        pr_jstats *js = pr_jstats_finish(ja);
+        double *v = malloc(n * sizeof *v);
+        for (size_t r = 0; r <= js->nrows; r++) {
+            const pr_jstats_row *row = r < js->nrows ? &js->rows[r] : &js->total;
+            size_t k = 0;
+            for (size_t i = 0; i < n; i++) {
+                const char *l = pr_run_str(run, s[i].label);
+                int tc = (s[i].flags & PR_SF_TRANSACTION) != 0;
+                if (r < js->nrows ? !strcmp(l ? l : "", row->label) : !tc)
+                    v[k++] = (double)(s[i].latency_ns == PR_UNKNOWN ? 0 : s[i].latency_ns) / 1e6;
+            }
+            assert_int_equal(row->samples, k);
+            qsort(v, k, sizeof *v, cmp_dbl);
+            assert_true(row->median_ms == pr_jstats_pct_exact(v, k, 50));
+            for (int p = 0; p < 3; p++)
+                assert_true(row->pct_ms[p] == pr_jstats_pct_exact(v, k, jo.pct[p]));
+        }
+        pr_jstats_free(js);
+        free(v);
+        free(lat);
+        free(s);
+        pr_run_free(run);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_exact__matches_sorted_copies),
         cmocka_unit_test(test_report_exact__label_intervals),
+        cmocka_unit_test(test_report_exact__tool_layouts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
