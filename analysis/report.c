@@ -31,6 +31,8 @@ void pr_report_opts_init(pr_report_opts *o)
     o->exact_limit = -1; /* from the memory available */
     o->top = 100;
     o->findings = 1;
+    o->durations = 1;
+    o->rows = 1;
     const char *e = getenv("SOURCE_DATE_EPOCH");
     o->generated_s = e && *e ? strtoll(e, NULL, 10) : (int64_t)time(NULL);
 }
@@ -889,7 +891,7 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         }
         if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
             json_object_set(j, "tool_summary", first->summary);
-        json_object_set_new(j, "labels", labels_json(&a));
+        json_object_set_new(j, "labels", o->rows ? labels_json(&a) : json_array());
         pr_buf byname = PR_BUF_INIT;
         for (size_t d = 0; d < o->nby; d++) {
             if (d)

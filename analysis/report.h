@@ -40,6 +40,9 @@ typedef struct pr_report_opts {
      * PR_PATTERN_MIN distinct values (default), -1 never. */
     int patterns;
     int findings;         /* run the findings engine (default 1); needs timeseries and histogram */
+    int durations;        /* latency and the other durations (default 1; 0: counts only, for
+                           * charts that draw none) */
+    int rows;             /* the labels list (default 1; 0: none, for charts without it) */
     int label_timeseries; /* a time series per label too (default 0; render's dashboards) */
 } pr_report_opts;
 

@@ -195,6 +195,8 @@ static uint32_t row_for_key(pr_acc *a, uint32_t k)
 static uint32_t row_of(pr_acc *a, const pr_sample *x)
 {
     pr_report_acc *p = a->priv;
+    if (!a->o->rows) /* no labels list: one row for everything */
+        return a->nrows ? 0 : new_row(a, 0, 0);
     if (p->fastdim < 0)
         return row_for_key(a, breakdown_key(a, x));
     uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
@@ -320,6 +322,11 @@ static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
                           int tx)
 {
     pr_report_acc *p = a->priv;
+    if (!a->o->durations) {
+        if (a->bounded)
+            pr_series_count(&a->rows[r].s, x, pr_sample_outcome(x));
+        return;
+    }
     if (a->bounded) {
         pr_series_add(&a->rows[r].s, x, pr_sample_outcome(x));
         return;
@@ -348,7 +355,7 @@ static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
 static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
 {
     int ok = outcome == 1;
-    if (a->bounded)
+    if (a->bounded && a->o->durations)
         pr_series_add(&a->total, x, outcome);
     else
         pr_series_count(&a->total, x, outcome);
@@ -374,7 +381,7 @@ static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
     b->count++;
     b->sent_fail += outcome == 0;
     b->sent_unknown += outcome < 0;
-    if (x->latency_ns != PR_UNKNOWN) {
+    if (x->latency_ns != PR_UNKNOWN && a->o->durations) {
         b->lat_n++;
         if (a->bounded)
             pr_vals_add(&b->lat, x->latency_ns);
@@ -1015,7 +1022,7 @@ static void acc_setup(pr_acc *a, pr_run **runs, size_t nids)
     int64_t n = 0;
     for (size_t i = 0; i < nids; i++)
         n += runs[i]->samples;
-    if (!a->bounded)
+    if (!a->bounded && o->durations)
         pr_cellsort_init(&p->vals, (size_t)n);
     p->dur = PR_D_LATENCY;
 }

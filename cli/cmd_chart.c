@@ -83,6 +83,42 @@ static int check_samples(const pr_chart_kind *kind, json_t *doc)
     return PR_EXIT_ERROR;
 }
 
+/* What the report model of a chart of this kind needs: no findings; a time series, the
+ * distribution or the labels only for the kinds that draw them; no durations for the kinds
+ * that draw counts. A chart draws percentiles from histograms (bounded mode, within 0.1%:
+ * below a pixel at any chart size), so drawing 10 million samples does not sort them. */
+static void chart_model_opts(const pr_chart_kind *kind, pr_report_opts *ro)
+{
+    unsigned nd = kind->needs;
+    if (nd & (PR_CHART_NEEDS_COMPARE | PR_CHART_NEEDS_CAPACITY))
+        return; /* several runs' headline figures: the whole model */
+    ro->findings = 0;
+    ro->timeseries = (nd & PR_CHART_NEEDS_TS) != 0;
+    ro->histogram = (nd & PR_CHART_NEEDS_DISTS) != 0;
+    ro->rows = (nd & PR_CHART_NEEDS_LABELS) != 0;
+    ro->durations = strcmp(kind->name, "throughput") && strcmp(kind->name, "status");
+    ro->exact_limit = 1;
+}
+
+/* The model of a points-only chart: the first run's identity, its request count and whether
+ * its window kept any sample (check_samples), from its metadata and the loaded points. */
+static int points_model(pr_store *st, int64_t id, const pr_report_opts *ro, const pr_points *pts,
+                        json_t **out, pr_error *err)
+{
+    pr_run *run;
+    if (pr_store_load_run(st, id, &run, err) < 0)
+        return -1;
+    json_t *r = json_pack("{s:I,s:s,s:s?,s:b,s:I,s:{s:I}}", "id", (json_int_t)run->id, "name",
+                          run->name ? run->name : "", "tool", run->tool, "summary_only",
+                          run->summary_only, "start_ns", (json_int_t)run->start_ns, "stats",
+                          "requests", (json_int_t)run->samples);
+    if (ro->from_ns != PR_UNKNOWN || ro->to_ns != PR_UNKNOWN)
+        json_object_set_new(r, "window", json_pack("{s:b}", "empty", pts->n == 0));
+    pr_run_free(run);
+    *out = json_pack("{s:[o]}", "runs", r);
+    return 0;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -195,7 +231,17 @@ static int run(int argc, char **argv)
     json_t *doc = NULL;
     pr_error err;
     pr_error_clear(&err);
-    if (rc == 0 && pr_report_build(st, ids, n, 0, &ro, &doc, &err) < 0) {
+    pr_points pts;
+    memset(&pts, 0, sizeof pts);
+    chart_model_opts(kind, &ro);
+    if (rc == 0 && n > 0 && kind->needs == PR_CHART_NEEDS_POINTS) {
+        /* every sample drawn: the points, and of the model only what check_samples reads */
+        if (pr_points_load(st, ids[0], ro.from_ns, ro.to_ns, &pts, &err) < 0 ||
+            points_model(st, ids[0], &ro, &pts, &doc, &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        }
+    } else if (rc == 0 && pr_report_build(st, ids, n, 0, &ro, &doc, &err) < 0) {
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
@@ -203,8 +249,6 @@ static int run(int argc, char **argv)
         rc = check_samples(kind, doc);
     pr_model_charts mc;
     memset(&mc, 0, sizeof mc);
-    pr_points pts;
-    memset(&pts, 0, sizeof pts);
     pr_chart_dist *dists = NULL;
     pr_model_charts *per = NULL;
     if (rc == 0) {
@@ -227,10 +271,6 @@ static int run(int argc, char **argv)
         in.n_dists = nd;
         pr_chart_points cp = {0, NULL, NULL, NULL};
         if (kind->needs & PR_CHART_NEEDS_POINTS) {
-            if (pr_points_load(st, ids[0], ro.from_ns, ro.to_ns, &pts, &err) < 0) {
-                pr_cli_print_error(&err);
-                rc = PR_EXIT_ERROR;
-            }
             cp.n = pts.n;
             cp.t_ns = pts.t_ns;
             cp.latency_ns = pts.latency_ns;
