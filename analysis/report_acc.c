@@ -192,7 +192,20 @@ static uint32_t row_for_key(pr_acc *a, uint32_t k)
 
 /* The row of a sample, NOROW to start again. A one-column breakdown maps the run's string ids
  * once each. */
-static uint32_t row_of(pr_acc *a, const pr_sample *x)
+static uint32_t row_of_slow(pr_acc *a, const pr_sample *x);
+
+static inline uint32_t row_of(pr_acc *a, const pr_sample *x)
+{
+    pr_report_acc *p = a->priv;
+    if (p->fastdim >= 0 && a->o->rows) {
+        uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
+        if (id < p->rowmap_cap && p->rowmap[id] != NOROW)
+            return p->rowmap[id];
+    }
+    return row_of_slow(a, x);
+}
+
+static uint32_t row_of_slow(pr_acc *a, const pr_sample *x)
 {
     pr_report_acc *p = a->priv;
     if (!a->o->rows) /* no labels list: one row for everything */
@@ -200,8 +213,6 @@ static uint32_t row_of(pr_acc *a, const pr_sample *x)
     if (p->fastdim < 0)
         return row_for_key(a, breakdown_key(a, x));
     uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
-    if (id < p->rowmap_cap && p->rowmap[id] != NOROW)
-        return p->rowmap[id];
     uint32_t r = row_for_key(a, breakdown_key(a, x));
     if (r == NOROW)
         return r;
@@ -216,12 +227,18 @@ static uint32_t row_of(pr_acc *a, const pr_sample *x)
 }
 
 /* The group of row r's samples with (tx) or without the Transaction Controller flag. */
-static uint32_t group_of(pr_acc *a, uint32_t r, int tx)
+static uint32_t new_group(pr_acc *a, uint32_t r, int tx);
+
+static inline uint32_t group_of(pr_acc *a, uint32_t r, int tx)
+{
+    uint32_t g = a->priv->group_of_row[(size_t)r * 2 + (tx != 0)];
+    return g ? g - 1 : new_group(a, r, tx);
+}
+
+static uint32_t new_group(pr_acc *a, uint32_t r, int tx)
 {
     pr_report_acc *p = a->priv;
     uint32_t *g = &p->group_of_row[(size_t)r * 2 + (tx != 0)];
-    if (*g)
-        return *g - 1;
     if (p->ngroups == p->groups_cap) {
         size_t cap = p->groups_cap;
         p->row_of_group = pr_xgrow(p->row_of_group, &p->groups_cap, p->ngroups + 1,
@@ -256,7 +273,7 @@ static int64_t dur_value(int d, const pr_sample *x)
 
 /* The time-series interval holding time t (ns since the epoch): its index, -1 when there are
  * no intervals, t is unknown or t is past the last one (times before the first count in it). */
-static long bin_index(const pr_acc *a, int64_t t)
+static inline long bin_index(const pr_acc *a, int64_t t)
 {
     if (!a->nbins || t == PR_UNKNOWN)
         return -1;
@@ -287,11 +304,16 @@ static int code_slot(pr_acc *a, int code)
     return PR_BIN_CODES;
 }
 
-/* A response counts in the interval where it completed (start + latency). */
-static void add_response(pr_acc *a, const pr_sample *x, int outcome)
+/* A response counts in the interval where it completed (start + latency); ks is the interval
+ * of its start (>= 0), where most responses complete. */
+static void add_response(pr_acc *a, const pr_sample *x, int outcome, long ks)
 {
-    long k = bin_index(a, x->latency_ns != PR_UNKNOWN && x->latency_ns > 0
-                              ? x->start_ns + x->latency_ns : x->start_ns);
+    long k = ks;
+    if (x->latency_ns != PR_UNKNOWN && x->latency_ns > 0) {
+        int64_t end = x->start_ns + x->latency_ns;
+        if (end - a->t0 >= ((int64_t)ks + 1) * a->interval)
+            k = bin_index(a, end);
+    }
     if (k < 0)
         return;
     pr_bin *b = &a->bins[k];
@@ -399,7 +421,7 @@ static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
         if (x->threads > b->threads)
             b->threads = x->threads;
     }
-    add_response(a, x, outcome);
+    add_response(a, x, outcome, k);
 }
 
 /* One sample of the main scan. Returns RESTART when the rows must be decided first. */
@@ -417,7 +439,8 @@ static int scan_one(pr_acc *a, const pr_sample *x)
     if (!a->bounded)
         pr_series_count(&a->rows[r].s, x, outcome);
     add_durations(a, r, g, k, x, tx);
-    pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
+    if (a->o->rows) /* the labels list's Apdex, top errors and time series */
+        pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
     if (tx) {
         /* a Transaction Controller sample sums its children: it has a label row of its
          * own but stays out of the totals, which already hold the children (as JMeter) */
@@ -443,7 +466,7 @@ static void colview_init(colview *v, const pr_block_cols *c)
     }
 }
 
-static void colview_get(const colview *v, size_t i, pr_sample *x)
+static inline void colview_get(const colview *v, size_t i, pr_sample *x)
 {
 #define V(c) v->p[c][i * v->step[c]]
     x->start_ns = V(PR_COL_START);
