@@ -12,6 +12,20 @@
 #define PR_REPORT_SCHEMA_VERSION 1
 #define PR_MAX_PERCENTILES 16
 
+/* A report's latencies handed to the caller (pr_report_opts.keep; exact mode only): every
+ * latency of the selection once, sorted, each with its row of the labels list, and the rows'
+ * labels ("(no label)" for a sample without one). Free with pr_report_latencies_dispose. */
+typedef struct pr_report_latencies {
+    int64_t *v;
+    uint16_t *r16;  /* rows, 16 bits (NULL when r32) */
+    uint32_t *r32;
+    size_t n;
+    char **row_names;
+    size_t nrows;
+    int kept;       /* 0: bounded mode or a summary-only run, nothing kept */
+} pr_report_latencies;
+void pr_report_latencies_dispose(pr_report_latencies *l);
+
 typedef struct pr_report_opts {
     double percentiles[PR_MAX_PERCENTILES]; /* default 50, 90, 95, 99, 99.9 */
     size_t npercentiles;
@@ -43,6 +57,7 @@ typedef struct pr_report_opts {
     int durations;        /* latency and the other durations (default 1; 0: counts only, for
                            * charts that draw none) */
     int rows;             /* the labels list (default 1; 0: none, for charts without it) */
+    pr_report_latencies *keep; /* when set (one run or merged runs): the sorted latencies */
     int label_timeseries; /* a time series per label too (default 0; render's dashboards) */
 } pr_report_opts;
 

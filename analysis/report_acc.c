@@ -1021,6 +1021,49 @@ static int other_durations(pr_acc *a, pr_store *st, const int64_t *ids, pr_run *
     return rc;
 }
 
+/* Hands the sorted latencies to the caller, each cell turned into its row. */
+static void keep_latencies(pr_acc *a, pr_report_latencies *k)
+{
+    pr_report_acc *p = a->priv;
+    pr_cellsort *cs = &p->vals;
+    unsigned bits = p->bin_bits;
+    for (size_t i = 0; i < cs->n; i++) {
+        uint32_t row = p->row_of_group[pr_cellsort_cell(cs, i) >> bits];
+        if (cs->c32)
+            cs->c32[i] = row;
+        else
+            cs->c16[i] = (uint16_t)row;
+    }
+    k->v = cs->v;
+    k->r16 = cs->c16;
+    k->r32 = cs->c32;
+    k->n = cs->n;
+    memset(cs, 0, sizeof *cs);
+    k->nrows = a->nrows;
+    k->row_names = pr_xcalloc(a->nrows + 1, sizeof *k->row_names);
+    char other[64];
+    for (size_t r = 0; r < a->nrows; r++) {
+        const pr_row *row = &a->rows[r];
+        const char *name = row->key ? pr_strtab_get(a->names, row->key) : NULL;
+        if (row->other)
+            snprintf(other, sizeof other, "other (%lld label%s)", (long long)row->keys,
+                     row->keys == 1 ? "" : "s");
+        k->row_names[r] = pr_xstrdup(row->other ? other : name && *name ? name : "(no label)");
+    }
+    k->kept = 1;
+}
+
+void pr_report_latencies_dispose(pr_report_latencies *l)
+{
+    free(l->v);
+    free(l->r16);
+    free(l->r32);
+    for (size_t r = 0; r < l->nrows; r++)
+        free(l->row_names[r]);
+    free(l->row_names);
+    memset(l, 0, sizeof *l);
+}
+
 static void acc_setup(pr_acc *a, pr_run **runs, size_t nids)
 {
     pr_report_acc *p = a->priv = pr_xcalloc(1, sizeof *a->priv);
@@ -1072,6 +1115,8 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
     }
     pr_cellsort_sort(&p->vals);
     latency_pass(a);
+    if (a->o->keep)
+        keep_latencies(a, a->o->keep);
     rc = other_durations(a, st, ids, runs, nids, err);
     pr_cellsort_dispose(&p->vals);
     return rc;
