@@ -707,13 +707,13 @@ static const pr_vec *side_label_lat(const pr_compare_side *s, const char *name)
 }
 
 /* The end of the batch of label names from `from` whose latencies, extracted together, hold
- * at most a quarter of the largest side's samples (one at least). */
+ * at most half the largest side's samples (one at least). */
 static size_t label_batch(const pr_compare_side *sides, size_t n, json_t *names, size_t from)
 {
     size_t biggest = 0, used = 0, k = from;
     for (size_t i = 0; i < n; i++)
         biggest = sides[i].pairs.n > biggest ? sides[i].pairs.n : biggest;
-    size_t budget = biggest / 4 > 1000000 ? biggest / 4 : 1000000;
+    size_t budget = biggest / 2 > 1000000 ? biggest / 2 : 1000000;
     for (; k < json_array_size(names); k++) {
         const char *name = json_string_value(json_array_get(names, k));
         size_t need = 0;
