@@ -8,14 +8,20 @@
 #include <stdint.h>
 #include "analysis/vec.h"
 
+typedef struct pr_cellsort_bk pr_cellsort_bk; /* internal */
+
 typedef struct pr_cellsort {
     int64_t *v;
     uint16_t *c16;
     uint32_t *c32;  /* cells wider than 16 bits */
     size_t n, cap;
+    pr_cellsort_bk *bk; /* large sets: the pairs come in by value buckets (cellsort.c) */
 } pr_cellsort;
 
-/* Room for cap pairs (grows if more come). */
+/* Room for cap pairs (grows if more come). From PR_CELLSORT_BUCKETED pairs on, each pair goes
+ * at once into a block of its value's bucket (pr_rsort_bucket), so the sort moves whole blocks
+ * and then sorts buckets that fit in cache, rather than moving every pair at random. */
+#define PR_CELLSORT_BUCKETED (1u << 20)
 void pr_cellsort_init(pr_cellsort *cs, size_t cap);
 void pr_cellsort_add(pr_cellsort *cs, int64_t v, uint32_t cell);
 /* Sorts by value (cells follow), on pr_rsort_threads() threads. */

@@ -225,7 +225,7 @@ static void take_kept(pr_compare_side *out, pr_report_latencies *k, pr_strtab *l
     uint32_t *label_of = pr_xmalloc((k->nrows + 1) * sizeof *label_of);
     for (size_t r = 0; r < k->nrows; r++)
         label_of[r] = pr_strtab_intern_cstr(labels, k->row_names[r]) - 1;
-    out->pairs = (pr_cellsort){k->v, k->r16, k->r32, k->n, k->n ? k->n : 1};
+    out->pairs = (pr_cellsort){k->v, k->r16, k->r32, k->n, k->n ? k->n : 1, NULL};
     for (size_t i = 0; i < k->n; i++) {
         uint32_t l = label_of[k->r32 ? k->r32[i] : k->r16[i]];
         if (k->r32)

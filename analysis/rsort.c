@@ -10,18 +10,13 @@
 #define RS_SMALL 48            /* insertion sort below this */
 #define RS_LSD_MAX 32768       /* ranges this small are finished LSD through the buffer */
 #define RS_LSD_BITS 11         /* LSD digit width at most */
-#define RS_MSD_BUCKETS 3776u   /* rs_bucket's range */
+#define RS_MSD_BUCKETS PR_RSORT_BUCKETS
 #define RS_PAR_MIN 65536       /* smaller sorts stay on one thread */
 #define RS_MAX_THREADS 8
 
-/* The MSD digit of u (a key minus the smallest): u itself below 64, else its octave and the
- * 6 bits below the leading one, 64 buckets per octave (monotonic in u). */
 static inline size_t rs_bucket(uint64_t u)
 {
-    if (u < 64)
-        return (size_t)u;
-    unsigned msb = 63 - (unsigned)__builtin_clzll(u);
-    return (size_t)(msb - 5) << 6 | (size_t)(u >> (msb - 6) & 63);
+    return pr_rsort_bucket(u);
 }
 
 /* A thread's LSD buffers: keys and payloads of up to `cap` elements, digit counts. */
@@ -101,4 +96,21 @@ int pr_rsort_threads(void)
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n >= 2 ? 2 : 1;
+}
+
+void pr_rsort_i64_u16_ranges(int64_t *key, uint16_t *payload, const size_t *bounds,
+                             size_t nranges, int threads)
+{
+    sort_ranges_k16(key, payload, bounds, nranges, threads);
+}
+
+void pr_rsort_i64_u32_ranges(int64_t *key, uint32_t *payload, const size_t *bounds,
+                             size_t nranges, int threads)
+{
+    sort_ranges_k32(key, payload, bounds, nranges, threads);
+}
+
+void pr_rsort_i64_ranges(int64_t *key, const size_t *bounds, size_t nranges, int threads)
+{
+    sort_ranges_k(key, bounds, nranges, threads);
 }

@@ -224,4 +224,56 @@ static void RS_NAME(sort_par)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int th
     }
 }
 
+typedef struct RS_NAME(rjob) {
+    int64_t *k;
+    RS_P(RS_PAYLOAD *p;)
+    const size_t *bounds;
+    size_t r0, r1; /* ranges [r0, r1) */
+} RS_NAME(rjob);
+
+static void *RS_NAME(rworker)(void *arg)
+{
+    RS_NAME(rjob) *j = arg;
+    rs_scratch *s = scratch_new(RS_LSD_MAX);
+    for (size_t r = j->r0; r < j->r1; r++) {
+        size_t a = j->bounds[r], n = j->bounds[r + 1] - a;
+        if (n > 1)
+            RS_NAME(sort)(s, j->k + a RS_P(, j->p + a), n);
+    }
+    scratch_free(s);
+    return NULL;
+}
+
+/* Sorts each range [bounds[r], bounds[r + 1]) for r < nranges, the ranges shared between
+ * threads by their sizes. */
+static void RS_NAME(sort_ranges)(int64_t *k RS_P(, RS_PAYLOAD *p), const size_t *bounds,
+                                 size_t nranges, int threads)
+{
+    size_t total = bounds[nranges] - bounds[0];
+    if (threads < 2 || total < RS_PAR_MIN)
+        threads = 1;
+    if (threads > RS_MAX_THREADS)
+        threads = RS_MAX_THREADS;
+    RS_NAME(rjob) jobs[RS_MAX_THREADS];
+    pthread_t tid[RS_MAX_THREADS];
+    size_t r = 0;
+    for (int t = 0; t < threads; t++) {
+        size_t goal = bounds[0] + total / (size_t)threads * (size_t)(t + 1);
+        jobs[t] = (RS_NAME(rjob)){k RS_P(, p), bounds, r, r};
+        while (jobs[t].r1 < nranges && (t == threads - 1 || bounds[jobs[t].r1] < goal))
+            jobs[t].r1++;
+        r = jobs[t].r1;
+    }
+    int started[RS_MAX_THREADS] = {0};
+    for (int t = 1; t < threads; t++)
+        started[t] = pthread_create(&tid[t], NULL, RS_NAME(rworker), &jobs[t]) == 0;
+    RS_NAME(rworker)(&jobs[0]);
+    for (int t = 1; t < threads; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            RS_NAME(rworker)(&jobs[t]);
+    }
+}
+
 #undef RS_P

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/cellsort.h"
 #include "analysis/rsort.h"
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
@@ -103,11 +104,47 @@ static void test_rsort__parallel_matches_qsort(void **st)
                 check_kind(kind, 200000 + (size_t)kind * 1111, width, threads);
 }
 
+/* A bucketed pair set (past PR_CELLSORT_BUCKETED), with negatives, a concentrated bucket,
+ * more pairs than announced and cells widened half way, against qsort. */
+static void test_rsort__cellsort_bucketed(void **st)
+{
+    size_t n = PR_CELLSORT_BUCKETED + 200000;
+    pr_cellsort cs;
+    pr_cellsort_init(&cs, n - 50000); /* fewer than come: it grows */
+    pair *ref = malloc(n * sizeof *ref);
+    for (size_t i = 0; i < n; i++) {
+        int kind = (int)(i % 5);
+        int64_t k = kind == 4 ? 7000000 + (int64_t)(next() % 3) : key_of(kind == 3 ? 7 : 0, i, n);
+        uint32_t c = i > n / 2 ? (uint32_t)(next() % 100000) : (uint32_t)(next() % 60000);
+        pr_cellsort_add(&cs, k, c);
+        ref[i] = (pair){k, c};
+    }
+    pr_cellsort_sort(&cs);
+    assert_int_equal(cs.n, n);
+    assert_non_null(cs.c32);
+    qsort(ref, n, sizeof *ref, cmp_pair);
+    pair *got = malloc(n * sizeof *got);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            assert_true(cs.v[i - 1] <= cs.v[i]);
+        got[i] = (pair){cs.v[i], pr_cellsort_cell(&cs, i)};
+    }
+    qsort(got, n, sizeof *got, cmp_pair);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(got[i].k, ref[i].k);
+        assert_int_equal(got[i].p, ref[i].p);
+    }
+    free(got);
+    free(ref);
+    pr_cellsort_dispose(&cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rsort__matches_qsort),
         cmocka_unit_test(test_rsort__parallel_matches_qsort),
+        cmocka_unit_test(test_rsort__cellsort_bucketed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
