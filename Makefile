@@ -11,7 +11,7 @@
 
 PREFIX   ?= /usr/local
 CC       ?= cc
-PKGS     := jansson libxml-2.0 cairo pangocairo sqlite3 md4c md4c-html openssl zlib libxxhash
+PKGS     := jansson libxml-2.0 cairo pangocairo sqlite3 libpq md4c md4c-html openssl zlib libxxhash
 SANITIZE ?=
 WERROR   ?=
 OPT      ?= -O2

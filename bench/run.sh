@@ -54,6 +54,27 @@ measure "summary, bounded mode" "$N" "$BIN" summary --exact-limit 1 --store "$DA
 measure "summary --by label (100 labels)" "$N" "$BIN" summary --store "$DATA/bench.db" --by label 1
 measure "summary --json (time series, hist.)" "$N" "$BIN" summary --json --store "$DATA/bench.db" 1
 measure "export native" "$N" "$BIN" export --store "$DATA/bench.db" -o "$DATA/export.prf" 1
+# The same input into the PostgreSQL store: a scratch server (tests/tools/pg.sh, fsync on as a
+# team's server would run), the client's CPU only (the server's is not in the cpu column).
+if [ "${BENCH_PG:-1}" = 1 ]; then
+  pgdir=$(mktemp -d)
+  if pgenv=$(sh tests/tools/pg.sh start "$pgdir" durable 2>"$DATA/.pgerr"); then
+    eval "$pgenv"
+    sh tests/tools/pg.sh createdb perfreport_bench
+    PG=postgresql:///perfreport_bench
+    measure "ingest native -> PostgreSQL" "$N" "$BIN" ingest --quiet --store "$PG" "$DATA/native-$N.prf"
+    measure "summary, no findings (PostgreSQL)" "$N" "$BIN" summary --no-findings --store "$PG" -p 50,75,90,95,99,99.9,99.99 1
+    measure "summary (7 percentiles, findings) PG" "$N" "$BIN" summary --store "$PG" -p 50,75,90,95,99,99.9,99.99 1
+    measure "export native (PostgreSQL)" "$N" "$BIN" export --store "$PG" -o "$DATA/export-pg.prf" 1
+    cmp -s "$DATA/export.prf" "$DATA/export-pg.prf" && echo "export from both stores: the same bytes" ||
+      echo "export from both stores: DIFFERENT"
+    psql -X -At -d perfreport_bench -c "SELECT 'PostgreSQL store size: ' || pg_size_pretty(pg_database_size(current_database()))"
+    sh tests/tools/pg.sh stop "$pgdir"
+  else
+    echo "PostgreSQL: $(tail -1 "$DATA/.pgerr")"
+  fi
+  rm -rf "$pgdir"
+fi
 bench_report
 # per-format benches (bench/bench_*.c), at the sizes the targets name unless BENCH_SMALL=1
 if [ "${BENCH_SMALL:-}" = 1 ]; then

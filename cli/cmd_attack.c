@@ -12,7 +12,10 @@
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/shard.h"
+#include "cli/views.h"
 #include "gen/attack.h"
+#include "gen/metrics.h"
 #include "gen/targets.h"
 #include "model/input.h"
 #include "model/lex.h"
@@ -63,11 +66,19 @@ static const char help[] =
     "  --shard I/N             be generator I of N: 1/N of the rate (interleaved schedule) and\n"
     "                          of the connections and requests; see docs/distributed.md\n"
     "  --start-at T            common schedule start (RFC 3339 or Unix seconds)\n"
+    "  --shards N              N generators, this one's index from $JOB_COMPLETION_INDEX\n"
+    "                          (a Kubernetes Indexed Job) or --shard-index-env NAME\n"
+    "  --run-id ID             land this shard in the store's shared run ID (one transaction\n"
+    "                          when the attack ends; default $PERFREPORT_RUN_ID, or the job\n"
+    "                          name when the index comes from the environment)\n"
     "Output:\n"
     "  -o, --output FILE       native sample stream (default stdout, not a terminal)\n"
     "  --ingest                write into the store instead (with --store, --name, --tag)\n"
     "  --name NAME, --tag K=V  run name and tags\n"
     "  -q, --quiet             no live line, no summary\n"
+    "  --metrics-listen H:P    serve live OpenMetrics/Prometheus text at http://H:P/metrics\n"
+    "                          while the attack runs (requests by label and status, latency\n"
+    "                          and send-lateness histograms, sent, in flight)\n"
     "A live line (elapsed, sent, completed, rate, p50/p99, errors) is shown on stderr when it\n"
     "is a terminal, and a summary at the end, with the figures `perfreport summary` gives for\n"
     "the same samples (a 4xx/5xx status is an error). The first Ctrl-C stops cleanly (the run\n"
@@ -84,6 +95,7 @@ typedef struct cfg {
     const char *output;
     const char *name;
     const char *store;
+    char *run_key;  /* the shared run this shard lands in, NULL for a run of its own */
     int ingest;
     int quiet;
     int live;
@@ -350,6 +362,53 @@ static int step_to_store(const cfg *c, pr_store *store, double rate, int64_t ste
     if (rc == 0 && !c->quiet)
         fprintf(stderr, "-> run %lld (%lld samples)\n", (long long)res.run_id,
                 (long long)res.samples);
+    if (rc == 0 && pr_cli_update_views(store, &res.run_id, 1) != 0)
+        rc = pr_error_set(err, PR_ESTORE, NULL, 0, 0, "the views are not up to date");
+    return rc;
+}
+
+/* ---- a shard of a shared run: samples spool to a file, landing in one transaction at the
+ * end (so shards of one run never hold the run's lock while they send) ---- */
+
+static FILE *open_spool(const cfg *c, char **path)
+{
+    if (c->output && strcmp(c->output, "-")) {
+        *path = pr_xstrdup(c->output);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        *path = pr_xasprintf("%s/perfreport-shard-XXXXXX.prf", tmp && *tmp ? tmp : "/tmp");
+        int fd = mkstemps(*path, 4);
+        if (fd < 0) {
+            pr_cli_errorf("%s: %s", *path, strerror(errno));
+            return NULL;
+        }
+        close(fd);
+    }
+    FILE *f = fopen(*path, "wb");
+    if (!f)
+        pr_cli_errorf("%s: %s", *path, strerror(errno));
+    return f;
+}
+
+/* The store is opened again here: a connection idle for the whole attack may be gone. */
+static int land_spool(const cfg *c, FILE *spool, const char *path)
+{
+    if (fclose(spool) != 0) {
+        pr_cli_errorf("%s: %s", path, strerror(errno));
+        return PR_EXIT_ERROR;
+    }
+    pr_store *store;
+    int rc = pr_cli_open_store(c->store, 1, &store);
+    if (rc == 0) {
+        rc = pr_cli_shard_land(store, c->run_key, c->o.shard, c->o.nshards, path, "attack",
+                               "attack", c->quiet);
+        pr_store_close(store);
+    }
+    if (rc == 0 && !c->output)
+        unlink(path);
+    else if (rc != 0)
+        pr_cli_errorf("the samples are kept in %s: land them with perfreport ingest --run-id "
+                      "'%s' --shard %d/%d %s", path, c->run_key, c->o.shard, c->o.nshards, path);
     return rc;
 }
 
@@ -391,6 +450,9 @@ static int run(int argc, char **argv)
         {"ingest", no_argument, NULL, 7},              {"name", required_argument, NULL, 8},
         {"tag", required_argument, NULL, 9},           {"store", required_argument, NULL, 10},
         {"shard", required_argument, NULL, 11},        {"start-at", required_argument, NULL, 12},
+        {"run-id", required_argument, NULL, 13},       {"shards", required_argument, NULL, 14},
+        {"shard-index-env", required_argument, NULL, 15},
+        {"metrics-listen", required_argument, NULL, 16},
         {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     if (pr_cli_wants_help(argc, argv, "attack"))
@@ -404,8 +466,9 @@ static int run(int argc, char **argv)
     const char *rate = NULL;
     const char *headers[MAX_HEADERS];
     size_t nheaders = 0;
-    int64_t v, conns = -1, maxconns = 0;
-    int opt;
+    int64_t v, conns = -1, maxconns = 0, shards = 0;
+    const char *run_id = NULL, *index_env = NULL, *metrics_addr = NULL;
+    int opt, shard_given = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "r:c:n:t:w:m:H:d:ko:q", longopts, NULL)) != -1) {
         switch (opt) {
@@ -453,8 +516,13 @@ static int run(int argc, char **argv)
             }
             c.o.shard = i;
             c.o.nshards = n;
+            shard_given = 1;
             break;
         }
+        case 13: run_id = optarg; break;
+        case 14: if (parse_count("--shards", optarg, 1, &shards) < 0 || shards > 1000000) return PR_EXIT_USAGE; break;
+        case 15: index_env = optarg; break;
+        case 16: metrics_addr = optarg; break;
         case 12: {
             int64_t ns;
             double secs;
@@ -512,8 +580,18 @@ static int run(int argc, char **argv)
         pr_cli_errorf("give --duration or --requests (see perfreport attack --help)");
         return PR_EXIT_USAGE;
     }
-    if (c.ingest && c.output) {
+    /* the shard and the shared run (after the other usage checks: run_key is malloc'd) */
+    if (pr_cli_shard_resolve(index_env, (int)shards, shard_given, run_id, &c.o.shard,
+                             &c.o.nshards, &c.run_key) != 0)
+        return PR_EXIT_USAGE;
+    if (c.ingest && c.output && !c.run_key) {
         pr_cli_errorf("--ingest and -o exclude each other");
+        return PR_EXIT_USAGE;
+    }
+    if (c.run_key && nsteps > 1) {
+        pr_cli_errorf("--run-id: a stepped rate makes a run per step; run each step as its own "
+                      "job");
+        free(c.run_key);
         return PR_EXIT_USAGE;
     }
     /* targets */
@@ -524,6 +602,8 @@ static int run(int argc, char **argv)
     size_t body_len = 0;
     FILE *out = NULL;
     pr_store *store = NULL;
+    char *spool = NULL; /* a shard's samples before they land */
+    pr_metrics *metrics = NULL;
     for (int i = optind; i < argc && rc == 0; i++)
         rc = pr_targets_add(&t, method, argv[i], NULL, 0, NULL, 0, &err);
     if (rc == 0 && (targets_file || optind == argc)) {
@@ -560,7 +640,17 @@ static int run(int argc, char **argv)
         goto out;
     }
     /* output */
-    if (c.ingest) {
+    if (c.run_key) {
+        if (!c.name)
+            c.name = c.run_key;
+        /* the store must be there before the load starts; it is opened again to land */
+        if (pr_cli_open_store(c.store, 1, &store) != 0)
+            goto out;
+        pr_store_close(store);
+        store = NULL;
+        if (!(out = open_spool(&c, &spool)))
+            goto out;
+    } else if (c.ingest) {
         if (pr_cli_open_store(c.store, 1, &store) != 0)
             goto out;
     } else if (c.output && strcmp(c.output, "-")) {
@@ -577,6 +667,19 @@ static int run(int argc, char **argv)
             goto out;
         }
         out = stdout;
+    }
+    if (metrics_addr) {
+        metrics = pr_metrics_new();
+        if (pr_metrics_listen(metrics, metrics_addr, &err) < 0) {
+            pr_cli_print_error(&err);
+            exit_code = err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
+            goto out;
+        }
+        c.o.metrics = metrics;
+        if (!c.quiet)
+            fprintf(stderr, "metrics at http://%.*s:%d/metrics\n",
+                    (int)(strrchr(metrics_addr, ':') - metrics_addr), metrics_addr,
+                    pr_metrics_port(metrics));
     }
     c.live = !c.quiet && isatty(2);
     if (c.live) {
@@ -600,7 +703,7 @@ static int run(int argc, char **argv)
         memset(&st, 0, sizeof st);
         tally tl;
         tally_init(&tl);
-        if (store)
+        if (store && !c.run_key)
             rc = step_to_store(&c, store, r, s, nsteps, &st, &tl, &err);
         else
             rc = step_to_file(&c, out, r, s, nsteps, &st, &tl, &err);
@@ -633,6 +736,12 @@ static int run(int argc, char **argv)
     /* a clean stop (Ctrl-C) is not an error: the run is complete up to it; a run where
      * every request failed is recorded all the same but fails, as `check` would */
     exit_code = done > 0 && succeeded == 0 ? PR_EXIT_THRESHOLD : 0;
+    if (c.run_key) { /* a shard lands whatever its requests did */
+        int landed = land_spool(&c, out, spool);
+        out = NULL;
+        if (landed != 0)
+            exit_code = landed;
+    }
 out:
     if (out && out != stdout && fclose(out) != 0 && exit_code == 0) {
         pr_cli_errorf("%s: %s", c.output, strerror(errno));
@@ -644,6 +753,9 @@ out:
     }
     if (store)
         pr_store_close(store);
+    pr_metrics_free(metrics);
+    free(spool);
+    free(c.run_key);
     free(body);
     pr_targets_dispose(&t);
     return exit_code;

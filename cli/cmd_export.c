@@ -1,8 +1,10 @@
-/* `perfreport export`: a run's samples as the native stream, CSV or NDJSON. */
+/* `perfreport export`: a run's samples as the native stream, CSV or NDJSON; its points as
+ * InfluxDB line protocol (JMeter's listener schema) or its summary as OpenMetrics text. */
 #include "analysis/hgrm.h"
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/export_metrics.h"
 #include "cli/selection.h"
 #include "model/buf.h"
 #include "model/native.h"
@@ -16,7 +18,7 @@ typedef struct exporter {
     FILE *f;
     pr_run *run;
     pr_native_writer *w;
-    int fmt; /* 0 native, 1 csv, 2 ndjson, 3 hgrm */
+    int fmt; /* 0 native, 1 csv, 2 ndjson, 3 hgrm, 4 influx, 5 prometheus (formats[] in run) */
     pr_vec lat;
     pr_error *err;
 } exporter;
@@ -114,7 +116,13 @@ static int run(int argc, char **argv)
     static const struct option longopts[] = {{"store", required_argument, NULL, 'S'},
                                              {"format", required_argument, NULL, 'f'},
                                              {"output", required_argument, NULL, 'o'},
+                                             {"measurement", required_argument, NULL, 1},
+                                             {"application", required_argument, NULL, 2},
+                                             {"interval", required_argument, NULL, 3},
+                                             {"percentiles", required_argument, NULL, 4},
                                              {NULL, 0, NULL, 0}};
+    pr_influx_opts io;
+    pr_influx_opts_init(&io);
     const char *store = NULL, *format = "native", *output = "-";
     int c;
     optind = 1;
@@ -123,20 +131,33 @@ static int run(int argc, char **argv)
         case 'S': store = optarg; break;
         case 'f': format = optarg; break;
         case 'o': output = optarg; break;
+        case 1: io.measurement = optarg; break;
+        case 2: io.application = optarg; break;
+        case 3:
+            if (pr_lex_duration(optarg, strlen(optarg), 0, &io.interval_ns) < 0 ||
+                io.interval_ns <= 0) {
+                pr_cli_errorf("--interval %s: expected a duration such as 5s", optarg);
+                return PR_EXIT_USAGE;
+            }
+            break;
+        case 4:
+            if (pr_influx_parse_pcts(&io, optarg) < 0) {
+                pr_cli_errorf("--percentiles %s: expected up to %d values in (0, 100], e.g. "
+                              "90,95,99", optarg, PR_INFLUX_MAX_PCTS);
+                return PR_EXIT_USAGE;
+            }
+            break;
         default: return PR_EXIT_USAGE;
         }
     }
     exporter x = {0};
-    if (!strcmp(format, "native"))
-        x.fmt = 0;
-    else if (!strcmp(format, "csv"))
-        x.fmt = 1;
-    else if (!strcmp(format, "ndjson"))
-        x.fmt = 2;
-    else if (!strcmp(format, "hgrm"))
-        x.fmt = 3;
-    else {
-        pr_cli_errorf("export: unknown --format '%s' (native, csv, ndjson, hgrm)", format);
+    static const char *const formats[] = {"native", "csv",    "ndjson",    "hgrm",
+                                          "influx", "prometheus", NULL}; /* x.fmt = index */
+    for (x.fmt = 0; formats[x.fmt] && strcmp(formats[x.fmt], format); x.fmt++)
+        ;
+    if (!formats[x.fmt]) {
+        pr_cli_errorf("export: unknown --format '%s' (native, csv, ndjson, hgrm, influx, "
+                      "prometheus)", format);
         return PR_EXIT_USAGE;
     }
     if (argc - optind != 1) {
@@ -161,6 +182,18 @@ static int run(int argc, char **argv)
                       "or name the run", argv[optind], n, list.p, n > 8 ? ", …" : "");
         pr_buf_dispose(&list);
         rc = PR_EXIT_USAGE;
+    }
+    if (rc == 0 && x.fmt >= 4) {
+        pr_buf b = PR_BUF_INIT;
+        int r = x.fmt == 4 ? pr_export_influx(st, ids[0], &io, &b, &err)
+                           : pr_export_openmetrics(st, ids[0], &b, &err);
+        if (r < 0)
+            pr_cli_print_error(&err);
+        rc = r < 0 || pr_cli_write_file(output, b.p ? b.p : "", b.len) < 0 ? PR_EXIT_ERROR : 0;
+        pr_buf_dispose(&b);
+        free(ids);
+        pr_store_close(st);
+        return rc;
     }
     if (rc == 0 && pr_store_load_run(st, ids[0], &x.run, &err) < 0) {
         pr_cli_print_error(&err);
@@ -214,12 +247,22 @@ static int run(int argc, char **argv)
 }
 
 const pr_command pr_cmd_export = {
-    "export", "export [--format native|csv|ndjson|hgrm] [-o FILE] RUN",
-    "write a run's samples (native stream, CSV or NDJSON)",
+    "export", "export [--format native|csv|ndjson|hgrm|influx|prometheus] [-o FILE] RUN",
+    "write a run's samples (native, CSV, NDJSON) or its metrics (InfluxDB, OpenMetrics)",
     "Writes every sample of RUN to FILE (default stdout). The native stream can be\n"
     "ingested again elsewhere (docs/format.md); CSV and NDJSON hold one sample per line\n"
     "with times in ns and empty/absent fields where the source did not know a value.\n"
     "hgrm is HdrHistogram's percentile distribution (ms) of the exact latencies, for HDR\n"
-    "tools and plotters.\n\n"
-    "example:\n  perfreport export --format csv -o run3.csv 3\n",
+    "tools and plotters.\n"
+    "influx is InfluxDB line protocol in the schema of JMeter's InfluxDB backend listener\n"
+    "(measurement jmeter: transaction/statut points every --interval, default 5s, with\n"
+    "count, avg, min, max, hit, sb, rb and pctNN.0 in ms; error points; events), so JMeter's\n"
+    "Grafana dashboards show the run; --measurement, --application (default the run's\n"
+    "name), --percentiles 90,95,99 as the listener's options. prometheus is the run's\n"
+    "summary as OpenMetrics text (gauges and a latency summary) for a Pushgateway.\n"
+    "docs/metrics.md gives every field.\n\n"
+    "examples:\n  perfreport export --format csv -o run3.csv 3\n"
+    "  perfreport export --format influx 3 | curl --data-binary @- 'http://influx:8086/write?db=jmeter'\n"
+    "  perfreport export --format prometheus 3 | curl --data-binary @- \\\n"
+    "      http://pushgateway:9091/metrics/job/perfreport/run/3\n",
     run};

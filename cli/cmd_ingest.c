@@ -1,6 +1,7 @@
 /* `perfreport ingest`: detect each input's format, parse it into the store, one transaction per file. */
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/views.h"
 #include "model/xalloc.h"
 #include "parsers/join.h"
 #include "parsers/parser.h"
@@ -63,9 +64,16 @@ static char *base_of(const char *path)
     return s;
 }
 
-static int ingest_one(pr_store *st, const char *path, const char *name, const pr_parser *forced,
+/* --run-id: the shared run (of a distributed attack) the inputs land in as shards. */
+typedef struct shard_target {
+    const char *run_id;
+    int index, count;  /* index -1: each input's own meta "shard" says */
+} shard_target;
+
+static int ingest_one(pr_store *st, const char *path, const char *name, const shard_target *shard,
+                      const pr_parser *forced,
                       char **tags, int ntags, json_t *user_meta, const pr_parse_opts *popts,
-                      int force, int quiet)
+                      int force, int quiet, pr_ingest_result *out)
 {
     pr_error err;
     pr_error_clear(&err);
@@ -87,7 +95,9 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
         }
     }
     pr_ingest *ing;
-    if (pr_ingest_begin(st, &ing, name, path, &err) < 0) {
+    if ((shard->run_id ? pr_ingest_begin_shard(st, &ing, shard->run_id, shard->index,
+                                               shard->count, path, &err)
+                       : pr_ingest_begin(st, &ing, name, path, &err)) < 0) {
         pr_cli_print_error(&err);
         pr_input_close(in);
         return PR_EXIT_ERROR;
@@ -152,7 +162,12 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
             fprintf(stderr, "perfreport: %s: already ingested as run %d; skipped (--force to "
                             "ingest again)\n", pr_input_name(in), res.duplicate_of);
     } else if (!quiet) {
-        if (summary_only)
+        if (res.shard_count)
+            printf("%s: %s, %lld samples -> run %lld '%s' as shard %d of %d (%d of %d in)\n",
+                   pr_input_name(in), p->name, (long long)res.samples, (long long)res.run_id,
+                   runname, res.shard_index, res.shard_count, res.shards_landed,
+                   res.shard_count);
+        else if (summary_only)
             printf("%s: %s, summary only -> run %lld '%s'\n", pr_input_name(in), p->name,
                    (long long)res.run_id, runname);
         else if (res.samples == 0 && has_summary)
@@ -166,6 +181,8 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const pr
                    (long long)res.samples, (long long)res.run_id, runname);
     }
     pr_input_close(in);
+    if (rc == 0 && !res.duplicate_of)
+        *out = res;
     return rc < 0 ? PR_EXIT_ERROR : 0;
 }
 
@@ -179,11 +196,13 @@ static int run(int argc, char **argv)
         {"tz", required_argument, NULL, 3},       {"jtl-timestamp", required_argument, NULL, 4},
         {"split-runs", no_argument, NULL, 5},     {"recover", no_argument, NULL, 6},
         {"subresults", required_argument, NULL, 7}, {"meta", required_argument, NULL, 8},
+        {"run-id", required_argument, NULL, 9},   {"shard", required_argument, NULL, 10},
         {NULL, 0, NULL, 0}};
     const char *store = NULL, *name = NULL, *metafile = NULL;
     const pr_parser *forced = NULL;
     char **tags = pr_xcalloc((size_t)argc, sizeof *tags);
     int ntags = 0, force = 0, quiet = pr_cli_quiet(), c, rc = 0;
+    shard_target shard = {NULL, -1, 0};
     pr_parse_opts po;
     memset(&po, 0, sizeof po);
     optind = 1;
@@ -227,6 +246,17 @@ static int run(int argc, char **argv)
         case 5: po.split_runs = 1; break;
         case 8: metafile = optarg; break;
         case 6: po.recover = 1; break;
+        case 9: shard.run_id = optarg; break;
+        case 10: {
+            char extra;
+            if (sscanf(optarg, "%d/%d%c", &shard.index, &shard.count, &extra) != 2 ||
+                shard.count < 1 || shard.index < 0 || shard.index >= shard.count) {
+                pr_cli_errorf("--shard %s: expected I/N with 0 <= I < N", optarg);
+                free(tags);
+                return PR_EXIT_USAGE;
+            }
+            break;
+        }
         case 7:
             po.subresults = !strcmp(optarg, "include") ? PR_SUB_INCLUDE
                             : !strcmp(optarg, "only") ? PR_SUB_ONLY
@@ -242,6 +272,11 @@ static int run(int argc, char **argv)
     }
     if (optind >= argc) {
         pr_cli_errorf("ingest: no input files (use - for stdin)");
+        free(tags);
+        return PR_EXIT_USAGE;
+    }
+    if (shard.count && (!shard.run_id || argc - optind > 1 || name)) {
+        pr_cli_errorf("--shard I/N lands one input in the shared run --run-id ID (without --name)");
         free(tags);
         return PR_EXIT_USAGE;
     }
@@ -274,6 +309,8 @@ static int run(int argc, char **argv)
     /* Without --name, inputs of one command that share a base name (ab's run.txt, run.tsv
      * and run.csv) form one run, named after that base name. */
     char **bases = pr_xcalloc((size_t)argc, sizeof *bases);
+    int64_t *landed = NULL; /* runs changed, for the views */
+    size_t nlanded = 0, caplanded = 0;
     for (int i = optind; i < argc; i++)
         bases[i] = base_of(argv[i]);
     for (int i = optind; i < argc; i++) {
@@ -283,10 +320,20 @@ static int run(int argc, char **argv)
                 if (j != i && !strcmp(bases[i], bases[j]))
                     use = bases[i];
         }
-        int r = ingest_one(st, argv[i], use, forced, tags, ntags, user_meta, &po, force, quiet);
+        pr_ingest_result res = {0};
+        int r = ingest_one(st, argv[i], use, &shard, forced, tags, ntags, user_meta, &po, force,
+                           quiet, &res);
         if (r)
             rc = r;
+        for (int k = 0; k < res.runs; k++) {
+            landed = pr_xgrow(landed, &caplanded, nlanded + 1, sizeof *landed);
+            landed[nlanded++] = res.run_id - res.runs + 1 + k;
+        }
     }
+    int v = pr_cli_update_views(st, landed, nlanded);
+    if (v && !rc)
+        rc = v;
+    free(landed);
     for (int i = optind; i < argc; i++)
         free(bases[i]);
     free(bases);
@@ -312,7 +359,10 @@ const pr_command pr_cmd_ingest = {
     "  -q, --quiet           no progress line, no per-file report\n"
     "      --meta FILE.json  report metadata kept with the run (purpose, system, versions,\n"
     "                        hardware, topology, tuning…); render uses it when it gets no --meta\n"
-    "      --store PATH      store file (default $PERFREPORT_STORE or ./perfreport.db)\n"
+    "      --run-id ID       land the inputs in the shared run ID as its shards (from\n"
+    "                        `attack --shard I/N -o FILE`; each file says which shard it is)\n"
+    "      --shard I/N       the one input is shard I of N (for files that do not say)\n"
+    "      --store PATH|URL  store (default $PERFREPORT_STORE or ./perfreport.db)\n"
     "JMeter: --jtl-columns a,b,c  --jtl-time-format PATTERN  --tz ZONE\n"
     "        --jtl-timestamp start|end  --subresults exclude|include|only\n"
     "        --split-runs  --recover\n\n"

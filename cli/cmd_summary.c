@@ -168,6 +168,18 @@ static void print_run(json_t *r, int by_label)
             printf(" %lld", (long long)json_integer_value(v));
         printf("\n");
     }
+    json_t *shards = json_object_get(json_object_get(r, "meta"), "shards");
+    if (json_is_object(shards)) { /* a distributed run: which of its shards have landed */
+        printf("  %-13s %lld of %lld", "shards",
+               (long long)json_integer_value(json_object_get(shards, "landed")),
+               (long long)json_integer_value(json_object_get(shards, "count")));
+        json_t *missing = json_object_get(shards, "missing");
+        size_t i;
+        json_t *v;
+        json_array_foreach(missing, i, v)
+            printf("%s%lld", i ? " " : " (missing: ", (long long)json_integer_value(v));
+        printf("%s\n", json_array_size(missing) ? ")" : "");
+    }
     json_t *load = json_object_get(r, "load");
     if (json_is_string(json_object_get(load, "text")))
         printf("  %-13s %s\n", "load", jstr(load, "text"));

@@ -9,7 +9,7 @@
 
 extern const pr_command pr_cmd_ingest, pr_cmd_runs, pr_cmd_summary, pr_cmd_export,
     pr_cmd_rm, pr_cmd_tag, pr_cmd_formats, pr_cmd_render, pr_cmd_templates, pr_cmd_chart,
-    pr_cmd_check, pr_cmd_findings, pr_cmd_compare, pr_cmd_capacity, pr_cmd_trend;
+    pr_cmd_check, pr_cmd_findings, pr_cmd_compare, pr_cmd_capacity, pr_cmd_trend, pr_cmd_copy;
 
 extern const pr_command pr_cmd_attack;
 
@@ -28,6 +28,7 @@ static const pr_command *const commands[] = {
     &pr_cmd_trend,
     &pr_cmd_attack,
     &pr_cmd_export,
+    &pr_cmd_copy,
     &pr_cmd_tag,
     &pr_cmd_rm,
     &pr_cmd_formats,
@@ -51,8 +52,9 @@ static void usage(FILE *f)
                "computes exact statistics and writes reports.\n\ncommands:\n");
     for (size_t i = 0; commands[i]; i++)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "\nglobal options, before or after the command: --store PATH (or PERFREPORT_STORE;\n"
-               "default ./perfreport.db), -q/--quiet, --version, --help\n"
+    fprintf(f, "\nglobal options, before or after the command: --store PATH|URL (a SQLite file\n"
+               "or postgresql://…; or PERFREPORT_STORE; default ./perfreport.db), -q/--quiet,\n"
+               "--version, --help\n"
                "exit codes: 0 ok, 1 error, 2 usage, 3 a threshold failed (check), a regression\n"
                "(compare) or no request of an attack succeeded\n"
                "`perfreport COMMAND --help` describes a command.\n");

@@ -24,6 +24,7 @@
 #include "gen/hist.h"
 #include "gen/http.h"
 #include "gen/loop.h"
+#include "gen/metrics.h"
 #include "model/lex.h"
 #include "model/strtab.h"
 #include "model/xalloc.h"
@@ -1208,9 +1209,17 @@ static int consume(attack *a, consumer *k, batch *b, pr_error *err)
             k->start_real = s.start_ns;
         if (s.start_ns + s.latency_ns > k->end_real)
             k->end_real = s.start_ns + s.latency_ns;
+        if (a->o->metrics)
+            pr_metrics_observe(a->o->metrics, k->sink->run, &s, 1);
         int rc = pr_sink_emit(k->sink, &s, err);
         if (rc < 0)
             return rc;
+    }
+    if (a->o->metrics) {
+        uint64_t sent = 0;
+        for (int i = 0; i < a->nworkers; i++)
+            sent += k->sent[i];
+        pr_metrics_progress(a->o->metrics, sent, (int64_t)(sent - k->st.completed));
     }
     return 0;
 }

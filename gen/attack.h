@@ -92,6 +92,7 @@ typedef struct pr_attack_opts {
     int64_t start_real_ns;      /* schedule start, ns since the epoch (0 = now) */
     const char *tool_version;   /* recorded in the run metadata */
     atomic_int *stop;           /* set non-zero (e.g. from SIGINT) to stop cleanly; may be NULL */
+    struct pr_metrics *metrics; /* live counters to update (gen/metrics.h); may be NULL */
     /* Called from the calling thread about every progress_interval_ns (0 = never). */
     void (*progress)(void *payload, const pr_attack_stats *st);
     void *progress_payload;

@@ -26,6 +26,7 @@ void pr_run_free(pr_run *r)
     free(r->format);
     free(r->tool);
     free(r->tool_version);
+    free(r->key);
     for (size_t i = 0; i < r->ntags; i++) {
         free(r->tags[i].key);
         free(r->tags[i].value);

@@ -38,6 +38,8 @@ typedef struct pr_run {
     pr_strtab *strings;      /* interned strings of the run's samples (owned) */
     int64_t samples;         /* samples stored for the run (store-maintained) */
     int64_t successes;       /* of which successful (store-maintained) */
+    int64_t created_s;       /* when the store created the run, s since the epoch (0 unknown) */
+    char *key;               /* distributed run: the key its shards agree on, else NULL */
 } pr_run;
 
 /* The summary object of a summary-only run. Every key is optional: a tool's number goes in

@@ -1,83 +1,16 @@
-/* The SQLite store: schema, ingest transactions with aggregates, run queries and block scans. */
-#include "store/store.h"
+/* The store's common part: choosing a backend, ingest transactions (sample blocks plus the
+ * aggregates of what an input adds), shards landing in a shared run, and the queries. */
+#include "store/backend.h"
 #include "model/buf.h"
 #include "model/native.h"
 #include "model/xalloc.h"
-#include <math.h>
-#include <sqlite3.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-struct pr_store {
-    sqlite3 *db;
-    char *path;
-};
-
-static const char *const schema_sql =
-    "CREATE TABLE IF NOT EXISTS runs ("
-    "  id INTEGER PRIMARY KEY,"
-    "  name TEXT NOT NULL,"
-    "  tool TEXT, format TEXT, tool_version TEXT,"
-    "  samples INTEGER NOT NULL DEFAULT 0,"
-    "  successes INTEGER NOT NULL DEFAULT 0,"
-    "  start_ns INTEGER, end_ns INTEGER,"
-    "  load_model TEXT NOT NULL DEFAULT 'unknown',"
-    "  offered_rate REAL, concurrency INTEGER,"
-    "  summary_only INTEGER NOT NULL DEFAULT 0,"
-    "  summary_json TEXT,"
-    "  meta_json TEXT NOT NULL DEFAULT '{}',"
-    "  created_at INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS runs_name ON runs(name);"
-    "CREATE TABLE IF NOT EXISTS sources ("
-    "  id INTEGER PRIMARY KEY,"
-    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  path TEXT NOT NULL, digest TEXT NOT NULL, format TEXT,"
-    "  samples INTEGER NOT NULL, ingested_at INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS sources_digest ON sources(digest);"
-    "CREATE TABLE IF NOT EXISTS tags ("
-    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, key));"
-    "CREATE TABLE IF NOT EXISTS strings ("
-    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  id INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, id));"
-    "CREATE TABLE IF NOT EXISTS labels ("
-    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  label TEXT NOT NULL, samples INTEGER NOT NULL, errors INTEGER NOT NULL,"
-    "  PRIMARY KEY(run_id, label));"
-    "CREATE TABLE IF NOT EXISTS errors ("
-    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  message TEXT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(run_id, message));"
-    "CREATE TABLE IF NOT EXISTS status_codes ("
-    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  status INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(run_id, status));"
-    "CREATE TABLE IF NOT EXISTS blocks ("
-    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  seq INTEGER NOT NULL, samples INTEGER NOT NULL,"
-    "  start_min INTEGER, start_max INTEGER, data BLOB NOT NULL,"
-    "  PRIMARY KEY(run_id, seq));"
-    "CREATE TABLE IF NOT EXISTS cache ("
-    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-    "  key TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY(run_id, key));";
-
-static int db_error(pr_store *st, pr_error *err, const char *what)
-{
-    return pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s: %s", what, sqlite3_errmsg(st->db));
-}
-
-static int exec(pr_store *st, const char *sql, pr_error *err)
-{
-    char *msg = NULL;
-    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        int rc = pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s", msg ? msg : "sqlite error");
-        sqlite3_free(msg);
-        return rc;
-    }
-    return 0;
-}
-
-static int64_t now_s(void)
+int64_t pr_store_now_s(void)
 {
     const char *e = getenv("SOURCE_DATE_EPOCH");
     if (e && *e)
@@ -91,57 +24,49 @@ const char *pr_store_default_path(void)
     return p && *p ? p : "perfreport.db";
 }
 
-int pr_store_open(pr_store **out, const char *path, int create, pr_error *err)
+/* libpq connection keywords: a target starting "KEYWORD=" is a connection string. */
+static const char *const pg_keywords[] = {
+    "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service",
+    "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name",
+    "options", "target_session_attrs", "channel_binding", "gssencmode", "requiressl",
+    "keepalives", "load_balance_hosts", NULL};
+
+int pr_store_target_is_pg(const char *t)
 {
-    pr_store *st = pr_xcalloc(1, sizeof *st);
-    st->path = pr_xstrdup(path);
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-        int rc = create ? db_error(st, err, "cannot open store")
-                        : pr_error_set(err, PR_ENOTFOUND, path, 0, 0,
-                                       "no store here (ingest something first, or use --store)");
-        pr_store_close(st);
-        return rc;
-    }
-    sqlite3_busy_timeout(st->db, 60000);
-    int rc = exec(st, "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                  err);
-    sqlite3_stmt *q;
-    int version = 0;
-    if (rc == 0 && sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK) {
-        if (sqlite3_step(q) == SQLITE_ROW)
-            version = sqlite3_column_int(q, 0);
-        sqlite3_finalize(q);
-    }
-    if (rc == 0 && version > PR_STORE_SCHEMA_VERSION)
-        rc = pr_error_set(err, PR_ESTORE, path, 0, 0,
-                          "store schema version %d is newer than this perfreport (%d)", version,
-                          PR_STORE_SCHEMA_VERSION);
-    if (rc == 0 && version < PR_STORE_SCHEMA_VERSION) {
-        rc = exec(st, "BEGIN IMMEDIATE", err);
-        if (rc == 0) {
-            rc = exec(st, schema_sql, err);
-            if (rc == 0)
-                rc = exec(st, "PRAGMA user_version=1; COMMIT;", err);
-            else
-                exec(st, "ROLLBACK", NULL);
-        }
-    }
-    if (rc < 0) {
-        pr_store_close(st);
-        return rc;
-    }
-    *out = st;
+    if (!strncmp(t, "postgresql://", 13) || !strncmp(t, "postgres://", 11))
+        return 1;
+    while (isspace((unsigned char)*t))
+        t++;
+    size_t n = 0;
+    while (isalpha((unsigned char)t[n]) || t[n] == '_')
+        n++;
+    const char *eq = t + n;
+    while (isspace((unsigned char)*eq))
+        eq++;
+    if (n == 0 || *eq != '=')
+        return 0;
+    for (size_t i = 0; pg_keywords[i]; i++)
+        if (strlen(pg_keywords[i]) == n && !strncmp(pg_keywords[i], t, n))
+            return 1;
     return 0;
+}
+
+int pr_store_open(pr_store **out, const char *target, int create, pr_error *err)
+{
+    if (pr_store_target_is_pg(target))
+        return pr_store_pg_open(out, target, create, err);
+    return pr_store_sqlite_open(out, target, create, err);
 }
 
 void pr_store_close(pr_store *st)
 {
-    if (!st)
-        return;
-    sqlite3_close(st->db);
-    free(st->path);
-    free(st);
+    if (st)
+        st->ops->close(st);
+}
+
+const char *pr_store_name(const pr_store *st)
+{
+    return st->path;
 }
 
 /* ---- ingest ------------------------------------------------------------------------ */
@@ -166,6 +91,8 @@ struct pr_ingest {
     pr_sink sink;
     pr_run *run;
     char *source;
+    char *key;                /* shard ingests: the shared run's key */
+    int shard_index, shard_count;
     uint32_t strings_stored;  /* ids below this are already in the strings table */
     int64_t next_seq;
     pr_sample *pending;
@@ -177,8 +104,10 @@ struct pr_ingest {
     counts label_n, label_err, error_n, status_n;
     int64_t total_samples;
     int runs;
-    int new_run;
-    sqlite3_stmt *ins_block;
+    int64_t *created;         /* runs created in this transaction (ids change at commit) */
+    size_t ncreated, capcreated;
+    int run_created;          /* the current run is created[ncreated - 1] */
+    int shards_landed;
 };
 
 static int flush_block(pr_ingest *ing, pr_error *err)
@@ -187,33 +116,35 @@ static int flush_block(pr_ingest *ing, pr_error *err)
         return 0;
     pr_buf_reset(&ing->block);
     pr_block_encode(ing->pending, ing->npending, &ing->block);
-    int64_t lo = PR_UNKNOWN, hi = PR_UNKNOWN;
+    pr_store_block b = {ing->next_seq++, (int64_t)ing->npending, PR_UNKNOWN, PR_UNKNOWN,
+                        ing->block.p, ing->block.len};
     for (size_t i = 0; i < ing->npending; i++) {
         int64_t t = ing->pending[i].start_ns;
         if (t == PR_UNKNOWN)
             continue;
-        if (lo == PR_UNKNOWN || t < lo)
-            lo = t;
-        if (hi == PR_UNKNOWN || t > hi)
-            hi = t;
+        if (b.start_min == PR_UNKNOWN || t < b.start_min)
+            b.start_min = t;
+        if (b.start_max == PR_UNKNOWN || t > b.start_max)
+            b.start_max = t;
     }
-    sqlite3_stmt *q = ing->ins_block;
-    sqlite3_reset(q);
-    sqlite3_bind_int64(q, 1, ing->run->id);
-    sqlite3_bind_int64(q, 2, ing->next_seq++);
-    sqlite3_bind_int64(q, 3, (int64_t)ing->npending);
-    if (lo != PR_UNKNOWN) {
-        sqlite3_bind_int64(q, 4, lo);
-        sqlite3_bind_int64(q, 5, hi);
-    } else {
-        sqlite3_bind_null(q, 4);
-        sqlite3_bind_null(q, 5);
-    }
-    sqlite3_bind_blob(q, 6, ing->block.p, (int)ing->block.len, SQLITE_STATIC);
-    if (sqlite3_step(q) != SQLITE_DONE)
-        return db_error(ing->st, err, "cannot store samples");
+    int rc = ing->st->ops->block_put(ing->st, ing->run->id, &b, err);
     ing->npending = 0;
-    return 0;
+    return rc;
+}
+
+/* Adds a sample to the aggregates of what this input adds to the run. */
+static void count_sample(pr_ingest *ing, const pr_sample *x)
+{
+    int outcome = pr_sample_outcome(x);
+    ing->samples++;
+    ing->successes += outcome == 1;
+    ing->tx_samples += (x->flags & PR_SF_TRANSACTION) != 0;
+    count_add(&ing->label_n, x->label, 1);
+    if (outcome == 0)
+        count_add(&ing->label_err, x->label, 1);
+    if (x->error)
+        count_add(&ing->error_n, x->error, 1);
+    count_add(&ing->status_n, x->status, 1);
 }
 
 static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
@@ -221,16 +152,7 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
     pr_ingest *ing = payload;
     for (size_t i = 0; i < n; i++) {
         const pr_sample *x = &s[i];
-        int outcome = pr_sample_outcome(x);
-        ing->samples++;
-        ing->successes += outcome == 1;
-        ing->tx_samples += (x->flags & PR_SF_TRANSACTION) != 0;
-        count_add(&ing->label_n, x->label, 1);
-        if (outcome == 0)
-            count_add(&ing->label_err, x->label, 1);
-        if (x->error)
-            count_add(&ing->error_n, x->error, 1);
-        count_add(&ing->status_n, x->status, 1);
+        count_sample(ing, x);
         ing->pending[ing->npending++] = *x;
         if (ing->npending == PR_NATIVE_BLOCK_MAX) {
             int rc = flush_block(ing, err);
@@ -243,21 +165,19 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
 
 static int create_run_row(pr_ingest *ing, pr_error *err)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(ing->st->db,
-                           "INSERT INTO runs(name, created_at) VALUES(?, ?)", -1, &q,
-                           NULL) != SQLITE_OK)
-        return db_error(ing->st, err, "cannot create run");
-    sqlite3_bind_text(q, 1, ing->run->name ? ing->run->name : "", -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(q, 2, now_s());
-    int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : db_error(ing->st, err, "cannot create run");
-    sqlite3_finalize(q);
-    if (rc == 0)
-        ing->run->id = sqlite3_last_insert_rowid(ing->st->db);
-    ing->new_run = 1;
+    pr_run *r = ing->run;
+    int rc = ing->st->ops->run_create(ing->st, r->name ? r->name : "", ing->key,
+                                      r->created_s ? r->created_s : pr_store_now_s(), &r->id,
+                                      err);
+    if (rc < 0)
+        return rc;
+    ing->created = pr_xgrow(ing->created, &ing->capcreated, ing->ncreated + 1,
+                            sizeof *ing->created);
+    ing->created[ing->ncreated++] = r->id;
+    ing->run_created = 1;
     ing->next_seq = 0;
     ing->strings_stored = 1;
-    return rc;
+    return 0;
 }
 
 static const char *base_name(const char *path)
@@ -266,31 +186,46 @@ static const char *base_name(const char *path)
     return b ? b + 1 : path;
 }
 
-static char *dumps(json_t *j)
+/* The rows of one aggregate table from this input's counts. */
+static int put_counts(pr_ingest *ing, pr_store_agg which, pr_error *err)
 {
-    return j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    pr_run *run = ing->run;
+    const counts *c = which == PR_AGG_LABELS ? &ing->label_n
+                      : which == PR_AGG_ERRORS ? &ing->error_n : &ing->status_n;
+    pr_store_count *rows = pr_xmalloc((c->cap ? c->cap : 1) * sizeof *rows);
+    size_t n = 0;
+    for (size_t id = which == PR_AGG_ERRORS ? 1 : 0; id < c->cap; id++) {
+        if (!c->v[id])
+            continue;
+        pr_store_count *r = &rows[n++];
+        r->key = which == PR_AGG_STATUS ? NULL : pr_strtab_get(run->strings, (uint32_t)id);
+        r->code = (int64_t)id;
+        r->a = c->v[id];
+        r->b = which == PR_AGG_LABELS && id < ing->label_err.cap ? ing->label_err.v[id] : 0;
+    }
+    int rc = n ? ing->st->ops->agg_add(ing->st, run->id, which, rows, n, err) : 0;
+    free(rows);
+    return rc;
 }
 
 /* "stdin", or "stdin-2", "stdin-3"… when another run already has the name: inputs read from
  * stdin have no file name to tell them apart. Malloc'd. */
 static char *stdin_name(pr_store *st, int64_t run_id)
 {
-    sqlite3_stmt *q;
     char *name = pr_xstrdup("stdin");
-    if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM runs WHERE name=? AND id<>?", -1, &q, NULL) !=
-        SQLITE_OK)
-        return name;
     for (int k = 2;; k++) {
-        sqlite3_reset(q);
-        sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(q, 2, run_id);
-        if (sqlite3_step(q) != SQLITE_ROW)
-            break;
+        int64_t *ids = NULL;
+        size_t n = 0;
+        int taken = 0;
+        if (st->ops->runs(st, PR_RUNS_NAMED, name, &ids, &n, NULL) == 0)
+            for (size_t i = 0; i < n; i++)
+                taken |= ids[i] != run_id;
+        free(ids);
+        if (!taken)
+            return name;
         free(name);
         name = pr_xasprintf("stdin-%d", k);
     }
-    sqlite3_finalize(q);
-    return name;
 }
 
 /* Writes metadata, strings and aggregates of the current run. */
@@ -318,138 +253,17 @@ static int finish_run(pr_ingest *ing, pr_error *err)
         pr_run_meta_set(run, "transaction_samples", json_integer(tx));
     if (run->samples > 0) /* a tool's printed summary beside samples: samples win */
         run->summary_only = 0;
-    sqlite3_stmt *q;
-    const char *sql =
-        "UPDATE runs SET name=?, tool=?, format=?, tool_version=?, samples=?, successes=?,"
-        " start_ns=?, end_ns=?, load_model=?, offered_rate=?, concurrency=?, summary_only=?,"
-        " summary_json=?, meta_json=? WHERE id=?";
-    if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot update run");
-    char *sum = dumps(run->summary);
-    char *meta = dumps(run->meta);
-    sqlite3_bind_text(q, 1, run->name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(q, 2, run->tool, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(q, 3, run->format, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(q, 4, run->tool_version, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(q, 5, run->samples);
-    sqlite3_bind_int64(q, 6, run->successes);
-    if (run->start_ns != PR_UNKNOWN)
-        sqlite3_bind_int64(q, 7, run->start_ns);
-    if (run->end_ns != PR_UNKNOWN)
-        sqlite3_bind_int64(q, 8, run->end_ns);
-    sqlite3_bind_text(q, 9, pr_load_model_name(run->load_model), -1, SQLITE_STATIC);
-    if (!isnan(run->offered_rate))
-        sqlite3_bind_double(q, 10, run->offered_rate);
-    if (run->concurrency >= 0)
-        sqlite3_bind_int(q, 11, run->concurrency);
-    sqlite3_bind_int(q, 12, run->summary_only);
-    sqlite3_bind_text(q, 13, sum, -1, free);
-    sqlite3_bind_text(q, 14, meta ? meta : "{}", -1, SQLITE_TRANSIENT);
-    free(meta);
-    sqlite3_bind_int64(q, 15, run->id);
-    rc = sqlite3_step(q) == SQLITE_DONE ? 0 : db_error(st, err, "cannot update run");
-    sqlite3_finalize(q);
-    if (rc < 0)
-        return rc;
-
-    /* tags: rewrite */
-    if (sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO tags(run_id,key,value) VALUES(?,?,?)",
-                           -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot store tags");
-    for (size_t i = 0; i < run->ntags && rc == 0; i++) {
-        sqlite3_reset(q);
-        sqlite3_bind_int64(q, 1, run->id);
-        sqlite3_bind_text(q, 2, run->tags[i].key, -1, SQLITE_STATIC);
-        sqlite3_bind_text(q, 3, run->tags[i].value, -1, SQLITE_STATIC);
-        if (sqlite3_step(q) != SQLITE_DONE)
-            rc = db_error(st, err, "cannot store tags");
-    }
-    sqlite3_finalize(q);
-    if (rc < 0)
-        return rc;
-
-    /* new strings */
     uint32_t count = pr_strtab_count(run->strings);
-    if (sqlite3_prepare_v2(st->db, "INSERT INTO strings(run_id,id,value) VALUES(?,?,?)", -1, &q,
-                           NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot store strings");
-    for (uint32_t id = ing->strings_stored; id < count && rc == 0; id++) {
-        sqlite3_reset(q);
-        sqlite3_bind_int64(q, 1, run->id);
-        sqlite3_bind_int64(q, 2, id);
-        sqlite3_bind_text(q, 3, pr_strtab_get(run->strings, id),
-                          (int)pr_strtab_len(run->strings, id), SQLITE_STATIC);
-        if (sqlite3_step(q) != SQLITE_DONE)
-            rc = db_error(st, err, "cannot store strings");
-    }
-    sqlite3_finalize(q);
+    if ((rc = st->ops->run_write(st, run, err)) < 0 ||
+        (ing->strings_stored < count &&
+         (rc = st->ops->strings_put(st, run->id, run->strings, ing->strings_stored, count,
+                                    err)) < 0) ||
+        (rc = put_counts(ing, PR_AGG_LABELS, err)) < 0 ||
+        (rc = put_counts(ing, PR_AGG_ERRORS, err)) < 0 ||
+        (rc = put_counts(ing, PR_AGG_STATUS, err)) < 0 ||
+        (rc = st->ops->cache_clear(st, run->id, err)) < 0) /* cached analysis is stale */
+        return rc;
     ing->strings_stored = count;
-    if (rc < 0)
-        return rc;
-
-    /* aggregate tables (upsert: appending to a run adds to its counts) */
-    if (sqlite3_prepare_v2(st->db,
-                           "INSERT INTO labels(run_id,label,samples,errors) VALUES(?,?,?,?)"
-                           " ON CONFLICT(run_id,label) DO UPDATE SET samples=samples+excluded.samples,"
-                           " errors=errors+excluded.errors",
-                           -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot store labels");
-    for (size_t id = 0; id < ing->label_n.cap && rc == 0; id++) {
-        if (!ing->label_n.v[id])
-            continue;
-        sqlite3_reset(q);
-        sqlite3_bind_int64(q, 1, run->id);
-        sqlite3_bind_text(q, 2, pr_strtab_get(run->strings, (uint32_t)id), -1, SQLITE_STATIC);
-        sqlite3_bind_int64(q, 3, ing->label_n.v[id]);
-        sqlite3_bind_int64(q, 4, id < ing->label_err.cap ? ing->label_err.v[id] : 0);
-        if (sqlite3_step(q) != SQLITE_DONE)
-            rc = db_error(st, err, "cannot store labels");
-    }
-    sqlite3_finalize(q);
-    if (rc < 0)
-        return rc;
-    if (sqlite3_prepare_v2(st->db,
-                           "INSERT INTO errors(run_id,message,count) VALUES(?,?,?)"
-                           " ON CONFLICT(run_id,message) DO UPDATE SET count=count+excluded.count",
-                           -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot store errors");
-    for (size_t id = 1; id < ing->error_n.cap && rc == 0; id++) {
-        if (!ing->error_n.v[id])
-            continue;
-        sqlite3_reset(q);
-        sqlite3_bind_int64(q, 1, run->id);
-        sqlite3_bind_text(q, 2, pr_strtab_get(run->strings, (uint32_t)id), -1, SQLITE_STATIC);
-        sqlite3_bind_int64(q, 3, ing->error_n.v[id]);
-        if (sqlite3_step(q) != SQLITE_DONE)
-            rc = db_error(st, err, "cannot store errors");
-    }
-    sqlite3_finalize(q);
-    if (rc < 0)
-        return rc;
-    if (sqlite3_prepare_v2(st->db,
-                           "INSERT INTO status_codes(run_id,status,count) VALUES(?,?,?)"
-                           " ON CONFLICT(run_id,status) DO UPDATE SET count=count+excluded.count",
-                           -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot store status codes");
-    for (size_t code = 0; code < ing->status_n.cap && rc == 0; code++) {
-        if (!ing->status_n.v[code])
-            continue;
-        sqlite3_reset(q);
-        sqlite3_bind_int64(q, 1, run->id);
-        sqlite3_bind_int64(q, 2, (int64_t)code);
-        sqlite3_bind_int64(q, 3, ing->status_n.v[code]);
-        if (sqlite3_step(q) != SQLITE_DONE)
-            rc = db_error(st, err, "cannot store status codes");
-    }
-    sqlite3_finalize(q);
-    if (rc < 0)
-        return rc;
-    /* a changed run invalidates cached analysis */
-    if (sqlite3_prepare_v2(st->db, "DELETE FROM cache WHERE run_id=?", -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot clear cache");
-    sqlite3_bind_int64(q, 1, run->id);
-    rc = sqlite3_step(q) == SQLITE_DONE ? 0 : db_error(st, err, "cannot clear cache");
-    sqlite3_finalize(q);
     ing->total_samples += ing->samples;
     ing->runs++;
     ing->samples = ing->successes = 0;
@@ -458,26 +272,7 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (all[i]->v)
             memset(all[i]->v, 0, all[i]->cap * sizeof(int64_t));
-    return rc;
-}
-
-static int insert_source(pr_ingest *ing, const char *sha, pr_error *err)
-{
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(ing->st->db,
-                           "INSERT INTO sources(run_id,path,digest,format,samples,ingested_at)"
-                           " VALUES(?,?,?,?,?,?)",
-                           -1, &q, NULL) != SQLITE_OK)
-        return db_error(ing->st, err, "cannot record source");
-    sqlite3_bind_int64(q, 1, ing->run->id);
-    sqlite3_bind_text(q, 2, ing->source, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 3, sha ? sha : "", -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 4, ing->run->format, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 5, ing->total_samples);
-    sqlite3_bind_int64(q, 6, now_s());
-    int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : db_error(ing->st, err, "cannot record source");
-    sqlite3_finalize(q);
-    return rc;
+    return 0;
 }
 
 static int split(void *payload, pr_sink *sink, pr_error *err)
@@ -504,10 +299,11 @@ static int split(void *payload, pr_sink *sink, pr_error *err)
 
 static void free_ingest(pr_ingest *ing)
 {
-    sqlite3_finalize(ing->ins_block);
     pr_run_free(ing->run);
     free(ing->source);
+    free(ing->key);
     free(ing->pending);
+    free(ing->created);
     pr_buf_dispose(&ing->block);
     free(ing->label_n.v);
     free(ing->label_err.v);
@@ -516,64 +312,83 @@ static void free_ingest(pr_ingest *ing)
     free(ing);
 }
 
-int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const char *source,
-                    pr_error *err)
+/* The newest run matching `which`/`arg`, 0 if none. */
+static int newest_run(pr_store *st, pr_store_which which, const char *arg, int64_t *id,
+                      pr_error *err)
 {
-    int rc = exec(st, "BEGIN IMMEDIATE", err);
+    int64_t *ids = NULL;
+    size_t n = 0;
+    int rc = st->ops->runs(st, which, arg, &ids, &n, err);
+    *id = rc == 0 && n ? ids[n - 1] : 0;
+    free(ids);
+    return rc;
+}
+
+/* Opens the transaction and the run: the existing one named `name` (or keyed `key`), or a
+ * new one. */
+static int begin_run(pr_store *st, pr_ingest **out, const char *name, const char *key,
+                     const char *source, pr_error *err)
+{
+    int rc = st->ops->begin(st, err);
     if (rc < 0)
         return rc;
     pr_ingest *ing = pr_xcalloc(1, sizeof *ing);
     ing->st = st;
     ing->source = pr_xstrdup(source);
+    ing->key = key ? pr_xstrdup(key) : NULL;
+    ing->shard_index = -1;
     ing->pending = pr_xmalloc(PR_NATIVE_BLOCK_MAX * sizeof *ing->pending);
     ing->block.max = (size_t)1 << 30;
-    if (sqlite3_prepare_v2(st->db,
-                           "INSERT INTO blocks(run_id,seq,samples,start_min,start_max,data)"
-                           " VALUES(?,?,?,?,?,?)",
-                           -1, &ing->ins_block, NULL) != SQLITE_OK) {
-        rc = db_error(st, err, "cannot prepare");
-        goto fail;
-    }
+    const char *lock = key ? key : name;
     int64_t existing = 0;
-    if (run_name) {
-        sqlite3_stmt *q;
-        sqlite3_prepare_v2(st->db, "SELECT max(id) FROM runs WHERE name=?", -1, &q, NULL);
-        sqlite3_bind_text(q, 1, run_name, -1, SQLITE_STATIC);
-        if (sqlite3_step(q) == SQLITE_ROW)
-            existing = sqlite3_column_int64(q, 0);
-        sqlite3_finalize(q);
-    }
+    if (lock && (rc = st->ops->lock_name(st, lock, err)) < 0)
+        goto fail;
+    if (lock && (rc = newest_run(st, key ? PR_RUNS_KEYED : PR_RUNS_NAMED, lock, &existing,
+                                 err)) < 0)
+        goto fail;
     if (existing) {
-        rc = pr_store_load_run(st, existing, &ing->run, err);
-        if (rc < 0)
+        if ((rc = st->ops->load_run(st, existing, &ing->run, err)) < 0 ||
+            (rc = st->ops->block_next_seq(st, existing, &ing->next_seq, err)) < 0)
             goto fail;
         ing->strings_stored = pr_strtab_count(ing->run->strings);
         json_t *tx = json_object_get(ing->run->meta, "transaction_samples");
         ing->tx_before = json_is_integer(tx) ? json_integer_value(tx) : 0;
-        sqlite3_stmt *q;
-        sqlite3_prepare_v2(st->db, "SELECT coalesce(max(seq)+1,0) FROM blocks WHERE run_id=?", -1,
-                           &q, NULL);
-        sqlite3_bind_int64(q, 1, existing);
-        if (sqlite3_step(q) == SQLITE_ROW)
-            ing->next_seq = sqlite3_column_int64(q, 0);
-        sqlite3_finalize(q);
     } else {
         ing->run = pr_run_new();
-        if (run_name)
-            pr_run_set_name(ing->run, run_name);
-        rc = create_run_row(ing, err);
-        if (rc < 0)
+        if (lock)
+            pr_run_set_name(ing->run, lock);
+        if ((rc = create_run_row(ing, err)) < 0)
             goto fail;
     }
     free(ing->run->source);
     ing->run->source = pr_xstrdup(source);
     pr_sink_init(&ing->sink, ing->run, push, ing);
-    ing->sink.split = split;
+    if (!key)
+        ing->sink.split = split; /* a shard is one part of one run */
     *out = ing;
     return 0;
 fail:
-    exec(st, "ROLLBACK", NULL);
+    st->ops->rollback(st);
     free_ingest(ing);
+    return rc;
+}
+
+int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const char *source,
+                    pr_error *err)
+{
+    return begin_run(st, out, run_name, NULL, source, err);
+}
+
+int pr_ingest_begin_shard(pr_store *st, pr_ingest **out, const char *run_key, int index,
+                          int count, const char *source, pr_error *err)
+{
+    if (!run_key || !*run_key)
+        return pr_error_set(err, PR_EUSAGE, NULL, 0, 0, "a shard needs a run id");
+    int rc = begin_run(st, out, NULL, run_key, source, err);
+    if (rc == 0) {
+        (*out)->shard_index = index;
+        (*out)->shard_count = count;
+    }
     return rc;
 }
 
@@ -582,46 +397,125 @@ pr_sink *pr_ingest_sink(pr_ingest *ing)
     return &ing->sink;
 }
 
+/* Records this input as shard I of N of the keyed run and writes the run's meta "shards"
+ * {"count", "landed", "missing", "complete"}. */
+static int land_shard(pr_ingest *ing, pr_error *err)
+{
+    pr_store *st = ing->st;
+    pr_run *run = ing->run;
+    int index = ing->shard_index, count = ing->shard_count;
+    json_t *own = json_object_get(run->meta, "shard");
+    if (index < 0) {
+        index = (int)json_integer_value(json_object_get(own, "index"));
+        count = (int)json_integer_value(json_object_get(own, "count"));
+        if (!json_is_integer(json_object_get(own, "index")))
+            count = 0;
+    }
+    if (count < 1 || index < 0 || index >= count)
+        return pr_error_set(err, PR_EUSAGE, ing->source, 0, 0,
+                            "run '%s': this input does not say which shard it is (give "
+                            "--shard I/N)", ing->key);
+    pr_store_shard *have = NULL;
+    size_t n = 0;
+    int rc = st->ops->shards(st, run->id, &have, &n, err);
+    if (rc == 0 && n && have[0].count != count)
+        rc = pr_error_set(err, PR_EUSAGE, ing->source, 0, 0,
+                          "run '%s' has %d shards; this input is shard %d of %d", ing->key,
+                          have[0].count, index, count);
+    int dup = 0;
+    pr_store_shard me = {index, count, ing->samples, pr_store_now_s()};
+    if (rc == 0)
+        rc = st->ops->shard_put(st, run->id, &me, &dup, err);
+    if (rc == 0 && dup)
+        rc = pr_error_set(err, PR_EDUP, ing->source, 0, 0,
+                          "run '%s': shard %d of %d already landed; nothing added", ing->key,
+                          index, count);
+    if (rc == 0) {
+        char *seen = pr_xcalloc((size_t)count, 1);
+        seen[index] = 1;
+        for (size_t i = 0; i < n; i++)
+            if (have[i].index >= 0 && have[i].index < count)
+                seen[have[i].index] = 1;
+        json_t *missing = json_array();
+        int landed = 0;
+        for (int i = 0; i < count; i++) {
+            landed += seen[i];
+            if (!seen[i])
+                json_array_append_new(missing, json_integer(i));
+        }
+        free(seen);
+        /* the per-shard header's "shard" is one part's; the run's truth is "shards" */
+        json_object_del(run->meta, "shard");
+        pr_run_meta_set(run, "shards", json_pack("{s:i,s:i,s:o,s:b}", "count", count, "landed",
+                                                 landed, "missing", missing, "complete",
+                                                 landed == count));
+        ing->shards_landed = landed;
+        ing->shard_index = index;
+        ing->shard_count = count;
+    }
+    free(have);
+    return rc;
+}
+
+/* Fills res->duplicate_of from the store; 0 or an error. */
+static int find_duplicate(pr_store *st, const char *digest, pr_ingest_result *res,
+                          pr_error *err)
+{
+    int64_t id = 0;
+    int rc = st->ops->source_find(st, digest, &id, err);
+    res->duplicate_of = (int)id;
+    return rc;
+}
+
 int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_result *res,
                      pr_error *err)
 {
     pr_store *st = ing->st;
     memset(res, 0, sizeof *res);
     int rc = pr_sink_flush(&ing->sink, err);
-    if (rc == 0 && digest && *digest && !force) {
-        sqlite3_stmt *q;
-        sqlite3_prepare_v2(st->db, "SELECT run_id FROM sources WHERE digest=? LIMIT 1", -1, &q,
-                           NULL);
-        sqlite3_bind_text(q, 1, digest, -1, SQLITE_STATIC);
-        if (sqlite3_step(q) == SQLITE_ROW)
-            res->duplicate_of = (int)sqlite3_column_int64(q, 0);
-        sqlite3_finalize(q);
-        if (res->duplicate_of) {
+    int check = digest && *digest && !force;
+    if (rc == 0 && check) {
+        rc = find_duplicate(st, digest, res, err);
+        if (rc == 0 && res->duplicate_of) {
             pr_ingest_abort(ing);
             return 0;
         }
     }
+    if (rc == 0 && ing->key)
+        rc = land_shard(ing, err);
     if (rc == 0)
         rc = finish_run(ing, err);
+    int dup = 0;
+    if (rc == 0) {
+        pr_store_source src = {ing->run->id, ing->source, digest ? digest : "",
+                               ing->run->format, ing->total_samples, pr_store_now_s(), !check};
+        rc = st->ops->source_put(st, &src, &dup, err);
+    }
+    if (rc == 0 && dup) {
+        /* the same content landed meanwhile from another writer: it wins */
+        pr_ingest_abort(ing);
+        return find_duplicate(st, digest, res, err);
+    }
     if (rc == 0)
-        rc = insert_source(ing, digest, err);
-    if (rc == 0)
-        rc = exec(st, "COMMIT", err);
+        rc = st->ops->commit(st, ing->created, ing->ncreated, err);
     if (rc < 0) {
         pr_ingest_abort(ing);
         return rc;
     }
-    res->run_id = ing->run->id;
+    res->run_id = ing->run_created ? ing->created[ing->ncreated - 1] : ing->run->id;
     snprintf(res->name, sizeof res->name, "%s", ing->run->name ? ing->run->name : "");
     res->samples = ing->total_samples;
     res->runs = ing->runs;
+    res->shard_index = ing->shard_index;
+    res->shards_landed = ing->shards_landed;
+    res->shard_count = ing->key ? ing->shard_count : 0;
     free_ingest(ing);
     return 0;
 }
 
 void pr_ingest_abort(pr_ingest *ing)
 {
-    exec(ing->st, "ROLLBACK", NULL);
+    ing->st->ops->rollback(ing->st);
     free_ingest(ing);
 }
 
@@ -629,164 +523,67 @@ void pr_ingest_abort(pr_ingest *ing)
 
 int pr_store_list_runs(pr_store *st, int64_t **ids, size_t *n, pr_error *err)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs ORDER BY id", -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot list runs");
-    size_t cap = 0;
-    *ids = NULL;
-    *n = 0;
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        *ids = pr_xgrow(*ids, &cap, *n + 1, sizeof **ids);
-        (*ids)[(*n)++] = sqlite3_column_int64(q, 0);
-    }
-    sqlite3_finalize(q);
-    return 0;
+    return st->ops->runs(st, PR_RUNS_ALL, NULL, ids, n, err);
 }
 
 int pr_store_find_run(pr_store *st, const char *ref, int64_t *id, pr_error *err)
 {
-    sqlite3_stmt *q;
-    int64_t found = 0;
-    int matches = 0;
     char *end;
-    long long v = strtoll(ref, &end, 10);
-    if (*ref && !*end) {
-        sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE id=?", -1, &q, NULL);
-        sqlite3_bind_int64(q, 1, v);
-    } else if (!strcmp(ref, "last")) {
-        sqlite3_prepare_v2(st->db, "SELECT max(id) FROM runs HAVING count(*)>0", -1, &q, NULL);
-    } else {
-        sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE name=? ORDER BY id", -1, &q, NULL);
-        sqlite3_bind_text(q, 1, ref, -1, SQLITE_STATIC);
-    }
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        found = sqlite3_column_int64(q, 0);
-        matches++;
-    }
-    sqlite3_finalize(q);
-    if (matches == 0)
-        return pr_error_set(err, PR_ENOTFOUND, NULL, 0, 0, "no run '%s' (see perfreport runs)", ref);
-    if (matches > 1)
-        return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
-                            "%d runs are named '%s'; name one by its id (see perfreport runs)",
-                            matches, ref);
-    *id = found;
-    return 0;
-}
-
-static char *col_dup(sqlite3_stmt *q, int i)
-{
-    const unsigned char *t = sqlite3_column_text(q, i);
-    return t ? pr_xstrdup((const char *)t) : NULL;
+    strtoll(ref, &end, 10);
+    pr_store_which which = *ref && !*end ? PR_RUNS_ID
+                           : !strcmp(ref, "last") ? PR_RUNS_LAST : PR_RUNS_NAMED;
+    int64_t *ids = NULL;
+    size_t n = 0;
+    int rc = st->ops->runs(st, which, ref, &ids, &n, err);
+    if (rc == 0 && n == 0)
+        rc = pr_error_set(err, PR_ENOTFOUND, NULL, 0, 0, "no run '%s' (see perfreport runs)",
+                          ref);
+    else if (rc == 0 && n > 1)
+        rc = pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
+                          "%zu runs are named '%s'; name one by its id (see perfreport runs)",
+                          n, ref);
+    if (rc == 0)
+        *id = ids[0];
+    free(ids);
+    return rc;
 }
 
 int pr_store_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
 {
-    sqlite3_stmt *q;
-    const char *sql = "SELECT name, tool, format, tool_version, samples, successes, start_ns,"
-                      " end_ns, load_model, offered_rate, concurrency, summary_only,"
-                      " summary_json, meta_json FROM runs WHERE id=?";
-    if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot load run");
-    sqlite3_bind_int64(q, 1, id);
-    if (sqlite3_step(q) != SQLITE_ROW) {
-        sqlite3_finalize(q);
-        return pr_error_set(err, PR_ENOTFOUND, NULL, 0, 0, "no run %lld", (long long)id);
-    }
-    pr_run *r = pr_run_new();
-    r->id = id;
-    r->name = col_dup(q, 0);
-    r->tool = col_dup(q, 1);
-    r->format = col_dup(q, 2);
-    r->tool_version = col_dup(q, 3);
-    r->samples = sqlite3_column_int64(q, 4);
-    r->successes = sqlite3_column_int64(q, 5);
-    if (sqlite3_column_type(q, 6) != SQLITE_NULL)
-        r->start_ns = sqlite3_column_int64(q, 6);
-    if (sqlite3_column_type(q, 7) != SQLITE_NULL)
-        r->end_ns = sqlite3_column_int64(q, 7);
-    const char *lm = (const char *)sqlite3_column_text(q, 8);
-    r->load_model = lm && !strcmp(lm, "open") ? PR_LOAD_OPEN
-                    : lm && !strcmp(lm, "closed") ? PR_LOAD_CLOSED : PR_LOAD_UNKNOWN;
-    if (sqlite3_column_type(q, 9) != SQLITE_NULL)
-        r->offered_rate = sqlite3_column_double(q, 9);
-    if (sqlite3_column_type(q, 10) != SQLITE_NULL)
-        r->concurrency = sqlite3_column_int(q, 10);
-    r->summary_only = sqlite3_column_int(q, 11);
-    const char *sum = (const char *)sqlite3_column_text(q, 12);
-    if (sum)
-        r->summary = json_loads(sum, 0, NULL);
-    const char *meta = (const char *)sqlite3_column_text(q, 13);
-    json_t *m = meta ? json_loads(meta, 0, NULL) : NULL;
-    if (json_is_object(m)) {
-        json_decref(r->meta);
-        r->meta = m;
-    } else {
-        json_decref(m);
-    }
-    sqlite3_finalize(q);
-    sqlite3_prepare_v2(st->db, "SELECT key, value FROM tags WHERE run_id=? ORDER BY key", -1, &q,
-                       NULL);
-    sqlite3_bind_int64(q, 1, id);
-    while (sqlite3_step(q) == SQLITE_ROW)
-        pr_run_tag(r, (const char *)sqlite3_column_text(q, 0),
-                   (const char *)sqlite3_column_text(q, 1));
-    sqlite3_finalize(q);
-    sqlite3_prepare_v2(st->db, "SELECT id, value FROM strings WHERE run_id=? ORDER BY id", -1, &q,
-                       NULL);
-    sqlite3_bind_int64(q, 1, id);
-    int rc = 0;
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        uint32_t want = (uint32_t)sqlite3_column_int64(q, 0);
-        const char *v = (const char *)sqlite3_column_text(q, 1);
-        uint32_t got = pr_run_intern(r, v ? v : "", (size_t)sqlite3_column_bytes(q, 1));
-        if (got != want) {
-            rc = pr_error_set(err, PR_ESTORE, st->path, 0, 0,
-                              "run %lld: string table is inconsistent at id %u", (long long)id,
-                              want);
-            break;
-        }
-    }
-    sqlite3_finalize(q);
+    return st->ops->load_run(st, id, out, err);
+}
+
+typedef struct scan_ctx {
+    pr_store *st;
+    int64_t run_id;
+    int (*cb)(void *payload, const pr_sample *s, size_t n);
+    void *payload;
+    pr_sample *buf;
+    size_t cap;
+    pr_error *err;
+} scan_ctx;
+
+static int scan_block(void *payload, const pr_store_block *b)
+{
+    scan_ctx *c = payload;
+    size_t n;
+    int rc = pr_block_decode(b->data, b->len, &c->buf, &c->cap, &n, c->err);
     if (rc < 0) {
-        pr_run_free(r);
-        return rc;
+        char msg[sizeof c->err->msg];
+        snprintf(msg, sizeof msg, "%s", c->err->msg);
+        return pr_error_set(c->err, PR_ESTORE, c->st->path, 0, 0, "run %lld block %lld: %s",
+                            (long long)c->run_id, (long long)b->seq, msg);
     }
-    *out = r;
-    return 0;
+    return c->cb(c->payload, c->buf, n);
 }
 
 int pr_store_scan(pr_store *st, int64_t id,
                   int (*cb)(void *payload, const pr_sample *s, size_t n), void *payload,
                   pr_error *err)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db, "SELECT seq, data FROM blocks WHERE run_id=? ORDER BY seq", -1,
-                           &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot read samples");
-    sqlite3_bind_int64(q, 1, id);
-    pr_sample *buf = NULL;
-    size_t cap = 0, n;
-    int rc = 0, step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        const void *data = sqlite3_column_blob(q, 1);
-        int len = sqlite3_column_bytes(q, 1);
-        rc = pr_block_decode(data, (size_t)len, &buf, &cap, &n, err);
-        if (rc < 0) {
-            char msg[sizeof err->msg];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            rc = pr_error_set(err, PR_ESTORE, st->path, 0, 0, "run %lld block %lld: %s",
-                              (long long)id, (long long)sqlite3_column_int64(q, 0), msg);
-            break;
-        }
-        rc = cb(payload, buf, n);
-        if (rc)
-            break;
-    }
-    if (rc == 0 && step != SQLITE_DONE)
-        rc = db_error(st, err, "cannot read samples");
-    sqlite3_finalize(q);
-    free(buf);
+    scan_ctx c = {st, id, cb, payload, NULL, 0, err};
+    int rc = st->ops->scan_blocks(st, id, scan_block, &c, err);
+    free(c.buf);
     return rc;
 }
 
@@ -855,56 +652,147 @@ int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,
 
 int pr_store_remove(pr_store *st, int64_t id, pr_error *err)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db, "DELETE FROM runs WHERE id=?", -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot remove run");
-    sqlite3_bind_int64(q, 1, id);
-    int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : db_error(st, err, "cannot remove run");
-    sqlite3_finalize(q);
-    return rc;
+    return st->ops->remove(st, id, err);
 }
 
 int pr_store_tag(pr_store *st, int64_t id, const char *key, const char *value, pr_error *err)
 {
-    sqlite3_stmt *q;
-    const char *sql = value ? "INSERT OR REPLACE INTO tags(run_id,key,value) VALUES(?,?,?)"
-                            : "DELETE FROM tags WHERE run_id=? AND key=?";
-    if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot tag run");
-    sqlite3_bind_int64(q, 1, id);
-    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
-    if (value)
-        sqlite3_bind_text(q, 3, value, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : db_error(st, err, "cannot tag run");
-    sqlite3_finalize(q);
-    return rc;
+    return st->ops->tag(st, id, key, value, err);
 }
 
 int pr_store_cache_put(pr_store *st, int64_t id, const char *key, const char *json, pr_error *err)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO cache(run_id,key,json) VALUES(?,?,?)",
-                           -1, &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot cache");
-    sqlite3_bind_int64(q, 1, id);
-    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 3, json, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : db_error(st, err, "cannot cache");
-    sqlite3_finalize(q);
-    return rc;
+    return st->ops->cache_put(st, id, key, json, err);
 }
 
 int pr_store_cache_get(pr_store *st, int64_t id, const char *key, char **json, pr_error *err)
 {
-    sqlite3_stmt *q;
-    *json = NULL;
-    if (sqlite3_prepare_v2(st->db, "SELECT json FROM cache WHERE run_id=? AND key=?", -1, &q,
-                           NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot read cache");
-    sqlite3_bind_int64(q, 1, id);
-    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        *json = col_dup(q, 0);
-    sqlite3_finalize(q);
-    return 0;
+    return st->ops->cache_get(st, id, key, json, err);
+}
+
+int pr_store_put_stats(pr_store *st, int64_t id, const pr_store_stats *s, pr_error *err)
+{
+    return st->ops->stats_put(st, id, s, err);
+}
+
+/* ---- copying a run between stores ------------------------------------------------------ */
+
+typedef struct copier {
+    pr_ingest *ing;        /* the target's transaction; its aggregates count the samples */
+    pr_sample *buf;
+    size_t cap;
+    pr_error *err;
+} copier;
+
+static int copy_block(void *payload, const pr_store_block *b)
+{
+    copier *c = payload;
+    size_t n;
+    int rc = pr_block_decode(b->data, b->len, &c->buf, &c->cap, &n, c->err);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        count_sample(c->ing, &c->buf[i]);
+    if (rc == 0) /* the block itself as it is: same bytes, same sequence number */
+        rc = c->ing->st->ops->block_put(c->ing->st, c->ing->run->id, b, c->err);
+    return rc;
+}
+
+typedef struct source_check {
+    pr_store *to;
+    int64_t found;
+    int64_t new_id;
+    int put;               /* 0: check the target holds none; 1: record them there */
+    pr_error *err;
+} source_check;
+
+static int copy_source(void *payload, const pr_store_source *s)
+{
+    source_check *c = payload;
+    if (!c->put) {
+        if (s->forced || !*s->digest)
+            return 0;
+        int rc = c->to->ops->source_find(c->to, s->digest, &c->found, c->err);
+        return rc < 0 ? rc : c->found ? 1 : 0;
+    }
+    pr_store_source t = *s;
+    int dup = 0;
+    t.run_id = c->new_id;
+    int rc = c->to->ops->source_put(c->to, &t, &dup, c->err);
+    return rc < 0 ? rc : dup ? pr_error_set(c->err, PR_EDUP, c->to->path, 0, 0,
+                                            "%s is already there", s->path)
+                             : 0;
+}
+
+/* Shards of the run, recorded again under its new id. */
+static int copy_shards(pr_store *from, int64_t id, pr_store *to, int64_t new_id, pr_error *err)
+{
+    pr_store_shard *sh = NULL;
+    size_t n = 0;
+    int dup = 0, rc = from->ops->shards(from, id, &sh, &n, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rc = to->ops->shard_put(to, new_id, &sh[i], &dup, err);
+        if (rc == 0 && dup)
+            rc = pr_error_set(err, PR_EDUP, to->path, 0, 0, "shard %d is already there",
+                              sh[i].index);
+    }
+    free(sh);
+    return rc;
+}
+
+/* PR_EDUP when `to` already holds the run's content or its key. */
+static int copy_check(pr_store *from, pr_run *run, pr_store *to, pr_error *err)
+{
+    source_check sc = {to, 0, 0, 0, err};
+    int rc = from->ops->sources(from, run->id, copy_source, &sc, err);
+    if (rc < 0)
+        return rc;
+    if (sc.found)
+        return pr_error_set(err, PR_EDUP, to->path, 0, 0, "run %lld '%s' is already there as "
+                            "run %lld", (long long)run->id, run->name ? run->name : "",
+                            (long long)sc.found);
+    int64_t keyed = 0;
+    if (run->key && (rc = newest_run(to, PR_RUNS_KEYED, run->key, &keyed, err)) < 0)
+        return rc;
+    return keyed ? pr_error_set(err, PR_EDUP, to->path, 0, 0,
+                                "a run with id '%s' is already there (run %lld)", run->key,
+                                (long long)keyed)
+                 : 0;
+}
+
+int pr_store_copy(pr_store *from, int64_t id, pr_store *to, int64_t *new_id, pr_error *err)
+{
+    pr_run *run;
+    int rc = from->ops->load_run(from, id, &run, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = copy_check(from, run, to, err)) < 0 || (rc = to->ops->begin(to, err)) < 0) {
+        pr_run_free(run);
+        return rc;
+    }
+    pr_ingest *ing = pr_xcalloc(1, sizeof *ing);
+    ing->st = to;
+    ing->source = pr_xstrdup(from->path);
+    ing->key = run->key ? pr_xstrdup(run->key) : NULL;
+    ing->run = run;
+    rc = create_run_row(ing, err);
+    /* the counts come back from the blocks themselves */
+    run->samples = run->successes = 0;
+    copier c = {ing, NULL, 0, err};
+    if (rc == 0)
+        rc = from->ops->scan_blocks(from, id, copy_block, &c, err);
+    free(c.buf);
+    if (rc == 0)
+        rc = finish_run(ing, err);
+    source_check sc = {to, 0, run->id, 1, err};
+    if (rc == 0)
+        rc = from->ops->sources(from, id, copy_source, &sc, err);
+    if (rc == 0)
+        rc = copy_shards(from, id, to, run->id, err);
+    if (rc == 0)
+        rc = to->ops->commit(to, ing->created, ing->ncreated, err);
+    else
+        to->ops->rollback(to);
+    if (rc == 0)
+        *new_id = ing->created[0];
+    free_ingest(ing);
+    return rc;
 }

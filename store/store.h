@@ -1,5 +1,7 @@
-/* The embedded store: one SQLite file holding runs, tags, strings, aggregate tables a user can
- * query with sqlite3, and samples as encoded blocks (schema: docs/format.md). */
+/* The store: runs, tags, strings, aggregate tables a user can query with SQL, and samples as
+ * encoded blocks (schema: docs/format.md). One interface, two backends chosen by the target:
+ * a SQLite file (the embedded default) or a PostgreSQL server (a postgresql:// or postgres://
+ * URI or a libpq "key=value" connection string). Nothing outside store/ knows which. */
 #ifndef PR_STORE_H
 #define PR_STORE_H
 #include <stddef.h>
@@ -9,15 +11,20 @@
 #include "model/run.h"
 #include "model/sink.h"
 
-#define PR_STORE_SCHEMA_VERSION 1
+#define PR_STORE_SCHEMA_VERSION 2
 
 typedef struct pr_store pr_store;
 
-/* The store path: $PERFREPORT_STORE, else "./perfreport.db". */
+/* The store target: $PERFREPORT_STORE, else "./perfreport.db". */
 const char *pr_store_default_path(void);
-/* Opens (creating if `create`) the store at path. */
-int pr_store_open(pr_store **out, const char *path, int create, pr_error *err);
+/* 1 if `target` names a PostgreSQL database (URI or libpq connection string), else 0. */
+int pr_store_target_is_pg(const char *target);
+/* Opens (creating the schema if `create`) the store at `target`: a file path, or a
+ * PostgreSQL URI / connection string (libpq's PG* variables and TLS settings apply). */
+int pr_store_open(pr_store **out, const char *target, int create, pr_error *err);
 void pr_store_close(pr_store *st);
+/* The store as error messages name it (a URL never shows its password); borrowed. */
+const char *pr_store_name(const pr_store *st);
 
 /* ---- ingest: one input = one transaction ---- */
 typedef struct pr_ingest pr_ingest;
@@ -28,12 +35,22 @@ typedef struct pr_ingest_result {
     int runs;              /* runs created or extended (more than 1 with --split-runs) */
     int duplicate_of;      /* >0: the content was already ingested as that run (skipped) */
     char name[256];        /* the (last) run's name */
+    int shard_index;       /* shard ingests: this shard, and the shards of the run landed so */
+    int shards_landed;     /* far, of shard_count */
+    int shard_count;
 } pr_ingest_result;
 
 /* Begins an ingest transaction. run_name: append to the run with this name if it exists,
  * else create it with this name; NULL: a new run, named by the parser or after `source`. */
 int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const char *source,
                     pr_error *err);
+/* Begins the ingest of one shard of a distributed run: the shards agree on run_key (the
+ * run's name too when it is created), each lands as one transaction, and shards of the same
+ * run land one after the other. index/count: this shard (index < 0: taken at commit from
+ * the input's meta "shard" object, as `perfreport attack --shard` writes it). The commit
+ * fails with PR_EDUP when that shard already landed (nothing is added twice). */
+int pr_ingest_begin_shard(pr_store *st, pr_ingest **out, const char *run_key, int index,
+                          int count, const char *source, pr_error *err);
 /* The sink parsers push into; sink->run is the run being written. */
 pr_sink *pr_ingest_sink(pr_ingest *ing);
 /* Finishes: checks for duplicate content (the input's digest) unless force, writes metadata, strings and
@@ -73,5 +90,37 @@ int pr_store_tag(pr_store *st, int64_t id, const char *key, const char *value, p
 int pr_store_cache_put(pr_store *st, int64_t id, const char *key, const char *json, pr_error *err);
 /* *json is malloc'd, NULL when absent. */
 int pr_store_cache_get(pr_store *st, int64_t id, const char *key, char **json, pr_error *err);
+
+/* ---- the tables behind the run_summary and run_series views (docs/format.md) ---- */
+/* One interval of a run's time series. Unknown: PR_UNKNOWN (integers), NAN (reals). */
+typedef struct pr_store_point {
+    int64_t t_ns;            /* interval start, ns since the Unix epoch */
+    int64_t requests, successes, errors, bytes_in;
+    double throughput_per_s, rate_per_s;
+    int64_t p50_ns, p90_ns, p99_ns, max_ns;
+} pr_store_point;
+
+/* A run's headline figures, as the report model computes them. */
+typedef struct pr_store_stats {
+    int64_t requests, successes, errors;
+    double error_ratio, rate_per_s, throughput_per_s, apdex;
+    int64_t duration_ns;
+    int64_t min_ns, mean_ns, p50_ns, p90_ns, p95_ns, p99_ns, p999_ns, max_ns;
+    int64_t interval_ns;     /* of the series */
+    const pr_store_point *points;
+    size_t npoints;
+    int64_t basis_samples;   /* the run's sample count these figures were computed from */
+} pr_store_stats;
+
+/* Replaces the run's stored headline figures and series, unless the run has changed since
+ * they were computed (its sample count is no longer basis_samples): then the writer of the
+ * change stores its own, newer figures, and this call does nothing. */
+int pr_store_put_stats(pr_store *st, int64_t id, const pr_store_stats *s, pr_error *err);
+
+/* ---- between stores ---- */
+/* Copies run `id` of `from` into `to` exactly (run row, tags, strings, aggregates, sources,
+ * shards and the sample blocks byte for byte) as one transaction of `to`; *new_id is its id
+ * there. Content `to` already holds (a source digest it knows) is PR_EDUP, nothing copied. */
+int pr_store_copy(pr_store *from, int64_t id, pr_store *to, int64_t *new_id, pr_error *err);
 
 #endif

@@ -15,7 +15,17 @@ pass=0
 fail=0
 failed=""
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+pgdir=""
+# stop_pg: stops the scratch PostgreSQL server of the second pass, if one runs.
+stop_pg() {
+  if [ -n "$pgdir" ]; then
+    sh tests/tools/pg.sh stop "$pgdir"
+    rm -rf "$pgdir"
+    pgdir=""
+  fi
+}
+trap 'rm -f "$log"; stop_pg' EXIT
+trap 'exit 130' INT TERM
 
 note_fail() { fail=$((fail + ${2:-1})); failed="$failed $1"; }
 
@@ -65,6 +75,80 @@ for c in tests/cli/*.sh; do
 done
 
 skip=0
+# integration NAME KIND: runs tests/integration/NAME.sh against a fresh store of KIND (sqlite
+# or postgresql); 0 pass, 77 skip (its last line says why), else fail.
+integration() {
+  t=tests/integration/$1.sh
+  if [ "$2" = postgresql ]; then
+    db="pr_it_$1_$$"
+    sh tests/tools/pg.sh createdb "$db" >"$log" 2>&1
+    store="postgresql:///$db"
+  else
+    store=$(mktemp -u).db
+  fi
+  PR_STORE_KIND=$2 PERFREPORT_STORE=$store sh "$t" >"$log" 2>&1
+  rc=$?
+  if [ "$2" = postgresql ]; then
+    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS \"$db\"" >/dev/null 2>&1
+  else
+    rm -f "$store" "$store-wal" "$store-shm"
+  fi
+  if [ "$rc" -eq 0 ]; then
+    pass=$((pass + 1)); echo "ok   integration/$1 ($2: $(tail -1 "$log"))"
+  elif [ "$rc" -eq 77 ]; then
+    skip=$((skip + 1)); echo "skip integration/$1 ($2: $(tail -1 "$log"))"
+  else
+    note_fail "integration/$1($2)"; echo "FAIL integration/$1 ($2)"; tail -30 "$log" | sed 's/^/    /'
+  fi
+}
+# integration_pass KIND: every integration test whose "# stores:" line names KIND (default:
+# sqlite only).
+integration_pass() {
+  for t in tests/integration/*.sh; do
+    [ -f "$t" ] || continue
+    name=$(basename "$t" .sh)
+    [ "$name" = lib ] && continue
+    [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
+    kinds=$(sed -n 's/^# stores: //p' "$t")
+    case " ${kinds:-sqlite} " in *" $1 "*) integration "$name" "$1";; esac
+  done
+}
+integration_pass sqlite
+
+# The same transcripts against the PostgreSQL store: one scratch server for the whole pass
+# (tests/tools/pg.sh), a fresh database per case; skipped, visibly, where none can start.
+cases=""
+for c in tests/cli/*.sh; do
+  name=$(basename "$c" .sh)
+  [ "$name" = lib ] && continue
+  [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
+  cases="$cases $c"
+done
+pg_its=$(grep -l '^# stores:.*postgresql' tests/integration/*.sh 2>/dev/null)
+if [ -n "${ONLY:-}" ]; then
+  pg_its=$(for t in $pg_its; do case "$(basename "$t" .sh)" in *"$ONLY"*) echo "$t";; esac; done)
+fi
+if [ -n "$cases$pg_its" ]; then
+  pgdir=$(mktemp -d)
+  if pgenv=$(sh tests/tools/pg.sh start "$pgdir" 2>"$log"); then
+    eval "$pgenv"
+    for c in $cases; do
+      name=$(basename "$c" .sh)
+      if PR_STORE_KIND=postgresql sh tests/cli/lib.sh "$c" >"$log" 2>&1; then
+        pass=$((pass + 1)); echo "ok   cli/$name (postgresql)"
+      else
+        note_fail "cli/$name(postgresql)"; echo "FAIL cli/$name (postgresql)"; head -60 "$log" | sed 's/^/    /'
+      fi
+    done
+    integration_pass postgresql
+    stop_pg
+  else
+    skip=$((skip + 1)); echo "skip cli/* and integration/* (postgresql): $(tail -1 "$log")"
+    rm -rf "$pgdir"
+    pgdir=""
+  fi
+fi
+
 for b in tests/browser/*.sh; do
   [ -f "$b" ] || continue
   name=$(basename "$b" .sh)

@@ -8,8 +8,18 @@ root=$(pwd)
 name=$(basename "$case_file" .sh)
 expected="$root/tests/cli/$name.out"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export PERFREPORT_STORE="$work/perfreport.db"
+export TMPDIR="$work" # what a case leaves (a killed shard's spool) goes with it
+# The store under test: a SQLite file, or (PR_STORE_KIND=postgresql, with the PG* variables
+# of tests/tools/pg.sh) a fresh PostgreSQL database. Transcripts are the same for both.
+if [ "${PR_STORE_KIND:-sqlite}" = postgresql ]; then
+  pgdb="pr_${name}_$$"
+  sh "$root/tests/tools/pg.sh" createdb "$pgdb" "${PR_PG_TEMPLATE:-template0}" || exit 1
+  trap 'rm -rf "$work"; psql -X -q -d postgres -c "DROP DATABASE IF EXISTS \"$pgdb\"" >/dev/null 2>&1' EXIT
+  export PERFREPORT_STORE="postgresql:///$pgdb"
+else
+  trap 'rm -rf "$work"' EXIT
+  export PERFREPORT_STORE="$work/perfreport.db"
+fi
 export SOURCE_DATE_EPOCH=1796083200
 export NO_COLOR=1
 export TZ=UTC
@@ -39,6 +49,19 @@ pr() {
 sh_() {
   echo "\$ $*"
   (eval "$*") 2>&1
+  rc=$?
+  [ "$rc" -ne 0 ] && echo "[exit $rc]"
+  return 0
+}
+# sql QUERY: runs one SQL query on the store under test (sqlite3, or psql for PostgreSQL),
+# printed as "$ sql QUERY" and answered the same way by both: rows of "|"-separated values.
+sql() {
+  echo "\$ sql $1"
+  if [ "${PR_STORE_KIND:-sqlite}" = postgresql ]; then
+    psql -X -q -A -t -F '|' -v ON_ERROR_STOP=1 -d "$PERFREPORT_STORE" -c "$1" 2>&1
+  else
+    sqlite3 "$PERFREPORT_STORE" "$1" 2>&1
+  fi
   rc=$?
   [ "$rc" -ne 0 ] && echo "[exit $rc]"
   return 0

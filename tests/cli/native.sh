@@ -15,7 +15,7 @@ pr tag copy build=7 env-
 pr runs
 pr rm copy
 pr runs
-sh_ "sqlite3 \$PERFREPORT_STORE 'SELECT label, samples, errors FROM labels WHERE run_id=1 ORDER BY label'"
+sql "SELECT label, samples, errors FROM labels WHERE run_id=1 ORDER BY label"
 sh_ "\$PR export --format hgrm 1 | head -8; \$PR export --format hgrm 1 | tail -4"
 pr summary --exact-limit 100 --by label bench
 sh_ "cat \$DATA/native/bench3k.prf \$DATA/native/bench3k.prf > two.prf"

@@ -7,4 +7,4 @@ pr summary
 # one run from two files (e.g. one per load generator): its span and counts cover both
 sh_ "head -n 289 \$DATA/other/hey_mixed_status.csv > part1.csv; (head -n 1 \$DATA/other/hey_mixed_status.csv; tail -n +290 \$DATA/other/hey_mixed_status.csv) > part2.csv"
 pr ingest --name whole part1.csv part2.csv
-sh_ "sqlite3 \$PERFREPORT_STORE \"SELECT name, samples, start_ns, end_ns FROM runs WHERE name IN ('hey_mixed_status', 'whole')\""
+sql "SELECT name, samples, start_ns, end_ns FROM runs WHERE name IN ('hey_mixed_status', 'whole') ORDER BY id"

@@ -3,7 +3,7 @@
 # nothing when they are all present; then the pinned npm packages (tests/tools/npm.sh). Needs root (or sudo) only when something is missing.
 set -eu
 PKGS="build-essential pkg-config libjansson-dev libxml2-dev libcsv-dev libcairo2-dev
-libpango1.0-dev libsqlite3-dev sqlite3 libmd4c-dev libmd4c-html0-dev libssl-dev
+libpango1.0-dev libsqlite3-dev sqlite3 libpq-dev libmd4c-dev libmd4c-html0-dev libssl-dev
 libcmocka-dev zlib1g-dev libxxhash-dev libxml2-utils jq fonts-dejavu-core fonts-wqy-zenhei ${PERFREPORT_EXTRA_PKGS:-}"
 missing=""
 for p in $PKGS; do

@@ -16,33 +16,41 @@
 #include "store/store.h"
 #include "tests/unit/lib/gen.h"
 
-static char dbpath[256];
+static char dbpath[256], dbpath2[256];
 
 static int setup(void **st)
 {
     snprintf(dbpath, sizeof dbpath, "/tmp/pr-test-store-%d.db", (int)getpid());
+    snprintf(dbpath2, sizeof dbpath2, "/tmp/pr-test-store-%d-b.db", (int)getpid());
     unlink(dbpath);
+    unlink(dbpath2);
     return 0;
 }
 
 static int teardown(void **st)
 {
     char p[300];
-    unlink(dbpath);
-    snprintf(p, sizeof p, "%s-wal", dbpath);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", dbpath);
-    unlink(p);
+    const char *paths[] = {dbpath, dbpath2};
+    for (int i = 0; i < 2; i++) {
+        unlink(paths[i]);
+        snprintf(p, sizeof p, "%s-wal", paths[i]);
+        unlink(p);
+        snprintf(p, sizeof p, "%s-shm", paths[i]);
+        unlink(p);
+    }
     return 0;
 }
 
-/* Ingests a memory buffer as one input; returns the commit/parse code. */
-static int ingest_mem(pr_store *s, const char *name, const char *buf, size_t len, int force,
-                      pr_ingest_result *res, pr_error *err)
+/* Ingests a memory buffer as one input (key != NULL: as shard `index` of `count` of the
+ * shared run `key`); returns the commit/parse code. */
+static int ingest_shard(pr_store *s, const char *name, const char *key, int index, int count,
+                        const char *buf, size_t len, int force, pr_ingest_result *res,
+                        pr_error *err)
 {
     pr_input *in = pr_input_mem("mem", buf, len);
     pr_ingest *ing;
-    int rc = pr_ingest_begin(s, &ing, name, "mem.prf", err);
+    int rc = key ? pr_ingest_begin_shard(s, &ing, key, index, count, "mem.prf", err)
+                 : pr_ingest_begin(s, &ing, name, "mem.prf", err);
     if (rc < 0) {
         pr_input_close(in);
         return rc;
@@ -62,6 +70,12 @@ static int ingest_mem(pr_store *s, const char *name, const char *buf, size_t len
     return pr_ingest_commit(ing, sha, force, res, err);
 }
 
+static int ingest_mem(pr_store *s, const char *name, const char *buf, size_t len, int force,
+                      pr_ingest_result *res, pr_error *err)
+{
+    return ingest_shard(s, name, NULL, 0, 0, buf, len, force, res, err);
+}
+
 typedef struct gather {
     pr_sample *s;
     size_t n, cap;
@@ -76,6 +90,28 @@ static int gather_cb(void *p, const pr_sample *s, size_t n)
     return 0;
 }
 
+/* A text rendering of the query's rows in the store at path. */
+static char *rows_of(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    pr_buf b = PR_BUF_INIT;
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK) {
+        while (sqlite3_step(q) == SQLITE_ROW) {
+            for (int c = 0; c < sqlite3_column_count(q); c++) {
+                const void *v = sqlite3_column_blob(q, c);
+                pr_buf_append(&b, v ? v : "", (size_t)sqlite3_column_bytes(q, c));
+                pr_buf_putc(&b, '|');
+            }
+            pr_buf_putc(&b, '\n');
+        }
+        sqlite3_finalize(q);
+    }
+    sqlite3_close(db);
+    return pr_buf_steal(&b);
+}
+
 /* A text rendering of every table's content, to compare store states. */
 static char *snapshot(void)
 {
@@ -83,7 +119,8 @@ static char *snapshot(void)
     sqlite3_open(dbpath, &db);
     pr_buf b = PR_BUF_INIT;
     static const char *const tables[] = {"runs", "sources", "tags", "strings", "labels",
-                                         "errors", "status_codes", "blocks", "cache"};
+                                         "errors", "status_codes", "blocks", "cache", "shards",
+                                         "run_stats", "run_points"};
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
         char sql[128];
         snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1, 2", tables[t]);
@@ -273,6 +310,141 @@ static void test_store__concurrent_ingest(void **state)
     pr_run_free(run);
 }
 
+
+static void test_store__target_kind(void **state)
+{
+    static const struct {
+        const char *target;
+        int pg;
+    } cases[] = {
+        {"perfreport.db", 0}, {"./runs/a=b.db", 0}, {"/tmp/postgresql.db", 0},
+        {"postgresql://ci@db/perf", 1}, {"postgres://db/perf", 1},
+        {"postgresql:///perf?host=/run/postgresql", 1}, {"host=db dbname=perf", 1},
+        {"  dbname = perf", 1}, {"service=perf", 1}, {"hostname=x", 0}, {"=x", 0}, {"", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_int_equal(pr_store_target_is_pg(cases[i].target), cases[i].pg);
+}
+
+/* copy: the same run row, strings, blocks byte for byte and sources in the other store; a
+ * second copy is refused as content the target holds. */
+static void test_store__copy_exact(void **state)
+{
+    pr_store *a, *b;
+    pr_error err;
+    assert_int_equal(pr_store_open(&a, dbpath, 1, &err), 0);
+    assert_int_equal(pr_store_open(&b, dbpath2, 1, &err), 0);
+    pr_run *run = pr_run_new();
+    size_t n = 80000, len;
+    pr_sample *x = calloc(n, sizeof *x);
+    gen_samples(run, x, n, 41);
+    pr_run_tag(run, "build", "41");
+    char *buf = gen_native(run, x, n, &len);
+    pr_ingest_result res;
+    assert_int_equal(ingest_mem(a, "copied", buf, len, 0, &res, &err), 0);
+    int64_t id = 0;
+    assert_int_equal(pr_store_copy(a, res.run_id, b, &id, &err), 0);
+    assert_int_equal(id, 1);
+    const char *q[] = {"SELECT name, tool, format, samples, successes, start_ns, end_ns,"
+                       " load_model, offered_rate, concurrency, summary_only, summary_json,"
+                       " meta_json, created_at, run_key FROM runs",
+                       "SELECT seq, samples, start_min, start_max, data FROM blocks ORDER BY seq",
+                       "SELECT id, value FROM strings ORDER BY id",
+                       "SELECT key, value FROM tags ORDER BY key",
+                       "SELECT label, samples, errors FROM labels ORDER BY label",
+                       "SELECT message, count FROM errors ORDER BY message",
+                       "SELECT status, count FROM status_codes ORDER BY status",
+                       "SELECT path, digest, format, samples, ingested_at, forced FROM sources"};
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        char *ra = rows_of(dbpath, q[i]), *rb = rows_of(dbpath2, q[i]);
+        assert_true(strlen(ra) > 0);
+        assert_string_equal(ra, rb);
+        free(ra);
+        free(rb);
+    }
+    assert_int_equal(pr_store_copy(a, res.run_id, b, &id, &err), PR_EDUP);
+    pr_store_close(a);
+    pr_store_close(b);
+    free(buf);
+    free(x);
+    pr_run_free(run);
+}
+
+/* Shards of one run: each lands once, a second landing of a shard changes nothing, shards
+ * must agree on their count, the run says how many have landed. */
+static void test_store__shards_land_once(void **state)
+{
+    pr_store *s;
+    pr_error err;
+    assert_int_equal(pr_store_open(&s, dbpath, 1, &err), 0);
+    pr_run *run = pr_run_new();
+    pr_sample x[300];
+    size_t la, lb, lc;
+    gen_samples(run, x, 300, 51);
+    char *a = gen_native(run, x, 300, &la);
+    gen_samples(run, x, 300, 52);
+    char *b = gen_native(run, x, 300, &lb);
+    gen_samples(run, x, 300, 53);
+    char *c = gen_native(run, x, 300, &lc);
+    pr_ingest_result r;
+    assert_int_equal(ingest_shard(s, NULL, "job-1", 0, 2, a, la, 0, &r, &err), 0);
+    assert_int_equal(r.shards_landed, 1);
+    assert_int_equal(r.shard_count, 2);
+    char *before = snapshot();
+    assert_int_equal(ingest_shard(s, NULL, "job-1", 0, 2, b, lb, 0, &r, &err), PR_EDUP);
+    assert_int_equal(ingest_shard(s, NULL, "job-1", 1, 3, b, lb, 0, &r, &err), PR_EUSAGE);
+    char *after = snapshot();
+    assert_string_equal(before, after);
+    assert_int_equal(ingest_shard(s, NULL, "job-1", 1, 2, c, lc, 0, &r, &err), 0);
+    assert_int_equal(r.shards_landed, 2);
+    pr_run *back;
+    assert_int_equal(pr_store_load_run(s, r.run_id, &back, &err), 0);
+    assert_int_equal(back->samples, 600);
+    assert_string_equal(back->key, "job-1");
+    json_t *sh = json_object_get(back->meta, "shards");
+    assert_true(json_is_true(json_object_get(sh, "complete")));
+    assert_int_equal(json_array_size(json_object_get(sh, "missing")), 0);
+    pr_run_free(back);
+    free(before);
+    free(after);
+    free(a);
+    free(b);
+    free(c);
+    pr_run_free(run);
+    pr_store_close(s);
+}
+
+/* Figures computed from an older state of the run are not stored. */
+static void test_store__stale_stats_not_stored(void **state)
+{
+    pr_store *s;
+    pr_error err;
+    assert_int_equal(pr_store_open(&s, dbpath, 1, &err), 0);
+    pr_run *run = pr_run_new();
+    pr_sample x[100];
+    size_t len;
+    gen_samples(run, x, 100, 61);
+    char *buf = gen_native(run, x, 100, &len);
+    pr_ingest_result r;
+    assert_int_equal(ingest_mem(s, NULL, buf, len, 0, &r, &err), 0);
+    pr_store_point p = {1000, 10, 9, 1, 50, 10.0, 10.0, 1, 2, 3, 4};
+    pr_store_stats st = {100, 90, 10, 0.1, 50.0, 45.0, 0.9, 2000000000, 1, 2, 3, 4, 5, 6, 7, 8,
+                         1000000000, &p, 1, 99};
+    assert_int_equal(pr_store_put_stats(s, r.run_id, &st, &err), 0);
+    char *none = rows_of(dbpath, "SELECT count(*) FROM run_stats");
+    assert_string_equal(none, "0|\n");
+    st.basis_samples = 100;
+    assert_int_equal(pr_store_put_stats(s, r.run_id, &st, &err), 0);
+    char *one = rows_of(dbpath, "SELECT requests, p99_ns, (SELECT count(*) FROM run_points)"
+                                " FROM run_stats");
+    assert_string_equal(one, "100|6|1|\n");
+    free(none);
+    free(one);
+    free(buf);
+    pr_run_free(run);
+    pr_store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +453,10 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_store__duplicates_and_append, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__concurrent_ingest, setup, teardown),
+        cmocka_unit_test(test_store__target_kind),
+        cmocka_unit_test_setup_teardown(test_store__copy_exact, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store__shards_land_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store__stale_stats_not_stored, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
