@@ -587,36 +587,35 @@ int pr_store_scan(pr_store *st, int64_t id,
     return rc;
 }
 
+typedef struct cols_ctx {
+    pr_store *st;
+    int64_t run_id;
+    unsigned want;
+    int (*cb)(void *payload, const pr_block_cols *c);
+    void *payload;
+    pr_error *err;
+} cols_ctx;
+
+static int cols_block(void *payload, const pr_store_block *b)
+{
+    cols_ctx *c = payload;
+    pr_block_cols cols;
+    int rc = pr_block_decode_cols(b->data, b->len, c->want, &cols, c->err);
+    if (rc < 0) {
+        char msg[sizeof c->err->msg];
+        snprintf(msg, sizeof msg, "%s", c->err->msg);
+        return pr_error_set(c->err, PR_ESTORE, c->st->path, 0, 0, "run %lld block %lld: %s",
+                            (long long)c->run_id, (long long)b->seq, msg);
+    }
+    return c->cb(c->payload, &cols);
+}
+
 int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
                        int (*cb)(void *payload, const pr_block_cols *c), void *payload,
                        pr_error *err)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db, "SELECT seq, data FROM blocks WHERE run_id=? ORDER BY seq", -1,
-                           &q, NULL) != SQLITE_OK)
-        return db_error(st, err, "cannot read samples");
-    sqlite3_bind_int64(q, 1, id);
-    pr_block_cols c;
-    int rc = 0, step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        const void *data = sqlite3_column_blob(q, 1);
-        int len = sqlite3_column_bytes(q, 1);
-        rc = pr_block_decode_cols(data, (size_t)len, want, &c, err);
-        if (rc < 0) {
-            char msg[sizeof err->msg];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            rc = pr_error_set(err, PR_ESTORE, st->path, 0, 0, "run %lld block %lld: %s",
-                              (long long)id, (long long)sqlite3_column_int64(q, 0), msg);
-            break;
-        }
-        rc = cb(payload, &c);
-        if (rc)
-            break;
-    }
-    if (rc == 0 && step != SQLITE_DONE)
-        rc = db_error(st, err, "cannot read samples");
-    sqlite3_finalize(q);
-    return rc;
+    cols_ctx c = {st, id, want, cb, payload, err};
+    return st->ops->scan_blocks(st, id, cols_block, &c, err);
 }
 
 typedef struct some_scan {
