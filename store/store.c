@@ -163,6 +163,39 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
     return 0;
 }
 
+/* A native block whose string ids are the run's: counted from its columns and stored as it
+ * is (after the samples pushed before it), never decoded into samples nor encoded again. */
+static int push_block(void *payload, pr_run *run, const pr_block_cols *c,
+                      const unsigned char *raw, size_t len, pr_error *err)
+{
+    pr_ingest *ing = payload;
+    (void)run;
+    int rc = flush_block(ing, err);
+    if (rc < 0)
+        return rc;
+    pr_store_block b = {ing->next_seq++, (int64_t)c->n, PR_UNKNOWN, PR_UNKNOWN, raw, len};
+    pr_sample x;
+    pr_sample_init(&x);
+#define COL(k) (c->vals[k] ? c->vals[k][i] : c->konst[k])
+    for (size_t i = 0; i < c->n; i++) {
+        x.label = (uint32_t)COL(PR_COL_LABEL);
+        x.error = (uint32_t)COL(PR_COL_ERROR);
+        x.status = (uint16_t)COL(PR_COL_STATUS);
+        x.success = (uint8_t)COL(PR_COL_SUCCESS);
+        x.flags = (uint8_t)COL(PR_COL_FLAGS);
+        count_sample(ing, &x);
+        int64_t t = COL(PR_COL_START);
+        if (t == PR_UNKNOWN)
+            continue;
+        if (b.start_min == PR_UNKNOWN || t < b.start_min)
+            b.start_min = t;
+        if (b.start_max == PR_UNKNOWN || t > b.start_max)
+            b.start_max = t;
+    }
+#undef COL
+    return ing->st->ops->block_put(ing->st, ing->run->id, &b, err);
+}
+
 static int create_run_row(pr_ingest *ing, pr_error *err)
 {
     pr_run *r = ing->run;
@@ -363,6 +396,7 @@ static int begin_run(pr_store *st, pr_ingest **out, const char *name, const char
     free(ing->run->source);
     ing->run->source = pr_xstrdup(source);
     pr_sink_init(&ing->sink, ing->run, push, ing);
+    ing->sink.push_block = push_block; /* native blocks go in as they are */
     if (!key)
         ing->sink.split = split; /* a shard is one part of one run */
     *out = ing;
