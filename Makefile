@@ -4,7 +4,10 @@
 # make check           the test suite under ASan+UBSan (SANITIZE=address,undefined)
 # make SANITIZE=address,undefined   sanitized build in build-san/
 # make bench           benchmarks (bench/)
-# make fuzz            libFuzzer targets (clang) in build-fuzz/
+# make fuzz            libFuzzer targets (clang, ASan+UBSan, stop at the first report) in build-fuzz/
+# make fuzz-long       every target for FUZZ_SECONDS (120) with its dictionary and the merged
+#                      corpus; new coverage minimised into tests/fuzz/<target>/, crashes kept
+#                      in tests/fuzz/crashes/<target>/ (docs/fuzzing.md)
 # make install PREFIX=/usr/local
 # make deps            install the Debian packages the project needs (idempotent)
 # make lint            include direction between modules, committed clang-format style
@@ -86,7 +89,7 @@ ifneq ($(SANITIZE),)
 BIN := $(BUILD)/perfreport
 endif
 
-.PHONY: all test test-run check bench fuzz install deps clean demo unit-bins fuzz-bins lint
+.PHONY: all test test-run check bench fuzz fuzz-long install deps clean demo unit-bins fuzz-bins lint
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(LIB) $(TPL_OBJ)
@@ -173,9 +176,17 @@ check:
 bench: $(BIN) $(BENCH_BIN)
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh bench/run.sh
 
+# clang and its libFuzzer runtime are needed here only (not by `make test`). UBSan does not
+# recover: a finding stops the target and leaves its input as an artifact.
+FUZZ_PKGS := clang libclang-rt-14-dev
 fuzz:
-	$(Q)$(MAKE) --no-print-directory fuzz-bins CC=clang BUILD=build-fuzz \
-	  SANFLAGS="-fsanitize=fuzzer,address,undefined" FUZZ_LIBFUZZER=1
+	$(Q)PERFREPORT_EXTRA_PKGS="$(FUZZ_PKGS)" sh tests/tools/deps.sh
+	$(Q)$(MAKE) --no-print-directory fuzz-bins CC=clang BUILD=build-fuzz OPT="-O1 -g" \
+	  SANFLAGS="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  FUZZ_LIBFUZZER=1
+
+fuzz-long: fuzz
+	$(Q)sh tests/tools/fuzz_long.sh
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

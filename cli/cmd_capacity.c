@@ -7,6 +7,7 @@
 #include "cli/selection.h"
 #include "model/buf.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
@@ -464,6 +465,7 @@ static int print_all(const study *S, json_t *doc, int json)
         free(text);
         return rc;
     }
+    pr_text_visible_json(doc, 0); /* series and run names come from the files */
     printf("capacity: load = %s", S->co.load_source);
     if (isfinite(S->co.slo_p99_ns)) {
         char h[32];

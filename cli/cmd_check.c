@@ -6,8 +6,10 @@
 #include "cli/common.h"
 #include "model/buf.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "render/markdown.h"
+#include "render/mustache.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -123,6 +125,7 @@ static int run(int argc, char **argv)
         free(ts);
         return rc;
     }
+    pr_text_visible_json(doc, 0); /* every output of the verdicts names runs and labels */
     pr_cli_warn_windows(doc, window);
     /* evaluate */
     verdict *vs = NULL;
@@ -231,13 +234,7 @@ static int run(int argc, char **argv)
             pr_buf_printf(&b, "| %s | ", vs[k].pass ? "✅" : "❌");
             const char *cells[] = {vs[k].run, vs[k].label[0] ? vs[k].label : "(all)", vs[k].t->text};
             for (int q = 0; q < 3; q++) {
-                for (const char *s = cells[q]; *s; s++) {
-                    if (*s == '|' || *s == '<' || *s == '>' || *s == '&' || *s == '\n') {
-                        pr_buf_printf(&b, "&#%d;", *s == '\n' ? 32 : *s);
-                    } else {
-                        pr_buf_putc(&b, *s);
-                    }
-                }
+                pr_mustache_escape(cells[q], strlen(cells[q]), PR_ESC_MARKDOWN, &b);
                 pr_buf_puts(&b, " | ");
             }
             pr_buf_printf(&b, "%s |\n", val);

@@ -5,9 +5,11 @@
 #include "cli/common.h"
 #include "cli/selection.h"
 #include "model/buf.h"
+#include "model/text.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 #include "render/mustache.h"
+#include "render/report_page.h"
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -367,7 +369,8 @@ static void print_paired(json_t *doc)
            (long long)json_integer_value(json_object_get(pg, "n_pairs")));
 }
 
-/* Renders the document with a template: a file path, else a built-in name (compare.md). */
+/* Renders the document with a template: a file path, else a built-in name (compare.md).
+ * Markdown written to a .html output is converted to an HTML page. */
 static int render_template(json_t *doc, const char *tpl, const char *out)
 {
     char *text = NULL;
@@ -406,10 +409,23 @@ static int render_template(json_t *doc, const char *tpl, const char *out)
     pr_error err;
     pr_error_clear(&err);
     int rc = 0;
-    int esc = strstr(tpl, ".html") ? PR_ESC_HTML : PR_ESC_MARKDOWN;
+    int html_tpl = pr_cli_is_html(tpl);
+    int esc = html_tpl ? PR_ESC_HTML : PR_ESC_MARKDOWN;
     if (pr_mustache_render(text, len, tpl, doc, &bl, esc, &o, &err) < 0) {
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
+    } else if (!html_tpl && out && pr_cli_is_html(out)) {
+        /* Markdown into an .html file: converted as `render` does (a page, md4c) */
+        json_t *page_ctx = json_pack("{s:{s:s}}", "meta", "title", "Comparison of runs");
+        pr_buf page = PR_BUF_INIT;
+        if (pr_report_page_html(o.p ? o.p : "", o.len, page_ctx, &page, &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        } else if (pr_cli_write_file(out, page.p, page.len) < 0) {
+            rc = PR_EXIT_ERROR;
+        }
+        pr_buf_dispose(&page);
+        json_decref(page_ctx);
     } else if (pr_cli_write_file(out ? out : "-", o.p ? o.p : "", o.len) < 0) {
         rc = PR_EXIT_ERROR;
     }
@@ -512,6 +528,7 @@ static int emit(json_t *doc, const char *tpl, const char *out, int json)
         free(text);
         return rc;
     }
+    pr_text_visible_json(doc, 0); /* names, labels and pairing keys come from the files */
     if (json_object_get(doc, "pairing"))
         print_paired(doc);
     else
@@ -629,7 +646,8 @@ const pr_command pr_cmd_compare = {
     "options:\n"
     "      --json               the comparison model as JSON\n"
     "  -t, --template T         render with a template (file, or built-in 'compare.md')\n"
-    "  -o, --output FILE        write there instead of stdout\n"
+    "  -o, --output FILE        write there instead of stdout (a Markdown template into a\n"
+    "                           .html file is converted to an HTML page, as render does)\n"
     "      --min-effect P       minimum relative change for a verdict (default 5%)\n"
     "      --alpha A            significance level (default 0.01)\n"
     "      --resamples N        bootstrap resamples (default 2000; seeded, deterministic)\n"

@@ -9,6 +9,7 @@
 #include "model/buf.h"
 #include "model/native.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -29,10 +30,15 @@ static void put_i64(FILE *f, int64_t v)
         fprintf(f, "%lld", (long long)v);
 }
 
-static void csv_str(FILE *f, const char *s)
+/* A cell from the input files: control characters visible, a formula quoted with "'"
+ * (model/text.h), then CSV-quoted when it holds a comma or a quote. */
+static void csv_str(FILE *f, const char *in)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    char *vis = pr_text_visible_dup(in, PR_TEXT_CELL);
+    const char *s = vis;
+    if (!strpbrk(s, ",\"")) {
         fputs(s, f);
+        free(vis);
         return;
     }
     fputc('"', f);
@@ -42,6 +48,7 @@ static void csv_str(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+    free(vis);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -199,13 +206,9 @@ static int run(int argc, char **argv)
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
-    if (rc == 0) {
-        x.f = strcmp(output, "-") ? fopen(output, "wb") : stdout;
-        if (!x.f) {
-            pr_cli_errorf("%s: cannot write: %s", output, strerror(errno));
-            rc = PR_EXIT_ERROR;
-        }
-    }
+    pr_cli_out out; /* written whole or not at all: a full disk leaves no partial export */
+    if (rc == 0 && !(x.f = pr_cli_out_open(&out, output)))
+        rc = PR_EXIT_ERROR;
     if (rc == 0) {
         int r = 0;
         if (x.fmt == 0) {
@@ -231,14 +234,18 @@ static int run(int argc, char **argv)
             if (r == 0)
                 r = r2;
         }
-        if (fflush(x.f) != 0 && r == 0)
-            r = pr_error_set(&err, PR_EIO, output, 0, 0, "write error: %s", strerror(errno));
-        if (x.f != stdout && fclose(x.f) != 0 && r == 0)
-            r = pr_error_set(&err, PR_EIO, output, 0, 0, "write error: %s", strerror(errno));
-        if (r < 0) {
+        if (r < 0) { /* said here, naming the output; the partial output is removed */
+            if (!err.path[0] && err.code == PR_EIO) {
+                snprintf(err.path, sizeof err.path, "%s", output);
+                if (strcmp(output, "-"))
+                    snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+                             "; nothing written (an existing file is kept)");
+            }
             pr_cli_print_error(&err);
             rc = PR_EXIT_ERROR;
         }
+        if (pr_cli_out_close(&out, r == 0) < 0)
+            rc = PR_EXIT_ERROR;
     }
     pr_run_free(x.run);
     free(ids);
@@ -251,7 +258,10 @@ const pr_command pr_cmd_export = {
     "write a run's samples (native, CSV, NDJSON) or its metrics (InfluxDB, OpenMetrics)",
     "Writes every sample of RUN to FILE (default stdout). The native stream can be\n"
     "ingested again elsewhere (docs/format.md); CSV and NDJSON hold one sample per line\n"
-    "with times in ns and empty/absent fields where the source did not know a value.\n"
+    "with times in ns and empty/absent fields where the source did not know a value; in\n"
+    "CSV, control characters of labels, URLs and errors are shown as \\x1b and a cell a\n"
+    "spreadsheet would run as a formula (=, +, -, @ first) starts with '.\n"
+    "FILE is written whole or not at all (a full disk leaves no partial file).\n"
     "hgrm is HdrHistogram's percentile distribution (ms) of the exact latencies, for HDR\n"
     "tools and plotters.\n"
     "influx is InfluxDB line protocol in the schema of JMeter's InfluxDB backend listener\n"

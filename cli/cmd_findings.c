@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,7 @@ static int run(int argc, char **argv)
                 rc = PR_EXIT_ERROR;
             free(text);
         } else {
+            pr_text_visible_json(out, 0); /* names and quoted evidence come from the files */
             json_array_foreach(out, i, r) {
                 json_t *f = json_object_get(r, "findings");
                 printf("%srun %lld: %s  (%zu finding%s)\n", i ? "\n" : "",

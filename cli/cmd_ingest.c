@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/views.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "parsers/join.h"
 #include "parsers/parser.h"
@@ -123,15 +124,17 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const sh
         sink->push = progress_push;
         sink->payload = &g;
     }
+    sink->in = in; /* positions for the sink's own warnings */
+    sink->line = 0;
     int rc = p->parse(in, sink, popts, &err);
     if (rc == PR_ETRUNC) {
-        char buf[2048];
-        fprintf(stderr, "perfreport: warning: %s\n",
-                pr_error_format(&err, buf, sizeof buf));
+        pr_cli_print_warning(&err);
         rc = 0;
     }
     if (rc == 0)
         rc = pr_sink_flush(sink, &err);
+    sink->in = NULL;
+    sink->line = 0;
     if (parts)
         pr_join_end(joined, parts, path, (int64_t)sink->total);
     if (tty) {
@@ -153,7 +156,7 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const sh
     int has_summary = sink->run->summary != NULL;
     pr_ingest_result res;
     rc = pr_ingest_commit(ing, sha, force, &res, &err);
-    const char *runname = res.name;
+    char *runname = pr_text_visible_dup(res.name, 0); /* from the file (Vegeta's attack) */
     summary_only &= res.samples == 0;
     if (rc < 0) {
         pr_cli_print_error(&err);
@@ -180,10 +183,30 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const sh
             printf("%s: %s, %lld samples -> run %lld '%s'\n", pr_input_name(in), p->name,
                    (long long)res.samples, (long long)res.run_id, runname);
     }
+    free(runname);
     pr_input_close(in);
     if (rc == 0 && !res.duplicate_of)
         *out = res;
     return rc < 0 ? PR_EXIT_ERROR : 0;
+}
+
+/* A store this command created but stored nothing in is removed, so a failed first ingest
+ * leaves no empty store behind: only when it holds no run and no other connection had it open
+ * (SQLite removes the -wal and -shm files when the last one closes). */
+static void remove_new_store(pr_store *st, const char *path)
+{
+    int64_t *ids = NULL;
+    size_t n = 1;
+    pr_error err;
+    pr_error_clear(&err);
+    int empty = pr_store_list_runs(st, &ids, &n, &err) == 0 && n == 0;
+    free(ids);
+    pr_store_close(st);
+    char *wal = pr_xasprintf("%s-wal", path), *shm = pr_xasprintf("%s-shm", path);
+    if (empty && access(wal, F_OK) != 0 && access(shm, F_OK) != 0)
+        unlink(path);
+    free(wal);
+    free(shm);
 }
 
 static int run(int argc, char **argv)
@@ -301,11 +324,14 @@ static int run(int argc, char **argv)
         }
     }
     pr_store *st;
+    const char *store_path = store ? store : pr_cli_store_path();
+    int store_existed = pr_store_target_is_pg(store_path) || access(store_path, F_OK) == 0;
     if ((rc = pr_cli_open_store(store, 1, &st)) != 0) {
         json_decref(user_meta);
         free(tags);
         return rc;
     }
+    int stored = 0;
     /* Without --name, inputs of one command that share a base name (ab's run.txt, run.tsv
      * and run.csv) form one run, named after that base name. */
     char **bases = pr_xcalloc((size_t)argc, sizeof *bases);
@@ -325,6 +351,8 @@ static int run(int argc, char **argv)
                            quiet, &res);
         if (r)
             rc = r;
+        else
+            stored = 1;
         for (int k = 0; k < res.runs; k++) {
             landed = pr_xgrow(landed, &caplanded, nlanded + 1, sizeof *landed);
             landed[nlanded++] = res.run_id - res.runs + 1 + k;
@@ -338,7 +366,10 @@ static int run(int argc, char **argv)
         free(bases[i]);
     free(bases);
     json_decref(user_meta);
-    pr_store_close(st);
+    if (!store_existed && !stored)
+        remove_new_store(st, store_path);
+    else
+        pr_store_close(st);
     free(tags);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include "cli/study.h"
 #include "model/buf.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
 #include "render/dashboard.h"
@@ -26,12 +27,6 @@ static int is_file(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
 }
 
 static char *read_all(const char *path, size_t *len)
@@ -55,9 +50,8 @@ static char *read_all(const char *path, size_t *len)
     return pr_buf_steal(&b);
 }
 
-/* Adds KEY_list = [{key, value}] beside every object-valued member of meta, so templates can
- * iterate tables of versions, hardware, tuning parameters…; sets has_environment. */
-static void prepare_meta(json_t *meta)
+/* cli/common.h: the --meta object made ready for templates. */
+void pr_cli_prepare_meta(json_t *meta)
 {
     const char *k;
     json_t *v;
@@ -292,7 +286,7 @@ static int load_meta(render_args *a, json_t *ctx, json_t **out)
             return PR_EXIT_USAGE;
         }
     }
-    prepare_meta(meta);
+    pr_cli_prepare_meta(meta);
     *out = meta;
     return 0;
 }
@@ -335,6 +329,9 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
         pr_cli_errorf("%s: cannot create its folder: %s", a->output, strerror(errno));
         rc = PR_EXIT_ERROR;
     }
+    /* before the charts and the dashboard's data are made from it (model/text.h) */
+    if (rc == 0 && !a->json)
+        pr_text_visible_json(ctx, PR_TEXT_LINES);
     pts_ctx pc = {a->store, {0}};
     int draw = rc == 0 && a->charts && strcmp(a->output, "-") && !a->json;
     /* a study's charts are static: files beside Markdown, inline SVG in HTML */
@@ -384,6 +381,10 @@ static int render_template(render_args *a, const char *text, size_t len, const c
     }
     chain_l = pr_tpl_chain_loader(&chain);
     int esc = html_tpl ? PR_ESC_HTML : PR_ESC_MARKDOWN;
+    /* names, labels and errors come from the files: visible everywhere in the page, also
+     * through {{{raw}}} tags and the model a page embeds for its script (model/text.h); line
+     * breaks and tabs stay (Markdown turns them into spaces). Done once more here for --data. */
+    pr_text_visible_json(ctx, PR_TEXT_LINES);
     if (pr_mustache_render(text, len, a->tname, ctx, &chain_l, esc, out, &err) < 0) {
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
@@ -419,10 +420,8 @@ static int run(int argc, char **argv)
     int rc = parse_args(&a, argc, argv);
     if (rc == 0)
         rc = load_template(a.tname, &text, &len, tpl_dir, sizeof tpl_dir);
-    int html_tpl = ends_with(a.tname, ".html") || ends_with(a.tname, ".htm");
-    int want_html = a.format ? !strcmp(a.format, "html")
-                             : (ends_with(a.output, ".html") || ends_with(a.output, ".htm") ||
-                                html_tpl);
+    int html_tpl = pr_cli_is_html(a.tname);
+    int want_html = a.format ? !strcmp(a.format, "html") : (pr_cli_is_html(a.output) || html_tpl);
     if (rc == 0 && a.data) {
         json_error_t je;
         ctx = json_load_file(a.data, JSON_DECODE_ANY, &je);

@@ -3,6 +3,7 @@
 #include "analysis/human.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "model/text.h"
 #include "cli/selection.h"
 #include "model/buf.h"
 #include "model/xalloc.h"
@@ -38,7 +39,7 @@ typedef struct run_row {
 static void row_fill(run_row *w, const pr_run *r)
 {
     w->id = (long long)r->id;
-    w->name = pr_xstrdup(r->name ? r->name : "");
+    w->name = pr_text_visible_dup(r->name, 0); /* names and tags may come from the file */
     w->tool = pr_xstrdup(r->tool ? r->tool : "-");
     w->format = pr_xstrdup(r->format ? r->format : "-");
     if (r->summary_only)
@@ -56,7 +57,7 @@ static void row_fill(run_row *w, const pr_run *r)
     pr_buf b = PR_BUF_INIT;
     for (size_t t = 0; t < r->ntags; t++)
         pr_buf_printf(&b, "%s%s=%s", t ? " " : "", r->tags[t].key, r->tags[t].value);
-    w->tags = pr_xstrdup(b.len ? b.p : "");
+    w->tags = pr_text_visible_dup(b.len ? b.p : "", 0);
     pr_buf_dispose(&b);
     json_t *tx = json_object_get(r->meta, "transaction_samples");
     if (json_is_integer(tx) && json_integer_value(tx) > 0) /* JMeter: samples, not requests */

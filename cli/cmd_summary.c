@@ -11,6 +11,7 @@
 #include "cli/common.h"
 #include "cli/selection.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <getopt.h>
 #include <math.h>
@@ -373,7 +374,7 @@ static int print_vegeta(pr_store *st, const pr_run *run, int fmt, int bounded)
     }
     char *text = fmt == FMT_VEGETA ? pr_vegeta_stats_text(&vs, run)
                                    : pr_vegeta_stats_json_text(&vs, run);
-    fputs(text, stdout);
+    pr_cli_put_text(stdout, text);
     free(text);
     pr_vegeta_stats_dispose(&vs);
     return 0;
@@ -463,7 +464,7 @@ static int print_ab(pr_store *st, const pr_run *run, int bounded)
         pr_ab_stats_percentages(a.v, a.n, &t);
         pr_buf b = PR_BUF_INIT;
         pr_ab_stats_print(&t, &b);
-        fputs(b.p ? b.p : "", stdout);
+        pr_cli_put_text(stdout, b.p);
         pr_buf_dispose(&b);
     }
     free(a.v);
@@ -543,7 +544,7 @@ static int print_peer(pr_store *st, const pr_run *run, int fmt, int bounded)
         pr_locust_finish(a, &b);
     }
     if (rc == 0)
-        fputs(b.p ? b.p : "", stdout);
+        pr_cli_put_text(stdout, b.p);
     pr_buf_dispose(&b);
     if (rc < 0) {
         pr_cli_print_error(&err);
@@ -578,7 +579,7 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
     if (run->summary_only && fmt == FMT_LOCUST && json_object_get(run->summary, "labels")) {
         pr_buf b = PR_BUF_INIT; /* a Locust run: its own CSV figures in its own layout */
         pr_locust_console(run, NULL, 0, &b);
-        fputs(b.p ? b.p : "", stdout);
+        pr_cli_put_text(stdout, b.p);
         pr_buf_dispose(&b);
         pr_run_free(run);
         return 0;
@@ -771,6 +772,7 @@ static int run(int argc, char **argv)
         } else {
             size_t i;
             json_t *r;
+            pr_text_visible_json(doc, 0); /* names, labels, errors come from the files */
             json_array_foreach(json_object_get(doc, "runs"), i, r) {
                 if (i)
                     printf("\n");

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/selection.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <getopt.h>
 #include <math.h>
@@ -434,6 +435,7 @@ static int run(int argc, char **argv)
             rc = PR_EXIT_ERROR;
         free(text);
     } else if (rc == 0) {
+        pr_text_visible_json(doc, 0); /* run names and tag values come from the files */
         print_text(&T, doc);
         if (fflush(stdout) != 0)
             rc = PR_EXIT_ERROR;

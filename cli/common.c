@@ -5,16 +5,51 @@
 #include "cli/cli.h"
 #include "cli/selection.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Messages quote input files (a field, a name): their control characters are made visible. */
+static void print_message(const char *prefix, const pr_error *err)
+{
+    char buf[2048];
+    char *vis = pr_text_visible_dup(pr_error_format(err, buf, sizeof buf), 0);
+    fprintf(stderr, "perfreport: %s%s\n", prefix, vis);
+    free(vis);
+}
 
 void pr_cli_print_error(const pr_error *err)
 {
-    char buf[2048];
-    fprintf(stderr, "perfreport: %s\n", pr_error_format(err, buf, sizeof buf));
+    print_message("", err);
+}
+
+void pr_cli_print_warning(const pr_error *err)
+{
+    print_message("warning: ", err);
+}
+
+int pr_cli_is_html(const char *path)
+{
+    size_t n = strlen(path);
+    return (n >= 5 && !strcmp(path + n - 5, ".html")) || (n >= 4 && !strcmp(path + n - 4, ".htm"));
+}
+
+void pr_cli_put_text(FILE *f, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (pr_text_is_safe(s, n, PR_TEXT_LINES)) {
+        fwrite(s, 1, n, f);
+        return;
+    }
+    pr_buf b = PR_BUF_INIT;
+    pr_text_visible(s, n, PR_TEXT_LINES, &b);
+    fwrite(b.p, 1, b.len, f);
+    pr_buf_dispose(&b);
 }
 
 int pr_cli_open_store(const char *path, int create, pr_store **out)
@@ -62,22 +97,73 @@ int pr_cli_wants_help(int argc, char **argv, const char *name)
     return 0;
 }
 
+FILE *pr_cli_out_open(pr_cli_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    if (!strcmp(path, "-")) {
+        o->f = stdout;
+        return o->f;
+    }
+    o->tmp = pr_xasprintf("%s.tmp-XXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        (void)fchmod(fd, 0666 & ~mask); /* as fopen would create it */
+        o->f = fdopen(fd, "wb");
+        if (!o->f)
+            close(fd);
+    }
+    if (!o->f) {
+        pr_cli_errorf("%s: cannot write: %s", path, strerror(errno));
+        if (fd >= 0)
+            unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+    }
+    return o->f;
+}
+
+int pr_cli_out_close(pr_cli_out *o, int ok)
+{
+    if (!o->f)
+        return -1;
+    int bad = !ok || ferror(o->f) || fflush(o->f) != 0;
+    int e = errno;
+    if (o->f == stdout) {
+        if (bad && ok)
+            pr_cli_errorf("%s: write error: %s", o->path, strerror(e));
+        return bad ? -1 : 0;
+    }
+    if (fclose(o->f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad && rename(o->tmp, o->path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        unlink(o->tmp);
+        if (ok)
+            pr_cli_errorf("%s: write error: %s; nothing written (an existing file is kept)",
+                          o->path, strerror(e));
+    }
+    free(o->tmp);
+    o->tmp = NULL;
+    o->f = NULL;
+    return bad ? -1 : 0;
+}
+
 int pr_cli_write_file(const char *path, const char *buf, size_t len)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-    if (!f) {
-        pr_cli_errorf("%s: cannot write: %s", path, strerror(errno));
+    pr_cli_out o;
+    FILE *f = pr_cli_out_open(&o, path);
+    if (!f)
         return -1;
-    }
-    int bad = fwrite(buf, 1, len, f) != len;
-    bad |= fflush(f) != 0;
-    if (f != stdout)
-        bad |= fclose(f) != 0;
-    if (bad) {
-        pr_cli_errorf("%s: write error: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    (void)fwrite(buf, 1, len, f); /* a short write sets the stream's error: close says it */
+    return pr_cli_out_close(&o, 1);
 }
 
 /* Display width of UTF-8 text: code points (East Asian wide ones count 2). */

@@ -2,6 +2,7 @@
  * that everything written to standard output reached it (as jq does). */
 #include "cli/cli.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,5 +27,9 @@ static int finish_stdout(int rc)
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f) makes a write fail with EFBIG, as a full disk does with
+     * ENOSPC, instead of killing the process: the command then says which file it could not
+     * write and leaves the store as it was. */
+    signal(SIGXFSZ, SIG_IGN);
     return finish_stdout(pr_cli_main(argc, argv));
 }

@@ -238,14 +238,14 @@ int pr_datefmt_parse(const pr_datefmt *f, const char *s, size_t n, int default_o
     if (mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 60 ||
         ms > 999 || year > 9999 || doy > 366)
         return -1;
-    int64_t days = pr_days_from_civil(year, (unsigned)mon, (unsigned)day);
-    if (doy > 0)
-        days = pr_days_from_civil(year, 1, 1) + doy - 1;
-    int64_t secs = days * 86400 + hour * 3600 + min * 60 + sec - (int64_t)off * 60;
-    if (secs > 9000000000LL || secs < -9000000000LL) /* beyond ns in int64 (1685..2255) */
-        return -1;
-    *out_ns = secs * 1000000000LL + ms * 1000000LL;
-    return 0;
+    int64_t sec_of_day = hour * 3600 + min * 60 + sec;
+    if (doy > 0) { /* a day of the year: from January 1st */
+        mon = day = 1;
+        sec_of_day += (doy - 1) * 86400;
+    }
+    /* the one checked conversion: years 1678..2261, never an overflow */
+    return pr_time_from_civil(year, (unsigned)mon, (unsigned)day, sec_of_day, ms * 1000000LL,
+                              (int64_t)off * 60, out_ns);
 }
 
 int pr_tz_offset(const char *tz, int *offset_min)

@@ -27,7 +27,8 @@ typedef struct pr_datefmt {
 int pr_datefmt_compile(pr_datefmt *f, const char *pattern, char *errbuf, size_t errsize);
 /* Parses all of s[0..n) with the pattern. Stamps without a zone are read in
  * `default_offset_min` (minutes east of UTC); stamps without a date fall on 1970-01-01.
- * Two-digit years ("yy") are 20yy when < 50, else 19yy. 0 ok, -1 if s does not match. */
+ * Two-digit years ("yy") are 20yy when < 50, else 19yy. 0 ok, -1 if s does not match,
+ * PR_TIME_RANGE (model/lex.h) when the time falls outside the years 1678..2261. */
 int pr_datefmt_parse(const pr_datefmt *f, const char *s, size_t n, int default_offset_min,
                      int64_t *out_ns);
 /* Parses a zone given on the command line: "UTC", "GMT", "Z", "+02:00", "-0530", "+2",

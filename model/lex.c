@@ -228,14 +228,53 @@ int pr_lex_rfc3339(const char *s, size_t n, int64_t *out_ns, int *offset_min)
     }
     if (i != n)
         return -1;
-    int64_t days = pr_days_from_civil(Y, (unsigned)M, (unsigned)D);
-    int64_t secs = days * 86400 + h * 3600 + mi * 60 + se - (int64_t)off * 60;
-    if (secs > 9200000000LL || secs < -9200000000LL) /* beyond ns in int64 (1678..2262) */
-        return -1;
-    *out_ns = secs * 1000000000LL + frac;
+    int rc = pr_time_from_civil(Y, (unsigned)M, (unsigned)D, h * 3600 + mi * 60 + se, frac,
+                                (int64_t)off * 60, out_ns);
+    if (rc < 0)
+        return rc;
     if (offset_min)
         *offset_min = off;
     return 0;
+}
+
+int pr_time_from_civil(int64_t year, unsigned mon, unsigned day, int64_t sec_of_day,
+                       int64_t frac_ns, int64_t offset_s, int64_t *out_ns)
+{
+    /* bounds first, so the arithmetic below stays far from int64's limits */
+    if (year < PR_TIME_YEAR_MIN - 1 || year > PR_TIME_YEAR_MAX + 1 || mon < 1 || mon > 12 ||
+        sec_of_day < 0 || sec_of_day > 400LL * 86400 || offset_s < -86400 || offset_s > 86400 ||
+        frac_ns < 0 || frac_ns > 999999999)
+        return PR_TIME_RANGE;
+    int64_t secs = pr_days_from_civil(year, mon, day) * 86400 + sec_of_day - offset_s;
+    if (secs < PR_TIME_MIN_S || secs >= PR_TIME_END_S)
+        return PR_TIME_RANGE;
+    *out_ns = secs * 1000000000LL + frac_ns;
+    return 0;
+}
+
+int pr_time_from_epoch(int64_t v, int64_t unit_ns, int64_t *out_ns)
+{
+    if (unit_ns <= 0 || v < PR_TIME_MIN_NS / unit_ns || v > PR_TIME_MAX_NS / unit_ns)
+        return PR_TIME_RANGE;
+    *out_ns = v * unit_ns;
+    return 0;
+}
+
+int pr_time_from_seconds(double s, int64_t *out_ns)
+{
+    if (!(s >= (double)PR_TIME_MIN_S && s < (double)PR_TIME_END_S))
+        return PR_TIME_RANGE;
+    double ns = nearbyint(s * 1e9);
+    if (ns > (double)PR_TIME_MAX_NS) /* rounding at the very end of the range */
+        ns = (double)PR_TIME_MAX_NS;
+    *out_ns = (int64_t)ns;
+    return 0;
+}
+
+int pr_time_is_go_zero(const char *s, size_t n)
+{
+    static const char zero[] = "0001-01-01T00:00:00Z";
+    return n == sizeof zero - 1 && memcmp(s, zero, n) == 0;
 }
 
 char *pr_format_rfc3339(int64_t ns, int offset_min, char *buf)

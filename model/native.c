@@ -533,6 +533,8 @@ static int decode_column(const unsigned char **pp, const unsigned char *end, siz
 int pr_block_decode_cols(const unsigned char *p, size_t len, unsigned want, pr_block_cols *out,
                          pr_error *err)
 {
+    if (!p) /* an empty BLOB reads back as NULL from SQLite */
+        return bad(err, "truncated header");
     const unsigned char *end = p + len;
     uint64_t count, ncols;
     if (pr_uvarint_get(&p, end, &count) < 0 || pr_uvarint_get(&p, end, &ncols) < 0)

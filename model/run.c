@@ -1,5 +1,7 @@
 /* Runs: metadata, tags and the string table. */
 #include "model/run.h"
+#include "model/buf.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdlib.h>
@@ -87,9 +89,46 @@ void pr_run_meta_resolution(pr_run *r, const char *key, int64_t ns)
         json_object_set_new(r->meta, key, json_integer(ns));
 }
 
+/* Bytes of s[0..n) that fit in max bytes without cutting a UTF-8 sequence. */
+static size_t cut_at_char(const char *s, size_t n, size_t max)
+{
+    if (n <= max)
+        return n;
+    while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+        max--;
+    return max;
+}
+
 uint32_t pr_run_intern(pr_run *r, const char *s, size_t len)
 {
-    return pr_strtab_intern(r->strings, s, len);
+    len = cut_at_char(s, len, PR_STR_MAX);
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, k;
+    while (i < len) {
+        while (i < len && (unsigned)u[i] - 1u < 0x7fu) /* ASCII but NUL */
+            i++;
+        if (i == len || !u[i] || !(k = pr_utf8_len(u + i, len - i, NULL)))
+            break;
+        i += k;
+    }
+    if (i == len) /* the common case: valid as it is */
+        return pr_strtab_intern(r->strings, s, len);
+    r->strings_repaired++;
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_append(&b, s, i);
+    while (i < len) {
+        k = u[i] ? pr_utf8_len(u + i, len - i, NULL) : 0;
+        if (k) {
+            pr_buf_append(&b, s + i, k);
+            i += k;
+        } else {
+            pr_buf_append(&b, "\xef\xbf\xbd", 3); /* U+FFFD REPLACEMENT CHARACTER */
+            i++;
+        }
+    }
+    uint32_t id = pr_strtab_intern(r->strings, b.p, cut_at_char(b.p, b.len, PR_STR_MAX));
+    pr_buf_dispose(&b);
+    return id;
 }
 
 const char *pr_run_str(const pr_run *r, uint32_t id)

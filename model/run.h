@@ -40,6 +40,7 @@ typedef struct pr_run {
     int64_t successes;       /* of which successful (store-maintained) */
     int64_t created_s;       /* when the store created the run, s since the epoch (0 unknown) */
     char *key;               /* distributed run: the key its shards agree on, else NULL */
+    uint64_t strings_repaired; /* interned strings that were not UTF-8 or held NUL bytes */
 } pr_run;
 
 /* The summary object of a summary-only run. Every key is optional: a tool's number goes in
@@ -74,7 +75,10 @@ void pr_run_meta_set(pr_run *r, const char *key, json_t *value);
  * coarsest any of its inputs gave: ab's text (whole ms) joined with its -e CSV (µs) still has
  * whole-millisecond numbers. */
 void pr_run_meta_resolution(pr_run *r, const char *key, int64_t ns);
-/* Interning shortcuts into the run's string table. */
+/* Interning shortcuts into the run's string table. Strings are kept as valid UTF-8 without
+ * NUL bytes (labels, URLs and errors are shown and serialised as text): a byte that is not
+ * part of a UTF-8 sequence, and a NUL, become U+FFFD, counted in r->strings_repaired (the sink
+ * warns, naming the record). Longer than PR_STR_MAX bytes: cut at a character boundary. */
 uint32_t pr_run_intern(pr_run *r, const char *s, size_t len);
 const char *pr_run_str(const pr_run *r, uint32_t id);
 const char *pr_load_model_name(pr_load_model m);

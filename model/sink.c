@@ -1,6 +1,8 @@
 /* Batching sink shared by every sample producer. */
 #include "model/sink.h"
+#include "model/text.h"
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,7 +63,59 @@ int pr_sink_split(pr_sink *k, pr_error *err)
     int rc = pr_sink_flush(k, err);
     if (rc < 0 || !k->split)
         return rc;
-    return k->split(k->payload, k, err);
+    rc = k->split(k->payload, k, err);
+    k->repaired_seen = k->run->strings_repaired; /* a fresh run */
+    return rc;
+}
+
+/* Where the sample being emitted was read: the reader's line, the input's line, or 0. */
+static long where_line(const pr_sink *k)
+{
+    return k->line ? k->line : k->in ? pr_input_lineno(k->in) : 0;
+}
+
+static void warn_repaired(pr_sink *k, long line)
+{
+    uint64_t n = k->run->strings_repaired - k->repaired_seen;
+    k->repaired_seen = k->run->strings_repaired;
+    char at[48] = "";
+    if (!line && k->in)
+        snprintf(at, sizeof at, " (before byte %lld)", pr_input_offset(k->in));
+    if (k->repair_warnings++ < 3)
+        pr_sink_warn(k, k->in ? pr_input_name(k->in) : NULL, line, 0,
+                     "%s of this record%s %s not valid UTF-8 or held a NUL byte: kept, with "
+                     "U+FFFD in place of each such byte%s",
+                     n > 1 ? "strings" : "a label, URL, error or other string", at,
+                     n > 1 ? "were" : "was", k->repair_warnings == 3 ? " (further ones not "
+                     "reported)" : "");
+}
+
+void pr_sink_strings_read(pr_sink *k, long line)
+{
+    if (k->run->strings_repaired != k->repaired_seen)
+        warn_repaired(k, line);
+}
+
+int pr_sink_check(pr_sink *k, const pr_sample *s, pr_error *err)
+{
+    const char *path = k->in ? pr_input_name(k->in) : NULL;
+    static const char *const what[] = {"latency", "connect time", "time to first byte"};
+    const int64_t v[] = {s->latency_ns, s->connect_ns, s->ttfb_ns};
+    long line = where_line(k);
+    for (int i = 0; i < 3; i++) {
+        if (v[i] >= 0 || v[i] == PR_UNKNOWN)
+            continue;
+        if (!line && k->in) /* a binary input: the byte offset reached */
+            return pr_error_at_offset(err, PR_EPARSE, path, pr_input_offset(k->in),
+                                      "a negative %s (%lld ns): no percentile can be computed "
+                                      "from it", what[i], (long long)v[i]);
+        return pr_error_set(err, PR_EPARSE, path, line, 0,
+                            "a negative %s (%lld ns): no percentile can be computed from it",
+                            what[i], (long long)v[i]);
+    }
+    if (k->run->strings_repaired != k->repaired_seen)
+        warn_repaired(k, line);
+    return 0;
 }
 
 void pr_sink_warn(pr_sink *k, const char *path, long line, long col, const char *fmt, ...)
@@ -81,6 +135,8 @@ void pr_sink_warn(pr_sink *k, const char *path, long line, long col, const char 
         k->warn(k->payload, &w);
     } else {
         char buf[2048];
-        fprintf(stderr, "perfreport: warning: %s\n", pr_error_format(&w, buf, sizeof buf));
+        char *vis = pr_text_visible_dup(pr_error_format(&w, buf, sizeof buf), 0);
+        fprintf(stderr, "perfreport: warning: %s\n", vis);
+        free(vis);
     }
 }

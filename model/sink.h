@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include "model/error.h"
 #include "model/native.h"
+#include "model/input.h"
 #include "model/run.h"
 #include "model/sample.h"
 
@@ -28,6 +29,13 @@ struct pr_sink {
                       const unsigned char *raw, size_t len, pr_error *err);
     void *payload;
     pr_run *run;        /* the run samples belong to; parsers fill its metadata */
+    /* Where the samples come from, for the warnings the sink itself gives (optional, set by
+     * the caller): the input (its name, line or byte offset) and, for readers that do not
+     * read lines with pr_input_getline, the line of the record being read. */
+    pr_input *in;
+    long line;
+    uint64_t repaired_seen; /* run->strings_repaired already warned about */
+    int repair_warnings;
     pr_sample buf[PR_SINK_BATCH];
     size_t n;
     unsigned long long total; /* samples emitted */
@@ -37,8 +45,15 @@ struct pr_sink {
 void pr_sink_init(pr_sink *k, pr_run *run,
                   int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *),
                   void *payload);
-/* Adds one sample (copied); flushes when the batch is full. Returns 0 or a negative error. */
+/* Adds one sample (copied); flushes when the batch is full. Returns 0 or a negative error
+ * (PR_EPARSE for a negative duration: no percentile may be computed from one). */
 static inline int pr_sink_emit(pr_sink *k, const pr_sample *s, pr_error *err);
+/* For readers that emit a record's sample later than they read it: call once the record's
+ * strings are interned, so a string made valid UTF-8 is reported at its own line. */
+void pr_sink_strings_read(pr_sink *k, long line);
+/* The slow path of pr_sink_emit: a negative duration (an error), or a string of the sample
+ * that had to be made valid UTF-8 (a warning naming the record). */
+int pr_sink_check(pr_sink *k, const pr_sample *s, pr_error *err);
 /* Hands the buffered samples to the consumer, first widening sink->run's start_ns/end_ns
  * (earliest start, latest start + latency) to cover them: producers never set those. */
 int pr_sink_flush(pr_sink *k, pr_error *err);
@@ -54,6 +69,14 @@ void pr_sink_warn(pr_sink *k, const char *path, long line, long col, const char 
 
 static inline int pr_sink_emit(pr_sink *k, const pr_sample *s, pr_error *err)
 {
+    if ((s->latency_ns < 0 && s->latency_ns != PR_UNKNOWN) ||
+        (s->connect_ns < 0 && s->connect_ns != PR_UNKNOWN) ||
+        (s->ttfb_ns < 0 && s->ttfb_ns != PR_UNKNOWN) ||
+        k->run->strings_repaired != k->repaired_seen) {
+        int rc = pr_sink_check(k, s, err);
+        if (rc < 0)
+            return rc;
+    }
     k->buf[k->n++] = *s;
     k->total++;
     if (k->n == PR_SINK_BATCH)

@@ -69,7 +69,6 @@ static int parse_ctime(const char *s, size_t n, int64_t *out)
 }
 
 #define MS_MAX 9000000000000LL /* largest ms value that fits in int64 ns */
-#define SEC_MAX 9000000000LL   /* largest epoch second that fits in int64 ns */
 
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
@@ -156,11 +155,11 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             goto out;
         }
         int64_t sec = v[0], ct = v[1], dt = v[2], tt = v[3], wt = v[4];
-        if (sec < 0 || sec > SEC_MAX || ct < 0 || ct > MS_MAX || dt < 0 || dt > MS_MAX ||
-            tt < 0 || tt > MS_MAX || wt < 0 || wt > MS_MAX) {
+        if (pr_time_from_epoch(sec, 1000000000LL, &s.start_ns) < 0 || ct < 0 || ct > MS_MAX ||
+            dt < 0 || dt > MS_MAX || tt < 0 || tt > MS_MAX || wt < 0 || wt > MS_MAX) {
             rc = pr_error_set(err, PR_EPARSE, name, lineno, 1,
-                              "value out of range (seconds must be an epoch second, times "
-                              "non-negative milliseconds)");
+                              "value out of range (seconds must be an epoch second of the years "
+                              "1678..2261, times non-negative milliseconds)");
             goto out;
         }
         if (!have_zone) {
@@ -172,7 +171,6 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             }
             have_zone = 1;
         }
-        s.start_ns = sec * 1000000000LL;
         s.connect_ns = ct * 1000000LL;
         s.ttfb_ns = wt * 1000000LL;
         s.latency_ns = tt * 1000000LL;

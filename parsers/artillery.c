@@ -131,18 +131,19 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     json_t *s = pr_textsum_begin(run);
     pr_run_meta_resolution(run, "latency_resolution_ns", 1000000); /* whole ms */
     period(agg, s, 1);
-    int64_t t0 = stamp_ms(json_object_get(agg, "firstMetricAt"));
-    int64_t t1 = stamp_ms(json_object_get(agg, "lastMetricAt"));
-    if (t0 != PR_UNKNOWN && t1 != PR_UNKNOWN && t1 >= t0) /* from its first to last metric */
-        pr_textsum_int(s, "duration_ns", (t1 - t0) * 1000000);
+    int64_t t0, t1; /* its first and last metric, as times (years 1678..2261) or unknown */
+    if (pr_time_from_epoch(stamp_ms(json_object_get(agg, "firstMetricAt")), 1000000, &t0) == 0 &&
+        pr_time_from_epoch(stamp_ms(json_object_get(agg, "lastMetricAt")), 1000000, &t1) == 0 &&
+        t1 >= t0)
+        pr_textsum_int(s, "duration_ns", t1 - t0);
     endpoints(agg, s);
     json_t *series = pr_textsum_arr(s, "series"), *p;
     size_t i;
     json_array_foreach(json_object_get(doc, "intermediate"), i, p) {
         json_t *pt = json_object();
-        int64_t t = stamp_ms(json_object_get(p, "period"));
-        if (t != PR_UNKNOWN && t < 9000000000000LL && t > -9000000000000LL)
-            pr_textsum_int(pt, "t_ns", t * 1000000);
+        int64_t t_ns;
+        if (pr_time_from_epoch(stamp_ms(json_object_get(p, "period")), 1000000, &t_ns) == 0)
+            pr_textsum_int(pt, "t_ns", t_ns);
         period(p, pt, 0);
         pr_textsum_int(pt, "users", counter(json_object_get(p, "counters"), "vusers.created"));
         pr_textsum_append(series, pt);

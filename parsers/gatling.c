@@ -73,11 +73,17 @@ static int emit(pr_gatling *g, const pr_str *groups, size_t ngroups, pr_str name
 {
     pr_sample s;
     pr_sample_init(&s);
-    if (pr_jtl_ms_ns(start_ms, &s.start_ns) < 0 || end_ms < start_ms ||
-        pr_jtl_ms_ns(end_ms - start_ms, &s.latency_ns) < 0)
+    int64_t end_ns;
+    if (pr_time_from_epoch(start_ms, 1000000, &s.start_ns) < 0 ||
+        pr_time_from_epoch(end_ms, 1000000, &end_ns) < 0)
         return pr_error_set(g->err, PR_EPARSE, g->name, g->line, 0,
-                            "timestamps out of range (start %lld ms, end %lld ms)",
-                            (long long)start_ms, (long long)end_ms);
+                            "timestamps outside the years 1678..2261 (start %lld ms, end %lld "
+                            "ms)", (long long)start_ms, (long long)end_ms);
+    if (end_ms < start_ms)
+        return pr_error_set(g->err, PR_EPARSE, g->name, g->line, 0,
+                            "a negative response time: end %lld ms before start %lld ms",
+                            (long long)end_ms, (long long)start_ms);
+    s.latency_ns = end_ns - s.start_ns;
     s.label = label_id(g, groups, ngroups, name);
     s.success = ok ? PR_OK_SUCCESS : PR_FAIL;
     s.status = 0; /* simulation.log records no HTTP status */

@@ -222,6 +222,9 @@ static int rec_run(gbin *b)
     if ((rc = rd_string(b, &b->tmp[0])) || (rc = rd_string(b, &b->tmp[1])) ||
         (rc = rd_i64(b, &start)) || (rc = rd_string(b, &b->tmp[2])) || (rc = rd_i32(b, &n)))
         return rc;
+    int64_t start_ns; /* records are offsets from it: it must leave room for them */
+    if (pr_time_from_epoch(start, 1000000, &start_ns) < 0)
+        return bad(b, "RUN start time outside the years 1678..2261");
     if (n < 0 || n > GBIN_SCEN_MAX)
         return bad(b, "expected a scenario count (0 to 4096)");
     for (int32_t i = 0; i < n; i++) {

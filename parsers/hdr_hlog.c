@@ -225,7 +225,8 @@ static int interval(hlog *g, pr_str *f, size_t nf, long ln, pr_error *err)
     pr_sample_init(&s);
     s.success = PR_SUCCESS_UNKNOWN;
     s.label = g->label;
-    s.start_ns = pr_textsum_ns(base + ts, 1e9);
+    if (pr_time_from_seconds(base + ts, &s.start_ns) < 0) /* outside 1678..2261: unknown */
+        s.start_ns = PR_UNKNOWN;
     int64_t unit = g->unit_ns ? g->unit_ns : 1, idx = 0, c;
     const unsigned char *p = h.pay, *end = h.pay + h.npay;
     while (p < end && rc >= 0) {

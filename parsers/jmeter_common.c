@@ -120,7 +120,7 @@ uint32_t pr_jtl_intern(pr_jtl_icache *c, pr_run *run, int kind, const char *s, s
     uint32_t id = *slot;
     if (id && pr_strtab_len(t, id) == n && memcmp(pr_strtab_get(t, id), s, n) == 0)
         return id;
-    id = pr_strtab_intern(t, s, n);
+    id = pr_run_intern(run, s, n); /* made valid UTF-8 there */
     *slot = id;
     return id;
 }

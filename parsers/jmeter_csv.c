@@ -9,6 +9,7 @@
 #include <string.h>
 #include "model/datefmt.h"
 #include "model/lex.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "parsers/jmeter_common.h"
 #include "parsers/parser.h"
@@ -94,6 +95,7 @@ typedef struct jcsv {
     int nf;
     int too_many;
     int too_long;
+    long long extra_records; /* records with more fields than the columns: extras ignored */
     long rec_nl;                  /* LFs inside the record's fields */
     long line;                    /* line where the current record starts */
     long nrec;                    /* records seen */
@@ -417,13 +419,14 @@ static long field_col(const jcsv *j, int idx)
     return col;
 }
 
-/* A short printable copy of a field for messages. */
-static const char *shown(char out[64], const char *s, size_t n)
+/* A short copy of a field for messages, its control characters visible (model/text.h). */
+#define SHOWN_MAX (40 * 4 + 4)
+static const char *shown(char out[SHOWN_MAX], const char *s, size_t n)
 {
-    size_t k = n < 40 ? n : 40;
-    for (size_t i = 0; i < k; i++)
-        out[i] = (unsigned char)s[i] < 32 ? ' ' : s[i];
-    strcpy(out + k, n > 40 ? "..." : "");
+    pr_buf b = PR_BUF_INIT;
+    pr_text_visible(s, n < 40 ? n : 40, 0, &b);
+    snprintf(out, SHOWN_MAX, "%s%s", b.p ? b.p : "", n > 40 ? "..." : "");
+    pr_buf_dispose(&b);
     return out;
 }
 
@@ -538,7 +541,7 @@ static int get_int(jcsv *j, int k, int64_t *out)
     }
     if (quick_int(FP(k), n, out) < 0 && pr_lex_i64(FP(k), n, out) < 0)
     {
-        char b[64];
+        char b[SHOWN_MAX];
         return fail_at(j, PR_EPARSE, j->colidx[k], "column '%s': expected an integer, found '%s'",
                        col_names[k], shown(b, FP(k), n));
     }
@@ -561,22 +564,23 @@ static int detect_time(jcsv *j, const char *s, size_t n)
         j->ts_mode = TS_FMT;
         return 0;
     }
-    if (all_digits(s, n)) {
-        j->ts_mode = TS_MS;
+    if (all_digits(s, n) || (n > 1 && s[0] == '-' && all_digits(s + 1, n - 1))) {
+        j->ts_mode = TS_MS; /* epoch ms (before 1970: negative) */
         return 0;
     }
     int64_t ns;
     for (int i = 0; date_patterns[i]; i++) {
         pr_datefmt f;
+        /* a pattern that reads the stamp, even as a year out of range (said by get_ts_ms) */
         if (pr_datefmt_compile(&f, date_patterns[i], NULL, 0) == 0 &&
-            pr_datefmt_parse(&f, s, n, j->tz_offset_min, &ns) == 0) {
+            pr_datefmt_parse(&f, s, n, j->tz_offset_min, &ns) != -1) {
             j->fmt = f;
             j->fmt_pattern = date_patterns[i];
             j->ts_mode = TS_FMT;
             return 0;
         }
     }
-    char b[64];
+    char b[SHOWN_MAX];
     return fail_at(j, PR_EPARSE, j->colidx[C_TS],
                    "column 'timeStamp': expected epoch milliseconds or a date JMeter writes, "
                    "found '%s' (give --jtl-time-format)", shown(b, s, n));
@@ -592,7 +596,7 @@ static int get_ts_ms(jcsv *j, int64_t *ms)
     size_t n = FN(C_TS);
     if (j->ts_mode == TS_UNSET && detect_time(j, s, n) < 0)
         return j->rc;
-    char b[64];
+    char b[SHOWN_MAX];
     if (j->ts_mode == TS_MS) {
         if (quick_int(s, n, ms) < 0 && pr_lex_i64(s, n, ms) < 0)
             return fail_at(j, PR_EPARSE, j->colidx[C_TS],
@@ -601,7 +605,12 @@ static int get_ts_ms(jcsv *j, int64_t *ms)
         return 0;
     }
     int64_t ns;
-    if (pr_datefmt_parse(&j->fmt, s, n, j->tz_offset_min, &ns) < 0)
+    int r = pr_datefmt_parse(&j->fmt, s, n, j->tz_offset_min, &ns);
+    if (r == PR_TIME_RANGE)
+        return fail_at(j, PR_EPARSE, j->colidx[C_TS],
+                       "column 'timeStamp': '%s' is outside the years 1678..2261",
+                       shown(b, s, n));
+    if (r < 0)
         return fail_at(j, PR_EPARSE, j->colidx[C_TS],
                        "column 'timeStamp': expected a date like '%s', found '%s'",
                        j->fmt_pattern, shown(b, s, n));
@@ -715,6 +724,15 @@ static int record(jcsv *j, int terminated)
             return j->rc;
         return 0;
     }
+    if (j->nf > j->ncols && terminated) { /* kept, the extra fields named by no column */
+        if (j->extra_records++ < 3)
+            pr_sink_warn(j->sink, j->name, j->line, field_col(j, j->ncols),
+                         "%d fields where the %s names %d: the record is kept, the extra "
+                         "fields are ignored%s", j->nf, j->have_header ? "header" : "column set",
+                         j->ncols, j->extra_records == 3 ? " (further ones counted at the end)"
+                                                         : "");
+        j->nf = j->ncols;
+    }
     if (j->nf != j->ncols) {
         if (!terminated && j->nf < j->ncols)
             return fail_at(j, PR_ETRUNC, -1, "input ends inside a record (%d of %d fields, "
@@ -733,12 +751,19 @@ static int record(jcsv *j, int terminated)
         return j->rc;
     if (elapsed == PR_UNKNOWN)
         elapsed = 0;
-    if (ts_ms > PR_JTL_MS_MAX || ts_ms < -PR_JTL_MS_MAX)
-        return fail_at(j, PR_EPARSE, j->colidx[C_TS], "column 'timeStamp': out of range");
     if (elapsed > PR_JTL_MS_MAX || elapsed < -PR_JTL_MS_MAX)
         return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': out of range");
-    int64_t start_ms = j->opts->jtl_timestamp_end ? ts_ms - elapsed : ts_ms;
-    s.start_ns = start_ms * 1000000;
+    if (elapsed < 0)
+        return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': a negative "
+                       "response time (%lld ms): no percentile can be computed from it",
+                       (long long)elapsed);
+    /* the time stamp in range first, so that taking the elapsed time off cannot overflow */
+    int64_t start_ms = ts_ms;
+    if (pr_time_from_epoch(ts_ms, 1000000, &s.start_ns) == 0 && j->opts->jtl_timestamp_end)
+        start_ms = ts_ms - elapsed;
+    if (pr_time_from_epoch(start_ms, 1000000, &s.start_ns) < 0)
+        return fail_at(j, PR_EPARSE, j->colidx[C_TS], "column 'timeStamp': %lld ms is outside "
+                       "the years 1678..2261", (long long)start_ms);
     s.latency_ns = elapsed * 1000000;
     if (get_int(j, C_LATENCY, &v) < 0)
         return j->rc;
@@ -772,7 +797,7 @@ static int record(jcsv *j, int terminated)
         else if (b.n == 5 && strncasecmp(b.p, "false", 5) == 0)
             s.success = PR_FAIL;
         else {
-            char sb[64];
+            char sb[SHOWN_MAX];
             return fail_at(j, PR_EPARSE, j->colidx[C_SUCCESS],
                            "column 'success': expected true or false, found '%s'",
                            shown(sb, b.p, b.n));
@@ -808,6 +833,7 @@ static int record(jcsv *j, int terminated)
     }
     if (at.n)
         s.attrs = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_ATTRS, at.buf, at.n);
+    pr_sink_strings_read(j->sink, j->line); /* the sample may be emitted a record later */
 
     int tc = pr_jtl_tc_kind(msg, msg_n);
     int64_t end_ms = start_ms + elapsed;
@@ -987,6 +1013,7 @@ static void fast_line(jcsv *j, char *p, size_t n, int terminated)
         }
         char *own = j->rec;
         j->rec = p;
+        j->sink->line = j->line; /* the record, for the sink's warnings */
         if (!j->stopped)
             record(j, terminated);
         j->rec = own;
@@ -1027,6 +1054,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     j->err = err;
     j->name = pr_input_name(in);
     j->line = 1;
+    unsigned long long total_before = sink->total;
     for (int i = 0; i < NKNOWN; i++)
         j->colidx[i] = -1;
     int rc = 0;
@@ -1150,6 +1178,13 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         else
             j->rc = saved;
         finish_run(j);
+        if (j->extra_records > 3)
+            pr_sink_warn(sink, j->name, 0, 0, "%lld records in all had more fields than the "
+                         "%s names: their extra fields were ignored", j->extra_records,
+                         j->have_header ? "header" : "column set");
+        if (j->have_header && sink->total == total_before)
+            pr_sink_warn(sink, j->name, 1, 0, "a header line and no records: the run has no "
+                         "samples from this file");
     }
 out:
     free(chunk);

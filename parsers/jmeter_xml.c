@@ -10,10 +10,17 @@
 #include "model/xalloc.h"
 #include "parsers/jmeter_common.h"
 #include "parsers/parser.h"
+#include "parsers/xml_guard.h"
 
 #define MAX_DEPTH 64    /* XML element depth */
 #define MAX_FRAMES 24   /* nested samples (JMeter writes at most ~12) */
 #define TEXT_MAX 2048   /* captured text (failure messages, URLs) */
+#define STAGE_MAX 65536 /* raw bytes read ahead of the guard */
+
+/* Elements whose content the reader never uses: dropped by the guard before libxml2 (bodies
+ * and headers of any size stream through; docs/jmeter.md). */
+static const char *const bulky[] = {"responseData", "samplerData", "responseHeader",
+                                    "requestHeader", "queryString", "cookies", NULL};
 
 enum capture { CAP_NONE, CAP_FAILMSG, CAP_FAILURE, CAP_ERROR, CAP_URL };
 
@@ -58,6 +65,11 @@ typedef struct jxml {
     char tail[32];
     size_t tail_n;
     int injected;       /* we supplied the missing </testResults> */
+    pr_xml_guard guard; /* attribute cap, bulky content dropped (parsers/xml_guard.h) */
+    char *stage;        /* STAGE_MAX raw bytes for the guard */
+    size_t stage_pos, stage_n;
+    char small[64];     /* guard output held back for a read of fewer than 32 bytes */
+    size_t small_pos, small_n;
     int root_bytes;     /* "<testResults" went by */
     char carry[64];     /* --recover: bytes held back from the previous read */
     size_t carry_n;
@@ -126,6 +138,42 @@ static size_t sanitize(jxml *x, char *buf, size_t n, int final)
     return n;
 }
 
+/* Raw input through the guard: up to len filtered bytes, 0 at the end, -1 on an error (in
+ * x->err). Loops while the guard drops everything it is given (inside a long body). */
+static long guarded_read(jxml *x, char *buf, size_t len)
+{
+    if (x->small_pos == x->small_n && len < 32) { /* the guard needs room: fill `small` */
+        long w = guarded_read(x, x->small, sizeof x->small);
+        if (w <= 0)
+            return w;
+        x->small_pos = 0;
+        x->small_n = (size_t)w;
+    }
+    if (x->small_pos < x->small_n) {
+        size_t k = x->small_n - x->small_pos < len ? x->small_n - x->small_pos : len;
+        memcpy(buf, x->small + x->small_pos, k);
+        x->small_pos += k;
+        return (long)k;
+    }
+    for (;;) {
+        if (x->stage_pos == x->stage_n) {
+            long got = pr_input_read(x->in, x->stage, STAGE_MAX, x->err);
+            if (got <= 0)
+                return got;
+            x->stage_pos = 0;
+            x->stage_n = (size_t)got;
+        }
+        size_t used;
+        long w = pr_xml_guard_filter(&x->guard, x->stage + x->stage_pos,
+                                     x->stage_n - x->stage_pos, &used, buf, len, x->name, x->err);
+        if (w < 0)
+            return -1;
+        x->stage_pos += used;
+        if (w > 0)
+            return w;
+    }
+}
+
 /* Feeds the reader. A killed JMeter leaves no </testResults>; libxml2's reader then drops the
  * nodes of its last chunk when it reports the error, so at end of input the missing end tag
  * is supplied (once) and the run is reported as killed. */
@@ -146,7 +194,7 @@ static int xread(void *ctx, char *buf, int len)
         x->carry_n -= have;
         long got = 0;
         if ((size_t)len > have && x->carry_n == 0) {
-            got = pr_input_read(x->in, buf + have, (size_t)len - have, x->err);
+            got = guarded_read(x, buf + have, (size_t)len - have);
             if (got < 0) {
                 x->io_error = 1;
                 return -1;
@@ -163,14 +211,14 @@ static int xread(void *ctx, char *buf, int len)
         }
         r = (long)ok;
     } else {
-        r = pr_input_read(x->in, buf, (size_t)len, x->err);
+        r = guarded_read(x, buf, (size_t)len);
     }
     if (r < 0) {
         x->io_error = 1;
         return -1;
     }
     if (r > 0) {
-        if (!x->root_bytes && memmem(buf, (size_t)r, "<testResults", 12))
+        if (!x->root_bytes && x->guard.root_n == 11 && !memcmp(x->guard.root, "testResults", 11))
             x->root_bytes = 1;
         /* keep the last bytes to see how the input ends */
         size_t n = (size_t)r;
@@ -260,6 +308,7 @@ static int open_sample(jxml *x, int depth)
                             "samples nested deeper than %d levels", MAX_FRAMES);
     frame *parent = x->nfr ? &x->fr[x->nfr - 1] : NULL;
     frame *f = &x->fr[x->nfr++];
+    x->sink->line = xmlTextReaderGetParserLineNumber(rd); /* for the sink's warnings */
     /* the scalars and each buffer's first byte (a memset of the buffers was a tenth of the
      * parse) */
     f->depth = f->is_tc = f->has_children = f->under_sampler = 0;
@@ -394,13 +443,23 @@ static int open_sample(jxml *x, int depth)
                             "sample without a ts attribute (time stamp)");
     if (f->elapsed_ms == PR_UNKNOWN)
         f->elapsed_ms = 0;
-    if (f->ts_ms > PR_JTL_MS_MAX || f->ts_ms < -PR_JTL_MS_MAX || f->elapsed_ms > PR_JTL_MS_MAX ||
-        f->elapsed_ms < -PR_JTL_MS_MAX)
+    if (f->elapsed_ms > PR_JTL_MS_MAX || f->elapsed_ms < -PR_JTL_MS_MAX)
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                            xmlTextReaderGetParserColumnNumber(rd), "attribute t: out of range");
+    if (f->elapsed_ms < 0)
         return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
                             xmlTextReaderGetParserColumnNumber(rd),
-                            "attribute ts or t: out of range");
-    int64_t start = x->opts->jtl_timestamp_end ? f->ts_ms - f->elapsed_ms : f->ts_ms;
-    f->s.start_ns = start * 1000000;
+                            "attribute t: a negative response time (%lld ms): no percentile "
+                            "can be computed from it", (long long)f->elapsed_ms);
+    /* the time stamp in range first, so that taking the elapsed time off cannot overflow */
+    int64_t start = f->ts_ms;
+    if (pr_time_from_epoch(start, 1000000, &f->s.start_ns) == 0 && x->opts->jtl_timestamp_end)
+        start = f->ts_ms - f->elapsed_ms;
+    if (pr_time_from_epoch(start, 1000000, &f->s.start_ns) < 0)
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
+                            xmlTextReaderGetParserColumnNumber(rd),
+                            "attribute ts: %lld ms is outside the years 1678..2261",
+                            (long long)start);
     f->s.latency_ns = f->elapsed_ms * 1000000;
     f->s.status = pr_jtl_status(f->code, f->code_n);
     f->is_tc = pr_jtl_tc_kind(f->msg, f->msg_n);
@@ -665,6 +724,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     x->name = pr_input_name(in);
     x->max_threads = -1;
     x->fr = pr_xcalloc(MAX_FRAMES, sizeof *x->fr);
+    x->stage = pr_xmalloc(STAGE_MAX);
+    pr_xml_guard_init(&x->guard, bulky);
     int rc = 0;
     int options = XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT |
                   XML_PARSE_NOWARNING | XML_PARSE_NOERROR;
@@ -679,8 +740,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     setup_run(x);
     pr_error_clear(err);
     int w = walk(x);
-    if (x->io_error) {
-        rc = PR_EIO;
+    if (x->io_error) { /* a read error, or the guard refused the input */
+        rc = err->code ? err->code : PR_EIO;
         goto out;
     }
     if (w < 0 && err->code) {
@@ -719,6 +780,7 @@ out:
     if (x->reader)
         xmlFreeTextReader(x->reader);
     free(x->fr);
+    free(x->stage);
     free(x);
     return rc;
 }

@@ -178,11 +178,17 @@ static int emit(pr_k6_acc *a, req *r, pr_error *err)
     }
     pr_sample s = r->s;
     s.latency_ns = r->v[PR_K6_DURATION];
-    s.start_ns = r->time_ns - s.latency_ns;
-    if (r->mask & (1u << PR_K6_CONNECTING | 1u << PR_K6_TLS))
-        s.connect_ns = r->v[PR_K6_CONNECTING] + r->v[PR_K6_TLS];
-    if ((r->mask & 1u << PR_K6_SENDING) && (r->mask & 1u << PR_K6_WAITING))
-        s.ttfb_ns = r->v[PR_K6_SENDING] + r->v[PR_K6_WAITING];
+    /* the point's time is the request's end: its start is a difference, checked like every
+     * time (years 1678..2261), and sums of durations that overflow are unknown */
+    if (__builtin_sub_overflow(r->time_ns, s.latency_ns, &s.start_ns) ||
+        s.start_ns < PR_TIME_MIN_NS || s.start_ns > PR_TIME_MAX_NS)
+        s.start_ns = PR_UNKNOWN;
+    if ((r->mask & (1u << PR_K6_CONNECTING | 1u << PR_K6_TLS)) &&
+        __builtin_add_overflow(r->v[PR_K6_CONNECTING], r->v[PR_K6_TLS], &s.connect_ns))
+        s.connect_ns = PR_UNKNOWN;
+    if ((r->mask & 1u << PR_K6_SENDING) && (r->mask & 1u << PR_K6_WAITING) &&
+        __builtin_add_overflow(r->v[PR_K6_SENDING], r->v[PR_K6_WAITING], &s.ttfb_ns))
+        s.ttfb_ns = PR_UNKNOWN;
     if (r->expected >= 0)
         s.success = r->expected ? PR_OK_SUCCESS : PR_FAIL;
     else if (r->mask & 1u << PR_K6_FAILED)

@@ -47,9 +47,9 @@ static int stamp(const k6c *c, pr_str s, int64_t *ns, int *off, int *zone, int64
     /* seconds until 5138 AD have at most 11 digits; ms 13-14, µs 16-17, ns 19 */
     static const int64_t mult[] = {1000000000LL, 1000000LL, 1000LL, 1};
     int k = s.n <= 11 ? 0 : s.n <= 14 ? 1 : s.n <= 17 ? 2 : 3;
-    if (k < 3 && v > INT64_MAX / mult[k])
-        return -1;
-    *ns = v * mult[k];
+    int rc = pr_time_from_epoch(v, mult[k], ns); /* the one checked conversion: 1678..2261 */
+    if (rc < 0)
+        return rc;
     *res = mult[k];
     (void)c;
     return 0;
@@ -141,11 +141,14 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         p.metric = c->f[0];
         p.value = c->f[2];
         int64_t res;
-        if (stamp(c, c->f[1], &p.time_ns, &p.tz_offset_min, &p.has_zone, &res) < 0) {
+        int sr = stamp(c, c->f[1], &p.time_ns, &p.tz_offset_min, &p.has_zone, &res);
+        if (sr < 0) {
             rc = pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, name, ln,
-                              (long)(c->f[1].p - line) + 1,
-                              "expected a k6 timestamp (unix seconds/ms/µs/ns or RFC 3339), "
-                              "found \"%.*s\"", (int)(c->f[1].n > 40 ? 40 : c->f[1].n), c->f[1].p);
+                              (long)(c->f[1].p - line) + 1, "%s, found \"%.*s\"",
+                              sr == PR_TIME_RANGE ? "a k6 timestamp outside the years 1678..2261"
+                                                  : "expected a k6 timestamp (unix seconds/ms/µs/ns "
+                                                    "or RFC 3339)",
+                              (int)(c->f[1].n > 40 ? 40 : c->f[1].n), c->f[1].p);
             break;
         }
         if (!c->res_ns) {

@@ -201,9 +201,12 @@ static int handle(pr_k6_acc *acc, k6j *st, line *l, const char *start, long ln, 
     memset(&p, 0, sizeof p);
     p.metric = l->metric;
     p.value = l->value;
-    if (!l->time.n || pr_lex_rfc3339(l->time.p, l->time.n, &p.time_ns, &p.tz_offset_min) < 0)
+    int tr = l->time.n ? pr_lex_rfc3339(l->time.p, l->time.n, &p.time_ns, &p.tz_offset_min) : -1;
+    if (tr < 0)
         return pr_error_set(err, PR_EPARSE, name, ln, l->time.n ? (long)(l->time.p - start) + 1 : 0,
-                            "expected an RFC 3339 time in a k6 Point, found \"%.*s\"",
+                            "%s in a k6 Point, found \"%.*s\"",
+                            tr == PR_TIME_RANGE ? "a time outside the years 1678..2261"
+                                                : "expected an RFC 3339 time",
                             (int)(l->time.n > 40 ? 40 : l->time.n), l->time.p);
     if (!l->value.n)
         return pr_error_set(err, PR_EPARSE, name, ln, 0, "k6 Point without a value");

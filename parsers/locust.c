@@ -358,15 +358,15 @@ static int history_row(lcsv *c)
         return 0;
     }
     json_t *p = json_object();
-    int64_t ts, users;
+    int64_t ts, t_ns, users;
     pr_str t = pr_str_trim(cell(c, C_TIME)), u = pr_str_trim(cell(c, C_USERS));
     int rc = 0;
-    if (pr_lex_i64(t.p, t.n, &ts) < 0 || ts < 0 || ts > 9000000000LL)
-        rc = bad_number(c, C_TIME, "a Unix timestamp in seconds");
+    if (pr_lex_i64(t.p, t.n, &ts) < 0 || pr_time_from_epoch(ts, 1000000000LL, &t_ns) < 0)
+        rc = bad_number(c, C_TIME, "a Unix timestamp in seconds (years 1678..2261)");
     else if (c->col[C_USERS] >= 0 && (pr_lex_i64(u.p, u.n, &users) < 0 || users < 0))
         rc = bad_number(c, C_USERS, "a user count");
     if (rc == 0) {
-        pr_textsum_int(p, "t_ns", ts * 1000000000LL);
+        pr_textsum_int(p, "t_ns", t_ns);
         if (c->col[C_USERS] >= 0)
             pr_textsum_int(p, "users", users);
         if (put_count(p, "requests_total", cell(c, C_COUNT), NULL) < 0)

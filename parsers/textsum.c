@@ -1,5 +1,6 @@
 /* Building summary-only runs from printed tool reports: JSON setters, number scanning, merge. */
 #include "parsers/textsum.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <stdlib.h>
 #include <math.h>
@@ -7,39 +8,6 @@
 #include <string.h>
 
 #define STR_KEEP_MAX 4096
-
-/* Length of the valid UTF-8 sequence at s[0..n), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t k;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        k = 2;
-        min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        k = 3;
-        min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        k = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (k > n)
-        return 0;
-    unsigned cp = c & (0x7f >> k);
-    for (size_t i = 1; i < k; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return k;
-}
 
 /* A valid UTF-8 object key from `key` (invalid bytes become '?'), at most 255 bytes: jansson
  * refuses (and frees the value of) a key that is not UTF-8, which would leave callers that
@@ -49,7 +17,7 @@ static const char *safe_key(const char *key, char *out, size_t cap)
     const unsigned char *u = (const unsigned char *)key;
     size_t n = strlen(key), o = 0;
     for (size_t i = 0; i < n && o + 4 < cap;) {
-        size_t k = utf8_len(u + i, n - i);
+        size_t k = pr_utf8_len(u + i, n - i, NULL);
         if (k == 0) {
             out[o++] = '?';
             i++;
@@ -145,7 +113,7 @@ json_t *pr_textsum_string(const char *s, size_t n)
     size_t o = 0;
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n && o < STR_KEEP_MAX;) {
-        size_t k = utf8_len(u + i, n - i);
+        size_t k = pr_utf8_len(u + i, n - i, NULL);
         if (k == 0) {
             buf[o++] = '?';
             i++;

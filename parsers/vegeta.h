@@ -12,6 +12,7 @@
 typedef struct pr_vegeta_rec {
     int64_t ts_ns;        /* request start, ns since the Unix epoch */
     int has_ts;
+    int go_zero;          /* the timestamp was Go's zero time: start unknown */
     int has_zone;         /* 0 for CSV, which loses the zone */
     int tz_offset_min;
     int64_t code;
@@ -33,6 +34,8 @@ typedef struct pr_vegeta_cache {
 /* Accumulates run metadata while records are turned into samples. */
 typedef struct pr_vegeta_acc {
     pr_sink *sink;
+    const char *name;     /* the input, for warnings */
+    long long zero_times; /* results with Go's zero time */
     int zone_set;
     int zone_min;
     int mixed_zones;
@@ -42,7 +45,9 @@ typedef struct pr_vegeta_acc {
     uint32_t label_method, label_url, label_id;
 } pr_vegeta_acc;
 
-void pr_vegeta_acc_init(pr_vegeta_acc *a, pr_sink *sink);
+void pr_vegeta_acc_init(pr_vegeta_acc *a, pr_sink *sink, const char *name);
+/* The Unix-ns value Vegeta's CSV holds for Go's zero time (Go's UnixNano wraps around). */
+#define PR_VEGETA_CSV_ZERO_NS (-6795364578871345152LL)
 /* Emits the sample for one record: start, latency, status, bytes, error, method, URL, label
  * "METHOD URL", success by Vegeta's rule 200 <= code < 400. */
 int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *r, pr_error *err);

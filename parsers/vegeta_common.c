@@ -8,10 +8,11 @@ void pr_vegeta_rec_clear(pr_vegeta_rec *r)
     memset(r, 0, sizeof *r);
 }
 
-void pr_vegeta_acc_init(pr_vegeta_acc *a, pr_sink *sink)
+void pr_vegeta_acc_init(pr_vegeta_acc *a, pr_sink *sink, const char *name)
 {
     memset(a, 0, sizeof *a);
     a->sink = sink;
+    a->name = name;
 }
 
 /* Interns s through a one-entry cache (consecutive records mostly repeat their strings). */
@@ -52,6 +53,7 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
     pr_sample s;
     pr_sample_init(&s);
     s.start_ns = r->has_ts ? r->ts_ns : PR_UNKNOWN;
+    a->zero_times += r->go_zero;
     s.latency_ns = r->latency_ns;
     s.bytes_in = r->bytes_in;
     s.bytes_out = r->bytes_out;
@@ -115,4 +117,8 @@ void pr_vegeta_acc_finish(pr_vegeta_acc *a)
     run->load_model = PR_LOAD_OPEN;
     if (a->mixed_zones)
         pr_run_meta_set(run, "tz_mixed", json_true());
+    if (a->zero_times)
+        pr_sink_warn(a->sink, a->name, 0, 0, "%lld result(s) carry Go's zero time "
+                     "(0001-01-01T00:00:00Z, no time): kept, with their start unknown",
+                     a->zero_times);
 }

@@ -66,7 +66,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                                         "bytes_in"};
     pr_run_set_format(sink->run, "vegeta-csv", "vegeta");
     pr_vegeta_acc acc;
-    pr_vegeta_acc_init(&acc, sink);
+    pr_vegeta_acc_init(&acc, sink, pr_input_name(in));
     char *out = NULL;
     size_t out_cap = 0;
     pr_vegeta_rec r;
@@ -108,8 +108,16 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                 goto out;
             }
         }
-        r.ts_ns = v[C_TS];
-        r.has_ts = 1;
+        if (v[C_TS] == PR_VEGETA_CSV_ZERO_NS) { /* Go's zero time, wrapped by UnixNano */
+            r.go_zero = 1;
+        } else if (pr_time_from_epoch(v[C_TS], 1, &r.ts_ns) < 0) {
+            rc = pr_error_set(err, PR_EPARSE, pr_input_name(in), ln, 1,
+                              "timestamp %lld ns is outside the years 1678..2261",
+                              (long long)v[C_TS]);
+            goto out;
+        } else {
+            r.has_ts = 1;
+        }
         r.code = v[C_CODE];
         r.latency_ns = v[C_LATENCY];
         r.bytes_out = v[C_BYTES_OUT];

@@ -130,6 +130,8 @@ static int map_type(pr_gob *g, gob_state *st, int64_t id, pr_input *in, pr_error
 }
 
 /* Decodes time.Time's MarshalBinary form (version 1: 15 bytes, version 2: 16 bytes). */
+/* time.Time's MarshalBinary form: 0, 1 for Go's zero time (no time), -1 when malformed,
+ * PR_TIME_RANGE outside the years 1678..2261. */
 static int decode_time(const unsigned char *p, size_t n, int64_t *ns, int *offset_min)
 {
     if (n < 15 || (p[0] != 1 && p[0] != 2) || (p[0] == 1 && n != 15) || (p[0] == 2 && n != 16))
@@ -137,14 +139,20 @@ static int decode_time(const unsigned char *p, size_t n, int64_t *ns, int *offse
     uint64_t u = 0;
     for (int i = 1; i <= 8; i++)
         u = u << 8 | p[i];
-    if ((int64_t)u < 62135596800LL - 9000000000LL || (int64_t)u > 62135596800LL + 9000000000LL)
-        return -1; /* outside what int64 ns since 1970 can hold */
-    int64_t sec = (int64_t)u - 62135596800LL; /* year 1 -> Unix epoch */
     uint32_t nsec = (uint32_t)p[9] << 24 | (uint32_t)p[10] << 16 | (uint32_t)p[11] << 8 | p[12];
     if (nsec >= 1000000000u)
         return -1;
+    if (u == 0 && nsec == 0)
+        return 1; /* seconds since year 1: Go's zero time */
+    /* seconds since year 1 -> since 1970, in range before anything is multiplied */
+    if (u > (uint64_t)INT64_MAX)
+        return PR_TIME_RANGE;
+    int64_t sec;
+    if (pr_time_from_epoch((int64_t)u - 62135596800LL, 1, &sec) < 0 ||
+        pr_time_from_epoch(sec, 1000000000LL, ns) < 0)
+        return PR_TIME_RANGE;
+    *ns += (int64_t)nsec;
     int16_t off = (int16_t)((uint16_t)p[13] << 8 | p[14]);
-    *ns = sec * 1000000000LL + (int64_t)nsec;
     *offset_min = off == -1 ? 0 : off;
     return 0;
 }
@@ -190,18 +198,22 @@ static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
             rc = pr_gob_read_bytes(g, &p, &n, 64, err);
             if (rc < 0)
                 break;
-            if (pr_gob_type_get(g, t->fields[f].id)->kind == PR_GOB_TEXT) {
-                if (pr_lex_rfc3339((const char *)p, n, &r->ts_ns, &r->tz_offset_min) < 0)
-                    rc = -1;
-            } else if (decode_time(p, n, &r->ts_ns, &r->tz_offset_min) < 0) {
-                rc = -1;
-            }
-            if (rc < 0)
+            int tr; /* 0, 1 Go's zero time, negative: malformed or out of range */
+            if (pr_gob_type_get(g, t->fields[f].id)->kind == PR_GOB_TEXT)
+                tr = pr_time_is_go_zero((const char *)p, n) ? 1
+                     : pr_lex_rfc3339((const char *)p, n, &r->ts_ns, &r->tz_offset_min);
+            else
+                tr = decode_time(p, n, &r->ts_ns, &r->tz_offset_min);
+            if (tr == PR_TIME_RANGE)
+                rc = pr_error_at_offset(err, PR_EPARSE, pr_input_name(in), pr_gob_offset(g),
+                                        "gob: Result.Timestamp is outside the years 1678..2261");
+            else if (tr < 0)
                 rc = pr_error_at_offset(err, PR_EPARSE, pr_input_name(in), pr_gob_offset(g),
                                         "gob: Result.Timestamp is not a valid time.Time "
                                         "encoding (%zu bytes)", n);
-            r->has_ts = 1;
-            r->has_zone = 1;
+            r->go_zero = tr == 1;
+            r->has_ts = tr == 0;
+            r->has_zone = tr == 0;
             break;
         case F_ATTACK:
         case F_ERROR:
@@ -240,7 +252,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     pr_gob *g = pr_gob_open(in);
     gob_state *st = pr_xcalloc(1, sizeof *st);
     pr_vegeta_acc acc;
-    pr_vegeta_acc_init(&acc, sink);
+    pr_vegeta_acc_init(&acc, sink, pr_input_name(in));
     st->result_id = -1;
     int rc;
     int64_t id;

@@ -68,10 +68,20 @@ static int parse_line(pr_jscan *s, pr_vegeta_rec *r, const char **what)
                 r->bytes_out = v;
             break;
         case K_TIMESTAMP:
-            if (pr_jscan_string(s, &str, 0) < 0 ||
-                pr_lex_rfc3339(str.p, str.n, &r->ts_ns, &r->tz_offset_min) < 0) {
+            if (pr_jscan_string(s, &str, 0) < 0) {
                 s->p = vstart;
                 *what = "expected an RFC 3339 timestamp string";
+                return -1;
+            }
+            if (pr_time_is_go_zero(str.p, str.n)) { /* Go's "no time": start unknown */
+                r->go_zero = 1;
+                break;
+            }
+            rc = pr_lex_rfc3339(str.p, str.n, &r->ts_ns, &r->tz_offset_min);
+            if (rc < 0) {
+                s->p = vstart;
+                *what = rc == PR_TIME_RANGE ? "timestamp outside the years 1678..2261"
+                                            : "expected an RFC 3339 timestamp string";
                 return -1;
             }
             r->has_ts = 1;
@@ -138,7 +148,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
 {
     pr_run_set_format(sink->run, "vegeta-json", "vegeta");
     pr_vegeta_acc acc;
-    pr_vegeta_acc_init(&acc, sink);
+    pr_vegeta_acc_init(&acc, sink, pr_input_name(in));
     pr_vegeta_rec r;
     pr_jsonl j;
     pr_jsonl_init(&j, in, PR_VEGETA_STR_MAX);

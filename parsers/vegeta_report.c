@@ -368,7 +368,15 @@ static int parse_json(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
         if (!json_is_string(v))
             continue;
         json_object_set(tool, times[t], v);
-        if (pr_lex_rfc3339(json_string_value(v), json_string_length(v), &ns, &off) < 0)
+        const char *ts = json_string_value(v);
+        size_t tn = json_string_length(v);
+        if (pr_time_is_go_zero(ts, tn)) /* an empty attack: no time, unknown */
+            continue;
+        int rc = pr_lex_rfc3339(ts, tn, &ns, &off);
+        if (rc == PR_TIME_RANGE)
+            pr_sink_warn(sink, pr_input_name(in), 0, 0, "%s %.40s is outside the years "
+                         "1678..2261: kept as unknown", times[t], ts);
+        if (rc < 0)
             continue;
         if (t == 0) {
             run->start_ns = ns;

@@ -1,6 +1,7 @@
 /* Mustache engine: compiles template text into a node tree and renders it against jansson values. */
 #include "render/mustache.h"
 #include <ctype.h>
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdarg.h>
@@ -583,12 +584,8 @@ void pr_mustache_format_value(json_t *v, pr_buf *out)
 
 static const char *md_active = "\\`*_[]|~";
 
-void pr_mustache_escape(const char *s, size_t n, int escape, pr_buf *out)
+static void escape_chars(const char *s, size_t n, int escape, pr_buf *out)
 {
-    if (escape == PR_ESC_NONE) {
-        pr_buf_append(out, s, n);
-        return;
-    }
     size_t run = 0; /* start of the pending unescaped run */
     for (size_t i = 0; i < n; i++) {
         unsigned char ch = (unsigned char)s[i];
@@ -635,6 +632,25 @@ void pr_mustache_escape(const char *s, size_t n, int escape, pr_buf *out)
         }
     }
     pr_buf_append(out, s + run, n - run);
+}
+
+void pr_mustache_escape(const char *s, size_t n, int escape, pr_buf *out)
+{
+    if (escape == PR_ESC_NONE) {
+        pr_buf_append(out, s, n);
+        return;
+    }
+    /* values come from input files: control characters made visible first, and in Markdown
+     * (tables pasted into spreadsheets) a formula-like value is quoted */
+    unsigned flags = PR_TEXT_LINES | (escape == PR_ESC_MARKDOWN ? PR_TEXT_CELL : 0);
+    if (pr_text_is_safe(s, n, flags)) {
+        escape_chars(s, n, escape, out);
+        return;
+    }
+    pr_buf vis = PR_BUF_INIT;
+    pr_text_visible(s, n, flags, &vis);
+    escape_chars(vis.p, vis.len, escape, out);
+    pr_buf_dispose(&vis);
 }
 
 /* ---- Rendering ---------------------------------------------------------------------------- */

@@ -30,7 +30,8 @@
 /* How {{x}} escapes string values ({{{x}}} and {{&x}} never escape). */
 enum {
     PR_ESC_HTML = 0,     /* & < > " ' as entities (the spec's behaviour) */
-    PR_ESC_MARKDOWN = 1, /* safe inside Markdown text and table cells, also after md4c */
+    PR_ESC_MARKDOWN = 1, /* safe inside Markdown text and table cells, also after md4c, and
+                          * in a spreadsheet the table is pasted into */
     PR_ESC_NONE = 2
 };
 
@@ -67,7 +68,9 @@ int pr_mustache_render(const char *tpl, size_t len, const char *tpl_name, json_t
  * objects and arrays. */
 void pr_mustache_format_value(json_t *v, pr_buf *out);
 
-/* Appends s escaped for `escape` mode. */
+/* Appends s escaped for `escape` mode. In HTML and Markdown modes its control characters are
+ * made visible first (model/text.h: "\x1b"), and in Markdown a value a spreadsheet would run
+ * as a formula (=, +, -, @ first, not a number) gets a leading "'". */
 void pr_mustache_escape(const char *s, size_t n, int escape, pr_buf *out);
 
 /* ---- Loaders ---------------------------------------------------------------------------- */

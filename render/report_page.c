@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The page's CSS and script are built-in templates (templates/report-style.mustache and
  * report-script.mustache), shared with the report.html template. */
@@ -276,8 +277,10 @@ int pr_report_page_chart(const pr_chart_kind *kind, const pr_chart_input *in,
         int bad = rc == 0 && (!f || fwrite(img.p, 1, img.len, f) != img.len);
         if (f)
             bad |= fclose(f) != 0;
-        if (bad)
+        if (bad) {
             rc = pr_error_set(err, PR_EIO, path, 0, 0, "cannot write chart: %s", strerror(errno));
+            unlink(path); /* no truncated chart left behind */
+        }
         pr_buf_printf(ref, "%s/%s.png", base, name);
         free(path);
         free(dir);

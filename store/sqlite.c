@@ -1,11 +1,13 @@
 /* The SQLite backend of the store: one file, WAL mode, writers serialised by BEGIN IMMEDIATE. */
 #include "store/backend.h"
 #include "model/xalloc.h"
+#include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct sq {
     pr_store base;
@@ -118,20 +120,67 @@ static const char *const migrations[] = {
     "  LEFT JOIN run_stats s ON s.run_id = p.run_id;",
 };
 
+/* SQLite's message, with the system's reason when a read or write failed ("disk I/O error
+ * (File too large)", "… (No space left on device)", "… (Read-only file system)"). */
+static const char *db_message(pr_store *st, const char *msg, int saved_errno, char *buf,
+                              size_t size)
+{
+    int e = sqlite3_system_errno(DB(st));
+    if (!e && (saved_errno == EFBIG || saved_errno == ENOSPC || saved_errno == EDQUOT ||
+               saved_errno == EROFS || saved_errno == EACCES))
+        e = saved_errno; /* SQLite did not keep it (a failed COMMIT), errno still has it */
+    if (e)
+        snprintf(buf, size, "%s (%s)", msg, strerror(e));
+    else
+        snprintf(buf, size, "%s", msg);
+    return buf;
+}
+
 static int db_error(pr_store *st, pr_error *err, const char *what)
 {
-    return pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s: %s", what, sqlite3_errmsg(DB(st)));
+    char m[512];
+    int e = errno;
+    return pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s: %s", what,
+                        db_message(st, sqlite3_errmsg(DB(st)), e, m, sizeof m));
 }
 
 static int exec(pr_store *st, const char *sql, pr_error *err)
 {
     char *msg = NULL;
+    errno = 0;
     if (sqlite3_exec(DB(st), sql, NULL, NULL, &msg) != SQLITE_OK) {
-        int rc = pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s", msg ? msg : "sqlite error");
+        int e = errno;
+        char m[512];
+        int rc = pr_error_set(err, PR_ESTORE, st->path, 0, 0, "%s",
+                              db_message(st, msg ? msg : "sqlite error", e, m, sizeof m));
         sqlite3_free(msg);
         return rc;
     }
     return 0;
+}
+
+/* After a failed open: when the store, or the folder SQLite writes its journal in, cannot be
+ * written, says so (SQLite's own message is "unable to open database file"). */
+static int unwritable(const char *path, int create, pr_error *err)
+{
+    int exists = access(path, F_OK) == 0;
+    if (!exists && !create)
+        return 0;
+    char *dir = pr_xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir] = 0; /* "/x.db" -> "/" */
+    else
+        strcpy(dir, ".");
+    int rc = 0;
+    if (exists && access(path, W_OK) != 0)
+        rc = pr_error_set(err, PR_ESTORE, path, 0, 0, "the store file is not writable (%s)",
+                          strerror(errno));
+    else if (access(dir, W_OK) != 0)
+        rc = pr_error_set(err, PR_ESTORE, path, 0, 0, "the store's folder '%s' is not writable "
+                          "(%s): a store keeps its journal beside it", dir, strerror(errno));
+    free(dir);
+    return rc;
 }
 
 static sqlite3_stmt *prep(pr_store *st, const char *sql, pr_error *err, const char *what)
@@ -200,6 +249,21 @@ static int migrate(pr_store *st, pr_error *err)
     return rc;
 }
 
+/* exec() for a statement SQLite may refuse with SQLITE_BUSY without calling the busy handler
+ * (switching a new store to WAL while other processes open it at the same moment): retried
+ * every 10 ms for up to the busy timeout. */
+static int exec_when_free(pr_store *st, const char *sql, pr_error *err)
+{
+    for (int tries = 0;; tries++) {
+        int rc = exec(st, sql, err);
+        int code = sqlite3_errcode(DB(st)) & 0xff;
+        if (rc == 0 || (code != SQLITE_BUSY && code != SQLITE_LOCKED) || tries >= 6000)
+            return rc;
+        pr_error_clear(err);
+        usleep(10000);
+    }
+}
+
 static const pr_store_ops sqlite_ops;
 
 int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error *err)
@@ -210,7 +274,9 @@ int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error 
     st->path = pr_xstrdup(path);
     int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-        int rc = create ? db_error(st, err, "cannot open store")
+        int rc = unwritable(path, create, err);
+        if (rc == 0)
+            rc = create ? db_error(st, err, "cannot open store")
                         : pr_error_set(err, PR_ENOTFOUND, path, 0, 0,
                                        "no store here (ingest something first, or use --store)");
         st->ops->close(st);
@@ -218,8 +284,8 @@ int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error 
     }
     sqlite3_busy_timeout(s->db, 60000);
     int version = 0;
-    int rc = exec(st, "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                  err);
+    int rc = exec_when_free(st, "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; "
+                            "PRAGMA synchronous=NORMAL;", err);
     if (rc == 0)
         user_version(st, &version);
     if (rc == 0 && version > PR_STORE_SCHEMA_VERSION)
@@ -229,6 +295,7 @@ int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error 
     if (rc == 0 && version < PR_STORE_SCHEMA_VERSION)
         rc = migrate(st, err);
     if (rc < 0) {
+        unwritable(path, create, err); /* the clearer reason, when it is that */
         st->ops->close(st);
         return rc;
     }

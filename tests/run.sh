@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs the whole suite: unit tests (cmocka), fuzz targets over their seed corpora, and the
+# Runs the whole suite: unit tests (cmocka), fuzz targets over their seed corpora and the
+# inputs that once crashed them (tests/fuzz/crashes/), and the
 # end-to-end CLI cases. Ends with the line "N passed, N failed".
 # Env: PERFREPORT_BIN (binary under test), BUILD (build dir), ONLY (substring filter).
 set -u
@@ -13,6 +14,7 @@ case "$BUILD" in /*) export PR_TEST_HTTPD="$BUILD/tests/httpd";; *) export PR_TE
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 pass=0
 fail=0
+skip=0
 failed=""
 log=$(mktemp)
 pgdir=""
@@ -55,7 +57,10 @@ for t in "$BUILD"/fuzz/fuzz_*; do
   [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
   corpus=tests/fuzz/${name#fuzz_}
   if [ ! -d "$corpus" ]; then note_fail "$name(no corpus)"; echo "FAIL $name: no corpus $corpus"; continue; fi
-  if "$t" "$corpus" >"$log" 2>&1; then
+  # every input that ever crashed a target is replayed with its seeds (docs/fuzzing.md)
+  crashes=tests/fuzz/crashes/${name#fuzz_}
+  [ -d "$crashes" ] || crashes=
+  if "$t" "$corpus" $crashes >"$log" 2>&1; then
     pass=$((pass + 1)); echo "ok   $name ($(tail -1 "$log"))"
   else
     note_fail "$name"; echo "FAIL $name"; tail -30 "$log" | sed 's/^/    /'
@@ -67,14 +72,17 @@ for c in tests/cli/*.sh; do
   name=$(basename "$c" .sh)
   [ "$name" = lib ] && continue
   [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
-  if sh tests/cli/lib.sh "$c" >"$log" 2>&1; then
+  sh tests/cli/lib.sh "$c" >"$log" 2>&1
+  rc=$?
+  if [ "$rc" -eq 0 ]; then
     pass=$((pass + 1)); echo "ok   cli/$name"
+  elif [ "$rc" -eq 77 ]; then
+    skip=$((skip + 1)); echo "skip cli/$name ($(tail -1 "$log"))"
   else
     note_fail "cli/$name"; echo "FAIL cli/$name"; head -60 "$log" | sed 's/^/    /'
   fi
 done
 
-skip=0
 # integration NAME KIND: runs tests/integration/NAME.sh against a fresh store of KIND (sqlite
 # or postgresql); 0 pass, 77 skip (its last line says why), else fail.
 integration() {
@@ -134,8 +142,12 @@ if [ -n "$cases$pg_its" ]; then
     eval "$pgenv"
     for c in $cases; do
       name=$(basename "$c" .sh)
-      if PR_STORE_KIND=postgresql sh tests/cli/lib.sh "$c" >"$log" 2>&1; then
+      PR_STORE_KIND=postgresql sh tests/cli/lib.sh "$c" >"$log" 2>&1
+      crc=$?
+      if [ "$crc" -eq 0 ]; then
         pass=$((pass + 1)); echo "ok   cli/$name (postgresql)"
+      elif [ "$crc" -eq 77 ]; then
+        skip=$((skip + 1)); echo "skip cli/$name (postgresql: $(tail -1 "$log"))"
       else
         note_fail "cli/$name(postgresql)"; echo "FAIL cli/$name (postgresql)"; head -60 "$log" | sed 's/^/    /'
       fi

@@ -8,7 +8,7 @@ pr ingest --format nosuch x
 pr ingest does-not-exist.bin
 printf 'hello, world\n' > text.txt
 pr ingest text.txt
-pr summary
+no_run_left
 pr ingest --quiet "$DATA/native/bench3k.prf"
 pr ingest "$DATA/native/bench3k.prf"
 cat "$DATA/native/bench3k.prf" "$DATA/native/bench3k.prf" | head -c 35000 > cut.prf

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs one end-to-end CLI case: tests/cli/NAME.sh is sourced with the helpers below in a
 # fresh temporary directory, its transcript (commands, output, exit codes) is compared
-# byte for byte with tests/cli/NAME.out. UPDATE=1 rewrites the expected file instead.
+# byte for byte with tests/cli/NAME.out. UPDATE=1 rewrites the expected file instead. A case
+# that cannot run on this machine (no way to make a read-only folder, say) prints why and
+# exits 77: skipped, not failed.
 set -u
 case_file=$1
 root=$(pwd)
@@ -66,11 +68,29 @@ sql() {
   [ "$rc" -ne 0 ] && echo "[exit $rc]"
   return 0
 }
+# no_run_left: after failed ingests into a store that did not exist, says "no run stored"
+# when nothing is left (SQLite: no store file at all; PostgreSQL: the database holds no run).
+no_run_left() {
+  echo "\$ no_run_left"
+  if [ "${PR_STORE_KIND:-sqlite}" = postgresql ]; then
+    n=$(psql -X -q -A -t -d "$PERFREPORT_STORE" -c 'SELECT count(*) FROM runs' 2>&1)
+  elif [ -e "$PERFREPORT_STORE" ]; then
+    n="a store file with $(sqlite3 "$PERFREPORT_STORE" 'SELECT count(*) FROM runs' 2>&1) run(s)"
+  else
+    n=0
+  fi
+  if [ "$n" = 0 ]; then echo "no run stored"; else echo "left behind: $n"; fi
+}
 PR=$PERFREPORT_BIN
 ROOT=$root
 ROOT_BUILD=$root/${BUILD:-build}
 out="$work/actual.out"
 ( cd "$work" && . "$root/$case_file" ) >"$out" 2>&1
+rc=$?
+if [ "$rc" -eq 77 ]; then # the case cannot run here: it said why on its last line
+  tail -1 "$out"
+  exit 77
+fi
 # Transcripts must not depend on where the tree or the temp dir lives.
 sed -i -e "s#$work#WORK#g" -e "s#$root#ROOT#g" "$out"
 if [ "${UPDATE:-}" = 1 ]; then

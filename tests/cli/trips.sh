@@ -17,7 +17,7 @@ sh_ "ls *.db"
 pr ingest "$DATA/ab/ab_refused.txt"
 pr ingest "$DATA/ab/ab_timeout_s1.txt"
 sh_ "cat \$DATA/ab/ab_refused.txt \$DATA/ab/ab_refused.stderr.txt | \$PR ingest -"
-sql "SELECT count(*) FROM runs"
+no_run_left
 # Inputs read from stdin have no file name: each gets a name of its own.
 sh_ "cat \$DATA/ab/ab_plain_c10.txt | \$PR ingest -"
 sh_ "cat \$DATA/ab/ab_small_n20.txt | \$PR ingest -"

@@ -17,8 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/jmeter_stats.h"
+#include "model/buf.h"
 #include "model/datefmt.h"
 #include "model/xalloc.h"
+#include "parsers/xml_guard.h"
 #include "tests/unit/lib/collect.h"
 
 /* ---- helpers -------------------------------------------------------------------------- */
@@ -711,12 +713,25 @@ static void test_jmeter__xml_damaged(void **st)
     assert_true(err.line > 0);
     collect_free(&c);
     free(b);
-    /* not well-formed: a control character reference, as JMeter writes from binary bodies */
-    static const char bad[] =
+    /* a control character reference, as JMeter writes from binary bodies: inside a body the
+     * reader drops unread (parsers/xml_guard.h) it does no harm */
+    static const char body[] =
         "<?xml version=\"1.0\"?>\n<testResults version=\"1.2\">\n"
         "<httpSample t=\"1\" ts=\"1000\" s=\"true\" lb=\"A\" rc=\"200\"/>\n"
         "<httpSample t=\"1\" ts=\"1001\" s=\"true\" lb=\"B\" rc=\"200\"><responseData>x&#x0;y"
         "</responseData></httpSample>\n"
+        "<httpSample t=\"1\" ts=\"1002\" s=\"true\" lb=\"C\" rc=\"200\"/>\n</testResults>\n";
+    assert_int_equal(parse_str(&c, NULL, body, NULL, &err), 0);
+    assert_int_equal(c.n, 3);
+    assert_int_equal(c.warnings, 0);
+    collect_free(&c);
+    /* not well-formed where it is read (a failure message): an error, or kept with --recover */
+    static const char bad[] =
+        "<?xml version=\"1.0\"?>\n<testResults version=\"1.2\">\n"
+        "<httpSample t=\"1\" ts=\"1000\" s=\"true\" lb=\"A\" rc=\"200\"/>\n"
+        "<httpSample t=\"1\" ts=\"1001\" s=\"false\" lb=\"B\" rc=\"200\"><assertionResult>"
+        "<failure>true</failure><failureMessage>x&#x0;y</failureMessage></assertionResult>"
+        "</httpSample>\n"
         "<httpSample t=\"1\" ts=\"1002\" s=\"true\" lb=\"C\" rc=\"200\"/>\n</testResults>\n";
     assert_int_equal(parse_str(&c, NULL, bad, NULL, &err), PR_EPARSE);
     assert_int_equal(err.line, 4);
@@ -917,6 +932,102 @@ static void test_jmeter__sniff(void **st)
     assert_true(p == NULL || strcmp(p->name, "jmeter-csv") != 0);
 }
 
+/* The guard's output for `in` fed `chunk` bytes at a time into outputs of `cap` bytes. */
+static char *guard_run(const char *in, size_t n, size_t chunk, size_t cap, int *rc)
+{
+    static const char *const skip[] = {"responseData", NULL};
+    pr_xml_guard g;
+    pr_xml_guard_init(&g, skip);
+    pr_buf b = PR_BUF_INIT;
+    char *out = pr_xmalloc(cap);
+    pr_error err;
+    *rc = 0;
+    for (size_t pos = 0; pos < n;) {
+        size_t k = n - pos < chunk ? n - pos : chunk, used;
+        while (k > 0) {
+            long w = pr_xml_guard_filter(&g, in + pos, k, &used, out, cap, "g.jtl", &err);
+            if (w < 0) {
+                *rc = (int)w;
+                free(out);
+                return pr_buf_steal(&b);
+            }
+            pr_buf_append(&b, out, (size_t)w);
+            pos += used;
+            k -= used;
+        }
+    }
+    free(out);
+    return pr_buf_steal(&b);
+}
+
+static void test_jmeter__xml_guard(void **st)
+{
+    /* bodies dropped (line breaks kept), everything else as it was, whatever the chunking */
+    static const char in[] =
+        "<?xml version=\"1.0\"?>\n<!-- <responseData> in a comment -->\n<testResults a='>'>\n"
+        "<s lb=\"x=y\"><responseData class=\"s\">body\nline 2 &lt;b&gt;"
+        "<![CDATA[ </responseData> <x> ]]>\n<nested a=\"1\"><responseData>in</responseData>"
+        "</nested><e/>tail</responseData><responseData/><rm>kept</rm></s>\n</testResults>\n";
+    static const char want[] =
+        "<?xml version=\"1.0\"?>\n<!-- <responseData> in a comment -->\n<testResults a='>'>\n"
+        "<s lb=\"x=y\"><responseData class=\"s\">\n\n</responseData><responseData/><rm>kept</rm>"
+        "</s>\n</testResults>\n";
+    size_t sizes[] = {1, 2, 3, 7, 64, sizeof in};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        for (size_t cap = 32; cap <= 4096; cap *= 8) {
+            int rc;
+            char *got = guard_run(in, sizeof in - 1, sizes[i], cap, &rc);
+            assert_int_equal(rc, 0);
+            assert_string_equal(got, want);
+            free(got);
+        }
+    }
+    /* PR_XML_MAX_ATTRS attributes pass ('=' inside values does not count), one more is refused
+     * at the tag's line and column */
+    pr_buf b = PR_BUF_INIT;
+    for (int extra = 0; extra <= 1; extra++) {
+        pr_buf_reset(&b);
+        pr_buf_puts(&b, "<testResults>\n  <s v=\"a=b=c\"");
+        for (int i = 1; i < PR_XML_MAX_ATTRS + extra; i++)
+            pr_buf_printf(&b, " a%d=\"%d\"", i, i);
+        pr_buf_puts(&b, "/>\n</testResults>\n");
+        int rc;
+        char *got = guard_run(b.p, b.len, 4000, 4000, &rc);
+        assert_int_equal(rc, extra ? PR_EPARSE : 0);
+        if (!extra)
+            assert_string_equal(got, b.p);
+        free(got);
+    }
+    pr_error err;
+    collect c;
+    assert_int_equal(parse_str(&c, "jmeter-xml", b.p, NULL, &err), PR_EPARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.col, 3);
+    assert_non_null(strstr(err.msg, "more than 1024 attributes"));
+    collect_free(&c);
+    pr_buf_dispose(&b);
+    /* a body of 200,000 lines: split every 65,536 line breaks, lines after it still exact */
+    pr_buf_puts(&b, "<testResults>\n<httpSample t=\"1\" ts=\"1\" s=\"true\" lb=\"A\" rc=\"200\">"
+                    "<responseData>");
+    for (int i = 0; i < 200000; i++)
+        pr_buf_puts(&b, "some body text\n");
+    pr_buf_puts(&b, "</responseData></httpSample>\n<httpSample t=\"1\" ts=\"2\" bad/>\n</testResults>\n");
+    int rc;
+    char *got = guard_run(b.p, b.len, 65536, 4096, &rc);
+    assert_int_equal(rc, 0);
+    char *mark = got;
+    int marks = 0;
+    while ((mark = strstr(mark, "<!---->")))
+        marks++, mark++;
+    assert_int_equal(marks, 3);
+    free(got);
+    assert_int_equal(parse_str(&c, "jmeter-xml", b.p, NULL, &err), PR_EPARSE);
+    assert_int_equal(err.line, 200003); /* the not well-formed tag */
+    assert_non_null(strstr(err.msg, "not well-formed"));
+    collect_free(&c);
+    pr_buf_dispose(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -941,6 +1052,7 @@ int main(void)
         cmocka_unit_test(test_jmeter__xml_assertions),
         cmocka_unit_test(test_jmeter__xml_damaged),
         cmocka_unit_test(test_jmeter__xml_hostile),
+        cmocka_unit_test(test_jmeter__xml_guard),
         cmocka_unit_test(test_jmeter__stats_dashboard),
         cmocka_unit_test(test_jmeter__stats_window),
         cmocka_unit_test(test_jmeter__sniff),

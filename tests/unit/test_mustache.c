@@ -73,11 +73,17 @@ static void test_mustache__escape_markdown(void **st)
 {
     expect("{{v}}", "{\"v\": \"a|b\\n*c* _d_ `e` [f](g) <script> \\\\ ~s~ 1.5\\r\\nx\"}",
            PR_ESC_MARKDOWN,
-           "a\\|b \\*c\\* \\_d\\_ \\`e\\` \\[f\\](g) &lt;script&gt; \\\\ \\~s\\~ 1.5  x");
+           "a\\|b \\*c\\* \\_d\\_ \\`e\\` \\[f\\](g) &lt;script&gt; \\\\ \\~s\\~ 1.5\\\\x0d x");
     /* block markers only matter at the start of a value */
-    expect("{{a}} {{b}} {{c}} {{d}} {{e}}",
-           "{\"a\": \"- x\", \"b\": \"1. y\", \"c\": \"# h\", \"d\": \"12) z\", \"e\": \"a-b.c\"}",
-           PR_ESC_MARKDOWN, "\\- x 1\\. y \\# h 12\\) z a-b.c");
+    expect("{{a}} {{b}} {{c}} {{d}} {{e}} {{f}}",
+           "{\"a\": \"- x\", \"b\": \"1. y\", \"c\": \"# h\", \"d\": \"12) z\", \"e\": \"a-b.c\", "
+           "\"f\": \"-- y\"}",
+           PR_ESC_MARKDOWN, "\\- x 1\\. y \\# h 12\\) z a-b.c \\-- y");
+    /* formulas in cells are quoted, numbers with a unit and the unknown "-" are not */
+    expect("{{a}}|{{b}}|{{c}}|{{d}}|{{e}}|{{f}}",
+           "{\"a\": \"=HYPERLINK(\\\"http://x\\\")\", \"b\": \"@SUM(A1)\", \"c\": \"+SUM(1)\", "
+           "\"d\": \"-3.2%\", \"e\": \"-\", \"f\": \"+1.50 ms\"}",
+           PR_ESC_MARKDOWN, "'=HYPERLINK(\"http://x\")|'@SUM(A1)|'+SUM(1)|-3.2%|-|+1.50 ms");
     /* numbers are never escaped */
     expect("{{n}}", "{\"n\": -1.5}", PR_ESC_MARKDOWN, "-1.5");
 }
@@ -447,7 +453,7 @@ static void test_mustache__markdown_to_html(void **st)
     assert_null(strstr(out.p, "<b "));
     assert_non_null(strstr(out.p, "&lt;script&gt;"));
     pr_buf_reset(&out);
-    pr_html_escape("<a href=\"x\">'&'</a>", 20, &out);
+    pr_html_escape("<a href=\"x\">'&'</a>", 19, &out);
     assert_string_equal(out.p, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
     pr_buf_dispose(&out);
 }

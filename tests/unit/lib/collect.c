@@ -60,12 +60,14 @@ static int run_parse(collect *c, const char *parser, pr_input *in, const pr_pars
         pr_input_close(in);
         return pr_error_set(err, PR_EFORMAT, NULL, 0, 0, "no parser");
     }
+    c->sink.in = in;
     int rc = p->parse(in, &c->sink, opts ? opts : &def, err);
     if (rc >= 0 || rc == PR_ETRUNC) {
         int rc2 = pr_sink_flush(&c->sink, err);
         if (rc2 < 0)
             rc = rc2;
     }
+    c->sink.in = NULL;
     pr_input_close(in);
     return rc;
 }

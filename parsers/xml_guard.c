@@ -1,0 +1,240 @@
+/* The XML guard: attributes per element capped, bulky element content dropped, in one pass. */
+#include "parsers/xml_guard.h"
+#include <string.h>
+
+enum { G_TEXT, G_LT, G_NAME, G_TAG, G_QUOTE, G_BANG, G_COMMENT, G_CDATA, G_DECL, G_PI };
+
+#define SPLIT_LINES 65536
+static const char split_mark[] = "<!---->";
+
+void pr_xml_guard_init(pr_xml_guard *g, const char *const *skip)
+{
+    memset(g, 0, sizeof *g);
+    g->skip = skip;
+    g->state = G_TEXT;
+    g->line = g->col = 1;
+}
+
+/* Moves the position over in[0..k). */
+static void advance(pr_xml_guard *g, const char *in, size_t k)
+{
+    const char *nl = in, *last = NULL;
+    while ((nl = memchr(nl, '\n', k - (size_t)(nl - in)))) {
+        g->line++;
+        last = nl++;
+    }
+    g->col = last ? (long)(in + k - last) : g->col + (long)k;
+}
+
+static int skipped_name(const pr_xml_guard *g)
+{
+    if (g->name_n >= sizeof g->name)
+        return 0;
+    for (size_t i = 0; g->skip && g->skip[i]; i++)
+        if (strlen(g->skip[i]) == g->name_n && !memcmp(g->skip[i], g->name, g->name_n))
+            return 1;
+    return 0;
+}
+
+/* Inside skipped content only line breaks are written (a split mark every SPLIT_LINES). */
+static size_t keep_newline(pr_xml_guard *g, char *out)
+{
+    out[0] = '\n';
+    if (++g->newlines < SPLIT_LINES)
+        return 1;
+    g->newlines = 0;
+    memcpy(out + 1, split_mark, sizeof split_mark - 1);
+    return sizeof split_mark;
+}
+
+/* The end of a start tag ('>'): a skipped element begins, or one more level inside one. */
+static void start_tag_done(pr_xml_guard *g)
+{
+    if (g->slash)
+        return; /* <x/> has no content */
+    if (g->skipping)
+        g->skipping++;
+    else if (skipped_name(g)) {
+        g->skipping = 1;
+        g->newlines = 0;
+    }
+}
+
+/* One byte of markup (any state but plain text); returns -1 past the attribute cap. */
+static int step(pr_xml_guard *g, char c)
+{
+    switch (g->state) {
+    case G_LT:
+        if (c == '/') {
+            g->end_tag = 1;
+            g->name_n = 0;
+            g->state = G_NAME;
+        } else if (c == '!') {
+            g->state = G_BANG;
+            g->match = 0;
+        } else if (c == '?') {
+            g->state = G_PI;
+            g->match = 0;
+        } else {
+            g->end_tag = 0;
+            g->name[0] = c;
+            g->name_n = 1;
+            g->attrs = 0;
+            g->slash = 0;
+            g->state = G_NAME;
+        }
+        return 0;
+    case G_NAME:
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '/' && c != '>') {
+            if (g->name_n < sizeof g->name)
+                g->name[g->name_n] = c;
+            g->name_n += g->name_n <= sizeof g->name;
+            return 0;
+        }
+        if (!g->root_n && !g->end_tag) {
+            g->root_n = g->name_n < sizeof g->root ? g->name_n : sizeof g->root - 1;
+            memcpy(g->root, g->name, g->root_n);
+        }
+        g->state = G_TAG; /* the byte ends the name and belongs to the tag */
+        /* fall through */
+    case G_TAG:
+        if (c == '>') {
+            if (!g->end_tag)
+                start_tag_done(g);
+            g->state = G_TEXT;
+        } else if (c == '"' || c == '\'') {
+            g->quote = c;
+            g->state = G_QUOTE;
+        } else if (c == '=' && !g->end_tag && ++g->attrs > PR_XML_MAX_ATTRS) {
+            return -1;
+        }
+        g->slash = c == '/';
+        return 0;
+    case G_QUOTE:
+        if (c == g->quote)
+            g->state = G_TAG;
+        return 0;
+    case G_BANG: { /* "<!--", "<![CDATA[" or a declaration */
+        static const char comment[] = "--", cdata[] = "[CDATA[";
+        const char *want = g->match < 0 ? cdata : comment;
+        int k = g->match < 0 ? -g->match : g->match;
+        if (k == 0 && c == '[')
+            want = cdata;
+        if (c != want[k]) {
+            g->state = G_DECL;
+            g->match = c == '[';
+            return 0;
+        }
+        k++;
+        if (want[k] == 0) {
+            g->state = want == cdata ? G_CDATA : G_COMMENT;
+            g->match = 0;
+        } else {
+            g->match = want == cdata ? -k : k;
+        }
+        return 0;
+    }
+    case G_COMMENT:
+    case G_CDATA: {
+        char mark = g->state == G_COMMENT ? '-' : ']';
+        if (c == '>' && g->match >= 2)
+            g->state = G_TEXT;
+        else if (c == mark)
+            g->match = g->match < 2 ? g->match + 1 : 2;
+        else
+            g->match = 0;
+        return 0;
+    }
+    case G_PI:
+        if (c == '>' && g->match)
+            g->state = G_TEXT;
+        g->match = c == '?';
+        return 0;
+    case G_DECL: /* a DOCTYPE (refused by the reader later); its internal subset in [...] */
+        if (c == '[')
+            g->match++;
+        else if (c == ']')
+            g->match--;
+        else if (c == '>' && g->match <= 0)
+            g->state = G_TEXT;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* Plain text up to the next '<': copied, or (skipped) reduced to its line breaks. */
+static size_t text_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room,
+                       size_t *w)
+{
+    const char *lt = memchr(in, '<', n);
+    size_t k = lt ? (size_t)(lt - in) : n;
+    if (!g->skipping) {
+        if (k > room - *w)
+            k = room - *w;
+        memcpy(out + *w, in, k);
+        *w += k;
+    } else {
+        size_t i = 0;
+        for (; i < k && *w + sizeof split_mark <= room; i++) {
+            if (in[i] == '\n')
+                *w += keep_newline(g, out + *w);
+            else
+                g->dropped++;
+        }
+        k = i;
+    }
+    advance(g, in, k);
+    return k;
+}
+
+long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used, char *out,
+                         size_t cap, const char *name, pr_error *err)
+{
+    size_t r = 0, w = 0;
+    /* a step writes at most a line break and a split mark; a text run stops 10 bytes short */
+    while (r < n && w + 2 * sizeof split_mark + 4 < cap) {
+        if (g->state == G_TEXT && in[r] != '<') {
+            r += text_run(g, in + r, n - r, out, cap - 10, &w);
+            continue;
+        }
+        char c = in[r++];
+        if (g->state == G_TEXT) { /* c == '<' */
+            g->tag_line = g->line;
+            g->tag_col = g->col;
+            g->state = G_LT;
+            if (!g->skipping)
+                out[w++] = c; /* while skipping, written only if it opens the end tag */
+            g->col++;
+            continue;
+        }
+        if (g->skipping && g->state == G_LT && c == '/' && --g->skipping == 0)
+            out[w++] = '<'; /* the skipped element's own end tag */
+        int emit = !g->skipping; /* decided before the byte: a skip starts after its '>' */
+        if (step(g, c) < 0) {
+            *used = r;
+            char nm[sizeof g->name + 1];
+            size_t k = g->name_n < sizeof g->name ? g->name_n : sizeof g->name;
+            memcpy(nm, g->name, k);
+            nm[k] = 0;
+            return pr_error_set(err, PR_EPARSE, name, g->tag_line, g->tag_col,
+                                "element <%s%s> has more than %d attributes: refused (each "
+                                "one would cost the XML parser a scan of all the others)",
+                                nm, g->name_n > k ? "…" : "", PR_XML_MAX_ATTRS);
+        }
+        if (emit)
+            out[w++] = c;
+        else if (c == '\n')
+            w += keep_newline(g, out + w);
+        else
+            g->dropped++;
+        if (c == '\n') {
+            g->line++;
+            g->col = 1;
+        } else {
+            g->col++;
+        }
+    }
+    *used = r;
+    return (long)w;
+}
