@@ -188,6 +188,21 @@ static size_t text_run(pr_xml_guard *g, const char *in, size_t n, char *out, siz
     return k;
 }
 
+/* The bytes of an attribute value before its closing quote, copied at once (most of a
+ * tag's bytes: a byte at a time through step() was a quarter of a JTL's parse). */
+static size_t quoted_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room,
+                         size_t *w)
+{
+    const char *q = memchr(in, g->quote, n);
+    size_t k = q ? (size_t)(q - in) : n;
+    if (k > room - *w)
+        k = room > *w ? room - *w : 0;
+    memcpy(out + *w, in, k);
+    *w += k;
+    advance(g, in, k);
+    return k;
+}
+
 long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used, char *out,
                          size_t cap, const char *name, pr_error *err)
 {
@@ -197,6 +212,12 @@ long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used
         if (g->state == G_TEXT && in[r] != '<') {
             r += text_run(g, in + r, n - r, out, cap - 10, &w);
             continue;
+        }
+        if (g->state == G_QUOTE && !g->skipping) { /* a value: copied up to its quote */
+            /* the loop's condition leaves at least one byte of this room */
+            r += quoted_run(g, in + r, n - r, out, cap - 2 * sizeof split_mark - 4, &w);
+            if (r == n || in[r] != g->quote)
+                continue;
         }
         char c = in[r++];
         if (g->state == G_TEXT) { /* c == '<' */
