@@ -85,33 +85,15 @@ static int linear_start(const double *N, const double *X, size_t n, const int fr
     return 0;
 }
 
-int pr_usl_fit(const double *N0, const double *X0, size_t n0, pr_usl *out)
+/* The starting point of the fit: a linear least-squares fit on N/X, the coefficients that come
+ * out negative fixed at zero. Returns -1 when the system is degenerate. */
+static int usl_start(const double *N, const double *X, size_t n, pr_usl *u)
 {
-    memset(out, 0, sizeof *out);
-    out->peak_n = out->peak_x = out->r2 = NAN;
-    double *N = pr_xmalloc((n0 + 1) * sizeof *N), *X = pr_xmalloc((n0 + 1) * sizeof *X);
-    size_t n = 0;
-    for (size_t i = 0; i < n0; i++)
-        if (isfinite(N0[i]) && N0[i] > 0 && isfinite(X0[i]) && X0[i] > 0) {
-            N[n] = N0[i];
-            X[n++] = X0[i];
-        }
-    int rc = -1;
-    size_t distinct = 0;
-    for (size_t i = 0; i < n; i++) {
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = N[j] == N[i];
-        distinct += !seen;
-    }
-    if (distinct <= PR_USL_PARAMS)
-        goto done;
-    /* start: full linear fit; coefficients that come out negative are fixed at zero */
     int free_[3] = {1, 1, 1};
     double coef[3];
     for (int attempt = 0; attempt < 3; attempt++) {
         if (linear_start(N, X, n, free_, coef) < 0)
-            goto done;
+            return -1;
         int changed = 0;
         for (int j = 1; j < 3; j++)
             if (free_[j] && coef[j] < 0) {
@@ -126,89 +108,121 @@ int pr_usl_fit(const double *N0, const double *X0, size_t n0, pr_usl *out)
         coef[0] = N[0] / X[0];
         coef[1] = coef[2] = 0;
     }
-    pr_usl u = {1 / coef[0], coef[1] / coef[0], coef[2] / coef[0], NAN, NAN, NAN, 0, 0, NAN, NAN, NAN};
-    if (u.sigma < 0)
-        u.sigma = 0;
-    if (u.kappa < 0)
-        u.kappa = 0;
-    /* Levenberg-Marquardt on the throughput residuals */
-    double mu = 1e-3, cur = sse(&u, N, X, n);
-    for (int it = 0; it < 200; it++) {
-        double jtj[3][3] = {{0}}, jtr[3] = {0};
-        for (size_t i = 0; i < n; i++) {
-            double D = 1 + u.sigma * (N[i] - 1) + u.kappa * N[i] * (N[i] - 1);
-            double f = u.lambda * N[i] / D, r = X[i] - f;
-            double J[3] = {N[i] / D, -u.lambda * N[i] * (N[i] - 1) / (D * D),
-                           -u.lambda * N[i] * N[i] * (N[i] - 1) / (D * D)};
-            for (int a = 0; a < 3; a++) {
-                jtr[a] += J[a] * r;
-                for (int b = 0; b < 3; b++)
-                    jtj[a][b] += J[a] * J[b];
-            }
+    *u = (pr_usl){1 / coef[0], coef[1] / coef[0], coef[2] / coef[0], NAN, NAN, NAN, 0, 0, NAN,
+                  NAN, NAN};
+    if (u->sigma < 0)
+        u->sigma = 0;
+    if (u->kappa < 0)
+        u->kappa = 0;
+    return 0;
+}
+
+/* One damped step from u (J^T J + mu diag) d = J^T r with σ, κ >= 0: 1 when it lowered the sum
+ * of squares *cur (u, *cur and *mu updated), 0 when no damping found a better point. */
+static int usl_step(pr_usl *u, const double *N, const double *X, size_t n, double *mu,
+                    double *cur, int *converged)
+{
+    double jtj[3][3] = {{0}}, jtr[3] = {0};
+    for (size_t i = 0; i < n; i++) {
+        double D = 1 + u->sigma * (N[i] - 1) + u->kappa * N[i] * (N[i] - 1);
+        double f = u->lambda * N[i] / D, r = X[i] - f;
+        double J[3] = {N[i] / D, -u->lambda * N[i] * (N[i] - 1) / (D * D),
+                       -u->lambda * N[i] * N[i] * (N[i] - 1) / (D * D)};
+        for (int a = 0; a < 3; a++) {
+            jtr[a] += J[a] * r;
+            for (int b = 0; b < 3; b++)
+                jtj[a][b] += J[a] * J[b];
         }
-        int improved = 0;
-        for (int tries = 0; tries < 20 && !improved; tries++) {
-            double A[3][3], d[3];
-            memcpy(A, jtj, sizeof A);
-            for (int a = 0; a < 3; a++)
-                A[a][a] += mu * (jtj[a][a] > 0 ? jtj[a][a] : 1e-12);
-            if (solve(A, jtr, 3, d) < 0)
-                break;
-            pr_usl t = u;
-            t.lambda += d[0];
-            t.sigma += d[1];
-            t.kappa += d[2];
-            if (t.sigma < 0)
-                t.sigma = 0;
-            if (t.kappa < 0)
-                t.kappa = 0;
-            if (t.lambda <= 0) {
-                mu *= 10;
-                continue;
-            }
-            double s = sse(&t, N, X, n);
-            if (s < cur) {
-                double gain = cur - s;
-                u = t;
-                cur = s;
-                mu /= 10;
-                improved = 1;
-                out->iterations = it + 1;
-                if (gain <= 1e-12 * (cur + 1e-300))
-                    it = 1000; /* converged */
-            } else {
-                mu *= 10;
-            }
-        }
-        if (!improved)
-            break;
     }
+    for (int tries = 0; tries < 20; tries++) {
+        double A[3][3], d[3];
+        memcpy(A, jtj, sizeof A);
+        for (int a = 0; a < 3; a++)
+            A[a][a] += *mu * (jtj[a][a] > 0 ? jtj[a][a] : 1e-12);
+        if (solve(A, jtr, 3, d) < 0)
+            return 0;
+        pr_usl t = *u;
+        t.lambda += d[0];
+        t.sigma = t.sigma + d[1] < 0 ? 0 : t.sigma + d[1];
+        t.kappa = t.kappa + d[2] < 0 ? 0 : t.kappa + d[2];
+        double s = t.lambda > 0 ? sse(&t, N, X, n) : INFINITY;
+        if (t.lambda > 0 && s < *cur) {
+            *converged = *cur - s <= 1e-12 * (s + 1e-300);
+            *u = t;
+            *cur = s;
+            *mu /= 10;
+            return 1;
+        }
+        *mu *= 10;
+    }
+    return 0;
+}
+
+/* R², the residuals and the peak of the fitted u (cur: its sum of squares). */
+static void usl_quality(pr_usl *u, const double *N, const double *X, size_t n, double cur)
+{
     double mean = 0, sst = 0;
     for (size_t i = 0; i < n; i++)
         mean += X[i];
     mean /= (double)n;
     for (size_t i = 0; i < n; i++)
         sst += (X[i] - mean) * (X[i] - mean);
-    u.r2 = sst > 0 ? 1 - cur / sst : NAN;
-    u.points = n;
-    u.resid_se = sqrt(cur / (double)(n - PR_USL_PARAMS));
-    u.max_resid = 0;
-    u.max_resid_n = N[0];
+    u->r2 = sst > 0 ? 1 - cur / sst : NAN;
+    u->points = n;
+    u->resid_se = sqrt(cur / (double)(n - PR_USL_PARAMS));
+    u->max_resid = 0;
+    u->max_resid_n = N[0];
     for (size_t i = 0; i < n; i++) {
-        double r = X[i] - pr_usl_eval(&u, N[i]);
-        if (fabs(r) > fabs(u.max_resid)) {
-            u.max_resid = r;
-            u.max_resid_n = N[i];
+        double r = X[i] - pr_usl_eval(u, N[i]);
+        if (fabs(r) > fabs(u->max_resid)) {
+            u->max_resid = r;
+            u->max_resid_n = N[i];
         }
     }
-    if (u.kappa > 0 && u.sigma < 1) {
-        u.peak_n = sqrt((1 - u.sigma) / u.kappa);
-        u.peak_x = pr_usl_eval(&u, u.peak_n);
+    if (u->kappa > 0 && u->sigma < 1) {
+        u->peak_n = sqrt((1 - u->sigma) / u->kappa);
+        u->peak_x = pr_usl_eval(u, u->peak_n);
     }
-    u.iterations = out->iterations;
-    *out = u;
-    rc = 0;
-done:
+}
+
+/* The usable points (N > 0, X > 0) into N, X; returns how many, *distinct the distinct loads. */
+static size_t usl_points(const double *N0, const double *X0, size_t n0, double *N, double *X,
+                         size_t *distinct)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < n0; i++)
+        if (isfinite(N0[i]) && N0[i] > 0 && isfinite(X0[i]) && X0[i] > 0) {
+            N[n] = N0[i];
+            X[n++] = X0[i];
+        }
+    *distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = N[j] == N[i];
+        *distinct += !seen;
+    }
+    return n;
+}
+
+int pr_usl_fit(const double *N0, const double *X0, size_t n0, pr_usl *out)
+{
+    memset(out, 0, sizeof *out);
+    out->peak_n = out->peak_x = out->r2 = NAN;
+    double *N = pr_xmalloc((n0 + 1) * sizeof *N), *X = pr_xmalloc((n0 + 1) * sizeof *X);
+    size_t distinct, n = usl_points(N0, X0, n0, N, X, &distinct);
+    pr_usl u;
+    int rc = distinct > PR_USL_PARAMS ? usl_start(N, X, n, &u) : -1;
+    if (rc == 0) {
+        /* Levenberg-Marquardt on the throughput residuals */
+        double mu = 1e-3, cur = sse(&u, N, X, n);
+        int converged = 0;
+        for (int it = 0; it < 200 && !converged && usl_step(&u, N, X, n, &mu, &cur, &converged);
+             it++)
+            u.iterations = it + 1;
+        usl_quality(&u, N, X, n, cur);
+        *out = u;
+    }
     free(N);
     free(X);
     return rc;
@@ -428,4 +442,24 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
     }
     usl_json(doc, p, n, o);
     return doc;
+}
+
+static double num(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void pr_capacity_point_of(pr_capacity_point *p, json_t *model, double load)
+{
+    json_t *st = json_object_get(model, "stats");
+    memset(p, 0, sizeof *p);
+    p->run_id = (int64_t)json_integer_value(json_object_get(model, "id"));
+    p->name = json_string_value(json_object_get(model, "name"));
+    p->load = load;
+    p->throughput_per_s = num(st, "throughput_per_s");
+    p->p99_ns = num(json_object_get(st, "latency_ns"), "p99");
+    p->error_ratio = num(st, "error_ratio");
+    if (!isfinite(p->error_ratio) && isfinite(num(st, "success_ratio")))
+        p->error_ratio = 1 - num(st, "success_ratio");
 }

@@ -5,6 +5,8 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "model/error.h"
+#include "store/store.h"
 
 /* Universal Scalability Law: X(N) = λN / (1 + σ(N−1) + κN(N−1)). */
 typedef struct pr_usl {
@@ -61,5 +63,31 @@ void pr_capacity_opts_init(pr_capacity_opts *o);
  * fitted only for a concurrency load with more distinct loads than parameters; "usl_note"
  * says why not otherwise. Loads should be distinct (the caller reports duplicates). */
 json_t *pr_capacity_analyse(pr_capacity_point *pts, size_t n, const pr_capacity_opts *o);
+
+/* A run's point at `load` from its report model (pr_report_run): throughput, p99 and the
+ * error ratio (1 - success ratio where the model has only that); name borrowed from model. */
+void pr_capacity_point_of(pr_capacity_point *p, json_t *model, double load);
+
+/* ---- capacity of stored runs (analysis/capacity_runs.c, `perfreport capacity`) ---------- */
+
+typedef struct pr_capacity_runs_opts {
+    const char *load;          /* "rate", "concurrency", "tag:KEY"; NULL: what every run records */
+    int load_is_rate;          /* a tag load holds an offered rate */
+    char *const *by;           /* one series per value of these tags (none: one series) */
+    size_t nby;
+    pr_capacity_opts capacity; /* SLO and error limit; kind and load_source are set by the call */
+    const char *load_name;     /* set by the call: the load column's title ("offered/s",
+                                  "concurrency", the tag's KEY) */
+} pr_capacity_runs_opts;
+
+/* The capacity document of the runs ids[0..n): {"schema": "perfreport-capacity", "version": 1,
+ * "series": [pr_capacity_analyse's object + "name" (the --by tag values joined by '/', null
+ * without --by)]}, one series per distinct --by values in order of first appearance. Sets
+ * o->capacity.kind, o->capacity.load_source and o->load_name. Returns 0 and *out (the
+ * caller's), or a negative code with err set: a store error, a run without the load (PR_EUSAGE
+ * naming the run), or two runs of one series at one load (PR_EUSAGE naming both and the tags
+ * that tell them apart). */
+int pr_capacity_runs(pr_store *st, const int64_t *ids, size_t n, pr_capacity_runs_opts *o,
+                     json_t **out, pr_error *err);
 
 #endif

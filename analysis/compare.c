@@ -195,7 +195,7 @@ typedef struct scan_state {
 } scan_state;
 
 /* Every sample with a latency: (latency, label index) into the side's pairs. */
-static int scan_cb(void *payload, const pr_block_cols *c)
+static int scan_cb(const pr_block_cols *c, void *payload)
 {
     scan_state *st = payload;
     for (size_t i = 0; i < c->n; i++) {
@@ -728,23 +728,23 @@ static size_t label_batch(const pr_compare_side *sides, size_t n, json_t *names,
     return k;
 }
 
-json_t *pr_compare_build(pr_compare_side *sides, size_t n, const pr_compare_opts *o)
+/* Extracts the latencies of the batch of labels from `from` into every side; returns the
+ * batch's end. */
+static size_t extract_batch(pr_compare_side *sides, size_t n, json_t *names, size_t from)
 {
-    pr_compare_opts def;
-    if (!o) {
-        pr_compare_opts_init(&def);
-        o = &def;
-    }
-    json_t *doc = json_object();
-    json_object_set_new(doc, "schema", json_string("perfreport-compare"));
-    json_object_set_new(doc, "version", json_integer(PR_COMPARE_SCHEMA_VERSION));
-    jset_num(doc, "min_effect", o->min_effect);
-    jset_num(doc, "alpha", o->alpha);
-    char pct[32];
-    snprintf(pct, sizeof pct, "%g%%", 100 * o->min_effect);
-    json_object_set_new(doc, "min_effect_pct", json_string(pct));
-    json_object_set_new(doc, "resamples", json_integer(o->resamples));
-    json_object_set_new(doc, "seed", json_integer((json_int_t)o->seed));
+    size_t end = label_batch(sides, n, names, from);
+    const char **bn = pr_xmalloc((end - from + 1) * sizeof *bn);
+    for (size_t b = from; b < end; b++)
+        bn[b - from] = json_string_value(json_array_get(names, b));
+    for (size_t i = 0; i < n; i++)
+        pr_compare_side_labels(&sides[i], bn, end - from);
+    free(bn);
+    return end;
+}
+
+/* The sides as the document lists them ("runs"; "compared": all but the baseline). */
+static void sides_json(json_t *doc, const pr_compare_side *sides, size_t n)
+{
     json_t *runs = json_array(), *others = json_array();
     for (size_t i = 0; i < n; i++) {
         json_t *r = json_object();
@@ -765,25 +765,38 @@ json_t *pr_compare_build(pr_compare_side *sides, size_t n, const pr_compare_opts
     }
     json_object_set_new(doc, "runs", runs);
     json_object_set_new(doc, "compared", others);
-    int regs = 0, imps = 0;
-    size_t nm = sizeof metrics / sizeof metrics[0];
-    double *vals = pr_xcalloc(n, sizeof *vals), *counts = pr_xcalloc(n, sizeof *counts);
-    const pr_vec **lat = pr_xcalloc(n, sizeof *lat);
-    json_t **models = pr_xcalloc(n, sizeof *models);
+}
+
+/* The columns of one metric row, one per side. */
+typedef struct row_cols {
+    double *vals, *counts;
+    const pr_vec **lat;
+    json_t **models;
+} row_cols;
+
+/* One row per metric of the runs' totals; regressions and improvements counted. */
+static json_t *total_rows(pr_compare_side *sides, size_t n, const pr_compare_opts *o,
+                          row_cols *c, int *regs, int *imps)
+{
     json_t *rows = json_array();
-    for (size_t k = 0; k < nm; k++) {
+    for (size_t k = 0; k < sizeof metrics / sizeof metrics[0]; k++) {
         for (size_t i = 0; i < n; i++) {
             json_t *stats = json_object_get(sides[i].model, "stats");
-            vals[i] = stat_value(stats, &metrics[k]);
-            counts[i] = num(stats, "requests");
-            lat[i] = sides[i].latency.n ? &sides[i].latency : NULL;
-            models[i] = json_is_true(json_object_get(sides[i].model, "summary_only")) ? NULL : sides[i].model;
+            c->vals[i] = stat_value(stats, &metrics[k]);
+            c->counts[i] = num(stats, "requests");
+            c->lat[i] = sides[i].latency.n ? &sides[i].latency : NULL;
+            c->models[i] = json_is_true(json_object_get(sides[i].model, "summary_only"))
+                               ? NULL : sides[i].model;
         }
-        json_array_append_new(rows, metric_row(&metrics[k], vals, lat, models, counts, n, o, sides,
-                                               &regs, &imps));
+        json_array_append_new(rows, metric_row(&metrics[k], c->vals, c->lat, c->models,
+                                               c->counts, n, o, sides, regs, imps));
     }
-    json_object_set_new(doc, "metrics", rows);
-    /* the whole latency distributions */
+    return rows;
+}
+
+/* Each side's whole latency distribution against the baseline's (Mann-Whitney). */
+static json_t *latency_tests(const pr_compare_side *sides, size_t n, const pr_compare_opts *o)
+{
     json_t *tests = json_array();
     for (size_t i = 1; i < n; i++) {
         pr_mw_result r;
@@ -807,15 +820,12 @@ json_t *pr_compare_build(pr_compare_side *sides, size_t n, const pr_compare_opts
         }
         json_array_append_new(tests, t);
     }
-    json_object_set_new(doc, "latency_tests", tests);
-    /* labels: those of the baseline, in its order, then labels only the others have */
-    static const metric_def lmetrics[] = {
-        {"requests", "requests", K_COUNT, 0, -1, "count"},
-        {"error_ratio", "error_ratio", K_RATIO, 0, 1, "ratio"},
-        {"mean", "mean", K_MEAN, 0, 1, "ns"},
-        {"p50", "p50", K_PCT, 50, 1, "ns"},
-        {"p99", "p99", K_PCT, 99, 1, "ns"},
-    };
+    return tests;
+}
+
+/* The label names: those of the baseline, in its order, then labels only the others have. */
+static json_t *label_names(const pr_compare_side *sides, size_t n)
+{
     json_t *names = json_array(), *seen = json_object();
     for (size_t i = 0; i < n; i++) {
         size_t k;
@@ -828,50 +838,79 @@ json_t *pr_compare_build(pr_compare_side *sides, size_t n, const pr_compare_opts
             }
         }
     }
-    json_t *labels = json_array();
-    int lregs = 0, limps = 0;
-    if (json_array_size(names) > 1) {
-        size_t k;
-        json_t *nm_j;
-        size_t batch_end = 0;
-        json_array_foreach(names, k, nm_j) {
-            const char *name = json_string_value(nm_j);
-            if (k == batch_end) { /* the next labels' latencies, a batch at a time */
-                batch_end = label_batch(sides, n, names, k);
-                const char **bn = pr_xmalloc((batch_end - k + 1) * sizeof *bn);
-                for (size_t b = k; b < batch_end; b++)
-                    bn[b - k] = json_string_value(json_array_get(names, b));
-                for (size_t i = 0; i < n; i++)
-                    pr_compare_side_labels(&sides[i], bn, batch_end - k);
-                free(bn);
+    json_decref(seen);
+    return names;
+}
+
+/* One entry per label (when there is more than one), its metrics' rows. */
+static json_t *label_rows(pr_compare_side *sides, size_t n, const pr_compare_opts *o,
+                          row_cols *c, int *regs, int *imps)
+{
+    static const metric_def lmetrics[] = {
+        {"requests", "requests", K_COUNT, 0, -1, "count"},
+        {"error_ratio", "error_ratio", K_RATIO, 0, 1, "ratio"},
+        {"mean", "mean", K_MEAN, 0, 1, "ns"},
+        {"p50", "p50", K_PCT, 50, 1, "ns"},
+        {"p99", "p99", K_PCT, 99, 1, "ns"},
+    };
+    json_t *names = label_names(sides, n), *labels = json_array();
+    size_t k, batch_end = 0;
+    json_t *nm_j;
+    json_array_foreach(json_array_size(names) > 1 ? names : NULL, k, nm_j) {
+        const char *name = json_string_value(nm_j);
+        if (k == batch_end) /* the next labels' latencies, a batch at a time */
+            batch_end = extract_batch(sides, n, names, k);
+        json_t *lrow = json_object(), *lm = json_array();
+        json_object_set_new(lrow, "label", json_string(name));
+        for (size_t q = 0; q < sizeof lmetrics / sizeof lmetrics[0]; q++) {
+            for (size_t i = 0; i < n; i++) {
+                json_t *l = find_label(sides[i].model, name);
+                c->vals[i] = l ? stat_value(l, &lmetrics[q]) : NAN;
+                c->counts[i] = l ? num(l, "requests") : NAN;
+                const pr_vec *v = side_label_lat(&sides[i], name);
+                c->lat[i] = v && v->n ? v : NULL;
             }
-            json_t *lrow = json_object(), *lm = json_array();
-            json_object_set_new(lrow, "label", json_string(name));
-            for (size_t q = 0; q < sizeof lmetrics / sizeof lmetrics[0]; q++) {
-                for (size_t i = 0; i < n; i++) {
-                    json_t *l = find_label(sides[i].model, name);
-                    vals[i] = l ? stat_value(l, &lmetrics[q]) : NAN;
-                    counts[i] = l ? num(l, "requests") : NAN;
-                    const pr_vec *v = side_label_lat(&sides[i], name);
-                    lat[i] = v && v->n ? v : NULL;
-                }
-                json_array_append_new(lm, metric_row(&lmetrics[q], vals, lat, NULL, counts, n, o,
-                                                     sides, &lregs, &limps));
-            }
-            json_object_set_new(lrow, "metrics", lm);
-            json_array_append_new(labels, lrow);
+            json_array_append_new(lm, metric_row(&lmetrics[q], c->vals, c->lat, NULL, c->counts,
+                                                 n, o, sides, regs, imps));
         }
+        json_object_set_new(lrow, "metrics", lm);
+        json_array_append_new(labels, lrow);
     }
     json_decref(names);
-    json_decref(seen);
-    json_object_set_new(doc, "labels", labels);
+    return labels;
+}
+
+json_t *pr_compare_build(pr_compare_side *sides, size_t n, const pr_compare_opts *o)
+{
+    pr_compare_opts def;
+    if (!o) {
+        pr_compare_opts_init(&def);
+        o = &def;
+    }
+    json_t *doc = json_object();
+    json_object_set_new(doc, "schema", json_string("perfreport-compare"));
+    json_object_set_new(doc, "version", json_integer(PR_COMPARE_SCHEMA_VERSION));
+    jset_num(doc, "min_effect", o->min_effect);
+    jset_num(doc, "alpha", o->alpha);
+    char pct[32];
+    snprintf(pct, sizeof pct, "%g%%", 100 * o->min_effect);
+    json_object_set_new(doc, "min_effect_pct", json_string(pct));
+    json_object_set_new(doc, "resamples", json_integer(o->resamples));
+    json_object_set_new(doc, "seed", json_integer((json_int_t)o->seed));
+    sides_json(doc, sides, n);
+    int regs = 0, imps = 0, lregs = 0, limps = 0;
+    row_cols c = {pr_xcalloc(n, sizeof *c.vals), pr_xcalloc(n, sizeof *c.counts),
+                  pr_xcalloc(n, sizeof *c.lat), pr_xcalloc(n, sizeof *c.models)};
+    json_object_set_new(doc, "metrics", total_rows(sides, n, o, &c, &regs, &imps));
+    json_object_set_new(doc, "latency_tests", latency_tests(sides, n, o));
+    json_object_set_new(doc, "labels", label_rows(sides, n, o, &c, &lregs, &limps));
     json_object_set_new(doc, "regressions", json_integer(regs));
     json_object_set_new(doc, "improvements", json_integer(imps));
     json_object_set_new(doc, "label_regressions", json_integer(lregs));
     json_object_set_new(doc, "label_improvements", json_integer(limps));
-    free(vals);
-    free(counts);
-    free(lat);
-    free(models);
+    free(c.vals);
+    free(c.counts);
+    free(c.lat);
+    free(c.models);
     return doc;
 }

@@ -314,7 +314,7 @@ static const char *const timeout_pats[] = {"timeout", "timed out", "deadline exc
 static const char *const refused_pats[] = {"refused", NULL};
 static const char *const reset_pats[] = {"reset by peer", "connection reset", "broken pipe",
                                          "EOF", "NoHttpResponse", "connection closed",
-                                         "server closed", "Connection reset", NULL};
+                                         "server closed", NULL};
 
 /* Sums the counts of error messages matching pats; collects up to 3 examples into ex. NAN when
  * a matching message has no count (a printed error set such as Vegeta's text report). */
@@ -835,61 +835,62 @@ static void error_class(pr_fctx *c, double n, int by_status, json_t *ex, const c
         json_object_set(f, "label", json_array_get(lb, 0));
 }
 
-static void rule_refused(pr_fctx *c)
-{
-    json_t *ex = json_array();
-    int by_status;
-    double n = class_count(c, refused_pats, ex, &by_status);
-    error_class(c, n, by_status, ex,
-                "Connections refused: nothing listening",
-                "failed with \"connection refused\": the target host answered that no process "
-                "listens on that port (service down, wrong port or host, or a listen backlog "
-                "overflowing).",
-                "Check that the service is up and the URL's host and port are right; if it "
-                "happens only under load, raise the listen backlog (somaxconn) and accept rate.");
-}
+/* The error classes (docs/findings.md, "Error classes"), a row each: the messages or the
+ * statuses that count a request in, and the finding's words. */
+typedef struct error_class_rule {
+    const char *const *pats; /* messages containing one of these, else: */
+    int lo, hi, except;      /* statuses lo..hi but except */
+    const char *title, *why, *rec;
+} error_class_rule;
 
-static void rule_reset(pr_fctx *c)
-{
-    json_t *ex = json_array();
-    int by_status;
-    double n = class_count(c, reset_pats, ex, &by_status);
-    error_class(c, n, by_status, ex,
-                "Connections reset or closed by the server",
-                "failed because the server or a proxy dropped the connection (reset, broken "
-                "pipe, EOF): typical of overload protection, connection or file-descriptor "
-                "limits, or idle keep-alive connections closed by the other side.",
-                "Check the server's and proxy's connection limits (max connections, worker "
-                "count, ulimit -n) and keep-alive timeouts against the test's concurrency.");
-}
-
-static void rule_5xx(pr_fctx *c)
-{
-    error_class(c, status_count(c, 500, 599, -1), 0, NULL, "Server errors (5xx)",
+enum { EC_REFUSED, EC_RESET, EC_5XX, EC_429, EC_4XX };
+static const error_class_rule error_classes[] = {
+    [EC_REFUSED] = {refused_pats, 0, 0, -1, "Connections refused: nothing listening",
+                    "failed with \"connection refused\": the target host answered that no "
+                    "process listens on that port (service down, wrong port or host, or a listen "
+                    "backlog overflowing).",
+                    "Check that the service is up and the URL's host and port are right; if it "
+                    "happens only under load, raise the listen backlog (somaxconn) and accept "
+                    "rate."},
+    [EC_RESET] = {reset_pats, 0, 0, -1, "Connections reset or closed by the server",
+                  "failed because the server or a proxy dropped the connection (reset, broken "
+                  "pipe, EOF): typical of overload protection, connection or file-descriptor "
+                  "limits, or idle keep-alive connections closed by the other side.",
+                  "Check the server's and proxy's connection limits (max connections, worker "
+                  "count, ulimit -n) and keep-alive timeouts against the test's concurrency."},
+    [EC_5XX] = {NULL, 500, 599, -1, "Server errors (5xx)",
                 "got a 5xx status: the server (or a gateway in front of it) failed to handle "
                 "them; 502/503/504 usually mean an upstream was down, overloaded or too slow.",
                 "Read the server logs at the error times; if 5xx grow with load, the server runs "
-                "out of a resource before the client does.");
-}
-
-static void rule_429(pr_fctx *c)
-{
-    error_class(c, status_count(c, 429, 429, -1), 0, NULL, "Rate limited (429)",
+                "out of a resource before the client does."},
+    [EC_429] = {NULL, 429, 429, -1, "Rate limited (429)",
                 "got 429 Too Many Requests: a rate limiter refused them, so the test measured "
                 "the limiter, not the service.",
                 "Exempt the load generator from the rate limit (or raise it) if the service's "
-                "capacity is what you want to measure; otherwise this is the expected ceiling.");
-}
-
-static void rule_4xx(pr_fctx *c)
-{
-    error_class(c, status_count(c, 400, 499, 429), 0, NULL, "Client errors (4xx): check the test script",
+                "capacity is what you want to measure; otherwise this is the expected ceiling."},
+    [EC_4XX] = {NULL, 400, 499, 429, "Client errors (4xx): check the test script",
                 "got a 4xx status other than 429: the requests themselves are wrong (missing "
                 "page, bad payload, expired token), which points at the test script or test "
                 "data rather than the server's capacity.",
                 "Fix the failing requests (URLs, bodies, authentication, test data) before "
                 "reading the latency numbers: failing requests are often much faster or slower "
-                "than real ones.");
+                "than real ones."},
+};
+
+/* An error class's finding (the rule's row of error_classes). */
+static void rule_error_class(pr_fctx *c)
+{
+    const error_class_rule *r = c->rule->params;
+    json_t *ex = NULL;
+    int by_status = 0;
+    double n;
+    if (r->pats) {
+        ex = json_array();
+        n = class_count(c, r->pats, ex, &by_status);
+    } else {
+        n = status_count(c, r->lo, r->hi, r->except);
+    }
+    error_class(c, n, by_status, ex, r->title, r->why, r->rec);
 }
 
 /* Failures a printed summary counts without saying why: no failing status code and no error
@@ -1402,25 +1403,25 @@ static void rule_coordinated_omission(pr_fctx *c)
 }
 
 const pr_finding_rule pr_finding_rules[] = {
-    {"saturation", PR_SEV_CRITICAL, rule_saturation},
-    {"generator_bottleneck", PR_SEV_WARNING, rule_generator},
-    {"client_timeouts", PR_SEV_CRITICAL, rule_timeouts},
-    {"error_onset", PR_SEV_WARNING, rule_error_onset},
-    {"errors_refused", PR_SEV_CRITICAL, rule_refused},
-    {"errors_reset", PR_SEV_WARNING, rule_reset},
-    {"errors_5xx", PR_SEV_WARNING, rule_5xx},
-    {"errors_429", PR_SEV_WARNING, rule_429},
-    {"errors_4xx", PR_SEV_WARNING, rule_4xx},
-    {"errors_unexplained", PR_SEV_WARNING, rule_unexplained},
-    {"tail_amplification", PR_SEV_WARNING, rule_tail},
-    {"bimodal_latency", PR_SEV_INFO, rule_bimodal},
-    {"warmup", PR_SEV_WARNING, rule_warmup},
-    {"degradation", PR_SEV_WARNING, rule_degradation},
-    {"periodic_stalls", PR_SEV_WARNING, rule_stalls},
-    {"label_dominates", PR_SEV_INFO, rule_label_time},
-    {"connect_dominates", PR_SEV_WARNING, rule_connect},
-    {"download_dominates", PR_SEV_INFO, rule_download},
-    {"coordinated_omission", PR_SEV_WARNING, rule_coordinated_omission},
+    {"saturation", PR_SEV_CRITICAL, rule_saturation, NULL},
+    {"generator_bottleneck", PR_SEV_WARNING, rule_generator, NULL},
+    {"client_timeouts", PR_SEV_CRITICAL, rule_timeouts, NULL},
+    {"error_onset", PR_SEV_WARNING, rule_error_onset, NULL},
+    {"errors_refused", PR_SEV_CRITICAL, rule_error_class, &error_classes[EC_REFUSED]},
+    {"errors_reset", PR_SEV_WARNING, rule_error_class, &error_classes[EC_RESET]},
+    {"errors_5xx", PR_SEV_WARNING, rule_error_class, &error_classes[EC_5XX]},
+    {"errors_429", PR_SEV_WARNING, rule_error_class, &error_classes[EC_429]},
+    {"errors_4xx", PR_SEV_WARNING, rule_error_class, &error_classes[EC_4XX]},
+    {"errors_unexplained", PR_SEV_WARNING, rule_unexplained, NULL},
+    {"tail_amplification", PR_SEV_WARNING, rule_tail, NULL},
+    {"bimodal_latency", PR_SEV_INFO, rule_bimodal, NULL},
+    {"warmup", PR_SEV_WARNING, rule_warmup, NULL},
+    {"degradation", PR_SEV_WARNING, rule_degradation, NULL},
+    {"periodic_stalls", PR_SEV_WARNING, rule_stalls, NULL},
+    {"label_dominates", PR_SEV_INFO, rule_label_time, NULL},
+    {"connect_dominates", PR_SEV_WARNING, rule_connect, NULL},
+    {"download_dominates", PR_SEV_INFO, rule_download, NULL},
+    {"coordinated_omission", PR_SEV_WARNING, rule_coordinated_omission, NULL},
 };
 const size_t pr_finding_nrules = sizeof pr_finding_rules / sizeof pr_finding_rules[0];
 

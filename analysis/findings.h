@@ -16,12 +16,14 @@ typedef struct pr_findings_opts {
 void pr_findings_opts_init(pr_findings_opts *o);
 
 struct pr_fctx;
-/* One rule: an id (stable, used in docs/findings.md and the JSON), its severity and the function
- * that inspects the run and appends zero or more findings through pr_fctx. */
+/* One rule: an id (stable, used in docs/findings.md and the JSON), its severity, the function
+ * that inspects the run and appends zero or more findings through pr_fctx, and what that
+ * function reads of the rule (rules of one kind share a function: the error classes). */
 typedef struct pr_finding_rule {
     const char *id;
     pr_severity severity;
     void (*check)(struct pr_fctx *ctx);
+    const void *params; /* NULL, or the rule's row of its kind's table */
 } pr_finding_rule;
 
 extern const pr_finding_rule pr_finding_rules[];

@@ -12,7 +12,7 @@ typedef struct loader {
 } loader;
 
 /* A block's points: starts, latencies and outcomes read column by column. */
-static int cb(void *payload, const pr_block_cols *c)
+static int cb(const pr_block_cols *c, void *payload)
 {
     loader *l = payload;
     pr_points *p = l->p;

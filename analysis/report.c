@@ -8,6 +8,7 @@
 #include "analysis/report_labels.h"
 #include "analysis/stats.h"
 #include "model/buf.h"
+#include "model/clock.h"
 #include "model/sysmem.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
@@ -15,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void pr_report_opts_init(pr_report_opts *o)
 {
@@ -33,8 +33,7 @@ void pr_report_opts_init(pr_report_opts *o)
     o->findings = 1;
     o->durations = 1;
     o->rows = 1;
-    const char *e = getenv("SOURCE_DATE_EPOCH");
-    o->generated_s = e && *e ? strtoll(e, NULL, 10) : (int64_t)time(NULL);
+    o->generated_s = pr_clock_now_s();
 }
 
 static const char *const by_names[] = {"label", "url", "method", "status", "error", "thread",
@@ -421,24 +420,28 @@ static json_t *errors_json(acc *a, json_t **groups_out)
     return arr;
 }
 
+/* One entry of a status code list: {code, count, ratio, pct, class}. */
+static json_t *status_entry(int code, int64_t count, double ratio)
+{
+    char h[32], cls[8];
+    json_t *e = json_object();
+    set_int(e, "code", code);
+    set_int(e, "count", count);
+    set_real(e, "ratio", ratio);
+    set_str(e, "pct", pr_human_percent(ratio, h));
+    snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
+    set_str(e, "class", cls);
+    return e;
+}
+
 static json_t *status_json(acc *a)
 {
     json_t *arr = json_array();
-    char h[32];
-    for (int code = 0; code < 1000; code++) {
-        if (!a->status[code])
-            continue;
-        json_t *e = json_object();
-        set_int(e, "code", code);
-        set_int(e, "count", a->status[code]);
-        double ratio = (double)a->status[code] / (double)a->total.count;
-        set_real(e, "ratio", ratio);
-        set_str(e, "pct", pr_human_percent(ratio, h));
-        char cls[8];
-        snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
-        set_str(e, "class", cls);
-        json_array_append_new(arr, e);
-    }
+    for (int code = 0; code < 1000; code++)
+        if (a->status[code])
+            json_array_append_new(arr, status_entry(code, a->status[code],
+                                                    (double)a->status[code] /
+                                                        (double)a->total.count));
     mark_first_last(arr);
     return arr;
 }
@@ -633,23 +636,15 @@ static json_t *summary_only_stats(const pr_run *run)
 static json_t *printed_status(const json_t *codes, double requests)
 {
     json_t *arr = json_array();
-    char h[32];
     for (int code = 0; code < 1000; code++) {
         char k[16];
         snprintf(k, sizeof k, "%d", code);
         json_t *v = json_object_get(codes, k);
-        if (!json_is_integer(v))
-            continue;
-        json_t *e = json_object();
-        set_int(e, "code", code);
-        set_int(e, "count", json_integer_value(v));
-        double ratio = requests > 0 ? (double)json_integer_value(v) / requests : NAN;
-        set_real(e, "ratio", ratio);
-        set_str(e, "pct", pr_human_percent(ratio, h));
-        char cls[8];
-        snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
-        set_str(e, "class", cls);
-        json_array_append_new(arr, e);
+        if (json_is_integer(v))
+            json_array_append_new(arr, status_entry(code, json_integer_value(v),
+                                                    requests > 0 ? (double)json_integer_value(v) /
+                                                                       requests
+                                                                 : NAN));
     }
     mark_first_last(arr);
     return arr;
@@ -682,6 +677,33 @@ static void add_printed_errors(json_t *list, const json_t *printed, double reque
     mark_first_last(list);
 }
 
+/* A printed summary's per-label rows (Locust's stats per endpoint, Artillery's summaries per
+ * URL…: summary "labels", each a summary object of its own with a "label") as the run's label
+ * list, each read as its own summary-only run of the same tool; a row without a duration of
+ * its own takes the run's (its rate is its requests over the run's duration). */
+static json_t *printed_labels(const pr_run *run)
+{
+    json_t *list = json_array(), *row;
+    size_t i;
+    json_array_foreach(json_object_get(run->summary, "labels"), i, row) {
+        const char *name = json_string_value(json_object_get(row, "label"));
+        if (!name || !json_is_object(row))
+            continue;
+        pr_run view = *run; /* the same run, with this row as its printed summary */
+        view.summary = json_copy(row);
+        json_t *d = json_object_get(run->summary, "duration_ns");
+        if (d && !json_object_get(row, "duration_ns")) /* a label's rate over the run's time */
+            json_object_set(view.summary, "duration_ns", d);
+        json_t *e = summary_only_stats(&view);
+        json_decref(view.summary);
+        set_str(e, "label", name);
+        json_object_set_new(e, "transaction", json_false());
+        json_array_append_new(list, e);
+    }
+    mark_first_last(list);
+    return list;
+}
+
 /* A summary-only run: the tool's numbers (analysis/headline.h) and its status codes and
  * error set as the run's lists. */
 static void summary_only_model(json_t *j, const pr_run *run)
@@ -695,6 +717,8 @@ static void summary_only_model(json_t *j, const pr_run *run)
     json_t *errors = json_array();
     add_printed_errors(errors, json_object_get(run->summary, "errors"), requests);
     json_object_set_new(j, "errors", errors);
+    json_object_set_new(j, "labels", printed_labels(run));
+    set_str(j, "by", "label");
 }
 
 /* Sets the run's "load" (analysis/load.h) and, from it, the effective load_model,
@@ -783,148 +807,196 @@ static void labels_grouping_json(json_t *j, const acc *a)
     json_object_set_new(j, "labels_grouping", g);
 }
 
+/* Loads every run once into runs[0..n) (the caller frees them, also on failure). */
+static int load_runs(pr_store *st, const int64_t *ids, size_t n, pr_run **runs, pr_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        int rc = pr_store_load_run(st, ids[i], &runs[i], err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* The earliest start and the latest end of the runs (PR_UNKNOWN when none says). */
+static void runs_bounds(pr_run *const *runs, size_t n, int64_t *t0, int64_t *t1)
+{
+    *t0 = runs[0]->start_ns;
+    *t1 = runs[0]->end_ns;
+    for (size_t i = 1; i < n; i++) {
+        if (runs[i]->start_ns == PR_UNKNOWN)
+            continue;
+        if (*t0 == PR_UNKNOWN || runs[i]->start_ns < *t0)
+            *t0 = runs[i]->start_ns;
+        if (*t1 == PR_UNKNOWN || runs[i]->end_ns > *t1)
+            *t1 = runs[i]->end_ns;
+    }
+}
+
+/* The time-series bins of the window [lo, hi] of runs that end at t1 and hold total
+ * samples. */
+static void set_bins(acc *a, const pr_run *first, int64_t total, int64_t lo, int64_t hi,
+                     int64_t t1)
+{
+    const pr_report_opts *o = a->o;
+    a->t0 = lo;
+    /* a few hundred points, but enough samples per point for percentiles to mean something
+     * (about 20 on average) */
+    int points = total / 20 < 300 ? (int)(total / 20) : 300;
+    if (points < 10)
+        points = 10;
+    a->interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, points);
+    /* never finer than the timestamps themselves (ab -g: whole seconds) */
+    json_int_t res = json_integer_value(json_object_get(first->meta, "time_resolution_ns"));
+    if (o->interval_ns <= 0 && res > a->interval)
+        a->interval = (int64_t)res;
+    if ((hi - lo) / a->interval + 1 > 100000)
+        a->interval = (hi - lo) / 99999 + 1;
+    /* responses count where they complete: up to the runs' last end, even past a --to (at
+     * most 100000 points; later completions fall outside the series) */
+    int64_t span = t1 > hi ? t1 - lo : hi - lo;
+    a->nbins = span / a->interval + 1 > 100000 ? 100000 : (size_t)(span / a->interval) + 1;
+    a->bins = pr_xcalloc(a->nbins, sizeof *a->bins);
+    for (size_t k = 0; k < a->nbins; k++)
+        pr_vals_init(&a->bins[k].lat, a->bounded);
+}
+
+/* The accumulator of the runs' samples (analysis/report_acc.h): mode, clock, window, bins. */
+static void acc_init(acc *a, pr_run *const *runs, size_t n, const pr_report_opts *o, int64_t t0,
+                     int64_t t1)
+{
+    memset(a, 0, sizeof *a);
+    a->o = o;
+    int64_t total_samples = 0;
+    a->res = (clock_res){1, 1};
+    for (size_t i = 0; i < n; i++) {
+        total_samples += runs[i]->samples;
+        clock_widen(&a->res, runs[i]);
+    }
+    /* bounded mode when the runs hold more samples than exact mode may keep in memory */
+    a->bounded = pr_report_bounded(o, total_samples, a->bounded_why, sizeof a->bounded_why);
+    a->from = INT64_MIN;
+    a->to = INT64_MAX;
+    if (t0 != PR_UNKNOWN) {
+        if (o->from_ns != PR_UNKNOWN)
+            a->from = t0 + o->from_ns;
+        if (o->to_ns != PR_UNKNOWN)
+            a->to = t0 + o->to_ns;
+        int64_t lo = a->from > t0 ? a->from : t0;
+        int64_t hi = a->to < t1 ? a->to : t1;
+        if (o->timeseries && hi > lo)
+            set_bins(a, runs[0], total_samples, lo, hi, t1);
+    }
+}
+
+/* "by": the breakdown's dimensions as named ("label" by default). */
+static void set_by(json_t *j, const pr_report_opts *o)
+{
+    pr_buf byname = PR_BUF_INIT;
+    for (size_t d = 0; d < o->nby; d++) {
+        if (d)
+            pr_buf_putc(&byname, ',');
+        pr_buf_puts(&byname, by_names[o->by[d]]);
+        if (o->by[d] == PR_BY_TAG)
+            pr_buf_printf(&byname, ":%s", o->by_tag[d]);
+    }
+    set_str(j, "by", byname.len ? byname.p : "label");
+    pr_buf_dispose(&byname);
+}
+
+/* The model of the samples accumulated from nids runs (the first is first). */
+static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, int64_t t0,
+                          int64_t t1)
+{
+    const pr_report_opts *o = a->o;
+    samples_load(j, a, first, nids > 1);
+    json_t *stats = series_json(&a->total, a->total_d, o, a->res);
+    if (a->bounded_why[0])
+        set_str(stats, "bounded_reason", a->bounded_why);
+    int64_t known = a->total.unknown < a->total.count ? a->total.count : 0;
+    json_object_set_new(stats, "apdex", pr_apdex_json(a->apdex_s, a->apdex_t, known,
+                                                      o->apdex_t_ns, o->apdex_f_ns));
+    if (a->tx_samples) /* samples that are not requests: say why the counts differ */
+        set_int(stats, "transaction_samples", a->tx_samples);
+    pr_headline_combine(stats, nids == 1 ? first : NULL);
+    json_object_set_new(j, "stats", stats);
+    if (o->from_ns != PR_UNKNOWN || o->to_ns != PR_UNKNOWN) {
+        /* a trimmed run (--from/--to/--skip-warmup): say so, rules read it */
+        json_t *w = json_object();
+        set_int(w, "from_ns", o->from_ns);
+        set_int(w, "to_ns", o->to_ns);
+        set_int(w, "run_ns", t0 != PR_UNKNOWN && t1 != PR_UNKNOWN ? t1 - t0 : PR_UNKNOWN);
+        json_object_set_new(w, "empty", json_boolean(a->total.count == 0)); /* nothing left */
+        json_object_set_new(j, "window", w);
+    }
+    if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
+        json_object_set(j, "tool_summary", first->summary);
+    json_object_set_new(j, "labels", o->rows ? labels_json(a) : json_array());
+    set_by(j, o);
+    json_object_set_new(j, "status_codes", status_json(a));
+    json_t *groups, *errors = errors_json(a, &groups);
+    /* errors the per-request files cannot hold (hey's CSV has no row for them) */
+    if (nids == 1 && (pr_headline_lossy(first, "requests") || pr_headline_lossy(first, "outcomes")))
+        add_printed_errors(errors, json_object_get(first->summary, "errors"),
+                           (double)json_integer_value(json_object_get(stats, "requests")));
+    json_object_set_new(j, "errors", errors);
+    json_object_set_new(j, "error_groups", groups);
+    if (a->nbins)
+        json_object_set_new(j, "timeseries", timeseries_json(a));
+    if (o->histogram)
+        distribution_json(j, a, a->res.lat_ns);
+    labels_grouping_json(j, a);
+}
+
+/* The model of a summary-only run: the numbers its tool printed. */
+static void printed_model(json_t *j, const pr_run *run)
+{
+    json_t *sum = run->summary;
+    pr_load_facts f = {json_integer_value(json_object_get(sum, "requests")),
+                       json_is_number(json_object_get(sum, "rate_per_s"))
+                           ? json_number_value(json_object_get(sum, "rate_per_s")) : NAN,
+                       NULL, 0, 1, 0};
+    put_load(j, run, &f);
+    summary_only_model(j, run);
+}
+
+/* The model of the runs ids[0..nids) analysed as one (each run loaded once). */
 static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_report_opts *o,
                    json_t **out, pr_error *err)
 {
-    pr_run *first = NULL;
-    int rc = pr_store_load_run(st, ids[0], &first, err);
-    if (rc < 0)
-        return rc;
-    json_t *j = run_meta_json(first);
-    if (nids > 1) {
-        json_t *m = json_array();
-        for (size_t i = 0; i < nids; i++)
-            json_array_append_new(m, json_integer(ids[i]));
-        json_object_set_new(j, "merged_runs", m);
-    }
-    if (first->summary_only && nids == 1) {
-        json_t *sum = first->summary;
-        pr_load_facts f = {json_integer_value(json_object_get(sum, "requests")),
-                           json_is_number(json_object_get(sum, "rate_per_s"))
-                               ? json_number_value(json_object_get(sum, "rate_per_s")) : NAN,
-                           NULL, 0, 1, 0};
-        put_load(j, first, &f);
-        summary_only_model(j, first);
-        pr_run_free(first);
-        *out = j;
-        return 0;
-    }
-    acc a;
-    memset(&a, 0, sizeof a);
-    a.o = o;
-    /* window and time-series bins from the runs' bounds */
-    int64_t t0 = first->start_ns, t1 = first->end_ns;
     pr_run **runs = pr_xcalloc(nids, sizeof *runs);
-    runs[0] = first;
-    a.res = (clock_res){1, 1};
-    clock_widen(&a.res, first);
-    int64_t total_samples = first->samples;
-    for (size_t i = 1; i < nids && rc == 0; i++) {
-        rc = pr_store_load_run(st, ids[i], &runs[i], err);
-        if (rc < 0)
-            break;
-        total_samples += runs[i]->samples;
-        clock_widen(&a.res, runs[i]);
-        if (runs[i]->start_ns != PR_UNKNOWN) {
-            if (t0 == PR_UNKNOWN || runs[i]->start_ns < t0)
-                t0 = runs[i]->start_ns;
-            if (t1 == PR_UNKNOWN || runs[i]->end_ns > t1)
-                t1 = runs[i]->end_ns;
-        }
-    }
-    /* bounded mode when the runs hold more samples than exact mode may keep in memory */
-    a.bounded = pr_report_bounded(o, total_samples, a.bounded_why, sizeof a.bounded_why);
-    a.from = INT64_MIN;
-    a.to = INT64_MAX;
-    if (rc == 0 && t0 != PR_UNKNOWN) {
-        if (o->from_ns != PR_UNKNOWN)
-            a.from = t0 + o->from_ns;
-        if (o->to_ns != PR_UNKNOWN)
-            a.to = t0 + o->to_ns;
-        int64_t lo = a.from > t0 ? a.from : t0;
-        int64_t hi = a.to < t1 ? a.to : t1;
-        if (o->timeseries && hi > lo) {
-            a.t0 = lo;
-            /* a few hundred points, but enough samples per point for percentiles to mean
-             * something (about 20 on average) */
-            int points = total_samples / 20 < 300 ? (int)(total_samples / 20) : 300;
-            if (points < 10)
-                points = 10;
-            a.interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, points);
-            /* never finer than the timestamps themselves (ab -g: whole seconds) */
-            json_int_t res = json_integer_value(json_object_get(first->meta, "time_resolution_ns"));
-            if (o->interval_ns <= 0 && res > a.interval)
-                a.interval = (int64_t)res;
-            if ((hi - lo) / a.interval + 1 > 100000)
-                a.interval = (hi - lo) / 99999 + 1;
-            /* responses count where they complete: up to the runs' last end, even past a
-             * --to (at most 100000 points; later completions fall outside the series) */
-            int64_t span = t1 > hi ? t1 - lo : hi - lo;
-            a.nbins = span / a.interval + 1 > 100000 ? 100000 : (size_t)(span / a.interval) + 1;
-            a.bins = pr_xcalloc(a.nbins, sizeof *a.bins);
-            for (size_t k = 0; k < a.nbins; k++)
-                pr_vals_init(&a.bins[k].lat, a.bounded);
-        }
-    }
-    if (rc == 0)
-        rc = pr_acc_scan(&a, st, ids, runs, nids, err);
+    int rc = load_runs(st, ids, nids, runs, err);
+    json_t *j = NULL;
     if (rc == 0) {
-        samples_load(j, &a, first, nids > 1);
-        json_t *stats = series_json(&a.total, a.total_d, o, a.res);
-        if (a.bounded_why[0])
-            set_str(stats, "bounded_reason", a.bounded_why);
-        int64_t known = a.total.unknown < a.total.count ? a.total.count : 0;
-        json_object_set_new(stats, "apdex", pr_apdex_json(a.apdex_s, a.apdex_t, known,
-                                                          o->apdex_t_ns, o->apdex_f_ns));
-        if (a.tx_samples) /* samples that are not requests: say why the counts differ */
-            set_int(stats, "transaction_samples", a.tx_samples);
-        pr_headline_combine(stats, nids == 1 ? first : NULL);
-        json_object_set_new(j, "stats", stats);
-        if (o->from_ns != PR_UNKNOWN || o->to_ns != PR_UNKNOWN) {
-            /* a trimmed run (--from/--to/--skip-warmup): say so, rules read it */
-            json_t *w = json_object();
-            set_int(w, "from_ns", o->from_ns);
-            set_int(w, "to_ns", o->to_ns);
-            set_int(w, "run_ns", t0 != PR_UNKNOWN && t1 != PR_UNKNOWN ? t1 - t0 : PR_UNKNOWN);
-            json_object_set_new(w, "empty", json_boolean(a.total.count == 0)); /* nothing left */
-            json_object_set_new(j, "window", w);
+        j = run_meta_json(runs[0]);
+        if (nids > 1) {
+            json_t *m = json_array();
+            for (size_t i = 0; i < nids; i++)
+                json_array_append_new(m, json_integer(ids[i]));
+            json_object_set_new(j, "merged_runs", m);
         }
-        if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
-            json_object_set(j, "tool_summary", first->summary);
-        json_object_set_new(j, "labels", o->rows ? labels_json(&a) : json_array());
-        pr_buf byname = PR_BUF_INIT;
-        for (size_t d = 0; d < o->nby; d++) {
-            if (d)
-                pr_buf_putc(&byname, ',');
-            pr_buf_puts(&byname, by_names[o->by[d]]);
-            if (o->by[d] == PR_BY_TAG)
-                pr_buf_printf(&byname, ":%s", o->by_tag[d]);
-        }
-        set_str(j, "by", byname.len ? byname.p : "label");
-        pr_buf_dispose(&byname);
-        json_object_set_new(j, "status_codes", status_json(&a));
-        json_t *groups, *errors = errors_json(&a, &groups);
-        /* errors the per-request files cannot hold (hey's CSV has no row for them) */
-        if (nids == 1 && (pr_headline_lossy(first, "requests") ||
-                          pr_headline_lossy(first, "outcomes")))
-            add_printed_errors(errors, json_object_get(first->summary, "errors"),
-                               (double)json_integer_value(json_object_get(stats, "requests")));
-        json_object_set_new(j, "errors", errors);
-        json_object_set_new(j, "error_groups", groups);
-        if (a.nbins)
-            json_object_set_new(j, "timeseries", timeseries_json(&a));
-        if (o->histogram)
-            distribution_json(j, &a, a.res.lat_ns);
-        labels_grouping_json(j, &a);
-        *out = j;
-    } else {
-        json_decref(j);
+    }
+    if (rc == 0 && runs[0]->summary_only && nids == 1) {
+        printed_model(j, runs[0]);
+    } else if (rc == 0) {
+        int64_t t0, t1;
+        runs_bounds(runs, nids, &t0, &t1);
+        acc a;
+        acc_init(&a, runs, nids, o, t0, t1);
+        rc = pr_acc_scan(&a, st, ids, runs, nids, err); /* bins, rows, the sorted latencies */
+        if (rc == 0)
+            samples_model(j, &a, runs[0], nids, t0, t1);
+        pr_acc_dispose(&a);
     }
     for (size_t i = 0; i < nids; i++)
         pr_run_free(runs[i]);
     free(runs);
-    pr_acc_dispose(&a);
-    return rc;
+    if (rc < 0) {
+        json_decref(j);
+        return rc;
+    }
+    *out = j;
+    return 0;
 }
 
 int64_t pr_report_latency_res(const json_t *stats)

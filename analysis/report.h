@@ -94,7 +94,8 @@ int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
  * the model does not say. For pr_human_duration_res. */
 int64_t pr_report_latency_res(const json_t *stats);
 
-/* Groups an error message: digits runs become "N", hex ids "X" (docs/metrics.md). */
+/* The group of an error message (docs/metrics.md, "Errors"): every run of digits, with the
+ * dots inside it, becomes "N"; the rest is kept. out (size bytes) gets the pattern. */
 void pr_error_group(const char *msg, char *out, size_t size);
 
 #endif

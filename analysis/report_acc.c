@@ -488,7 +488,7 @@ static inline void colview_get(const colview *v, size_t i, pr_sample *x)
 #undef V
 }
 
-static int scan_block(void *payload, const pr_block_cols *c)
+static int scan_block(const pr_block_cols *c, void *payload)
 {
     pr_acc *a = payload;
     colview v;
@@ -507,9 +507,9 @@ static int scan_block(void *payload, const pr_block_cols *c)
 /* ---- the counting pass (rows decided before the main scan) ------------------------------- */
 
 static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
-                     unsigned want, int (*cb)(void *, const pr_block_cols *), pr_error *err);
+                     unsigned want, int (*cb)(const pr_block_cols *, void *), pr_error *err);
 
-static int count_block(void *payload, const pr_block_cols *c)
+static int count_block(const pr_block_cols *c, void *payload)
 {
     pr_acc *a = payload;
     pr_report_acc *p = a->priv;
@@ -863,7 +863,7 @@ static void duration_pass(pr_acc *a, int d)
 }
 
 /* A later pass for duration d: the values of every sample in the window, cell = group. */
-static int collect_block(void *payload, const pr_block_cols *c)
+static int collect_block(const pr_block_cols *c, void *payload)
 {
     pr_acc *a = payload;
     pr_report_acc *p = a->priv;
@@ -933,7 +933,7 @@ static void bounded_results(pr_acc *a)
 
 /* Scans every run with cb; per run: the tag dimensions' values, fresh string maps. */
 static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
-                     unsigned want, int (*cb)(void *, const pr_block_cols *), pr_error *err)
+                     unsigned want, int (*cb)(const pr_block_cols *, void *), pr_error *err)
 {
     pr_report_acc *p = a->priv;
     int rc = 0;

@@ -226,7 +226,7 @@ static void kinds_add(kinds *k, const char *s, size_t len)
         k->more = 1;
 }
 
-static int proto_cb(void *payload, const pr_sample *s, size_t n)
+static int proto_cb(const pr_sample *s, size_t n, void *payload)
 {
     proto_scan *p = payload;
     for (size_t i = 0; i < n; i++) {

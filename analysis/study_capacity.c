@@ -142,15 +142,9 @@ static json_t *series_json(const study *S, const load_spec *L, const size_t *idx
     }
     pr_capacity_point *pts = pr_xcalloc(k + 1, sizeof *pts);
     for (size_t q = 0; q < k; q++) {
-        json_t *m = S->runs[idx[q]].model, *st = json_object_get(m, "stats");
+        pr_capacity_point_of(&pts[q], S->runs[idx[q]].model, L->load[idx[q]]);
         pts[q].run_id = S->runs[idx[q]].id;
-        pts[q].name = jstr(m, "name");
-        pts[q].load = L->load[idx[q]];
-        pts[q].throughput_per_s = num(st, "throughput_per_s");
-        pts[q].p99_ns = num(json_object_get(st, "latency_ns"), "p99");
-        pts[q].error_ratio = num(st, "error_ratio");
-        if (!isfinite(pts[q].error_ratio) && isfinite(num(st, "success_ratio")))
-            pts[q].error_ratio = 1 - num(st, "success_ratio");
+        pts[q].name = jstr(S->runs[idx[q]].model, "name");
     }
     json_t *a = pr_capacity_analyse(pts, k, co), *p;
     free(pts);

@@ -232,12 +232,14 @@ static void run_verdict(json_t *run, const pr_threshold *ts, size_t n, int by_la
 {
     json_t *v = json_object(), *list = json_array(), *fails = json_array();
     size_t f0 = *failed;
-    for (size_t t = 0; t < n; t++) {
+    for (size_t t = 0; t < n; t++) { /* the run's totals, then each label */
         *failed += !check_one(&ts[t], json_object_get(run, "stats"), NULL, list, fails);
         (*checked)++;
-        size_t k;
-        json_t *l;
-        json_array_foreach(by_label ? json_object_get(run, "labels") : NULL, k, l) {
+    }
+    size_t k;
+    json_t *l;
+    json_array_foreach(by_label ? json_object_get(run, "labels") : NULL, k, l) {
+        for (size_t t = 0; t < n; t++) {
             *failed += !check_one(&ts[t], l, json_string_value(json_object_get(l, "label")), list,
                                   fails);
             (*checked)++;

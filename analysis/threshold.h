@@ -42,8 +42,8 @@ double pr_threshold_percentile(const pr_threshold *t);
 void pr_threshold_add_percentiles(pr_report_opts *o, const pr_threshold *ts, size_t n);
 
 /* Adds "verdict" to every run of a report document (pr_report_build's output, findings
- * included) and to the document: the thresholds checked (run totals; with by_label every label
- * too), whether all passed, the critical findings and the finding that answers "what was the
+ * included) and to the document: the thresholds checked (run totals, then with by_label each
+ * label's, in the thresholds' order), whether all passed, the critical findings and the finding that answers "what was the
  * limit" (docs/templates.md). Needs no thresholds (then `pass` is null). */
 void pr_threshold_verdict(json_t *doc, const pr_threshold *ts, size_t n, int by_label);
 

@@ -18,7 +18,7 @@ typedef struct counter {
     int64_t latency_sum_ns;
 } counter;
 
-static int count_push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int count_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     counter *c = payload;
     c->n += n;

@@ -220,59 +220,40 @@ static int draw(const char *kind, const pr_chart_input *in, const pr_chart_opts 
     return 0;
 }
 
-int main(int argc, char **argv)
+static void run_free(run *r)
 {
-    size_t npoints = 10000000;
-    const char *dir = NULL, *ext = "png";
-    double scale = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-n") && i + 1 < argc)
-            npoints = (size_t)strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            dir = argv[++i];
-        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
-            scale = atof(argv[++i]);
-        else if (!strcmp(argv[i], "-f") && i + 1 < argc)
-            ext = argv[++i];
-        else {
-            fprintf(stderr, "usage: bench_chart [-n POINTS] [-o DIR] [-s SCALE] [-f png|svg|pdf]\n");
-            return 2;
-        }
-    }
-    run big;
-    make_run(&big, npoints, 18, 120);
-    run small;
-    size_t nsmall = npoints < 300000 ? npoints : 300000;
-    make_run(&small, nsmall, 18, 120);
-    model *m = pr_xcalloc(1, sizeof *m);
-    compute(m, &small);
-    run other;
-    make_run(&other, 100000, 11, 120);
-    model *m2 = pr_xcalloc(1, sizeof *m2);
-    compute(m2, &other);
+    free(r->t);
+    free(r->lat);
+    free(r->ok);
+    free(r->status);
+}
 
-    int bad = 0;
+static const pr_chart_threshold slo = {250e6, "p99 SLO 250 ms"};
+
+/* Where the charts go and how they are drawn. */
+typedef struct out {
+    const char *dir, *ext;
     pr_chart_opts o;
-    pr_chart_opts_init(&o);
-    o.scale = scale;
-    o.subtitle = "checkout-service · run 2026-11-30 14:02 UTC · 120 s, open model";
-    pr_chart_threshold slo = {250e6, "p99 SLO 250 ms"};
-    pr_chart_marker burst = {70e9, NAN, "error burst"};
-    o.thresholds = &slo;
-    o.n_thresholds = 1;
-    o.markers = &burst;
-    o.n_markers = 1;
+} out;
 
-    pr_chart_points pts = {big.n, big.t, big.lat, big.ok};
+/* The time charts of one run: every sample's latency (big), then the series of m. */
+static int time_charts(out *w, const run *big, const model *m)
+{
+    pr_chart_marker burst = {70e9, NAN, "error burst"};
+    w->o.subtitle = "checkout-service · run 2026-11-30 14:02 UTC · 120 s, open model";
+    w->o.thresholds = &slo;
+    w->o.n_thresholds = 1;
+    w->o.markers = &burst;
+    w->o.n_markers = 1;
+    pr_chart_points pts = {big->n, big->t, big->lat, big->ok};
     pr_chart_input in;
     memset(&in, 0, sizeof in);
     in.points = &pts;
-    o.width = 1600;
-    o.height = 900;
-    bad |= draw("latency", &in, &o, dir, ext);
-    o.width = 1200;
-    o.height = 675;
-
+    w->o.width = 1600;
+    w->o.height = 900;
+    int bad = draw("latency", &in, &w->o, w->dir, w->ext);
+    w->o.width = 1200;
+    w->o.height = 675;
     pr_chart_timeseries ts = {0};
     ts.n = NI;
     ts.t_ns = m->t;
@@ -289,24 +270,38 @@ int main(int argc, char **argv)
     ts.codes = m->codes;
     ts.code_counts = m->counts;
     in.ts = &ts;
-    bad |= draw("percentiles", &in, &o, dir, ext);
-    o.n_thresholds = 0;
-    bad |= draw("throughput", &in, &o, dir, ext);
-    bad |= draw("status", &in, &o, dir, ext);
-    o.n_markers = 0;
+    bad |= draw("percentiles", &in, &w->o, w->dir, w->ext);
+    w->o.n_thresholds = 0;
+    bad |= draw("throughput", &in, &w->o, w->dir, w->ext);
+    bad |= draw("status", &in, &w->o, w->dir, w->ext);
+    w->o.n_markers = 0;
+    w->o.markers = NULL;
+    return bad;
+}
 
+/* Two runs' distributions overlaid: the spectrum and the histogram. */
+static int distribution_charts(out *w, const model *m, const model *m2)
+{
     pr_chart_dist d[2] = {
         {"before (v1.41)", m->npct, m->pct, m->pct_lat, m->nb, m->blo, m->bhi, m->bcnt},
         {"after (v1.42, 缓存)", m2->npct, m2->pct, m2->pct_lat, m2->nb, m2->blo, m2->bhi,
          m2->bcnt},
     };
+    pr_chart_input in;
+    memset(&in, 0, sizeof in);
     in.dists = d;
     in.n_dists = 2;
-    o.n_thresholds = 1;
-    o.subtitle = "checkout-service · v1.41 against v1.42";
-    bad |= draw("spectrum", &in, &o, dir, ext);
-    bad |= draw("histogram", &in, &o, dir, ext);
+    w->o.thresholds = &slo;
+    w->o.n_thresholds = 1;
+    w->o.subtitle = "checkout-service · v1.41 against v1.42";
+    int bad = draw("spectrum", &in, &w->o, w->dir, w->ext);
+    bad |= draw("histogram", &in, &w->o, w->dir, w->ext);
+    return bad;
+}
 
+/* Labels (CJK and long names included, the SLO drawn) and three runs side by side. */
+static int label_and_compare_charts(out *w)
+{
     pr_chart_label labs[] = {
         {"GET /api/products", 42000000, 120000, 12},
         {"POST /api/checkout", 310000000, 8000, 240},
@@ -319,10 +314,11 @@ int main(int argc, char **argv)
         {"GET /health", 800000, 1200, 0},
     };
     pr_chart_labels L = {sizeof labs / sizeof labs[0], labs, "p95"};
+    pr_chart_input in;
+    memset(&in, 0, sizeof in);
     in.labels = &L;
-    o.subtitle = NULL;
-    bad |= draw("labels", &in, &o, dir, ext);
-
+    w->o.subtitle = NULL;
+    int bad = draw("labels", &in, &w->o, w->dir, w->ext);
     const char *runs[] = {"baseline", "v1.42", "v1.42 + cache"};
     pr_chart_metric mets[] = {{"p50 latency", PR_CHART_UNIT_NS},
                               {"p99 latency", PR_CHART_UNIT_NS},
@@ -331,9 +327,14 @@ int main(int argc, char **argv)
     double vals[] = {18e6, 16e6, 9e6, 240e6, 310e6, 120e6, 1180, 1210, 1650, 0.004, 0.021, 0.0};
     pr_chart_compare cmp = {3, runs, 4, mets, vals};
     in.compare = &cmp;
-    o.n_thresholds = 0;
-    bad |= draw("compare", &in, &o, dir, ext);
+    w->o.n_thresholds = 0;
+    bad |= draw("compare", &in, &w->o, w->dir, w->ext);
+    return bad;
+}
 
+/* A capacity series of 15 runs past a capacity of 1850/s. */
+static int capacity_chart(out *w)
+{
     double off[15], thr[15], er[15];
     int64_t p99[15];
     for (int i = 0; i < 15; i++) {
@@ -346,22 +347,46 @@ int main(int argc, char **argv)
     }
     pr_chart_capacity cap = {15, off, thr, p99, er, -1, NULL, NULL};
     cap.knee = pr_chart_capacity_knee(&cap);
+    pr_chart_input in;
+    memset(&in, 0, sizeof in);
     in.capacity = &cap;
-    o.subtitle = "checkout-service · 15 runs of 60 s, open model";
-    bad |= draw("capacity", &in, &o, dir, ext);
+    w->o.subtitle = "checkout-service · 15 runs of 60 s, open model";
+    return draw("capacity", &in, &w->o, w->dir, w->ext);
+}
 
-    free(big.t);
-    free(big.lat);
-    free(big.ok);
-    free(big.status);
-    free(small.t);
-    free(small.lat);
-    free(small.ok);
-    free(small.status);
-    free(other.t);
-    free(other.lat);
-    free(other.ok);
-    free(other.status);
+int main(int argc, char **argv)
+{
+    size_t npoints = 10000000;
+    out w = {NULL, "png", {0}};
+    pr_chart_opts_init(&w.o);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-n") && i + 1 < argc)
+            npoints = (size_t)strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            w.dir = argv[++i];
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+            w.o.scale = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-f") && i + 1 < argc)
+            w.ext = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench_chart [-n POINTS] [-o DIR] [-s SCALE] [-f png|svg|pdf]\n");
+            return 2;
+        }
+    }
+    run big, small, other;
+    make_run(&big, npoints, 18, 120);
+    make_run(&small, npoints < 300000 ? npoints : 300000, 18, 120);
+    make_run(&other, 100000, 11, 120);
+    model *m = pr_xcalloc(1, sizeof *m), *m2 = pr_xcalloc(1, sizeof *m2);
+    compute(m, &small);
+    compute(m2, &other);
+    int bad = time_charts(&w, &big, m);
+    bad |= distribution_charts(&w, m, m2);
+    bad |= label_and_compare_charts(&w);
+    bad |= capacity_chart(&w);
+    run_free(&big);
+    run_free(&small);
+    run_free(&other);
     free(m);
     free(m2);
     return bad;

@@ -60,7 +60,7 @@ static long long write_log(const char *path, long long nreq)
     return records;
 }
 
-static int count_push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int count_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     *(unsigned long long *)payload += n;
     return 0;

@@ -112,7 +112,7 @@ static int write_xml(const char *path, long long n)
     return 0;
 }
 
-static int count_push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int count_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     unsigned long long *c = payload;
     *c += n;

@@ -269,7 +269,7 @@ static int write_text(const char *path, uint64_t n, int json)
     return rc < 0 ? -1 : 0;
 }
 
-static int count_push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int count_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     int64_t *sum = payload;
     for (size_t i = 0; i < n; i++)

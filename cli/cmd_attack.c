@@ -124,7 +124,7 @@ static void live_line(void *payload, const pr_attack_stats *st)
 #define TALLY_CODES 1000
 
 typedef struct tally {
-    int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *);
+    int (*push)(pr_run *, const pr_sample *, size_t, pr_error *, void *);
     void *payload;
     pr_series series;
     uint64_t codes[TALLY_CODES]; /* by HTTP status; 0 = no response */
@@ -148,7 +148,7 @@ static void tally_dispose(tally *t)
     free(t->errors);
 }
 
-static int tally_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int tally_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *p)
 {
     tally *t = p;
     for (size_t i = 0; i < n; i++) {
@@ -170,7 +170,7 @@ static int tally_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_err
     }
     if (!t->series.latency.bounded && t->series.count > TALLY_EXACT_MAX)
         pr_series_make_bounded(&t->series);
-    return t->push(t->payload, run, s, n, err);
+    return t->push(run, s, n, err, t->payload);
 }
 
 /* Puts the tally between the sink and its consumer. */
@@ -306,7 +306,7 @@ typedef struct native_out {
     pr_native_writer *w;
 } native_out;
 
-static int native_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int native_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *p)
 {
     native_out *no = p;
     int rc = pr_native_writer_push(no->w, run, s, n, err);

@@ -1,14 +1,10 @@
 /* `perfreport capacity`: a series of runs at increasing load, its knee and a USL fit. */
 #include "analysis/capacity.h"
 #include "analysis/human.h"
-#include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/selection.h"
-#include "model/buf.h"
-#include "model/lex.h"
 #include "model/text.h"
-#include "model/run.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
 #include "render/model_charts.h"
@@ -22,12 +18,6 @@ static double num(const json_t *o, const char *k)
     const json_t *v = json_object_get(o, k);
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
-
-typedef struct row {
-    json_t *model;
-    double load;
-    char *series;
-} row;
 
 /* The USL line: the fit with its quality, or why there is none. */
 static void print_usl(json_t *a)
@@ -122,14 +112,6 @@ static int draw(json_t *a, const char *path, const char *title, pr_load_kind kin
     return rc;
 }
 
-static size_t strlen_utf8(const char *s)
-{
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        n += (*p & 0xC0) != 0x80;
-    return n;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -202,7 +184,7 @@ static void print_study(json_t *series, const char *load_name)
                     pr_human_duration(isfinite(v) ? (int64_t)v : PR_UNKNOWN, h);
                 else
                     pr_human_percent(v, h);
-                printf(" %*s", w + (int)(strlen(h) - strlen_utf8(h)), h);
+                printf(" %*s", w + (int)(strlen(h) - pr_cli_text_width(h, (size_t)-1)), h);
             }
         printf("\n");
     }
@@ -264,224 +246,35 @@ static int draw_study(json_t *series, const char *out)
     return rc;
 }
 
-/* What run() gathers: the options, then one row per run. */
-typedef struct study {
-    const char *load;     /* --load */
-    int load_is_rate;
-    char **by;            /* --by keys */
+/* What the options ask for. */
+typedef struct capacity_args {
+    const char *store, *out;
+    int json;
+    char **by; /* --by keys */
     size_t nby;
-    pr_capacity_opts co;
-    pr_load_kind kind;
-    const char *load_name;
-    int64_t *ids;
-    size_t n;
-    row *rows;
-} study;
+    pr_capacity_runs_opts o;
+} capacity_args;
 
-/* The series name of a run: its --by tag values joined by '/' ("(no KEY)" for a missing one). */
-static char *series_name(const study *S, json_t *tags)
+static int print_all(const pr_capacity_runs_opts *o, json_t *doc)
 {
-    pr_buf b = PR_BUF_INIT;
-    for (size_t k = 0; k < S->nby; k++) {
-        const char *v = json_string_value(json_object_get(tags, S->by[k]));
-        if (v)
-            pr_buf_printf(&b, "%s%s", k ? "/" : "", v);
-        else
-            pr_buf_printf(&b, "%s(no %s)", k ? "/" : "", S->by[k]);
-    }
-    char *r = pr_buf_steal(&b);
-    return r ? r : pr_xstrdup("");
-}
-
-/* Loads each run's model, its series and (for --load tag:KEY) its load. */
-static int load_rows(pr_store *st, study *S, int *all_rate, int *all_conc)
-{
-    pr_report_opts ro;
-    pr_report_opts_init(&ro);
-    ro.timeseries = 0;
-    ro.histogram = 0;
-    *all_rate = *all_conc = 1;
-    S->rows = S->n ? pr_xcalloc(S->n, sizeof *S->rows) : NULL;
-    for (size_t i = 0; i < S->n; i++) {
-        pr_error err;
-        pr_error_clear(&err);
-        if (pr_report_run(st, S->ids[i], &ro, &S->rows[i].model, &err) < 0) {
-            pr_cli_print_error(&err);
-            return PR_EXIT_ERROR;
-        }
-        json_t *m = S->rows[i].model, *tags = json_object_get(m, "tags");
-        *all_rate &= num(m, "offered_rate_per_s") > 0;
-        *all_conc &= num(m, "concurrency") > 0;
-        if (S->nby)
-            S->rows[i].series = series_name(S, tags);
-        if (S->load && !strncmp(S->load, "tag:", 4)) {
-            const char *v = json_string_value(json_object_get(tags, S->load + 4));
-            char *end = NULL;
-            S->rows[i].load = v ? strtod(v, &end) : NAN;
-            if (!v || end == v || !isfinite(S->rows[i].load)) {
-                pr_cli_errorf("run %lld (%s): tag '%s' %s", (long long)S->ids[i],
-                              json_string_value(json_object_get(m, "name")), S->load + 4,
-                              v ? "is not a number" : "is missing");
-                return PR_EXIT_ERROR;
-            }
-        }
-    }
-    return 0;
-}
-
-/* The load of every row and its kind: --load, else what every run records. */
-static int choose_load(study *S, int all_rate, int all_conc)
-{
-    const char *load = S->load;
-    S->kind = PR_LOAD_KIND_CONCURRENCY;
-    S->load_name = "load";
-    if (load && !strncmp(load, "tag:", 4)) {
-        S->kind = S->load_is_rate ? PR_LOAD_KIND_RATE : PR_LOAD_KIND_CONCURRENCY;
-        S->co.load_source = load;
-        S->load_name = load + 4;
-        return 0;
-    }
-    int rate = (!load && all_rate) || (load && !strcmp(load, "rate"));
-    int conc = !rate && ((!load && all_conc) || (load && !strcmp(load, "concurrency")));
-    if (!rate && !conc) {
-        pr_cli_errorf("the runs do not all record an offered rate or a concurrency: name the "
-                      "load with --load tag:KEY (e.g. perfreport tag RUN rate=500)");
-        return PR_EXIT_ERROR;
-    }
-    if ((rate && !all_rate) || (conc && !all_conc)) {
-        pr_cli_errorf("--load %s: some runs have no %s (use --load tag:KEY)", load,
-                      rate ? "offered rate" : "concurrency");
-        return PR_EXIT_ERROR;
-    }
-    S->kind = rate ? PR_LOAD_KIND_RATE : PR_LOAD_KIND_CONCURRENCY;
-    S->co.load_source = rate ? "offered_rate" : "concurrency";
-    S->load_name = rate ? "offered/s" : "concurrency";
-    for (size_t i = 0; i < S->n; i++)
-        S->rows[i].load = num(S->rows[i].model, rate ? "offered_rate_per_s" : "concurrency");
-    return 0;
-}
-
-/* The tags (other than --by's) whose values differ between two runs, ","-joined into buf. */
-static void tags_differing(json_t *ta, json_t *tb, char *buf, size_t size)
-{
-    size_t o = 0;
-    buf[0] = 0;
-    for (int side = 0; side < 2; side++) {
-        const char *k;
-        json_t *v;
-        json_object_foreach(side ? tb : ta, k, v) {
-            json_t *w = json_object_get(side ? ta : tb, k);
-            if ((w && json_equal(v, w)) || (side && json_object_get(ta, k)))
-                continue;
-            int n = snprintf(buf + o, size - o, "%s%s", o ? "," : "", k);
-            if (n < 0 || (size_t)n >= size - o)
-                return;
-            o += (size_t)n;
-        }
-    }
-}
-
-/* Two runs of one series at the same load would be mixed silently: an error naming them. */
-static int check_conflicts(const study *S, const size_t *idx, size_t k)
-{
-    for (size_t i = 0; i < k; i++)
-        for (size_t j = i + 1; j < k; j++) {
-            const row *a = &S->rows[idx[i]], *b = &S->rows[idx[j]];
-            if (a->load != b->load)
-                continue;
-            char diff[256];
-            tags_differing(json_object_get(a->model, "tags"), json_object_get(b->model, "tags"),
-                           diff, sizeof diff);
-            pr_buf by = PR_BUF_INIT;
-            for (size_t q = 0; q < S->nby; q++)
-                pr_buf_printf(&by, "%s,", S->by[q]);
-            pr_buf_puts(&by, diff);
-            char where[160];
-            snprintf(where, sizeof where, "%s%s", a->series ? "series " : "one series", a->series ? a->series : "");
-            if (*diff)
-                pr_cli_errorf("runs %lld (%s) and %lld (%s) are both at load %g in %s; a capacity "
-                              "curve takes one run per load. They differ in %s: keep them apart "
-                              "with --by tag:%s, or select one of them", (long long)S->ids[idx[i]],
-                              json_string_value(json_object_get(a->model, "name")), (long long)S->ids[idx[j]],
-                              json_string_value(json_object_get(b->model, "name")), a->load, where, diff, by.p);
-            else
-                pr_cli_errorf("runs %lld (%s) and %lld (%s) are both at load %g in %s; a capacity "
-                              "curve takes one run per load: select one of them (or tell them apart "
-                              "with a tag and --by)", (long long)S->ids[idx[i]],
-                              json_string_value(json_object_get(a->model, "name")), (long long)S->ids[idx[j]],
-                              json_string_value(json_object_get(b->model, "name")), a->load, where);
-            pr_buf_dispose(&by);
-            return PR_EXIT_ERROR;
-        }
-    return 0;
-}
-
-/* One analysis per series (distinct --by values in order of first appearance). */
-static int build_series(study *S, json_t *series)
-{
-    size_t *idx = pr_xcalloc(S->n + 1, sizeof *idx);
-    int rc = 0;
-    for (size_t i = 0; i < S->n && rc == 0; i++) {
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = S->nby && !strcmp(S->rows[j].series, S->rows[i].series);
-        if (seen || (!S->nby && i))
-            continue;
-        size_t k = 0;
-        for (size_t j = i; j < S->n; j++)
-            if (!S->nby || !strcmp(S->rows[j].series, S->rows[i].series))
-                idx[k++] = j;
-        if ((rc = check_conflicts(S, idx, k)) != 0)
-            break;
-        pr_capacity_point *pts = pr_xcalloc(k, sizeof *pts);
-        for (size_t q = 0; q < k; q++) {
-            json_t *m = S->rows[idx[q]].model, *st = json_object_get(m, "stats");
-            pts[q].run_id = S->ids[idx[q]];
-            pts[q].name = json_string_value(json_object_get(m, "name"));
-            pts[q].load = S->rows[idx[q]].load;
-            pts[q].throughput_per_s = num(st, "throughput_per_s");
-            pts[q].p99_ns = num(json_object_get(st, "latency_ns"), "p99");
-            pts[q].error_ratio = num(st, "error_ratio");
-            if (!isfinite(pts[q].error_ratio) && isfinite(num(st, "success_ratio")))
-                pts[q].error_ratio = 1 - num(st, "success_ratio");
-        }
-        json_t *a = pr_capacity_analyse(pts, k, &S->co);
-        json_object_set_new(a, "name", S->nby ? json_string(S->rows[i].series) : json_null());
-        json_array_append_new(series, a);
-        free(pts);
-    }
-    free(idx);
-    return rc;
-}
-
-static int print_all(const study *S, json_t *doc, int json)
-{
-    json_t *series = json_object_get(doc, "series");
-    if (json) {
-        char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-        size_t len = strlen(text);
-        text[len] = '\n';
-        int rc = pr_cli_write_file("-", text, len + 1) < 0 ? PR_EXIT_ERROR : 0;
-        free(text);
-        return rc;
-    }
     pr_text_visible_json(doc, 0); /* series and run names come from the files */
-    printf("capacity: load = %s", S->co.load_source);
-    if (isfinite(S->co.slo_p99_ns)) {
+    json_t *series = json_object_get(doc, "series");
+    printf("capacity: load = %s", o->capacity.load_source);
+    if (isfinite(o->capacity.slo_p99_ns)) {
         char h[32];
-        printf(", SLO p99 <= %s", pr_human_duration((int64_t)S->co.slo_p99_ns, h));
+        printf(", SLO p99 <= %s", pr_human_duration((int64_t)o->capacity.slo_p99_ns, h));
     }
-    printf(", errors <= %g%%\n", 100 * S->co.max_error_ratio);
+    printf(", errors <= %g%%\n", 100 * o->capacity.max_error_ratio);
     size_t i;
     json_t *a;
     json_array_foreach(series, i, a)
-        print_series(a, S->nby ? json_string_value(json_object_get(a, "name")) : NULL, S->load_name);
+        print_series(a, o->nby ? json_string_value(json_object_get(a, "name")) : NULL, o->load_name);
     if (json_array_size(series) > 1)
-        print_study(series, S->load_name);
-    return fflush(stdout) != 0 ? PR_EXIT_ERROR : 0;
+        print_study(series, o->load_name);
+    return 0;
 }
 
-static int draw_all(const study *S, json_t *series, const char *out, int json)
+static int draw_all(const pr_capacity_runs_opts *o, json_t *series, const char *out, int json)
 {
     size_t i;
     json_t *a;
@@ -498,7 +291,7 @@ static int draw_all(const study *S, json_t *series, const char *out, int json)
         } else {
             path = pr_xstrdup(out);
         }
-        if (draw(a, path, title, S->kind, S->co.slo_p99_ns, S->load_name))
+        if (draw(a, path, title, o->capacity.kind, o->capacity.slo_p99_ns, o->load_name))
             rc = PR_EXIT_ERROR;
         else if (!json)
             printf("chart: %s\n", path);
@@ -511,24 +304,24 @@ static int draw_all(const study *S, json_t *series, const char *out, int json)
     return rc;
 }
 
-static int parse_opt(int c, study *S, const char **store, const char **out, int *json)
+static int parse_opt(capacity_args *a, int c, const char *arg)
 {
     switch (c) {
-    case 'S': *store = optarg; return 0;
-    case 'j': *json = 1; return 0;
-    case 'l': S->load = optarg; return 0;
-    case 'o': *out = optarg; return 0;
-    case 'r': S->load_is_rate = 1; return 0;
+    case 'S': a->store = arg; return 0;
+    case 'j': a->json = 1; return 0;
+    case 'l': a->o.load = arg; return 0;
+    case 'o': a->out = arg; return 0;
+    case 'r': a->o.load_is_rate = 1; return 0;
     case 'b':
-        pr_cli_keys_free(S->by, S->nby);
-        return pr_cli_parse_keys("--by", optarg, &S->by, &S->nby);
-    case 's': return pr_cli_parse_slo(optarg, &S->co.slo_p99_ns);
-    case 'e': return pr_cli_parse_max_errors(optarg, &S->co.max_error_ratio);
+        pr_cli_keys_free(a->by, a->nby);
+        return pr_cli_parse_keys("--by", arg, &a->by, &a->nby);
+    case 's': return pr_cli_parse_slo(arg, &a->o.capacity.slo_p99_ns);
+    case 'e': return pr_cli_parse_max_errors(arg, &a->o.capacity.max_error_ratio);
     default: return PR_EXIT_USAGE;
     }
 }
 
-static int run(int argc, char **argv)
+static int parse_args(capacity_args *a, int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"store", required_argument, NULL, 'S'},  {"json", no_argument, NULL, 'j'},
@@ -536,54 +329,50 @@ static int run(int argc, char **argv)
         {"max-errors", required_argument, NULL, 'e'}, {"by", required_argument, NULL, 'b'},
         {"output", required_argument, NULL, 'o'}, {"load-is-rate", no_argument, NULL, 'r'},
         {NULL, 0, NULL, 0}};
-    const char *store = NULL, *out = NULL;
-    int json = 0, c, rc = 0;
-    study S;
-    memset(&S, 0, sizeof S);
-    pr_capacity_opts_init(&S.co);
+    memset(a, 0, sizeof *a);
+    pr_capacity_opts_init(&a->o.capacity);
+    int c, rc = 0;
     optind = 1;
     while (rc == 0 && (c = getopt_long(argc, argv, "jo:", longopts, NULL)) != -1)
-        rc = parse_opt(c, &S, &store, &out, &json);
-    if (rc == 0 && S.load && strcmp(S.load, "rate") && strcmp(S.load, "concurrency") &&
-        strncmp(S.load, "tag:", 4)) {
-        pr_cli_errorf("--load expects rate, concurrency or tag:KEY, got '%s'", S.load);
+        rc = parse_opt(a, c, optarg);
+    const char *load = a->o.load;
+    if (rc == 0 && load && strcmp(load, "rate") && strcmp(load, "concurrency") &&
+        strncmp(load, "tag:", 4)) {
+        pr_cli_errorf("--load expects rate, concurrency or tag:KEY, got '%s'", load);
         rc = PR_EXIT_USAGE;
     }
-    if (rc == 0 && out && pr_chart_format_for_path(out) < 0) {
-        pr_cli_errorf("-o: %s: the chart file must end in .png, .svg or .pdf", out);
+    if (rc == 0 && a->out && pr_chart_format_for_path(a->out) < 0) {
+        pr_cli_errorf("-o: %s: the chart file must end in .png, .svg or .pdf", a->out);
         rc = PR_EXIT_USAGE;
     }
-    pr_store *st = NULL;
+    a->o.by = a->by;
+    a->o.nby = a->nby;
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    capacity_args a;
+    json_t *doc = NULL;
+    pr_cli_runs sel;
+    int rc = parse_args(&a, argc, argv);
     if (rc == 0)
-        rc = pr_cli_open_store(store, 0, &st);
+        rc = pr_cli_runs_open(&sel, a.store, argv + optind, argc - optind, 0);
+    if (rc == 0) {
+        pr_error err;
+        pr_error_clear(&err);
+        if (pr_capacity_runs(sel.st, sel.ids, sel.n, &a.o, &doc, &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        }
+        pr_cli_runs_close(&sel);
+    }
     if (rc == 0)
-        rc = pr_cli_select_runs(st, argv + optind, argc - optind, &S.ids, &S.n);
-    int all_rate, all_conc;
-    if (rc == 0)
-        rc = load_rows(st, &S, &all_rate, &all_conc);
-    if (rc == 0)
-        rc = choose_load(&S, all_rate, all_conc);
-    S.co.kind = S.kind;
-    json_t *doc = json_object(), *series = json_array();
-    json_object_set_new(doc, "schema", json_string("perfreport-capacity"));
-    json_object_set_new(doc, "version", json_integer(1));
-    json_object_set_new(doc, "series", series);
-    if (rc == 0)
-        rc = build_series(&S, series);
-    if (rc == 0)
-        rc = print_all(&S, doc, json);
-    if (rc == 0 && out)
-        rc = draw_all(&S, series, out, json);
+        rc = a.json ? pr_cli_print_json(doc, "-") : print_all(&a.o, doc);
+    if (rc == 0 && a.out)
+        rc = draw_all(&a.o, json_object_get(doc, "series"), a.out, a.json);
     json_decref(doc);
-    for (size_t i = 0; S.rows && i < S.n; i++) {
-        json_decref(S.rows[i].model);
-        free(S.rows[i].series);
-    }
-    free(S.rows);
-    free(S.ids);
-    pr_cli_keys_free(S.by, S.nby);
-    if (st)
-        pr_store_close(st);
+    pr_cli_keys_free(a.by, a.nby);
     return rc;
 }
 

@@ -5,54 +5,169 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/buf.h"
-#include "model/lex.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "render/markdown.h"
 #include "render/mustache.h"
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The verdict of one threshold (analysis/threshold.h, pr_threshold_verdict): its run's name
+ * and the entry {text, metric, label, value, pass}. */
 typedef struct verdict {
-    char run[128];
-    char label[256];
-    const pr_threshold *t;
-    double value;
-    int64_t res_ns; /* the clock resolution of the run's durations */
+    const char *run, *label, *text, *metric, *value;
     int pass;
 } verdict;
+
+/* Every threshold checked, in order: the runs' verdict lists flattened (*nv entries). */
+static verdict *verdicts(json_t *doc, size_t *nv, size_t *failed)
+{
+    size_t cap = 0, i, k;
+    json_t *r, *e;
+    verdict *vs = NULL;
+    *nv = *failed = 0;
+    json_array_foreach(json_object_get(doc, "runs"), i, r) {
+        const char *name = json_string_value(json_object_get(r, "name"));
+        json_array_foreach(json_object_get(json_object_get(r, "verdict"), "thresholds"), k, e) {
+            vs = pr_xgrow(vs, &cap, *nv + 1, sizeof *vs);
+            const char *label = json_string_value(json_object_get(e, "label"));
+            vs[*nv] = (verdict){name ? name : "", label ? label : "(all)",
+                                json_string_value(json_object_get(e, "text")),
+                                json_string_value(json_object_get(e, "metric")),
+                                json_string_value(json_object_get(e, "value")),
+                                json_is_true(json_object_get(e, "pass"))};
+            *failed += !vs[(*nv)++].pass;
+        }
+    }
+    return vs;
+}
+
+/* The verdict table, columns as wide as their longest cell (labels capped at 60). */
+static void print_table(const verdict *vs, size_t nv, size_t failed)
+{
+    int wr = 3, wl = 5, wt = 9;
+    for (size_t k = 0; k < nv; k++) {
+        int a = (int)strlen(vs[k].run), b = (int)strlen(vs[k].label), t = (int)strlen(vs[k].text);
+        wr = a > wr ? a : wr;
+        wl = b > wl ? b : wl;
+        wt = t > wt ? t : wt;
+    }
+    wl = wl > 60 ? 60 : wl;
+    printf("%-4s  %-*s  %-*s  %-*s  %10s\n", "", wr, "RUN", wl, "LABEL", wt, "THRESHOLD", "VALUE");
+    for (size_t k = 0; k < nv; k++)
+        printf("%-4s  %-*s  %-*.*s  %-*s  %10s\n", vs[k].pass ? "ok" : "FAIL", wr, vs[k].run, wl,
+               wl, vs[k].label, wt, vs[k].text, vs[k].value);
+    printf("check: %zu of %zu thresholds met, %zu missed\n", nv - failed, nv, failed);
+}
 
 static void xml_escape(pr_buf *b, const char *s)
 {
     pr_html_escape(s, strlen(s), b);
 }
 
-static int read_thresholds(const char *path, pr_threshold **ts, size_t *n, size_t *cap)
+/* JUnit XML: a test suite per run (consecutive verdicts of one run name), a test case per
+ * threshold. */
+static void junit_xml(const verdict *vs, size_t nv, size_t failed, pr_buf *b)
 {
-    pr_error err;
-    if (pr_threshold_read_file(path, ts, n, cap, &err) < 0) {
-        pr_cli_print_error(&err);
-        return -1;
+    pr_buf_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                     "<testsuites name=\"perfreport check\" tests=\"%zu\" failures=\"%zu\">\n",
+                  nv, failed);
+    for (size_t k = 0; k < nv; k++) {
+        if (k == 0 || strcmp(vs[k].run, vs[k - 1].run)) {
+            if (k)
+                pr_buf_puts(b, "  </testsuite>\n");
+            size_t tests = 0, fails = 0;
+            for (size_t q = k; q < nv && !strcmp(vs[q].run, vs[k].run); q++) {
+                tests++;
+                fails += !vs[q].pass;
+            }
+            pr_buf_puts(b, "  <testsuite name=\"");
+            xml_escape(b, vs[k].run);
+            pr_buf_printf(b, "\" tests=\"%zu\" failures=\"%zu\">\n", tests, fails);
+        }
+        pr_buf_puts(b, "    <testcase classname=\"");
+        xml_escape(b, vs[k].label);
+        pr_buf_puts(b, "\" name=\"");
+        xml_escape(b, vs[k].text);
+        pr_buf_puts(b, "\">");
+        if (!vs[k].pass) {
+            pr_buf_puts(b, "<failure message=\"");
+            xml_escape(b, vs[k].metric);
+            pr_buf_puts(b, " is ");
+            xml_escape(b, vs[k].value);
+            pr_buf_puts(b, ", limit ");
+            xml_escape(b, vs[k].text);
+            pr_buf_puts(b, "\"/>");
+        }
+        pr_buf_puts(b, "</testcase>\n");
     }
-    return 0;
+    if (nv)
+        pr_buf_puts(b, "  </testsuite>\n");
+    pr_buf_puts(b, "</testsuites>\n");
 }
 
-/* Parses one --max/--min argument into ts[*n]. */
-static int add_threshold(const char *arg, int is_max, pr_threshold **ts, size_t *n, size_t *cap)
+/* A short Markdown verdict for CI job summaries and pull-request comments. */
+static void markdown_verdict(const verdict *vs, size_t nv, size_t failed, pr_buf *b)
 {
-    pr_error err;
-    *ts = pr_xgrow(*ts, cap, *n + 1, sizeof **ts);
-    if (pr_threshold_parse(&(*ts)[*n], arg, is_max, &err) < 0) {
-        pr_cli_errorf("%s", err.msg);
-        return -1;
+    pr_buf_printf(b, "### Load test gate: %s\n\n%zu of %zu thresholds met, %zu missed\n\n",
+                  failed ? "❌ failed" : "✅ passed", nv - failed, nv, failed);
+    pr_buf_puts(b, "| | Run | Label | Threshold | Value |\n|---|---|---|---|---:|\n");
+    for (size_t k = 0; k < nv; k++) {
+        pr_buf_printf(b, "| %s | ", vs[k].pass ? "✅" : "❌");
+        const char *cells[] = {vs[k].run, vs[k].label, vs[k].text};
+        for (int q = 0; q < 3; q++) {
+            pr_mustache_escape(cells[q], strlen(cells[q]), PR_ESC_MARKDOWN, b);
+            pr_buf_puts(b, " | ");
+        }
+        pr_buf_printf(b, "%s |\n", vs[k].value);
     }
-    (*n)++;
-    return 0;
 }
 
-static int run(int argc, char **argv)
+/* Writes the verdicts in one of the file formats to path. */
+static int write_verdicts(void (*fmt)(const verdict *, size_t, size_t, pr_buf *),
+                          const verdict *vs, size_t nv, size_t failed, const char *path)
+{
+    pr_buf b = PR_BUF_INIT;
+    fmt(vs, nv, failed, &b);
+    int rc = pr_cli_write_file(path, b.p, b.len) < 0 ? PR_EXIT_ERROR : 0;
+    pr_buf_dispose(&b);
+    return rc;
+}
+
+typedef struct check_args {
+    const char *store, *junit, *markdown;
+    pr_threshold *ts;
+    size_t nts, cap;
+    int by_label;
+    pr_report_opts o;
+    char window[96]; /* --skip-warmup as typed, for the warning on empty windows */
+} check_args;
+
+static int parse_opt(check_args *a, int c, const char *arg)
+{
+    switch (c) {
+    case 'S': a->store = arg; return 0;
+    case 'M': return pr_cli_add_thresholds(&a->ts, &a->nts, &a->cap, 'x', arg);
+    case 'm': return pr_cli_add_thresholds(&a->ts, &a->nts, &a->cap, 'n', arg);
+    case 'f': return pr_cli_add_thresholds(&a->ts, &a->nts, &a->cap, 'f', arg);
+    case 'j': a->junit = arg; return 0;
+    case 'k': a->markdown = arg; return 0;
+    case 'b':
+        if (strcmp(arg, "label")) {
+            pr_cli_errorf("--by: only 'label' is supported");
+            return PR_EXIT_USAGE;
+        }
+        a->by_label = 1;
+        return 0;
+    case 'w':
+        pr_cli_window_add(a->window, sizeof a->window, "--skip-warmup", arg);
+        return pr_cli_parse_duration("--skip-warmup", arg, 1000000000, &a->o.from_ns);
+    default: return PR_EXIT_USAGE;
+    }
+}
+
+static int parse_args(check_args *a, int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"store", required_argument, NULL, 'S'},   {"max", required_argument, NULL, 'M'},
@@ -60,194 +175,52 @@ static int run(int argc, char **argv)
         {"by", required_argument, NULL, 'b'},      {"junit", required_argument, NULL, 'j'},
         {"markdown", required_argument, NULL, 'k'}, {"skip-warmup", required_argument, NULL, 'w'},
         {NULL, 0, NULL, 0}};
-    const char *store = NULL, *junit = NULL, *markdown = NULL;
-    pr_threshold *ts = NULL;
-    size_t nts = 0, cap = 0;
-    int by_label = 0, c;
-    pr_report_opts o;
-    pr_report_opts_init(&o);
-    o.timeseries = 0;
-    o.histogram = 0;
-    o.findings = 0;
-    static const double pcts[] = {50, 75, 90, 95, 99, 99.9, 99.99};
-    char window[96] = ""; /* --skip-warmup as typed, for the warning on empty windows */
+    memset(a, 0, sizeof *a);
+    pr_report_opts_init(&a->o);
+    a->o.timeseries = 0;
+    a->o.histogram = 0;
+    a->o.findings = 0;
+    int c, rc = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'S': store = optarg; break;
-        case 'M':
-        case 'm':
-            if (add_threshold(optarg, c == 'M', &ts, &nts, &cap) < 0) {
-                free(ts);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        case 'f':
-            if (read_thresholds(optarg, &ts, &nts, &cap) < 0) {
-                free(ts);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        case 'b':
-            if (strcmp(optarg, "label")) {
-                pr_cli_errorf("--by: only 'label' is supported");
-                free(ts);
-                return PR_EXIT_USAGE;
-            }
-            by_label = 1;
-            break;
-        case 'j': junit = optarg; break;
-        case 'k': markdown = optarg; break;
-        case 'w':
-            if (pr_lex_duration(optarg, strlen(optarg), 1000000000, &o.from_ns) < 0) {
-                pr_cli_errorf("--skip-warmup expects a duration");
-                free(ts);
-                return PR_EXIT_USAGE;
-            }
-            snprintf(window, sizeof window, "--skip-warmup %s", optarg);
-            break;
-        default: free(ts); return PR_EXIT_USAGE;
-        }
-    }
-    if (nts == 0) {
+    while (rc == 0 && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1)
+        rc = parse_opt(a, c, optarg);
+    if (rc == 0 && a->nts == 0) {
         pr_cli_errorf("check: no thresholds (--max p99=250ms, --min throughput=200/s, --thresholds FILE)");
-        free(ts);
-        return PR_EXIT_USAGE;
+        rc = PR_EXIT_USAGE;
     }
     /* the percentiles the thresholds name, plus the usual ones */
-    o.npercentiles = 0;
+    static const double pcts[] = {50, 75, 90, 95, 99, 99.9, 99.99};
+    a->o.npercentiles = 0;
     for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++)
-        o.percentiles[o.npercentiles++] = pcts[i];
-    pr_threshold_add_percentiles(&o, ts, nts);
+        a->o.percentiles[a->o.npercentiles++] = pcts[i];
+    pr_threshold_add_percentiles(&a->o, a->ts, a->nts);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    check_args a;
     json_t *doc = NULL;
-    int rc = pr_cli_report(store, argv + optind, argc - optind, 0, &o, &doc);
+    int rc = parse_args(&a, argc, argv);
+    if (rc == 0)
+        rc = pr_cli_report(a.store, argv + optind, argc - optind, 0, &a.o, &doc);
     if (rc) {
-        free(ts);
+        free(a.ts);
         return rc;
     }
     pr_text_visible_json(doc, 0); /* every output of the verdicts names runs and labels */
-    pr_cli_warn_windows(doc, window);
-    /* evaluate */
-    verdict *vs = NULL;
-    size_t nv = 0, vcap = 0, failed = 0;
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(doc, "runs"), i, r) {
-        json_t *groups[1024];
-        const char *names[1024];
-        size_t ng = 0;
-        groups[ng] = json_object_get(r, "stats");
-        names[ng++] = "";
-        if (by_label) {
-            size_t k;
-            json_t *l;
-            json_array_foreach(json_object_get(r, "labels"), k, l) {
-                if (ng == 1024)
-                    break;
-                groups[ng] = l;
-                names[ng++] = json_string_value(json_object_get(l, "label"));
-            }
-        }
-        for (size_t g = 0; g < ng; g++) {
-            for (size_t t = 0; t < nts; t++) {
-                vs = pr_xgrow(vs, &vcap, nv + 1, sizeof *vs);
-                verdict *v = &vs[nv++];
-                snprintf(v->run, sizeof v->run, "%s", json_string_value(json_object_get(r, "name")));
-                snprintf(v->label, sizeof v->label, "%s", names[g] ? names[g] : "");
-                v->t = &ts[t];
-                v->value = pr_threshold_value(groups[g], ts[t].metric);
-                v->res_ns = pr_report_latency_res(groups[g]);
-                v->pass = pr_threshold_passes(&ts[t], v->value); /* unknown never passes */
-                failed += !v->pass;
-            }
-        }
-    }
-    /* verdict table, columns as wide as their longest cell (labels capped at 60) */
-    int wr = 3, wl = 5, wt = 9;
-    for (size_t k = 0; k < nv; k++) {
-        int a = (int)strlen(vs[k].run), b = (int)strlen(vs[k].label[0] ? vs[k].label : "(all)"),
-            t = (int)strlen(vs[k].t->text);
-        wr = a > wr ? a : wr;
-        wl = b > wl ? b : wl;
-        wt = t > wt ? t : wt;
-    }
-    wl = wl > 60 ? 60 : wl;
-    printf("%-4s  %-*s  %-*s  %-*s  %10s\n", "", wr, "RUN", wl, "LABEL", wt, "THRESHOLD", "VALUE");
-    for (size_t k = 0; k < nv; k++) {
-        char val[32];
-        pr_threshold_human(vs[k].t, vs[k].value, vs[k].res_ns, val);
-        printf("%-4s  %-*s  %-*.*s  %-*s  %10s\n", vs[k].pass ? "ok" : "FAIL", wr, vs[k].run, wl, wl,
-               vs[k].label[0] ? vs[k].label : "(all)", wt, vs[k].t->text, val);
-    }
-    printf("check: %zu of %zu thresholds met, %zu missed\n", nv - failed, nv, failed);
-    if (junit) {
-        pr_buf b = PR_BUF_INIT;
-        pr_buf_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                          "<testsuites name=\"perfreport check\" tests=\"%zu\" failures=\"%zu\">\n",
-                      nv, failed);
-        for (size_t k = 0; k < nv; k++) {
-            if (k == 0 || strcmp(vs[k].run, vs[k - 1].run)) {
-                if (k)
-                    pr_buf_puts(&b, "  </testsuite>\n");
-                size_t tests = 0, fails = 0;
-                for (size_t q = k; q < nv && !strcmp(vs[q].run, vs[k].run); q++) {
-                    tests++;
-                    fails += !vs[q].pass;
-                }
-                pr_buf_puts(&b, "  <testsuite name=\"");
-                xml_escape(&b, vs[k].run);
-                pr_buf_printf(&b, "\" tests=\"%zu\" failures=\"%zu\">\n", tests, fails);
-            }
-            char val[32];
-            pr_threshold_human(vs[k].t, vs[k].value, vs[k].res_ns, val);
-            pr_buf_puts(&b, "    <testcase classname=\"");
-            xml_escape(&b, vs[k].label[0] ? vs[k].label : "(all)");
-            pr_buf_puts(&b, "\" name=\"");
-            xml_escape(&b, vs[k].t->text);
-            pr_buf_puts(&b, "\">");
-            if (!vs[k].pass) {
-                pr_buf_puts(&b, "<failure message=\"");
-                xml_escape(&b, vs[k].t->metric);
-                pr_buf_puts(&b, " is ");
-                xml_escape(&b, val);
-                pr_buf_puts(&b, ", limit ");
-                xml_escape(&b, vs[k].t->text);
-                pr_buf_puts(&b, "\"/>");
-            }
-            pr_buf_puts(&b, "</testcase>\n");
-        }
-        if (nv)
-            pr_buf_puts(&b, "  </testsuite>\n");
-        pr_buf_puts(&b, "</testsuites>\n");
-        if (pr_cli_write_file(junit, b.p, b.len) < 0)
-            rc = PR_EXIT_ERROR;
-        pr_buf_dispose(&b);
-    }
-    if (markdown) {
-        pr_buf b = PR_BUF_INIT;
-        pr_buf_printf(&b, "### Load test gate: %s\n\n%zu of %zu thresholds met, %zu missed\n\n",
-                      failed ? "❌ failed" : "✅ passed", nv - failed, nv, failed);
-        pr_buf_puts(&b, "| | Run | Label | Threshold | Value |\n|---|---|---|---|---:|\n");
-        for (size_t k = 0; k < nv; k++) {
-            char val[32];
-            pr_threshold_human(vs[k].t, vs[k].value, vs[k].res_ns, val);
-            pr_buf_printf(&b, "| %s | ", vs[k].pass ? "✅" : "❌");
-            const char *cells[] = {vs[k].run, vs[k].label[0] ? vs[k].label : "(all)", vs[k].t->text};
-            for (int q = 0; q < 3; q++) {
-                pr_mustache_escape(cells[q], strlen(cells[q]), PR_ESC_MARKDOWN, &b);
-                pr_buf_puts(&b, " | ");
-            }
-            pr_buf_printf(&b, "%s |\n", val);
-        }
-        if (pr_cli_write_file(markdown, b.p, b.len) < 0)
-            rc = PR_EXIT_ERROR;
-        pr_buf_dispose(&b);
-    }
-    free(vs);
-    free(ts);
-    json_decref(doc);
-    if (fflush(stdout) != 0)
+    pr_cli_warn_windows(doc, a.window);
+    pr_threshold_verdict(doc, a.ts, a.nts, a.by_label);
+    size_t nv, failed;
+    verdict *vs = verdicts(doc, &nv, &failed);
+    print_table(vs, nv, failed);
+    if (a.junit && write_verdicts(junit_xml, vs, nv, failed, a.junit))
         rc = PR_EXIT_ERROR;
+    if (a.markdown && write_verdicts(markdown_verdict, vs, nv, failed, a.markdown))
+        rc = PR_EXIT_ERROR;
+    free(vs);
+    free(a.ts);
+    json_decref(doc);
     return rc ? rc : failed ? PR_EXIT_THRESHOLD : PR_EXIT_OK;
 }
 

@@ -40,32 +40,6 @@ static int parse_fraction(const char *s, double *out)
     return 0;
 }
 
-/* Prints s right- (w > 0) or left-aligned (w < 0) in |w| columns, counting UTF-8 characters. */
-static void cell(const char *s, int w)
-{
-    int width = w < 0 ? -w : w, chars = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        chars += (*p & 0xC0) != 0x80;
-    int pad = width > chars ? width - chars : 0;
-    if (w > 0)
-        printf("%*s%s", pad, "", s);
-    else
-        printf("%s%*s", s, pad, "");
-}
-
-/* Same into a buffer. */
-static void cellb(pr_buf *b, const char *s, int w)
-{
-    int width = w < 0 ? -w : w, chars = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        chars += (*p & 0xC0) != 0x80;
-    int pad = width > chars ? width - chars : 0;
-    if (w > 0)
-        pr_buf_printf(b, "%*s%s", pad, "", s);
-    else
-        pr_buf_printf(b, "%s%*s", s, pad, "");
-}
-
 /* Prints the buffer as one line without trailing spaces, and empties it. */
 static void flush_line(pr_buf *b)
 {
@@ -76,34 +50,18 @@ static void flush_line(pr_buf *b)
     pr_buf_reset(b);
 }
 
-/* Width of the value columns: the longest run name (12 to 24 characters). */
+/* Width of the value columns: the longest run name (12 to 24 columns). */
 static int col_width(json_t *runs)
 {
     size_t i;
     json_t *r;
     int w = 12;
     json_array_foreach(runs, i, r) {
-        int n = 0;
-        for (const unsigned char *p = (const unsigned char *)jstr(r, "name"); *p; p++)
-            n += (*p & 0xC0) != 0x80;
+        int n = (int)pr_cli_text_width(jstr(r, "name"), (size_t)-1);
         if (n > w)
             w = n;
     }
     return w > 24 ? 24 : w;
-}
-
-/* The run's name cut to w characters (UTF-8 aware) into buf. */
-static const char *cut(const char *s, int w, char *buf, size_t size)
-{
-    size_t o = 0;
-    int n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p && o + 1 < size; p++) {
-        if ((*p & 0xC0) != 0x80 && n++ == w)
-            break;
-        buf[o++] = (char)*p;
-    }
-    buf[o] = 0;
-    return buf;
 }
 
 static void print_rows(json_t *rows, json_t *runs, size_t w)
@@ -116,7 +74,7 @@ static void print_rows(json_t *rows, json_t *runs, size_t w)
     json_array_foreach(runs, i, r) {
         char name[128];
         pr_buf_puts(&b, " ");
-        cellb(&b, cut(jstr(r, "name"), cw, name, sizeof name), cw);
+        pr_cli_cell(&b, pr_cli_cut(jstr(r, "name"), (size_t)cw, name, sizeof name), cw);
     }
     for (i = 1; i < n; i++)
         pr_buf_printf(&b, "  %9s %-12s", "change", "verdict");
@@ -126,13 +84,13 @@ static void print_rows(json_t *rows, json_t *runs, size_t w)
         json_t *v;
         json_array_foreach(json_object_get(row, "values"), i, v) {
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "human"), cw);
+            pr_cli_cell(&b, jstr(v, "human"), cw);
         }
         json_array_foreach(json_object_get(row, "diffs"), i, v) {
             pr_buf_puts(&b, "  ");
-            cellb(&b, jstr(v, "rel_pct"), 9);
+            pr_cli_cell(&b, jstr(v, "rel_pct"), 9);
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "verdict"), -12);
+            pr_cli_cell(&b, jstr(v, "verdict"), -12);
         }
         flush_line(&b);
     }
@@ -156,7 +114,7 @@ static void print_labels(json_t *labels, json_t *runs)
     size_t n = json_array_size(runs), w = 5, i, k;
     json_t *l, *r;
     json_array_foreach(labels, i, l) {
-        size_t len = strlen(jstr(l, "label"));
+        size_t len = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
         if (len > w)
             w = len;
     }
@@ -164,31 +122,31 @@ static void print_labels(json_t *labels, json_t *runs)
         w = 40;
     int cw = col_width(runs);
     printf("\n  per label: p99 (other metrics that changed, in brackets; all of them in --json)\n");
-    printf("  %-*s", (int)w, "label");
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_printf(&b, "  %-*s", (int)w, "label");
     json_array_foreach(runs, i, r) {
         char name[128];
-        printf(" ");
-        cell(cut(jstr(r, "name"), cw, name, sizeof name), cw);
+        pr_buf_puts(&b, " ");
+        pr_cli_cell(&b, pr_cli_cut(jstr(r, "name"), (size_t)cw, name, sizeof name), cw);
     }
     for (i = 1; i < n; i++)
-        printf("  %9s %s", "change", "verdict");
-    printf("\n");
-    pr_buf b = PR_BUF_INIT;
+        pr_buf_printf(&b, "  %9s %s", "change", "verdict");
+    printf("%s\n", b.p);
+    pr_buf_reset(&b);
     json_array_foreach(labels, k, l) {
-        char name[41];
-        snprintf(name, sizeof name, "%s", jstr(l, "label"));
+        char name[256];
         pr_buf_puts(&b, "  ");
-        cellb(&b, name, -(int)w);
+        pr_cli_cell(&b, pr_cli_cut(jstr(l, "label"), w, name, sizeof name), -(int)w);
         json_t *p99 = metric_of(l, "p99"), *v;
         json_array_foreach(json_object_get(p99, "values"), i, v) {
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "human"), cw);
+            pr_cli_cell(&b, jstr(v, "human"), cw);
         }
         json_array_foreach(json_object_get(p99, "diffs"), i, v) {
             pr_buf_puts(&b, "  ");
-            cellb(&b, jstr(v, "rel_pct"), 9);
+            pr_cli_cell(&b, jstr(v, "rel_pct"), 9);
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "verdict"), -12);
+            pr_cli_cell(&b, jstr(v, "verdict"), -12);
         }
         int first = 1;
         json_array_foreach(json_object_get(p99, "diffs"), i, v) {
@@ -295,7 +253,7 @@ static void print_pair_metric(json_t *m, json_t *keys, int *kw)
     pr_buf_puts(&b, " ");
     json_array_foreach(keys, k, v) {
         pr_buf_puts(&b, " ");
-        cellb(&b, json_string_value(v), -kw[k]);
+        pr_cli_cell(&b, json_string_value(v), -kw[k]);
     }
     pr_buf_printf(&b, " %12s %12s  %9s  %s", "A", "B", "change", "verdict");
     flush_line(&b);
@@ -303,14 +261,14 @@ static void print_pair_metric(json_t *m, json_t *keys, int *kw)
         pr_buf_puts(&b, " ");
         json_array_foreach(json_object_get(r, "key_values"), k, v) {
             pr_buf_puts(&b, " ");
-            cellb(&b, jstr(v, "value"), -kw[k]);
+            pr_cli_cell(&b, jstr(v, "value"), -kw[k]);
         }
         pr_buf_puts(&b, " ");
-        cellb(&b, jstr(r, "a_human"), 12);
+        pr_cli_cell(&b, jstr(r, "a_human"), 12);
         pr_buf_puts(&b, " ");
-        cellb(&b, jstr(r, "b_human"), 12);
+        pr_cli_cell(&b, jstr(r, "b_human"), 12);
         pr_buf_puts(&b, "  ");
-        cellb(&b, jstr(r, "rel_pct"), 9);
+        pr_cli_cell(&b, jstr(r, "rel_pct"), 9);
         pr_buf_printf(&b, "  %s", jstr(r, "verdict"));
         flush_line(&b);
     }
@@ -353,11 +311,11 @@ static void print_paired(json_t *doc)
     print_pair_list(pg);
     int *kw = pr_xcalloc(nk + 1, sizeof *kw);
     json_array_foreach(keys, k, v)
-        kw[k] = (int)strlen(json_string_value(v));
+        kw[k] = (int)pr_cli_text_width(json_string_value(v), (size_t)-1);
     json_array_foreach(json_object_get(pg, "pairs"), i, r)
         json_array_foreach(json_object_get(r, "key_values"), k, v)
-            if (k < nk && (int)strlen(jstr(v, "value")) > kw[k])
-                kw[k] = (int)strlen(jstr(v, "value"));
+            if (k < nk && (int)pr_cli_text_width(jstr(v, "value"), (size_t)-1) > kw[k])
+                kw[k] = (int)pr_cli_text_width(jstr(v, "value"), (size_t)-1);
     if (json_array_size(json_object_get(pg, "pairs")))
         json_array_foreach(json_object_get(pg, "metrics"), i, r)
             print_pair_metric(r, keys, kw);
@@ -375,40 +333,14 @@ static int render_template(json_t *doc, const char *tpl, const char *out)
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *f = fopen(tpl, "rb");
-    if (f) {
-        pr_buf b = PR_BUF_INIT;
-        b.max = 4u << 20;
-        char chunk[8192];
-        size_t k;
-        while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-            pr_buf_append(&b, chunk, k);
-        int bad = ferror(f) || b.overflow;
-        fclose(f);
-        if (bad) {
-            pr_cli_errorf("%s: cannot read the template (or larger than 4 MiB)", tpl);
-            pr_buf_dispose(&b);
-            return PR_EXIT_ERROR;
-        }
-        len = b.len;
-        text = pr_buf_steal(&b);
-    } else {
-        for (size_t i = 0; pr_builtin_templates[i].name; i++)
-            if (!strcmp(pr_builtin_templates[i].name, tpl)) {
-                text = pr_xstrndup(pr_builtin_templates[i].text, pr_builtin_templates[i].len);
-                len = pr_builtin_templates[i].len;
-            }
-        if (!text) {
-            pr_cli_errorf("%s: no such template file or built-in template", tpl);
-            return PR_EXIT_USAGE;
-        }
-    }
+    int rc = pr_cli_load_template(tpl, &text, &len, NULL, 0);
+    if (rc)
+        return rc;
     pr_tpl_builtin bt = {NULL, NULL};
     pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
     pr_buf o = PR_BUF_INIT;
     pr_error err;
     pr_error_clear(&err);
-    int rc = 0;
     int html_tpl = pr_cli_is_html(tpl);
     int esc = html_tpl ? PR_ESC_HTML : PR_ESC_MARKDOWN;
     if (pr_mustache_render(text, len, tpl, doc, &bl, esc, &o, &err) < 0) {
@@ -516,24 +448,16 @@ static int build_pairs(pr_store *st, char **refs, char **keys, size_t nkeys,
 
 static int emit(json_t *doc, const char *tpl, const char *out, int json)
 {
-    int rc = 0;
     if (tpl)
         return render_template(doc, tpl, out);
-    if (json) {
-        char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-        size_t len = strlen(text);
-        text[len] = '\n';
-        if (pr_cli_write_file(out ? out : "-", text, len + 1) < 0)
-            rc = PR_EXIT_ERROR;
-        free(text);
-        return rc;
-    }
+    if (json)
+        return pr_cli_print_json(doc, out);
     pr_text_visible_json(doc, 0); /* names, labels and pairing keys come from the files */
     if (json_object_get(doc, "pairing"))
         print_paired(doc);
     else
         print_text(doc);
-    return fflush(stdout) != 0 ? PR_EXIT_ERROR : 0;
+    return 0;
 }
 
 static int parse_opt(int c, pr_compare_opts *o)

@@ -13,14 +13,14 @@
 #include <unistd.h>
 
 typedef struct progress {
-    int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *);
+    int (*push)(pr_run *, const pr_sample *, size_t, pr_error *, void *);
     void *payload;
     const char *name;
     unsigned long long next;
     unsigned long long seen;
 } progress;
 
-static int progress_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int progress_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *p)
 {
     progress *g = p;
     g->seen += n;
@@ -28,7 +28,7 @@ static int progress_push(void *p, pr_run *run, const pr_sample *s, size_t n, pr_
         fprintf(stderr, "\r%s: %llu samples…", g->name, g->seen);
         g->next += 1000000;
     }
-    return g->push(g->payload, run, s, n, err);
+    return g->push(run, s, n, err, g->payload);
 }
 
 static int parse_tag(const char *arg, char **key, char **value)
@@ -71,68 +71,83 @@ typedef struct shard_target {
     int index, count;  /* index -1: each input's own meta "shard" says */
 } shard_target;
 
-static int ingest_one(pr_store *st, const char *path, const char *name, const shard_target *shard,
-                      const pr_parser *forced,
-                      char **tags, int ntags, json_t *user_meta, const pr_parse_opts *popts,
-                      int force, int quiet, pr_ingest_result *out)
+/* What the options ask for. */
+typedef struct ingest_args {
+    const char *store, *name, *metafile;
+    const pr_parser *forced;
+    const char **tags; /* KEY=VALUE, as typed */
+    int ntags, force, quiet;
+    shard_target shard;
+    pr_parse_opts po;
+    json_t *user_meta; /* --meta FILE's object */
+} ingest_args;
+
+/* The input at path and the parser for it (--format, else its content's). */
+static int open_input(const ingest_args *a, const char *path, pr_input **in,
+                      const pr_parser **p)
 {
     pr_error err;
     pr_error_clear(&err);
-    pr_input *in = pr_input_open(path, &err);
-    if (!in) {
+    *in = pr_input_open(path, &err);
+    if (!*in) {
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
     }
-    const pr_parser *p = forced;
-    if (!p) {
+    *p = a->forced;
+    if (!*p) {
         size_t got;
-        const unsigned char *head = pr_input_peek(in, PR_SNIFF_WINDOW, &got);
-        p = pr_parser_sniff(head, got, NULL);
-        if (!p) {
+        const unsigned char *head = pr_input_peek(*in, PR_SNIFF_WINDOW, &got);
+        *p = pr_parser_sniff(head, got, NULL);
+        if (!*p) {
             pr_cli_errorf("%s: unrecognised format (name one with --format; `perfreport formats` "
-                          "lists them)", pr_input_name(in));
-            pr_input_close(in);
+                          "lists them)", pr_input_name(*in));
+            pr_input_close(*in);
             return PR_EXIT_ERROR;
         }
     }
-    pr_ingest *ing;
-    if ((shard->run_id ? pr_ingest_begin_shard(st, &ing, shard->run_id, shard->index,
-                                               shard->count, path, &err)
-                       : pr_ingest_begin(st, &ing, name, path, &err)) < 0) {
-        pr_cli_print_error(&err);
-        pr_input_close(in);
-        return PR_EXIT_ERROR;
-    }
-    pr_sink *sink = pr_ingest_sink(ing);
-    /* the run's earlier inputs (ab's text beside its -g file…) are joined with this one after
-     * the parse, in an order of their own (parsers/join.h); --split-runs makes new runs */
-    pr_run *joined = popts->split_runs ? NULL : sink->run;
-    json_t *parts = joined ? pr_join_begin(joined) : NULL;
-    pr_run_set_format(sink->run, p->name, p->tool);
-    for (int i = 0; i < ntags; i++) {
+    return 0;
+}
+
+/* The run's tags and --meta from the options. */
+static void label_run(const ingest_args *a, pr_run *run)
+{
+    for (int i = 0; i < a->ntags; i++) {
         char *k = NULL, *v = NULL;
-        if (parse_tag(tags[i], &k, &v) == 0)
-            pr_run_tag(sink->run, k, v);
+        if (parse_tag(a->tags[i], &k, &v) == 0)
+            pr_run_tag(run, k, v);
         free(k);
         free(v);
     }
-    if (user_meta) /* --meta: the report metadata (purpose, versions…) kept with the run */
-        pr_run_meta_set(sink->run, "report", json_deep_copy(user_meta));
+    if (a->user_meta) /* --meta: the report metadata (purpose, versions…) kept with the run */
+        pr_run_meta_set(run, "report", json_deep_copy(a->user_meta));
+}
+
+/* Parses the input into the sink (a progress line on a terminal), joined with the run's
+ * earlier inputs; an input cut short is a warning. */
+static int parse_input(const ingest_args *a, const char *path, pr_input *in, const pr_parser *p,
+                       pr_sink *sink, pr_error *err)
+{
+    /* the run's earlier inputs (ab's text beside its -g file…) are joined with this one after
+     * the parse, in an order of their own (parsers/join.h); --split-runs makes new runs */
+    pr_run *joined = a->po.split_runs ? NULL : sink->run;
+    json_t *parts = joined ? pr_join_begin(joined) : NULL;
+    pr_run_set_format(sink->run, p->name, p->tool);
+    label_run(a, sink->run);
     progress g = {sink->push, sink->payload, pr_input_name(in), 1000000, 0};
-    int tty = !quiet && isatty(2);
+    int tty = !a->quiet && isatty(2);
     if (tty) {
         sink->push = progress_push;
         sink->payload = &g;
     }
     sink->in = in; /* positions for the sink's own warnings */
     sink->line = 0;
-    int rc = p->parse(in, sink, popts, &err);
+    int rc = p->parse(in, sink, &a->po, err);
     if (rc == PR_ETRUNC) {
-        pr_cli_print_warning(&err);
+        pr_cli_print_warning(err);
         rc = 0;
     }
     if (rc == 0)
-        rc = pr_sink_flush(sink, &err);
+        rc = pr_sink_flush(sink, err);
     sink->in = NULL;
     sink->line = 0;
     if (parts)
@@ -143,8 +158,56 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const sh
         sink->payload = g.payload;
     }
     if (rc == 0)
-        rc = pr_input_drain(in, &err);
-    if (rc < 0) {
+        rc = pr_input_drain(in, err);
+    return rc;
+}
+
+/* The line that says where an input went. */
+static void report_ingest(const char *input, const pr_parser *p, const pr_ingest_result *res,
+                          int summary_only, int has_summary)
+{
+    char *runname = pr_text_visible_dup(res->name, 0); /* from the file (Vegeta's attack) */
+    if (res->shard_count)
+        printf("%s: %s, %lld samples -> run %lld '%s' as shard %d of %d (%d of %d in)\n", input,
+               p->name, (long long)res->samples, (long long)res->run_id, runname,
+               res->shard_index, res->shard_count, res->shards_landed, res->shard_count);
+    else if (summary_only)
+        printf("%s: %s, summary only -> run %lld '%s'\n", input, p->name,
+               (long long)res->run_id, runname);
+    else if (res->samples == 0 && has_summary)
+        printf("%s: %s, printed summary attached -> run %lld '%s'\n", input, p->name,
+               (long long)res->run_id, runname);
+    else if (res->runs > 1)
+        printf("%s: %s, %lld samples -> %d runs (last %lld)\n", input, p->name,
+               (long long)res->samples, res->runs, (long long)res->run_id);
+    else
+        printf("%s: %s, %lld samples -> run %lld '%s'\n", input, p->name,
+               (long long)res->samples, (long long)res->run_id, runname);
+    free(runname);
+}
+
+/* One input, one transaction: into the run `name` (NULL: a new one) or the --run-id shard. */
+static int ingest_one(pr_store *st, const ingest_args *a, const char *path, const char *name,
+                      pr_ingest_result *out)
+{
+    pr_input *in;
+    const pr_parser *p;
+    int rc = open_input(a, path, &in, &p);
+    if (rc)
+        return rc;
+    pr_error err;
+    pr_error_clear(&err);
+    pr_ingest *ing;
+    const shard_target *shard = &a->shard;
+    if ((shard->run_id ? pr_ingest_begin_shard(st, &ing, shard->run_id, shard->index,
+                                               shard->count, path, &err)
+                       : pr_ingest_begin(st, &ing, name, path, &err)) < 0) {
+        pr_cli_print_error(&err);
+        pr_input_close(in);
+        return PR_EXIT_ERROR;
+    }
+    pr_sink *sink = pr_ingest_sink(ing);
+    if ((rc = parse_input(a, path, in, p, sink, &err)) < 0) {
         pr_cli_print_error(&err);
         pr_ingest_abort(ing);
         pr_input_close(in);
@@ -155,39 +218,188 @@ static int ingest_one(pr_store *st, const char *path, const char *name, const sh
     int summary_only = sink->run->summary_only && sink->run->samples == 0;
     int has_summary = sink->run->summary != NULL;
     pr_ingest_result res;
-    rc = pr_ingest_commit(ing, sha, force, &res, &err);
-    char *runname = pr_text_visible_dup(res.name, 0); /* from the file (Vegeta's attack) */
-    summary_only &= res.samples == 0;
-    if (rc < 0) {
+    rc = pr_ingest_commit(ing, sha, a->force, &res, &err);
+    if (rc < 0)
         pr_cli_print_error(&err);
-    } else if (res.duplicate_of) {
-        if (!quiet)
-            fprintf(stderr, "perfreport: %s: already ingested as run %d; skipped (--force to "
-                            "ingest again)\n", pr_input_name(in), res.duplicate_of);
-    } else if (!quiet) {
-        if (res.shard_count)
-            printf("%s: %s, %lld samples -> run %lld '%s' as shard %d of %d (%d of %d in)\n",
-                   pr_input_name(in), p->name, (long long)res.samples, (long long)res.run_id,
-                   runname, res.shard_index, res.shard_count, res.shards_landed,
-                   res.shard_count);
-        else if (summary_only)
-            printf("%s: %s, summary only -> run %lld '%s'\n", pr_input_name(in), p->name,
-                   (long long)res.run_id, runname);
-        else if (res.samples == 0 && has_summary)
-            printf("%s: %s, printed summary attached -> run %lld '%s'\n", pr_input_name(in),
-                   p->name, (long long)res.run_id, runname);
-        else if (res.runs > 1)
-            printf("%s: %s, %lld samples -> %d runs (last %lld)\n", pr_input_name(in), p->name,
-                   (long long)res.samples, res.runs, (long long)res.run_id);
-        else
-            printf("%s: %s, %lld samples -> run %lld '%s'\n", pr_input_name(in), p->name,
-                   (long long)res.samples, (long long)res.run_id, runname);
-    }
-    free(runname);
+    else if (res.duplicate_of && !a->quiet)
+        fprintf(stderr, "perfreport: %s: already ingested as run %d; skipped (--force to "
+                        "ingest again)\n", pr_input_name(in), res.duplicate_of);
+    else if (!res.duplicate_of && !a->quiet)
+        report_ingest(pr_input_name(in), p, &res, summary_only && res.samples == 0, has_summary);
     pr_input_close(in);
     if (rc == 0 && !res.duplicate_of)
         *out = res;
     return rc < 0 ? PR_EXIT_ERROR : 0;
+}
+
+/* The long options without a short form. */
+enum {
+    OPT_JTL_COLUMNS = 256, OPT_JTL_TIME_FORMAT, OPT_TZ, OPT_JTL_TIMESTAMP, OPT_SPLIT_RUNS,
+    OPT_RECOVER, OPT_SUBRESULTS, OPT_META, OPT_RUN_ID, OPT_SHARD
+};
+
+static int parse_opt(ingest_args *a, int c, const char *arg)
+{
+    char *k, *v, extra;
+    switch (c) {
+    case 'S': a->store = arg; return 0;
+    case 'n': a->name = arg; return 0;
+    case 'F': a->force = 1; return 0;
+    case 'q': a->quiet = 1; return 0;
+    case 't':
+        if (parse_tag(arg, &k, &v) < 0) {
+            pr_cli_errorf("--tag expects KEY=VALUE, got '%s'", arg);
+            return PR_EXIT_USAGE;
+        }
+        free(k);
+        free(v);
+        a->tags[a->ntags++] = arg;
+        return 0;
+    case 'f':
+        if (!(a->forced = pr_parser_find(arg))) {
+            pr_cli_errorf("unknown format '%s' (see perfreport formats)", arg);
+            return PR_EXIT_USAGE;
+        }
+        return 0;
+    case OPT_JTL_COLUMNS: a->po.jtl_columns = arg; return 0;
+    case OPT_JTL_TIME_FORMAT: a->po.jtl_time_format = arg; return 0;
+    case OPT_TZ: a->po.tz = arg; return 0;
+    case OPT_JTL_TIMESTAMP:
+        if (strcmp(arg, "end") && strcmp(arg, "start")) {
+            pr_cli_errorf("--jtl-timestamp expects start or end");
+            return PR_EXIT_USAGE;
+        }
+        a->po.jtl_timestamp_end = !strcmp(arg, "end");
+        return 0;
+    case OPT_SPLIT_RUNS: a->po.split_runs = 1; return 0;
+    case OPT_RECOVER: a->po.recover = 1; return 0;
+    case OPT_META: a->metafile = arg; return 0;
+    case OPT_RUN_ID: a->shard.run_id = arg; return 0;
+    case OPT_SHARD:
+        if (sscanf(arg, "%d/%d%c", &a->shard.index, &a->shard.count, &extra) != 2 ||
+            a->shard.count < 1 || a->shard.index < 0 || a->shard.index >= a->shard.count) {
+            pr_cli_errorf("--shard %s: expected I/N with 0 <= I < N", arg);
+            return PR_EXIT_USAGE;
+        }
+        return 0;
+    case OPT_SUBRESULTS:
+        a->po.subresults = !strcmp(arg, "include") ? PR_SUB_INCLUDE
+                           : !strcmp(arg, "only") ? PR_SUB_ONLY
+                           : !strcmp(arg, "exclude") ? PR_SUB_EXCLUDE : -1;
+        if (a->po.subresults < 0) {
+            pr_cli_errorf("--subresults expects exclude, include or only");
+            return PR_EXIT_USAGE;
+        }
+        return 0;
+    default: return PR_EXIT_USAGE;
+    }
+}
+
+/* The inputs named after the options: at least one, stdin at most once, a shard alone. */
+static int check_inputs(const ingest_args *a, int argc, char **argv)
+{
+    if (optind >= argc) {
+        pr_cli_errorf("ingest: no input files (use - for stdin)");
+        return PR_EXIT_USAGE;
+    }
+    if (a->shard.count && (!a->shard.run_id || argc - optind > 1 || a->name)) {
+        pr_cli_errorf("--shard I/N lands one input in the shared run --run-id ID (without --name)");
+        return PR_EXIT_USAGE;
+    }
+    int dashes = 0; /* a pipe or file on stdin ends once: the next '-' would read nothing */
+    for (int i = optind; i < argc; i++)
+        dashes += !strcmp(argv[i], "-");
+    if (dashes > 1 && !isatty(0)) {
+        pr_cli_errorf("ingest: '-' given %d times: stdin can be read only once", dashes);
+        return PR_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* --meta FILE: a JSON object. */
+static int load_meta(ingest_args *a)
+{
+    if (!a->metafile)
+        return 0;
+    json_error_t je;
+    a->user_meta = json_load_file(a->metafile, 0, &je);
+    if (json_is_object(a->user_meta))
+        return 0;
+    pr_cli_errorf("%s:%d:%d: %s", a->metafile, je.line, je.column,
+                  a->user_meta ? "expected a JSON object" : je.text);
+    json_decref(a->user_meta);
+    a->user_meta = NULL;
+    return PR_EXIT_USAGE;
+}
+
+static int parse_args(ingest_args *a, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"store", required_argument, NULL, 'S'},
+        {"name", required_argument, NULL, 'n'},
+        {"tag", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'f'},
+        {"force", no_argument, NULL, 'F'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"jtl-columns", required_argument, NULL, OPT_JTL_COLUMNS},
+        {"jtl-time-format", required_argument, NULL, OPT_JTL_TIME_FORMAT},
+        {"tz", required_argument, NULL, OPT_TZ},
+        {"jtl-timestamp", required_argument, NULL, OPT_JTL_TIMESTAMP},
+        {"split-runs", no_argument, NULL, OPT_SPLIT_RUNS},
+        {"recover", no_argument, NULL, OPT_RECOVER},
+        {"subresults", required_argument, NULL, OPT_SUBRESULTS},
+        {"meta", required_argument, NULL, OPT_META},
+        {"run-id", required_argument, NULL, OPT_RUN_ID},
+        {"shard", required_argument, NULL, OPT_SHARD},
+        {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
+    a->tags = pr_xcalloc((size_t)argc, sizeof *a->tags);
+    a->quiet = pr_cli_quiet();
+    a->shard = (shard_target){NULL, -1, 0};
+    int c, rc = 0;
+    optind = 1;
+    while (rc == 0 && (c = getopt_long(argc, argv, "n:t:f:q", longopts, NULL)) != -1)
+        rc = parse_opt(a, c, optarg);
+    if (rc == 0)
+        rc = check_inputs(a, argc, argv);
+    return rc ? rc : load_meta(a);
+}
+
+/* Every input in turn. Without --name, inputs of one command that share a base name (ab's
+ * run.txt, run.tsv and run.csv) form one run, named after that base name. Then the views of
+ * the runs changed. *stored: an input landed. */
+static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n, int *stored)
+{
+    char **bases = pr_xcalloc((size_t)n + 1, sizeof *bases);
+    int64_t *landed = NULL; /* runs changed, for the views */
+    size_t nlanded = 0, caplanded = 0;
+    int rc = 0;
+    for (int i = 0; i < n; i++)
+        bases[i] = base_of(inputs[i]);
+    for (int i = 0; i < n; i++) {
+        const char *use = a->name;
+        for (int j = 0; !use && strcmp(inputs[i], "-") && j < n; j++)
+            if (j != i && !strcmp(bases[i], bases[j]))
+                use = bases[i];
+        pr_ingest_result res = {0};
+        int r = ingest_one(st, a, inputs[i], use, &res);
+        if (r)
+            rc = r;
+        else
+            *stored = 1;
+        for (int k = 0; k < res.runs; k++) {
+            landed = pr_xgrow(landed, &caplanded, nlanded + 1, sizeof *landed);
+            landed[nlanded++] = res.run_id - res.runs + 1 + k;
+        }
+    }
+    int v = pr_cli_update_views(st, landed, nlanded);
+    if (v && !rc)
+        rc = v;
+    free(landed);
+    for (int i = 0; i < n; i++)
+        free(bases[i]);
+    free(bases);
+    return rc;
 }
 
 /* A store this command created but stored nothing in is removed, so a failed first ingest
@@ -211,166 +423,21 @@ static void remove_new_store(pr_store *st, const char *path)
 
 static int run(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"store", required_argument, NULL, 'S'},  {"name", required_argument, NULL, 'n'},
-        {"tag", required_argument, NULL, 't'},    {"format", required_argument, NULL, 'f'},
-        {"force", no_argument, NULL, 'F'},        {"quiet", no_argument, NULL, 'q'},
-        {"jtl-columns", required_argument, NULL, 1}, {"jtl-time-format", required_argument, NULL, 2},
-        {"tz", required_argument, NULL, 3},       {"jtl-timestamp", required_argument, NULL, 4},
-        {"split-runs", no_argument, NULL, 5},     {"recover", no_argument, NULL, 6},
-        {"subresults", required_argument, NULL, 7}, {"meta", required_argument, NULL, 8},
-        {"run-id", required_argument, NULL, 9},   {"shard", required_argument, NULL, 10},
-        {NULL, 0, NULL, 0}};
-    const char *store = NULL, *name = NULL, *metafile = NULL;
-    const pr_parser *forced = NULL;
-    char **tags = pr_xcalloc((size_t)argc, sizeof *tags);
-    int ntags = 0, force = 0, quiet = pr_cli_quiet(), c, rc = 0;
-    shard_target shard = {NULL, -1, 0};
-    pr_parse_opts po;
-    memset(&po, 0, sizeof po);
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "n:t:f:q", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'S': store = optarg; break;
-        case 'n': name = optarg; break;
-        case 't': {
-            char *k, *v;
-            if (parse_tag(optarg, &k, &v) < 0) {
-                pr_cli_errorf("--tag expects KEY=VALUE, got '%s'", optarg);
-                free(tags);
-                return PR_EXIT_USAGE;
-            }
-            free(k);
-            free(v);
-            tags[ntags++] = optarg;
-            break;
-        }
-        case 'f':
-            forced = pr_parser_find(optarg);
-            if (!forced) {
-                pr_cli_errorf("unknown format '%s' (see perfreport formats)", optarg);
-                free(tags);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        case 'F': force = 1; break;
-        case 'q': quiet = 1; break;
-        case 1: po.jtl_columns = optarg; break;
-        case 2: po.jtl_time_format = optarg; break;
-        case 3: po.tz = optarg; break;
-        case 4:
-            if (strcmp(optarg, "end") && strcmp(optarg, "start")) {
-                pr_cli_errorf("--jtl-timestamp expects start or end");
-                free(tags);
-                return PR_EXIT_USAGE;
-            }
-            po.jtl_timestamp_end = !strcmp(optarg, "end");
-            break;
-        case 5: po.split_runs = 1; break;
-        case 8: metafile = optarg; break;
-        case 6: po.recover = 1; break;
-        case 9: shard.run_id = optarg; break;
-        case 10: {
-            char extra;
-            if (sscanf(optarg, "%d/%d%c", &shard.index, &shard.count, &extra) != 2 ||
-                shard.count < 1 || shard.index < 0 || shard.index >= shard.count) {
-                pr_cli_errorf("--shard %s: expected I/N with 0 <= I < N", optarg);
-                free(tags);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        }
-        case 7:
-            po.subresults = !strcmp(optarg, "include") ? PR_SUB_INCLUDE
-                            : !strcmp(optarg, "only") ? PR_SUB_ONLY
-                            : !strcmp(optarg, "exclude") ? PR_SUB_EXCLUDE : -1;
-            if (po.subresults < 0) {
-                pr_cli_errorf("--subresults expects exclude, include or only");
-                free(tags);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        default: free(tags); return PR_EXIT_USAGE;
-        }
-    }
-    if (optind >= argc) {
-        pr_cli_errorf("ingest: no input files (use - for stdin)");
-        free(tags);
-        return PR_EXIT_USAGE;
-    }
-    if (shard.count && (!shard.run_id || argc - optind > 1 || name)) {
-        pr_cli_errorf("--shard I/N lands one input in the shared run --run-id ID (without --name)");
-        free(tags);
-        return PR_EXIT_USAGE;
-    }
-    int dashes = 0; /* a pipe or file on stdin ends once: the next '-' would read nothing */
-    for (int i = optind; i < argc; i++)
-        dashes += !strcmp(argv[i], "-");
-    if (dashes > 1 && !isatty(0)) {
-        pr_cli_errorf("ingest: '-' given %d times: stdin can be read only once", dashes);
-        free(tags);
-        return PR_EXIT_USAGE;
-    }
-    json_t *user_meta = NULL;
-    if (metafile) {
-        json_error_t je;
-        user_meta = json_load_file(metafile, 0, &je);
-        if (!json_is_object(user_meta)) {
-            pr_cli_errorf("%s:%d:%d: %s", metafile, je.line, je.column,
-                          user_meta ? "expected a JSON object" : je.text);
-            json_decref(user_meta);
-            free(tags);
-            return PR_EXIT_USAGE;
-        }
-    }
+    ingest_args a;
     pr_store *st;
-    const char *store_path = store ? store : pr_cli_store_path();
+    int rc = parse_args(&a, argc, argv);
+    const char *store_path = a.store ? a.store : pr_cli_store_path();
     int store_existed = pr_store_target_is_pg(store_path) || access(store_path, F_OK) == 0;
-    if ((rc = pr_cli_open_store(store, 1, &st)) != 0) {
-        json_decref(user_meta);
-        free(tags);
-        return rc;
-    }
-    int stored = 0;
-    /* Without --name, inputs of one command that share a base name (ab's run.txt, run.tsv
-     * and run.csv) form one run, named after that base name. */
-    char **bases = pr_xcalloc((size_t)argc, sizeof *bases);
-    int64_t *landed = NULL; /* runs changed, for the views */
-    size_t nlanded = 0, caplanded = 0;
-    for (int i = optind; i < argc; i++)
-        bases[i] = base_of(argv[i]);
-    for (int i = optind; i < argc; i++) {
-        const char *use = name;
-        if (!use && strcmp(argv[i], "-")) {
-            for (int j = optind; j < argc; j++)
-                if (j != i && !strcmp(bases[i], bases[j]))
-                    use = bases[i];
-        }
-        pr_ingest_result res = {0};
-        int r = ingest_one(st, argv[i], use, &shard, forced, tags, ntags, user_meta, &po, force,
-                           quiet, &res);
-        if (r)
-            rc = r;
+    if (rc == 0 && (rc = pr_cli_open_store(a.store, 1, &st)) == 0) {
+        int stored = 0;
+        rc = ingest_all(st, &a, argv + optind, argc - optind, &stored);
+        if (!store_existed && !stored)
+            remove_new_store(st, store_path);
         else
-            stored = 1;
-        for (int k = 0; k < res.runs; k++) {
-            landed = pr_xgrow(landed, &caplanded, nlanded + 1, sizeof *landed);
-            landed[nlanded++] = res.run_id - res.runs + 1 + k;
-        }
+            pr_store_close(st);
     }
-    int v = pr_cli_update_views(st, landed, nlanded);
-    if (v && !rc)
-        rc = v;
-    free(landed);
-    for (int i = optind; i < argc; i++)
-        free(bases[i]);
-    free(bases);
-    json_decref(user_meta);
-    if (!store_existed && !stored)
-        remove_new_store(st, store_path);
-    else
-        pr_store_close(st);
-    free(tags);
+    json_decref(a.user_meta);
+    free(a.tags);
     return rc;
 }
 

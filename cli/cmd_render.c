@@ -4,7 +4,6 @@
 #include "analysis/threshold.h"
 #include "cli/cli.h"
 #include "cli/common.h"
-#include "cli/selection.h"
 #include "cli/study.h"
 #include "model/buf.h"
 #include "model/lex.h"
@@ -18,69 +17,9 @@
 #include "render/study_page.h"
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static int is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    pr_buf b = PR_BUF_INIT;
-    b.max = PR_TPL_MAX_BYTES * 16;
-    char tmp[65536];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-        pr_buf_append(&b, tmp, n);
-    int bad = ferror(f) || b.overflow;
-    fclose(f);
-    if (bad) {
-        pr_buf_dispose(&b);
-        return NULL;
-    }
-    *len = b.len;
-    return pr_buf_steal(&b);
-}
-
-/* cli/common.h: the --meta object made ready for templates. */
-void pr_cli_prepare_meta(json_t *meta)
-{
-    const char *k;
-    json_t *v;
-    json_t *add = json_object();
-    json_object_foreach(meta, k, v) {
-        if (!json_is_object(v))
-            continue;
-        json_t *list = json_array();
-        const char *k2;
-        json_t *v2;
-        json_object_foreach(v, k2, v2) {
-            json_t *e = json_object();
-            json_object_set_new(e, "key", json_string(k2));
-            json_object_set(e, "value", v2);
-            json_array_append_new(list, e);
-        }
-        char name[256];
-        snprintf(name, sizeof name, "%s_list", k);
-        json_object_set_new(add, name, list);
-    }
-    json_object_update(meta, add);
-    json_decref(add);
-    pr_study_meta_sections(meta);
-    static const char *const env[] = {"versions", "hardware", "topology", "tuning"};
-    int has = 0;
-    for (size_t i = 0; i < 4; i++)
-        has |= json_object_get(meta, env[i]) != NULL;
-    json_object_set_new(meta, "has_environment", json_boolean(has));
-}
 
 /* mkdir -p of the folders above path. */
 static int make_parent_dirs(const char *path)
@@ -103,7 +42,7 @@ typedef struct pts_ctx {
 } pts_ctx;
 
 /* Loads a run's points for the latency-over-time chart (run NULL: releases them). */
-static int load_points(void *payload, json_t *run, pr_chart_points *out, pr_error *err)
+static int load_points(json_t *run, pr_chart_points *out, pr_error *err, void *payload)
 {
     pts_ctx *pc = payload;
     pr_points_dispose(&pc->p);
@@ -134,24 +73,11 @@ typedef struct render_args {
     pr_report_opts o;
 } render_args;
 
-/* Parses one --max/--min argument or a --thresholds file into a->ts. */
+/* --max (X), --min (Y) or --thresholds (T) into a->ts. */
 static int add_thresholds(render_args *a, int c, const char *arg)
 {
-    pr_error err;
-    if (c == 'T') {
-        if (pr_threshold_read_file(arg, &a->ts, &a->nts, &a->tcap, &err) < 0) {
-            pr_cli_print_error(&err);
-            return -1;
-        }
-        return 0;
-    }
-    a->ts = pr_xgrow(a->ts, &a->tcap, a->nts + 1, sizeof *a->ts);
-    if (pr_threshold_parse(&a->ts[a->nts], arg, c == 'X', &err) < 0) {
-        pr_cli_errorf("%s", err.msg);
-        return -1;
-    }
-    a->nts++;
-    return 0;
+    return pr_cli_add_thresholds(&a->ts, &a->nts, &a->tcap, c == 'T' ? 'f' : c == 'X' ? 'x' : 'n',
+                                 arg);
 }
 
 static int parse_args(render_args *a, int argc, char **argv)
@@ -227,32 +153,6 @@ static int parse_args(render_args *a, int argc, char **argv)
     return 0;
 }
 
-/* The template: a file path wins, else a built-in name; tpl_dir gets the file's folder. */
-static int load_template(const char *tname, char **text, size_t *len, char *tpl_dir, size_t dsize)
-{
-    pr_error err;
-    pr_error_clear(&err);
-    if (is_file(tname)) {
-        *text = read_all(tname, len);
-        if (!*text) {
-            pr_cli_errorf("%s: cannot read template: %s", tname, strerror(errno));
-            return PR_EXIT_ERROR;
-        }
-        char *copy = pr_xstrdup(tname);
-        snprintf(tpl_dir, dsize, "%s", dirname(copy));
-        free(copy);
-        return 0;
-    }
-    pr_tpl_builtin bt = {NULL, NULL};
-    pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
-    if (bl.load(bl.payload, tname, text, len, &err) < 0) {
-        pr_cli_errorf("no template '%s': not a file and not a built-in (perfreport templates "
-                      "lists them)", tname);
-        return PR_EXIT_USAGE;
-    }
-    return 0;
-}
-
 /* The metadata: --meta FILE wins, else what ingest --meta stored with the first run. Its
  * "thresholds" (["max p99=250ms", …]) join the command line's. */
 static int load_meta(render_args *a, json_t *ctx, json_t **out)
@@ -298,24 +198,19 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
 {
     pr_error err;
     pr_error_clear(&err);
-    pr_store *st;
-    int rc;
-    if ((rc = pr_cli_open_store(a->store, 0, &st)) != 0)
-        return rc;
     /* the percentiles --max/--min name (meta thresholds are read with the model below) */
     pr_threshold_add_percentiles(&a->o, a->ts, a->nts);
-    int64_t *ids = NULL;
-    size_t n = 0;
     json_t *ctx = NULL;
-    rc = pr_cli_select_runs(st, runs, nruns, &ids, &n);
-    if (rc == 0 && a->study.on)
-        rc = pr_cli_study_build(&a->study, st, ids, n, &a->o, &ctx);
-    else if (rc == 0 && pr_report_build(st, ids, n, a->merge, &a->o, &ctx, &err) < 0) {
-        pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
+    int rc;
+    if (a->study.on) {
+        pr_cli_runs sel;
+        rc = pr_cli_runs_open(&sel, a->store, runs, nruns, 0);
+        if (rc == 0)
+            rc = pr_cli_study_build(&a->study, sel.st, sel.ids, sel.n, &a->o, &ctx);
+        pr_cli_runs_close(&sel);
+    } else {
+        rc = pr_cli_report(a->store, runs, nruns, a->merge, &a->o, &ctx);
     }
-    free(ids);
-    pr_store_close(st);
     if (rc == 0)
         pr_cli_warn_bounded(ctx);
     json_t *meta = NULL;
@@ -419,7 +314,7 @@ static int run(int argc, char **argv)
     pr_buf out = PR_BUF_INIT;
     int rc = parse_args(&a, argc, argv);
     if (rc == 0)
-        rc = load_template(a.tname, &text, &len, tpl_dir, sizeof tpl_dir);
+        rc = pr_cli_load_template(a.tname, &text, &len, tpl_dir, sizeof tpl_dir);
     int html_tpl = pr_cli_is_html(a.tname);
     int want_html = a.format ? !strcmp(a.format, "html") : (pr_cli_is_html(a.output) || html_tpl);
     if (rc == 0 && a.data) {

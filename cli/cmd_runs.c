@@ -78,24 +78,15 @@ static int runs_main(int argc, char **argv)
     const char *store = NULL;
     if (parse_store_opt(argc, argv, &store))
         return PR_EXIT_USAGE;
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
+    pr_cli_runs sel;
+    int rc = pr_cli_runs_open(&sel, store, argv + optind, argc - optind, PR_CLI_RUNS_EMPTY_OK);
     if (rc)
         return rc;
-    int64_t *ids;
-    size_t n, nrows = 0;
+    pr_store *st = sel.st;
+    int64_t *ids = sel.ids;
+    size_t n = sel.n, nrows = 0;
     pr_error err;
     pr_error_clear(&err);
-    if (optind < argc)
-        rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
-    else if (pr_store_list_runs(st, &ids, &n, &err) < 0) {
-        pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
-    }
-    if (rc) {
-        pr_store_close(st);
-        return rc;
-    }
     run_row *rows = pr_xcalloc(n + 1, sizeof *rows);
     size_t wname = 24, wtool = 10, wformat = 20; /* at least as wide as before; more if needed */
     for (size_t i = 0; i < n; i++) {
@@ -142,8 +133,7 @@ static int runs_main(int argc, char **argv)
         free(rows[i].note);
     }
     free(rows);
-    free(ids);
-    pr_store_close(st);
+    pr_cli_runs_close(&sel);
     return rc;
 }
 
@@ -163,25 +153,19 @@ static int rm_main(int argc, char **argv)
         pr_cli_errorf("rm: name the runs to remove");
         return PR_EXIT_USAGE;
     }
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
-    if (rc)
-        return rc;
-    int64_t *ids = NULL;
-    size_t n = 0;
-    rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
+    pr_cli_runs sel;
+    int rc = pr_cli_runs_open(&sel, store, argv + optind, argc - optind, 0);
     pr_error err;
     pr_error_clear(&err);
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        if (pr_store_remove(st, ids[i], &err) < 0) {
+    for (size_t i = 0; rc == 0 && i < sel.n; i++) {
+        if (pr_store_remove(sel.st, sel.ids[i], &err) < 0) {
             pr_cli_print_error(&err);
             rc = PR_EXIT_ERROR;
         } else {
-            printf("removed run %lld\n", (long long)ids[i]);
+            printf("removed run %lld\n", (long long)sel.ids[i]);
         }
     }
-    free(ids);
-    pr_store_close(st);
+    pr_cli_runs_close(&sel);
     return rc;
 }
 
@@ -201,13 +185,8 @@ static int tag_main(int argc, char **argv)
         pr_cli_errorf("tag: usage: perfreport tag RUN KEY=VALUE… | KEY-");
         return PR_EXIT_USAGE;
     }
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
-    if (rc)
-        return rc;
-    int64_t *ids = NULL;
-    size_t n = 0;
-    rc = pr_cli_select_runs(st, argv + optind, 1, &ids, &n);
+    pr_cli_runs sel;
+    int rc = pr_cli_runs_open(&sel, store, argv + optind, 1, 0);
     pr_error err;
     pr_error_clear(&err);
     for (int i = optind + 1; rc == 0 && i < argc; i++) {
@@ -219,18 +198,17 @@ static int tag_main(int argc, char **argv)
         }
     }
     /* every run of the selection (a tag selection may name several) */
-    for (size_t k = 0; rc == 0 && k < n; k++)
+    for (size_t k = 0; rc == 0 && k < sel.n; k++)
         for (int i = optind + 1; rc == 0 && i < argc; i++) {
             char *arg = argv[i], *eq = strchr(arg, '=');
             char *key = eq ? pr_xstrndup(arg, (size_t)(eq - arg)) : pr_xstrndup(arg, strlen(arg) - 1);
-            if (pr_store_tag(st, ids[k], key, eq ? eq + 1 : NULL, &err) < 0) {
+            if (pr_store_tag(sel.st, sel.ids[k], key, eq ? eq + 1 : NULL, &err) < 0) {
                 pr_cli_print_error(&err);
                 rc = PR_EXIT_ERROR;
             }
             free(key);
         }
-    free(ids);
-    pr_store_close(st);
+    pr_cli_runs_close(&sel);
     return rc;
 }
 

@@ -151,10 +151,93 @@ static void print_headlines(json_t *s, int so)
         printf("  %-13s %s\n", i ? "" : "note", json_string_value(n));
 }
 
-static void print_run(json_t *r, int by_label)
+/* "status codes 200: 9, 404: 1": the samples' codes, else the ones a tool printed. */
+static void print_status_codes(json_t *r, json_t *s)
 {
-    json_t *s = json_object_get(r, "stats");
-    int so = json_is_true(json_object_get(r, "summary_only"));
+    json_t *codes = json_object_get(r, "status_codes");
+    size_t i;
+    json_t *c;
+    if (json_array_size(codes)) {
+        printf("  %-13s", "status codes");
+        json_array_foreach(codes, i, c) {
+            long long code = (long long)json_integer_value(json_object_get(c, "code"));
+            long long count = (long long)json_integer_value(json_object_get(c, "count"));
+            printf("%s", i ? ", " : " ");
+            if (code) /* 0: no status (no response, or a source that records none) */
+                printf("%lld: %lld", code, count);
+            else
+                printf("none: %lld", count);
+        }
+        printf("\n");
+    } else if (json_is_object(json_object_get(s, "status_codes"))) {
+        printf("  %-13s", "status codes");
+        const char *k;
+        int first = 1;
+        json_object_foreach(json_object_get(s, "status_codes"), k, c) {
+            printf("%s%s: %lld", first ? " " : ", ", k, (long long)json_integer_value(c));
+            first = 0;
+        }
+        printf("\n");
+    }
+}
+
+/* The first 10 error messages with their counts. */
+static void print_errors(json_t *errs)
+{
+    if (!json_array_size(errs))
+        return;
+    printf("  errors:\n");
+    size_t i;
+    json_t *e;
+    json_array_foreach(errs, i, e) {
+        if (i == 10) {
+            printf("    … %zu more (see --json)\n", json_array_size(errs) - 10);
+            break;
+        }
+        json_t *c = json_object_get(e, "count"); /* Vegeta's report prints none */
+        if (json_is_integer(c))
+            printf("    %8lld  ", (long long)json_integer_value(c));
+        else
+            printf("    %8s  ", "-");
+        const char *m = jstr(e, "message");
+        pr_cli_print_cell(m, pr_cli_text_width(m, (size_t)-1));
+        printf("\n");
+    }
+}
+
+/* The --by table: one row per label, the label column as wide as the longest (at most 60). */
+static void print_label_table(json_t *r, json_t *labels)
+{
+    size_t w = 5, i;
+    json_t *l;
+    json_array_foreach(labels, i, l) {
+        size_t n = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
+        if (n > w)
+            w = n;
+    }
+    if (w > 60)
+        w = 60;
+    json_t *grouping = json_object_get(r, "labels_grouping");
+    if (grouping)
+        printf("\n  %s: %s\n", jstr(r, "by"), jstr(grouping, "text"));
+    printf("\n  ");
+    pr_cli_print_cell(jstr(r, "by"), w);
+    printf(" %9s %8s %10s %10s %10s %10s %10s %10s %10s\n", "requests", "errors", "mean", "p50",
+           "p90", "p99", "max", "req/s", "ok/s");
+    json_array_foreach(labels, i, l) {
+        json_t *lat = json_object_get(l, "latency");
+        printf("  ");
+        pr_cli_print_cell(jstr(l, "label"), w);
+        printf(" %9lld %8s %10s %10s %10s %10s %10s %10s %10s\n",
+               (long long)json_integer_value(json_object_get(l, "requests")), jstr(l, "error_pct"),
+               jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"), jstr(lat, "p99"),
+               jstr(lat, "max"), jstr(l, "request_throughput"), jstr(l, "throughput"));
+    }
+}
+
+/* "run 1: name  (tool, format)", merged runs and the load. */
+static void print_run_title(json_t *r, json_t *s, int so)
+{
     printf("run %lld: %s  (%s, %s)", (long long)json_integer_value(json_object_get(r, "id")),
            jstr(r, "name"), jstr(r, "tool"), jstr(r, "format"));
     if (so)
@@ -184,6 +267,13 @@ static void print_run(json_t *r, int by_label)
     json_t *load = json_object_get(r, "load");
     if (json_is_string(json_object_get(load, "text")))
         printf("  %-13s %s\n", "load", jstr(load, "text"));
+}
+
+static void print_run(json_t *r, int by_label)
+{
+    json_t *s = json_object_get(r, "stats");
+    int so = json_is_true(json_object_get(r, "summary_only"));
+    print_run_title(r, s, so);
     print_headlines(s, so);
     print_latency_line("latency", s, "latency");
     if (!strcmp(jstr(s, "mode"), "histogram"))
@@ -199,88 +289,17 @@ static void print_run(json_t *r, int by_label)
     json_t *ap = json_object_get(s, "apdex");
     if (ap && json_is_number(json_object_get(ap, "score")))
         printf("  %-13s %.3f (T %s)\n", "apdex", json_number_value(json_object_get(ap, "score")),
-               "500 ms");
-    json_t *codes = json_object_get(r, "status_codes");
-    if (json_array_size(codes)) {
-        printf("  %-13s", "status codes");
-        size_t i;
-        json_t *c;
-        json_array_foreach(codes, i, c) {
-            long long code = (long long)json_integer_value(json_object_get(c, "code"));
-            printf("%s", i ? ", " : " ");
-            if (code) /* 0: no status (no response, or a source that records none) */
-                printf("%lld: %lld", code, (long long)json_integer_value(json_object_get(c, "count")));
-            else
-                printf("none: %lld", (long long)json_integer_value(json_object_get(c, "count")));
-        }
-        printf("\n");
-    } else if (json_is_object(json_object_get(s, "status_codes"))) {
-        printf("  %-13s", "status codes");
-        const char *k;
-        json_t *v;
-        int first = 1;
-        json_object_foreach(json_object_get(s, "status_codes"), k, v) {
-            printf("%s%s: %lld", first ? " " : ", ", k, (long long)json_integer_value(v));
-            first = 0;
-        }
-        printf("\n");
-    }
-    json_t *errs = json_object_get(r, "errors");
-    if (json_array_size(errs)) {
-        printf("  errors:\n");
-        size_t i;
-        json_t *e;
-        json_array_foreach(errs, i, e) {
-            if (i == 10) {
-                printf("    … %zu more (see --json)\n", json_array_size(errs) - 10);
-                break;
-            }
-            json_t *c = json_object_get(e, "count"); /* Vegeta's report prints none */
-            if (json_is_integer(c))
-                printf("    %8lld  ", (long long)json_integer_value(c));
-            else
-                printf("    %8s  ", "-");
-            const char *m = jstr(e, "message");
-            pr_cli_print_cell(m, pr_cli_text_width(m, (size_t)-1));
-            printf("\n");
-        }
-    }
+               jstr(ap, "t")); /* --apdex-t */
+    print_status_codes(r, s);
+    print_errors(json_object_get(r, "errors"));
     json_t *findings = json_object_get(r, "findings");
     if (json_array_size(findings)) {
         printf("  findings:\n");
         pr_findings_print(stdout, findings);
     }
     json_t *labels = json_object_get(r, "labels");
-    if (by_label && json_array_size(labels)) {
-        size_t w = 5, i;
-        json_t *l;
-        json_array_foreach(labels, i, l) {
-            size_t n = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
-            if (n > w)
-                w = n;
-        }
-        if (w > 60)
-            w = 60;
-        json_t *grouping = json_object_get(r, "labels_grouping");
-        if (grouping)
-            printf("\n  %s: %s\n", jstr(r, "by"), jstr(grouping, "text"));
-        printf("\n  ");
-        pr_cli_print_cell(jstr(r, "by"), w);
-        printf(" %9s %8s %10s %10s %10s %10s %10s %10s %10s\n", "requests", "errors", "mean",
-               "p50", "p90", "p99", "max", "req/s", "ok/s");
-        json_array_foreach(labels, i, l) {
-            json_t *lat = json_object_get(l, "latency");
-            json_t *rawl = json_object_get(l, "latency_ns");
-            printf("  ");
-            pr_cli_print_cell(jstr(l, "label"), w);
-            printf(" %9lld %8s %10s %10s %10s %10s %10s %10s %10s\n",
-                   (long long)json_integer_value(json_object_get(l, "requests")),
-                   jstr(l, "error_pct"), jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"),
-                   jstr(lat, "p99"), jstr(lat, "max"), jstr(l, "request_throughput"),
-                   jstr(l, "throughput"));
-            (void)rawl;
-        }
-    }
+    if (by_label && json_array_size(labels))
+        print_label_table(r, labels);
 }
 
 enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
@@ -348,7 +367,7 @@ static int tool_bounded(const pr_report_opts *o, const pr_run *run, int fmt)
     return 1;
 }
 
-static int vegeta_cb(void *payload, const pr_sample *s, size_t n)
+static int vegeta_cb(const pr_sample *s, size_t n, void *payload)
 {
     pr_vegeta_stats_add(payload, s, n);
     return 0;
@@ -380,7 +399,7 @@ static int print_vegeta(pr_store *st, const pr_run *run, int fmt, int bounded)
     return 0;
 }
 
-static int jmeter_cb(void *payload, const pr_sample *s, size_t n)
+static int jmeter_cb(const pr_sample *s, size_t n, void *payload)
 {
     pr_jstats_add(payload, s, n);
     return 0;
@@ -422,7 +441,7 @@ typedef struct ab_scan {
     size_t n, cap;
 } ab_scan;
 
-static int ab_cb(void *payload, const pr_sample *s, size_t n)
+static int ab_cb(const pr_sample *s, size_t n, void *payload)
 {
     ab_scan *a = payload;
     if (a->n + n > a->cap)
@@ -475,7 +494,7 @@ static int print_ab(pr_store *st, const pr_run *run, int bounded)
     return 0;
 }
 
-static int k6_cb(void *payload, const pr_sample *s, size_t n)
+static int k6_cb(const pr_sample *s, size_t n, void *payload)
 {
     pr_k6_add(payload, s, n);
     return 0;
@@ -512,13 +531,13 @@ static int print_k6(pr_store *st, const pr_run *run, int fmt, int k6_pct, int bo
     return 0;
 }
 
-static int gatling_cb(void *payload, const pr_sample *s, size_t n)
+static int gatling_cb(const pr_sample *s, size_t n, void *payload)
 {
     pr_gatling_add(payload, s, n);
     return 0;
 }
 
-static int locust_cb(void *payload, const pr_sample *s, size_t n)
+static int locust_cb(const pr_sample *s, size_t n, void *payload)
 {
     pr_locust_add(payload, s, n);
     return 0;
@@ -603,188 +622,188 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
     return rc;
 }
 
-static int parse_dur_arg(const char *opt, const char *arg, int64_t *ns)
+/* The long options without a short form. */
+enum {
+    OPT_FROM = 256, OPT_TO, OPT_SKIP_WARMUP, OPT_INTERVAL, OPT_APDEX_T, OPT_APDEX_F,
+    OPT_EXACT_LIMIT, OPT_NO_FINDINGS, OPT_TOP, OPT_PATTERNS
+};
+
+/* What the options ask for. */
+typedef struct summary_args {
+    const char *store, *format;
+    int fmt, json, by_label, merge;
+    int pct_rule;     /* print_tool_format's percentile rule: 1 JMeter's, 2 k6's, 0 exact */
+    int ab_pct, apdex_f_set;
+    pr_report_opts o;
+    char window[128]; /* the window options as typed, for the warning on empty windows */
+} summary_args;
+
+static int parse_percentiles(summary_args *a, const char *arg)
 {
-    if (pr_lex_duration(arg, strlen(arg), 1000000000, ns) < 0) {
-        pr_cli_errorf("%s expects a duration like 10s or 500ms, got '%s'", opt, arg);
-        return -1;
+    if (!strcmp(arg, "jmeter"))
+        a->pct_rule = 1;
+    else if (!strcmp(arg, "k6"))
+        a->pct_rule = 2;
+    else if (!strcmp(arg, "ab"))
+        a->ab_pct = 1;
+    else if (pr_report_parse_percentiles(&a->o, arg) < 0) {
+        pr_cli_errorf("--percentiles expects a list like 50,90,99.9 (at most %d)",
+                      PR_MAX_PERCENTILES);
+        return PR_EXIT_USAGE;
     }
     return 0;
 }
 
-static int run(int argc, char **argv)
+static int parse_opt(summary_args *a, int c, const char *arg)
 {
-    static const struct option longopts[] = {
-        {"store", required_argument, NULL, 'S'},    {"json", no_argument, NULL, 'j'},
-        {"by", required_argument, NULL, 'b'},       {"percentiles", required_argument, NULL, 'p'},
-        {"merge", no_argument, NULL, 'm'},          {"from", required_argument, NULL, 1},
-        {"to", required_argument, NULL, 2},         {"skip-warmup", required_argument, NULL, 3},
-        {"interval", required_argument, NULL, 4},   {"apdex-t", required_argument, NULL, 5},
-        {"apdex-f", required_argument, NULL, 6},    {"format", required_argument, NULL, 'f'},
-        {"exact-limit", required_argument, NULL, 7}, {"no-findings", no_argument, NULL, 8},
-        {"top", required_argument, NULL, 9},        {"patterns", required_argument, NULL, 10},
-        {NULL, 0, NULL, 0}};
-    const char *store = NULL, *format = "text";
-    int json = 0, by_label = 0, merge = 0, c, jmeter_pct = 0, ab_pct = 0, k6_pct = 0;
-    pr_report_opts o;
-    pr_report_opts_init(&o);
-    int apdex_f_set = 0;
-    char window[128] = ""; /* the window options as typed, for the warning on empty windows */
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "jb:p:mf:", longopts, NULL)) != -1) {
-        if (c >= 1 && c <= 3) {
-            size_t k = strlen(window);
-            snprintf(window + k, sizeof window - k, "%s%s %s", k ? " " : "",
-                     c == 1 ? "--from" : c == 2 ? "--to" : "--skip-warmup", optarg);
+    pr_report_opts *o = &a->o;
+    switch (c) {
+    case 'S': a->store = arg; return 0;
+    case 'j': a->json = 1; return 0;
+    case 'm': a->merge = 1; return 0;
+    case 'f': a->format = arg; return 0;
+    case 'p': return parse_percentiles(a, arg);
+    case 'b':
+        if (pr_report_parse_by(o, arg) < 0) {
+            pr_cli_errorf("--by expects up to 4 of label, url, method, status, error, thread, "
+                          "tag:KEY, url-pattern, label-pattern (e.g. --by url,status)");
+            return PR_EXIT_USAGE;
         }
-        switch (c) {
-        case 'S': store = optarg; break;
-        case 'j': json = 1; break;
-        case 'b':
-            if (pr_report_parse_by(&o, optarg) < 0) {
-                pr_cli_errorf("--by expects up to 4 of label, url, method, status, error, thread, "
-                              "tag:KEY, url-pattern, label-pattern (e.g. --by url,status)");
-                return PR_EXIT_USAGE;
-            }
-            by_label = 1;
-            break;
-        case 'p':
-            if (!strcmp(optarg, "jmeter")) {
-                jmeter_pct = 1;
-                break;
-            }
-            if (!strcmp(optarg, "ab")) {
-                ab_pct = 1;
-                break;
-            }
-            if (!strcmp(optarg, "k6")) {
-                k6_pct = 1;
-                break;
-            }
-            if (pr_report_parse_percentiles(&o, optarg) < 0) {
-                pr_cli_errorf("--percentiles expects a list like 50,90,99.9 (at most %d)",
-                              PR_MAX_PERCENTILES);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        case 'm': merge = 1; break;
-        case 1: if (parse_dur_arg("--from", optarg, &o.from_ns)) return PR_EXIT_USAGE; break;
-        case 2: if (parse_dur_arg("--to", optarg, &o.to_ns)) return PR_EXIT_USAGE; break;
-        case 3: if (parse_dur_arg("--skip-warmup", optarg, &o.from_ns)) return PR_EXIT_USAGE; break;
-        case 4: if (parse_dur_arg("--interval", optarg, &o.interval_ns)) return PR_EXIT_USAGE; break;
-        case 5:
-            if (pr_lex_duration(optarg, strlen(optarg), 1000000, &o.apdex_t_ns) < 0) {
-                pr_cli_errorf("--apdex-t expects a duration (ms if bare), got '%s'", optarg);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        case 6:
-            if (pr_lex_duration(optarg, strlen(optarg), 1000000, &o.apdex_f_ns) < 0) {
-                pr_cli_errorf("--apdex-f expects a duration (ms if bare), got '%s'", optarg);
-                return PR_EXIT_USAGE;
-            }
-            apdex_f_set = 1;
-            break;
-        case 'f': format = optarg; break;
-        case 8: o.findings = 0; break;
-        case 7:
-            if (pr_lex_i64(optarg, strlen(optarg), &o.exact_limit) < 0 || o.exact_limit < 0) {
-                pr_cli_errorf("--exact-limit expects a sample count");
-                return PR_EXIT_USAGE;
-            }
-            break;
-        case 9:
-        case 10:
-            if (pr_cli_rows_option(&o, c == 9 ? "--top" : "--patterns", optarg) < 0)
-                return PR_EXIT_USAGE;
-            break;
-        default: return PR_EXIT_USAGE;
+        a->by_label = 1;
+        return 0;
+    case OPT_FROM:
+        pr_cli_window_add(a->window, sizeof a->window, "--from", arg);
+        return pr_cli_parse_duration("--from", arg, 1000000000, &o->from_ns);
+    case OPT_TO:
+        pr_cli_window_add(a->window, sizeof a->window, "--to", arg);
+        return pr_cli_parse_duration("--to", arg, 1000000000, &o->to_ns);
+    case OPT_SKIP_WARMUP:
+        pr_cli_window_add(a->window, sizeof a->window, "--skip-warmup", arg);
+        return pr_cli_parse_duration("--skip-warmup", arg, 1000000000, &o->from_ns);
+    case OPT_INTERVAL: return pr_cli_parse_duration("--interval", arg, 1000000000, &o->interval_ns);
+    case OPT_APDEX_T: return pr_cli_parse_duration("--apdex-t", arg, 1000000, &o->apdex_t_ns);
+    case OPT_APDEX_F:
+        a->apdex_f_set = 1;
+        return pr_cli_parse_duration("--apdex-f", arg, 1000000, &o->apdex_f_ns);
+    case OPT_NO_FINDINGS: o->findings = 0; return 0;
+    case OPT_TOP: return pr_cli_rows_option(o, "--top", arg) < 0 ? PR_EXIT_USAGE : 0;
+    case OPT_PATTERNS: return pr_cli_rows_option(o, "--patterns", arg) < 0 ? PR_EXIT_USAGE : 0;
+    case OPT_EXACT_LIMIT:
+        if (pr_lex_i64(arg, strlen(arg), &o->exact_limit) < 0 || o->exact_limit < 0) {
+            pr_cli_errorf("--exact-limit expects a sample count");
+            return PR_EXIT_USAGE;
         }
+        return 0;
+    default: return PR_EXIT_USAGE;
     }
-    if (!apdex_f_set && o.apdex_t_ns != 500000000)
-        o.apdex_f_ns = 4 * o.apdex_t_ns;
+}
+
+/* The output format and how it goes with --percentiles. */
+static int check_format(summary_args *a)
+{
     static const char *const fmts[NFMTS] = {"text",   "json", "vegeta",  "vegeta-json",
                                             "jmeter", "ab",   "gatling", "locust",
                                             "k6",     "k6-json"};
-    int fmt = -1;
+    a->fmt = -1;
     for (int i = 0; i < NFMTS; i++)
-        if (!strcmp(format, fmts[i]))
-            fmt = i;
-    if (fmt < 0) {
+        if (!strcmp(a->format, fmts[i]))
+            a->fmt = i;
+    if (a->fmt < 0) {
         pr_cli_errorf("--format: unknown output format '%s' (text, json, vegeta, vegeta-json, "
-                      "jmeter, ab, gatling, locust, k6, k6-json)", format);
+                      "jmeter, ab, gatling, locust, k6, k6-json)", a->format);
         return PR_EXIT_USAGE;
     }
-    if (jmeter_pct && fmt != FMT_JMETER) {
+    if (a->pct_rule == 1 && a->fmt != FMT_JMETER) {
         pr_cli_errorf("--percentiles jmeter goes with --format jmeter (JMeter's statistics.json)");
         return PR_EXIT_USAGE;
     }
-    if (k6_pct && fmt < FMT_K6) {
+    if (a->pct_rule == 2 && a->fmt < FMT_K6) {
         pr_cli_errorf("--percentiles k6 goes with --format k6 (k6's end-of-test summary)");
         return PR_EXIT_USAGE;
     }
-    if (k6_pct)
-        jmeter_pct = 2; /* print_tool_format's percentile switch: 2 = k6's rule */
-    if (ab_pct) /* ab's rules are its tables */
-        fmt = FMT_AB;
-    if (fmt == FMT_JSON)
-        json = 1;
-    /* findings read the time series and histogram, so they are always computed; text output
-     * just does not print them */
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
+    if (a->ab_pct) /* ab's rules are its tables */
+        a->fmt = FMT_AB;
+    if (a->fmt == FMT_JSON)
+        a->json = 1;
+    return 0;
+}
+
+static int parse_args(summary_args *a, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"store", required_argument, NULL, 'S'},
+        {"json", no_argument, NULL, 'j'},
+        {"by", required_argument, NULL, 'b'},
+        {"percentiles", required_argument, NULL, 'p'},
+        {"merge", no_argument, NULL, 'm'},
+        {"format", required_argument, NULL, 'f'},
+        {"from", required_argument, NULL, OPT_FROM},
+        {"to", required_argument, NULL, OPT_TO},
+        {"skip-warmup", required_argument, NULL, OPT_SKIP_WARMUP},
+        {"interval", required_argument, NULL, OPT_INTERVAL},
+        {"apdex-t", required_argument, NULL, OPT_APDEX_T},
+        {"apdex-f", required_argument, NULL, OPT_APDEX_F},
+        {"exact-limit", required_argument, NULL, OPT_EXACT_LIMIT},
+        {"no-findings", no_argument, NULL, OPT_NO_FINDINGS},
+        {"top", required_argument, NULL, OPT_TOP},
+        {"patterns", required_argument, NULL, OPT_PATTERNS},
+        {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
+    a->format = "text";
+    pr_report_opts_init(&a->o);
+    int c, rc = 0;
+    optind = 1;
+    while (rc == 0 && (c = getopt_long(argc, argv, "jb:p:mf:", longopts, NULL)) != -1)
+        rc = parse_opt(a, c, optarg);
     if (rc)
         return rc;
-    int64_t *ids = NULL;
-    size_t n = 0;
-    rc = pr_cli_select_runs(st, argv + optind, argc - optind, &ids, &n);
-    if (rc == 0 && fmt >= FMT_VEGETA) {
-        for (size_t i = 0; i < n && rc == 0; i++) {
-            if (i && fmt != FMT_VEGETA_JSON)
-                printf("\n");
-            rc = print_tool_format(st, ids[i], fmt, jmeter_pct, &o);
-        }
-        if (fflush(stdout) != 0)
-            rc = PR_EXIT_ERROR;
-        free(ids);
-        pr_store_close(st);
+    if (!a->apdex_f_set && a->o.apdex_t_ns != 500000000)
+        a->o.apdex_f_ns = 4 * a->o.apdex_t_ns;
+    return check_format(a);
+}
+
+/* Each run in a tool's own layout. */
+static int print_tool_formats(const summary_args *a, char **refs, int nrefs)
+{
+    pr_cli_runs sel;
+    int rc = pr_cli_runs_open(&sel, a->store, refs, nrefs, 0);
+    for (size_t i = 0; rc == 0 && i < sel.n; i++) {
+        if (i && a->fmt != FMT_VEGETA_JSON)
+            printf("\n");
+        rc = print_tool_format(sel.st, sel.ids[i], a->fmt, a->pct_rule, &a->o);
+    }
+    pr_cli_runs_close(&sel);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    summary_args a;
+    int rc = parse_args(&a, argc, argv);
+    if (rc)
         return rc;
-    }
+    if (a.fmt >= FMT_VEGETA)
+        return print_tool_formats(&a, argv + optind, argc - optind);
+    /* findings read the time series and histogram, so they are always computed; text output
+     * just does not print them */
     json_t *doc = NULL;
-    pr_error err;
-    pr_error_clear(&err);
-    if (rc == 0 && pr_report_build(st, ids, n, merge, &o, &doc, &err) < 0) {
-        pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
-    }
+    rc = pr_cli_report(a.store, argv + optind, argc - optind, a.merge, &a.o, &doc);
     if (rc == 0)
-        pr_cli_warn_windows(doc, window);
-    if (rc == 0 && json) /* the text says it in the run's lines */
+        pr_cli_warn_windows(doc, a.window);
+    if (rc == 0 && a.json) { /* the text says it in the run's lines */
         pr_cli_warn_bounded(doc);
-    if (rc == 0) {
-        if (json) {
-            char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-            size_t len = strlen(text);
-            text[len] = '\n';
-            if (pr_cli_write_file("-", text, len + 1) < 0)
-                rc = PR_EXIT_ERROR;
-            free(text);
-        } else {
-            size_t i;
-            json_t *r;
-            pr_text_visible_json(doc, 0); /* names, labels, errors come from the files */
-            json_array_foreach(json_object_get(doc, "runs"), i, r) {
-                if (i)
-                    printf("\n");
-                print_run(r, by_label);
-            }
-            if (fflush(stdout) != 0)
-                rc = PR_EXIT_ERROR;
+        rc = pr_cli_print_json(doc, "-");
+    } else if (rc == 0) {
+        size_t i;
+        json_t *r;
+        pr_text_visible_json(doc, 0); /* names, labels, errors come from the files */
+        json_array_foreach(json_object_get(doc, "runs"), i, r) {
+            if (i)
+                printf("\n");
+            print_run(r, a.by_label);
         }
     }
     json_decref(doc);
-    free(ids);
-    pr_store_close(st);
     return rc;
 }
 

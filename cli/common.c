@@ -2,12 +2,17 @@
 #include "cli/common.h"
 #include "analysis/human.h"
 #include "analysis/report.h"
+#include "analysis/study.h"
+#include "analysis/threshold.h"
 #include "cli/cli.h"
 #include "cli/selection.h"
+#include "model/buf.h"
 #include "model/lex.h"
 #include "model/text.h"
 #include "model/xalloc.h"
+#include "render/mustache.h"
 #include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,24 +68,65 @@ int pr_cli_open_store(const char *path, int create, pr_store **out)
     return 0;
 }
 
+int pr_cli_runs_open(pr_cli_runs *out, const char *store, char **refs, int nrefs, int flags)
+{
+    memset(out, 0, sizeof *out);
+    int rc = pr_cli_open_store(store, 0, &out->st);
+    if (rc) {
+        out->st = NULL;
+        return rc;
+    }
+    if (nrefs == 0 && (flags & PR_CLI_RUNS_EMPTY_OK)) {
+        pr_error err;
+        pr_error_clear(&err);
+        if (pr_store_list_runs(out->st, &out->ids, &out->n, &err) < 0) {
+            pr_cli_print_error(&err);
+            rc = PR_EXIT_ERROR;
+        }
+    } else {
+        rc = pr_cli_select_runs(out->st, refs, nrefs, &out->ids, &out->n);
+    }
+    if (rc)
+        pr_cli_runs_close(out);
+    return rc;
+}
+
+void pr_cli_runs_close(pr_cli_runs *r)
+{
+    if (r->st)
+        pr_store_close(r->st);
+    free(r->ids);
+    memset(r, 0, sizeof *r);
+}
+
 int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
                   const struct pr_report_opts *o, json_t **doc)
 {
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
+    pr_cli_runs sel;
+    int rc = pr_cli_runs_open(&sel, store, refs, nrefs, 0);
     if (rc)
         return rc;
-    int64_t *ids = NULL;
-    size_t n = 0;
     pr_error err;
     pr_error_clear(&err);
-    rc = pr_cli_select_runs(st, refs, nrefs, &ids, &n);
-    if (rc == 0 && pr_report_build(st, ids, n, merge, o, doc, &err) < 0) {
+    if (pr_report_build(sel.st, sel.ids, sel.n, merge, o, doc, &err) < 0) {
         pr_cli_print_error(&err);
         rc = PR_EXIT_ERROR;
     }
-    free(ids);
-    pr_store_close(st);
+    pr_cli_runs_close(&sel);
+    return rc;
+}
+
+int pr_cli_print_json(const json_t *doc, const char *path)
+{
+    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    if (!text) {
+        pr_cli_errorf("cannot write the JSON document (out of memory)");
+        return PR_EXIT_ERROR;
+    }
+    size_t len = strlen(text);
+    text[len] = '\n'; /* json_dumps' terminating NUL becomes the final newline */
+    int rc = pr_cli_write_file(path ? path : "-", text, len + 1) < 0 ? PR_EXIT_ERROR : 0;
+    free(text);
     return rc;
 }
 
@@ -93,6 +139,66 @@ int pr_cli_wants_help(int argc, char **argv, const char *name)
             pr_cli_help(stdout, name);
             return 1;
         }
+    }
+    return 0;
+}
+
+void pr_cli_prepare_meta(json_t *meta)
+{
+    const char *k;
+    json_t *v;
+    json_t *add = json_object();
+    json_object_foreach(meta, k, v) {
+        if (!json_is_object(v))
+            continue;
+        json_t *list = json_array();
+        const char *k2;
+        json_t *v2;
+        json_object_foreach(v, k2, v2) {
+            json_t *e = json_object();
+            json_object_set_new(e, "key", json_string(k2));
+            json_object_set(e, "value", v2);
+            json_array_append_new(list, e);
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%s_list", k);
+        json_object_set_new(add, name, list);
+    }
+    json_object_update(meta, add);
+    json_decref(add);
+    pr_study_meta_sections(meta);
+    static const char *const env[] = {"versions", "hardware", "topology", "tuning"};
+    int has = 0;
+    for (size_t i = 0; i < 4; i++)
+        has |= json_object_get(meta, env[i]) != NULL;
+    json_object_set_new(meta, "has_environment", json_boolean(has));
+}
+
+int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, size_t dsize)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (dir)
+        dir[0] = 0;
+    int rc = pr_tpl_read_file(name, name, text, len, &err);
+    if (rc == 0 && dir) {
+        char *copy = pr_xstrdup(name);
+        snprintf(dir, dsize, "%s", dirname(copy));
+        free(copy);
+    }
+    if (rc == PR_ENOTFOUND) {
+        pr_tpl_builtin bt = {NULL, NULL};
+        pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
+        rc = bl.load(name, text, len, &err, bl.payload);
+        if (rc == PR_ENOTFOUND) {
+            pr_cli_errorf("no template '%s': not a file and not a built-in (perfreport "
+                          "templates lists them)", name);
+            return PR_EXIT_USAGE;
+        }
+    }
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
     }
     return 0;
 }
@@ -129,13 +235,10 @@ int pr_cli_out_close(pr_cli_out *o, int ok)
 {
     if (!o->f)
         return -1;
+    if (o->f == stdout) /* checked once, at exit (cli/main.c) */
+        return 0;
     int bad = !ok || ferror(o->f) || fflush(o->f) != 0;
     int e = errno;
-    if (o->f == stdout) {
-        if (bad && ok)
-            pr_cli_errorf("%s: write error: %s", o->path, strerror(e));
-        return bad ? -1 : 0;
-    }
     if (fclose(o->f) != 0 && !bad) {
         bad = 1;
         e = errno;
@@ -179,8 +282,18 @@ size_t pr_cli_text_width(const char *s, size_t max_bytes)
     return w;
 }
 
-/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
-void pr_cli_print_cell(const char *s, size_t width)
+void pr_cli_cell(pr_buf *b, const char *s, int w)
+{
+    size_t width = w < 0 ? (size_t)-(long)w : (size_t)w, sw = pr_cli_text_width(s, (size_t)-1);
+    int pad = width > sw ? (int)(width - sw) : 0;
+    if (w > 0)
+        pr_buf_printf(b, "%*s%s", pad, "", s);
+    else
+        pr_buf_printf(b, "%s%*s", s, pad, "");
+}
+
+/* Bytes of the longest start of s at most `width` columns wide (a character boundary). */
+static size_t cut_bytes(const char *s, size_t width)
 {
     size_t bytes = 0, w = 0;
     while (s[bytes]) {
@@ -193,6 +306,26 @@ void pr_cli_print_cell(const char *s, size_t width)
         w += cw;
         bytes += k;
     }
+    return bytes;
+}
+
+const char *pr_cli_cut(const char *s, size_t width, char *buf, size_t size)
+{
+    size_t n = cut_bytes(s, width);
+    while (n >= size) { /* back to a character boundary that fits */
+        n--;
+        while (n && (s[n] & 0xc0) == 0x80)
+            n--;
+    }
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    return buf;
+}
+
+/* Prints s cut to `width` columns (at a character boundary) and padded to it. */
+void pr_cli_print_cell(const char *s, size_t width)
+{
+    size_t bytes = cut_bytes(s, width), w = pr_cli_text_width(s, bytes);
     for (size_t i = 0; i < bytes; i++) /* control characters (a label's newline) as spaces */
         putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i]);
     for (; w < width; w++)
@@ -212,6 +345,43 @@ void pr_cli_warn_bounded(json_t *doc)
                     (long long)json_integer_value(json_object_get(r, "id")),
                     json_string_value(json_object_get(r, "name")), why);
     }
+}
+
+int pr_cli_parse_duration(const char *opt, const char *arg, int64_t unit_ns, int64_t *ns)
+{
+    if (pr_lex_duration(arg, strlen(arg), unit_ns, ns) < 0) {
+        pr_cli_errorf("%s expects a duration like 10s or 500ms%s, got '%s'", opt,
+                      unit_ns == 1000000 ? " (ms if bare)" : "", arg);
+        return PR_EXIT_USAGE;
+    }
+    return 0;
+}
+
+void pr_cli_window_add(char *window, size_t size, const char *opt, const char *arg)
+{
+    size_t k = strlen(window);
+    if (k < size)
+        snprintf(window + k, size - k, "%s%s %s", k ? " " : "", opt, arg);
+}
+
+int pr_cli_add_thresholds(pr_threshold **ts, size_t *n, size_t *cap, int kind, const char *arg)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (kind == 'f') {
+        if (pr_threshold_read_file(arg, ts, n, cap, &err) < 0) {
+            pr_cli_print_error(&err);
+            return PR_EXIT_USAGE;
+        }
+        return 0;
+    }
+    *ts = pr_xgrow(*ts, cap, *n + 1, sizeof **ts);
+    if (pr_threshold_parse(&(*ts)[*n], arg, kind == 'x', &err) < 0) {
+        pr_cli_errorf("%s", err.msg);
+        return PR_EXIT_USAGE;
+    }
+    (*n)++;
+    return 0;
 }
 
 void pr_cli_warn_windows(json_t *doc, const char *what)

@@ -59,7 +59,7 @@ typedef struct influx {
     int64_t unplaced;  /* samples without a start time */
 } influx;
 
-static int collect(void *payload, const pr_sample *s, size_t n)
+static int collect(const pr_sample *s, size_t n, void *payload)
 {
     influx *x = payload;
     for (size_t i = 0; i < n; i++) {

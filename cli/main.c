@@ -5,6 +5,50 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+/* The first error writing descriptor 1: errno is long overwritten (a store's network and
+ * file calls) by the time the exit message names it. */
+static int out_errno;
+
+static ssize_t out_write(void *cookie, const char *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(STDOUT_FILENO, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (!out_errno)
+                out_errno = w < 0 ? errno : EIO;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return (ssize_t)n;
+}
+
+static int out_close(void *cookie)
+{
+    if (close(STDOUT_FILENO) < 0 && !out_errno) {
+        out_errno = errno;
+        return -1;
+    }
+    return 0;
+}
+
+/* Standard output as the commands see it: a stream over descriptor 1 that remembers its first
+ * write error (line-buffered on a terminal, as stdio's own). glibc's stdout is a variable a
+ * program may set. */
+static void open_stdout(void)
+{
+    cookie_io_functions_t io = {NULL, out_write, NULL, out_close};
+    FILE *f = fopencookie(NULL, "w", io);
+    if (!f)
+        return; /* stdio's stdout then, with a less exact message */
+    setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+    stdout = f;
+}
 
 /* Flushes and closes stdout once, at exit: a command whose output could not be written
  * (a full disk, /dev/full, a closed descriptor) exits 1 with a message instead of 0 (or 3,
@@ -19,6 +63,8 @@ static int finish_stdout(int rc)
     }
     if (!failed)
         return rc;
+    if (out_errno)
+        err = out_errno;
     /* a command that failed has said why (often this very write error) */
     if (rc != PR_EXIT_ERROR && rc != PR_EXIT_USAGE)
         pr_cli_errorf("error writing standard output: %s", strerror(err ? err : EIO));
@@ -31,5 +77,6 @@ int main(int argc, char **argv)
      * ENOSPC, instead of killing the process: the command then says which file it could not
      * write and leaves the store as it was. */
     signal(SIGXFSZ, SIG_IGN);
+    open_stdout();
     return finish_stdout(pr_cli_main(argc, argv));
 }

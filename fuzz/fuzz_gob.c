@@ -5,7 +5,7 @@
 #include "parsers/gob.h"
 #include "parsers/parser.h"
 
-static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     (void)payload;
     for (size_t i = 0; i < n; i++)
@@ -13,7 +13,7 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
     return 0;
 }
 
-static void quiet(void *payload, const pr_error *w)
+static void quiet(const pr_error *w, void *payload)
 {
     (void)payload;
     (void)w;

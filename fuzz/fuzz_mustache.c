@@ -28,7 +28,7 @@ typedef struct fz {
     pr_tpl_builtin bi;
 } fz;
 
-static int load(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int load(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     fz *f = payload;
     if (strcmp(name, "self") == 0) {
@@ -37,7 +37,7 @@ static int load(void *payload, const char *name, char **text, size_t *len, pr_er
         return 0;
     }
     pr_tpl_loader b = pr_tpl_builtin_loader(&f->bi);
-    return b.load(b.payload, name, text, len, err);
+    return b.load(name, text, len, err, b.payload);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

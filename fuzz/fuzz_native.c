@@ -6,7 +6,7 @@
 #include "model/sink.h"
 #include "parsers/parser.h"
 
-static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     (void)payload;
     for (size_t i = 0; i < n; i++) {

@@ -78,7 +78,7 @@ static void remove_store(void)
     }
 }
 
-static int count(void *payload, const pr_sample *s, size_t n)
+static int count(const pr_sample *s, size_t n, void *payload)
 {
     *(size_t *)payload += n;
     return 0;

@@ -13,7 +13,7 @@ typedef struct acc {
     size_t n, cap;
 } acc;
 
-static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     acc *a = payload;
     a->s = pr_xgrow(a->s, &a->cap, a->n + n, sizeof *a->s);
@@ -22,7 +22,7 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
     return 0;
 }
 
-static void quiet(void *payload, const pr_error *w)
+static void quiet(const pr_error *w, void *payload)
 {
     (void)payload;
     (void)w;

@@ -10,7 +10,7 @@
 #include "model/sink.h"
 #include "parsers/parser.h"
 
-static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     unsigned long long *count = payload;
     for (size_t i = 0; i < n; i++) /* touch every interned string */
@@ -19,7 +19,7 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
     return 0;
 }
 
-static void quiet(void *payload, const pr_error *w)
+static void quiet(const pr_error *w, void *payload)
 {
 }
 

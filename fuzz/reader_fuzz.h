@@ -27,7 +27,7 @@ typedef struct fuzz_keep {
 /* Called after a parse with the run and the first FUZZ_KEEP samples. */
 typedef void (*pr_fuzz_hook)(pr_run *run, const fuzz_keep *keep);
 
-static int fuzz_push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int fuzz_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     fuzz_keep *k = payload;
     for (size_t i = 0; i < n && k->n < FUZZ_KEEP; i++)
@@ -35,7 +35,7 @@ static int fuzz_push(void *payload, pr_run *run, const pr_sample *s, size_t n, p
     return 0;
 }
 
-static void fuzz_quiet(void *payload, const pr_error *w)
+static void fuzz_quiet(const pr_error *w, void *payload)
 {
 }
 

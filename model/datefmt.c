@@ -123,11 +123,114 @@ static int read_offset(const char *s, size_t n, size_t *i, int *off)
     return 0;
 }
 
+/* The fields a stamp gives, as read so far. */
+typedef struct fields {
+    int64_t year, mon, day, hour, min, sec, ms, doy;
+    int pm, off, twodigit, h12;
+} fields;
+
+/* A numeric field (token k) at s[*i]: adjacent numeric fields are split by width, otherwise
+ * digits are read greedily. */
+static int numeric_field(const pr_datefmt *f, int k, const char *s, size_t n, size_t *i,
+                         fields *F)
+{
+    const pr_datefmt_tok *t = &f->tok[k];
+    size_t maxd = 10;
+    if (k + 1 < f->ntok && is_numeric_letter(f->tok[k + 1].letter))
+        maxd = t->width;
+    int64_t v = 0;
+    size_t nd = 0;
+    while (*i < n && nd < maxd && s[*i] >= '0' && s[*i] <= '9') {
+        v = v * 10 + (s[(*i)++] - '0');
+        nd++;
+    }
+    if (nd == 0)
+        return -1;
+    switch (t->letter) {
+    case 'y': F->year = v; F->twodigit = t->width <= 2 && nd == 2; break;
+    case 'M': F->mon = v; break;
+    case 'd': F->day = v; break;
+    case 'D': F->doy = v; break;
+    case 'H': F->hour = v; break;
+    case 'k': F->hour = v == 24 ? 0 : v; break;
+    case 'h': F->hour = v == 12 ? 0 : v; F->h12 = 1; break;
+    case 'K': F->hour = v; F->h12 = 1; break;
+    case 'm': F->min = v; break;
+    case 's': F->sec = v; break;
+    case 'S': F->ms = v; break;
+    default: break; /* u: day of week, ignored */
+    }
+    return 0;
+}
+
+static int is_alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* A month name ("Jan", "January") at s[*i]. */
+static int month_name(const char *s, size_t n, size_t *i, fields *F)
+{
+    for (int m = 0; m < 12; m++) {
+        if (n - *i >= 3 && lower(s[*i]) == months[m][0] && lower(s[*i + 1]) == months[m][1] &&
+            lower(s[*i + 2]) == months[m][2]) {
+            F->mon = m + 1;
+            *i += 3;
+            while (*i < n && is_alpha(s[*i]))
+                (*i)++;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* A zone at s[*i]: X takes Z or an offset; Z and z also UTC or GMT with an optional offset. */
+static int zone(int letter, const char *s, size_t n, size_t *i, fields *F)
+{
+    if (*i < n && s[*i] == 'Z') {
+        F->off = 0;
+        (*i)++;
+        return 0;
+    }
+    if (letter != 'X' && n - *i >= 3 &&
+        (memcmp(s + *i, "UTC", 3) == 0 || memcmp(s + *i, "GMT", 3) == 0)) {
+        *i += 3;
+        F->off = 0;
+        return *i < n && (s[*i] == '+' || s[*i] == '-') && read_offset(s, n, i, &F->off) ? -1 : 0;
+    }
+    return read_offset(s, n, i, &F->off) ? -1 : 0;
+}
+
+/* A text field (a name, am/pm, a zone) at s[*i]. */
+static int text_field(const pr_datefmt_tok *t, const char *s, size_t n, size_t *i, fields *F)
+{
+    switch (t->letter) {
+    case 'M': return month_name(s, n, i, F);
+    case 'E': { /* day name: letters, ignored */
+        size_t st = *i;
+        while (*i < n && is_alpha(s[*i]))
+            (*i)++;
+        return *i == st ? -1 : 0;
+    }
+    case 'a':
+        if (n - *i >= 2 && (lower(s[*i]) == 'a' || lower(s[*i]) == 'p') &&
+            lower(s[*i + 1]) == 'm') {
+            F->pm = lower(s[*i]) == 'p';
+            *i += 2;
+            return 0;
+        }
+        return -1;
+    case 'X':
+    case 'Z':
+    case 'z': return zone(t->letter, s, n, i, F);
+    default: return -1;
+    }
+}
+
 int pr_datefmt_parse(const pr_datefmt *f, const char *s, size_t n, int default_offset_min,
                      int64_t *out_ns)
 {
-    int64_t year = 1970, mon = 1, day = 1, hour = 0, min = 0, sec = 0, ms = 0, doy = -1;
-    int pm = -1, off = default_offset_min, twodigit = 0, h12 = 0;
+    fields F = {1970, 1, 1, 0, 0, 0, 0, -1, -1, default_offset_min, 0, 0};
     size_t i = 0;
     for (int k = 0; k < f->ntok; k++) {
         const pr_datefmt_tok *t = &f->tok[k];
@@ -135,106 +238,22 @@ int pr_datefmt_parse(const pr_datefmt *f, const char *s, size_t n, int default_o
             if (n - i < t->width || memcmp(s + i, t->lit, t->width) != 0)
                 return -1;
             i += t->width;
-            continue;
-        }
-        if (is_numeric_letter(t->letter) && !(t->letter == 'M' && t->width >= 3)) {
-            /* Adjacent numeric fields are split by width; otherwise digits are read greedily. */
-            size_t maxd = 10;
-            if (k + 1 < f->ntok && is_numeric_letter(f->tok[k + 1].letter))
-                maxd = t->width;
-            int64_t v = 0;
-            size_t nd = 0;
-            while (i < n && nd < maxd && s[i] >= '0' && s[i] <= '9') {
-                v = v * 10 + (s[i++] - '0');
-                nd++;
-            }
-            if (nd == 0)
+        } else if (is_numeric_letter(t->letter) && !(t->letter == 'M' && t->width >= 3)) {
+            if (numeric_field(f, k, s, n, &i, &F) < 0)
                 return -1;
-            switch (t->letter) {
-            case 'y': year = v; twodigit = t->width <= 2 && nd == 2; break;
-            case 'M': mon = v; break;
-            case 'd': day = v; break;
-            case 'D': doy = v; break;
-            case 'H': hour = v; break;
-            case 'k': hour = v == 24 ? 0 : v; break;
-            case 'h': hour = v == 12 ? 0 : v; h12 = 1; break;
-            case 'K': hour = v; h12 = 1; break;
-            case 'm': min = v; break;
-            case 's': sec = v; break;
-            case 'S': ms = v; break;
-            default: break; /* u: day of week, ignored */
-            }
-            continue;
-        }
-        switch (t->letter) {
-        case 'M': { /* month name */
-            int found = 0;
-            for (int m = 0; m < 12 && !found; m++) {
-                if (n - i >= 3 && lower(s[i]) == months[m][0] && lower(s[i + 1]) == months[m][1] &&
-                    lower(s[i + 2]) == months[m][2]) {
-                    mon = m + 1;
-                    i += 3;
-                    found = 1;
-                    while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
-                        i++;
-                }
-            }
-            if (!found)
-                return -1;
-            break;
-        }
-        case 'E': { /* day name: letters, ignored */
-            size_t st = i;
-            while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
-                i++;
-            if (i == st)
-                return -1;
-            break;
-        }
-        case 'a':
-            if (n - i >= 2 && (lower(s[i]) == 'a' || lower(s[i]) == 'p') && lower(s[i + 1]) == 'm') {
-                pm = lower(s[i]) == 'p';
-                i += 2;
-            } else {
-                return -1;
-            }
-            break;
-        case 'X':
-            if (i < n && s[i] == 'Z') {
-                off = 0;
-                i++;
-                break;
-            }
-            if (read_offset(s, n, &i, &off))
-                return -1;
-            break;
-        case 'Z':
-        case 'z':
-            if (i < n && s[i] == 'Z') {
-                off = 0;
-                i++;
-                break;
-            }
-            if (n - i >= 3 && (memcmp(s + i, "UTC", 3) == 0 || memcmp(s + i, "GMT", 3) == 0)) {
-                i += 3;
-                off = 0;
-                if (i < n && (s[i] == '+' || s[i] == '-') && read_offset(s, n, &i, &off))
-                    return -1;
-                break;
-            }
-            if (read_offset(s, n, &i, &off))
-                return -1;
-            break;
-        default:
+        } else if (text_field(t, s, n, &i, &F) < 0) {
             return -1;
         }
     }
     if (i != n)
         return -1;
-    if (twodigit)
-        year += year < 50 ? 2000 : 1900;
-    if (h12 && pm == 1)
-        hour += 12;
+    if (F.twodigit)
+        F.year += F.year < 50 ? 2000 : 1900;
+    if (F.h12 && F.pm == 1)
+        F.hour += 12;
+    int64_t year = F.year, mon = F.mon, day = F.day, hour = F.hour, min = F.min, sec = F.sec,
+            ms = F.ms, doy = F.doy;
+    int off = F.off;
     if (mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 60 ||
         ms > 999 || year > 9999 || doy > 366)
         return -1;

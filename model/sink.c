@@ -7,7 +7,7 @@
 #include <string.h>
 
 void pr_sink_init(pr_sink *k, pr_run *run,
-                  int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *),
+                  int (*push)(pr_run *, const pr_sample *, size_t, pr_error *, void *),
                   void *payload)
 {
     memset(k, 0, offsetof(pr_sink, buf));
@@ -41,7 +41,7 @@ int pr_sink_flush(pr_sink *k, pr_error *err)
     for (size_t i = 0; i < n; i++)
         widen(k->run, k->buf[i].start_ns, k->buf[i].latency_ns);
     k->n = 0;
-    return k->push(k->payload, k->run, k->buf, n, err);
+    return k->push(k->run, k->buf, n, err, k->payload);
 }
 
 int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned char *raw,
@@ -55,7 +55,7 @@ int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned cha
         widen(k->run, st ? st[i] : cols->konst[PR_COL_START],
               lat ? lat[i] : cols->konst[PR_COL_LATENCY]);
     k->total += cols->n;
-    return k->push_block(k->payload, k->run, cols, raw, len, err);
+    return k->push_block(k->run, cols, raw, len, err, k->payload);
 }
 
 int pr_sink_split(pr_sink *k, pr_error *err)
@@ -63,7 +63,7 @@ int pr_sink_split(pr_sink *k, pr_error *err)
     int rc = pr_sink_flush(k, err);
     if (rc < 0 || !k->split)
         return rc;
-    rc = k->split(k->payload, k, err);
+    rc = k->split(k, err, k->payload);
     k->repaired_seen = k->run->strings_repaired; /* a fresh run */
     return rc;
 }
@@ -132,7 +132,7 @@ void pr_sink_warn(pr_sink *k, const char *path, long line, long col, const char 
     vsnprintf(w.msg, sizeof w.msg, fmt, ap);
     va_end(ap);
     if (k->warn) {
-        k->warn(k->payload, &w);
+        k->warn(&w, k->payload);
     } else {
         char buf[2048];
         char *vis = pr_text_visible_dup(pr_error_format(&w, buf, sizeof buf), 0);

@@ -13,20 +13,21 @@
 
 typedef struct pr_sink pr_sink;
 struct pr_sink {
-    /* Consumer: receives a batch of samples of sink->run (borrowed for the call). */
-    int (*push)(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err);
+    /* Consumer: receives a batch of samples of sink->run (borrowed for the call). Every
+     * callback gets the sink's payload last. */
+    int (*push)(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload);
     /* Optional: called by pr_sink_split() when a parser finds that a new run starts in the
      * same input (--split-runs). The consumer finishes the current run and installs a fresh
      * one in sink->run (sharing nothing with the old one). NULL: runs are not split. */
-    int (*split)(void *payload, pr_sink *sink, pr_error *err);
+    int (*split)(pr_sink *sink, pr_error *err, void *payload);
     /* Optional: a non-fatal problem (killed run, appended runs…). NULL: printed to stderr. */
-    void (*warn)(void *payload, const pr_error *w);
+    void (*warn)(const pr_error *w, void *payload);
     /* Optional: a whole sample block of the native codec whose string ids are already the
      * run's (the native reader's pass-through, pr_sink_emit_block): `raw` is the encoded block
      * (kept as it is by a store), `cols` its columns decoded and checked. NULL: the producer
      * emits samples. */
-    int (*push_block)(void *payload, pr_run *run, const pr_block_cols *cols,
-                      const unsigned char *raw, size_t len, pr_error *err);
+    int (*push_block)(pr_run *run, const pr_block_cols *cols, const unsigned char *raw,
+                      size_t len, pr_error *err, void *payload);
     void *payload;
     pr_run *run;        /* the run samples belong to; parsers fill its metadata */
     /* Where the samples come from, for the warnings the sink itself gives (optional, set by
@@ -43,7 +44,7 @@ struct pr_sink {
 
 /* Prepares a sink (caller-owned struct) for `run`. */
 void pr_sink_init(pr_sink *k, pr_run *run,
-                  int (*push)(void *, pr_run *, const pr_sample *, size_t, pr_error *),
+                  int (*push)(pr_run *, const pr_sample *, size_t, pr_error *, void *),
                   void *payload);
 /* Adds one sample (copied); flushes when the batch is full. Returns 0 or a negative error
  * (PR_EPARSE for a negative duration: no percentile may be computed from one). */

@@ -70,6 +70,75 @@ static int parse_ctime(const char *s, size_t n, int64_t *out)
 
 #define MS_MAX 9000000000000LL /* largest ms value that fits in int64 ns */
 
+/* The five numeric fields of a row (after the start time, up to its first tab) into v; an
+ * error names the field or the field count. */
+static int row_fields(const char *line, size_t len, const char *tab, int64_t *v,
+                      const char *name, long lineno, pr_error *err)
+{
+    const char *lim = line + len, *p = tab + 1;
+    for (int f = 0; f < 5; f++) {
+        const char *end;
+        if (field_i64(p, lim, &v[f], &end) < 0) {
+            size_t nf = 1;
+            for (const char *q = line; q < lim; q++)
+                nf += *q == '\t';
+            if (nf != 6)
+                return pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
+                                    "expected 6 tab-separated fields (starttime, seconds, "
+                                    "ctime, dtime, ttime, wait), found %zu", nf);
+            return pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
+                                "field '%s': expected an integer", field_names[f + 1]);
+        }
+        p = end;
+        if (f < 4) {
+            if (p >= lim)
+                return pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
+                                    "expected 6 tab-separated fields (starttime, seconds, "
+                                    "ctime, dtime, ttime, wait), found %d", f + 2);
+            p++; /* the tab */
+        }
+    }
+    if (p != lim)
+        return pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
+                            "expected 6 tab-separated fields, found more");
+    return 0;
+}
+
+/* The interned "ab.dtime=N" attribute, cached in ids[] for the common small values. */
+static uint32_t dtime_attr(pr_run *run, int64_t dt, uint32_t ids[64])
+{
+    if (dt < 64 && ids[dt])
+        return ids[dt];
+    char a[48];
+    int an = snprintf(a, sizeof a, PR_AB_DTIME_ATTR "%lld", (long long)dt);
+    uint32_t id = pr_run_intern(run, a, (size_t)an);
+    if (dt < 64)
+        ids[dt] = id;
+    return id;
+}
+
+/* What ab -g files are: their clocks, what they lack, how the rows are ordered. */
+static void finish(pr_run *run, unsigned long long mismatched)
+{
+    pr_run_meta_set(run, "time_resolution_ns", json_integer(1000000000));
+    pr_run_meta_resolution(run, "latency_resolution_ns", 1000000);
+    pr_run_meta_set(run, "status_known", json_false());
+    /* no outcome per row, whole-second starts: ab's printed counters and times win */
+    json_t *lossy = json_array();
+    json_array_append_new(lossy, json_string("outcomes"));
+    json_array_append_new(lossy, json_string("timing"));
+    pr_run_meta_set(run, "lossy", lossy);
+    pr_run_meta_set(run, "row_order", json_string("total time (ab sorts before writing)"));
+    pr_run_meta_set(run, "ab_dtime_mismatches", json_integer((json_int_t)mismatched));
+    pr_textsum_note(run, "ab -g: start times have 1 s resolution; connect, wait and total "
+                         "are whole milliseconds (ab rounds half up)");
+    pr_textsum_note(run, "ab -g has no status code and no success flag: samples carry "
+                         "status 0 and success unknown; failed requests (ab's Failed "
+                         "requests) are among the rows and cannot be told apart");
+    pr_textsum_note(run, "ttfb is ab's 'wait' (end of request write to first response byte), "
+                         "connect is ab's 'ctime' (0 for keep-alive reuse)");
+}
+
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
     pr_run *run = sink->run;
@@ -113,7 +182,6 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                               "input ends inside a row (no newline after the last row)");
             goto out;
         }
-        const char *lim = line + len;
         const char *tab = memchr(line, '\t', len);
         if (!tab) {
             rc = pr_error_set(err, PR_EPARSE, name, lineno, 1,
@@ -122,38 +190,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             goto out;
         }
         int64_t v[5];
-        const char *p = tab + 1;
-        for (int f = 0; f < 5; f++) {
-            const char *end;
-            if (field_i64(p, lim, &v[f], &end) < 0) {
-                size_t nf = 1;
-                for (const char *q = line; q < lim; q++)
-                    nf += *q == '\t';
-                if (nf != 6)
-                    rc = pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
-                                      "expected 6 tab-separated fields (starttime, seconds, "
-                                      "ctime, dtime, ttime, wait), found %zu", nf);
-                else
-                    rc = pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
-                                      "field '%s': expected an integer", field_names[f + 1]);
-                goto out;
-            }
-            p = end;
-            if (f < 4) {
-                if (p >= lim) {
-                    rc = pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
-                                      "expected 6 tab-separated fields (starttime, seconds, "
-                                      "ctime, dtime, ttime, wait), found %d", f + 2);
-                    goto out;
-                }
-                p++; /* the tab */
-            }
-        }
-        if (p != lim) {
-            rc = pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
-                              "expected 6 tab-separated fields, found more");
+        if ((rc = row_fields(line, len, tab, v, name, lineno, err)) < 0)
             goto out;
-        }
         int64_t sec = v[0], ct = v[1], dt = v[2], tt = v[3], wt = v[4];
         if (pr_time_from_epoch(sec, 1000000000LL, &s.start_ns) < 0 || ct < 0 || ct > MS_MAX ||
             dt < 0 || dt > MS_MAX || tt < 0 || tt > MS_MAX || wt < 0 || wt > MS_MAX) {
@@ -178,15 +216,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         if (dt != tt - ct) {
             /* ab rounds dtime on its own; keep it so ab's Processing row can be rebuilt. */
             mismatched++;
-            if (dt < 64 && dtime_ids[dt]) {
-                s.attrs = dtime_ids[dt];
-            } else {
-                char a[48];
-                int an = snprintf(a, sizeof a, PR_AB_DTIME_ATTR "%lld", (long long)dt);
-                s.attrs = pr_run_intern(run, a, (size_t)an);
-                if (dt < 64)
-                    dtime_ids[dt] = s.attrs;
-            }
+            s.attrs = dtime_attr(run, dt, dtime_ids);
         }
         rc = pr_sink_emit(sink, &s, err);
         if (rc < 0)
@@ -194,23 +224,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     }
     rc = 0;
 out:
-    pr_run_meta_set(run, "time_resolution_ns", json_integer(1000000000));
-    pr_run_meta_resolution(run, "latency_resolution_ns", 1000000);
-    pr_run_meta_set(run, "status_known", json_false());
-    /* no outcome per row, whole-second starts: ab's printed counters and times win */
-    json_t *lossy = json_array();
-    json_array_append_new(lossy, json_string("outcomes"));
-    json_array_append_new(lossy, json_string("timing"));
-    pr_run_meta_set(run, "lossy", lossy);
-    pr_run_meta_set(run, "row_order", json_string("total time (ab sorts before writing)"));
-    pr_run_meta_set(run, "ab_dtime_mismatches", json_integer((json_int_t)mismatched));
-    pr_textsum_note(run, "ab -g: start times have 1 s resolution; connect, wait and total "
-                         "are whole milliseconds (ab rounds half up)");
-    pr_textsum_note(run, "ab -g has no status code and no success flag: samples carry "
-                         "status 0 and success unknown; failed requests (ab's Failed "
-                         "requests) are among the rows and cannot be told apart");
-    pr_textsum_note(run, "ttfb is ab's 'wait' (end of request write to first response byte), "
-                         "connect is ab's 'ctime' (0 for keep-alive reuse)");
+    finish(run, mismatched);
     return rc;
 }
 

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ENDPOINT_RT "plugins.metrics-by-endpoint.response_time."
+#define ENDPOINT "plugins.metrics-by-endpoint."
+#define ENDPOINT_RT ENDPOINT "response_time."
 
 static int sniff(const unsigned char *buf, size_t len)
 {
@@ -86,23 +87,85 @@ static void period(const json_t *p, json_t *o, int full)
         pr_textsum_int(o, "bytes_in_total", counter(c, "http.downloaded_bytes"));
 }
 
-/* Per-endpoint summaries of the metrics-by-endpoint plugin as labels. */
+/* The label object of endpoint name[0..n) in labels (an object keyed by endpoint while the
+ * aggregate is read), made on first use. */
+static json_t *endpoint(json_t *by_name, const char *name, size_t n)
+{
+    char key[512];
+    if (n >= sizeof key)
+        n = sizeof key - 1;
+    memcpy(key, name, n);
+    key[n] = 0;
+    json_t *l = json_object_get(by_name, key);
+    if (!l) {
+        l = json_object();
+        pr_textsum_str(l, "label", key, n);
+        json_object_set_new(by_name, key, l);
+    }
+    return l;
+}
+
+static void add_count(json_t *o, const char *key, int64_t n)
+{
+    json_t *x = json_object_get(o, key);
+    pr_textsum_int(o, key, (x ? json_integer_value(x) : 0) + n);
+}
+
+/* One counter of the metrics-by-endpoint plugin ("<prefix><endpoint>.codes.<status>" or
+ * "<prefix><endpoint>.errors.<message>") into its endpoint's requests, outcomes, codes and
+ * errors. Endpoints may contain dots: the last ".codes." and the first ".errors." split. */
+static void endpoint_counter(json_t *by_name, const char *k, int64_t n)
+{
+    const char *ep = k + sizeof ENDPOINT - 1, *c = NULL, *e = strstr(ep, ".errors.");
+    for (const char *q = strstr(ep, ".codes."); q; q = strstr(q + 1, ".codes."))
+        c = q;
+    if (c && (!e || c < e) && c[7] >= '0' && c[7] <= '9') {
+        json_t *l = endpoint(by_name, ep, (size_t)(c - ep));
+        int st = atoi(c + 7);
+        add_count(l, "requests", n);
+        add_count(l, st >= 200 && st < 400 ? "successes" : "failures", n);
+        add_count(pr_textsum_obj(l, "status_codes"), c + 7, n);
+    } else if (e && e[8]) {
+        json_t *l = endpoint(by_name, ep, (size_t)(e - ep));
+        add_count(l, "requests", n);
+        add_count(l, "failures", n);
+        pr_textsum_append(pr_textsum_arr(l, "errors"),
+                          json_pack("{s:s,s:I}", "message", e + 8, "count", (json_int_t)n));
+    }
+}
+
+/* The metrics-by-endpoint plugin's per-endpoint counters (codes, errors: the endpoint's
+ * requests and outcomes) and response-time summaries as labels, in the report's order. An
+ * endpoint none of whose requests got a response (refused, timed out) has no summary. */
 static void endpoints(const json_t *agg, json_t *s)
 {
-    json_t *labels = pr_textsum_arr(s, "labels"), *sums = json_object_get(agg, "summaries");
+    json_t *by_name = json_object(), *sums = json_object_get(agg, "summaries");
+    json_t *counters = json_object_get(agg, "counters");
     const char *k;
     json_t *x;
+    json_object_foreach(counters, k, x) {
+        if (!strncmp(k, ENDPOINT, sizeof ENDPOINT - 1))
+            endpoint_counter(by_name, k, counter(counters, k));
+    }
     json_object_foreach(sums, k, x) {
         if (strncmp(k, ENDPOINT_RT, sizeof ENDPOINT_RT - 1) || !json_is_object(x))
             continue;
-        json_t *l = json_object();
-        pr_textsum_str(l, "label", k + sizeof ENDPOINT_RT - 1, strlen(k + sizeof ENDPOINT_RT - 1));
+        const char *ep = k + sizeof ENDPOINT_RT - 1;
+        json_t *l = endpoint(by_name, ep, strlen(ep));
         double v;
-        if (pr_jsondoc_num(x, "count", &v) == 0)
-            pr_textsum_int(l, "requests", pr_textsum_round(v));
+        if (!json_object_get(l, "requests") && pr_jsondoc_num(x, "count", &v) == 0)
+            pr_textsum_int(l, "requests", pr_textsum_round(v)); /* no counters: responses */
         json_object_set_new(l, "latency_ns", latency_ns(x));
-        pr_textsum_append(labels, l);
     }
+    json_t *labels = pr_textsum_arr(s, "labels");
+    json_object_foreach(by_name, k, x) {
+        json_t *req = json_object_get(x, "requests"), *ok = json_object_get(x, "successes");
+        if (req && json_integer_value(req) > 0 && (ok || json_object_get(x, "failures")))
+            pr_textsum_real(x, "success_ratio", (double)(ok ? json_integer_value(ok) : 0) /
+                                                    (double)json_integer_value(req));
+        pr_textsum_append(labels, json_incref(x));
+    }
+    json_decref(by_name);
 }
 
 static int64_t stamp_ms(const json_t *v)

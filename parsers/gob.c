@@ -240,6 +240,15 @@ static int skip_bytes(pr_gob *g, uint64_t n, pr_error *err)
 
 static int get_uint_slow(pr_gob *g, uint64_t *out, pr_error *err);
 
+/* k big-endian bytes at p as an unsigned integer (k <= 8). */
+static inline uint64_t be_uint(const unsigned char *p, unsigned k)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < k; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
 /* Decodes a gob uint at the cursor (within the message). */
 static inline int get_uint(pr_gob *g, uint64_t *out, pr_error *err)
 {
@@ -251,12 +260,8 @@ static inline int get_uint(pr_gob *g, uint64_t *out, pr_error *err)
         unsigned k = 256u - g->b[g->pos];
         if (k > 8)
             return get_uint_slow(g, out, err);
-        const unsigned char *p = g->b + g->pos + 1;
-        uint64_t v = 0;
-        for (unsigned i = 0; i < k; i++)
-            v = v << 8 | p[i];
+        *out = be_uint(g->b + g->pos + 1, k);
         g->pos += 1 + k;
-        *out = v;
         return 0;
     }
     return get_uint_slow(g, out, err);
@@ -279,12 +284,8 @@ static int get_uint_slow(pr_gob *g, uint64_t *out, pr_error *err)
     rc = need(g, 1 + k, err);
     if (rc < 0)
         return rc;
-    const unsigned char *p = g->b + g->pos + 1;
-    uint64_t v = 0;
-    for (unsigned i = 0; i < k; i++)
-        v = v << 8 | p[i];
+    *out = be_uint(g->b + g->pos + 1, k);
     g->pos += 1 + k;
-    *out = v;
     return 0;
 }
 

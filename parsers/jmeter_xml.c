@@ -298,6 +298,123 @@ static size_t copy_capped(char *dst, size_t cap, const char *src, size_t n)
     return n;
 }
 
+/* The sample attributes the reader knows (docs/jmeter.md); others are sample variables. */
+enum attr { A_OTHER, A_T, A_S, A_TS, A_LT, A_CT, A_IT, A_LB, A_RC, A_RM, A_TN, A_BY, A_NA,
+            A_NG, A_HN, A_SC, A_EC, A_SKIP, A_SBY };
+
+static enum attr attr_of(const char *k)
+{
+    /* the name's first two bytes as a key (a switch: a table of strcmp was a tenth of the
+     * parse) */
+#define KEY(a, b) (((unsigned)(unsigned char)(a) << 8) | (unsigned char)(b))
+    if (k[0] == 0 || (k[1] != 0 && k[2] != 0))
+        return k[0] == 's' && k[1] == 'b' && k[2] == 'y' && k[3] == 0 ? A_SBY : A_OTHER;
+    switch (KEY(k[0], k[1])) {
+    case KEY('t', 0): return A_T;
+    case KEY('s', 0): return A_S;
+    case KEY('t', 's'): return A_TS;
+    case KEY('l', 't'): return A_LT;
+    case KEY('c', 't'): return A_CT;
+    case KEY('i', 't'): return A_IT;
+    case KEY('l', 'b'): return A_LB;
+    case KEY('r', 'c'):
+    case KEY('r', 's'): return A_RC;
+    case KEY('r', 'm'): return A_RM;
+    case KEY('t', 'n'): return A_TN;
+    case KEY('b', 'y'): return A_BY;
+    case KEY('n', 'a'): return A_NA;
+    case KEY('n', 'g'): return A_NG;
+    case KEY('h', 'n'): return A_HN;
+    case KEY('s', 'c'): return A_SC;
+    case KEY('e', 'c'): return A_EC;
+    case KEY('d', 't'):
+    case KEY('d', 'e'): return A_SKIP;
+    default: return A_OTHER;
+    }
+#undef KEY
+}
+
+/* The attributes that keep a value worth a run attribute only when not their default. */
+static void attr_keep(frame *f, const char *name, const char *v, size_t vn, const char *dflt)
+{
+    if (!dflt || strcmp(v, dflt))
+        pr_jtl_attr_add(&f->attrs, name, strlen(name), v, vn);
+}
+
+/* One attribute k=v of the sample in frame f; *ok = 0 when a number does not read. */
+static void sample_attr(jxml *x, frame *f, const char *k, const char *v, int *ok)
+{
+    pr_run *run = x->sink->run;
+    size_t vn = strlen(v);
+    int64_t n;
+    switch (attr_of(k)) {
+    case A_T: f->elapsed_ms = num(v, vn, ok); break;
+    case A_S: f->s.success = vn == 4 && memcmp(v, "true", 4) == 0 ? PR_OK_SUCCESS : PR_FAIL; break;
+    case A_TS: f->ts_ms = num(v, vn, ok); break;
+    case A_LT:
+        n = num(v, vn, ok);
+        if (*ok && pr_jtl_ms_ns(n, &f->s.ttfb_ns) < 0)
+            *ok = 0;
+        break;
+    case A_CT:
+        n = num(v, vn, ok);
+        if (*ok && pr_jtl_ms_ns(n, &f->s.connect_ns) < 0)
+            *ok = 0;
+        break;
+    case A_IT:
+        n = num(v, vn, ok);
+        if (n != PR_UNKNOWN && n != 0) {
+            pr_jtl_attr_add(&f->attrs, "IdleTime", 8, v, vn);
+            if (n > 0 && n < PR_JTL_MS_MAX)
+                x->n_idle_ms += n;
+        }
+        break;
+    case A_LB: f->s.label = pr_jtl_intern(&x->icache, run, PR_JTL_IC_LABEL, v, vn); break;
+    case A_RC: f->code_n = copy_capped(f->code, sizeof f->code, v, vn); break;
+    case A_RM: f->msg_n = copy_capped(f->msg, sizeof f->msg, v, vn); break;
+    case A_TN: f->s.thread = pr_jtl_intern(&x->icache, run, PR_JTL_IC_THREAD, v, vn); break;
+    case A_BY: f->s.bytes_in = num(v, vn, ok); break;
+    case A_NA:
+        n = num(v, vn, ok);
+        f->s.threads = n == PR_UNKNOWN || n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n;
+        break;
+    case A_NG: attr_keep(f, "grpThreads", v, vn, NULL); break;
+    case A_HN: attr_keep(f, "Hostname", v, vn, NULL); break;
+    case A_SC: attr_keep(f, "SampleCount", v, vn, "1"); break;
+    case A_EC: attr_keep(f, "ErrorCount", v, vn, "0"); break;
+    case A_SKIP: break;
+    case A_SBY: f->s.bytes_out = num(v, vn, ok); break;
+    case A_OTHER: pr_jtl_attr_add(&f->attrs, k, strlen(k), v, vn); break; /* a variable */
+    }
+}
+
+/* Reads the attributes of the sample element into frame f: NULL, or the name of the first
+ * one whose number does not read. */
+static const char *read_attrs(jxml *x, frame *f)
+{
+    xmlTextReaderPtr rd = x->reader;
+    int ok = 1;
+    /* the element's attribute list read directly (the reader's attribute cursor costs a
+     * quarter of the parse); a value that is not one text node goes through the reader */
+    xmlNodePtr node = xmlTextReaderCurrentNode(rd);
+    for (xmlAttrPtr at = node ? node->properties : NULL; at; at = at->next) {
+        const char *k = (const char *)at->name, *v = NULL;
+        xmlNodePtr t = at->children;
+        if (t && t->type == XML_TEXT_NODE && !t->next)
+            v = (const char *)t->content;
+        if (!v && xmlTextReaderMoveToAttribute(rd, at->name) == 1)
+            v = (const char *)xmlTextReaderConstValue(rd);
+        if (!v && !t)
+            v = "";
+        if (!k || !v)
+            continue;
+        sample_attr(x, f, k, v, &ok);
+        if (!ok)
+            return k;
+    }
+    return NULL;
+}
+
 /* Reads the attributes of a <sample>/<httpSample> into a new frame. */
 static int open_sample(jxml *x, int depth)
 {
@@ -328,115 +445,12 @@ static int open_sample(jxml *x, int depth)
         parent->has_children = 1;
         f->under_sampler = parent->under_sampler || !parent->is_tc;
     }
-    pr_run *run = x->sink->run;
-    int ok = 1;
-    const char *bad = NULL;
-    /* the element's attribute list read directly (the reader's attribute cursor costs a
-     * quarter of the parse); a value that is not one text node goes through the reader */
-    xmlNodePtr node = xmlTextReaderCurrentNode(rd);
-    int cursor = 0; /* the reader's cursor is on an attribute */
-    for (xmlAttrPtr at = node ? node->properties : NULL; at; at = at->next) {
-        const char *k = (const char *)at->name, *v = NULL;
-        xmlNodePtr t = at->children;
-        if (t && t->type == XML_TEXT_NODE && !t->next)
-            v = (const char *)t->content;
-        if (!v && xmlTextReaderMoveToAttribute(rd, at->name) == 1) {
-            v = (const char *)xmlTextReaderConstValue(rd);
-            cursor = 1;
-        }
-        if (!v && !t)
-            v = "";
-        if (!k || !v)
-            continue;
-        size_t kn = strlen(k), vn = strlen(v);
-        int64_t n;
-        int was = ok;
-#define KEY(a, b) (((unsigned)(a) << 8) | (unsigned)(b))
-        unsigned key = kn == 1 ? KEY(k[0], 0) : kn == 2 ? KEY(k[0], k[1]) : 0;
-        switch (key) {
-        case KEY('t', 0):
-            f->elapsed_ms = num(v, vn, &ok);
-            break;
-        case KEY('s', 0):
-            f->s.success = vn == 4 && memcmp(v, "true", 4) == 0 ? PR_OK_SUCCESS : PR_FAIL;
-            break;
-        case KEY('t', 's'):
-            f->ts_ms = num(v, vn, &ok);
-            break;
-        case KEY('l', 't'):
-            n = num(v, vn, &ok);
-            if (ok && pr_jtl_ms_ns(n, &f->s.ttfb_ns) < 0)
-                ok = 0;
-            break;
-        case KEY('c', 't'):
-            n = num(v, vn, &ok);
-            if (ok && pr_jtl_ms_ns(n, &f->s.connect_ns) < 0)
-                ok = 0;
-            break;
-        case KEY('i', 't'):
-            n = num(v, vn, &ok);
-            if (n != PR_UNKNOWN && n != 0) {
-                pr_jtl_attr_add(&f->attrs, "IdleTime", 8, v, vn);
-                if (n > 0 && n < PR_JTL_MS_MAX)
-                    x->n_idle_ms += n;
-            }
-            break;
-        case KEY('l', 'b'):
-            f->s.label = pr_jtl_intern(&x->icache, run, PR_JTL_IC_LABEL, v, vn);
-            break;
-        case KEY('r', 'c'):
-        case KEY('r', 's'):
-            f->code_n = copy_capped(f->code, sizeof f->code, v, vn);
-            break;
-        case KEY('r', 'm'):
-            f->msg_n = copy_capped(f->msg, sizeof f->msg, v, vn);
-            break;
-        case KEY('t', 'n'):
-            f->s.thread = pr_jtl_intern(&x->icache, run, PR_JTL_IC_THREAD, v, vn);
-            break;
-        case KEY('b', 'y'):
-            f->s.bytes_in = num(v, vn, &ok);
-            break;
-        case KEY('n', 'a'):
-            n = num(v, vn, &ok);
-            f->s.threads = n == PR_UNKNOWN || n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n;
-            break;
-        case KEY('n', 'g'):
-            pr_jtl_attr_add(&f->attrs, "grpThreads", 10, v, vn);
-            break;
-        case KEY('h', 'n'):
-            pr_jtl_attr_add(&f->attrs, "Hostname", 8, v, vn);
-            break;
-        case KEY('s', 'c'):
-            if (!(vn == 1 && v[0] == '1'))
-                pr_jtl_attr_add(&f->attrs, "SampleCount", 11, v, vn);
-            break;
-        case KEY('e', 'c'):
-            if (!(vn == 1 && v[0] == '0'))
-                pr_jtl_attr_add(&f->attrs, "ErrorCount", 10, v, vn);
-            break;
-        case KEY('d', 't'):
-        case KEY('d', 'e'):
-            break;
-        default:
-            if (kn == 3 && memcmp(k, "sby", 3) == 0)
-                f->s.bytes_out = num(v, vn, &ok);
-            else /* a sample variable */
-                pr_jtl_attr_add(&f->attrs, k, kn, v, vn);
-            break;
-        }
-#undef KEY
-        if (was && !ok)
-            bad = k;
-        if (!ok)
-            break;
-    }
-    if (cursor)
-        xmlTextReaderMoveToElement(rd);
-    if (!ok)
+    const char *bad = read_attrs(x, f);
+    xmlTextReaderMoveToElement(rd);
+    if (bad)
         return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
                             xmlTextReaderGetParserColumnNumber(rd),
-                            "attribute %s: expected an integer", bad ? bad : "?");
+                            "attribute %s: expected an integer", bad);
     if (f->ts_ms == PR_UNKNOWN)
         return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
                             xmlTextReaderGetParserColumnNumber(rd),
@@ -576,17 +590,117 @@ static int is_sample_name(const char *n)
     return !strcmp(n, "httpSample") || !strcmp(n, "sample");
 }
 
+/* The root element: <testResults version="1.2">. */
+static int root_element(jxml *x, const char *nm, int empty)
+{
+    xmlTextReaderPtr rd = x->reader;
+    if (strcmp(nm, "testResults") != 0)
+        return pr_error_set(x->err, PR_EFORMAT, x->name, xmlTextReaderGetParserLineNumber(rd), 0,
+                            "expected <testResults>, found <%s>", nm);
+    x->saw_root = 1;
+    x->root_line = xmlTextReaderGetParserLineNumber(rd);
+    xmlChar *ver = xmlTextReaderGetAttribute(rd, BAD_CAST "version");
+    if (ver) {
+        pr_run_meta_set(x->sink->run, "jtl_xml_version", json_string((char *)ver));
+        xmlFree(ver);
+    }
+    if (empty)
+        x->root_closed = 1;
+    return 0;
+}
+
+/* An element inside the top frame's sample that holds text the reader keeps (failure
+ * messages, errors, the URL): 1 when it starts a capture. */
+static int start_capture(jxml *x, const frame *f, const char *nm, int depth)
+{
+    static const struct {
+        const char *name;
+        int below; /* levels below the sample */
+        enum capture cap;
+    } caps[] = {{"failureMessage", 2, CAP_FAILMSG},
+                {"failure", 2, CAP_FAILURE},
+                {"error", 2, CAP_ERROR},
+                {"java.net.URL", 1, CAP_URL}};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+        if (depth == f->depth + caps[i].below && !strcmp(nm, caps[i].name)) {
+            x->cap = caps[i].cap;
+            x->cap_depth = depth;
+            return 1;
+        }
+    return 0;
+}
+
+/* A start tag; *skip = 1 to step over its content unread. */
+static int start_element(jxml *x, int depth, int *skip)
+{
+    xmlTextReaderPtr rd = x->reader;
+    const char *nm = (const char *)xmlTextReaderConstLocalName(rd);
+    if (!nm)
+        return 0;
+    int empty = xmlTextReaderIsEmptyElement(rd);
+    if (depth == 0)
+        return root_element(x, nm, empty);
+    if (x->cap != CAP_NONE) { /* markup inside captured text: skip it */
+        *skip = !empty;
+        return 0;
+    }
+    if (is_sample_name(nm) && (depth == 1 || x->nfr > 0)) {
+        x->nsamples_seen++;
+        if (open_sample(x, depth) < 0)
+            return PR_EPARSE;
+        if (empty && close_sample(x) < 0)
+            return x->err->code ? x->err->code : PR_EIO;
+        return 0;
+    }
+    frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
+    if (f && depth == f->depth + 1 && !strcmp(nm, "assertionResult")) {
+        f->a_failed = 0; /* its children are read */
+        f->a_msg_n = 0;
+        return 0;
+    }
+    if (f && !empty && start_capture(x, f, nm, depth))
+        return 0;
+    if (depth == 1)
+        x->n_unknown++;
+    /* anything else (responseData, headers, cookies, unknown classes): skip unread */
+    *skip = !empty;
+    return 0;
+}
+
+/* An end tag: a capture, a sample or an assertion ends. */
+static int end_element(jxml *x, int depth)
+{
+    if (x->cap != CAP_NONE) {
+        if (depth == x->cap_depth)
+            end_capture(x);
+        return 0;
+    }
+    frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
+    if (f && depth == f->depth)
+        return close_sample(x) < 0 ? (x->err->code ? x->err->code : PR_EIO) : 0;
+    if (f && depth == f->depth + 1) {
+        const char *nm = (const char *)xmlTextReaderConstLocalName(x->reader);
+        if (nm && !strcmp(nm, "assertionResult") && f->a_failed && !f->have_fail) {
+            memcpy(f->fail, f->a_msg, f->a_msg_n + 1);
+            f->fail_n = f->a_msg_n;
+            f->have_fail = 1;
+        }
+        return 0;
+    }
+    if (depth == 0)
+        x->root_closed = 1;
+    return 0;
+}
+
 static int walk(jxml *x)
 {
     xmlTextReaderPtr rd = x->reader;
-    int skip = 0;
+    int skip = 0, rc = 0;
     for (;;) {
         int r = skip ? xmlTextReaderNext(rd) : xmlTextReaderRead(rd);
         skip = 0;
-        if (r == 0)
-            return 0;
-        if (r < 0)
-            return -1;
+        if (r <= 0)
+            return r < 0 ? -1 : 0;
         int type = xmlTextReaderNodeType(rd);
         int depth = xmlTextReaderDepth(rd);
         if (depth > MAX_DEPTH)
@@ -596,72 +710,7 @@ static int walk(jxml *x)
         case XML_READER_TYPE_DOCUMENT_TYPE:
             return pr_error_set(x->err, PR_EFORMAT, x->name, xmlTextReaderGetParserLineNumber(rd),
                                 0, "a DOCTYPE is not allowed in a JMeter result file");
-        case XML_READER_TYPE_ELEMENT: {
-            const char *nm = (const char *)xmlTextReaderConstLocalName(rd);
-            if (!nm)
-                break;
-            int empty = xmlTextReaderIsEmptyElement(rd);
-            if (depth == 0) {
-                if (strcmp(nm, "testResults") != 0)
-                    return pr_error_set(x->err, PR_EFORMAT, x->name,
-                                        xmlTextReaderGetParserLineNumber(rd), 0,
-                                        "expected <testResults>, found <%s>", nm);
-                x->saw_root = 1;
-                x->root_line = xmlTextReaderGetParserLineNumber(rd);
-                xmlChar *ver = xmlTextReaderGetAttribute(rd, BAD_CAST "version");
-                if (ver) {
-                    pr_run_meta_set(x->sink->run, "jtl_xml_version", json_string((char *)ver));
-                    xmlFree(ver);
-                }
-                if (empty)
-                    x->root_closed = 1;
-                break;
-            }
-            if (x->cap != CAP_NONE) { /* markup inside captured text: skip it */
-                if (!empty)
-                    skip = 1;
-                break;
-            }
-            if (is_sample_name(nm) && (depth == 1 || x->nfr > 0)) {
-                x->nsamples_seen++;
-                if (open_sample(x, depth) < 0)
-                    return PR_EPARSE;
-                if (empty && close_sample(x) < 0)
-                    return x->err->code ? x->err->code : PR_EIO;
-                break;
-            }
-            frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
-            if (f && depth == f->depth + 1 && !strcmp(nm, "assertionResult")) {
-                f->a_failed = 0;
-                f->a_msg_n = 0;
-                if (empty)
-                    break;
-                break; /* read its children */
-            }
-            if (f && depth == f->depth + 2 && !empty) {
-                if (!strcmp(nm, "failureMessage"))
-                    x->cap = CAP_FAILMSG;
-                else if (!strcmp(nm, "failure"))
-                    x->cap = CAP_FAILURE;
-                else if (!strcmp(nm, "error"))
-                    x->cap = CAP_ERROR;
-                if (x->cap != CAP_NONE) {
-                    x->cap_depth = depth;
-                    break;
-                }
-            }
-            if (f && depth == f->depth + 1 && !empty && !strcmp(nm, "java.net.URL")) {
-                x->cap = CAP_URL;
-                x->cap_depth = depth;
-                break;
-            }
-            if (depth == 1)
-                x->n_unknown++;
-            /* anything else (responseData, headers, cookies, unknown classes): skip unread */
-            if (!empty)
-                skip = 1;
-            break;
-        }
+        case XML_READER_TYPE_ELEMENT: rc = start_element(x, depth, &skip); break;
         case XML_READER_TYPE_TEXT:
         case XML_READER_TYPE_CDATA:
         case XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
@@ -671,34 +720,11 @@ static int walk(jxml *x)
                     cap_text(x, t);
             }
             break;
-        case XML_READER_TYPE_END_ELEMENT: {
-            if (x->cap != CAP_NONE) {
-                if (depth == x->cap_depth)
-                    end_capture(x);
-                break;
-            }
-            frame *f = x->nfr ? &x->fr[x->nfr - 1] : NULL;
-            if (f && depth == f->depth) {
-                if (close_sample(x) < 0)
-                    return x->err->code ? x->err->code : PR_EIO;
-                break;
-            }
-            if (f && depth == f->depth + 1) {
-                const char *nm = (const char *)xmlTextReaderConstLocalName(rd);
-                if (nm && !strcmp(nm, "assertionResult") && f->a_failed && !f->have_fail) {
-                    memcpy(f->fail, f->a_msg, f->a_msg_n + 1);
-                    f->fail_n = f->a_msg_n;
-                    f->have_fail = 1;
-                }
-                break;
-            }
-            if (depth == 0)
-                x->root_closed = 1;
-            break;
+        case XML_READER_TYPE_END_ELEMENT: rc = end_element(x, depth); break;
+        default: break;
         }
-        default:
-            break;
-        }
+        if (rc < 0)
+            return rc;
     }
 }
 

@@ -52,7 +52,7 @@ typedef struct pr_k6_point {
     int tz_offset_min, has_zone;
     pr_str value; /* the number as written */
     uint64_t key;
-    int (*tags)(void *payload, pr_k6_tags *t);
+    int (*tags)(pr_k6_tags *t, void *payload);
     void *payload;
 } pr_k6_point;
 
@@ -63,8 +63,10 @@ int pr_k6_metric_of(pr_str name);
 void pr_k6_acc_declare(pr_k6_acc *a, const char *name, json_t *decl);
 /* Takes one point. Returns 0, or a negative error (err set, place given by line). */
 int pr_k6_acc_point(pr_k6_acc *a, const pr_k6_point *p, long line, pr_error *err);
-/* Emits the requests still pending, stores series/checks/notes in run meta, frees a. */
-int pr_k6_acc_finish(pr_k6_acc *a, pr_error *err);
-void pr_k6_acc_free(pr_k6_acc *a);
+/* Ends a read whose result so far is rc (0, PR_ETRUNC or an error): unless rc is an error,
+ * emits the requests still pending and stores series, checks and notes in run meta (a failure
+ * there is the result when rc was 0; err keeps a PR_ETRUNC's place); frees a. Returns the
+ * read's result. */
+int pr_k6_acc_end(pr_k6_acc *a, int rc, pr_error *err);
 
 #endif

@@ -110,7 +110,7 @@ pr_k6_acc *pr_k6_acc_new(pr_sink *sink, const char *src)
     return a;
 }
 
-void pr_k6_acc_free(pr_k6_acc *a)
+static void acc_free(pr_k6_acc *a)
 {
     if (!a)
         return;
@@ -230,7 +230,7 @@ static int open_req(pr_k6_acc *a, req *r, const pr_k6_point *p)
     pr_k6_tags *t = &a->tags;
     memset(t, 0, offsetof(pr_k6_tags, attrs));
     t->attrs_n = 0;
-    if (p->tags && p->tags(p->payload, t) < 0)
+    if (p->tags && p->tags(t, p->payload) < 0)
         return -1;
     pr_sample_init(&r->s);
     int64_t code;
@@ -371,7 +371,7 @@ static int check_point(pr_k6_acc *a, const pr_k6_point *p, double v)
     pr_k6_tags *t = &a->tags;
     memset(t, 0, offsetof(pr_k6_tags, attrs));
     t->attrs_n = 0;
-    if (p->tags && p->tags(p->payload, t) < 0)
+    if (p->tags && p->tags(t, p->payload) < 0)
         return -1;
     pr_str name = t->check.n ? t->check : (pr_str){"", 0}; /* a checks point without its tag */
     size_t i = 0;
@@ -439,7 +439,7 @@ static json_t *series_json(const series *s, json_t *decl)
     return o;
 }
 
-int pr_k6_acc_finish(pr_k6_acc *a, pr_error *err)
+static int acc_finish(pr_k6_acc *a, pr_error *err)
 {
     pr_run *run = a->sink->run;
     int rc = 0;
@@ -480,4 +480,16 @@ int pr_k6_acc_finish(pr_k6_acc *a, pr_error *err)
     if (a->ser_dropped || a->chk_dropped)
         pr_textsum_note(run, "more than 128 metrics or checks: the rest are not kept as series");
     return rc; /* the load model is the executor's, which the output does not name */
+}
+
+int pr_k6_acc_end(pr_k6_acc *a, int rc, pr_error *err)
+{
+    if (rc == 0 || rc == PR_ETRUNC) {
+        pr_error e2;
+        int r2 = acc_finish(a, rc == 0 ? err : &e2);
+        if (r2 < 0 && rc == 0)
+            rc = r2;
+    }
+    acc_free(a);
+    return rc;
 }

@@ -55,7 +55,7 @@ static int stamp(const k6c *c, pr_str s, int64_t *ns, int *off, int *zone, int64
     return 0;
 }
 
-static int tags_cb(void *payload, pr_k6_tags *t)
+static int tags_cb(pr_k6_tags *t, void *payload)
 {
     k6c *c = payload;
     for (size_t i = 3; i < c->ncol; i++) {
@@ -167,13 +167,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             break;
         }
     }
-    if (rc == 0 || rc == PR_ETRUNC) {
-        pr_error e2;
-        int r2 = pr_k6_acc_finish(acc, rc == 0 ? err : &e2);
-        if (r2 < 0 && rc == 0)
-            rc = r2;
-    }
-    pr_k6_acc_free(acc);
+    rc = pr_k6_acc_end(acc, rc, err);
     free(out);
     free(c->hdr);
     free(c);

@@ -106,7 +106,7 @@ static int parse_line(pr_jscan *s, line *l, const char **what)
 }
 
 /* Walks the tags object text, handing each string pair to fn. 0, or -1 if malformed. */
-static int tag_pairs(k6j *st, pr_str tags, void (*fn)(void *, pr_str, pr_str), void *payload)
+static int tag_pairs(k6j *st, pr_str tags, void (*fn)(pr_str, pr_str, void *), void *payload)
 {
     if (tags.n == 0)
         return 0;
@@ -122,23 +122,23 @@ static int tag_pairs(k6j *st, pr_str tags, void (*fn)(void *, pr_str, pr_str), v
             continue;
         if (pr_jscan_string(&s, &v, 1) < 0)
             return -1;
-        fn(payload, k, v);
+        fn(k, v, payload);
     }
     return rc;
 }
 
-static void add_tag(void *payload, pr_str k, pr_str v)
+static void add_tag(pr_str k, pr_str v, void *payload)
 {
     pr_k6_tags_add(payload, k, v);
 }
 
-static int tags_cb(void *payload, pr_k6_tags *t)
+static int tags_cb(pr_k6_tags *t, void *payload)
 {
     k6j *st = payload;
     return tag_pairs(st, st->cur->tags, add_tag, t);
 }
 
-static void hash_pair(void *payload, pr_str k, pr_str v)
+static void hash_pair(pr_str k, pr_str v, void *payload)
 {
     uint64_t *h = payload; /* a sum: the same tags in any order give the same hash */
     *h += XXH3_64bits_withSeed(v.p, v.n, XXH3_64bits(k.p, k.n));
@@ -249,13 +249,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             break;
         }
     }
-    if (rc == 0 || rc == PR_ETRUNC) {
-        pr_error e2;
-        int r2 = pr_k6_acc_finish(acc, rc == 0 ? err : &e2);
-        if (r2 < 0 && rc == 0)
-            rc = r2;
-    }
-    pr_k6_acc_free(acc);
+    rc = pr_k6_acc_end(acc, rc, err);
     pr_jsonl_dispose(&j);
     free(st);
     return rc < 0 ? rc : 0;

@@ -32,14 +32,23 @@ typedef struct pr_parser {
     int (*sniff)(const unsigned char *buf, size_t len);
     /* Streams `in` into `sink` (sink->run is prefilled with name/source; the parser sets
      * format/tool and whatever metadata the file carries, and for summary-only inputs sets
-     * run->summary_only and run->summary). Returns 0, or a negative code with err filled:
-     * PR_ETRUNC means the samples emitted so far are valid and err says where input broke. */
+     * run->summary_only and run->summary). Everything it adds to the run belongs to the run;
+     * `in`, `sink` and `opts` stay the caller's. Returns 0, or a negative code with err
+     * filled (file, line:col or byte offset, what was expected):
+     *   PR_EFORMAT  the input is not this format (nothing usable was emitted);
+     *   PR_EPARSE   malformed input at err's place: the input is rejected (ingest stores
+     *               none of it);
+     *   PR_ETRUNC   the input ends early: the samples emitted so far are valid, err says where;
+     *   PR_EUSAGE   an option does not fit the input (--tz, --jtl-time-format, --jtl-columns);
+     *   PR_EIO      reading the input failed;
+     * or whatever the sink's consumer returned (a store error, PR_ESTORE), passed through. */
     int (*parse)(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err);
 } pr_parser;
 
 /* The registry (parsers/registry.c). NULL-terminated. */
 extern const pr_parser *const pr_parsers[];
 
+/* The parser of that --format name, or NULL. */
 const pr_parser *pr_parser_find(const char *name);
 /* Best parser for the first bytes of an input, or NULL if none is confident (score < 20). */
 const pr_parser *pr_parser_sniff(const unsigned char *buf, size_t len, int *score);

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/clock.h"
 #include "model/xalloc.h"
 
 const rgb PR_OI_BLACK = {0, 0, 0};
@@ -608,14 +609,8 @@ static const char *missing_input(const pr_chart_kind *k, const pr_chart_input *i
 /* Creation date for PDF metadata: SOURCE_DATE_EPOCH or the epoch, so output is reproducible. */
 static void pdf_date(char *buf, size_t n)
 {
-    const char *e = getenv("SOURCE_DATE_EPOCH");
-    long long s = 0;
-    if (e && *e) {
-        char *end;
-        s = strtoll(e, &end, 10);
-        if (*end || s < 0)
-            s = 0;
-    }
+    int64_t s = 0;
+    pr_clock_source_date(&s);
     time_t tt = (time_t)s;
     struct tm tm;
     if (!gmtime_r(&tt, &tm)) {

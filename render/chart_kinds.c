@@ -905,75 +905,84 @@ const char *pr_chart_capacity_knee_reason(const pr_chart_capacity *c, long i)
                                                               : "p99 above 3x the first load's";
 }
 
-static void draw_capacity(pr_canvas *cv, const pr_chart_input *in)
+/* The extent of a capacity series: loads, throughputs, p99s. */
+typedef struct cap_range {
+    size_t n, nvalid;
+    double xmax, ymax, plo, phi;
+} cap_range;
+
+static void capacity_range(const pr_chart_capacity *C, cap_range *r)
 {
-    const pr_chart_capacity *C = in->capacity;
-    size_t n = C->offered_per_s ? C->n : 0;
-    double xmax = 0, ymax = 0, plo = INFINITY, phi = 0;
-    size_t nvalid = 0;
-    for (size_t i = 0; i < n; i++) {
+    *r = (cap_range){C->offered_per_s ? C->n : 0, 0, 0, 0, INFINITY, 0};
+    for (size_t i = 0; i < r->n; i++) {
         double o = C->offered_per_s[i];
         if (!isfinite(o) || o < 0)
             continue;
-        nvalid++;
-        if (o > xmax)
-            xmax = o;
-        if (okd(C->throughput_per_s, i) && C->throughput_per_s[i] > ymax)
-            ymax = C->throughput_per_s[i];
+        r->nvalid++;
+        if (o > r->xmax)
+            r->xmax = o;
+        if (okd(C->throughput_per_s, i) && C->throughput_per_s[i] > r->ymax)
+            r->ymax = C->throughput_per_s[i];
         if (okl(C->p99_ns, i)) {
             double p = (double)C->p99_ns[i];
-            if (p > 0 && p < plo)
-                plo = p;
-            if (p > phi)
-                phi = p;
+            if (p > 0 && p < r->plo)
+                r->plo = p;
+            if (p > r->phi)
+                r->phi = p;
         }
     }
+}
+
+/* Title, legend and the axes (p99 on the right one when there is any); 1 when it has p99s. */
+static int capacity_frame(pr_canvas *cv, const pr_chart_capacity *C, cap_range *r, long knee)
+{
     cv_title(cv, "Capacity: throughput and p99 latency against offered load");
     cv_legend_add(cv, PR_OI_GREEN, LEG_LINE, "throughput (left axis)");
     if (!C->load_title)
         cv_legend_add(cv, (rgb){0.6, 0.6, 0.6}, LEG_DASH, "throughput = offered load");
     if (C->p99_ns)
         cv_legend_add(cv, PR_OI_ORANGE, LEG_LINE, "p99 latency (right axis)");
-    long knee = C->knee >= 0 && (size_t)C->knee < n ? C->knee : -1;
     if (knee >= 0)
         cv_legend_add(cv, PR_OI_PURPLE, LEG_DASH, "knee (first limit crossed)");
     cv_legend(cv);
-    double top = C->load_title ? ymax : fmax(xmax, ymax);
+    double top = C->load_title ? r->ymax : fmax(r->xmax, r->ymax);
     cv->x.title = C->load_title ? C->load_title : "Offered load (requests per second)";
     cv->y.title = "Throughput (responses per second)";
-    pr_axis_set(&cv->x, AX_NUM, 0, 0, xmax > 0 ? xmax : 1, 1);
+    pr_axis_set(&cv->x, AX_NUM, 0, 0, r->xmax > 0 ? r->xmax : 1, 1);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, top > 0 ? top : 1, 1);
-    int has_p = C->p99_ns && phi > 0;
+    int has_p = C->p99_ns && r->phi > 0;
     if (has_p) {
-        if (!isfinite(plo))
-            plo = phi;
+        if (!isfinite(r->plo))
+            r->plo = r->phi;
         cv->has_y2 = 1;
         cv->y2.title = "p99 latency";
         cv->thr_y2 = 1;
-        cv_include_thresholds(cv, &plo, &phi);
-        pr_axis_set(&cv->y2, AX_DUR, cv_want_log(cv, plo, phi), plo, phi, 1);
+        cv_include_thresholds(cv, &r->plo, &r->phi);
+        pr_axis_set(&cv->y2, AX_DUR, cv_want_log(cv, r->plo, r->phi), r->plo, r->phi, 1);
     }
     cv_plot(cv);
-    if (!nvalid) {
-        cv_nodata(cv, "No data");
-        cv_annotate(cv);
-        return;
-    }
+    return has_p;
+}
+
+/* The ideal line of a rate load: throughput = offered rate. */
+static void capacity_ideal(pr_canvas *cv)
+{
     cairo_t *cr = cv->cr;
-    cv_clip_plot(cv);
-    if (!C->load_title) {
-        /* ideal line: throughput = offered rate */
-        cairo_save(cr);
-        double d[] = {6, 4};
-        cairo_set_dash(cr, d, 2, 0);
-        cairo_set_line_width(cr, 1.2);
-        cv_colour(cv, (rgb){0.6, 0.6, 0.6}, 1);
-        cairo_move_to(cr, pr_axis_map(&cv->x, 0), pr_axis_map(&cv->y, 0));
-        double e = fmin(cv->x.hi, cv->y.hi);
-        cairo_line_to(cr, pr_axis_map(&cv->x, e), pr_axis_map(&cv->y, e));
-        cairo_stroke(cr);
-        cairo_restore(cr);
-    }
+    cairo_save(cr);
+    double d[] = {6, 4};
+    cairo_set_dash(cr, d, 2, 0);
+    cairo_set_line_width(cr, 1.2);
+    cv_colour(cv, (rgb){0.6, 0.6, 0.6}, 1);
+    cairo_move_to(cr, pr_axis_map(&cv->x, 0), pr_axis_map(&cv->y, 0));
+    double e = fmin(cv->x.hi, cv->y.hi);
+    cairo_line_to(cr, pr_axis_map(&cv->x, e), pr_axis_map(&cv->y, e));
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* The throughput line, and the p99 line on the right axis. */
+static void capacity_lines(pr_canvas *cv, const pr_chart_capacity *C, size_t n, int has_p)
+{
     double *xs = pr_xmalloc((n + 1) * sizeof *xs);
     double *ys = pr_xmalloc((n + 1) * sizeof *ys);
     unsigned char *v = pr_xmalloc(n + 1);
@@ -990,49 +999,79 @@ static void draw_capacity(pr_canvas *cv, const pr_chart_input *in)
         }
         polyline(cv, n, xs, ys, v, PR_OI_ORANGE, 2.2, 0, 1);
     }
-    cv_unclip(cv);
-    /* error ratios under the throughput points where there were errors */
-    if (C->error_ratio && C->throughput_per_s)
-        for (size_t i = 0; i < n; i++) {
-            if (!okd(C->error_ratio, i) || C->error_ratio[i] <= 0 ||
-                !okd(C->offered_per_s, i) || !okd(C->throughput_per_s, i))
-                continue;
-            char t[48];
-            snprintf(t, sizeof t, "%.*f%% err", C->error_ratio[i] < 0.01 ? 2 : 1,
-                     C->error_ratio[i] * 100);
-            double tw, th, x = pr_axis_map(&cv->x, C->offered_per_s[i]);
-            cv_text_size(cv, t, 10, 0, &tw, &th);
-            if (x + tw / 2 > cv->px + cv->pw - 2)
-                x = cv->px + cv->pw - 2 - tw / 2;
-            cv_text(cv, x, pr_axis_map(&cv->y, C->throughput_per_s[i]) + 8, t, 10, 0, 0.5, 0,
-                    PR_OI_VERMILLION, 0);
-        }
     free(xs);
     free(ys);
     free(v);
-    if (knee >= 0 && okd(C->offered_per_s, (size_t)knee)) {
-        /* the knee as a marker, then the caller's own markers */
-        char lab[160], num[32];
-        pr_fmt_number(C->offered_per_s[knee], num, sizeof num);
-        snprintf(lab, sizeof lab, "knee at %s%s: %s", num, C->load_title ? "" : " req/s",
-                 C->knee_label ? C->knee_label : pr_chart_capacity_knee_reason(C, knee));
-        pr_chart_marker mk[17];
-        size_t nmk = 0;
-        mk[nmk++] = (pr_chart_marker){C->offered_per_s[knee],
-                                      okd(C->throughput_per_s, (size_t)knee)
-                                          ? C->throughput_per_s[knee]
-                                          : NAN,
-                                      lab};
-        for (size_t i = 0; i < cv->o.n_markers && nmk < 17; i++)
-            mk[nmk++] = cv->o.markers[i];
-        cv->o.markers = mk;
-        cv->o.n_markers = nmk;
+}
+
+/* The error ratios under the throughput points where there were errors. */
+static void capacity_errors(pr_canvas *cv, const pr_chart_capacity *C, size_t n)
+{
+    if (!C->error_ratio || !C->throughput_per_s)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (!okd(C->error_ratio, i) || C->error_ratio[i] <= 0 || !okd(C->offered_per_s, i) ||
+            !okd(C->throughput_per_s, i))
+            continue;
+        char t[48];
+        snprintf(t, sizeof t, "%.*f%% err", C->error_ratio[i] < 0.01 ? 2 : 1,
+                 C->error_ratio[i] * 100);
+        double tw, th, x = pr_axis_map(&cv->x, C->offered_per_s[i]);
+        cv_text_size(cv, t, 10, 0, &tw, &th);
+        if (x + tw / 2 > cv->px + cv->pw - 2)
+            x = cv->px + cv->pw - 2 - tw / 2;
+        cv_text(cv, x, pr_axis_map(&cv->y, C->throughput_per_s[i]) + 8, t, 10, 0, 0.5, 0,
+                PR_OI_VERMILLION, 0);
+    }
+}
+
+/* The annotations, the knee first as a marker ahead of the caller's own. */
+static void capacity_annotate(pr_canvas *cv, const pr_chart_capacity *C, long knee)
+{
+    if (knee < 0 || !okd(C->offered_per_s, (size_t)knee)) {
         cv_annotate(cv);
-        cv->o.markers = NULL;
-        cv->o.n_markers = 0;
         return;
     }
+    char lab[160], num[32];
+    pr_fmt_number(C->offered_per_s[knee], num, sizeof num);
+    snprintf(lab, sizeof lab, "knee at %s%s: %s", num, C->load_title ? "" : " req/s",
+             C->knee_label ? C->knee_label : pr_chart_capacity_knee_reason(C, knee));
+    pr_chart_marker mk[17];
+    size_t nmk = 0;
+    mk[nmk++] = (pr_chart_marker){C->offered_per_s[knee],
+                                  okd(C->throughput_per_s, (size_t)knee)
+                                      ? C->throughput_per_s[knee] : NAN,
+                                  lab};
+    const pr_chart_marker *own = cv->o.markers;
+    size_t nown = cv->o.n_markers;
+    for (size_t i = 0; i < nown && nmk < 17; i++)
+        mk[nmk++] = own[i];
+    cv->o.markers = mk;
+    cv->o.n_markers = nmk;
     cv_annotate(cv);
+    cv->o.markers = NULL;
+    cv->o.n_markers = 0;
+}
+
+static void draw_capacity(pr_canvas *cv, const pr_chart_input *in)
+{
+    const pr_chart_capacity *C = in->capacity;
+    cap_range r;
+    capacity_range(C, &r);
+    long knee = C->knee >= 0 && (size_t)C->knee < r.n ? C->knee : -1;
+    int has_p = capacity_frame(cv, C, &r, knee);
+    if (!r.nvalid) {
+        cv_nodata(cv, "No data");
+        cv_annotate(cv);
+        return;
+    }
+    cv_clip_plot(cv);
+    if (!C->load_title)
+        capacity_ideal(cv);
+    capacity_lines(cv, C, r.n, has_p);
+    cv_unclip(cv);
+    capacity_errors(cv, C, r.n);
+    capacity_annotate(cv, C, knee);
 }
 
 /* ---- the table ------------------------------------------------------------------------ */

@@ -336,10 +336,10 @@ int pr_dashboard_add(json_t *ctx, pr_points_fn points, void *payload, pr_error *
         if (json_is_true(json_object_get(run, "summary_only")))
             continue;
         pr_chart_points pts = {0, NULL, NULL, NULL};
-        int have = points && points(payload, run, &pts, err) == 0;
+        int have = points && points(run, &pts, err, payload) == 0;
         json_array_append_new(runs, pr_dashboard_run_data(run, have ? &pts : NULL));
         if (points)
-            points(payload, NULL, &pts, err);
+            points(NULL, &pts, err, payload);
     }
     json_object_set_new(data, "runs", runs);
     /* compact, 5 significant digits; < > & only occur inside JSON strings, where \u003c…

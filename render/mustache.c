@@ -160,61 +160,134 @@ static const char *shown(const char *s, size_t n, char *buf, size_t size)
 
 /* ---- Tokenizer ---------------------------------------------------------------------------- */
 
+/* The tokenizer's state: the current delimiters and the open sections. */
+typedef struct tz {
+    char open[MAX_DELIM + 1], close[MAX_DELIM + 1];
+    size_t olen, clen;
+    size_t stack[PR_MUSTACHE_MAX_DEPTH];
+    size_t depth;
+} tz;
+
+/* The tag type its sigil at s[*p] names (T_VAR without one; *p moved past it) and the mark
+ * that ends the tag (z's close, or "}" / "=" + close for {{{x}}} and {{=a b=}}, in braced). */
+static int tag_type(const char *s, size_t len, size_t *p, const tz *z, char *braced,
+                    const char **endmark, size_t *endlen)
+{
+    static const char sigils[] = "{&#^/!><$=";
+    static const int types[] = {T_RAW,     T_RAW,    T_SECTION, T_INVERTED, T_CLOSE,
+                                T_COMMENT, T_PARTIAL, T_PARENT, T_BLOCK,    T_DELIM};
+    *endmark = z->close;
+    *endlen = z->clen;
+    const char *q = *p < len && s[*p] ? strchr(sigils, s[*p]) : NULL;
+    if (!q)
+        return T_VAR;
+    if (*q == '{' || *q == '=') {
+        braced[0] = *q == '{' ? '}' : '=';
+        memcpy(braced + 1, z->close, z->clen + 1);
+        *endmark = braced;
+        *endlen = z->clen + 1;
+    }
+    (*p)++;
+    return types[q - sigils];
+}
+
+/* {{=OPEN CLOSE=}}: the new delimiters from s[ns..ne). */
+static int set_delims(cc *c, tz *z, size_t ns, size_t ne, size_t at)
+{
+    const char *s = c->s;
+    size_t a = ns, ae = a;
+    while (ae < ne && !is_ws(s[ae]))
+        ae++;
+    size_t bs = ae;
+    while (bs < ne && is_ws(s[bs]))
+        bs++;
+    size_t be = bs;
+    while (be < ne && !is_ws(s[be]))
+        be++;
+    if (ae == a || bs == be || be != ne || ae - a > MAX_DELIM || be - bs > MAX_DELIM ||
+        memchr(s + a, '=', ae - a) || memchr(s + bs, '=', be - bs))
+        return cerr(c, at, "bad delimiter: expected '%s=OPEN CLOSE=%s'", z->open, z->close);
+    memcpy(z->open, s + a, ae - a);
+    z->open[ae - a] = 0;
+    z->olen = ae - a;
+    memcpy(z->close, s + bs, be - bs);
+    z->close[be - bs] = 0;
+    z->clen = be - bs;
+    return 0;
+}
+
+/* Opens a section (parent, block) at the token just pushed, or closes the open one. */
+static int nest(cc *c, tz *z, toks *t, size_t ns, size_t ne, size_t at)
+{
+    const char *s = c->s;
+    tok *k = &t->v[t->n - 1];
+    char b1[80], b2[80];
+    if (k->type == T_SECTION || k->type == T_INVERTED || k->type == T_PARENT ||
+        k->type == T_BLOCK) {
+        if (z->depth == PR_MUSTACHE_MAX_DEPTH)
+            return cerr(c, at, "sections nested deeper than %d levels", PR_MUSTACHE_MAX_DEPTH);
+        if (k->type == T_BLOCK && z->depth > 0 && t->v[z->stack[z->depth - 1]].type == T_PARENT)
+            k->in_parent = 1;
+        z->stack[z->depth++] = t->n - 1;
+    } else if (k->type == T_CLOSE) {
+        if (z->depth == 0)
+            return cerr(c, at, "unexpected end tag '%s'", shown(s + ns, ne - ns, b1, sizeof b1));
+        tok *op = &t->v[z->stack[z->depth - 1]];
+        if (op->len != ne - ns || memcmp(s + op->start, s + ns, op->len) != 0) {
+            long l, cl;
+            line_col(s, op->at, &l, &cl);
+            return cerr(c, at, "mismatched end tag '%s': expected end of '%s' (opened at %ld:%ld)",
+                        shown(s + ns, ne - ns, b1, sizeof b1),
+                        shown(s + op->start, op->len, b2, sizeof b2), l, cl);
+        }
+        k->match = z->stack[z->depth - 1];
+        k->in_parent = op->in_parent;
+        z->depth--;
+    }
+    return 0;
+}
+
+/* One tag whose name (trimmed) is s[ns..ne): a name check, then the token. */
+static int name_tag(cc *c, tz *z, toks *t, int type, size_t ns, size_t ne, size_t at)
+{
+    const char *s = c->s;
+    char b1[80];
+    int dynamic = 0;
+    if ((type == T_PARTIAL || type == T_PARENT) && ns < ne && s[ns] == '*') {
+        dynamic = 1;
+        ns++;
+        while (ns < ne && is_ws(s[ns]))
+            ns++;
+    }
+    if (ns == ne)
+        return cerr(c, at, "empty tag name");
+    for (size_t i = ns; i < ne; i++)
+        if (is_ws(s[i]) || s[i] == '\n' || s[i] == '\r')
+            return cerr(c, at, "invalid tag name '%s'", shown(s + ns, ne - ns, b1, sizeof b1));
+    tok_push(t, type, ns, ne - ns, at)->dynamic = dynamic;
+    return nest(c, z, t, ns, ne, at);
+}
+
 static int tokenize(cc *c, toks *t)
 {
     const char *s = c->s;
     size_t len = c->len, pos = 0;
-    char open[MAX_DELIM + 1] = "{{", close[MAX_DELIM + 1] = "}}";
-    size_t olen = 2, clen = 2;
-    size_t stack[PR_MUSTACHE_MAX_DEPTH];
-    size_t depth = 0;
-    char b1[80], b2[80];
-
+    tz z = {"{{", "}}", 2, 2, {0}, 0};
     for (;;) {
-        const char *o = find(s, len, pos, open, olen);
+        const char *o = find(s, len, pos, z.open, z.olen);
         if (!o) {
             push_text(t, s, pos, len);
             break;
         }
         size_t at = (size_t)(o - s);
         push_text(t, s, pos, at);
-        size_t p = at + olen;
-        int type = T_VAR;
-        const char *endmark = close;
-        size_t endlen = clen;
+        size_t p = at + z.olen, endlen;
+        const char *endmark;
         char braced[MAX_DELIM + 3];
-        if (p < len) {
-            switch (s[p]) {
-            case '{':
-                type = T_RAW;
-                braced[0] = '}';
-                memcpy(braced + 1, close, clen + 1);
-                endmark = braced;
-                endlen = clen + 1;
-                p++;
-                break;
-            case '&': type = T_RAW; p++; break;
-            case '#': type = T_SECTION; p++; break;
-            case '^': type = T_INVERTED; p++; break;
-            case '/': type = T_CLOSE; p++; break;
-            case '!': type = T_COMMENT; p++; break;
-            case '>': type = T_PARTIAL; p++; break;
-            case '<': type = T_PARENT; p++; break;
-            case '$': type = T_BLOCK; p++; break;
-            case '=':
-                type = T_DELIM;
-                braced[0] = '=';
-                memcpy(braced + 1, close, clen + 1);
-                endmark = braced;
-                endlen = clen + 1;
-                p++;
-                break;
-            default: break;
-            }
-        }
+        int type = tag_type(s, len, &p, &z, braced, &endmark, &endlen);
         const char *e = find(s, len, p, endmark, endlen);
         if (!e)
-            return cerr(c, at, "unclosed tag: no '%.*s' after '%s'", (int)endlen, endmark, open);
+            return cerr(c, at, "unclosed tag: no '%.*s' after '%s'", (int)endlen, endmark, z.open);
         size_t ns = p, ne = (size_t)(e - s);
         pos = ne + endlen;
         if (type == T_COMMENT) {
@@ -225,67 +298,15 @@ static int tokenize(cc *c, toks *t)
             ns++;
         while (ne > ns && (is_ws(s[ne - 1]) || s[ne - 1] == '\n' || s[ne - 1] == '\r'))
             ne--;
-        if (type == T_DELIM) {
-            size_t a = ns, ae = a;
-            while (ae < ne && !is_ws(s[ae]))
-                ae++;
-            size_t bs = ae;
-            while (bs < ne && is_ws(s[bs]))
-                bs++;
-            size_t be = bs;
-            while (be < ne && !is_ws(s[be]))
-                be++;
-            if (ae == a || bs == be || be != ne || ae - a > MAX_DELIM || be - bs > MAX_DELIM ||
-                memchr(s + a, '=', ae - a) || memchr(s + bs, '=', be - bs))
-                return cerr(c, at, "bad delimiter: expected '%s=OPEN CLOSE=%s'", open, close);
-            memcpy(open, s + a, ae - a);
-            open[ae - a] = 0;
-            olen = ae - a;
-            memcpy(close, s + bs, be - bs);
-            close[be - bs] = 0;
-            clen = be - bs;
+        int rc = type == T_DELIM ? set_delims(c, &z, ns, ne, at) : name_tag(c, &z, t, type, ns, ne, at);
+        if (rc < 0)
+            return rc;
+        if (type == T_DELIM)
             tok_push(t, T_DELIM, ns, ne - ns, at);
-            continue;
-        }
-        int dynamic = 0;
-        if ((type == T_PARTIAL || type == T_PARENT) && ns < ne && s[ns] == '*') {
-            dynamic = 1;
-            ns++;
-            while (ns < ne && is_ws(s[ns]))
-                ns++;
-        }
-        if (ns == ne)
-            return cerr(c, at, "empty tag name");
-        for (size_t i = ns; i < ne; i++)
-            if (is_ws(s[i]) || s[i] == '\n' || s[i] == '\r')
-                return cerr(c, at, "invalid tag name '%s'", shown(s + ns, ne - ns, b1, sizeof b1));
-        tok *k = tok_push(t, type, ns, ne - ns, at);
-        k->dynamic = dynamic;
-        if (type == T_SECTION || type == T_INVERTED || type == T_PARENT || type == T_BLOCK) {
-            if (depth == PR_MUSTACHE_MAX_DEPTH)
-                return cerr(c, at, "sections nested deeper than %d levels", PR_MUSTACHE_MAX_DEPTH);
-            if (type == T_BLOCK && depth > 0 && t->v[stack[depth - 1]].type == T_PARENT)
-                k->in_parent = 1;
-            stack[depth++] = t->n - 1;
-        } else if (type == T_CLOSE) {
-            if (depth == 0)
-                return cerr(c, at, "unexpected end tag '%s'", shown(s + ns, ne - ns, b1, sizeof b1));
-            tok *op = &t->v[stack[depth - 1]];
-            if (op->len != ne - ns || memcmp(s + op->start, s + ns, op->len) != 0) {
-                long l, cl;
-                line_col(s, op->at, &l, &cl);
-                return cerr(c, at, "mismatched end tag '%s': expected end of '%s' (opened at %ld:%ld)",
-                            shown(s + ns, ne - ns, b1, sizeof b1),
-                            shown(s + op->start, op->len, b2, sizeof b2), l, cl);
-            }
-            k = &t->v[t->n - 1];
-            k->match = stack[depth - 1];
-            k->in_parent = op->in_parent;
-            depth--;
-        }
     }
-    if (depth > 0) {
-        tok *op = &t->v[stack[depth - 1]];
+    if (z.depth > 0) {
+        char b1[80];
+        tok *op = &t->v[z.stack[z.depth - 1]];
         const char *what = op->type == T_PARENT ? "parent" : op->type == T_BLOCK ? "block" : "section";
         return cerr(c, op->at, "unclosed %s '%s'", what, shown(s + op->start, op->len, b1, sizeof b1));
     }
@@ -772,7 +793,7 @@ static int get_partial(rs *r, const char *name, size_t n, const pr_template **t)
     if (r->loader && r->loader->load) {
         char *text = NULL;
         size_t len = 0;
-        int rc = r->loader->load(r->loader->payload, nm, &text, &len, r->err);
+        int rc = r->loader->load(nm, &text, &len, r->err, r->loader->payload);
         if (rc == 0) {
             if (len > PR_TPL_MAX_BYTES) {
                 free(text);

@@ -37,9 +37,10 @@ enum {
 
 /* Finds a template by name. Returns 0 and sets *text (heap, NUL-terminated, caller frees) and
  * *len; PR_ENOTFOUND when there is no such template (rendered as empty, as the spec says); any
- * other negative code is an error (filled in err) that aborts the render. */
+ * other negative code is an error (filled in err) that aborts the render. payload: the
+ * loader's own, passed last. */
 typedef struct pr_tpl_loader {
-    int (*load)(void *payload, const char *name, char **text, size_t *len, pr_error *err);
+    int (*load)(const char *name, char **text, size_t *len, pr_error *err, void *payload);
     void *payload;
 } pr_tpl_loader;
 
@@ -105,6 +106,11 @@ typedef struct pr_tpl_dir {
 /* Returns 0, or PR_ENOTFOUND / PR_EIO when `dir` is not a readable directory. */
 int pr_tpl_dir_init(pr_tpl_dir *d, const char *dir, pr_error *err);
 pr_tpl_loader pr_tpl_dir_loader(pr_tpl_dir *d);
+
+/* Reads the template file at path (name: how errors call it), at most PR_TPL_MAX_BYTES.
+ * Returns 0 with *text (heap, NUL-terminated, caller frees) and *len; PR_ENOTFOUND when there
+ * is no regular file at path; PR_EIO (unreadable) or PR_EUSAGE (too large) filled in err. */
+int pr_tpl_read_file(const char *path, const char *name, char **text, size_t *len, pr_error *err);
 
 /* Tries `first`, then `second` when the first says PR_ENOTFOUND (either may be NULL). */
 typedef struct pr_tpl_chain {

@@ -216,7 +216,7 @@ static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *pay
     pr_model_charts_run(&mc, run, "p99");
     pr_chart_input in = pr_model_charts_input(&mc);
     pr_chart_points pts = {0, NULL, NULL, NULL};
-    int have_points = points && points(payload, run, &pts, err) == 0;
+    int have_points = points && points(run, &pts, err, payload) == 0;
     in.points = have_points ? &pts : NULL;
     long long id = (long long)json_integer_value(json_object_get(run, "id"));
     json_t *charts = json_object();
@@ -236,7 +236,7 @@ static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *pay
     }
     json_object_set_new(run, "charts", charts);
     if (have_points)
-        points(payload, NULL, &pts, err);
+        points(NULL, &pts, err, payload);
     pr_model_charts_dispose(&mc);
     return rc == 0 ? label_charts(co, run, id, err) : rc;
 }

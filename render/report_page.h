@@ -14,7 +14,7 @@ int pr_report_page_html(const char *md, size_t len, json_t *ctx, pr_buf *out, pr
 
 /* Supplies the per-sample points of a run (the latency-over-time chart draws every sample,
  * which the report model does not hold). Called with run = NULL to release the last points. */
-typedef int (*pr_points_fn)(void *payload, json_t *run, pr_chart_points *out, pr_error *err);
+typedef int (*pr_points_fn)(json_t *run, pr_chart_points *out, pr_error *err, void *payload);
 
 /* Draws the standard charts of every run in ctx (the report model) and records them in
  * runs[i].charts.{latency_over_time, percentiles_over_time, throughput, distribution}:

@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-/* Calls try(payload, candidate) for name, name+ext, name+".mustache" until one is not
+/* Calls try(candidate, …, payload) for name, name+ext, name+".mustache" until one is not
  * PR_ENOTFOUND. */
 static int try_names(const char *name, const char *ext,
-                     int (*try)(void *, const char *, char **, size_t *, pr_error *), void *payload,
+                     int (*try)(const char *, char **, size_t *, pr_error *, void *), void *payload,
                      char **text, size_t *len, pr_error *err)
 {
     const char *exts[3] = {"", ext, ".mustache"};
@@ -27,7 +27,7 @@ static int try_names(const char *name, const char *ext,
             return PR_ENOTFOUND;
         memcpy(cand, name, nl);
         memcpy(cand + nl, exts[i], el + 1);
-        int rc = try(payload, cand, text, len, err);
+        int rc = try(cand, text, len, err, payload);
         if (rc != PR_ENOTFOUND)
             return rc;
     }
@@ -36,7 +36,7 @@ static int try_names(const char *name, const char *ext,
 
 /* ---- Built-in templates ------------------------------------------------------------------- */
 
-static int builtin_try(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int builtin_try(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     const pr_builtin_template *t = payload;
     for (; t->name; t++)
@@ -48,7 +48,7 @@ static int builtin_try(void *payload, const char *name, char **text, size_t *len
     return PR_ENOTFOUND;
 }
 
-static int builtin_load(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int builtin_load(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     pr_tpl_builtin *b = payload;
     const pr_builtin_template *table = b->table ? b->table : pr_builtin_templates;
@@ -104,13 +104,18 @@ static int has_dotdot(const char *name)
     return 0;
 }
 
-static int read_file(const char *path, const char *name, char **text, size_t *len, pr_error *err)
+int pr_tpl_read_file(const char *path, const char *name, char **text, size_t *len, pr_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return errno == ENOENT || errno == ENOTDIR ? PR_ENOTFOUND
                                                    : pr_error_set(err, PR_EIO, name, 0, 0,
                                                                   "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) { /* a folder of that name */
+        fclose(f);
+        return PR_ENOTFOUND;
+    }
     pr_buf b = PR_BUF_INIT;
     b.max = PR_TPL_MAX_BYTES;
     char chunk[8192];
@@ -130,7 +135,7 @@ static int read_file(const char *path, const char *name, char **text, size_t *le
     return 0;
 }
 
-static int dir_try(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int dir_try(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     const pr_tpl_dir *d = payload;
     char path[sizeof d->root + PR_TPL_MAX_NAME + 40];
@@ -139,7 +144,7 @@ static int dir_try(void *payload, const char *name, char **text, size_t *len, pr
     else
         snprintf(path, sizeof path, "%s/%s", d->root, name);
     if (is_allowed(d, name))
-        return read_file(path, name, text, len, err);
+        return pr_tpl_read_file(path, name, text, len, err);
     char *rp = realpath(path, NULL);
     if (!rp)
         return PR_ENOTFOUND;
@@ -154,12 +159,12 @@ static int dir_try(void *payload, const char *name, char **text, size_t *len, pr
     else if (!regular)
         rc = PR_ENOTFOUND;
     else
-        rc = read_file(rp, name, text, len, err);
+        rc = pr_tpl_read_file(rp, name, text, len, err);
     free(rp);
     return rc;
 }
 
-static int dir_load(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int dir_load(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     pr_tpl_dir *d = payload;
     if (!is_allowed(d, name)) {
@@ -178,14 +183,14 @@ pr_tpl_loader pr_tpl_dir_loader(pr_tpl_dir *d)
 
 /* ---- Chain -------------------------------------------------------------------------------- */
 
-static int chain_load(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int chain_load(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     pr_tpl_chain *c = payload;
     int rc = PR_ENOTFOUND;
     if (c->first && c->first->load)
-        rc = c->first->load(c->first->payload, name, text, len, err);
+        rc = c->first->load(name, text, len, err, c->first->payload);
     if (rc == PR_ENOTFOUND && c->second && c->second->load)
-        rc = c->second->load(c->second->payload, name, text, len, err);
+        rc = c->second->load(name, text, len, err, c->second->payload);
     return rc;
 }
 

@@ -100,11 +100,11 @@ struct pr_store_ops {
     /* Calls cb with each block of the run in sequence order; a non-zero cb return stops
      * the scan and is returned. */
     int (*scan_blocks)(pr_store *st, int64_t id,
-                       int (*cb)(void *payload, const pr_store_block *b), void *payload,
+                       int (*cb)(const pr_store_block *b, void *payload), void *payload,
                        pr_error *err);
     /* Calls cb with each source of the run in ingest order. */
     int (*sources)(pr_store *st, int64_t id,
-                   int (*cb)(void *payload, const pr_store_source *s), void *payload,
+                   int (*cb)(const pr_store_source *s, void *payload), void *payload,
                    pr_error *err);
     /* Landed shards of the run, ascending index. *out is malloc'd. */
     int (*shards)(pr_store *st, int64_t id, pr_store_shard **out, size_t *n, pr_error *err);
@@ -119,8 +119,5 @@ struct pr_store_ops {
 /* Backend constructors: open (creating the schema if `create`) or fail with a message. */
 int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error *err);
 int pr_store_pg_open(pr_store **out, const char *conninfo, int create, pr_error *err);
-
-/* Shared by the backends: SOURCE_DATE_EPOCH or the clock, in seconds. */
-int64_t pr_store_now_s(void);
 
 #endif

@@ -895,7 +895,7 @@ static int pg_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
 /* Blocks come through a cursor, a few at a time, so memory stays flat and the callback may
  * use the store itself. Outside a write transaction the scan reads one snapshot. */
 static int pg_scan_blocks(pr_store *st, int64_t id,
-                          int (*cb)(void *payload, const pr_store_block *b), void *payload,
+                          int (*cb)(const pr_store_block *b, void *payload), void *payload,
                           pr_error *err)
 {
     pg *g = (pg *)st;
@@ -924,7 +924,7 @@ static int pg_scan_blocks(pr_store *st, int64_t id,
             pr_store_block b = {get_bin_i64(r, i, 0), get_bin_i64(r, i, 1), get_bin_i64(r, i, 2),
                                 get_bin_i64(r, i, 3), PQgetvalue(r, i, 4),
                                 (size_t)PQgetlength(r, i, 4)};
-            rc = cb(payload, &b);
+            rc = cb(&b, payload);
         }
         PQclear(r);
     }
@@ -936,7 +936,7 @@ static int pg_scan_blocks(pr_store *st, int64_t id,
 }
 
 static int pg_sources(pr_store *st, int64_t id,
-                      int (*cb)(void *payload, const pr_store_source *s), void *payload,
+                      int (*cb)(const pr_store_source *s, void *payload), void *payload,
                       pr_error *err)
 {
     params p = {0};
@@ -951,7 +951,7 @@ static int pg_sources(pr_store *st, int64_t id,
         pr_store_source s = {id, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
                              PQgetisnull(r, i, 2) ? NULL : PQgetvalue(r, i, 2),
                              get_i64(r, i, 3), get_i64(r, i, 4), (int)get_i64(r, i, 5)};
-        rc = cb(payload, &s);
+        rc = cb(&s, payload);
     }
     PQclear(r);
     return rc;

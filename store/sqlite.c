@@ -687,7 +687,7 @@ static int sq_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
 }
 
 static int sq_scan_blocks(pr_store *st, int64_t id,
-                          int (*cb)(void *payload, const pr_store_block *b), void *payload,
+                          int (*cb)(const pr_store_block *b, void *payload), void *payload,
                           pr_error *err)
 {
     sqlite3_stmt *q = prep(st, "SELECT seq, samples, start_min, start_max, data FROM blocks"
@@ -704,7 +704,7 @@ static int sq_scan_blocks(pr_store *st, int64_t id,
             b.start_min = sqlite3_column_int64(q, 2);
         if (sqlite3_column_type(q, 3) != SQLITE_NULL)
             b.start_max = sqlite3_column_int64(q, 3);
-        if ((rc = cb(payload, &b)) != 0)
+        if ((rc = cb(&b, payload)) != 0)
             break;
     }
     if (rc == 0 && step != SQLITE_DONE)
@@ -714,7 +714,7 @@ static int sq_scan_blocks(pr_store *st, int64_t id,
 }
 
 static int sq_sources(pr_store *st, int64_t id,
-                      int (*cb)(void *payload, const pr_store_source *s), void *payload,
+                      int (*cb)(const pr_store_source *s, void *payload), void *payload,
                       pr_error *err)
 {
     sqlite3_stmt *q = prep(st, "SELECT path, digest, format, samples, ingested_at, forced"
@@ -730,7 +730,7 @@ static int sq_sources(pr_store *st, int64_t id,
                              (const char *)sqlite3_column_text(q, 2),
                              sqlite3_column_int64(q, 3), sqlite3_column_int64(q, 4),
                              sqlite3_column_int(q, 5)};
-        rc = cb(payload, &s);
+        rc = cb(&s, payload);
     }
     sqlite3_finalize(q);
     return rc;

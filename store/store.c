@@ -2,21 +2,13 @@
  * aggregates of what an input adds), shards landing in a shared run, and the queries. */
 #include "store/backend.h"
 #include "model/buf.h"
+#include "model/clock.h"
 #include "model/native.h"
 #include "model/xalloc.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-int64_t pr_store_now_s(void)
-{
-    const char *e = getenv("SOURCE_DATE_EPOCH");
-    if (e && *e)
-        return strtoll(e, NULL, 10);
-    return (int64_t)time(NULL);
-}
 
 const char *pr_store_default_path(void)
 {
@@ -147,7 +139,7 @@ static void count_sample(pr_ingest *ing, const pr_sample *x)
     count_add(&ing->status_n, x->status, 1);
 }
 
-static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     pr_ingest *ing = payload;
     for (size_t i = 0; i < n; i++) {
@@ -165,8 +157,8 @@ static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_err
 
 /* A native block whose string ids are the run's: counted from its columns and stored as it
  * is (after the samples pushed before it), never decoded into samples nor encoded again. */
-static int push_block(void *payload, pr_run *run, const pr_block_cols *c,
-                      const unsigned char *raw, size_t len, pr_error *err)
+static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *raw,
+                      size_t len, pr_error *err, void *payload)
 {
     pr_ingest *ing = payload;
     (void)run;
@@ -200,7 +192,7 @@ static int create_run_row(pr_ingest *ing, pr_error *err)
 {
     pr_run *r = ing->run;
     int rc = ing->st->ops->run_create(ing->st, r->name ? r->name : "", ing->key,
-                                      r->created_s ? r->created_s : pr_store_now_s(), &r->id,
+                                      r->created_s ? r->created_s : pr_clock_now_s(), &r->id,
                                       err);
     if (rc < 0)
         return rc;
@@ -308,7 +300,7 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     return 0;
 }
 
-static int split(void *payload, pr_sink *sink, pr_error *err)
+static int split(pr_sink *sink, pr_error *err, void *payload)
 {
     pr_ingest *ing = payload;
     int rc = finish_run(ing, err);
@@ -457,7 +449,7 @@ static int land_shard(pr_ingest *ing, pr_error *err)
                           "run '%s' has %d shards; this input is shard %d of %d", ing->key,
                           have[0].count, index, count);
     int dup = 0;
-    pr_store_shard me = {index, count, ing->samples, pr_store_now_s()};
+    pr_store_shard me = {index, count, ing->samples, pr_clock_now_s()};
     if (rc == 0)
         rc = st->ops->shard_put(st, run->id, &me, &dup, err);
     if (rc == 0 && dup)
@@ -522,7 +514,7 @@ int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_re
     int dup = 0;
     if (rc == 0) {
         pr_store_source src = {ing->run->id, ing->source, digest ? digest : "",
-                               ing->run->format, ing->total_samples, pr_store_now_s(), !check};
+                               ing->run->format, ing->total_samples, pr_clock_now_s(), !check};
         rc = st->ops->source_put(st, &src, &dup, err);
     }
     if (rc == 0 && dup) {
@@ -590,14 +582,14 @@ int pr_store_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
 typedef struct scan_ctx {
     pr_store *st;
     int64_t run_id;
-    int (*cb)(void *payload, const pr_sample *s, size_t n);
+    int (*cb)(const pr_sample *s, size_t n, void *payload);
     void *payload;
     pr_sample *buf;
     size_t cap;
     pr_error *err;
 } scan_ctx;
 
-static int scan_block(void *payload, const pr_store_block *b)
+static int scan_block(const pr_store_block *b, void *payload)
 {
     scan_ctx *c = payload;
     size_t n;
@@ -608,11 +600,11 @@ static int scan_block(void *payload, const pr_store_block *b)
         return pr_error_set(c->err, PR_ESTORE, c->st->path, 0, 0, "run %lld block %lld: %s",
                             (long long)c->run_id, (long long)b->seq, msg);
     }
-    return c->cb(c->payload, c->buf, n);
+    return c->cb(c->buf, n, c->payload);
 }
 
 int pr_store_scan(pr_store *st, int64_t id,
-                  int (*cb)(void *payload, const pr_sample *s, size_t n), void *payload,
+                  int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
                   pr_error *err)
 {
     scan_ctx c = {st, id, cb, payload, NULL, 0, err};
@@ -625,12 +617,12 @@ typedef struct cols_ctx {
     pr_store *st;
     int64_t run_id;
     unsigned want;
-    int (*cb)(void *payload, const pr_block_cols *c);
+    int (*cb)(const pr_block_cols *c, void *payload);
     void *payload;
     pr_error *err;
 } cols_ctx;
 
-static int cols_block(void *payload, const pr_store_block *b)
+static int cols_block(const pr_store_block *b, void *payload)
 {
     cols_ctx *c = payload;
     pr_block_cols cols;
@@ -641,11 +633,11 @@ static int cols_block(void *payload, const pr_store_block *b)
         return pr_error_set(c->err, PR_ESTORE, c->st->path, 0, 0, "run %lld block %lld: %s",
                             (long long)c->run_id, (long long)b->seq, msg);
     }
-    return c->cb(c->payload, &cols);
+    return c->cb(&cols, c->payload);
 }
 
 int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
-                       int (*cb)(void *payload, const pr_block_cols *c), void *payload,
+                       int (*cb)(const pr_block_cols *c, void *payload), void *payload,
                        pr_error *err)
 {
     cols_ctx c = {st, id, want, cb, payload, err};
@@ -653,18 +645,18 @@ int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
 }
 
 typedef struct some_scan {
-    int (*cb)(void *payload, const pr_sample *s, size_t n);
+    int (*cb)(const pr_sample *s, size_t n, void *payload);
     void *payload;
     pr_sample buf[512];
 } some_scan;
 
-static int some_block(void *payload, const pr_block_cols *c)
+static int some_block(const pr_block_cols *c, void *payload)
 {
     some_scan *ss = payload;
     for (size_t at = 0; at < c->n; at += 512) {
         size_t m = c->n - at < 512 ? c->n - at : 512;
         pr_block_cols_samples(c, at, m, ss->buf);
-        int rc = ss->cb(ss->payload, ss->buf, m);
+        int rc = ss->cb(ss->buf, m, ss->payload);
         if (rc)
             return rc;
     }
@@ -672,7 +664,7 @@ static int some_block(void *payload, const pr_block_cols *c)
 }
 
 int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,
-                       int (*cb)(void *payload, const pr_sample *s, size_t n), void *payload,
+                       int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
                        pr_error *err)
 {
     some_scan *ss = pr_xmalloc(sizeof *ss);
@@ -717,7 +709,7 @@ typedef struct copier {
     pr_error *err;
 } copier;
 
-static int copy_block(void *payload, const pr_store_block *b)
+static int copy_block(const pr_store_block *b, void *payload)
 {
     copier *c = payload;
     size_t n;
@@ -737,7 +729,7 @@ typedef struct source_check {
     pr_error *err;
 } source_check;
 
-static int copy_source(void *payload, const pr_store_source *s)
+static int copy_source(const pr_store_source *s, void *payload)
 {
     source_check *c = payload;
     if (!c->put) {

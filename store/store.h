@@ -1,7 +1,15 @@
 /* The store: runs, tags, strings, aggregate tables a user can query with SQL, and samples as
  * encoded blocks (schema: docs/format.md). One interface, two backends chosen by the target:
  * a SQLite file (the embedded default) or a PostgreSQL server (a postgresql:// or postgres://
- * URI or a libpq "key=value" connection string). Nothing outside store/ knows which. */
+ * URI or a libpq "key=value" connection string). Nothing outside store/ knows which.
+ *
+ * Contracts, for every function below unless it says otherwise: 0 on success, else a negative
+ * code with err filled (the store's name as the path): PR_ESTORE for a database failure
+ * (an SQL error, a damaged block, a lost connection), PR_ENOTFOUND for a run or store that
+ * is not there, PR_EUSAGE for a reference or argument that cannot be served, PR_EDUP for
+ * content the store already holds. err may be NULL where the result alone is wanted. What a
+ * function hands out is the caller's: runs from pr_store_load_run (pr_run_free), id arrays
+ * and cache text (free); pointers given to callbacks are borrowed for the call. */
 #ifndef PR_STORE_H
 #define PR_STORE_H
 #include <stddef.h>
@@ -20,7 +28,9 @@ const char *pr_store_default_path(void);
 /* 1 if `target` names a PostgreSQL database (URI or libpq connection string), else 0. */
 int pr_store_target_is_pg(const char *target);
 /* Opens (creating the schema if `create`) the store at `target`: a file path, or a
- * PostgreSQL URI / connection string (libpq's PG* variables and TLS settings apply). */
+ * PostgreSQL URI / connection string (libpq's PG* variables and TLS settings apply).
+ * PR_ENOTFOUND when there is no store and !create; PR_ESTORE otherwise (cannot open, a
+ * schema newer than this program's). *out is closed with pr_store_close. */
 int pr_store_open(pr_store **out, const char *target, int create, pr_error *err);
 void pr_store_close(pr_store *st);
 /* The store as error messages name it (a URL never shows its password); borrowed. */
@@ -41,7 +51,8 @@ typedef struct pr_ingest_result {
 } pr_ingest_result;
 
 /* Begins an ingest transaction. run_name: append to the run with this name if it exists,
- * else create it with this name; NULL: a new run, named by the parser or after `source`. */
+ * else create it with this name; NULL: a new run, named by the parser or after `source`.
+ * PR_ESTORE. *out ends with pr_ingest_commit or pr_ingest_abort. */
 int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const char *source,
                     pr_error *err);
 /* Begins the ingest of one shard of a distributed run: the shards agree on run_key (the
@@ -51,42 +62,51 @@ int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const c
  * fails with PR_EDUP when that shard already landed (nothing is added twice). */
 int pr_ingest_begin_shard(pr_store *st, pr_ingest **out, const char *run_key, int index,
                           int count, const char *source, pr_error *err);
-/* The sink parsers push into; sink->run is the run being written. */
+/* The sink parsers push into; sink->run is the run being written (the ingest's: never
+ * freed by the caller). Its consumer returns PR_ESTORE when a block cannot be written. */
 pr_sink *pr_ingest_sink(pr_ingest *ing);
-/* Finishes: checks for duplicate content (the input's digest) unless force, writes metadata, strings and
- * aggregates, commits. On a duplicate the transaction is rolled back and res->duplicate_of set.
- * Frees `ing` in every case. */
+/* Finishes: checks for duplicate content (the input's digest) unless force, writes metadata,
+ * strings and aggregates, commits. On duplicate content the transaction is rolled back,
+ * res->duplicate_of set and 0 returned. A shard ingest: PR_EUSAGE when the input does not say
+ * which shard it is or the run has another shard count, PR_EDUP when that shard landed
+ * already. PR_ESTORE. On any failure nothing of the input is in the store. Frees `ing` in
+ * every case. */
 int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_result *res,
                      pr_error *err);
 /* Rolls back everything this input wrote and frees `ing`. */
 void pr_ingest_abort(pr_ingest *ing);
 
 /* ---- queries ---- */
-/* Ids of all runs, ascending. *ids is malloc'd. */
+/* Ids of all runs, ascending (*n = 0 for an empty store). *ids is malloc'd. PR_ESTORE. */
 int pr_store_list_runs(pr_store *st, int64_t **ids, size_t *n, pr_error *err);
-/* Resolves a run reference: an id ("12"), a name, or "last". */
+/* Resolves a run reference: an id ("12"), a name, or "last". PR_ENOTFOUND when no run
+ * matches, PR_EUSAGE when several runs have that name, PR_ESTORE. */
 int pr_store_find_run(pr_store *st, const char *ref, int64_t *id, pr_error *err);
-/* Loads a run's metadata, tags and string table. */
+/* Loads a run's metadata, tags and string table into a new run (the caller's: pr_run_free).
+ * PR_ENOTFOUND when there is no such run, PR_ESTORE. */
 int pr_store_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err);
-/* Calls cb for each stored block of samples of the run, in storage order. A non-zero return
- * from cb stops the scan and is returned. */
+/* Calls cb for each stored block of samples of the run (borrowed for the call), in storage
+ * order. A non-zero return from cb stops the scan and is returned. PR_ESTORE (also for a
+ * block that does not decode); a run without samples is scanned without a call. */
 int pr_store_scan(pr_store *st, int64_t id,
-                  int (*cb)(void *payload, const pr_sample *s, size_t n), void *payload,
+                  int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
                   pr_error *err);
 /* The same scan column by column: only the columns in `want` (model/native.h PR_COLBIT) are
  * decoded; cb sees each block's columns (borrowed until it returns). */
 int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
-                       int (*cb)(void *payload, const pr_block_cols *c), void *payload,
+                       int (*cb)(const pr_block_cols *c, void *payload), void *payload,
                        pr_error *err);
 /* pr_store_scan with only the columns in `want` decoded (the others keep their block's
  * constant, else the field's default), in batches of at most 512 samples. */
 int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,
-                       int (*cb)(void *payload, const pr_sample *s, size_t n), void *payload,
+                       int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
                        pr_error *err);
+/* Removes the run with its samples, tags and tables (nothing to do for an unknown id).
+ * PR_ESTORE. */
 int pr_store_remove(pr_store *st, int64_t id, pr_error *err);
-/* Sets (value != NULL) or removes a tag. */
+/* Sets (value != NULL) or removes a tag. PR_ESTORE. */
 int pr_store_tag(pr_store *st, int64_t id, const char *key, const char *value, pr_error *err);
-/* Stores/loads a cached analysis document for the run (key e.g. "summary"). */
+/* Stores/loads a cached analysis document for the run (key e.g. "summary"). PR_ESTORE. */
 int pr_store_cache_put(pr_store *st, int64_t id, const char *key, const char *json, pr_error *err);
 /* *json is malloc'd, NULL when absent. */
 int pr_store_cache_get(pr_store *st, int64_t id, const char *key, char **json, pr_error *err);
@@ -114,13 +134,14 @@ typedef struct pr_store_stats {
 
 /* Replaces the run's stored headline figures and series, unless the run has changed since
  * they were computed (its sample count is no longer basis_samples): then the writer of the
- * change stores its own, newer figures, and this call does nothing. */
+ * change stores its own, newer figures, and this call does nothing. PR_ESTORE. */
 int pr_store_put_stats(pr_store *st, int64_t id, const pr_store_stats *s, pr_error *err);
 
 /* ---- between stores ---- */
 /* Copies run `id` of `from` into `to` exactly (run row, tags, strings, aggregates, sources,
  * shards and the sample blocks byte for byte) as one transaction of `to`; *new_id is its id
- * there. Content `to` already holds (a source digest it knows) is PR_EDUP, nothing copied. */
+ * there. Content `to` already holds (a source digest it knows, a shard, the run's key) is
+ * PR_EDUP, nothing copied; PR_ENOTFOUND for an unknown id; PR_ESTORE. */
 int pr_store_copy(pr_store *from, int64_t id, pr_store *to, int64_t *new_id, pr_error *err);
 
 #endif

@@ -19,6 +19,8 @@ cp "$DATA"/locust/own212/run_*.csv .
 pr ingest run_exceptions.csv run_failures.csv run_stats.csv run_stats_history.csv
 pr summary --no-findings run
 pr summary --format locust run
+# the endpoints as Locust printed them (run_stats.csv rows), one label row each
+pr summary --no-findings --by label run
 # Locust printed its final counters after the last CSV write (1664 requests vs 1613)
 sh_ "grep -m1 Aggregated \$DATA/locust/own212/console_summary.txt"
 # Windows \r\r\n and GBK names (Locust 1.1)
@@ -27,3 +29,5 @@ pr summary --format locust gbk
 # Artillery and autocannon reports
 pr ingest "$DATA/artillery/report.json" "$DATA/autocannon/index.json" "$DATA/autocannon/refused.json"
 pr summary --no-findings report index refused
+# Artillery's summaries per URL as the report's labels
+pr summary --no-findings --by label report

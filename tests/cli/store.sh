@@ -32,3 +32,8 @@ pr ingest --store v1.db --force "$DATA/ab/ab_small_n20.tsv"
 # a PostgreSQL store that cannot be reached: the message names it without its password
 pr runs --store "postgresql://ci:s3cret@127.0.0.1:1/perf?connect_timeout=5"
 pr runs --store "host=127.0.0.1 port=1 user=ci password=s3cret dbname=perf"
+# SOURCE_DATE_EPOCH is read once, validated: a value that is not whole seconds is the clock
+# (the store took "12abc" as 12 s after 1970): 1 is a time of the clock
+sh_ "SOURCE_DATE_EPOCH=12abc \$PR ingest --quiet --name clock \"$DATA/vegeta/basic.bin\" --force"
+sql "SELECT CASE WHEN created_at > 1700000000 AND created_at < 253402300800 THEN 1 ELSE created_at END FROM runs WHERE name = 'clock'"
+sql "SELECT CASE WHEN ingested_at > 1700000000 THEN 1 ELSE ingested_at END FROM sources JOIN runs ON runs.id = sources.run_id WHERE runs.name = 'clock'"

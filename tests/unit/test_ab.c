@@ -16,6 +16,7 @@
 #include "parsers/textsum.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/jcheck.h"
+#include "tests/unit/lib/files.h"
 
 /* Fixtures with a -g file (and a .txt report and a -e .csv from the same run). */
 static const char *const with_tsv[] = {
@@ -270,12 +271,7 @@ static void test_ab__csv_small_run_garbage_rows(void **st)
     /* cut after row 49: PR_ETRUNC with rows 0..49 */
     {
         char *p = path_of("ab_plain_c10", ".csv");
-        FILE *f = fopen(p, "rb");
-        assert_non_null(f);
-        char buf[4096];
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = 0;
+        char *buf = test_read_file(p, 4095, NULL);
         const char *cut = strstr(buf, "\n50,");
         assert_non_null(cut);
         pr_error err;
@@ -287,6 +283,7 @@ static void test_ab__csv_small_run_garbage_rows(void **st)
         assert_non_null(json_object_get(lat, "p49"));
         assert_null(json_object_get(lat, "p50"));
         collect_free(&c);
+        free(buf);
         free(p);
     }
 
@@ -497,22 +494,11 @@ static void test_ab__summary_bounded(void **st)
     pr_buf_dispose(&b);
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    char *buf = pr_xmalloc(1 << 20);
-    *n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[*n] = 0;
-    fclose(f);
-    return buf;
-}
-
 static void test_ab__text_truncated(void **st)
 {
     char *p = path_of("ab_plain_c10", ".txt");
     size_t n;
-    char *buf = slurp(p, &n);
+    char *buf = test_read_file(p, (1 << 20) - 1, &n);
     const char *cut = strstr(buf, "Processing:");
     assert_non_null(cut);
     collect c;
@@ -583,7 +569,7 @@ static void test_ab__print_matches_ab_layout(void **st)
         pr_ab_stats_print(&t, &b);
         char *p = path_of(fx[i], ".txt");
         size_t n;
-        char *txt = slurp(p, &n);
+        char *txt = test_read_file(p, (1 << 20) - 1, &n);
         const char *from = strstr(txt, "Connection Times (ms)");
         assert_non_null(from);
         if (strcmp(from, b.p) != 0)
@@ -651,7 +637,7 @@ static void test_ab__sniff_every_fixture(void **st)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t n;
-        char *buf = slurp(testdata(cases[i].file), &n);
+        char *buf = test_read_file(testdata(cases[i].file), (1 << 20) - 1, &n);
         int score;
         const pr_parser *p = pr_parser_sniff((const unsigned char *)buf, n < 4096 ? n : 4096,
                                              &score);

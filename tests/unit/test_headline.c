@@ -18,6 +18,7 @@
 #include "lib/ingest.h"
 #include "lib/jcheck.h"
 #include "model/buf.h"
+#include "tests/unit/lib/files.h"
 
 /* The run model of run `id` (owned by *doc). */
 static json_t *model_of(pr_store *st, int64_t id, json_t **doc)
@@ -34,17 +35,6 @@ static const char *prov(const json_t *stats, const char *key)
 {
     const char *p = json_string_value(json_object_get(jobj(stats, "provenance"), key));
     return p ? p : "(none)";
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    char *buf = malloc(1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    return buf;
 }
 
 /* ab's -g rows: no outcome, whole seconds; its report's counters and times win. */
@@ -193,7 +183,7 @@ static void test_headline__vegeta_layout_from_summary(void **state)
         pr_error err;
         collect_init(&c);
         assert_int_equal(collect_parse_file(&c, "vegeta-text", testdata(rel), NULL, &err), 0);
-        char *ours = pr_vegeta_summary_text(c.run), *theirs = slurp(testdata(rel));
+        char *ours = pr_vegeta_summary_text(c.run), *theirs = test_read_file(testdata(rel), (1 << 20) - 1, NULL);
         assert_string_equal(ours, theirs);
         free(ours);
         free(theirs);
@@ -202,7 +192,7 @@ static void test_headline__vegeta_layout_from_summary(void **state)
         collect_init(&c);
         assert_int_equal(collect_parse_file(&c, "vegeta-report-json", testdata(rel), NULL, &err), 0);
         ours = pr_vegeta_summary_json_text(c.run);
-        theirs = slurp(testdata(rel));
+        theirs = test_read_file(testdata(rel), (1 << 20) - 1, NULL);
         assert_string_equal(ours, theirs);
         free(ours);
         free(theirs);
@@ -226,7 +216,7 @@ static void test_headline__ab_layout_from_summary(void **state)
         assert_int_equal(pr_ab_stats_from_summary(c.run, &t), 0);
         pr_buf b = PR_BUF_INIT;
         pr_ab_stats_print(&t, &b);
-        char *theirs = slurp(testdata(rel));
+        char *theirs = test_read_file(testdata(rel), (1 << 20) - 1, NULL);
         const char *from = strstr(theirs, "Connection Times (ms)");
         assert_non_null(from);
         assert_string_equal(b.p, from);

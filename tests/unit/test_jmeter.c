@@ -22,23 +22,9 @@
 #include "model/xalloc.h"
 #include "parsers/xml_guard.h"
 #include "tests/unit/lib/collect.h"
+#include "tests/unit/lib/files.h"
 
 /* ---- helpers -------------------------------------------------------------------------- */
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = pr_xmalloc((size_t)n + 1);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 static int parse_file(collect *c, const char *parser, const char *rel, const pr_parse_opts *o,
                       pr_error *err)
@@ -518,7 +504,7 @@ static void test_jmeter__csv_truncated(void **st)
     collect_free(&c);
     /* a real file cut in the middle: the complete records before are kept */
     size_t len;
-    char *b = slurp(testdata("jmeter/csv-default.jtl"), &len);
+    char *b = test_read_file(testdata("jmeter/csv-default.jtl"), 0, &len);
     char *p = b + len / 2;
     while (*p != '\n')
         p++;
@@ -537,7 +523,7 @@ static void test_jmeter__csv_truncated(void **st)
 static void test_jmeter__csv_appended(void **st)
 {
     size_t len;
-    char *b = slurp(testdata("jmeter/csv-nohead.jtl"), &len);
+    char *b = test_read_file(testdata("jmeter/csv-nohead.jtl"), 0, &len);
     char *twice = pr_xmalloc(2 * len + 1);
     memcpy(twice, b, len);
     memcpy(twice + len, b, len);
@@ -564,7 +550,7 @@ static void test_jmeter__csv_appended(void **st)
     free(twice);
     free(b);
     /* repeated header (JMeter appends without one, other writers with) */
-    b = slurp(testdata("jmeter/csv-semicolon.jtl"), &len);
+    b = test_read_file(testdata("jmeter/csv-semicolon.jtl"), 0, &len);
     twice = pr_xmalloc(2 * len + 1);
     memcpy(twice, b, len);
     memcpy(twice + len, b, len);
@@ -696,7 +682,7 @@ static void test_jmeter__xml_damaged(void **st)
     collect_free(&c);
     /* the same on the real file */
     size_t len;
-    char *b = slurp(testdata("jmeter/xml.jtl"), &len);
+    char *b = test_read_file(testdata("jmeter/xml.jtl"), 0, &len);
     char *end = strstr(b, "</testResults>");
     assert_non_null(end);
     *end = 0;
@@ -918,12 +904,12 @@ static void test_jmeter__sniff(void **st)
     const pr_parser *p;
     int score;
     size_t len;
-    char *b = slurp(testdata("jmeter/csv-nohead.jtl"), &len);
+    char *b = test_read_file(testdata("jmeter/csv-nohead.jtl"), 0, &len);
     p = pr_parser_sniff((const unsigned char *)b, len < 4096 ? len : 4096, &score);
     assert_non_null(p);
     assert_string_equal(p->name, "jmeter-csv");
     free(b);
-    b = slurp(testdata("jmeter/xml-default.jtl"), &len);
+    b = test_read_file(testdata("jmeter/xml-default.jtl"), 0, &len);
     p = pr_parser_sniff((const unsigned char *)b, len < 4096 ? len : 4096, &score);
     assert_non_null(p);
     assert_string_equal(p->name, "jmeter-xml");

@@ -17,25 +17,13 @@
 #include "model/xalloc.h"
 #include "parsers/k6.h"
 #include "tests/unit/lib/collect.h"
-
-static void parse_ok(collect *c, const char *parser, const char *rel)
-{
-    pr_error err;
-    pr_error_clear(&err);
-    collect_init(c);
-    int rc = collect_parse_file(c, parser, testdata(rel), NULL, &err);
-    if (rc != 0) {
-        char b[1200];
-        fail_msg("%s: rc %d: %s", rel, rc, pr_error_format(&err, b, sizeof b));
-    }
-    assert_string_equal(c->run->format, parser);
-}
+#include "tests/unit/lib/files.h"
 
 static void test_k6__json_layouts(void **st)
 {
     collect c;
     /* v0.41+ ("metric" first): one request of nine points, Polish workshop capture */
-    parse_ok(&c, "k6-json", "k6/keycloak_v041plus.ndjson");
+    collect_parse_ok(&c, "k6-json", "k6/keycloak_v041plus.ndjson", COLLECT_FORMAT);
     assert_int_equal(c.n, 1);
     assert_int_equal(c.s[0].latency_ns, 57074600);
     assert_int_equal(c.s[0].ttfb_ns, 55957000); /* sending 0 + waiting 55.957 */
@@ -55,7 +43,7 @@ static void test_k6__json_layouts(void **st)
     assert_int_equal(json_integer_value(json_object_get(chk, "passes")), 1);
     collect_free(&c);
     /* v0.35 ("type","data","metric", "sub" key): thresholds kept from the Metric line */
-    parse_ok(&c, "k6-json", "k6/docs_v035.ndjson");
+    collect_parse_ok(&c, "k6-json", "k6/docs_v035.ndjson", COLLECT_FORMAT);
     assert_int_equal(c.n, 1);
     assert_int_equal(c.s[0].latency_ns, 118960000);
     json_t *th = json_object_get(json_object_get(json_object_get(json_object_get(c.run->meta, "k6"),
@@ -65,7 +53,7 @@ static void test_k6__json_layouts(void **st)
     collect_free(&c);
     /* a v0.39 run whose points list the same tags in different orders: still one sample per
      * request (three requests, then vus/vus_max) */
-    parse_ok(&c, "k6-json", "k6/workloads_v039.ndjson");
+    collect_parse_ok(&c, "k6-json", "k6/workloads_v039.ndjson", COLLECT_FORMAT);
     assert_int_equal(c.n, 3);
     assert_int_equal(c.s[0].status, 308);
     assert_int_equal(c.s[0].latency_ns, 131205895);
@@ -76,7 +64,7 @@ static void test_k6__json_layouts(void **st)
     assert_int_equal(c.warnings, 0);
     collect_free(&c);
     /* k6's own writer test lines (custom metrics, metadata): no request, two series */
-    parse_ok(&c, "k6-json", "k6/k6_output_json_test.ndjson");
+    collect_parse_ok(&c, "k6-json", "k6/k6_output_json_test.ndjson", COLLECT_FORMAT);
     assert_int_equal(c.n, 0);
     json_t *m1 = json_object_get(json_object_get(json_object_get(c.run->meta, "k6"), "metrics"),
                                  "my_metric1");
@@ -145,11 +133,8 @@ static void test_k6__join_bound(void **st)
 
 static void test_k6__damaged(void **st)
 {
-    FILE *f = fopen(testdata("k6/keycloak_v041plus.ndjson"), "rb");
-    assert_non_null(f);
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
+    size_t n;
+    char *buf = test_read_file(testdata("k6/keycloak_v041plus.ndjson"), 8192, &n);
     /* cut inside the 10th line (the check): the request's nine points are complete */
     size_t cut = 0;
     for (int lines = 0; cut < n && lines < 9; cut++)
@@ -163,6 +148,7 @@ static void test_k6__damaged(void **st)
     assert_int_equal(err.line, 10);
     assert_int_equal(c.n, 1);
     collect_free(&c);
+    free(buf);
     /* a malformed line in the middle: file:line:col */
     char bad[] = "{\"metric\":\"http_reqs\",\"type\":\"Point\",\"data\":{\"time\":\"2025-01-01T00:00:00Z\","
                  "\"value\":1,\"tags\":{}}}\n{\"metric\":\"x\" \"type\":\"Point\"}\n{}\n";
@@ -177,7 +163,7 @@ static void test_k6__damaged(void **st)
 static void test_k6__csv_time_formats(void **st)
 {
     collect c;
-    parse_ok(&c, "k6-csv", "k6/docs_v035.csv");
+    collect_parse_ok(&c, "k6-csv", "k6/docs_v035.csv", COLLECT_FORMAT);
     assert_int_equal(c.n, 1);
     assert_int_equal(c.s[0].latency_ns, 114365000);
     assert_int_equal(c.s[0].connect_ns, 117517000 + 415043000);
@@ -217,7 +203,7 @@ static void test_k6__csv_time_formats(void **st)
 static void test_k6__summary(void **st)
 {
     collect c;
-    parse_ok(&c, "k6-summary", "k6/maribel_handlesummary.json");
+    collect_parse_ok(&c, "k6-summary", "k6/maribel_handlesummary.json", COLLECT_FORMAT);
     json_t *s = c.run->summary;
     assert_true(c.run->summary_only);
     assert_int_equal(json_integer_value(json_object_get(s, "requests")), 1201);
@@ -228,7 +214,7 @@ static void test_k6__summary(void **st)
     assert_int_equal(json_integer_value(json_object_get(lat, "min")), 336956100);
     collect_free(&c);
     /* the export: http_req_failed passes are the failed requests */
-    parse_ok(&c, "k6-summary", "k6/ticket_reserve_export.json");
+    collect_parse_ok(&c, "k6-summary", "k6/ticket_reserve_export.json", COLLECT_FORMAT);
     s = c.run->summary;
     assert_int_equal(json_integer_value(json_object_get(s, "failures")), 1);
     assert_int_equal(json_integer_value(json_object_get(s, "successes")), 99);
@@ -282,7 +268,7 @@ static char *rows(char *text)
 static void test_k6__hgrm_round_trip(void **st)
 {
     collect a, b;
-    parse_ok(&a, "vegeta-gob", "vegeta/basic.bin");
+    collect_parse_ok(&a, "vegeta-gob", "vegeta/basic.bin", COLLECT_FORMAT);
     int64_t *v = pr_xmalloc(a.n * sizeof *v);
     for (size_t i = 0; i < a.n; i++)
         v[i] = a.s[i].latency_ns;
@@ -311,7 +297,7 @@ static void test_k6__hgrm_round_trip(void **st)
 static void test_k6__hgrm_wrk2(void **st)
 {
     collect c;
-    parse_ok(&c, "hdr-hgrm", "hdr/wrk2_readme_latency.txt");
+    collect_parse_ok(&c, "hdr-hgrm", "hdr/wrk2_readme_latency.txt", COLLECT_FORMAT);
     assert_int_equal(c.n, 39500);
     json_t *lat = json_object_get(c.run->summary, "latency_ns");
     assert_int_equal(json_integer_value(json_object_get(lat, "p99")), 11180000); /* wrk2's own */
@@ -329,7 +315,7 @@ static void test_k6__hgrm_wrk2(void **st)
 static void test_k6__hlog(void **st)
 {
     collect c;
-    parse_ok(&c, "hdr-hlog", "hdr/tagged-non-monotonic.hlog");
+    collect_parse_ok(&c, "hdr-hlog", "hdr/tagged-non-monotonic.hlog", COLLECT_FORMAT);
     static const struct {
         const char *tag;
         double max_ms;
@@ -343,7 +329,7 @@ static void test_k6__hlog(void **st)
     }
     assert_int_equal(json_integer_value(json_object_get(c.run->meta, "value_unit_ns")), 1);
     collect_free(&c);
-    parse_ok(&c, "hdr-hlog", "hdr/jHiccup-2.0.7S.logV2.hlog");
+    collect_parse_ok(&c, "hdr-hlog", "hdr/jHiccup-2.0.7S.logV2.hlog", COLLECT_FORMAT);
     /* interval 8 starts 7.134 s after StartTime 1441753532.570 and holds the 960.496 ms max */
     int64_t t8 = 1441753532570000000LL + 7134000000LL, mx = 0;
     for (size_t i = 0; i < c.n; i++)

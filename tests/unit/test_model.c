@@ -1,11 +1,15 @@
-/* Unit tests: string interning, lexing helpers, input reading. */
+/* Unit tests: string interning, lexing helpers, input reading, the output timestamp. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include "analysis/report.h"
+#include "model/clock.h"
 #include "model/input.h"
 #include "model/lex.h"
 #include "model/strtab.h"
@@ -111,6 +115,34 @@ static void test_model__input_lines(void **st)
     pr_input_close(in);
 }
 
+/* SOURCE_DATE_EPOCH is one reader's: whole seconds only, anything else is the wall clock
+ * (the report's "generated" read "12abc" as 12 and "-5" as -5). */
+static void test_model__source_date(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *env;
+        int valid;
+        int64_t s;
+    } cases[] = {{"1796083200", 1, 1796083200}, {"0", 1, 0}, {"253402300799", 1, 253402300799},
+                 {"", 0, 0}, {"12abc", 0, 0}, {"-5", 0, 0}, {" 5", 0, 0}, {"1e9", 0, 0},
+                 {"253402300800", 0, 0}, {"99999999999999999999999", 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setenv("SOURCE_DATE_EPOCH", cases[i].env, 1);
+        int64_t s = -1;
+        assert_int_equal(pr_clock_source_date(&s), cases[i].valid);
+        assert_int_equal(s, cases[i].valid ? cases[i].s : -1);
+        pr_report_opts o;
+        pr_report_opts_init(&o);
+        if (cases[i].valid)
+            assert_int_equal(o.generated_s, cases[i].s);
+        else /* the wall clock */
+            assert_true(llabs(o.generated_s - (int64_t)time(NULL)) < 5);
+    }
+    unsetenv("SOURCE_DATE_EPOCH");
+    assert_true(llabs(pr_clock_now_s() - (int64_t)time(NULL)) < 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -119,6 +151,7 @@ int main(void)
         cmocka_unit_test(test_model__lex_durations),
         cmocka_unit_test(test_model__rfc3339_roundtrip),
         cmocka_unit_test(test_model__input_lines),
+        cmocka_unit_test(test_model__source_date),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,7 @@
 static int total_pass, total_run;
 
 /* Partials from the test's "partials" object. */
-static int json_partials(void *payload, const char *name, char **text, size_t *len, pr_error *err)
+static int json_partials(const char *name, char **text, size_t *len, pr_error *err, void *payload)
 {
     json_t *p = json_object_get(payload, name);
     if (!json_is_string(p))

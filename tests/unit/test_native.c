@@ -59,8 +59,7 @@ static void test_native__stream_roundtrip(void **st)
     run->concurrency = 50;
     size_t n = 12345, len;
     pr_sample *s = calloc(n, sizeof *s);
-    gen_samples(run, s, n, 7);
-    char *buf = gen_native(run, s, n, &len);
+    char *buf = gen_stream(run, s, n, 7, &len);
     collect c;
     collect_init(&c);
     pr_error err;
@@ -83,8 +82,7 @@ static void test_native__truncated_keeps_complete_blocks(void **st)
     pr_run *run = pr_run_new();
     size_t n = 5000, len;
     pr_sample *s = calloc(n, sizeof *s);
-    gen_samples(run, s, n, 3);
-    char *buf = gen_native(run, s, n, &len); /* blocks of 1000 */
+    char *buf = gen_stream(run, s, n, 3, &len); /* blocks of 1000 */
     collect c;
     collect_init(&c);
     pr_error err;
@@ -107,8 +105,7 @@ static void test_native__corrupt_block_is_named(void **st)
     pr_run *run = pr_run_new();
     size_t n = 3000, len;
     pr_sample *s = calloc(n, sizeof *s);
-    gen_samples(run, s, n, 5);
-    char *buf = gen_native(run, s, n, &len);
+    char *buf = gen_stream(run, s, n, 5, &len);
     buf[len - 200] ^= 0x55; /* inside the last sample block or the footer */
     collect c;
     collect_init(&c);

@@ -12,24 +12,12 @@
 #include "model/xalloc.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/jcheck.h"
-
-static void parse_ok(collect *c, const char *parser, const char *rel)
-{
-    pr_error err;
-    pr_error_clear(&err);
-    collect_init(c);
-    int rc = collect_parse_file(c, parser, testdata(rel), NULL, &err);
-    if (rc != 0) {
-        char b[1200];
-        fail_msg("%s: rc %d: %s", rel, rc, pr_error_format(&err, b, sizeof b));
-    }
-    assert_string_equal(c->run->format, parser);
-}
+#include "tests/unit/lib/files.h"
 
 static void test_othertools__hey_csv(void **st)
 {
     collect c;
-    parse_ok(&c, "hey-csv", "other/hey_nginx_c50.csv");
+    collect_parse_ok(&c, "hey-csv", "other/hey_nginx_c50.csv", COLLECT_FORMAT);
     assert_int_equal(c.n, 5000);
     assert_false(c.run->summary_only);
     /* first row: 0.0029,0.0003,0.0000,0.0001,0.0023,0.0001,200,0.0004 */
@@ -43,7 +31,7 @@ static void test_othertools__hey_csv(void **st)
     collect_free(&c);
 
     /* 600 requests, 24 timed out: only 576 rows */
-    parse_ok(&c, "hey-csv", "other/hey_mixed_status.csv");
+    collect_parse_ok(&c, "hey-csv", "other/hey_mixed_status.csv", COLLECT_FORMAT);
     assert_int_equal(c.n, 576);
     json_t *notes = json_object_get(c.run->meta, "notes");
     assert_true(strstr(json_string_value(json_array_get(notes, 0)), "successful requests only"));
@@ -62,7 +50,7 @@ static void test_othertools__hey_csv(void **st)
 static void test_othertools__hey_text(void **st)
 {
     collect c;
-    parse_ok(&c, "hey-text", "other/hey_mixed_status_summary.txt");
+    collect_parse_ok(&c, "hey-text", "other/hey_mixed_status_summary.txt", COLLECT_FORMAT);
     const json_t *s = c.run->summary, *lat = jobj(s, "latency_ns");
     assert_true(c.run->summary_only);
     assert_int_equal(jint(s, "requests"), 600);
@@ -86,7 +74,7 @@ static void test_othertools__hey_text(void **st)
     collect_free(&c);
 
     /* every request failed: no latencies at all (hey prints 0 and NaN) */
-    parse_ok(&c, "hey-text", "other/hey_refused_summary.txt");
+    collect_parse_ok(&c, "hey-text", "other/hey_refused_summary.txt", COLLECT_FORMAT);
     s = c.run->summary;
     assert_null(json_object_get(s, "latency_ns"));
     assert_int_equal(jint(s, "requests"), 50);
@@ -106,12 +94,7 @@ static void test_othertools__hey_text(void **st)
 
     /* cut before the status codes: PR_ETRUNC, what was read is kept */
     {
-        FILE *f = fopen(testdata("other/hey_nginx_c50_summary.txt"), "rb");
-        assert_non_null(f);
-        char buf[4096];
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = 0;
+        char *buf = test_read_file(testdata("other/hey_nginx_c50_summary.txt"), 4095, NULL);
         const char *cut = strstr(buf, "Status code distribution:");
         assert_non_null(cut);
         pr_error err;
@@ -120,14 +103,15 @@ static void test_othertools__hey_text(void **st)
                          PR_ETRUNC);
         assert_int_equal(jint(c.run->summary, "duration_ns"), 139600000);
         collect_free(&c);
+        free(buf);
     }
 
-    parse_ok(&c, "hey-text", "other/hey_post_z3s_summary.txt");
+    collect_parse_ok(&c, "hey-text", "other/hey_post_z3s_summary.txt", COLLECT_FORMAT);
     assert_int_equal(jint(c.run->summary, "requests"), 82779);
     assert_int_equal(jint(jobj(c.run->summary, "tool"), "Total data (bytes)"), 993348);
     collect_free(&c);
 
-    parse_ok(&c, "hey-text", "other/hey_nginx_c50_summary.txt");
+    collect_parse_ok(&c, "hey-text", "other/hey_nginx_c50_summary.txt", COLLECT_FORMAT);
     assert_int_equal(jint(jobj(c.run->summary, "latency_ns"), "p50"), 800000);
     collect_free(&c);
 }
@@ -135,7 +119,7 @@ static void test_othertools__hey_text(void **st)
 static void test_othertools__wrk(void **st)
 {
     collect c;
-    parse_ok(&c, "wrk-text", "other/wrk_nginx_t2c50_latency.txt");
+    collect_parse_ok(&c, "wrk-text", "other/wrk_nginx_t2c50_latency.txt", COLLECT_FORMAT);
     const json_t *s = c.run->summary, *lat = jobj(s, "latency_ns"), *tool = jobj(s, "tool");
     assert_int_equal(jint(s, "requests"), 229123);
     assert_int_equal(jint(s, "duration_ns"), 5040000000);
@@ -155,14 +139,14 @@ static void test_othertools__wrk(void **st)
     assert_true(strstr(json_string_value(json_array_get(notes, 0)), "coordinated omission"));
     collect_free(&c);
 
-    parse_ok(&c, "wrk-text", "other/wrk_missing_404_latency.txt");
+    collect_parse_ok(&c, "wrk-text", "other/wrk_missing_404_latency.txt", COLLECT_FORMAT);
     s = c.run->summary;
     assert_int_equal(jint(jobj(s, "tool"), "Non-2xx or 3xx responses"), 108066);
     assert_int_equal(jint(s, "failures"), 108066); /* every response was a 404 */
     assert_int_equal(jint(jobj(s, "latency_ns"), "p50"), 236000);
     collect_free(&c);
 
-    parse_ok(&c, "wrk-text", "other/wrk_nolatency_big.txt");
+    collect_parse_ok(&c, "wrk-text", "other/wrk_nolatency_big.txt", COLLECT_FORMAT);
     s = c.run->summary;
     assert_null(json_object_get(jobj(s, "latency_ns"), "p50"));
     assert_int_equal(jint(s, "requests"), 52038);
@@ -203,7 +187,7 @@ static void test_othertools__wrk(void **st)
 static void test_othertools__siege(void **st)
 {
     collect c;
-    parse_ok(&c, "siege-text", "other/siege_nginx_c10_r100_text.txt");
+    collect_parse_ok(&c, "siege-text", "other/siege_nginx_c10_r100_text.txt", COLLECT_FORMAT);
     const json_t *s = c.run->summary;
     assert_string_equal(c.run->tool_version, "4.0.7");
     assert_int_equal(jint(s, "requests"), 1000);
@@ -239,7 +223,7 @@ static void test_othertools__siege(void **st)
 static void test_othertools__httperf(void **st)
 {
     collect c;
-    parse_ok(&c, "httperf-text", "other/httperf_nginx_rate500.txt");
+    collect_parse_ok(&c, "httperf-text", "other/httperf_nginx_rate500.txt", COLLECT_FORMAT);
     const json_t *s = c.run->summary, *tool = jobj(s, "tool");
     assert_int_equal(jint(s, "requests"), 10000);
     assert_int_equal(jint(s, "duration_ns"), 3999000000);
@@ -289,18 +273,6 @@ static void test_othertools__invalid_utf8_labels(void **st)
     collect_free(&c);
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    char *buf = pr_xmalloc(1 << 20);
-    *n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[*n] = 0;
-    fclose(f);
-    return buf;
-}
-
 /* Every fixture file is claimed by exactly the right reader (or by none for stderr files). */
 static void test_othertools__sniff_all_fixtures(void **st)
 {
@@ -348,7 +320,7 @@ static void test_othertools__sniff_all_fixtures(void **st)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t n;
-        char *buf = slurp(testdata(cases[i].file), &n);
+        char *buf = test_read_file(testdata(cases[i].file), (1 << 20) - 1, &n);
         /* the sniff window the CLI uses may be short: try the first 512 bytes and 4 KiB */
         static const size_t windows[] = {512, 4096};
         for (size_t w = 0; w < 2; w++) {

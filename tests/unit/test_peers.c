@@ -11,19 +11,7 @@
 #include <string.h>
 #include "model/xalloc.h"
 #include "tests/unit/lib/collect.h"
-
-static int parse_file(collect *c, const char *parser, const char *rel)
-{
-    pr_error err;
-    pr_error_clear(&err);
-    collect_init(c);
-    int rc = collect_parse_file(c, parser, testdata(rel), NULL, &err);
-    if (rc != 0 && rc != PR_ETRUNC) {
-        char b[1200];
-        fail_msg("%s: rc %d: %s", rel, rc, pr_error_format(&err, b, sizeof b));
-    }
-    return rc;
-}
+#include "tests/unit/lib/files.h"
 
 static size_t count_label(const collect *c, const char *label, int ok)
 {
@@ -51,7 +39,7 @@ static int64_t meta_int(const pr_run *r, const char *obj, const char *key)
 static void test_peers__gatling_395(void **st)
 {
     collect c;
-    assert_int_equal(parse_file(&c, "gatling", "gatling/gatling395_computerdb.log"), 0);
+    assert_int_equal(collect_parse_ok(&c, "gatling", "gatling/gatling395_computerdb.log", COLLECT_TRUNC_OK), 0);
     assert_int_equal(c.n, 60);
     /* OK/KO per request name as counted in the file (awk in tests/data/gatling/README.md) */
     assert_int_equal(count_label(&c, "01_Get_Specific_Post", 1), 20);
@@ -72,7 +60,7 @@ static void test_peers__gatling_395(void **st)
 static void test_peers__gatling_22(void **st)
 {
     collect c;
-    assert_int_equal(parse_file(&c, "gatling", "gatling/gatling22_known_stats.log"), 0);
+    assert_int_equal(collect_parse_ok(&c, "gatling", "gatling/gatling22_known_stats.log", COLLECT_TRUNC_OK), 0);
     assert_int_equal(c.n, 8);
     assert_int_equal(count_label(&c, "Test Request", 1), 8);
     assert_true(c.s[1].latency_ns == 9000000000LL); /* 1000 → 10000 ms */
@@ -279,7 +267,7 @@ static void test_peers__locust_stats(void **st)
 {
     collect c;
     /* Locust 1.1 on Windows: \r\r\n, a GBK name, 99.999% column */
-    assert_int_equal(parse_file(&c, "locust", "locust/gbk11/locust_stats.csv"), 0);
+    assert_int_equal(collect_parse_ok(&c, "locust", "locust/gbk11/locust_stats.csv", COLLECT_TRUNC_OK), 0);
     assert_true(c.run->summary_only);
     assert_int_equal(json_integer_value(sget(&c, "requests")), 15);
     json_t *lat = sget(&c, "latency_ns");
@@ -292,7 +280,7 @@ static void test_peers__locust_stats(void **st)
     assert_non_null(strstr(c.last_warning, "GBK"));
     collect_free(&c);
 
-    assert_int_equal(parse_file(&c, "locust", "locust/odoo/results_stats.csv"), 0);
+    assert_int_equal(collect_parse_ok(&c, "locust", "locust/odoo/results_stats.csv", COLLECT_TRUNC_OK), 0);
     assert_int_equal(json_integer_value(sget(&c, "requests")), 225);
     assert_int_equal(json_integer_value(sget(&c, "failures")), 50);
     assert_int_equal(json_array_size(sget(&c, "labels")), 16);
@@ -303,7 +291,7 @@ static void test_peers__locust_history_totals(void **st)
 {
     /* the history's last Aggregated row and the stats file of the same run agree */
     collect c;
-    assert_int_equal(parse_file(&c, "locust", "locust/gbk11/locust_stats_history.csv"), 0);
+    assert_int_equal(collect_parse_ok(&c, "locust", "locust/gbk11/locust_stats_history.csv", COLLECT_TRUNC_OK), 0);
     json_t *series = sget(&c, "series");
     assert_int_equal(json_array_size(series), 3);
     json_t *last = json_array_get(series, 2);
@@ -311,7 +299,7 @@ static void test_peers__locust_history_totals(void **st)
     assert_int_equal(json_integer_value(json_object_get(last, "users")), 0);
     collect_free(&c);
     /* Locust 2.12 flushes the history every 10 s: the rows after the last flush are lost */
-    assert_int_equal(parse_file(&c, "locust", "locust/own212/run_stats_history.csv"), 0);
+    assert_int_equal(collect_parse_ok(&c, "locust", "locust/own212/run_stats_history.csv", COLLECT_TRUNC_OK), 0);
     series = sget(&c, "series");
     last = json_array_get(series, json_array_size(series) - 1);
     assert_int_equal(json_integer_value(json_object_get(last, "requests_total")), 1337);
@@ -322,13 +310,13 @@ static void test_peers__locust_history_totals(void **st)
 static void test_peers__locust_failures_exceptions(void **st)
 {
     collect c;
-    assert_int_equal(parse_file(&c, "locust", "locust/own212/run_failures.csv"), 0);
+    assert_int_equal(collect_parse_ok(&c, "locust", "locust/own212/run_failures.csv", COLLECT_TRUNC_OK), 0);
     json_t *e = sget(&c, "errors");
     assert_int_equal(json_array_size(e), 2);
     assert_string_equal(json_string_value(json_object_get(json_array_get(e, 1), "message")),
                         "GET refused port: ConnectionRefusedError(111, 'Connection refused')");
     collect_free(&c);
-    assert_int_equal(parse_file(&c, "locust", "locust/odoo/results_exceptions.csv"), 0);
+    assert_int_equal(collect_parse_ok(&c, "locust", "locust/odoo/results_exceptions.csv", COLLECT_TRUNC_OK), 0);
     e = sget(&c, "exceptions");
     assert_int_equal(json_array_size(e), 2);
     assert_int_equal(json_integer_value(json_object_get(json_array_get(e, 0), "count")), 14);
@@ -347,7 +335,7 @@ static void test_peers__locust_failures_exceptions(void **st)
 static void test_peers__artillery(void **st)
 {
     collect c;
-    assert_int_equal(parse_file(&c, "artillery", "artillery/report.json"), 0);
+    assert_int_equal(collect_parse_ok(&c, "artillery", "artillery/report.json", COLLECT_TRUNC_OK), 0);
     /* the console summary: http.requests 350, codes 200: 110, 404: 110, ECONNREFUSED 130 */
     assert_int_equal(json_integer_value(sget(&c, "requests")), 350);
     json_t *codes = sget(&c, "status_codes");
@@ -364,19 +352,32 @@ static void test_peers__artillery(void **st)
     json_array_foreach(series, i, p)
         sum += json_integer_value(json_object_get(p, "requests"));
     assert_int_equal(sum, 350);
-    assert_int_equal(json_array_size(sget(&c, "labels")), 2);
+    /* metrics-by-endpoint: "/" 200: 110, "/missing" 404: 110, ":9/refused" ECONNREFUSED 130
+     * (no response, so no response-time summary) */
+    json_t *labels = sget(&c, "labels");
+    assert_int_equal(json_array_size(labels), 3);
+    static const struct { const char *name; int req, fail; } want[] = {
+        {"/", 110, 0}, {"/missing", 110, 110}, {":9/refused", 130, 130}};
+    for (size_t k = 0; k < 3; k++) {
+        json_t *l = json_array_get(labels, k);
+        assert_string_equal(json_string_value(json_object_get(l, "label")), want[k].name);
+        assert_int_equal(json_integer_value(json_object_get(l, "requests")), want[k].req);
+        json_t *f = json_object_get(l, "failures");
+        assert_int_equal(f ? json_integer_value(f) : 0, want[k].fail);
+        assert_int_equal(json_object_get(l, "latency_ns") != NULL, k < 2);
+    }
     collect_free(&c);
 }
 
 static void test_peers__autocannon(void **st)
 {
     collect c;
-    assert_int_equal(parse_file(&c, "autocannon", "autocannon/index.json"), 0);
+    assert_int_equal(collect_parse_ok(&c, "autocannon", "autocannon/index.json", COLLECT_TRUNC_OK), 0);
     assert_int_equal(json_integer_value(sget(&c, "requests")), 81398);
     assert_int_equal(c.run->concurrency, 10);
     assert_int_equal(json_integer_value(json_object_get(sget(&c, "latency_ns"), "p97.5")), 3000000);
     collect_free(&c);
-    assert_int_equal(parse_file(&c, "autocannon", "autocannon/refused.json"), 0);
+    assert_int_equal(collect_parse_ok(&c, "autocannon", "autocannon/refused.json", COLLECT_TRUNC_OK), 0);
     assert_int_equal(json_integer_value(sget(&c, "failures")), 10078);
     assert_null(sget(&c, "latency_ns")); /* no response: no latency, not zeros */
     collect_free(&c);
@@ -390,13 +391,11 @@ static void test_peers__sniff(void **st)
         {"locust/odoo/results_failures.csv", "locust"}, {"locust/odoo/results_exceptions.csv", "locust"},
         {"artillery/report.json", "artillery"},         {"autocannon/404.json", "autocannon"}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        FILE *f = fopen(testdata(files[i][0]), "rb");
-        assert_non_null(f);
-        static unsigned char buf[65536];
-        size_t n = fread(buf, 1, sizeof buf, f);
-        fclose(f);
+        size_t n;
+        char *buf = test_read_file(testdata(files[i][0]), 65536, &n);
         int score;
-        const pr_parser *p = pr_parser_sniff(buf, n, &score);
+        const pr_parser *p = pr_parser_sniff((const unsigned char *)buf, n, &score);
+        free(buf);
         assert_non_null(p);
         assert_string_equal(p->name, files[i][1]); /* a Locust CSV is not a JTL */
     }

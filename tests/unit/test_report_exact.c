@@ -189,13 +189,10 @@ static void key_of(const scenario *sc, const pr_run *run, const pr_sample *x, ch
     pr_buf_dispose(&b);
 }
 
-static void run_scenario(const scenario *sc)
+/* The scenario's runs, generated and ingested through the native reader into st. */
+static void ingest_runs(pr_store *st, const scenario *sc, pr_run **runs, pr_sample **samples,
+                        int64_t *ids)
 {
-    pr_store *st = test_store_open();
-    assert_non_null(st);
-    pr_run **runs = calloc(sc->runs, sizeof *runs);
-    pr_sample **samples = calloc(sc->runs, sizeof *samples);
-    int64_t ids[4];
     for (size_t i = 0; i < sc->runs; i++) {
         runs[i] = pr_run_new();
         samples[i] = calloc(sc->n, sizeof **samples);
@@ -208,12 +205,56 @@ static void run_scenario(const scenario *sc)
         fwrite(buf, 1, len, f);
         fclose(f);
         free(buf);
-        char name[16];
+        char name[24];
         snprintf(name, sizeof name, "r%zu", i);
         ids[i] = test_ingest(st, "native", path, name);
         assert_true(ids[i] > 0);
         unlink(path);
     }
+}
+
+/* The rows of the model: each shown label against its reference, the other row against the
+ * union of the rest. */
+static void check_rows(json_t *run, refset *rows, const scenario *sc, const pr_report_opts *o)
+{
+    json_t *labels = json_object_get(run, "labels");
+    refset other = {0};
+    ref *oth = ref_get(&other, "other");
+    size_t shown = 0, i;
+    json_t *l;
+    json_array_foreach(labels, i, l) {
+        if (json_is_true(json_object_get(l, "other")))
+            continue;
+        ref *r = ref_get(rows, json_string_value(json_object_get(l, "label")));
+        check_series(l, r, o);
+        r->name[0] = 0; /* used */
+        shown++;
+    }
+    for (size_t k = 0; k < rows->n; k++)
+        for (int d = 0; rows->r[k].name[0] && d < PR_NDUR; d++)
+            for (size_t j = 0; j < rows->r[k].v[d].n; j++)
+                pr_vec_push(&oth->v[d], rows->r[k].v[d].v[j]);
+    json_t *last = json_array_get(labels, json_array_size(labels) - 1);
+    /* more keys than the top rows: an "other" row, and it holds every key not shown */
+    assert_int_equal(json_is_true(json_object_get(last, "other")),
+                     sc->top > 0 && rows->n > (size_t)sc->top);
+    if (json_is_true(json_object_get(last, "other")))
+        check_series(last, oth, o);
+    else
+        assert_int_equal(oth->v[PR_D_LATENCY].n, 0);
+    if (sc->top)
+        assert_true(shown <= (size_t)sc->top);
+    refset_free(&other);
+}
+
+static void run_scenario(const scenario *sc)
+{
+    pr_store *st = test_store_open();
+    assert_non_null(st);
+    pr_run **runs = calloc(sc->runs, sizeof *runs);
+    pr_sample **samples = calloc(sc->runs, sizeof *samples);
+    int64_t ids[4];
+    ingest_runs(st, sc, runs, samples, ids);
     pr_report_opts o;
     pr_report_opts_init(&o);
     static const double pcts[] = {0, 25, 50, 90, 99, 99.9, 100};
@@ -271,37 +312,9 @@ static void run_scenario(const scenario *sc)
     check_distribution(run, &total.v[PR_D_LATENCY]);
     if (ts)
         check_bins(ts, bins, nb, 0);
-    /* rows: each shown label, the other row the union of the rest */
-    json_t *labels = json_object_get(run, "labels");
-    refset other = {0};
-    ref *oth = ref_get(&other, "other");
-    size_t shown = 0, i;
-    json_t *l;
-    json_array_foreach(labels, i, l) {
-        if (json_is_true(json_object_get(l, "other")))
-            continue;
-        ref *r = ref_get(&rows, json_string_value(json_object_get(l, "label")));
-        check_series(l, r, &o);
-        r->name[0] = 0; /* used */
-        shown++;
-    }
-    for (size_t k = 0; k < rows.n; k++)
-        for (int d = 0; rows.r[k].name[0] && d < PR_NDUR; d++)
-            for (size_t j = 0; j < rows.r[k].v[d].n; j++)
-                pr_vec_push(&oth->v[d], rows.r[k].v[d].v[j]);
-    json_t *last = json_array_get(labels, json_array_size(labels) - 1);
-    /* more keys than the top rows: an "other" row, and it holds every key not shown */
-    assert_int_equal(json_is_true(json_object_get(last, "other")),
-                     sc->top > 0 && rows.n > (size_t)sc->top);
-    if (json_is_true(json_object_get(last, "other")))
-        check_series(last, oth, &o);
-    else
-        assert_int_equal(oth->v[PR_D_LATENCY].n, 0);
-    if (sc->top)
-        assert_true(shown <= (size_t)sc->top);
+    check_rows(run, &rows, sc, &o);
     json_decref(doc);
     refset_free(&rows);
-    refset_free(&other);
     for (int d = 0; d < PR_NDUR; d++)
         pr_vec_dispose(&total.v[d]);
     for (size_t k = 0; k < nb; k++)

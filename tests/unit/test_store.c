@@ -14,6 +14,7 @@
 #include "model/xalloc.h"
 #include "parsers/parser.h"
 #include "store/store.h"
+#include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/gen.h"
 
 static char dbpath[256], dbpath2[256];
@@ -76,20 +77,6 @@ static int ingest_mem(pr_store *s, const char *name, const char *buf, size_t len
     return ingest_shard(s, name, NULL, 0, 0, buf, len, force, res, err);
 }
 
-typedef struct gather {
-    pr_sample *s;
-    size_t n, cap;
-} gather;
-
-static int gather_cb(void *p, const pr_sample *s, size_t n)
-{
-    gather *g = p;
-    g->s = pr_xgrow(g->s, &g->cap, g->n + n, sizeof *s);
-    memcpy(g->s + g->n, s, n * sizeof *s);
-    g->n += n;
-    return 0;
-}
-
 /* A text rendering of the query's rows in the store at path. */
 static char *rows_of(const char *path, const char *sql)
 {
@@ -150,8 +137,7 @@ static void test_store__roundtrip_property(void **state)
         pr_run *run = pr_run_new();
         size_t n = 70000 + seed * 1000, len; /* more than one stored block */
         pr_sample *x = calloc(n, sizeof *x);
-        gen_samples(run, x, n, seed);
-        char *buf = gen_native(run, x, n, &len);
+        char *buf = gen_stream(run, x, n, seed, &len);
         pr_ingest_result res;
         assert_int_equal(ingest_mem(s, NULL, buf, len, 0, &res, &err), 0);
         assert_int_equal(res.samples, (int64_t)n);
@@ -199,8 +185,7 @@ static void test_store__failed_ingest_leaves_store_unchanged(void **state)
     pr_run *run = pr_run_new();
     size_t n = 200000, len;
     pr_sample *x = calloc(n, sizeof *x);
-    gen_samples(run, x, n, 9);
-    char *buf = gen_native(run, x, n, &len);
+    char *buf = gen_stream(run, x, n, 9, &len);
     pr_ingest_result res;
     assert_int_equal(ingest_mem(s, "base", buf, len, 0, &res, &err), 0);
     char *before = snapshot();
@@ -227,10 +212,8 @@ static void test_store__duplicates_and_append(void **state)
     pr_run *run = pr_run_new();
     size_t len, len2;
     pr_sample x[500];
-    gen_samples(run, x, 500, 21);
-    char *buf = gen_native(run, x, 500, &len);
-    gen_samples(run, x, 500, 22);
-    char *buf2 = gen_native(run, x, 500, &len2);
+    char *buf = gen_stream(run, x, 500, 21, &len);
+    char *buf2 = gen_stream(run, x, 500, 22, &len2);
     pr_ingest_result r1, r2, r3, r4;
     assert_int_equal(ingest_mem(s, "shards", buf, len, 0, &r1, &err), 0);
     assert_int_equal(ingest_mem(s, "other", buf, len, 0, &r2, &err), 0);
@@ -268,8 +251,7 @@ static void test_store__concurrent_ingest(void **state)
     pr_run *run = pr_run_new();
     size_t n = 100000, len;
     pr_sample *x = calloc(n, sizeof *x);
-    gen_samples(run, x, n, 31);
-    char *buf = gen_native(run, x, n, &len);
+    char *buf = gen_stream(run, x, n, 31, &len);
     pid_t kids[2];
     for (int k = 0; k < 2; k++) {
         kids[k] = fork();
@@ -380,12 +362,9 @@ static void test_store__shards_land_once(void **state)
     pr_run *run = pr_run_new();
     pr_sample x[300];
     size_t la, lb, lc;
-    gen_samples(run, x, 300, 51);
-    char *a = gen_native(run, x, 300, &la);
-    gen_samples(run, x, 300, 52);
-    char *b = gen_native(run, x, 300, &lb);
-    gen_samples(run, x, 300, 53);
-    char *c = gen_native(run, x, 300, &lc);
+    char *a = gen_stream(run, x, 300, 51, &la);
+    char *b = gen_stream(run, x, 300, 52, &lb);
+    char *c = gen_stream(run, x, 300, 53, &lc);
     pr_ingest_result r;
     assert_int_equal(ingest_shard(s, NULL, "job-1", 0, 2, a, la, 0, &r, &err), 0);
     assert_int_equal(r.shards_landed, 1);
@@ -423,8 +402,7 @@ static void test_store__stale_stats_not_stored(void **state)
     pr_run *run = pr_run_new();
     pr_sample x[100];
     size_t len;
-    gen_samples(run, x, 100, 61);
-    char *buf = gen_native(run, x, 100, &len);
+    char *buf = gen_stream(run, x, 100, 61, &len);
     pr_ingest_result r;
     assert_int_equal(ingest_mem(s, NULL, buf, len, 0, &r, &err), 0);
     pr_store_point p = {1000, 10, 9, 1, 50, 10.0, 10.0, 1, 2, 3, 4};

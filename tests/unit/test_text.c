@@ -126,14 +126,14 @@ static void test_text__intern_repairs(void **st)
     pr_run_free(r);
 }
 
-static int keep(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+static int keep(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     return 0;
 }
 
 static int warned;
 static char warning[1200];
-static void on_warn(void *payload, const pr_error *w)
+static void on_warn(const pr_error *w, void *payload)
 {
     warned++;
     pr_error_format(w, warning, sizeof warning);

@@ -11,33 +11,7 @@
 #include <math.h>
 #include "analysis/vegeta_stats.h"
 #include "tests/unit/lib/collect.h"
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return b;
-}
-
-static void parse_ok(collect *c, const char *parser, const char *rel)
-{
-    pr_error err;
-    pr_error_clear(&err);
-    collect_init(c);
-    int rc = collect_parse_file(c, parser, testdata(rel), NULL, &err);
-    if (rc != 0)
-        print_error("%s: %s\n", rel, err.msg);
-    assert_int_equal(rc, 0);
-}
+#include "tests/unit/lib/files.h"
 
 /* Splits a text into lines (in place); returns the count. */
 static size_t lines_of(char *text, char **lines, size_t max)
@@ -59,7 +33,7 @@ static size_t lines_of(char *text, char **lines, size_t max)
 static void assert_text_report(const char *ours_c, const char *rel)
 {
     char *ours = strdup(ours_c);
-    char *theirs = read_all(testdata(rel), NULL);
+    char *theirs = test_read_file(testdata(rel), 0, NULL);
     char *a[64], *b[64];
     size_t na = lines_of(ours, a, 64), nb = lines_of(theirs, b, 64);
     assert_int_equal(na, nb);
@@ -113,7 +87,7 @@ static void assert_json_report(const char *ours, const char *rel)
 static void check_fixture(const char *input, const char *report)
 {
     collect c;
-    parse_ok(&c, NULL, input);
+    collect_parse_ok(&c, NULL, input, 0);
     pr_vegeta_stats st;
     pr_vegeta_stats_compute(&st, c.s, c.n, c.run);
     char rel[256];
@@ -161,7 +135,7 @@ static void test_vegeta__post_agrees(void **s)
 static void test_vegeta__concat_reads_both_streams(void **s)
 {
     collect c;
-    parse_ok(&c, "vegeta-gob", "vegeta/concat.bin");
+    collect_parse_ok(&c, "vegeta-gob", "vegeta/concat.bin", 0);
     assert_int_equal(c.n, 200);
     assert_int_equal(json_integer_value(json_object_get(c.run->meta, "gob_streams")), 2);
     collect_free(&c);
@@ -171,7 +145,7 @@ static void test_vegeta__concat_reads_both_streams(void **s)
 static void test_vegeta__exact_percentiles(void **s)
 {
     collect c;
-    parse_ok(&c, NULL, "vegeta/basic.bin");
+    collect_parse_ok(&c, NULL, "vegeta/basic.bin", 0);
     pr_vegeta_stats st;
     pr_vegeta_stats_compute(&st, c.s, c.n, c.run);
     assert_int_equal(st.lat_p99_ns, 789392); /* Vegeta's t-digest says 817120 */
@@ -179,7 +153,7 @@ static void test_vegeta__exact_percentiles(void **s)
     assert_int_equal(st.lat_max_ns, 27899951);
     pr_vegeta_stats_dispose(&st);
     collect_free(&c);
-    parse_ok(&c, NULL, "vegeta/mixed.bin");
+    collect_parse_ok(&c, NULL, "vegeta/mixed.bin", 0);
     pr_vegeta_stats_compute(&st, c.s, c.n, c.run);
     assert_int_equal(st.lat_p90_ns, 194424490); /* Vegeta's t-digest says 191947978 */
     pr_vegeta_stats_dispose(&st);
@@ -216,17 +190,17 @@ static void test_vegeta__encodings_agree(void **s)
     };
     for (size_t i = 0; i < 4; i++) {
         collect g, j, v;
-        parse_ok(&g, "vegeta-gob", pairs[i][0]);
+        collect_parse_ok(&g, "vegeta-gob", pairs[i][0], 0);
         assert_string_equal(g.run->format, "vegeta-gob");
         assert_int_equal(g.run->load_model, PR_LOAD_OPEN);
         assert_int_equal(json_integer_value(json_object_get(g.run->meta, "tz_offset_min")), 0);
         if (pairs[i][1]) {
-            parse_ok(&j, "vegeta-json", pairs[i][1]);
+            collect_parse_ok(&j, "vegeta-json", pairs[i][1], 0);
             assert_same_samples(&g, &j);
             assert_non_null(json_object_get(j.run->meta, "tz_offset_min"));
             collect_free(&j);
         }
-        parse_ok(&v, "vegeta-csv", pairs[i][2]);
+        collect_parse_ok(&v, "vegeta-csv", pairs[i][2], 0);
         assert_same_samples(&g, &v);
         assert_null(json_object_get(v.run->meta, "tz_offset_min")); /* CSV loses the zone */
         collect_free(&v);
@@ -237,7 +211,7 @@ static void test_vegeta__encodings_agree(void **s)
 static void test_vegeta__sample_fields(void **s)
 {
     collect c;
-    parse_ok(&c, NULL, "vegeta/post.bin");
+    collect_parse_ok(&c, NULL, "vegeta/post.bin", 0);
     assert_int_equal(c.n, 100);
     const pr_sample *x = &c.s[0];
     assert_true(x->start_ns == 1796051524800165028LL);
@@ -252,14 +226,14 @@ static void test_vegeta__sample_fields(void **s)
     assert_true(c.run->start_ns == 1796051524800165028LL);
     assert_true(c.run->end_ns == 1796051526780269810LL);
     collect_free(&c);
-    parse_ok(&c, NULL, "vegeta/refused.bin");
+    collect_parse_ok(&c, NULL, "vegeta/refused.bin", 0);
     assert_int_equal(c.s[0].status, 0);
     assert_int_equal(c.s[0].success, PR_FAIL);
     assert_string_equal(pr_run_str(c.run, c.s[0].error),
                         "Get \"http://127.0.0.1:18099/\": dial tcp 0.0.0.0:0->127.0.0.1:18099: "
                         "connect: connection refused");
     collect_free(&c);
-    parse_ok(&c, NULL, "vegeta/mixed.bin");
+    collect_parse_ok(&c, NULL, "vegeta/mixed.bin", 0);
     int e404 = 0;
     for (size_t i = 0; i < c.n; i++)
         if (c.s[i].status == 404) {
@@ -275,7 +249,7 @@ static void test_vegeta__sample_fields(void **s)
 static void test_vegeta__order_independent(void **s)
 {
     collect c;
-    parse_ok(&c, NULL, "vegeta/concat.bin");
+    collect_parse_ok(&c, NULL, "vegeta/concat.bin", 0);
     pr_vegeta_stats a, b;
     pr_vegeta_stats_compute(&a, c.s, c.n, c.run);
     char *ta = pr_vegeta_stats_json_text(&a, c.run);
@@ -308,7 +282,7 @@ static void test_vegeta__order_independent(void **s)
 static void test_vegeta__truncated_gob(void **s)
 {
     size_t len;
-    char *data = read_all(testdata("vegeta/basic.bin"), &len);
+    char *data = test_read_file(testdata("vegeta/basic.bin"), 0, &len);
     /* First value message starts at 0xcf, the second at 0x27f; cut inside the third. */
     collect c;
     collect_init(&c);
@@ -355,7 +329,7 @@ static size_t put_uint(unsigned char *b, uint64_t v)
 static void test_vegeta__huge_body(void **s)
 {
     size_t len;
-    char *basic = read_all(testdata("vegeta/basic.bin"), &len);
+    char *basic = test_read_file(testdata("vegeta/basic.bin"), 0, &len);
     const size_t body = 3u << 20;
     unsigned char *v = malloc(body + 256), *file = malloc(2 * body + 1024);
     size_t n = 0;
@@ -419,7 +393,7 @@ static void test_vegeta__huge_body(void **s)
 static void test_vegeta__time_zone(void **s)
 {
     size_t len;
-    unsigned char *b = (unsigned char *)read_all(testdata("vegeta/basic.bin"), &len);
+    unsigned char *b = (unsigned char *)test_read_file(testdata("vegeta/basic.bin"), 0, &len);
     /* Version 1: patch the first record's offset minutes (bytes 0xe6-0xe7) to -210. */
     b[0xe6] = 0xff;
     b[0xe7] = 0x2e;
@@ -494,7 +468,7 @@ static void test_vegeta__refuses_other_input(void **s)
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         size_t len;
-        char *d = read_all(testdata(files[i][0]), &len);
+        char *d = test_read_file(testdata(files[i][0]), 0, &len);
         int score;
         const pr_parser *p = pr_parser_sniff((const unsigned char *)d, len < 4096 ? len : 4096,
                                              &score);
@@ -602,10 +576,11 @@ static int64_t sum_i(json_t *o, const char *k)
     return json_integer_value(json_object_get(o, k));
 }
 
-static void test_vegeta__report_parsers(void **s)
+/* Vegeta's text report as a summary-only run. */
+static void test_vegeta__report_text(void **s)
 {
     collect c;
-    parse_ok(&c, NULL, "vegeta/basic.report.txt");
+    collect_parse_ok(&c, NULL, "vegeta/basic.report.txt", 0);
     assert_string_equal(c.run->format, "vegeta-text");
     assert_int_equal(c.run->summary_only, 1);
     json_t *sm = c.run->summary;
@@ -625,7 +600,7 @@ static void test_vegeta__report_parsers(void **s)
     assert_int_equal(json_array_size(json_object_get(sm, "errors")), 0);
     collect_free(&c);
 
-    parse_ok(&c, NULL, "vegeta/multi.report.txt");
+    collect_parse_ok(&c, NULL, "vegeta/multi.report.txt", 0);
     sm = c.run->summary;
     assert_int_equal(sum_i(json_object_get(sm, "status_codes"), "0"), 100);
     assert_int_equal(sum_i(json_object_get(sm, "status_codes"), "201"), 100);
@@ -636,18 +611,21 @@ static void test_vegeta__report_parsers(void **s)
     json_t *e = json_array_get(json_object_get(sm, "errors"), 0);
     assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "connection refused"));
     collect_free(&c);
+}
 
-    /* The JSON report's numbers equal our own metrics over the results (except the
-     * percentiles, which are t-digest estimates in Vegeta). */
+/* The JSON report's numbers equal our own metrics over the results (except the percentiles,
+ * which are t-digest estimates in Vegeta). */
+static void test_vegeta__report_json_matches_results(void **s)
+{
     static const char *const fx[] = {"basic", "mixed", "refused", "post"};
     for (size_t i = 0; i < 4; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "vegeta/%s.report.json", fx[i]);
         collect r, g;
-        parse_ok(&r, NULL, rel);
+        collect_parse_ok(&r, NULL, rel, 0);
         assert_string_equal(r.run->format, "vegeta-report-json");
         snprintf(rel, sizeof rel, "vegeta/%s.bin", fx[i]);
-        parse_ok(&g, NULL, rel);
+        collect_parse_ok(&g, NULL, rel, 0);
         pr_vegeta_stats st;
         pr_vegeta_stats_compute(&st, g.s, g.n, g.run);
         json_t *ours = pr_vegeta_stats_summary(&st, g.run);
@@ -681,16 +659,19 @@ static void test_vegeta__report_parsers(void **s)
         collect_free(&r);
         collect_free(&g);
     }
+}
 
-    /* Text and JSON reports of every fixture give the same numbers (text ones rounded). */
+/* Text and JSON reports of every fixture give the same numbers (text ones rounded). */
+static void test_vegeta__report_text_matches_json(void **s)
+{
     static const char *const all[] = {"basic", "mixed", "refused", "post", "multi"};
     for (size_t i = 0; i < 5; i++) {
         char rel[128];
         collect t, j;
         snprintf(rel, sizeof rel, "vegeta/%s.report.txt", all[i]);
-        parse_ok(&t, "vegeta-text", rel);
+        collect_parse_ok(&t, "vegeta-text", rel, 0);
         snprintf(rel, sizeof rel, "vegeta/%s.report.json", all[i]);
-        parse_ok(&j, "vegeta-report-json", rel);
+        collect_parse_ok(&j, "vegeta-report-json", rel, 0);
         json_t *ts = t.run->summary, *jsum = j.run->summary;
         static const char *const keys[] = {"requests", "bytes_in_total", "bytes_out_total"};
         for (size_t k = 0; k < 3; k++)
@@ -715,8 +696,13 @@ static void test_vegeta__report_parsers(void **s)
         collect_free(&t);
         collect_free(&j);
     }
+}
 
-    parse_ok(&c, NULL, "vegeta/mixed.hist.txt");
+/* vegeta report -type=hist: the buckets' counts, the last one open. */
+static void test_vegeta__report_hist(void **s)
+{
+    collect c;
+    collect_parse_ok(&c, NULL, "vegeta/mixed.hist.txt", 0);
     json_t *h = json_object_get(json_object_get(c.run->summary, "tool"), "histogram");
     static const int64_t counts[] = {762, 5, 1, 37, 40, 139, 16};
     assert_int_equal(json_array_size(h), 7);
@@ -737,9 +723,9 @@ static void test_vegeta__hist_agrees(void **s)
                                         {"vegeta/refused.bin", "vegeta/refused.hist.txt"}};
     for (size_t i = 0; i < 4; i++) {
         collect c;
-        parse_ok(&c, NULL, fx[i][0]);
+        collect_parse_ok(&c, NULL, fx[i][0], 0);
         char *ours = pr_vegeta_hist_text(c.s, c.n, bounds, 7);
-        char *theirs = read_all(testdata(fx[i][1]), NULL);
+        char *theirs = test_read_file(testdata(fx[i][1]), 0, NULL);
         assert_string_equal(ours, theirs);
         free(ours);
         free(theirs);
@@ -786,7 +772,10 @@ int main(void)
         cmocka_unit_test(test_vegeta__long_first_line),
         cmocka_unit_test(test_vegeta__line_errors),
         cmocka_unit_test(test_vegeta__attack_names_run),
-        cmocka_unit_test(test_vegeta__report_parsers),
+        cmocka_unit_test(test_vegeta__report_text),
+        cmocka_unit_test(test_vegeta__report_json_matches_results),
+        cmocka_unit_test(test_vegeta__report_text_matches_json),
+        cmocka_unit_test(test_vegeta__report_hist),
         cmocka_unit_test(test_vegeta__hist_agrees),
         cmocka_unit_test(test_vegeta__duration_format),
     };

@@ -1,27 +1,42 @@
 /* Test helper: an in-memory sink and parse shortcuts. */
 #include "tests/unit/lib/collect.h"
 #include "model/xalloc.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int push(void *payload, pr_run *run, const pr_sample *s, size_t n, pr_error *err)
+int gather_cb(const pr_sample *s, size_t n, void *payload)
 {
-    collect *c = payload;
-    c->s = pr_xgrow(c->s, &c->cap, c->n + n, sizeof *c->s);
-    memcpy(c->s + c->n, s, n * sizeof *s);
-    c->n += n;
+    gather *g = payload;
+    g->s = pr_xgrow(g->s, &g->cap, g->n + n, sizeof *g->s);
+    memcpy(g->s + g->n, s, n * sizeof *s);
+    g->n += n;
     return 0;
 }
 
-static int split(void *payload, pr_sink *sink, pr_error *err)
+static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
+{
+    collect *c = payload;
+    gather g = {c->s, c->n, c->cap};
+    gather_cb(s, n, &g);
+    c->s = g.s;
+    c->n = g.n;
+    c->cap = g.cap;
+    return 0;
+}
+
+static int split(pr_sink *sink, pr_error *err, void *payload)
 {
     collect *c = payload;
     c->splits++;
     return 0;
 }
 
-static void warn(void *payload, const pr_error *w)
+static void warn(const pr_error *w, void *payload)
 {
     collect *c = payload;
     c->warnings++;
@@ -95,4 +110,20 @@ const char *testdata(const char *rel)
     k = (k + 1) % 4;
     snprintf(buf[k], sizeof buf[k], "%s/%s", base ? base : "tests/data", rel);
     return buf[k];
+}
+
+int collect_parse_ok(collect *c, const char *parser, const char *rel, int flags)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    collect_init(c);
+    int rc = collect_parse_file(c, parser, testdata(rel), NULL, &err);
+    if (rc != 0 && !((flags & COLLECT_TRUNC_OK) && rc == PR_ETRUNC)) {
+        char b[1200];
+        fail_msg("%s: rc %d: %s", rel, rc, pr_error_format(&err, b, sizeof b));
+    }
+    if ((flags & COLLECT_FORMAT) && (!c->run->format || strcmp(c->run->format, parser)))
+        fail_msg("%s: format %s, expected %s", rel, c->run->format ? c->run->format : "(none)",
+                 parser);
+    return rc;
 }

@@ -82,3 +82,9 @@ int sample_equal(const pr_run *ra, const pr_sample *a, const pr_run *rb, const p
            !strcmp(pr_run_str(ra, a->thread), pr_run_str(rb, b->thread)) &&
            !strcmp(pr_run_str(ra, a->attrs), pr_run_str(rb, b->attrs));
 }
+
+char *gen_stream(pr_run *run, pr_sample *s, size_t n, uint64_t seed, size_t *len)
+{
+    gen_samples(run, s, n, seed);
+    return gen_native(run, s, n, len);
+}

@@ -10,6 +10,8 @@
 void gen_samples(pr_run *run, pr_sample *s, size_t n, uint64_t seed);
 /* Writes run + samples as a native stream into a malloc'd buffer. */
 char *gen_native(pr_run *run, const pr_sample *s, size_t n, size_t *len);
+/* gen_samples, then gen_native of them: the stream of n random samples (seed). */
+char *gen_stream(pr_run *run, pr_sample *s, size_t n, uint64_t seed, size_t *len);
 /* Compares two samples field by field, strings by text. Returns 1 if equal. */
 int sample_equal(const pr_run *ra, const pr_sample *a, const pr_run *rb, const pr_sample *b);
 
