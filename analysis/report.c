@@ -1,5 +1,6 @@
 /* Builds the report model from the scans of analysis/report_acc.c: the JSON of every statistic. */
 #include "analysis/report.h"
+#include "analysis/printed_series.h"
 #include "analysis/findings.h"
 #include "analysis/headline.h"
 #include "analysis/human.h"
@@ -719,6 +720,10 @@ static void summary_only_model(json_t *j, const pr_run *run)
     json_object_set_new(j, "errors", errors);
     json_object_set_new(j, "labels", printed_labels(run));
     set_str(j, "by", "label");
+    char tool[64];
+    json_t *ts = pr_printed_series(run->summary, pr_headline_report_name(run, tool, sizeof tool));
+    if (ts)
+        json_object_set_new(j, "timeseries", ts);
 }
 
 /* Sets the run's "load" (analysis/load.h) and, from it, the effective load_model,

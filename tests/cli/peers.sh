@@ -31,3 +31,5 @@ pr ingest "$DATA/artillery/report.json" "$DATA/autocannon/index.json" "$DATA/aut
 pr summary --no-findings report index refused
 # Artillery's summaries per URL as the report's labels
 pr summary --no-findings --by label report
+# the findings read the printed time series (Locust's history, Artillery's periods)
+pr findings run report

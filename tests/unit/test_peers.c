@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/printed_series.h"
 #include "model/xalloc.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/files.h"
@@ -307,6 +308,56 @@ static void test_peers__locust_history_totals(void **st)
     collect_free(&c);
 }
 
+static int64_t points_sum(const json_t *ts, const char *key)
+{
+    int64_t sum = 0;
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(ts, "points"), i, p)
+        sum += json_integer_value(json_object_get(p, key));
+    return sum;
+}
+
+static void test_peers__printed_series(void **st)
+{
+    /* Locust's cumulative history: per-interval counts that add up to its last row's totals
+     * (1337 requests; the rows after its last flush are lost), intervals of 1 s */
+    collect c;
+    assert_int_equal(collect_parse_ok(&c, "locust", "locust/own212/run_stats_history.csv", COLLECT_TRUNC_OK), 0);
+    json_t *rows = sget(&c, "series"), *ts = pr_printed_series(c.run->summary, "Locust's report");
+    assert_non_null(ts);
+    assert_int_equal(json_integer_value(json_object_get(ts, "interval_ns")), 1000000000);
+    json_t *pts = json_object_get(ts, "points");
+    assert_int_equal(json_array_size(pts), json_array_size(rows) - 1);
+    json_t *first = json_array_get(rows, 0), *last = json_array_get(rows, json_array_size(rows) - 1);
+    assert_int_equal(points_sum(ts, "requests"),
+                     json_integer_value(json_object_get(last, "requests_total")) -
+                         json_integer_value(json_object_get(first, "requests_total")));
+    assert_int_equal(points_sum(ts, "successes") + points_sum(ts, "errors"), points_sum(ts, "requests"));
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(pts, 0), "t_ns")), 0);
+    json_decref(ts);
+    collect_free(&c);
+    /* Artillery's periods: their counts add up to the aggregate's 350 requests; a period's rate
+     * is Artillery's (the first period is partial: 106 requests at 30/s) */
+    assert_int_equal(collect_parse_ok(&c, "artillery", "artillery/report.json", COLLECT_TRUNC_OK), 0);
+    ts = pr_printed_series(c.run->summary, "Artillery's report");
+    assert_non_null(ts);
+    assert_int_equal(points_sum(ts, "requests"), 350);
+    json_t *p0 = json_array_get(json_object_get(ts, "points"), 0);
+    assert_int_equal(json_integer_value(json_object_get(p0, "requests")), 106);
+    assert_float_equal(json_real_value(json_object_get(p0, "rate_per_s")), 30.0, 1e-9);
+    assert_null(json_object_get(p0, "threads"));
+    json_decref(ts);
+    collect_free(&c);
+    /* fewer than two stamped, increasing rows: no series */
+    json_t *one = json_pack("{s:[{s:I}]}", "series", "t_ns", (json_int_t)1);
+    assert_null(pr_printed_series(one, NULL));
+    json_decref(one);
+    json_t *back = json_pack("{s:[{s:I},{s:I}]}", "series", "t_ns", (json_int_t)5, "t_ns", (json_int_t)5);
+    assert_null(pr_printed_series(back, NULL));
+    json_decref(back);
+}
+
 static void test_peers__locust_failures_exceptions(void **st)
 {
     collect c;
@@ -412,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_peers__locust_stats),
         cmocka_unit_test(test_peers__locust_history_totals),
         cmocka_unit_test(test_peers__locust_failures_exceptions),
+        cmocka_unit_test(test_peers__printed_series),
         cmocka_unit_test(test_peers__artillery),
         cmocka_unit_test(test_peers__autocannon),
         cmocka_unit_test(test_peers__sniff),
