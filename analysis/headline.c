@@ -165,8 +165,13 @@ json_t *pr_headline_tool_stats(const pr_run *run)
         }
     }
     int64_t d = ival(s, "duration_ns");
-    if (!json_object_get(s, "rate_per_s") && c.requests != PR_UNKNOWN && d != PR_UNKNOWN &&
-        d > 0) {
+    double r = num(s, "rate_per_s");
+    if (d == PR_UNKNOWN && c.requests != PR_UNKNOWN && c.requests > 0 && isfinite(r) && r > 0 &&
+        (double)c.requests / r < 9e9) { /* Locust: its rate is requests over its test time */
+        put_int(s, "duration_ns", (int64_t)llround((double)c.requests / r * 1e9));
+        put_str(prov, "duration_ns", FROM_DERIVED);
+    } else if (!json_object_get(s, "rate_per_s") && c.requests != PR_UNKNOWN &&
+               d != PR_UNKNOWN && d > 0) {
         put_real(s, "rate_per_s", (double)c.requests / ((double)d / 1e9));
         put_str(prov, "rate_per_s", FROM_DERIVED);
     }

@@ -698,6 +698,8 @@ static json_t *printed_labels(const pr_run *run)
         json_t *e = summary_only_stats(&view);
         json_decref(view.summary);
         set_str(e, "label", name);
+        if (!json_object_get(e, "latency")) /* none printed: not the enclosing section's */
+            json_object_set_new(e, "latency", json_object());
         json_object_set_new(e, "transaction", json_false());
         json_array_append_new(list, e);
     }

@@ -333,10 +333,11 @@ int pr_dashboard_add(json_t *ctx, pr_points_fn points, void *payload, pr_error *
     json_t *run;
     int rc = 0;
     json_array_foreach(json_object_get(ctx, "runs"), i, run) {
-        if (json_is_true(json_object_get(run, "summary_only")))
-            continue;
+        int printed = json_is_true(json_object_get(run, "summary_only"));
+        if (printed && !json_object_get(run, "timeseries"))
+            continue; /* nothing to draw: the tool printed no series */
         pr_chart_points pts = {0, NULL, NULL, NULL};
-        int have = points && points(run, &pts, err, payload) == 0;
+        int have = !printed && points && points(run, &pts, err, payload) == 0;
         json_array_append_new(runs, pr_dashboard_run_data(run, have ? &pts : NULL));
         if (points)
             points(NULL, &pts, err, payload);

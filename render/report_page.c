@@ -251,8 +251,14 @@ int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
     json_array_foreach(json_object_get(ctx, "runs"), i, run) {
         if (rc < 0)
             break;
-        if (!json_is_true(json_object_get(run, "summary_only")))
+        if (!json_is_true(json_object_get(run, "summary_only"))) {
             rc = run_charts(&co, run, points, payload, err);
+            continue;
+        }
+        /* a summary-only run: the charts of what its tool printed (a time series, labels) */
+        rc = run_charts(&co, run, NULL, NULL, err);
+        if (json_object_size(json_object_get(run, "charts")) == 0)
+            json_object_del(run, "charts");
     }
     return rc;
 }

@@ -33,3 +33,10 @@ pr summary --no-findings report index refused
 pr summary --no-findings --by label report
 # the findings read the printed time series (Locust's history, Artillery's periods)
 pr findings run report
+# the report of summary-only runs: their printed labels, time series charts, a derived duration
+pr render --template report.md -o peers.md run report
+sh_ "sed -n '/^## Scenarios/,/^## Per-label/p' peers.md"
+sh_ "ls peers_files"
+# the interactive report: the printed series drawn for the summary-only runs
+pr render --template report.html -o peers.html run report
+sh_ "grep -o 'data-run=\"[0-9]*\" data-kind=\"[a-z]*\"' peers.html"
