@@ -4,6 +4,7 @@
 # make check           the test suite under ASan+UBSan (SANITIZE=address,undefined)
 # make SANITIZE=address,undefined   sanitized build in build-san/
 # make bench           benchmarks (bench/)
+# make soak            the generator held for 10 min at 20,000 req/s and 1 h at 5,000 req/s (bench/soak.sh)
 # make fuzz            libFuzzer targets (clang, ASan+UBSan, stop at the first report) in build-fuzz/
 # make fuzz-long       every target for FUZZ_SECONDS (120) with its dictionary and the merged
 #                      corpus; new coverage minimised into tests/fuzz/<target>/, crashes kept
@@ -89,7 +90,7 @@ ifneq ($(SANITIZE),)
 BIN := $(BUILD)/perfreport
 endif
 
-.PHONY: all test test-run check bench fuzz fuzz-long install deps clean demo unit-bins fuzz-bins lint
+.PHONY: all test test-run check bench soak fuzz fuzz-long install deps clean demo unit-bins fuzz-bins lint
 all: $(BIN)
 
 $(BIN): $(BUILD)/cli/main.o $(LIB) $(TPL_OBJ)
@@ -175,6 +176,10 @@ check:
 
 bench: $(BIN) $(BENCH_BIN)
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh bench/run.sh
+
+# Not part of CI: 70 minutes of load (SOAKS="RATE:DURATION ..." to choose).
+soak: $(BIN)
+	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) bash bench/soak.sh
 
 # clang and its libFuzzer runtime are needed here only (not by `make test`). UBSan does not
 # recover: a finding stops the target and leaves its input as an artifact.

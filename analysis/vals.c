@@ -1,64 +1,14 @@
-/* Exact or bounded (log-linear histogram) value sets for the statistics. */
+/* Exact or bounded (the log-linear histogram of model/hist.c) value sets for the statistics. */
 #include "analysis/vals.h"
-#include "model/xalloc.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SUB (1 << PR_HIST_SUB_BITS)
 
 void pr_vals_init(pr_vals *s, int bounded)
 {
     memset(s, 0, sizeof *s);
     s->bounded = bounded;
-    s->lo_oct = s->hi_oct = -1;
-    s->min = INT64_MAX;
-    s->max = INT64_MIN;
-}
-
-/* Octave and sub-bucket of a non-negative value: octave 0 holds 0..SUB-1 exactly, octave k
- * (k >= 1) holds [SUB << (k-1), SUB << k) in SUB buckets of width 2^(k-1). */
-static void locate(int64_t x, int *oct, int *sub)
-{
-    uint64_t u = (uint64_t)x;
-    if (u < SUB) {
-        *oct = 0;
-        *sub = (int)u;
-        return;
-    }
-    int msb = 63 - __builtin_clzll(u);   /* >= PR_HIST_SUB_BITS */
-    int k = msb - PR_HIST_SUB_BITS + 1;  /* >= 1 */
-    *oct = k;
-    *sub = (int)((u >> (k - 1)) - SUB);  /* 0..SUB-1 */
-}
-
-static int64_t bucket_lo(int oct, int sub)
-{
-    return oct == 0 ? sub : (int64_t)(((uint64_t)SUB + (uint64_t)sub) << (oct - 1));
-}
-
-static int64_t bucket_width(int oct)
-{
-    return oct == 0 ? 1 : (int64_t)1 << (oct - 1);
-}
-
-static void grow(pr_vals *s, int oct)
-{
-    if (s->lo_oct < 0) {
-        s->b = pr_xcalloc(SUB, sizeof *s->b);
-        s->lo_oct = s->hi_oct = oct;
-        return;
-    }
-    int lo = oct < s->lo_oct ? oct : s->lo_oct, hi = oct > s->hi_oct ? oct : s->hi_oct;
-    if (lo == s->lo_oct && hi == s->hi_oct)
-        return;
-    uint64_t *nb = pr_xcalloc((size_t)(hi - lo + 1) * SUB, sizeof *nb);
-    memcpy(nb + (size_t)(s->lo_oct - lo) * SUB, s->b,
-           (size_t)(s->hi_oct - s->lo_oct + 1) * SUB * sizeof *nb);
-    free(s->b);
-    s->b = nb;
-    s->lo_oct = lo;
-    s->hi_oct = hi;
+    pr_hist_init(&s->h);
 }
 
 void pr_vals_add(pr_vals *s, int64_t x)
@@ -68,29 +18,12 @@ void pr_vals_add(pr_vals *s, int64_t x)
         s->sorted = 0;
         return;
     }
-    s->n++;
-    s->sum += x;
-    s->sumsq += (long double)x * x;
-    if (x < s->min)
-        s->min = x;
-    if (x > s->max)
-        s->max = x;
-    int oct, sub;
-    if (x < 0) {
-        s->negatives++;
-        oct = 0;
-        sub = 0;
-    } else {
-        locate(x, &oct, &sub);
-    }
-    if (oct < s->lo_oct || oct > s->hi_oct)
-        grow(s, oct);
-    s->b[(size_t)(oct - s->lo_oct) * SUB + (size_t)sub]++;
+    pr_hist_add(&s->h, x);
 }
 
 size_t pr_vals_count(const pr_vals *s)
 {
-    return s->bounded ? (size_t)s->n : s->v.n;
+    return s->bounded ? (size_t)s->h.n : s->v.n;
 }
 
 void pr_vals_finish(pr_vals *s)
@@ -105,25 +38,7 @@ int64_t pr_vals_percentile(const pr_vals *s, double p)
 {
     if (!s->bounded)
         return pr_percentile_sorted(s->v.v, s->v.n, p);
-    if (p <= 0)
-        return s->min;
-    if (p >= 100)
-        return s->max;
-    long double r = (long double)p * (long double)s->n / 100.0L;
-    uint64_t rank = (uint64_t)ceill(r - 1e-9L);
-    if (rank < 1)
-        rank = 1;
-    uint64_t seen = 0;
-    size_t nb = (size_t)(s->hi_oct - s->lo_oct + 1) * SUB;
-    for (size_t i = 0; i < nb; i++) {
-        seen += s->b[i];
-        if (seen >= rank) {
-            int oct = s->lo_oct + (int)(i / SUB), sub = (int)(i % SUB);
-            int64_t v = bucket_lo(oct, sub) + bucket_width(oct) / 2;
-            return v < s->min ? s->min : v > s->max ? s->max : v;
-        }
-    }
-    return s->max;
+    return pr_hist_percentile(&s->h, p);
 }
 
 void pr_vals_dist(pr_vals *s, pr_dist *out)
@@ -133,18 +48,19 @@ void pr_vals_dist(pr_vals *s, pr_dist *out)
         s->sorted = 1;
         return;
     }
+    const pr_hist *h = &s->h;
     memset(out, 0, sizeof *out);
-    out->count = (int64_t)s->n;
-    if (!s->n) {
+    out->count = (int64_t)h->n;
+    if (!h->n) {
         out->min = out->max = PR_UNKNOWN;
         out->mean = out->stdev = NAN;
         return;
     }
-    out->min = s->min;
-    out->max = s->max;
-    out->sum = (int64_t)s->sum;
-    long double mean = s->sum / s->n;
-    long double var = s->sumsq / s->n - mean * mean;
+    out->min = h->min;
+    out->max = h->max;
+    out->sum = (int64_t)h->sum;
+    long double mean = h->sum / h->n;
+    long double var = h->sumsq / h->n - mean * mean;
     out->mean = (double)mean;
     out->stdev = (double)sqrtl(var > 0 ? var : 0);
 }
@@ -162,15 +78,7 @@ size_t pr_vals_count_below(const pr_vals *s, int64_t x)
         }
         return lo;
     }
-    uint64_t c = 0;
-    size_t nb = s->lo_oct < 0 ? 0 : (size_t)(s->hi_oct - s->lo_oct + 1) * SUB;
-    for (size_t i = 0; i < nb; i++) {
-        int oct = s->lo_oct + (int)(i / SUB), sub = (int)(i % SUB);
-        if (bucket_lo(oct, sub) >= x)
-            break;
-        c += s->b[i];
-    }
-    return (size_t)c;
+    return (size_t)pr_hist_count_below(&s->h, x);
 }
 
 void pr_vals_make_bounded(pr_vals *s)
@@ -180,7 +88,7 @@ void pr_vals_make_bounded(pr_vals *s)
     pr_vals tmp;
     pr_vals_init(&tmp, 1);
     for (size_t i = 0; i < s->v.n; i++)
-        pr_vals_add(&tmp, s->v.v[i]);
+        pr_hist_add(&tmp.h, s->v.v[i]);
     pr_vals_dispose(s);
     *s = tmp;
 }
@@ -196,43 +104,24 @@ void pr_vals_merge(pr_vals *a, const pr_vals *b)
         }
         return;
     }
-    if (!a->bounded || !b->bounded) { /* mixed: replay the exact side into the histogram */
-        pr_vals_make_bounded(a);
-        if (!b->bounded) {
-            for (size_t i = 0; i < b->v.n; i++)
-                pr_vals_add(a, b->v.v[i]);
-            return;
-        }
-    }
-    if (b->lo_oct < 0)
+    pr_vals_make_bounded(a); /* mixed: replay the exact side into the histogram */
+    if (!b->bounded) {
+        for (size_t i = 0; i < b->v.n; i++)
+            pr_hist_add(&a->h, b->v.v[i]);
         return;
-    grow(a, b->lo_oct);
-    grow(a, b->hi_oct);
-    for (int oct = b->lo_oct; oct <= b->hi_oct; oct++)
-        for (int sub = 0; sub < SUB; sub++)
-            a->b[(size_t)(oct - a->lo_oct) * SUB + (size_t)sub] +=
-                b->b[(size_t)(oct - b->lo_oct) * SUB + (size_t)sub];
-    a->n += b->n;
-    a->sum += b->sum;
-    a->sumsq += b->sumsq;
-    a->negatives += b->negatives;
-    if (b->min < a->min)
-        a->min = b->min;
-    if (b->max > a->max)
-        a->max = b->max;
+    }
+    pr_hist_merge(&a->h, &b->h);
 }
 
 void pr_vals_dispose(pr_vals *s)
 {
     pr_vec_dispose(&s->v);
-    free(s->b);
-    s->b = NULL;
-    s->lo_oct = s->hi_oct = -1;
+    pr_hist_dispose(&s->h);
 }
 
 size_t pr_vals_bytes(const pr_vals *s)
 {
     if (!s->bounded)
         return s->v.cap * sizeof *s->v.v;
-    return s->lo_oct < 0 ? 0 : (size_t)(s->hi_oct - s->lo_oct + 1) * SUB * sizeof *s->b;
+    return pr_hist_bytes(&s->h);
 }

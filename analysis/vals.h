@@ -1,26 +1,19 @@
 /* A set of durations for statistics, kept exactly (every value, sorted on demand) or, in
- * bounded mode, in a log-linear histogram whose percentiles are within 0.1% of the exact
- * value (512 sub-buckets per power of two; a value reports its bucket's midpoint, clamped to
- * the exact min and max). Counts, min, max, sum and mean stay exact in both modes. */
+ * bounded mode, in the project's log-linear histogram (model/hist.h: percentiles within 0.1%
+ * of the exact value, a value reporting its bucket's midpoint clamped to the exact min and
+ * max). Counts, min, max, sum and mean stay exact in both modes. */
 #ifndef PR_VALS_H
 #define PR_VALS_H
 #include <stddef.h>
 #include <stdint.h>
 #include "analysis/vec.h"
-
-#define PR_HIST_SUB_BITS 9 /* 512 sub-buckets per octave: half-width / value <= 2^-10 */
+#include "model/hist.h"
 
 typedef struct pr_vals {
     int bounded;
     int sorted;
-    pr_vec v;               /* exact mode */
-    /* bounded mode */
-    uint64_t *b;            /* buckets of octaves [lo_oct, hi_oct] */
-    int lo_oct, hi_oct;     /* -1 = none yet */
-    uint64_t n;
-    int64_t min, max;
-    long double sum, sumsq;
-    uint64_t negatives;     /* values < 0 (counted in n, min; kept in bucket 0) */
+    pr_vec v;   /* exact mode */
+    pr_hist h;  /* bounded mode */
 } pr_vals;
 
 void pr_vals_init(pr_vals *s, int bounded);

@@ -1,9 +1,12 @@
-/* `perfreport attack`: the embedded load generator, writing native samples or into the store. */
+/* `perfreport attack`: the embedded load generator, writing native samples or into the store.
+ * run() is: parse the options (one table), open the targets and the output, run each step
+ * through the library (gen/attack.h) and print its summary, close. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +60,10 @@ static const char help[] =
     "Limits:\n"
     "  --duration D            e.g. 30s, 5m (per step for stepped rates: use --step)\n"
     "  -n, --requests N        total requests\n"
-    "  -t, --timeout D         per request (default 30s; 0 = none)\n"
+    "  -t, --timeout D         per request (default 30s; 0 = none). A run with --duration ends\n"
+    "                          at most D after it: what is still in flight then times out\n"
+    "  --max-body SIZE         a longer response body fails the request (\"body too large\");\n"
+    "                          bytes, or with k/M/G (KiB/MiB/GiB); default 10M, 0 = no limit\n"
     "Connection:\n"
     "  --no-keepalive          one connection per request\n"
     "  -k, --insecure          https: do not verify the server certificate\n"
@@ -81,8 +87,10 @@ static const char help[] =
     "                          and send-lateness histograms, sent, in flight)\n"
     "A live line (elapsed, sent, completed, rate, p50/p99, errors) is shown on stderr when it\n"
     "is a terminal, and a summary at the end, with the figures `perfreport summary` gives for\n"
-    "the same samples (a 4xx/5xx status is an error). The first Ctrl-C stops cleanly (the run\n"
-    "is marked interrupted); a second one kills.\n"
+    "the same samples (a 4xx/5xx status is an error). The first Ctrl-C stops cleanly: the run\n"
+    "is marked interrupted, requests still in flight 1 s later are recorded as errors\n"
+    "\"interrupted\" with their send time; a second Ctrl-C kills. The attack stops as soon as\n"
+    "its output cannot be written (e.g. `attack | head` once head exits).\n"
     "Exit code 3 when no request succeeded (the samples are written all the same).\n"
     "Examples:\n"
     "  perfreport attack -r 500/s --duration 30s http://127.0.0.1:8080/ -o run.bin\n"
@@ -90,17 +98,20 @@ static const char help[] =
 
 typedef struct cfg {
     pr_attack_opts o;
-    double rate_lo, rate_hi, rate_step;
-    int64_t step_ns;
-    const char *output;
-    const char *name;
-    const char *store;
-    char *run_key;  /* the shared run this shard lands in, NULL for a run of its own */
-    int ingest;
-    int quiet;
-    int live;
-    char *tags[MAX_TAGS];
+    /* as given */
+    const char *rate, *method, *data, *targets_file, *targets_format;
+    const char *output, *name, *store, *run_id, *index_env, *metrics_addr;
+    const char *headers[MAX_HEADERS];
+    size_t nheaders;
+    const char *tags[MAX_TAGS];
     int ntags;
+    int64_t conns, maxconns, shards, step_ns, workers;
+    int shard_given, ingest, quiet, no_keepalive, insecure;
+    /* derived */
+    double rate_lo, rate_hi, rate_step;
+    int64_t nsteps;
+    char *run_key;  /* the shared run this shard lands in, NULL for a run of its own */
+    int live;
 } cfg;
 
 /* ---- live line and summary ---- */
@@ -227,9 +238,46 @@ static void print_dist(const char *title, pr_vals *v)
     fprintf(stderr, ", max %s\n", pr_human_duration(d.max, a));
 }
 
+static void print_codes(const tally *t)
+{
+    fprintf(stderr, "  %-13s", "status codes");
+    const char *sep = " ";
+    for (int k = 0; k < TALLY_CODES; k++) {
+        if (!t->codes[k])
+            continue;
+        if (k)
+            fprintf(stderr, "%s%d: %llu", sep, k, (unsigned long long)t->codes[k]);
+        else /* no response */
+            fprintf(stderr, "%snone: %llu", sep, (unsigned long long)t->codes[k]);
+        sep = ", ";
+    }
+    fputc('\n', stderr);
+}
+
+/* How the run ended: what was in flight when the schedule ended, what was cut or unsent. */
+static void print_end(const cfg *c, const pr_attack_stats *st)
+{
+    char a[32], b[32];
+    if (st->inflight_at_issue_end && !st->interrupted)
+        fprintf(stderr, "  %-13s %llu at the end of the schedule (%s), the last done %s later%s\n",
+                "in flight", (unsigned long long)st->inflight_at_issue_end,
+                pr_human_duration(st->issue_end_ns, a),
+                pr_human_duration(st->elapsed_ns - st->issue_end_ns, b),
+                c->o.timeout_ns > 0 && c->o.duration_ns > 0 ? " (at most --timeout)" : "");
+    if (st->cut)
+        fprintf(stderr, "  %llu %s in flight at the %s recorded as %s (latency unknown)\n",
+                (unsigned long long)st->cut, st->cut == 1 ? "request" : "requests",
+                st->interrupted ? "stop:" : "end (duration + timeout):",
+                st->interrupted ? "interrupted" : "timeout");
+    if (st->unsent && !st->interrupted)
+        fprintf(stderr, "  %llu scheduled %s never sent: no free connection before the end "
+                        "(duration + timeout)\n", (unsigned long long)st->unsent,
+                st->unsent == 1 ? "request" : "requests");
+}
+
 static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double rate)
 {
-    char a[32], b[32], d[32];
+    char a[32], b[32];
     pr_series *s = &t->series;
     pr_rates r;
     pr_rates_compute(s, &r);
@@ -253,29 +301,16 @@ static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double ra
         print_dist("send lateness", &s->lateness);
         fprintf(stderr, "  %-13s %s (target %s)\n", "send rate",
                 pr_human_rate(st->send_rate_per_s, a),
-                pr_human_rate(c->o.rate_per_s / c->o.nshards, d));
+                pr_human_rate(c->o.rate_per_s / c->o.nshards, b));
     }
-    fprintf(stderr, "  %-13s", "status codes");
-    const char *sep = " ";
-    for (int k = 0; k < TALLY_CODES; k++) {
-        if (t->codes[k]) {
-            if (k)
-                fprintf(stderr, "%s%d: %llu", sep, k, (unsigned long long)t->codes[k]);
-            else /* no response */
-                fprintf(stderr, "%snone: %llu", sep, (unsigned long long)t->codes[k]);
-            sep = ", ";
-        }
-    }
-    fputc('\n', stderr);
+    print_codes(t);
     if (t->nerrors) {
         fprintf(stderr, "  %-13s ", "errors");
         print_errors(stderr, t);
         fputc('\n', stderr);
     }
     fprintf(stderr, "  %-13s %llu\n", "connections", (unsigned long long)st->connections_opened);
-    if (st->abandoned)
-        fprintf(stderr, "  %llu requests in flight at the stop were abandoned\n",
-                (unsigned long long)st->abandoned);
+    print_end(c, st);
 }
 
 /* ---- one step into a sink: describe() fills the run, pr_attack_run() pushes samples to
@@ -412,353 +447,479 @@ static int land_spool(const cfg *c, FILE *spool, const char *path)
     return rc;
 }
 
-/* ---- options ---- */
+/* ---- options: one table ---- */
 
 static int parse_duration(const char *opt, const char *s, int64_t *out)
 {
+    if (!strcmp(s, "0")) {
+        *out = 0;
+        return 0;
+    }
     if (pr_lex_duration(s, strlen(s), 0, out) < 0 || *out < 0) {
-        if (!strcmp(s, "0")) {
-            *out = 0;
+        pr_cli_errorf("--%s %s: expected a duration such as 30s, 500ms, 5m", opt, s);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_count(const char *opt, const char *s, int64_t min, int64_t max, int64_t *out)
+{
+    if (pr_lex_i64(s, strlen(s), out) < 0 || *out < min || *out > max) {
+        pr_cli_errorf("--%s %s: expected a whole number from %lld to %lld", opt, s,
+                      (long long)min, (long long)max);
+        return -1;
+    }
+    return 0;
+}
+
+/* A byte count: digits with an optional k, M or G suffix (KiB, MiB, GiB: powers of 1024). */
+static int parse_size(const char *opt, const char *s, int64_t *out)
+{
+    static const struct {
+        const char *suffix;
+        int shift;
+    } units[] = {{"", 0},  {"k", 10},  {"K", 10}, {"KiB", 10},
+                 {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
+    size_t digits = strspn(s, "0123456789");
+    int64_t v;
+    for (size_t i = 0; digits && i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(s + digits, units[i].suffix) && pr_lex_i64(s, digits, &v) == 0 &&
+            v <= (INT64_MAX >> units[i].shift)) {
+            *out = v << units[i].shift;
             return 0;
         }
-        pr_cli_errorf("%s %s: expected a duration such as 30s, 500ms, 5m", opt, s);
+    pr_cli_errorf("--%s %s: expected a size in bytes such as 65536, 512k, 10M (0 = no limit)",
+                  opt, s);
+    return -1;
+}
+
+static int opt_header(cfg *c, const char *arg)
+{
+    if (c->nheaders == MAX_HEADERS || !strchr(arg, ':')) {
+        pr_cli_errorf("-H %s: expected 'Name: value' (at most %d)", arg, MAX_HEADERS);
+        return -1;
+    }
+    c->headers[c->nheaders++] = arg;
+    return 0;
+}
+
+static int opt_tag(cfg *c, const char *arg)
+{
+    if (c->ntags == MAX_TAGS || !strchr(arg, '=') || arg[0] == '=') {
+        pr_cli_errorf("--tag %s: expected KEY=VALUE", arg);
+        return -1;
+    }
+    c->tags[c->ntags++] = arg;
+    return 0;
+}
+
+static int opt_shard(cfg *c, const char *arg)
+{
+    int i, n;
+    char extra;
+    if (sscanf(arg, "%d/%d%c", &i, &n, &extra) != 2 || n < 1 || i < 0 || i >= n) {
+        pr_cli_errorf("--shard %s: expected I/N with 0 <= I < N", arg);
+        return -1;
+    }
+    c->o.shard = i;
+    c->o.nshards = n;
+    c->shard_given = 1;
+    return 0;
+}
+
+static int opt_start_at(cfg *c, const char *arg)
+{
+    int64_t ns;
+    double secs;
+    if (pr_lex_rfc3339(arg, strlen(arg), &ns, NULL) == 0) {
+        c->o.start_real_ns = ns;
+    } else if (pr_lex_double(arg, strlen(arg), &secs) == 0 && secs > 0) {
+        c->o.start_real_ns = (int64_t)(secs * 1e9);
+    } else {
+        pr_cli_errorf("--start-at %s: expected an RFC 3339 time or Unix seconds", arg);
         return -1;
     }
     return 0;
 }
 
-static int parse_count(const char *opt, const char *s, int64_t min, int64_t *out)
+enum arg_kind { A_STR, A_FLAG, A_DURATION, A_COUNT, A_SIZE, A_FN };
+
+typedef struct attack_opt {
+    const char *name;
+    char short_name;  /* 0 = long option only */
+    enum arg_kind kind;
+    size_t field;     /* offset in cfg (A_FN: unused) */
+    int64_t max;      /* A_COUNT: largest value (the smallest is 1) */
+    int (*fn)(cfg *c, const char *arg);
+} attack_opt;
+
+#define F(member) offsetof(cfg, member)
+static const attack_opt options[] = {
+    {"rate", 'r', A_STR, F(rate), 0, NULL},
+    {"step", 0, A_DURATION, F(step_ns), 0, NULL},
+    {"connections", 'c', A_COUNT, F(conns), 1000000, NULL},
+    {"max-connections", 0, A_COUNT, F(maxconns), 1000000, NULL},
+    {"duration", 0, A_DURATION, F(o.duration_ns), 0, NULL},
+    {"requests", 'n', A_COUNT, F(o.requests), INT64_MAX, NULL},
+    {"timeout", 't', A_DURATION, F(o.timeout_ns), 0, NULL},
+    {"max-body", 0, A_SIZE, F(o.max_body_bytes), 0, NULL},
+    {"workers", 'w', A_COUNT, F(workers), 1024, NULL},
+    {"method", 'm', A_STR, F(method), 0, NULL},
+    {"header", 'H', A_FN, 0, 0, opt_header},
+    {"data", 'd', A_STR, F(data), 0, NULL},
+    {"targets", 0, A_STR, F(targets_file), 0, NULL},
+    {"targets-format", 0, A_STR, F(targets_format), 0, NULL},
+    {"no-keepalive", 0, A_FLAG, F(no_keepalive), 0, NULL},
+    {"insecure", 'k', A_FLAG, F(insecure), 0, NULL},
+    {"output", 'o', A_STR, F(output), 0, NULL},
+    {"ingest", 0, A_FLAG, F(ingest), 0, NULL},
+    {"name", 0, A_STR, F(name), 0, NULL},
+    {"tag", 0, A_FN, 0, 0, opt_tag},
+    {"store", 0, A_STR, F(store), 0, NULL},
+    {"shard", 0, A_FN, 0, 0, opt_shard},
+    {"start-at", 0, A_FN, 0, 0, opt_start_at},
+    {"run-id", 0, A_STR, F(run_id), 0, NULL},
+    {"shards", 0, A_COUNT, F(shards), 1000000, NULL},
+    {"shard-index-env", 0, A_STR, F(index_env), 0, NULL},
+    {"metrics-listen", 0, A_STR, F(metrics_addr), 0, NULL},
+    {"quiet", 'q', A_FLAG, F(quiet), 0, NULL},
+};
+#undef F
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+/* Stores one option's argument where the table says. 0 or -1 (printed). */
+static int apply_option(cfg *c, const attack_opt *d, const char *arg)
 {
-    if (pr_lex_i64(s, strlen(s), out) < 0 || *out < min) {
-        pr_cli_errorf("%s %s: expected a whole number >= %lld", opt, s, (long long)min);
-        return -1;
+    char *field = (char *)c + d->field;
+    switch (d->kind) {
+    case A_STR: *(const char **)field = arg; return 0;
+    case A_FLAG: *(int *)field = 1; return 0;
+    case A_DURATION: return parse_duration(d->name, arg, (int64_t *)field);
+    case A_COUNT: return parse_count(d->name, arg, 1, d->max, (int64_t *)field);
+    case A_SIZE: return parse_size(d->name, arg, (int64_t *)field);
+    case A_FN: return d->fn(c, arg);
     }
-    return 0;
+    return -1;
 }
 
-static int run(int argc, char **argv)
+/* getopt_long over the table: a short option returns its letter, a long-only one 256 + i. */
+static int parse_options(cfg *c, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"rate", required_argument, NULL, 'r'},       {"step", required_argument, NULL, 1},
-        {"connections", required_argument, NULL, 'c'}, {"max-connections", required_argument, NULL, 2},
-        {"duration", required_argument, NULL, 3},      {"requests", required_argument, NULL, 'n'},
-        {"timeout", required_argument, NULL, 't'},     {"workers", required_argument, NULL, 'w'},
-        {"method", required_argument, NULL, 'm'},      {"header", required_argument, NULL, 'H'},
-        {"data", required_argument, NULL, 'd'},        {"targets", required_argument, NULL, 4},
-        {"targets-format", required_argument, NULL, 5}, {"no-keepalive", no_argument, NULL, 6},
-        {"insecure", no_argument, NULL, 'k'},          {"output", required_argument, NULL, 'o'},
-        {"ingest", no_argument, NULL, 7},              {"name", required_argument, NULL, 8},
-        {"tag", required_argument, NULL, 9},           {"store", required_argument, NULL, 10},
-        {"shard", required_argument, NULL, 11},        {"start-at", required_argument, NULL, 12},
-        {"run-id", required_argument, NULL, 13},       {"shards", required_argument, NULL, 14},
-        {"shard-index-env", required_argument, NULL, 15},
-        {"metrics-listen", required_argument, NULL, 16},
-        {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    if (pr_cli_wants_help(argc, argv, "attack"))
-        return 0;
-    cfg c;
-    memset(&c, 0, sizeof c);
-    pr_attack_opts_init(&c.o);
-    c.o.tool_version = PR_VERSION;
-    c.quiet = pr_cli_quiet();
-    const char *method = "GET", *data = NULL, *targets_file = NULL, *targets_format = NULL;
-    const char *rate = NULL;
-    const char *headers[MAX_HEADERS];
-    size_t nheaders = 0;
-    int64_t v, conns = -1, maxconns = 0, shards = 0;
-    const char *run_id = NULL, *index_env = NULL, *metrics_addr = NULL;
-    int opt, shard_given = 0;
+    struct option longopts[NOPTIONS + 1];
+    char shortopts[2 * NOPTIONS + 1];
+    size_t ns = 0;
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const attack_opt *d = &options[i];
+        int has_arg = d->kind == A_FLAG ? no_argument : required_argument;
+        longopts[i] = (struct option){d->name, has_arg, NULL, d->short_name ? d->short_name
+                                                                            : 256 + (int)i};
+        if (d->short_name) {
+            shortopts[ns++] = d->short_name;
+            if (has_arg)
+                shortopts[ns++] = ':';
+        }
+    }
+    longopts[NOPTIONS] = (struct option){NULL, 0, NULL, 0};
+    shortopts[ns] = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "r:c:n:t:w:m:H:d:ko:q", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'r': rate = optarg; break;
-        case 1: if (parse_duration("--step", optarg, &c.step_ns) < 0) return PR_EXIT_USAGE; break;
-        case 'c': if (parse_count("--connections", optarg, 1, &conns) < 0) return PR_EXIT_USAGE; break;
-        case 2: if (parse_count("--max-connections", optarg, 1, &maxconns) < 0) return PR_EXIT_USAGE; break;
-        case 3: if (parse_duration("--duration", optarg, &c.o.duration_ns) < 0) return PR_EXIT_USAGE; break;
-        case 'n': if (parse_count("--requests", optarg, 1, &c.o.requests) < 0) return PR_EXIT_USAGE; break;
-        case 't': if (parse_duration("--timeout", optarg, &c.o.timeout_ns) < 0) return PR_EXIT_USAGE; break;
-        case 'w':
-            if (parse_count("--workers", optarg, 1, &v) < 0 || v > 1024) return PR_EXIT_USAGE;
-            c.o.workers = (int)v;
-            break;
-        case 'm': method = optarg; break;
-        case 'H':
-            if (nheaders == MAX_HEADERS || !strchr(optarg, ':')) {
-                pr_cli_errorf("-H %s: expected 'Name: value' (at most %d)", optarg, MAX_HEADERS);
-                return PR_EXIT_USAGE;
-            }
-            headers[nheaders++] = optarg;
-            break;
-        case 'd': data = optarg; break;
-        case 4: targets_file = optarg; break;
-        case 5: targets_format = optarg; break;
-        case 6: c.o.keepalive = 0; break;
-        case 'k': c.o.insecure = 1; break;
-        case 'o': c.output = optarg; break;
-        case 7: c.ingest = 1; break;
-        case 8: c.name = optarg; break;
-        case 9:
-            if (c.ntags == MAX_TAGS || !strchr(optarg, '=') || optarg[0] == '=') {
-                pr_cli_errorf("--tag %s: expected KEY=VALUE", optarg);
-                return PR_EXIT_USAGE;
-            }
-            c.tags[c.ntags++] = optarg;
-            break;
-        case 10: c.store = optarg; break;
-        case 11: {
-            int i, n;
-            char extra;
-            if (sscanf(optarg, "%d/%d%c", &i, &n, &extra) != 2 || n < 1 || i < 0 || i >= n) {
-                pr_cli_errorf("--shard %s: expected I/N with 0 <= I < N", optarg);
-                return PR_EXIT_USAGE;
-            }
-            c.o.shard = i;
-            c.o.nshards = n;
-            shard_given = 1;
-            break;
-        }
-        case 13: run_id = optarg; break;
-        case 14: if (parse_count("--shards", optarg, 1, &shards) < 0 || shards > 1000000) return PR_EXIT_USAGE; break;
-        case 15: index_env = optarg; break;
-        case 16: metrics_addr = optarg; break;
-        case 12: {
-            int64_t ns;
-            double secs;
-            if (pr_lex_rfc3339(optarg, strlen(optarg), &ns, NULL) == 0) {
-                c.o.start_real_ns = ns;
-            } else if (pr_lex_double(optarg, strlen(optarg), &secs) == 0 && secs > 0) {
-                c.o.start_real_ns = (int64_t)(secs * 1e9);
-            } else {
-                pr_cli_errorf("--start-at %s: expected an RFC 3339 time or Unix seconds", optarg);
-                return PR_EXIT_USAGE;
-            }
-            break;
-        }
-        case 'q': c.quiet = 1; break;
-        default: return PR_EXIT_USAGE;
-        }
+    for (int opt; (opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;) {
+        size_t i = opt >= 256 ? (size_t)(opt - 256) : 0;
+        while (opt < 256 && i < NOPTIONS && options[i].short_name != opt)
+            i++;
+        if (i >= NOPTIONS || apply_option(c, &options[i], optarg) < 0)
+            return PR_EXIT_USAGE;
     }
-    /* model */
+    return 0;
+}
+
+static int usage(const char *msg)
+{
+    pr_cli_errorf("%s", msg);
+    return PR_EXIT_USAGE;
+}
+
+/* The load model from the options. 0 or PR_EXIT_USAGE (printed). */
+static int choose_model(cfg *c)
+{
+    c->nsteps = 1;
+    if (c->rate && c->conns > 0)
+        return usage("--rate (open model) and --connections (closed model) exclude "
+                             "each other");
+    if (!c->rate) {
+        if (c->maxconns)
+            return usage("--max-connections applies to the open model (--rate)");
+        c->o.model = PR_LOAD_CLOSED;
+        c->o.connections = c->conns > 0 ? (int)c->conns : 1;
+        return 0;
+    }
+    pr_error err;
+    if (pr_attack_parse_rate(c->rate, &c->rate_lo, &c->rate_hi, &c->rate_step, &err) < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_USAGE;
+    }
+    c->o.model = PR_LOAD_OPEN;
+    c->o.rate_per_s = c->rate_lo;
+    c->o.max_connections = (int)c->maxconns;
+    c->nsteps = pr_attack_steps(c->rate_lo, c->rate_hi, c->rate_step);
+    if (c->rate_step > 0) {
+        if (c->step_ns <= 0)
+            return usage("a stepped --rate needs --step DURATION (how long each rate "
+                                 "runs)");
+        if (c->o.duration_ns > 0)
+            return usage("a stepped --rate runs each step for --step; drop --duration");
+        c->o.duration_ns = c->step_ns;
+    }
+    return 0;
+}
+
+/* Options into c, checked against each other. 0 or PR_EXIT_USAGE (printed). */
+static int parse_args(cfg *c, int argc, char **argv)
+{
+    memset(c, 0, sizeof *c);
+    pr_attack_opts_init(&c->o);
+    c->o.tool_version = PR_VERSION;
+    c->method = "GET";
+    c->quiet = pr_cli_quiet();
+    int rc = parse_options(c, argc, argv);
+    if (rc != 0)
+        return rc;
+    c->o.workers = (int)c->workers;
+    c->o.keepalive = !c->no_keepalive;
+    c->o.insecure = c->insecure;
+    if ((rc = choose_model(c)) != 0)
+        return rc;
+    if (c->o.duration_ns <= 0 && c->o.requests <= 0)
+        return usage("give --duration or --requests (see perfreport attack --help)");
+    /* the shard and the shared run, after the other usage checks (run() frees run_key) */
+    if (pr_cli_shard_resolve(c->index_env, (int)c->shards, c->shard_given, c->run_id,
+                             &c->o.shard, &c->o.nshards, &c->run_key) != 0)
+        return PR_EXIT_USAGE;
+    if (c->ingest && c->output && !c->run_key)
+        return usage("--ingest and -o exclude each other");
+    if (c->run_key && c->nsteps > 1)
+        return usage("--run-id: a stepped rate makes a run per step; run each step as "
+                             "its own job");
+    return 0;
+}
+
+/* ---- what run() opens and closes ---- */
+
+typedef struct session {
+    pr_targets t;
+    unsigned char *body;
+    size_t body_len;
+    FILE *out;
+    pr_store *store;
+    char *spool; /* a shard's samples before they land */
+    pr_metrics *metrics;
+} session;
+
+/* URLs from the command line, --targets or stdin, the body, the serialised requests. */
+static int load_targets(cfg *c, session *s, int nurls, char **urls, pr_error *err)
+{
+    int rc = 0;
+    for (int i = 0; i < nurls && rc == 0; i++)
+        rc = pr_targets_add(&s->t, c->method, urls[i], NULL, 0, NULL, 0, err);
+    if (rc == 0 && (c->targets_file || nurls == 0)) {
+        if (!c->targets_file && isatty(0))
+            return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
+                                "no targets: give URLs or --targets FILE (or pipe targets to "
+                                "stdin)");
+        pr_input *in = pr_input_open(c->targets_file ? c->targets_file : "-", err);
+        if (!in)
+            return PR_EIO;
+        rc = pr_targets_read(&s->t, in, c->targets_format, err);
+        pr_input_close(in);
+    }
+    if (rc == 0 && c->data && c->data[0] == '@') {
+        rc = pr_targets_load_file(c->data + 1, &s->body, &s->body_len, err);
+    } else if (rc == 0 && c->data) {
+        s->body = (unsigned char *)pr_xstrdup(c->data);
+        s->body_len = strlen(c->data);
+    }
+    if (rc == 0)
+        rc = pr_targets_finish(&s->t, c->headers, c->nheaders, s->body, s->body_len,
+                               c->o.keepalive, err);
+    c->o.targets = &s->t;
+    return rc < 0 ? rc : pr_attack_validate(&c->o, err);
+}
+
+/* The native stream (-o, stdout), the store (--ingest) or a shard's spool. 0 or PR_EXIT_*. */
+static int open_output(cfg *c, session *s)
+{
+    if (c->run_key) {
+        if (!c->name)
+            c->name = c->run_key;
+        /* the store must be there before the load starts; it is opened again to land */
+        if (pr_cli_open_store(c->store, 1, &s->store) != 0)
+            return PR_EXIT_ERROR;
+        pr_store_close(s->store);
+        s->store = NULL;
+        return (s->out = open_spool(c, &s->spool)) ? 0 : PR_EXIT_ERROR;
+    }
+    if (c->ingest)
+        return pr_cli_open_store(c->store, 1, &s->store) != 0 ? PR_EXIT_ERROR : 0;
+    if (c->output && strcmp(c->output, "-")) {
+        if ((s->out = fopen(c->output, "wb")))
+            return 0;
+        pr_cli_errorf("%s: %s", c->output, strerror(errno));
+        return PR_EXIT_ERROR;
+    }
+    if (isatty(1))
+        return usage("refusing to write binary samples to a terminal: use -o FILE, a "
+                             "pipe, or --ingest");
+    s->out = stdout;
+    return 0;
+}
+
+static int open_metrics(cfg *c, session *s)
+{
+    pr_error err;
+    s->metrics = pr_metrics_new();
+    if (pr_metrics_listen(s->metrics, c->metrics_addr, &err) < 0) {
+        pr_cli_print_error(&err);
+        return err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
+    }
+    c->o.metrics = s->metrics;
+    if (!c->quiet)
+        fprintf(stderr, "metrics at http://%.*s:%d/metrics\n",
+                (int)(strrchr(c->metrics_addr, ':') - c->metrics_addr), c->metrics_addr,
+                pr_metrics_port(s->metrics));
+    return 0;
+}
+
+static int open_session(cfg *c, session *s, int nurls, char **urls)
+{
     pr_error err;
     pr_error_clear(&err);
-    int64_t nsteps = 1;
-    if (rate && conns > 0) {
-        pr_cli_errorf("--rate (open model) and --connections (closed model) exclude each other");
-        return PR_EXIT_USAGE;
-    }
-    if (rate) {
-        if (pr_attack_parse_rate(rate, &c.rate_lo, &c.rate_hi, &c.rate_step, &err) < 0) {
-            pr_cli_print_error(&err);
-            return PR_EXIT_USAGE;
-        }
-        c.o.model = PR_LOAD_OPEN;
-        c.o.rate_per_s = c.rate_lo;
-        c.o.max_connections = (int)maxconns;
-        nsteps = pr_attack_steps(c.rate_lo, c.rate_hi, c.rate_step);
-        if (c.rate_step > 0) {
-            if (c.step_ns <= 0) {
-                pr_cli_errorf("a stepped --rate needs --step DURATION (how long each rate runs)");
-                return PR_EXIT_USAGE;
-            }
-            if (c.o.duration_ns > 0) {
-                pr_cli_errorf("a stepped --rate runs each step for --step; drop --duration");
-                return PR_EXIT_USAGE;
-            }
-            c.o.duration_ns = c.step_ns;
-        }
-    } else {
-        if (maxconns) {
-            pr_cli_errorf("--max-connections applies to the open model (--rate)");
-            return PR_EXIT_USAGE;
-        }
-        c.o.model = PR_LOAD_CLOSED;
-        c.o.connections = conns > 0 ? (int)conns : 1;
-    }
-    if (c.o.duration_ns <= 0 && c.o.requests <= 0) {
-        pr_cli_errorf("give --duration or --requests (see perfreport attack --help)");
-        return PR_EXIT_USAGE;
-    }
-    /* the shard and the shared run (after the other usage checks: run_key is malloc'd) */
-    if (pr_cli_shard_resolve(index_env, (int)shards, shard_given, run_id, &c.o.shard,
-                             &c.o.nshards, &c.run_key) != 0)
-        return PR_EXIT_USAGE;
-    if (c.ingest && c.output && !c.run_key) {
-        pr_cli_errorf("--ingest and -o exclude each other");
-        return PR_EXIT_USAGE;
-    }
-    if (c.run_key && nsteps > 1) {
-        pr_cli_errorf("--run-id: a stepped rate makes a run per step; run each step as its own "
-                      "job");
-        free(c.run_key);
-        return PR_EXIT_USAGE;
-    }
-    /* targets */
-    pr_targets t;
-    pr_targets_init(&t);
-    int rc = 0, exit_code = PR_EXIT_ERROR;
-    unsigned char *body = NULL;
-    size_t body_len = 0;
-    FILE *out = NULL;
-    pr_store *store = NULL;
-    char *spool = NULL; /* a shard's samples before they land */
-    pr_metrics *metrics = NULL;
-    for (int i = optind; i < argc && rc == 0; i++)
-        rc = pr_targets_add(&t, method, argv[i], NULL, 0, NULL, 0, &err);
-    if (rc == 0 && (targets_file || optind == argc)) {
-        const char *path = targets_file ? targets_file : "-";
-        if (!targets_file && isatty(0)) {
-            pr_cli_errorf("no targets: give URLs or --targets FILE (or pipe targets to stdin)");
-            exit_code = PR_EXIT_USAGE;
-            goto out;
-        }
-        pr_input *in = pr_input_open(path, &err);
-        if (!in) {
-            rc = PR_EIO;
-        } else {
-            rc = pr_targets_read(&t, in, targets_format, &err);
-            pr_input_close(in);
-        }
-    }
-    if (rc == 0 && data) {
-        if (data[0] == '@') {
-            rc = pr_targets_load_file(data + 1, &body, &body_len, &err);
-        } else {
-            body = (unsigned char *)pr_xstrdup(data);
-            body_len = strlen(data);
-        }
-    }
-    if (rc == 0)
-        rc = pr_targets_finish(&t, headers, nheaders, body, body_len, c.o.keepalive, &err);
-    c.o.targets = &t;
-    if (rc == 0)
-        rc = pr_attack_validate(&c.o, &err);
+    int rc = load_targets(c, s, nurls, urls, &err);
     if (rc < 0) {
         pr_cli_print_error(&err);
-        exit_code = rc == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
-        goto out;
+        return rc == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
     }
-    /* output */
-    if (c.run_key) {
-        if (!c.name)
-            c.name = c.run_key;
-        /* the store must be there before the load starts; it is opened again to land */
-        if (pr_cli_open_store(c.store, 1, &store) != 0)
-            goto out;
-        pr_store_close(store);
-        store = NULL;
-        if (!(out = open_spool(&c, &spool)))
-            goto out;
-    } else if (c.ingest) {
-        if (pr_cli_open_store(c.store, 1, &store) != 0)
-            goto out;
-    } else if (c.output && strcmp(c.output, "-")) {
-        out = fopen(c.output, "wb");
-        if (!out) {
-            pr_cli_errorf("%s: %s", c.output, strerror(errno));
-            goto out;
+    if ((rc = open_output(c, s)) != 0 || (c->metrics_addr && (rc = open_metrics(c, s)) != 0))
+        return rc;
+    c->live = !c->quiet && isatty(2);
+    if (c->live) {
+        c->o.progress = live_line;
+        c->o.progress_interval_ns = 250000000;
+    }
+    return 0;
+}
+
+static int close_session(cfg *c, session *s, int exit_code)
+{
+    if (s->out && s->out != stdout && fclose(s->out) != 0 && exit_code == 0) {
+        pr_cli_errorf("%s: %s", c->output, strerror(errno));
+        exit_code = PR_EXIT_ERROR;
+    }
+    if (s->out == stdout && fflush(stdout) != 0 && exit_code == 0) {
+        pr_cli_errorf("stdout: %s", strerror(errno));
+        exit_code = PR_EXIT_ERROR;
+    }
+    if (s->store)
+        pr_store_close(s->store);
+    pr_metrics_free(s->metrics);
+    free(s->spool);
+    free(c->run_key);
+    free(s->body);
+    pr_targets_dispose(&s->t);
+    return exit_code;
+}
+
+/* ---- the steps ---- */
+
+typedef struct outcome {
+    int64_t done, succeeded;
+    char *why; /* what failed, for the final message (one step only) */
+} outcome;
+
+static int attack_step(cfg *c, session *s, int64_t step, outcome *res, pr_error *err)
+{
+    double r = c->rate_lo + (double)step * c->rate_step;
+    c->o.rate_per_s = r;
+    pr_attack_stats st;
+    memset(&st, 0, sizeof st);
+    tally tl;
+    tally_init(&tl);
+    int rc = s->store ? step_to_store(c, s->store, r, step, c->nsteps, &st, &tl, err)
+                      : step_to_file(c, s->out, r, step, c->nsteps, &st, &tl, err);
+    if (!c->quiet && rc == 0)
+        summary(c, &st, &tl, c->nsteps > 1 ? r : 0);
+    if (rc < 0) {
+        pr_cli_print_error(err);
+        if (st.sent) /* e.g. the output pipe closed: nothing more is sent */
+            fprintf(stderr, "perfreport: the attack stopped after %llu requests (%.1f s)\n",
+                    (unsigned long long)st.sent, (double)st.elapsed_ns / 1e9);
+    }
+    res->done += tl.series.count;
+    res->succeeded += tl.series.successes;
+    if (c->nsteps == 1 && tl.nerrors) {
+        size_t len;
+        FILE *m = open_memstream(&res->why, &len);
+        if (m) {
+            print_errors(m, &tl);
+            fclose(m);
         }
-    } else {
-        if (isatty(1)) {
-            pr_cli_errorf("refusing to write binary samples to a terminal: use -o FILE, a pipe, "
-                          "or --ingest");
-            exit_code = PR_EXIT_USAGE;
-            goto out;
-        }
-        out = stdout;
     }
-    if (metrics_addr) {
-        metrics = pr_metrics_new();
-        if (pr_metrics_listen(metrics, metrics_addr, &err) < 0) {
-            pr_cli_print_error(&err);
-            exit_code = err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
-            goto out;
-        }
-        c.o.metrics = metrics;
-        if (!c.quiet)
-            fprintf(stderr, "metrics at http://%.*s:%d/metrics\n",
-                    (int)(strrchr(metrics_addr, ':') - metrics_addr), metrics_addr,
-                    pr_metrics_port(metrics));
-    }
-    c.live = !c.quiet && isatty(2);
-    if (c.live) {
-        c.o.progress = live_line;
-        c.o.progress_interval_ns = 250000000;
-    }
+    tally_dispose(&tl);
+    c->o.start_real_ns = 0; /* later steps start when the previous one ends */
+    return rc;
+}
+
+/* Every step; then the exit code: 0, 3 when requests completed and none succeeded (the
+ * samples are written all the same, as `check` would fail), 1 on an error. */
+static int attack_all(cfg *c, session *s)
+{
     atomic_store(&stop_flag, 0);
-    c.o.stop = &stop_flag;
+    c->o.stop = &stop_flag;
     struct sigaction sa, old_int;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, &old_int);
-    signal(SIGPIPE, SIG_IGN);
-    rc = 0;
-    int64_t done = 0, succeeded = 0;
-    char *why = NULL;
-    for (int64_t s = 0; s < nsteps && rc == 0 && !atomic_load(&stop_flag); s++) {
-        double r = c.rate_lo + (double)s * c.rate_step;
-        c.o.rate_per_s = r;
-        pr_attack_stats st;
-        memset(&st, 0, sizeof st);
-        tally tl;
-        tally_init(&tl);
-        if (store && !c.run_key)
-            rc = step_to_store(&c, store, r, s, nsteps, &st, &tl, &err);
-        else
-            rc = step_to_file(&c, out, r, s, nsteps, &st, &tl, &err);
-        if (!c.quiet && rc == 0)
-            summary(&c, &st, &tl, nsteps > 1 ? r : 0);
-        done += tl.series.count;
-        succeeded += tl.series.successes;
-        if (nsteps == 1 && tl.nerrors) { /* what failed, for the message below */
-            size_t len;
-            FILE *m = open_memstream(&why, &len);
-            if (m) {
-                print_errors(m, &tl);
-                fclose(m);
-            }
-        }
-        tally_dispose(&tl);
-        if (c.o.start_real_ns)
-            c.o.start_real_ns = 0; /* later steps start when the previous one ends */
-    }
+    signal(SIGPIPE, SIG_IGN); /* a closed output is a write error (the attack stops) */
+    pr_error err;
+    pr_error_clear(&err);
+    outcome res = {0, 0, NULL};
+    int rc = 0;
+    for (int64_t step = 0; step < c->nsteps && rc == 0 && !atomic_load(&stop_flag); step++)
+        rc = attack_step(c, s, step, &res, &err);
     sigaction(SIGINT, &old_int, NULL);
+    int exit_code = 0;
     if (rc < 0) {
-        free(why);
-        pr_cli_print_error(&err);
-        goto out;
+        exit_code = PR_EXIT_ERROR; /* printed by attack_step */
+    } else if (res.done > 0 && res.succeeded == 0) {
+        pr_cli_errorf("no request succeeded (%lld of %lld failed%s%s)", (long long)res.done,
+                      (long long)res.done, res.why ? ": " : "", res.why ? res.why : "");
+        exit_code = PR_EXIT_THRESHOLD;
     }
-    if (done > 0 && succeeded == 0)
-        pr_cli_errorf("no request succeeded (%lld of %lld failed%s%s)", (long long)done,
-                      (long long)done, why ? ": " : "", why ? why : "");
-    free(why);
-    /* a clean stop (Ctrl-C) is not an error: the run is complete up to it; a run where
-     * every request failed is recorded all the same but fails, as `check` would */
-    exit_code = done > 0 && succeeded == 0 ? PR_EXIT_THRESHOLD : 0;
-    if (c.run_key) { /* a shard lands whatever its requests did */
-        int landed = land_spool(&c, out, spool);
-        out = NULL;
+    free(res.why);
+    if (rc == 0 && c->run_key) { /* a shard lands whatever its requests did */
+        int landed = land_spool(c, s->out, s->spool);
+        s->out = NULL;
         if (landed != 0)
             exit_code = landed;
     }
-out:
-    if (out && out != stdout && fclose(out) != 0 && exit_code == 0) {
-        pr_cli_errorf("%s: %s", c.output, strerror(errno));
-        exit_code = PR_EXIT_ERROR;
-    }
-    if (out == stdout && fflush(stdout) != 0 && exit_code == 0) {
-        pr_cli_errorf("stdout: %s", strerror(errno));
-        exit_code = PR_EXIT_ERROR;
-    }
-    if (store)
-        pr_store_close(store);
-    pr_metrics_free(metrics);
-    free(spool);
-    free(c.run_key);
-    free(body);
-    pr_targets_dispose(&t);
     return exit_code;
+}
+
+static int run(int argc, char **argv)
+{
+    if (pr_cli_wants_help(argc, argv, "attack"))
+        return 0;
+    cfg c;
+    int rc = parse_args(&c, argc, argv);
+    if (rc != 0) {
+        free(c.run_key);
+        return rc;
+    }
+    session s;
+    memset(&s, 0, sizeof s);
+    pr_targets_init(&s.t);
+    rc = open_session(&c, &s, argc - optind, argv + optind);
+    if (rc == 0)
+        rc = attack_all(&c, &s);
+    return close_session(&c, &s, rc);
 }
 
 const pr_command pr_cmd_attack = {

@@ -3,7 +3,8 @@
  * (fixed connections, each sending its next request when the previous one completes).
  * One worker thread per core, each with its own event loop, connections and sample
  * batches; finished batches are handed to the calling thread, which pushes them to the
- * sink. Nothing else is shared between threads. */
+ * sink. Nothing else is shared between threads. The pieces behind this header are listed
+ * in gen/engine.h. */
 #ifndef PR_ATTACK_H
 #define PR_ATTACK_H
 #include <stdatomic.h>
@@ -16,6 +17,7 @@
 #define PR_ATTACK_BATCH 1024           /* samples per worker hand-off */
 #define PR_ATTACK_MAX_CONNECTIONS 10000 /* open-model default cap on connections */
 #define PR_ATTACK_MAX_CONNECTING 32     /* per worker: connections being set up at once */
+#define PR_ATTACK_MAX_BODY (10 << 20)   /* default --max-body: a longer body is an error */
 
 /* ---- open-model schedule (pure arithmetic, shared with the tests) ----
  * Request g (g = 0, 1, 2, ... over all shards and workers) is intended at
@@ -67,12 +69,17 @@ typedef struct pr_attack_stats {
     uint64_t successes;   /* successes and errors as the report counts them */
     uint64_t errors;      /* (pr_sample_outcome): no response, a bad one, or a status >= 400 */
     uint64_t bytes_in, bytes_out;
-    int64_t p50_ns, p90_ns, p99_ns, max_ns; /* latency (histogram, ~1.5% resolution) */
+    int64_t p50_ns, p90_ns, p99_ns, max_ns; /* latency (model/hist.h: within 0.1%) */
     int64_t lateness_p99_ns, lateness_max_ns;
     uint64_t status[6];   /* 0 (no response), 1xx..5xx */
-    uint64_t abandoned;   /* in flight when stopped, not recorded */
+    uint64_t cut;         /* in flight at a stop (error "interrupted") or at the run's end,
+                           * duration + timeout (error "timeout"): recorded, latency unknown */
     uint64_t connections_opened;
     double send_rate_per_s; /* (sent - 1) / (last actual send - first actual send), at the end */
+    uint64_t unsent;        /* open model: scheduled requests never sent (the run ended
+                             * first: a stop, or no free connection before duration + timeout) */
+    int64_t issue_end_ns;   /* elapsed when the last request of the run was sent */
+    uint64_t inflight_at_issue_end; /* requests then still in flight (awaited, up to timeout) */
     int interrupted;
 } pr_attack_stats;
 
@@ -84,7 +91,10 @@ typedef struct pr_attack_opts {
     int max_connections;        /* open: cap per generator (0 = PR_ATTACK_MAX_CONNECTIONS) */
     int64_t duration_ns;        /* 0 = bounded by requests only */
     int64_t requests;           /* total over all shards, 0 = bounded by duration only */
-    int64_t timeout_ns;         /* per request from its actual start, 0 = none */
+    int64_t timeout_ns;         /* per request from its actual start, 0 = none; a run with a
+                                 * duration ends at most timeout_ns after it */
+    int64_t max_body_bytes;     /* a longer response body fails the request ("body too
+                                 * large"), 0 = no limit; default PR_ATTACK_MAX_BODY */
     int workers;                /* 0 = one per online core */
     int keepalive;
     int insecure;               /* https: do not verify certificates */
@@ -106,10 +116,14 @@ int pr_attack_validate(const pr_attack_opts *o, pr_error *err);
 /* Fills run metadata (tool, model, offered rate, connections, targets, options) so a
  * writer can put it in its header before the attack starts. */
 void pr_attack_describe(const pr_attack_opts *o, pr_run *run);
-/* Runs the attack, pushing every completed request to `sink` as it completes (the sink
- * is flushed at the end). Sets run start/end and meta "interrupted". `out` (may be NULL)
- * gets the final figures. Returns 0, or a negative error (socket setup, name resolution,
- * TLS setup, or the sink's own error). */
+/* Runs the attack, pushing every request to `sink` as it completes (the sink is flushed
+ * after each batch, about every 100 ms, so a failing output stops the attack at once).
+ * Requests still in flight when it stops are recorded too, with their send time and an
+ * unknown latency. Sets meta "interrupted" (the run's bounds are the sink's: model/sink.c).
+ * `out` (may be NULL) gets the final figures. SIGPIPE is never raised (sockets write with
+ * MSG_NOSIGNAL; workers block it for OpenSSL's writes); the process's disposition is not
+ * touched. Returns 0, or a negative error (socket setup, name resolution, TLS setup, or the
+ * sink's own error). */
 int pr_attack_run(const pr_attack_opts *o, pr_sink *sink, pr_attack_stats *out, pr_error *err);
 
 #endif

@@ -166,6 +166,20 @@ static int wait_events(pr_loop *l, int64_t wait_ns)
     return epoll_wait(l->epfd, l->ev, MAX_EVENTS, (int)(wait_ns / 1000000));
 }
 
+/* Runs the timers that are due. */
+static int run_timers(pr_loop *l)
+{
+    int64_t now = pr_loop_now_ns();
+    int ran = 0;
+    while (l->nheap && l->heap[0]->when_ns <= now) {
+        pr_loop_timer *t = l->heap[0];
+        pr_loop_timer_clear(l, t);
+        t->fn(l, t, t->payload);
+        ran++;
+    }
+    return ran;
+}
+
 int pr_loop_run_once(pr_loop *l, int64_t max_wait_ns)
 {
     int64_t now = pr_loop_now_ns();
@@ -183,6 +197,8 @@ int pr_loop_run_once(pr_loop *l, int64_t max_wait_ns)
     int ran = 0;
     l->nready = n;
     for (l->iready = 0; l->iready < l->nready; ) {
+        if (l->nheap && l->heap[0]->when_ns <= pr_loop_now_ns())
+            ran += run_timers(l); /* due timers first, between descriptors */
         struct epoll_event *e = &l->ev[l->iready++];
         pr_loop_io *io = e->data.ptr;
         if (!io)
@@ -198,12 +214,5 @@ int pr_loop_run_once(pr_loop *l, int64_t max_wait_ns)
         ran++;
     }
     l->nready = l->iready = 0;
-    now = pr_loop_now_ns();
-    while (l->nheap && l->heap[0]->when_ns <= now) {
-        pr_loop_timer *t = l->heap[0];
-        pr_loop_timer_clear(l, t);
-        t->fn(l, t, t->payload);
-        ran++;
-    }
-    return ran;
+    return ran + run_timers(l);
 }

@@ -51,8 +51,9 @@ void pr_loop_timer_clear(pr_loop *l, pr_loop_timer *t);
 int64_t pr_loop_next_deadline(const pr_loop *l);
 
 /* Waits for events at most max_wait_ns (or until the earliest timer), then runs the ready
- * callbacks and the due timers. Returns the number of callbacks run, or -1 on a wait error
- * other than EINTR. */
+ * callbacks and the due timers; a timer that comes due while the callbacks run fires before
+ * the next callback (so a slow descriptor never delays a deadline by more than one callback).
+ * Returns the number of callbacks run, or -1 on a wait error other than EINTR. */
 int pr_loop_run_once(pr_loop *l, int64_t max_wait_ns);
 
 #endif

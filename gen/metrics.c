@@ -290,7 +290,8 @@ static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
         return;
     }
     if (c->out.len && (ready & (PR_LOOP_WRITE | PR_LOOP_ERROR))) {
-        ssize_t n = write(io->fd, c->out.p + c->woff, c->out.len - c->woff);
+        /* a scraper that hangs up is a closed connection, never a SIGPIPE in the process */
+        ssize_t n = send(io->fd, c->out.p + c->woff, c->out.len - c->woff, MSG_NOSIGNAL);
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
             return;
         c->woff += n > 0 ? (size_t)n : 0;

@@ -280,6 +280,73 @@ long pr_base64_decode(const char *s, size_t n, unsigned char *out)
 
 /* ---- Vegeta JSON format ---- */
 
+/* The "header" object's values ({"Name": ["v1", "v2"]}, a lone string too) as lines. */
+static int json_headers(json_t *jh, char **headers, size_t *nh, const char *name, long lineno,
+                        pr_error *err)
+{
+    const char *key;
+    json_t *vals;
+    json_object_foreach(jh, key, vals) {
+        size_t nv = json_is_array(vals) ? json_array_size(vals) : 1;
+        for (size_t i = 0; i < nv; i++) {
+            json_t *v = json_is_array(vals) ? json_array_get(vals, i) : vals;
+            if (!json_is_string(v))
+                return pr_error_set(err, PR_EPARSE, name, lineno, 1,
+                                    "header \"%s\": expected an array of strings", key);
+            if (*nh >= PR_TARGET_HEADERS_MAX)
+                return pr_error_set(err, PR_EPARSE, name, lineno, 1, "more than %d headers",
+                                    PR_TARGET_HEADERS_MAX);
+            headers[(*nh)++] = pr_xasprintf("%s: %s", key, json_string_value(v));
+        }
+    }
+    return 0;
+}
+
+/* One JSON target object (method, url, body base64, header) added to t. */
+static int json_target(pr_targets *t, json_t *o, const char *name, long lineno, pr_error *err)
+{
+    const char *method = json_string_value(json_object_get(o, "method"));
+    const char *url = json_string_value(json_object_get(o, "url"));
+    json_t *jb = json_object_get(o, "body");
+    json_t *jh = json_object_get(o, "header");
+    if (!method || !url)
+        return pr_error_set(err, PR_EPARSE, name, lineno, 1,
+                            "expected string fields \"method\" and \"url\"");
+    if (jb && !json_is_null(jb) && !json_is_string(jb))
+        return pr_error_set(err, PR_EPARSE, name, lineno, 1,
+                            "expected \"body\" to be a base64 string");
+    if (jh && !json_is_null(jh) && !json_is_object(jh))
+        return pr_error_set(err, PR_EPARSE, name, lineno, 1,
+                            "expected \"header\" to be an object of string arrays");
+    char *headers[PR_TARGET_HEADERS_MAX];
+    size_t nh = 0;
+    unsigned char *body = NULL;
+    long blen = 0;
+    int rc = 0;
+    if (json_is_string(jb)) {
+        size_t bl = json_string_length(jb);
+        body = pr_xmalloc(3 * (bl / 4) + 3);
+        blen = pr_base64_decode(json_string_value(jb), bl, body);
+        if (blen < 0)
+            rc = pr_error_set(err, PR_EPARSE, name, lineno, 1, "\"body\" is not valid base64");
+    }
+    if (rc == 0 && json_is_object(jh))
+        rc = json_headers(jh, headers, &nh, name, lineno, err);
+    if (rc == 0) {
+        rc = pr_targets_add(t, method, url, (const char *const *)headers, nh, body,
+                            body ? (size_t)blen : 0, err);
+        if (rc < 0) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            pr_error_set(err, rc, name, lineno, 1, "%s", msg);
+        }
+    }
+    for (size_t i = 0; i < nh; i++)
+        free(headers[i]);
+    free(body);
+    return rc;
+}
+
 static int read_json(pr_targets *t, pr_input *in, pr_error *err)
 {
     const char *name = pr_input_name(in);
@@ -299,65 +366,7 @@ static int read_json(pr_targets *t, pr_input *in, pr_error *err)
                                 "expected a JSON target object: %s",
                                 o ? "not an object" : je.text);
         }
-        const char *method = json_string_value(json_object_get(o, "method"));
-        const char *url = json_string_value(json_object_get(o, "url"));
-        json_t *jb = json_object_get(o, "body");
-        json_t *jh = json_object_get(o, "header");
-        char *headers[PR_TARGET_HEADERS_MAX];
-        size_t nh = 0;
-        unsigned char *body = NULL;
-        long blen = 0;
-        rc = 0;
-        if (!method || !url) {
-            rc = pr_error_set(err, PR_EPARSE, name, lineno, 1,
-                              "expected string fields \"method\" and \"url\"");
-        } else if (jb && !json_is_null(jb) && !json_is_string(jb)) {
-            rc = pr_error_set(err, PR_EPARSE, name, lineno, 1,
-                              "expected \"body\" to be a base64 string");
-        } else if (jh && !json_is_null(jh) && !json_is_object(jh)) {
-            rc = pr_error_set(err, PR_EPARSE, name, lineno, 1,
-                              "expected \"header\" to be an object of string arrays");
-        }
-        if (rc == 0 && json_is_string(jb)) {
-            size_t bl = json_string_length(jb);
-            body = pr_xmalloc(3 * (bl / 4) + 3);
-            blen = pr_base64_decode(json_string_value(jb), bl, body);
-            if (blen < 0)
-                rc = pr_error_set(err, PR_EPARSE, name, lineno, 1,
-                                  "\"body\" is not valid base64");
-        }
-        if (rc == 0 && json_is_object(jh)) {
-            const char *key;
-            json_t *vals;
-            json_object_foreach(jh, key, vals) {
-                size_t nv = json_is_array(vals) ? json_array_size(vals) : 1;
-                for (size_t i = 0; i < nv && rc == 0; i++) {
-                    json_t *v = json_is_array(vals) ? json_array_get(vals, i) : vals;
-                    if (!json_is_string(v))
-                        rc = pr_error_set(err, PR_EPARSE, name, lineno, 1,
-                                          "header \"%s\": expected an array of strings", key);
-                    else if (nh >= PR_TARGET_HEADERS_MAX)
-                        rc = pr_error_set(err, PR_EPARSE, name, lineno, 1,
-                                          "more than %d headers", PR_TARGET_HEADERS_MAX);
-                    else
-                        headers[nh++] = pr_xasprintf("%s: %s", key, json_string_value(v));
-                }
-                if (rc)
-                    break;
-            }
-        }
-        if (rc == 0) {
-            rc = pr_targets_add(t, method, url, (const char *const *)headers, nh,
-                                body ? body : NULL, body ? (size_t)blen : 0, err);
-            if (rc < 0) {
-                char msg[sizeof err->msg];
-                snprintf(msg, sizeof msg, "%s", err->msg);
-                pr_error_set(err, rc, name, lineno, 1, "%s", msg);
-            }
-        }
-        for (size_t i = 0; i < nh; i++)
-            free(headers[i]);
-        free(body);
+        rc = json_target(t, o, name, lineno, err);
         json_decref(o);
         if (rc < 0)
             return rc;

@@ -32,6 +32,7 @@ HTTPD=${PR_TEST_HTTPD:-$root/build/tests/httpd}
 # httpd_start MODE: starts the scripted server (tests/tools/httpd.c) in the background; sets
 # PORT and HTTPD_PID (stop it with httpd_stop). The port is random: keep it out of transcripts.
 httpd_start() {
+  : > httpd.port # emptied here: the background redirection truncates it only later
   "$HTTPD" "$1" > httpd.port &
   HTTPD_PID=$!
   i=0

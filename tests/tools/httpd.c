@@ -1,7 +1,8 @@
 /* Test tool: the scripted loopback HTTP server of tests/unit/lib/testhttpd.c as a process,
  * for the CLI transcript tests and fixture scripts. `httpd MODE [DELAY_MS]` (status, ok,
- * reset, silent, slow: ok after DELAY_MS) listens on a free 127.0.0.1 port, prints the port
- * on stdout, and serves until SIGTERM or 120 s (so a failed test never leaves it running). */
+ * reset, silent, slow: ok after DELAY_MS; the hostile ones: malformed, garbage, headers,
+ * endless) listens on a free 127.0.0.1 port, prints the port on stdout, and serves until
+ * SIGTERM or 120 s (so a failed test never leaves it running). */
 #include "tests/unit/lib/testhttpd.h"
 #include <poll.h>
 #include <signal.h>
@@ -18,6 +19,10 @@ static const struct {
     {"reset", HTTPD_RESET},
     {"silent", HTTPD_SILENT},
     {"slow", HTTPD_SLOW}, /* 200 "hello" after DELAY_MS (default 10) */
+    {"malformed", HTTPD_MALFORMED},
+    {"garbage", HTTPD_GARBAGE},
+    {"headers", HTTPD_HEADERS},
+    {"endless", HTTPD_ENDLESS},
 };
 
 static volatile sig_atomic_t stop;
@@ -31,7 +36,8 @@ static void on_term(int sig)
 int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: httpd status|ok|reset|silent|slow [DELAY_MS]\n");
+        fprintf(stderr, "usage: httpd status|ok|reset|silent|slow|malformed|garbage|headers|"
+                        "endless [DELAY_MS]\n");
         return 2;
     }
     int delay_ms = argc == 3 ? atoi(argv[2]) : 10;

@@ -9,6 +9,9 @@
 #include <string.h>
 #include "analysis/human.h"
 #include "analysis/report.h"
+#include "analysis/vals.h"
+#include "gen/attack.h"
+#include "model/hist.h" /* with vals.h and the generator's header: one PR_HIST_SUB_BITS */
 #include "model/run.h"
 #include "analysis/stats.h"
 
@@ -211,6 +214,56 @@ static void test_stats__bounded_mode_within_0_1_percent(void **st)
     pr_vals_dispose(&switched);
 }
 
+/* The project's one histogram (model/hist.h, used by bounded statistics and the generator's
+ * live figures): every value's bucket midpoint within 2^-10 of it, exact below 512, nearest-
+ * rank percentiles within that of the exact ones, merges equal to adding everything. */
+static void test_stats__hist_precision(void **st)
+{
+    assert_int_equal(PR_HIST_SUB_BITS, 9);
+    enum { N = 200000 };
+    int64_t *v = malloc(N * sizeof *v);
+    pr_hist all, a, b;
+    pr_hist_init(&all);
+    pr_hist_init(&a);
+    pr_hist_init(&b);
+    for (int i = 0; i < N; i++) {
+        uint64_t r = next();
+        v[i] = i % 7 == 0 ? (int64_t)(r % 512) : (int64_t)(r >> (r % 40 + 20)); /* 0 .. 2^44 */
+        pr_hist_add(&all, v[i]);
+        pr_hist_add(i % 3 ? &a : &b, v[i]);
+        pr_hist one;
+        pr_hist_init(&one);
+        pr_hist_add(&one, v[i]);
+        pr_hist_add(&one, v[i] + (v[i] >> 20)); /* keeps min < max for the midpoint */
+        int64_t m = pr_hist_percentile(&one, 1);
+        assert_true(fabs((double)m - (double)v[i]) <= (double)v[i] / 1024.0);
+        if (v[i] < 512)
+            assert_true(m == v[i]);
+        pr_hist_dispose(&one);
+    }
+    pr_hist_merge(&a, &b);
+    qsort(v, N, sizeof *v, cmp);
+    static const double ps[] = {0, 0.1, 1, 25, 50, 90, 99, 99.9, 99.99, 100};
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+        int64_t e = pr_percentile_sorted(v, N, ps[k]);
+        int64_t h = pr_hist_percentile(&all, ps[k]);
+        assert_true(fabs((double)h - (double)e) <= (double)e / 1024.0);
+        assert_true(pr_hist_percentile(&a, ps[k]) == h);
+    }
+    assert_true(all.n == N && a.n == N && all.min == v[0] && all.max == v[N - 1]);
+    assert_true(pr_hist_count_below(&all, 512) == pr_hist_count_below(&a, 512));
+    size_t below = 0;
+    while (below < N && v[below] < 512)
+        below++;
+    assert_int_equal(pr_hist_count_below(&all, 512), below); /* exact below 512 */
+    pr_hist_reset(&all);
+    assert_true(all.n == 0 && pr_hist_percentile(&all, 50) == 0);
+    pr_hist_dispose(&all);
+    pr_hist_dispose(&a);
+    pr_hist_dispose(&b);
+    free(v);
+}
+
 /* A zero from a coarse clock is "below the resolution", never "0 ns" (issue 13). */
 static void test_stats__resolution_aware_durations(void **st)
 {
@@ -269,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_stats__unknown_outcomes),
         cmocka_unit_test(test_stats__merge_equals_whole),
         cmocka_unit_test(test_stats__bounded_mode_within_0_1_percent),
+        cmocka_unit_test(test_stats__hist_precision),
         cmocka_unit_test(test_stats__error_groups_and_options),
         cmocka_unit_test(test_stats__resolution_aware_durations),
     };

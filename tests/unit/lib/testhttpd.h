@@ -12,7 +12,10 @@ typedef enum {
     HTTPD_MIDBODY,   /* Content-Length 100, sends 10 bytes, closes */
     HTTPD_SILENT,    /* reads the request and never answers */
     HTTPD_CLOSE,     /* 200 with a close-delimited body */
-    HTTPD_STATUS     /* keep-alive, status from the request path "/status/NNN" */
+    HTTPD_STATUS,    /* keep-alive, status from the request path "/status/NNN" */
+    HTTPD_GARBAGE,   /* answers 64 KiB of binary bytes that are no HTTP at all */
+    HTTPD_HEADERS,   /* a 200 status line followed by 100,000 header lines (1.9 MB) */
+    HTTPD_ENDLESS    /* 200 with a chunked body that never ends (16 KiB chunks, at full speed) */
 } httpd_mode;
 
 typedef struct httpd httpd;

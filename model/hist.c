@@ -1,0 +1,159 @@
+/* The log-linear histogram: octaves of 512 buckets, allocated over the range seen. */
+#include "model/hist.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/xalloc.h"
+
+#define SUB (1 << PR_HIST_SUB_BITS)
+
+void pr_hist_init(pr_hist *h)
+{
+    memset(h, 0, sizeof *h);
+    h->lo_oct = h->hi_oct = -1;
+    h->min = INT64_MAX;
+    h->max = INT64_MIN;
+}
+
+void pr_hist_dispose(pr_hist *h)
+{
+    free(h->b);
+    pr_hist_init(h);
+}
+
+void pr_hist_reset(pr_hist *h)
+{
+    if (h->b)
+        memset(h->b, 0, pr_hist_bytes(h));
+    h->n = h->negatives = 0;
+    h->sum = h->sumsq = 0;
+    h->min = INT64_MAX;
+    h->max = INT64_MIN;
+}
+
+/* Octave and sub-bucket of a non-negative value: octave 0 holds 0..SUB-1 exactly, octave k
+ * (k >= 1) holds [SUB << (k-1), SUB << k) in SUB buckets of width 2^(k-1). */
+static void locate(uint64_t u, int *oct, int *sub)
+{
+    if (u < SUB) {
+        *oct = 0;
+        *sub = (int)u;
+        return;
+    }
+    int msb = 63 - __builtin_clzll(u);  /* >= PR_HIST_SUB_BITS */
+    int k = msb - PR_HIST_SUB_BITS + 1; /* >= 1 */
+    *oct = k;
+    *sub = (int)((u >> (k - 1)) - SUB); /* 0..SUB-1 */
+}
+
+static int64_t bucket_lo(int oct, int sub)
+{
+    return oct == 0 ? sub : (int64_t)(((uint64_t)SUB + (uint64_t)sub) << (oct - 1));
+}
+
+static int64_t bucket_width(int oct)
+{
+    return oct == 0 ? 1 : (int64_t)1 << (oct - 1);
+}
+
+/* Widens the bucket range to cover octave oct. */
+static void grow(pr_hist *h, int oct)
+{
+    if (h->lo_oct < 0) {
+        h->b = pr_xcalloc(SUB, sizeof *h->b);
+        h->lo_oct = h->hi_oct = oct;
+        return;
+    }
+    int lo = oct < h->lo_oct ? oct : h->lo_oct, hi = oct > h->hi_oct ? oct : h->hi_oct;
+    if (lo == h->lo_oct && hi == h->hi_oct)
+        return;
+    uint64_t *nb = pr_xcalloc((size_t)(hi - lo + 1) * SUB, sizeof *nb);
+    memcpy(nb + (size_t)(h->lo_oct - lo) * SUB, h->b,
+           (size_t)(h->hi_oct - h->lo_oct + 1) * SUB * sizeof *nb);
+    free(h->b);
+    h->b = nb;
+    h->lo_oct = lo;
+    h->hi_oct = hi;
+}
+
+void pr_hist_add(pr_hist *h, int64_t x)
+{
+    h->n++;
+    h->sum += x;
+    h->sumsq += (long double)x * x;
+    if (x < h->min)
+        h->min = x;
+    if (x > h->max)
+        h->max = x;
+    int oct = 0, sub = 0;
+    if (x < 0)
+        h->negatives++;
+    else
+        locate((uint64_t)x, &oct, &sub);
+    if (oct < h->lo_oct || oct > h->hi_oct)
+        grow(h, oct);
+    h->b[(size_t)(oct - h->lo_oct) * SUB + (size_t)sub]++;
+}
+
+void pr_hist_merge(pr_hist *a, const pr_hist *b)
+{
+    if (b->lo_oct < 0)
+        return;
+    grow(a, b->lo_oct);
+    grow(a, b->hi_oct);
+    size_t off = (size_t)(b->lo_oct - a->lo_oct) * SUB;
+    size_t nb = (size_t)(b->hi_oct - b->lo_oct + 1) * SUB;
+    for (size_t i = 0; i < nb; i++)
+        a->b[off + i] += b->b[i];
+    a->n += b->n;
+    a->sum += b->sum;
+    a->sumsq += b->sumsq;
+    a->negatives += b->negatives;
+    if (b->min < a->min)
+        a->min = b->min;
+    if (b->max > a->max)
+        a->max = b->max;
+}
+
+int64_t pr_hist_percentile(const pr_hist *h, double p)
+{
+    if (!h->n)
+        return 0;
+    if (p <= 0)
+        return h->min;
+    if (p >= 100)
+        return h->max;
+    long double r = (long double)p * (long double)h->n / 100.0L;
+    uint64_t rank = (uint64_t)ceill(r - 1e-9L);
+    if (rank < 1)
+        rank = 1;
+    uint64_t seen = 0;
+    size_t nb = (size_t)(h->hi_oct - h->lo_oct + 1) * SUB;
+    for (size_t i = 0; i < nb; i++) {
+        seen += h->b[i];
+        if (seen >= rank) {
+            int oct = h->lo_oct + (int)(i / SUB), sub = (int)(i % SUB);
+            int64_t v = bucket_lo(oct, sub) + bucket_width(oct) / 2;
+            return v < h->min ? h->min : v > h->max ? h->max : v;
+        }
+    }
+    return h->max;
+}
+
+uint64_t pr_hist_count_below(const pr_hist *h, int64_t x)
+{
+    uint64_t c = 0;
+    size_t nb = h->lo_oct < 0 ? 0 : (size_t)(h->hi_oct - h->lo_oct + 1) * SUB;
+    for (size_t i = 0; i < nb; i++) {
+        int oct = h->lo_oct + (int)(i / SUB), sub = (int)(i % SUB);
+        if (bucket_lo(oct, sub) >= x)
+            break;
+        c += h->b[i];
+    }
+    return c;
+}
+
+size_t pr_hist_bytes(const pr_hist *h)
+{
+    return h->lo_oct < 0 ? 0 : (size_t)(h->hi_oct - h->lo_oct + 1) * SUB * sizeof *h->b;
+}

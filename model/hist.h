@@ -1,0 +1,41 @@
+/* The project's one log-linear histogram of int64 values (durations in ns), used by bounded
+ * statistics (analysis/vals.c) and by the load generator's live figures (gen/).
+ *
+ * Precision: values 0..511 are counted exactly; above, every power of two is split into 512
+ * buckets (PR_HIST_SUB_BITS = 9), so a bucket's midpoint is within 2^-10 (0.098%) of any
+ * value in it. Quantiles report that midpoint, clamped to the exact minimum and maximum.
+ * Count, minimum, maximum, sum and sum of squares are exact. Negative values are counted
+ * (n, min, sum) and kept in bucket 0. Buckets exist only over the octaves seen (4 KiB each:
+ * a few tens of KiB for a run from microseconds to seconds). Histograms add together. */
+#ifndef PR_HIST_H
+#define PR_HIST_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define PR_HIST_SUB_BITS 9
+
+typedef struct pr_hist {
+    uint64_t *b;         /* buckets of octaves [lo_oct, hi_oct], NULL when empty */
+    int lo_oct, hi_oct;  /* -1 when empty */
+    uint64_t n;
+    int64_t min, max;    /* INT64_MAX / INT64_MIN when empty */
+    long double sum, sumsq;
+    uint64_t negatives;  /* values < 0 */
+} pr_hist;
+
+/* Prepares an empty histogram (caller-owned struct; pr_hist_dispose frees its buckets). */
+void pr_hist_init(pr_hist *h);
+void pr_hist_dispose(pr_hist *h);
+/* Empties h, keeping its buckets allocated. */
+void pr_hist_reset(pr_hist *h);
+void pr_hist_add(pr_hist *h, int64_t x);
+/* a += b (b unchanged). */
+void pr_hist_merge(pr_hist *a, const pr_hist *b);
+/* Nearest-rank percentile, p in 0..100 (0: the minimum, 100: the maximum); 0 when empty. */
+int64_t pr_hist_percentile(const pr_hist *h, double p);
+/* Number of values < x, at bucket granularity (a bucket counts when it starts below x). */
+uint64_t pr_hist_count_below(const pr_hist *h, int64_t x);
+/* Bytes of bucket storage. */
+size_t pr_hist_bytes(const pr_hist *h);
+
+#endif
