@@ -62,8 +62,8 @@ static json_t *trend(ktrend *t, int k6_pct)
     if (!n)
         return o;
     const int64_t *q = t->q.q;
-    double mn = t->hist.bounded ? (double)t->hist.min / 1e6 : (double)q[0] / 1e6;
-    double mx = t->hist.bounded ? (double)t->hist.max / 1e6 : (double)q[1] / 1e6;
+    double mn = t->hist.bounded ? (double)t->hist.h.min / 1e6 : (double)q[0] / 1e6;
+    double mx = t->hist.bounded ? (double)t->hist.h.max / 1e6 : (double)q[1] / 1e6;
     json_object_set_new(o, "avg", json_real(t->sum / (double)n));
     json_object_set_new(o, "min", json_real(mn));
     for (int k = 0; k < 3; k++) {
