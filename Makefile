@@ -182,6 +182,13 @@ $(HTTPD_BIN): tests/tools/httpd.c tests/unit/lib/testhttpd.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) -lpthread
 
+# Peak memory of a command, for the CLI cases that bound it.
+MAXRSS_BIN := $(BUILD)/tests/maxrss
+$(MAXRSS_BIN): tests/tools/maxrss.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL)
+
 unit-bins: $(UNIT_BIN)
 fuzz-bins: $(FUZZ_BIN)
 
@@ -190,7 +197,7 @@ fuzz-bins: $(FUZZ_BIN)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-run
 
-test-run: $(BIN) $(MO) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(BUILD)/bench/gen_k6
+test-run: $(BIN) $(MO) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(MAXRSS_BIN) $(BUILD)/bench/gen_k6
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
 
 check:

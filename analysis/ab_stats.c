@@ -1,5 +1,6 @@
 /* ApacheBench's Connection Times and percentage tables recomputed with ab's own rules. */
 #include "analysis/ab_stats.h"
+#include "analysis/rsort.h"
 #include "analysis/vec.h"
 #include "model/xalloc.h"
 #include "model/sample.h"
@@ -15,8 +16,7 @@ static int64_t round_ms(int64_t us)
     return (us + 500) / 1000;
 }
 
-/* One column with ab's arithmetic; v is sorted on return. */
-static void column(int64_t *v, size_t n, pr_ab_row *row)
+void pr_ab_stats_column(int64_t *v, size_t n, pr_ab_row *row)
 {
     int64_t mn = INT64_MAX, mx = INT64_MIN;
     long double sum = 0; /* exact for realistic sums; avoids int64 overflow on hostile data */
@@ -34,7 +34,7 @@ static void column(int64_t *v, size_t n, pr_ab_row *row)
         sd += a * a;
     }
     sd = n > 1 ? sqrt(sd / (double)(n - 1)) : 0;
-    pr_sort_i64(v, n);
+    pr_rsort_i64_par(v, n, pr_rsort_threads());
     int64_t median_us;
     if (n > 1 && n % 2)
         median_us = (v[n / 2] + v[n / 2 + 1]) / 2;
@@ -54,17 +54,22 @@ int pr_ab_stats_compute(int64_t *connect_us, int64_t *processing_us, int64_t *wa
     if (n == 0)
         return PR_EUSAGE;
     out->n = n;
-    column(connect_us, n, &out->connect);
-    column(processing_us, n, &out->processing);
-    column(waiting_us, n, &out->waiting);
-    column(total_us, n, &out->total);
+    pr_ab_stats_column(connect_us, n, &out->connect);
+    pr_ab_stats_column(processing_us, n, &out->processing);
+    pr_ab_stats_column(waiting_us, n, &out->waiting);
+    pr_ab_stats_column(total_us, n, &out->total);
+    pr_ab_stats_percentages(total_us, n, out);
+    return 0;
+}
+
+void pr_ab_stats_percentages(const int64_t *total_sorted, size_t n, pr_ab_tables *out)
+{
     out->has_percentiles = n > 1;
-    for (int i = 0; i < PR_AB_NPERCS; i++) {
+    for (int i = 0; i < PR_AB_NPERCS && n; i++) {
         int p = pr_ab_percs[i];
         size_t idx = p >= 100 ? n - 1 : (size_t)((unsigned long long)n * (unsigned)p / 100);
-        out->pct_ms[i] = round_ms(total_us[idx]);
+        out->pct_ms[i] = round_ms(total_sorted[idx]);
     }
-    return 0;
 }
 
 size_t pr_ab_csv_index(size_t n, int i)
@@ -86,6 +91,29 @@ static int64_t us_of(int64_t ns)
     return (ns + 500) / 1000;
 }
 
+int64_t pr_ab_value(const pr_run *run, const pr_sample *s, int col)
+{
+    int64_t t = us_of(s->latency_ns), c = us_of(s->connect_ns);
+    switch (col) {
+    case PR_AB_CONNECT: return c;
+    case PR_AB_WAITING: return us_of(s->ttfb_ns);
+    case PR_AB_TOTAL: return t;
+    default: break;
+    }
+    int64_t p = t - c > 0 ? t - c : 0;
+    if (s->attrs != PR_NOSTR && run) { /* ab's own dtime where ab -g wrote it */
+        const char *a = pr_run_str(run, s->attrs);
+        size_t plen = strlen(PR_AB_DTIME_ATTR);
+        if (strncmp(a, PR_AB_DTIME_ATTR, plen) == 0) {
+            char *end;
+            long long ms = strtoll(a + plen, &end, 10);
+            if (*end == 0 && ms >= 0 && ms < 9000000000000LL)
+                p = ms * 1000;
+        }
+    }
+    return p;
+}
+
 int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n,
                              pr_ab_tables *out, pr_error *err)
 {
@@ -95,23 +123,11 @@ int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n,
     }
     int64_t *col = pr_xmalloc(4 * n * sizeof *col);
     int64_t *c = col, *p = col + n, *w = col + 2 * n, *t = col + 3 * n;
-    size_t plen = strlen(PR_AB_DTIME_ATTR);
     for (size_t i = 0; i < n; i++) {
-        c[i] = us_of(s[i].connect_ns);
-        t[i] = us_of(s[i].latency_ns);
-        w[i] = us_of(s[i].ttfb_ns);
-        p[i] = t[i] - c[i];
-        if (p[i] < 0)
-            p[i] = 0;
-        if (s[i].attrs != PR_NOSTR && run) {
-            const char *a = pr_run_str(run, s[i].attrs);
-            if (strncmp(a, PR_AB_DTIME_ATTR, plen) == 0) {
-                char *end;
-                long long ms = strtoll(a + plen, &end, 10);
-                if (*end == 0 && ms >= 0 && ms < 9000000000000LL)
-                    p[i] = ms * 1000;
-            }
-        }
+        c[i] = pr_ab_value(run, &s[i], PR_AB_CONNECT);
+        p[i] = pr_ab_value(run, &s[i], PR_AB_PROCESSING);
+        w[i] = pr_ab_value(run, &s[i], PR_AB_WAITING);
+        t[i] = pr_ab_value(run, &s[i], PR_AB_TOTAL);
     }
     int rc = pr_ab_stats_compute(c, p, w, t, n, out);
     free(col);

@@ -1,5 +1,7 @@
 /* Run comparison: metric and label differences, Mann-Whitney and bootstrap tests, verdicts. */
 #include "analysis/compare.h"
+#include "analysis/cellsort.h"
+#include "model/native.h"
 #include "analysis/human.h"
 #include "analysis/report.h"
 #include "model/l10n.h"
@@ -189,20 +191,20 @@ typedef struct scan_state {
     pr_compare_side *side;
     pr_run *run;
     pr_strtab *labels;
-    uint32_t *map;
+    uint32_t *map;      /* run string id -> label index + 1 */
     size_t map_cap;
-    pr_vec *lat;
-    size_t lat_cap;
 } scan_state;
 
-static int scan_cb(const pr_sample *s, size_t n, void *payload)
+/* Every sample with a latency: (latency, label index) into the side's pairs. */
+static int scan_cb(const pr_block_cols *c, void *payload)
 {
     scan_state *st = payload;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i].latency_ns == PR_UNKNOWN)
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t lat = c->vals[PR_COL_LATENCY] ? c->vals[PR_COL_LATENCY][i] : c->konst[PR_COL_LATENCY];
+        if (lat == PR_UNKNOWN)
             continue;
-        pr_vec_push(&st->side->latency, s[i].latency_ns);
-        uint32_t id = s[i].label;
+        uint32_t id = (uint32_t)(c->vals[PR_COL_LABEL] ? c->vals[PR_COL_LABEL][i]
+                                                       : c->konst[PR_COL_LABEL]);
         if (id >= st->map_cap) {
             size_t old = st->map_cap;
             st->map = pr_xgrow(st->map, &st->map_cap, (size_t)id + 1, sizeof *st->map);
@@ -212,15 +214,30 @@ static int scan_cb(const pr_sample *s, size_t n, void *payload)
             const char *name = id ? pr_run_str(st->run, id) : _("(no label)");
             st->map[id] = pr_strtab_intern_cstr(st->labels, name && *name ? name : _("(no label)"));
         }
-        uint32_t l = st->map[id];
-        if (l >= st->lat_cap) {
-            size_t old = st->lat_cap;
-            st->lat = pr_xgrow(st->lat, &st->lat_cap, (size_t)l + 1, sizeof *st->lat);
-            memset(st->lat + old, 0, (st->lat_cap - old) * sizeof *st->lat);
-        }
-        pr_vec_push(&st->lat[l], s[i].latency_ns);
+        pr_cellsort_add(&st->side->pairs, lat, st->map[id] - 1);
     }
     return 0;
+}
+
+/* The report's sorted latencies as the side's pairs: each row's cell turned into the index of
+ * its label (rows named alike share one). */
+static void take_kept(pr_compare_side *out, pr_report_latencies *k, pr_strtab *labels)
+{
+    uint32_t *label_of = pr_xmalloc((k->nrows + 1) * sizeof *label_of);
+    for (size_t r = 0; r < k->nrows; r++)
+        label_of[r] = pr_strtab_intern_cstr(labels, k->row_names[r]) - 1;
+    out->pairs = (pr_cellsort){k->v, k->r16, k->r32, k->n, k->n ? k->n : 1, NULL};
+    for (size_t i = 0; i < k->n; i++) {
+        uint32_t l = label_of[k->r32 ? k->r32[i] : k->r16[i]];
+        if (k->r32)
+            k->r32[i] = l;
+        else
+            k->r16[i] = (uint16_t)l;
+    }
+    k->v = NULL;
+    k->r16 = NULL;
+    k->r32 = NULL;
+    free(label_of);
 }
 
 int pr_compare_side_load(pr_store *st, const int64_t *ids, size_t nids, const char *name,
@@ -231,10 +248,16 @@ int pr_compare_side_load(pr_store *st, const int64_t *ids, size_t nids, const ch
     pr_report_opts_init(&o);
     o.histogram = 0;
     o.timeseries = 1;
+    o.findings = 0; /* the comparison reads the figures, not the findings */
+    pr_report_latencies kept;
+    memset(&kept, 0, sizeof kept);
+    o.keep = &kept; /* the report's sorted latencies, rather than a scan and a sort again */
     json_t *doc;
     int rc = pr_report_build(st, ids, nids, nids > 1, &o, &doc, err);
-    if (rc < 0)
+    if (rc < 0) {
+        pr_report_latencies_dispose(&kept);
         return rc;
+    }
     out->model = json_incref(json_array_get(json_object_get(doc, "runs"), 0));
     json_decref(doc);
     out->ids = pr_xmalloc(nids * sizeof *ids);
@@ -247,6 +270,20 @@ int pr_compare_side_load(pr_store *st, const int64_t *ids, size_t nids, const ch
     memset(&ss, 0, sizeof ss);
     ss.side = out;
     ss.labels = pr_strtab_new();
+    int64_t total = 0;
+    for (size_t i = 0; i < nids && rc == 0; i++) {
+        rc = pr_store_load_run(st, ids[i], &ss.run, err);
+        if (rc == 0)
+            total += ss.run->samples;
+        pr_run_free(ss.run);
+    }
+    if (rc == 0 && kept.kept) {
+        take_kept(out, &kept, ss.labels);
+        nids = 0; /* nothing to scan */
+    } else {
+        pr_cellsort_init(&out->pairs, (size_t)total);
+    }
+    pr_report_latencies_dispose(&kept);
     for (size_t i = 0; i < nids && rc == 0; i++) {
         rc = pr_store_load_run(st, ids[i], &ss.run, err);
         if (rc < 0)
@@ -254,34 +291,70 @@ int pr_compare_side_load(pr_store *st, const int64_t *ids, size_t nids, const ch
         if (!ss.run->summary_only) {
             if (ss.map)
                 memset(ss.map, 0, ss.map_cap * sizeof *ss.map);
-            rc = pr_store_scan(st, ids[i], scan_cb, &ss, err);
+            rc = pr_store_scan_cols(st, ids[i],
+                                    PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_LABEL), scan_cb,
+                                    &ss, err);
         }
         pr_run_free(ss.run);
         ss.run = NULL;
     }
-    if (out->latency.n)
-        pr_sort_i64(out->latency.v, out->latency.n);
+    if (!kept.kept)
+        pr_cellsort_sort(&out->pairs);
+    out->latency = (pr_vec){out->pairs.v, out->pairs.n, out->pairs.n}; /* a view */
     uint32_t nl = pr_strtab_count(ss.labels);
     out->nlabels = nl > 0 ? nl - 1 : 0;
     out->label_names = pr_xcalloc(out->nlabels + 1, sizeof *out->label_names);
     out->label_lat = pr_xcalloc(out->nlabels + 1, sizeof *out->label_lat);
-    for (size_t l = 0; l < out->nlabels; l++) {
+    out->label_n = pr_xcalloc(out->nlabels + 1, sizeof *out->label_n);
+    for (size_t l = 0; l < out->nlabels; l++)
         out->label_names[l] = pr_xstrdup(pr_strtab_get(ss.labels, (uint32_t)l + 1));
-        if (l + 1 < ss.lat_cap) {
-            out->label_lat[l] = ss.lat[l + 1];
-            memset(&ss.lat[l + 1], 0, sizeof ss.lat[l + 1]);
-            if (out->label_lat[l].n)
-                pr_sort_i64(out->label_lat[l].v, out->label_lat[l].n);
-        }
-    }
-    for (size_t l = 0; l < ss.lat_cap; l++)
-        pr_vec_dispose(&ss.lat[l]);
-    free(ss.lat);
+    for (size_t i = 0; i < out->pairs.n; i++)
+        out->label_n[pr_cellsort_cell(&out->pairs, i)]++;
     free(ss.map);
     pr_strtab_free(ss.labels);
     if (rc < 0)
         pr_compare_side_dispose(out);
     return rc;
+}
+
+/* The label's index in the side, or -1. */
+static long side_label(const pr_compare_side *s, const char *name)
+{
+    for (size_t l = 0; l < s->nlabels; l++)
+        if (!strcmp(s->label_names[l], name))
+            return (long)l;
+    return -1;
+}
+
+void pr_compare_side_labels(pr_compare_side *s, const char *const *names, size_t n)
+{
+    for (size_t l = 0; l < s->nlabels; l++)
+        pr_vec_dispose(&s->label_lat[l]);
+    unsigned char *want = pr_xcalloc(s->nlabels + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        long l = side_label(s, names[i]);
+        if (l >= 0 && !want[l]) {
+            want[l] = 1;
+            pr_vec_reserve(&s->label_lat[l], s->label_n[l] ? s->label_n[l] : 1);
+        }
+    }
+    /* in ascending order, each label comes sorted; labels not wanted write to a scratch slot
+     * (no branch per value) */
+    int64_t scratch;
+    int64_t **dst = pr_xmalloc((s->nlabels + 1) * sizeof *dst);
+    size_t *n_of = pr_xcalloc(s->nlabels + 1, sizeof *n_of);
+    for (size_t l = 0; l < s->nlabels; l++)
+        dst[l] = want[l] ? s->label_lat[l].v : &scratch;
+    for (size_t i = 0; i < s->pairs.n; i++) {
+        uint32_t c = pr_cellsort_cell(&s->pairs, i);
+        dst[c][n_of[c]] = s->pairs.v[i];
+        n_of[c] += want[c];
+    }
+    for (size_t l = 0; l < s->nlabels; l++)
+        s->label_lat[l].n = want[l] ? n_of[l] : 0;
+    free(dst);
+    free(n_of);
+    free(want);
 }
 
 void pr_compare_side_dispose(pr_compare_side *s)
@@ -290,13 +363,14 @@ void pr_compare_side_dispose(pr_compare_side *s)
     free(s->selection);
     free(s->ids);
     json_decref(s->model);
-    pr_vec_dispose(&s->latency);
+    pr_cellsort_dispose(&s->pairs);
     for (size_t l = 0; l < s->nlabels; l++) {
         free(s->label_names[l]);
         pr_vec_dispose(&s->label_lat[l]);
     }
     free(s->label_names);
     free(s->label_lat);
+    free(s->label_n);
     memset(s, 0, sizeof *s);
 }
 
@@ -664,10 +738,44 @@ static json_t *find_label(json_t *model, const char *name)
 
 static const pr_vec *side_label_lat(const pr_compare_side *s, const char *name)
 {
-    for (size_t l = 0; l < s->nlabels; l++)
-        if (!strcmp(s->label_names[l], name))
-            return &s->label_lat[l];
-    return NULL;
+    long l = side_label(s, name);
+    return l >= 0 ? &s->label_lat[l] : NULL;
+}
+
+/* The end of the batch of label names from `from` whose latencies, extracted together, hold
+ * at most half the largest side's samples (one at least). */
+static size_t label_batch(const pr_compare_side *sides, size_t n, json_t *names, size_t from)
+{
+    size_t biggest = 0, used = 0, k = from;
+    for (size_t i = 0; i < n; i++)
+        biggest = sides[i].pairs.n > biggest ? sides[i].pairs.n : biggest;
+    size_t budget = biggest / 2 > 1000000 ? biggest / 2 : 1000000;
+    for (; k < json_array_size(names); k++) {
+        const char *name = json_string_value(json_array_get(names, k));
+        size_t need = 0;
+        for (size_t i = 0; i < n; i++) {
+            long l = side_label(&sides[i], name);
+            need += l >= 0 ? sides[i].label_n[l] : 0;
+        }
+        if (k > from && used + need > budget)
+            break;
+        used += need;
+    }
+    return k;
+}
+
+/* Extracts the latencies of the batch of labels from `from` into every side; returns the
+ * batch's end. */
+static size_t extract_batch(pr_compare_side *sides, size_t n, json_t *names, size_t from)
+{
+    size_t end = label_batch(sides, n, names, from);
+    const char **bn = pr_xmalloc((end - from + 1) * sizeof *bn);
+    for (size_t b = from; b < end; b++)
+        bn[b - from] = json_string_value(json_array_get(names, b));
+    for (size_t i = 0; i < n; i++)
+        pr_compare_side_labels(&sides[i], bn, end - from);
+    free(bn);
+    return end;
 }
 
 /* The sides as the document lists them ("runs"; "compared": all but the baseline). */
@@ -782,10 +890,12 @@ static json_t *label_rows(pr_compare_side *sides, size_t n, const pr_compare_opt
         {"p99", "p99", K_PCT, 99, 1, "ns"},
     };
     json_t *names = label_names(sides, n), *labels = json_array();
-    size_t k;
+    size_t k, batch_end = 0;
     json_t *nm_j;
     json_array_foreach(json_array_size(names) > 1 ? names : NULL, k, nm_j) {
         const char *name = json_string_value(nm_j);
+        if (k == batch_end) /* the next labels' latencies, a batch at a time */
+            batch_end = extract_batch(sides, n, names, k);
         json_t *lrow = json_object(), *lm = json_array();
         json_object_set_new(lrow, "label", json_string(name));
         for (size_t q = 0; q < sizeof lmetrics / sizeof lmetrics[0]; q++) {

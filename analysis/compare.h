@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "analysis/cellsort.h"
 #include "analysis/stats.h"
 #include "model/error.h"
 #include "store/store.h"
@@ -38,9 +39,12 @@ typedef struct pr_compare_side {
     int64_t *ids;
     size_t nids;
     json_t *model;       /* the report model of the (merged) run */
-    pr_vec latency;      /* every latency, sorted; empty for summary-only runs */
-    char **label_names;  /* labels with their latencies (sorted) */
+    pr_cellsort pairs;   /* every latency with its label index, sorted (each kept once) */
+    pr_vec latency;      /* every latency, sorted (a view of pairs); empty for summary-only runs */
+    char **label_names;  /* labels with their latency counts and (for the labels asked for by
+                          * pr_compare_side_labels) their latencies, sorted */
     pr_vec *label_lat;
+    size_t *label_n;
     size_t nlabels;
 } pr_compare_side;
 
@@ -48,6 +52,9 @@ typedef struct pr_compare_side {
 int pr_compare_side_load(pr_store *st, const int64_t *ids, size_t nids, const char *name,
                          const char *selection, pr_compare_side *out, pr_error *err);
 void pr_compare_side_dispose(pr_compare_side *s);
+/* Fills label_lat for the labels named (the others emptied): one pass over the pairs, so a
+ * comparison holds the latencies of a batch of labels at a time beside the sides' pairs. */
+void pr_compare_side_labels(pr_compare_side *s, const char *const *names, size_t n);
 
 typedef struct pr_compare_opts {
     double min_effect;  /* relative, default 0.05 */

@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/cellsort.h"
+#include "analysis/rsort.h"
+#include "analysis/vals.h"
 #include "model/xalloc.h"
 
 void pr_jstats_opts_default(pr_jstats_opts *o)
@@ -41,25 +44,23 @@ double pr_jstats_pct_legacy(const double *v, size_t n, double p)
     return lower + dif * (upper - lower);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct acc {
     uint64_t n, errors, sat, tol, apdex_n;
     double sum_ms;
     int64_t min_ns, max_ns, first_ms, last_ms;
     int64_t bytes, sent;
     int is_tc;
-    double *vals;     /* elapsed ms in input order */
-    size_t nv, cap;
+    uint32_t label;   /* the run string id of the label */
+    int64_t *win;     /* JMeter's estimator: the last opts.window elapsed times (ns), a ring */
+    size_t nwin, wcap;
+    pr_vals hist;     /* bounded mode */
+    double q[4];      /* median, pct[0..2] (ms), from the sorted pass */
 } acc;
 
-static void acc_init(acc *a)
+static void acc_init(acc *a, int bounded)
 {
     memset(a, 0, sizeof *a);
+    pr_vals_init(&a->hist, bounded);
     a->min_ns = INT64_MAX;
     a->max_ns = INT64_MIN;
     a->first_ms = INT64_MAX;
@@ -102,9 +103,29 @@ static void acc_add(acc *a, const pr_sample *s, const pr_jstats_opts *o, int sta
         a->bytes = s->bytes_in > 0 ? INT64_MAX : INT64_MIN;
     if (s->bytes_out != PR_UNKNOWN && __builtin_add_overflow(a->sent, s->bytes_out, &a->sent))
         a->sent = s->bytes_out > 0 ? INT64_MAX : INT64_MIN;
-    if (a->nv == a->cap)
-        a->vals = pr_xgrow(a->vals, &a->cap, a->nv + 1, sizeof *a->vals);
-    a->vals[a->nv++] = ms;
+    if (o->percentiles == PR_JSTATS_PCT_JMETER) { /* the last `window` in input order */
+        size_t w = o->window ? o->window : SIZE_MAX;
+        if (a->nwin < w && a->nwin == a->wcap)
+            a->win = pr_xgrow(a->win, &a->wcap, a->nwin + 1, sizeof *a->win);
+        a->win[a->nwin < w ? a->nwin : (a->n - 1) % w] = el;
+        if (a->nwin < w)
+            a->nwin++;
+    } else if (a->hist.bounded) {
+        pr_vals_add(&a->hist, el);
+    }
+}
+
+/* JMeter's estimator over the window (its values sorted, in ms), into a->q. */
+static void window_quantiles(acc *a, const pr_jstats_opts *o)
+{
+    double *v = pr_xmalloc((a->nwin ? a->nwin : 1) * sizeof *v);
+    pr_rsort_i64(a->win, a->nwin);
+    for (size_t i = 0; i < a->nwin; i++)
+        v[i] = (double)a->win[i] / 1e6;
+    a->q[0] = pr_jstats_pct_legacy(v, a->nwin, 50);
+    for (int i = 0; i < 3; i++)
+        a->q[i + 1] = pr_jstats_pct_legacy(v, a->nwin, o->pct[i]);
+    free(v);
 }
 
 static void finish(pr_jstats_row *r, acc *a, const pr_jstats_opts *o)
@@ -129,67 +150,177 @@ static void finish(pr_jstats_row *r, acc *a, const pr_jstats_opts *o)
         r->received_kb_per_s = ((double)a->bytes / (el / 1000)) / 1024;
         r->sent_kb_per_s = ((double)a->sent / (el / 1000)) / 1024;
     }
-    double *v = a->vals;
-    size_t nv = a->nv;
-    if (o->percentiles == PR_JSTATS_PCT_JMETER && o->window && nv > o->window) {
-        v += nv - o->window;
-        nv = o->window;
+    if (o->percentiles == PR_JSTATS_PCT_JMETER) {
+        window_quantiles(a, o);
+    } else if (a->hist.bounded) {
+        a->q[0] = (double)pr_vals_percentile(&a->hist, 50) / 1e6;
+        for (int i = 0; i < 3; i++)
+            a->q[i + 1] = (double)pr_vals_percentile(&a->hist, o->pct[i]) / 1e6;
     }
-    qsort(v, nv, sizeof *v, cmp_double);
-    double (*f)(const double *, size_t, double) =
-        o->percentiles == PR_JSTATS_PCT_JMETER ? pr_jstats_pct_legacy : pr_jstats_pct_exact;
-    r->median_ms = f(v, nv, 50);
+    r->median_ms = a->q[0];
     for (int i = 0; i < 3; i++)
-        r->pct_ms[i] = f(v, nv, o->pct[i]);
+        r->pct_ms[i] = a->q[i + 1];
 }
 
+/* The rank pr_jstats_pct_exact reads. */
+static size_t exact_rank(size_t n, double p)
+{
+    double r = ceil(p / 100.0 * (double)n);
+    size_t k = r < 1 ? 1 : (size_t)r;
+    return k > n ? n : k;
+}
+
+/* A row's (or Total's) exact quantiles as the sorted elapsed times go by. */
+typedef struct qrow {
+    size_t seen, rank[4], next;
+    int order[4]; /* slots of a->q by ascending rank */
+} qrow;
+
+static void qrow_init(qrow *q, const acc *a, const pr_jstats_opts *o)
+{
+    memset(q, 0, sizeof *q);
+    double ps[4] = {50, o->pct[0], o->pct[1], o->pct[2]};
+    for (int i = 0; i < 4; i++) {
+        int j = i;
+        size_t r = a->n ? exact_rank(a->n, ps[i]) : 0;
+        while (j > 0 && q->rank[j - 1] > r) {
+            q->rank[j] = q->rank[j - 1];
+            q->order[j] = q->order[j - 1];
+            j--;
+        }
+        q->rank[j] = r;
+        q->order[j] = i;
+    }
+}
+
+static inline void qrow_step(qrow *q, acc *a, int64_t el)
+{
+    q->seen++;
+    while (q->next < 4 && q->rank[q->next] == q->seen)
+        a->q[q->order[q->next++]] = (double)el / 1e6;
+}
+
+/* Exact mode: every row's and Total's quantiles from the elapsed times sorted with their
+ * cells (dense label index * 2 + Transaction Controller flag). */
+static void exact_quantiles(pr_cellsort *cs, acc *per, size_t nd, acc *tot,
+                            const pr_jstats_opts *o)
+{
+    pr_cellsort_sort(cs);
+    qrow *q = pr_xcalloc(nd + 1, sizeof *q), tq;
+    for (size_t d = 0; d < nd; d++)
+        qrow_init(&q[d], &per[d], o);
+    qrow_init(&tq, tot, o);
+    for (size_t i = 0; i < cs->n; i++) {
+        uint32_t c = pr_cellsort_cell(cs, i);
+        qrow_step(&q[c >> 1], &per[c >> 1], cs->v[i]);
+        if (!(c & 1))
+            qrow_step(&tq, tot, cs->v[i]);
+    }
+    free(q);
+}
 
 static int cmp_row(const void *a, const void *b)
 {
     return strcmp(((const pr_jstats_row *)a)->label, ((const pr_jstats_row *)b)->label);
 }
 
+struct pr_jstats_acc {
+    pr_jstats *st;
+    const pr_run *run;
+    uint32_t nid;
+    uint32_t *dense;  /* run string id -> index of its label's accumulator + 1 */
+    acc *per;         /* the labels, in the order first seen */
+    size_t nper, cap;
+    acc tot;
+    pr_cellsort cs;   /* exact mode: (elapsed ns, label index * 2 + TC flag) of every sample */
+    int exact, bounded;
+};
+
+pr_jstats_acc *pr_jstats_new(const pr_run *run, const pr_jstats_opts *o, size_t expected,
+                             int bounded)
+{
+    pr_jstats_acc *a = pr_xcalloc(1, sizeof *a);
+    a->st = pr_xcalloc(1, sizeof *a->st);
+    if (o)
+        a->st->opts = *o;
+    else
+        pr_jstats_opts_default(&a->st->opts);
+    a->run = run;
+    a->nid = pr_strtab_count(run->strings);
+    a->dense = pr_xcalloc(a->nid ? a->nid : 1, sizeof *a->dense);
+    int legacy = a->st->opts.percentiles == PR_JSTATS_PCT_JMETER;
+    a->exact = !legacy && !bounded;
+    a->bounded = bounded && !legacy;
+    acc_init(&a->tot, a->bounded);
+    if (a->exact)
+        pr_cellsort_init(&a->cs, expected);
+    return a;
+}
+
+/* The accumulator of label l (a run string id), made when first seen. */
+static size_t label_acc(pr_jstats_acc *a, uint32_t l)
+{
+    if (a->dense[l])
+        return a->dense[l] - 1;
+    a->per = pr_xgrow(a->per, &a->cap, a->nper + 1, sizeof *a->per);
+    acc_init(&a->per[a->nper], a->bounded);
+    a->per[a->nper].label = l;
+    a->dense[l] = (uint32_t)++a->nper;
+    return a->nper - 1;
+}
+
+void pr_jstats_add(pr_jstats_acc *a, const pr_sample *s, size_t n)
+{
+    const pr_jstats_opts *o = &a->st->opts;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t l = s[i].label < a->nid ? s[i].label : 0;
+        int tc = (s[i].flags & PR_SF_TRANSACTION) != 0;
+        size_t d = label_acc(a, l);
+        acc *p = &a->per[d];
+        acc_add(p, &s[i], o, 1, 1);
+        if (tc)
+            p->is_tc = 1;
+        acc_add(&a->tot, &s[i], o, !tc, 1);
+        if (a->exact) {
+            int64_t el = s[i].latency_ns == PR_UNKNOWN ? 0 : s[i].latency_ns;
+            pr_cellsort_add(&a->cs, el, (uint32_t)d << 1 | (uint32_t)tc);
+        }
+    }
+}
+
+pr_jstats *pr_jstats_finish(pr_jstats_acc *a)
+{
+    pr_jstats *st = a->st;
+    if (a->exact) {
+        exact_quantiles(&a->cs, a->per, a->nper, &a->tot, &st->opts);
+        pr_cellsort_dispose(&a->cs);
+    }
+    st->nrows = a->nper;
+    st->rows = pr_xcalloc(st->nrows ? st->nrows : 1, sizeof *st->rows);
+    for (size_t k = 0; k < a->nper; k++) {
+        acc *p = &a->per[k];
+        st->rows[k].label = pr_xstrdup(pr_run_str(a->run, p->label));
+        finish(&st->rows[k], p, &st->opts);
+        free(p->win);
+        pr_vals_dispose(&p->hist);
+    }
+    st->total.label = pr_xstrdup("Total");
+    finish(&st->total, &a->tot, &st->opts);
+    free(a->tot.win);
+    pr_vals_dispose(&a->tot.hist);
+    free(a->per);
+    free(a->dense);
+    free(a);
+    qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
+    return st;
+}
+
 pr_jstats *pr_jstats_compute(const pr_sample *s, size_t n, const pr_run *run,
                              const pr_jstats_opts *o)
 {
-    pr_jstats *st = pr_xcalloc(1, sizeof *st);
-    if (o)
-        st->opts = *o;
-    else
-        pr_jstats_opts_default(&st->opts);
-    uint32_t nid = pr_strtab_count(run->strings);
-    acc *per = pr_xmalloc((size_t)nid * sizeof *per);
-    for (uint32_t i = 0; i < nid; i++)
-        acc_init(&per[i]);
-    acc tot;
-    acc_init(&tot);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t l = s[i].label < nid ? s[i].label : 0;
-        int tc = (s[i].flags & PR_SF_TRANSACTION) != 0;
-        acc_add(&per[l], &s[i], &st->opts, 1, 1);
-        if (tc)
-            per[l].is_tc = 1;
-        acc_add(&tot, &s[i], &st->opts, !tc, 1);
-    }
-    for (uint32_t i = 0; i < nid; i++)
-        if (per[i].n)
-            st->nrows++;
-    st->rows = pr_xcalloc(st->nrows ? st->nrows : 1, sizeof *st->rows);
-    size_t k = 0;
-    for (uint32_t i = 0; i < nid; i++) {
-        if (!per[i].n)
-            continue;
-        st->rows[k].label = pr_xstrdup(pr_run_str(run, i));
-        finish(&st->rows[k], &per[i], &st->opts);
-        k++;
-        free(per[i].vals);
-    }
-    st->total.label = pr_xstrdup("Total");
-    finish(&st->total, &tot, &st->opts);
-    free(tot.vals);
-    free(per);
-    qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
-    return st;
+    pr_jstats_acc *a = pr_jstats_new(run, o, n, 0);
+    pr_jstats_add(a, s, n);
+    return pr_jstats_finish(a);
 }
 
 void pr_jstats_free(pr_jstats *st)

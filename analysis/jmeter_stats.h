@@ -58,6 +58,14 @@ void pr_jstats_opts_default(pr_jstats_opts *o);
 pr_jstats *pr_jstats_compute(const pr_sample *s, size_t n, const pr_run *run,
                              const pr_jstats_opts *o);
 void pr_jstats_free(pr_jstats *st);
+/* The same a batch at a time, in input order: `expected` sizes the exact percentiles' array
+ * (each elapsed time kept once with its label); bounded keeps histograms instead (exact rule
+ * only; JMeter's estimator keeps its windows). finish frees the accumulator. */
+typedef struct pr_jstats_acc pr_jstats_acc;
+pr_jstats_acc *pr_jstats_new(const pr_run *run, const pr_jstats_opts *o, size_t expected,
+                             int bounded);
+void pr_jstats_add(pr_jstats_acc *a, const pr_sample *s, size_t n);
+pr_jstats *pr_jstats_finish(pr_jstats_acc *a);
 /* The percentile estimators, over values v[0..n) (sorted ascending). n > 0. */
 double pr_jstats_pct_exact(const double *sorted, size_t n, double p);
 double pr_jstats_pct_legacy(const double *sorted, size_t n, double p);

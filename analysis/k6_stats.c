@@ -1,5 +1,7 @@
 /* k6's end-of-test summary: data from samples and the text layout of k6's summary.js. */
 #include "analysis/k6_stats.h"
+#include "analysis/cellsort.h"
+#include "analysis/vals.h"
 #include "model/buf.h"
 #include "model/xalloc.h"
 #include <math.h>
@@ -19,39 +21,65 @@ double pr_k6_percentile(const double *v, size_t n, double p)
     return j + (k - j) * (i - floor(i));
 }
 
-static int cmp_double(const void *a, const void *b)
+/* One trend (every request, or the expected responses): its count and sum (ms, in input
+ * order, as k6 adds them), its ranks from the sorted pass or a histogram (bounded). */
+typedef struct ktrend {
+    size_t n;
+    double sum;
+    pr_qdist q;   /* slots: 0 min, 1 max, 2 + 2k and 3 + 2k: percentile k's ranks */
+    pr_vals hist; /* bounded */
+} ktrend;
+
+static const struct {
+    const char *key;
+    double p;
+} kpct[] = {{"med", 0.5}, {"p(90)", 0.9}, {"p(95)", 0.95}};
+
+/* The ranks a trend's figures read: k6's interpolation between floor and ceil of p (n - 1),
+ * or nearest rank ceil(p n). */
+static void ktrend_ranks(ktrend *t, int k6_pct)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    pr_qdist_init(&t->q, t->n, 0, NULL, 0);
+    pr_qdist_rank(&t->q, 1, 0);
+    pr_qdist_rank(&t->q, t->n, 1);
+    for (int k = 0; k < 3 && t->n; k++) {
+        if (k6_pct) {
+            double i = kpct[k].p * ((double)t->n - 1.0);
+            pr_qdist_rank(&t->q, (uint64_t)floor(i) + 1, 2 + 2 * k);
+            pr_qdist_rank(&t->q, (uint64_t)ceil(i) + 1, 3 + 2 * k);
+        } else {
+            size_t r = (size_t)ceil(kpct[k].p * (double)t->n);
+            pr_qdist_rank(&t->q, r ? r : 1, 2 + 2 * k);
+        }
+    }
 }
 
-/* A trend's values over ms values v (sorted in place). */
-static json_t *trend(double *v, size_t n, int k6_pct)
+/* A trend's values (ms). */
+static json_t *trend(ktrend *t, int k6_pct)
 {
     json_t *o = json_object();
+    size_t n = t->n;
     if (!n)
         return o;
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += v[i];
-    qsort(v, n, sizeof *v, cmp_double);
-    static const struct {
-        const char *key;
-        double p;
-    } pct[] = {{"med", 0.5}, {"p(90)", 0.9}, {"p(95)", 0.95}};
-    json_object_set_new(o, "avg", json_real(sum / (double)n));
-    json_object_set_new(o, "min", json_real(v[0]));
-    for (size_t i = 0; i < 3; i++) {
+    const int64_t *q = t->q.q;
+    double mn = t->hist.bounded ? (double)t->hist.h.min / 1e6 : (double)q[0] / 1e6;
+    double mx = t->hist.bounded ? (double)t->hist.h.max / 1e6 : (double)q[1] / 1e6;
+    json_object_set_new(o, "avg", json_real(t->sum / (double)n));
+    json_object_set_new(o, "min", json_real(mn));
+    for (int k = 0; k < 3; k++) {
         double x;
-        if (k6_pct) {
-            x = pr_k6_percentile(v, n, pct[i].p);
-        } else { /* nearest rank: sorted[ceil(p * n) - 1] */
-            size_t r = (size_t)ceil(pct[i].p * (double)n);
-            x = v[r ? r - 1 : 0];
+        if (t->hist.bounded) {
+            x = (double)pr_vals_percentile(&t->hist, kpct[k].p * 100) / 1e6;
+        } else if (k6_pct && n > 1) {
+            double i = kpct[k].p * ((double)n - 1.0);
+            double j = (double)q[2 + 2 * k] / 1e6, kk = (double)q[3 + 2 * k] / 1e6;
+            x = j + (kk - j) * (i - floor(i));
+        } else {
+            x = (double)q[2 + 2 * k] / 1e6;
         }
-        json_object_set_new(o, pct[i].key, json_real(x));
+        json_object_set_new(o, kpct[k].key, json_real(x));
     }
-    json_object_set_new(o, "max", json_real(v[n - 1]));
+    json_object_set_new(o, "max", json_real(mx));
     return o;
 }
 
@@ -112,38 +140,87 @@ static void from_series(json_t *out, const pr_run *run, double dur_s)
     }
 }
 
-json_t *pr_k6_data_from_samples(const pr_run *run, const pr_sample *s, size_t n, int k6_pct,
-                                int *span_rates)
+struct pr_k6_acc {
+    const pr_run *run;
+    int k6_pct, bounded;
+    ktrend all, ok;
+    size_t failed;
+    int64_t first, last;
+    pr_cellsort cs; /* exact: (latency, expected response) of every request */
+};
+
+pr_k6_acc *pr_k6_new(const pr_run *run, size_t expected, int k6_pct, int bounded)
 {
-    double *all = pr_xmalloc((n ? n : 1) * sizeof *all), *ok = pr_xmalloc((n ? n : 1) * sizeof *ok);
-    size_t na = 0, nok = 0, failed = 0;
-    int64_t first = INT64_MAX, last = INT64_MIN;
+    pr_k6_acc *a = pr_xcalloc(1, sizeof *a);
+    a->run = run;
+    a->k6_pct = k6_pct;
+    a->bounded = bounded;
+    a->first = INT64_MAX;
+    a->last = INT64_MIN;
+    pr_vals_init(&a->all.hist, bounded);
+    pr_vals_init(&a->ok.hist, bounded);
+    if (!bounded)
+        pr_cellsort_init(&a->cs, expected);
+    return a;
+}
+
+void pr_k6_add(pr_k6_acc *a, const pr_sample *s, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
         if (s[i].latency_ns == PR_UNKNOWN)
             continue;
         double ms = (double)s[i].latency_ns / 1e6;
-        all[na++] = ms;
-        if (s[i].success == PR_OK_SUCCESS)
-            ok[nok++] = ms;
-        else
-            failed++;
+        int good = s[i].success == PR_OK_SUCCESS;
+        ktrend *ts[2] = {&a->all, good ? &a->ok : NULL};
+        for (int k = 0; k < 2 && ts[k]; k++) {
+            ts[k]->n++;
+            ts[k]->sum += ms;
+            if (a->bounded)
+                pr_vals_add(&ts[k]->hist, s[i].latency_ns);
+        }
+        if (!a->bounded)
+            pr_cellsort_add(&a->cs, s[i].latency_ns, (uint32_t)good);
+        a->failed += !good;
         if (s[i].start_ns != PR_UNKNOWN) {
-            first = s[i].start_ns < first ? s[i].start_ns : first;
+            a->first = s[i].start_ns < a->first ? s[i].start_ns : a->first;
             int64_t end = s[i].start_ns + s[i].latency_ns;
-            last = end > last ? end : last;
+            a->last = end > a->last ? end : a->last;
         }
     }
+}
+
+/* Exact mode: both trends' ranks in one pass over the sorted latencies. */
+static void k6_exact(pr_k6_acc *a)
+{
+    ktrend_ranks(&a->all, a->k6_pct);
+    ktrend_ranks(&a->ok, a->k6_pct);
+    pr_cellsort_sort(&a->cs);
+    for (size_t i = 0; i < a->cs.n; i++) {
+        pr_qdist_step(&a->all.q, a->cs.v[i]);
+        if (pr_cellsort_cell(&a->cs, i))
+            pr_qdist_step(&a->ok.q, a->cs.v[i]);
+    }
+    pr_cellsort_dispose(&a->cs);
+}
+
+json_t *pr_k6_finish(pr_k6_acc *a, int *span_rates)
+{
+    const pr_run *run = a->run;
+    if (!a->bounded)
+        k6_exact(a);
+    size_t na = a->all.n, failed = a->failed;
     json_t *ksum = json_object_get(json_object_get(run->summary, "tool"), "k6");
     double dur_ms = json_number_value(json_object_get(json_object_get(ksum, "state"),
                                                       "testRunDurationMs"));
     *span_rates = !(dur_ms > 0);
     if (*span_rates)
-        dur_ms = last > first ? (double)(last - first) / 1e6 : 0;
+        dur_ms = a->last > a->first ? (double)(a->last - a->first) / 1e6 : 0;
     json_t *metrics = json_object();
     from_series(metrics, run, dur_ms / 1000);
-    json_object_set_new(metrics, "http_req_duration", metric("trend", "time", trend(all, na, k6_pct)));
+    json_object_set_new(metrics, "http_req_duration",
+                        metric("trend", "time", trend(&a->all, a->k6_pct)));
     json_object_set_new(metrics, "http_req_duration{expected_response:true}",
-                        metric("trend", "time", trend(ok, nok, k6_pct)));
+                        metric("trend", "time", trend(&a->ok, a->k6_pct)));
     json_object_set_new(metrics, "http_req_failed",
                         metric("rate", "default",
                                json_pack("{s:f,s:I,s:I}", "rate", na ? (double)failed / (double)na : 0.0,
@@ -160,8 +237,10 @@ json_t *pr_k6_data_from_samples(const pr_run *run, const pr_sample *s, size_t n,
         if (mine && th)
             json_object_set(mine, "thresholds", th);
     }
-    free(all);
-    free(ok);
+    pr_vals_dispose(&a->all.hist);
+    pr_vals_dispose(&a->ok.hist);
+    pr_cellsort_dispose(&a->cs);
+    free(a);
     json_t *data = json_pack("{s:o}", "metrics", metrics);
     json_t *checks = json_object_get(json_object_get(run->meta, "k6"), "checks");
     if (json_object_size(checks)) {
@@ -176,6 +255,14 @@ json_t *pr_k6_data_from_samples(const pr_run *run, const pr_sample *s, size_t n,
         json_object_set(data, "root_group", json_object_get(ksum, "root_group"));
     }
     return data;
+}
+
+json_t *pr_k6_data_from_samples(const pr_run *run, const pr_sample *s, size_t n, int k6_pct,
+                                int *span_rates)
+{
+    pr_k6_acc *a = pr_k6_new(run, n, k6_pct, 0);
+    pr_k6_add(a, s, n);
+    return pr_k6_finish(a, span_rates);
 }
 
 /* ---- the text layout of k6's summary.js ---- */

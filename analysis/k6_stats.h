@@ -21,6 +21,12 @@ double pr_k6_percentile(const double *sorted, size_t n, double p);
  * summary gives it, else the samples' span (*span_rates set to 1). New reference. */
 json_t *pr_k6_data_from_samples(const pr_run *run, const pr_sample *s, size_t n, int k6_pct,
                                 int *span_rates);
+/* The same, a batch at a time: `expected` sizes the exact latencies (kept once, with their
+ * outcome); bounded keeps histograms. finish returns the data and frees a. */
+typedef struct pr_k6_acc pr_k6_acc;
+pr_k6_acc *pr_k6_new(const pr_run *run, size_t expected, int k6_pct, int bounded);
+void pr_k6_add(pr_k6_acc *a, const pr_sample *s, size_t n);
+json_t *pr_k6_finish(pr_k6_acc *a, int *span_rates);
 /* k6's summary text of `data` (caller frees). */
 char *pr_k6_summary_text(const json_t *data);
 

@@ -1,5 +1,6 @@
 /* Gatling's and Locust's console summaries from a run (see peer_stats.h). */
 #include "analysis/peer_stats.h"
+#include "analysis/cellsort.h"
 #include "analysis/vals.h"
 #include "model/xalloc.h"
 #include <jansson.h>
@@ -9,13 +10,20 @@
 
 /* ---- Gatling ---- */
 
+/* One side (all, OK, KO) of Gatling's table: response times in whole ms, as Gatling records
+ * them; exact from the sorted pass or a histogram (bounded). */
 typedef struct gside {
-    pr_vals ms; /* response times in whole ms, as Gatling records them */
+    uint64_t n;
+    long double sum;
+    pr_qdist q;   /* exact: percentiles 50, 75, 95, 99 */
+    pr_vals hist; /* bounded */
 } gside;
 
-static void gcell(char *buf, size_t cap, gside *g, int what, double pct, double secs)
+static const double gatling_pcts[4] = {50, 75, 95, 99};
+
+static void gcell(char *buf, size_t cap, gside *g, int what, int pct, double secs)
 {
-    size_t n = pr_vals_count(&g->ms);
+    size_t n = (size_t)g->n;
     if (what == 0) {
         snprintf(buf, cap, "%zu", n);
         return;
@@ -25,13 +33,20 @@ static void gcell(char *buf, size_t cap, gside *g, int what, double pct, double 
         return;
     }
     pr_dist d;
-    pr_vals_dist(&g->ms, &d);
+    if (g->hist.bounded)
+        pr_vals_dist(&g->hist, &d);
+    else
+        pr_qdist_dist(&g->q, &d);
     switch (what) {
     case 1: snprintf(buf, cap, "%lld", (long long)d.min); break;
     case 2: snprintf(buf, cap, "%lld", (long long)d.max); break;
     case 3: snprintf(buf, cap, "%.0f", d.mean); break;
     case 4: snprintf(buf, cap, "%.0f", d.stdev); break;
-    case 5: snprintf(buf, cap, "%lld", (long long)pr_vals_percentile(&g->ms, pct)); break;
+    case 5:
+        snprintf(buf, cap, "%lld",
+                 (long long)(g->hist.bounded ? pr_vals_percentile(&g->hist, gatling_pcts[pct])
+                                             : g->q.q[pct]));
+        break;
     default:
         if (secs > 0)
             snprintf(buf, cap, "%.3f", (double)n / secs);
@@ -40,56 +55,106 @@ static void gcell(char *buf, size_t cap, gside *g, int what, double pct, double 
     }
 }
 
-void pr_gatling_console(const pr_run *run, const pr_sample *s, size_t n, pr_buf *out)
+struct pr_gatling_acc {
+    gside side[3];    /* all, OK, KO */
+    int64_t t0, t1;
+    size_t band[3];
+    pr_cellsort cs;   /* exact: (ms, good) of every request */
+    int bounded;
+};
+
+pr_gatling_acc *pr_gatling_new(size_t expected, int bounded)
 {
-    gside all, ok, ko;
-    pr_vals_init(&all.ms, 0);
-    pr_vals_init(&ok.ms, 0);
-    pr_vals_init(&ko.ms, 0);
-    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-    size_t band[3] = {0, 0, 0};
+    pr_gatling_acc *a = pr_xcalloc(1, sizeof *a);
+    a->t0 = INT64_MAX;
+    a->t1 = INT64_MIN;
+    a->bounded = bounded;
+    for (int k = 0; k < 3; k++)
+        pr_vals_init(&a->side[k].hist, bounded);
+    if (!bounded)
+        pr_cellsort_init(&a->cs, expected);
+    return a;
+}
+
+void pr_gatling_add(pr_gatling_acc *a, const pr_sample *s, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
         if (s[i].flags & PR_SF_TRANSACTION)
             continue; /* Gatling's global stats count requests only */
         int64_t ms = s[i].latency_ns / 1000000;
-        pr_vals_add(&all.ms, ms);
         int good = pr_sample_outcome(&s[i]) != 0;
-        pr_vals_add(good ? &ok.ms : &ko.ms, ms);
+        gside *sides[2] = {&a->side[0], &a->side[good ? 1 : 2]};
+        for (int k = 0; k < 2; k++) {
+            sides[k]->n++;
+            sides[k]->sum += ms;
+            if (a->bounded)
+                pr_vals_add(&sides[k]->hist, ms);
+        }
+        if (!a->bounded)
+            pr_cellsort_add(&a->cs, ms, (uint32_t)good);
         if (good)
-            band[ms < 800 ? 0 : ms < 1200 ? 1 : 2]++;
-        if (s[i].start_ns < t0)
-            t0 = s[i].start_ns;
-        if (s[i].start_ns + s[i].latency_ns > t1)
-            t1 = s[i].start_ns + s[i].latency_ns;
+            a->band[ms < 800 ? 0 : ms < 1200 ? 1 : 2]++;
+        if (s[i].start_ns < a->t0)
+            a->t0 = s[i].start_ns;
+        if (s[i].start_ns + s[i].latency_ns > a->t1)
+            a->t1 = s[i].start_ns + s[i].latency_ns;
     }
-    double secs = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
-    static const struct { const char *title; int what; double pct; } rows[] = {
+}
+
+/* Exact mode: the three sides' figures in one pass over the sorted times. */
+static void gatling_exact(pr_gatling_acc *a)
+{
+    for (int k = 0; k < 3; k++)
+        pr_qdist_init(&a->side[k].q, a->side[k].n, a->side[k].sum, gatling_pcts, 4);
+    pr_cellsort_sort(&a->cs);
+    for (size_t i = 0; i < a->cs.n; i++) {
+        int64_t v = a->cs.v[i];
+        pr_qdist_step(&a->side[0].q, v);
+        pr_qdist_step(&a->side[pr_cellsort_cell(&a->cs, i) ? 1 : 2].q, v);
+    }
+    pr_cellsort_dispose(&a->cs);
+}
+
+void pr_gatling_finish(pr_gatling_acc *a, pr_buf *out)
+{
+    if (!a->bounded)
+        gatling_exact(a);
+    double secs = a->t1 > a->t0 ? (double)(a->t1 - a->t0) / 1e9 : 0;
+    static const struct { const char *title; int what; int pct; } rows[] = {
         {"request count", 0, 0},         {"min response time", 1, 0},
         {"max response time", 2, 0},     {"mean response time", 3, 0},
-        {"std deviation", 4, 0},         {"response time 50th percentile", 5, 50},
-        {"response time 75th percentile", 5, 75}, {"response time 95th percentile", 5, 95},
-        {"response time 99th percentile", 5, 99}, {"mean requests/sec", 6, 0}};
+        {"std deviation", 4, 0},         {"response time 50th percentile", 5, 0},
+        {"response time 75th percentile", 5, 1}, {"response time 95th percentile", 5, 2},
+        {"response time 99th percentile", 5, 3}, {"mean requests/sec", 6, 0}};
     pr_buf_puts(out, "================================================================================\n"
                      "---- Global Information --------------------------------------------------------\n");
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-        char a[32], b[32], c[32];
-        gcell(a, sizeof a, &all, rows[r].what, rows[r].pct, secs);
-        gcell(b, sizeof b, &ok, rows[r].what, rows[r].pct, secs);
-        gcell(c, sizeof c, &ko, rows[r].what, rows[r].pct, secs);
-        pr_buf_printf(out, "> %-48s%8s (OK=%-6s KO=%-6s)\n", rows[r].title, a, b, c);
+        char c[3][32];
+        for (int k = 0; k < 3; k++)
+            gcell(c[k], sizeof c[k], &a->side[k], rows[r].what, rows[r].pct, secs);
+        pr_buf_printf(out, "> %-48s%8s (OK=%-6s KO=%-6s)\n", rows[r].title, c[0], c[1], c[2]);
     }
-    size_t total = pr_vals_count(&all.ms), failed = pr_vals_count(&ko.ms);
+    size_t total = (size_t)a->side[0].n, failed = (size_t)a->side[2].n;
     static const char *const bands[] = {"t < 800 ms", "800 ms <= t < 1200 ms", "t >= 1200 ms"};
     pr_buf_puts(out, "---- Response Time Distribution ------------------------------------------------\n");
     for (int k = 0; k < 4; k++) {
-        size_t v = k < 3 ? band[k] : failed;
+        size_t v = k < 3 ? a->band[k] : failed;
         pr_buf_printf(out, "> %-48s%8zu (%3.0f%%)\n", k < 3 ? bands[k] : "failed", v,
                       total ? 100.0 * (double)v / (double)total : 0.0);
     }
     pr_buf_puts(out, "================================================================================\n");
-    pr_vals_dispose(&all.ms);
-    pr_vals_dispose(&ok.ms);
-    pr_vals_dispose(&ko.ms);
+    for (int k = 0; k < 3; k++)
+        pr_vals_dispose(&a->side[k].hist);
+    pr_cellsort_dispose(&a->cs);
+    free(a);
+}
+
+void pr_gatling_console(const pr_run *run, const pr_sample *s, size_t n, pr_buf *out)
+{
+    (void)run;
+    pr_gatling_acc *a = pr_gatling_new(n, 0);
+    pr_gatling_add(a, s, n);
+    pr_gatling_finish(a, out);
 }
 
 /* ---- Locust ---- */
@@ -173,78 +238,157 @@ static void locust_from_summary(const pr_run *run, pr_buf *out)
 }
 
 typedef struct lacc {
-    pr_vals ms;
+    uint32_t label;
+    uint64_t n;
     int64_t fails;
-    double sum_ms;
+    long double sum;
+    pr_qdist q;   /* exact: the median */
+    pr_vals hist; /* bounded */
 } lacc;
 
 static void lacc_row(lacc *a, lrow *r, double secs)
 {
     pr_dist d;
-    size_t n = pr_vals_count(&a->ms);
+    size_t n = (size_t)a->n;
     r->reqs = (int64_t)n;
     r->fails = a->fails;
     if (n) {
-        pr_vals_dist(&a->ms, &d);
+        if (a->hist.bounded)
+            pr_vals_dist(&a->hist, &d);
+        else
+            pr_qdist_dist(&a->q, &d);
         r->avg_ms = d.mean / 1e6;
         r->min_ms = (double)d.min / 1e6;
         r->max_ms = (double)d.max / 1e6;
-        r->med_ms = (double)pr_vals_percentile(&a->ms, 50) / 1e6;
+        r->med_ms = (double)(a->hist.bounded ? pr_vals_percentile(&a->hist, 50) : a->q.q[0]) / 1e6;
     }
     r->rps = secs > 0 ? (double)n / secs : 0;
     r->fps = secs > 0 ? (double)a->fails / secs : 0;
 }
 
-void pr_locust_console(const pr_run *run, const pr_sample *s, size_t n, pr_buf *out)
+struct pr_locust_acc {
+    const pr_run *run;
+    uint32_t *dense;  /* label id -> index in per + 1 */
+    size_t dense_cap;
+    lacc *per, all;
+    size_t nper, cap;
+    int64_t t0, t1;
+    pr_cellsort cs;   /* exact: (latency, label index) of every request */
+    int bounded;
+    size_t given;     /* samples given, transactions included (none: the run's own table) */
+};
+
+pr_locust_acc *pr_locust_new(const pr_run *run, size_t expected, int bounded)
 {
-    lprint_head(out);
-    if (n == 0) {
-        locust_from_summary(run, out);
-        return;
+    pr_locust_acc *a = pr_xcalloc(1, sizeof *a);
+    a->run = run;
+    a->t0 = INT64_MAX;
+    a->t1 = INT64_MIN;
+    a->bounded = bounded;
+    pr_vals_init(&a->all.hist, bounded);
+    if (!bounded)
+        pr_cellsort_init(&a->cs, expected);
+    return a;
+}
+
+static size_t locust_label(pr_locust_acc *a, uint32_t id)
+{
+    if (id >= a->dense_cap) {
+        size_t old = a->dense_cap;
+        a->dense = pr_xgrow(a->dense, &a->dense_cap, (size_t)id + 1, sizeof *a->dense);
+        memset(a->dense + old, 0, (a->dense_cap - old) * sizeof *a->dense);
     }
-    size_t cap = 0;
-    lacc *by = NULL, all;
-    uint32_t maxid = 0;
-    for (size_t i = 0; i < n; i++)
-        if (s[i].label > maxid)
-            maxid = s[i].label;
-    by = pr_xgrow(NULL, &cap, (size_t)maxid + 1, sizeof *by);
-    memset(by, 0, cap * sizeof *by);
-    for (size_t i = 0; i <= maxid; i++)
-        pr_vals_init(&by[i].ms, 0);
-    memset(&all, 0, sizeof all);
-    pr_vals_init(&all.ms, 0);
-    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+    if (!a->dense[id]) {
+        a->per = pr_xgrow(a->per, &a->cap, a->nper + 1, sizeof *a->per);
+        memset(&a->per[a->nper], 0, sizeof a->per[a->nper]);
+        a->per[a->nper].label = id;
+        pr_vals_init(&a->per[a->nper].hist, a->bounded);
+        a->dense[id] = (uint32_t)++a->nper;
+    }
+    return a->dense[id] - 1;
+}
+
+void pr_locust_add(pr_locust_acc *a, const pr_sample *s, size_t n)
+{
+    a->given += n;
     for (size_t i = 0; i < n; i++) {
         if (s[i].flags & PR_SF_TRANSACTION)
             continue;
         int bad = pr_sample_outcome(&s[i]) == 0;
-        pr_vals_add(&by[s[i].label].ms, s[i].latency_ns);
-        by[s[i].label].fails += bad;
-        pr_vals_add(&all.ms, s[i].latency_ns);
-        all.fails += bad;
-        if (s[i].start_ns < t0)
-            t0 = s[i].start_ns;
-        if (s[i].start_ns + s[i].latency_ns > t1)
-            t1 = s[i].start_ns + s[i].latency_ns;
+        size_t d = locust_label(a, s[i].label);
+        lacc *rows[2] = {&a->per[d], &a->all};
+        for (int k = 0; k < 2; k++) {
+            rows[k]->n++;
+            rows[k]->sum += s[i].latency_ns;
+            rows[k]->fails += bad;
+            if (a->bounded)
+                pr_vals_add(&rows[k]->hist, s[i].latency_ns);
+        }
+        if (!a->bounded)
+            pr_cellsort_add(&a->cs, s[i].latency_ns, (uint32_t)d);
+        if (s[i].start_ns < a->t0)
+            a->t0 = s[i].start_ns;
+        if (s[i].start_ns + s[i].latency_ns > a->t1)
+            a->t1 = s[i].start_ns + s[i].latency_ns;
     }
-    double secs = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
-    for (uint32_t id = 0; id <= maxid; id++) {
-        if (!pr_vals_count(&by[id].ms))
-            continue;
-        lrow r;
-        memset(&r, 0, sizeof r);
-        split_label(pr_run_str(run, id), &r);
-        lacc_row(&by[id], &r, secs);
-        lprint(out, &r);
+}
+
+static int cmp_lacc(const void *x, const void *y)
+{
+    const lacc *a = x, *b = y;
+    return (a->label > b->label) - (a->label < b->label);
+}
+
+/* Exact mode: every label's and the aggregate's figures in one pass over sorted latencies. */
+static void locust_exact(pr_locust_acc *a)
+{
+    static const double med[1] = {50};
+    for (size_t d = 0; d < a->nper; d++)
+        pr_qdist_init(&a->per[d].q, a->per[d].n, a->per[d].sum, med, 1);
+    pr_qdist_init(&a->all.q, a->all.n, a->all.sum, med, 1);
+    pr_cellsort_sort(&a->cs);
+    for (size_t i = 0; i < a->cs.n; i++) {
+        pr_qdist_step(&a->per[pr_cellsort_cell(&a->cs, i)].q, a->cs.v[i]);
+        pr_qdist_step(&a->all.q, a->cs.v[i]);
     }
-    lrow t = {"", "Aggregated", 0, 0, 0, 0, 0, 0, 0, 0};
-    lacc_row(&all, &t, secs);
-    pr_buf_puts(out, "--------|------------------------------------------------------------|-------"
-                     "|-------------|-------|-------|-------|-------|--------|-----------\n");
-    lprint(out, &t);
-    for (uint32_t id = 0; id <= maxid; id++)
-        pr_vals_dispose(&by[id].ms);
-    pr_vals_dispose(&all.ms);
-    free(by);
+    pr_cellsort_dispose(&a->cs);
+}
+
+void pr_locust_finish(pr_locust_acc *a, pr_buf *out)
+{
+    lprint_head(out);
+    if (!a->given) {
+        locust_from_summary(a->run, out);
+    } else {
+        if (!a->bounded)
+            locust_exact(a);
+        qsort(a->per, a->nper, sizeof *a->per, cmp_lacc); /* in label id order */
+        double secs = a->t1 > a->t0 ? (double)(a->t1 - a->t0) / 1e9 : 0;
+        for (size_t d = 0; d < a->nper; d++) {
+            lrow r;
+            memset(&r, 0, sizeof r);
+            split_label(pr_run_str(a->run, a->per[d].label), &r);
+            lacc_row(&a->per[d], &r, secs);
+            lprint(out, &r);
+        }
+        lrow t = {"", "Aggregated", 0, 0, 0, 0, 0, 0, 0, 0};
+        lacc_row(&a->all, &t, secs);
+        pr_buf_puts(out, "--------|------------------------------------------------------------|"
+                         "-------|-------------|-------|-------|-------|-------|--------|-----------\n");
+        lprint(out, &t);
+    }
+    for (size_t d = 0; d < a->nper; d++)
+        pr_vals_dispose(&a->per[d].hist);
+    pr_vals_dispose(&a->all.hist);
+    pr_cellsort_dispose(&a->cs);
+    free(a->per);
+    free(a->dense);
+    free(a);
+}
+
+void pr_locust_console(const pr_run *run, const pr_sample *s, size_t n, pr_buf *out)
+{
+    pr_locust_acc *a = pr_locust_new(run, n, 0);
+    pr_locust_add(a, s, n);
+    pr_locust_finish(a, out);
 }

@@ -11,26 +11,36 @@ typedef struct loader {
     uint64_t seen;
 } loader;
 
-static int cb(const pr_sample *s, size_t n, void *payload)
+/* A block's points: starts, latencies and outcomes read column by column. */
+static int cb(const pr_block_cols *c, void *payload)
 {
     loader *l = payload;
     pr_points *p = l->p;
-    if (p->n + n > l->cap) {
+    if (p->n + c->n > l->cap) {
         size_t cap = l->cap;
-        p->t_ns = pr_xgrow(p->t_ns, &cap, p->n + n, sizeof *p->t_ns);
+        p->t_ns = pr_xgrow(p->t_ns, &cap, p->n + c->n, sizeof *p->t_ns);
         p->latency_ns = pr_xrealloc(p->latency_ns, cap * sizeof *p->latency_ns);
         p->ok = pr_xrealloc(p->ok, cap);
         l->cap = cap;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (s[i].start_ns == PR_UNKNOWN || l->seen++ % p->stride != 0)
+    pr_sample x;
+    pr_sample_init(&x);
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t start = c->vals[PR_COL_START] ? c->vals[PR_COL_START][i] : c->konst[PR_COL_START];
+        if (start == PR_UNKNOWN || l->seen++ % p->stride != 0)
             continue;
-        int64_t t = s[i].start_ns - p->start_ns;
+        int64_t t = start - p->start_ns;
         if (t < l->from || t >= l->to)
             continue;
+#define COL(k) (c->vals[k] ? c->vals[k][i] : c->konst[k])
+        int64_t lat = COL(PR_COL_LATENCY);
+        x.success = (uint8_t)COL(PR_COL_SUCCESS);
+        x.status = (uint16_t)COL(PR_COL_STATUS);
+        x.error = (uint32_t)COL(PR_COL_ERROR);
+#undef COL
         p->t_ns[p->n] = t;
-        p->latency_ns[p->n] = s[i].latency_ns == PR_UNKNOWN ? -1 : s[i].latency_ns;
-        p->ok[p->n] = pr_sample_outcome(&s[i]) != 0;
+        p->latency_ns[p->n] = lat == PR_UNKNOWN ? -1 : lat;
+        p->ok[p->n] = pr_sample_outcome(&x) != 0;
         p->n++;
     }
     return 0;
@@ -56,7 +66,11 @@ int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns,
         out->ok = pr_xmalloc(l.cap);
     }
     pr_run_free(run);
-    rc = pr_store_scan(st, run_id, cb, &l, err);
+    rc = pr_store_scan_cols(st, run_id,
+                            PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) |
+                                PR_COLBIT(PR_COL_SUCCESS) | PR_COLBIT(PR_COL_STATUS) |
+                                PR_COLBIT(PR_COL_ERROR),
+                            cb, &l, err);
     if (rc < 0)
         pr_points_dispose(out);
     return rc;

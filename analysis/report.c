@@ -1,15 +1,17 @@
-/* Builds the report model: scans a run's samples once and derives every statistic from it. */
+/* Builds the report model from the scans of analysis/report_acc.c: the JSON of every statistic. */
 #include "analysis/report.h"
 #include "analysis/printed_series.h"
 #include "analysis/findings.h"
 #include "analysis/headline.h"
 #include "analysis/human.h"
 #include "analysis/load.h"
+#include "analysis/report_acc.h"
 #include "analysis/report_labels.h"
 #include "analysis/stats.h"
 #include "model/buf.h"
 #include "model/clock.h"
 #include "model/l10n.h"
+#include "model/sysmem.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include <math.h>
@@ -28,13 +30,16 @@ void pr_report_opts_init(pr_report_opts *o)
     o->apdex_f_ns = 1500000000;
     o->timeseries = 1;
     o->histogram = 1;
-    o->exact_limit = 500000000;
+    o->exact_limit = -1; /* from the memory available */
+    o->top = 100;
     o->findings = 1;
+    o->durations = 1;
+    o->rows = 1;
     o->generated_s = pr_clock_now_s();
 }
 
 static const char *const by_names[] = {"label", "url", "method", "status", "error", "thread",
-                                       "tag"};
+                                       "tag", "url-pattern", "label-pattern"};
 
 int pr_report_parse_by(pr_report_opts *o, const char *list)
 {
@@ -45,8 +50,8 @@ int pr_report_parse_by(pr_report_opts *o, const char *list)
     for (size_t i = 0; i < n; i++) {
         pr_str t = pr_str_trim(f[i]);
         int found = -1;
-        for (int k = 0; k < PR_BY_TAG; k++)
-            if (pr_str_eq(t, by_names[k]))
+        for (int k = 0; k < (int)(sizeof by_names / sizeof by_names[0]); k++)
+            if (k != PR_BY_TAG && pr_str_eq(t, by_names[k]))
                 found = k;
         if (found < 0 && pr_str_starts(t, "tag:") && t.n > 4 && t.n - 4 < sizeof o->by_tag[i]) {
             found = PR_BY_TAG;
@@ -93,29 +98,10 @@ void pr_error_group(const char *msg, char *out, size_t size)
     out[o] = 0;
 }
 
-/* ---- accumulation ---------------------------------------------------------------------- */
+/* ---- accumulation (analysis/report_acc.c) ---------------------------------------------- */
 
-#define BIN_CODES 12 /* status codes tracked per interval; the rest count as "other" */
-
-/* One time-series interval. Requests, latencies and threads count where a request was sent
- * (its start); responses, their outcomes, bytes and status codes where it completed (start +
- * latency): docs/metrics.md, "Time series". */
-typedef struct bin {
-    int64_t count, sent_fail, sent_unknown; /* requests sent; failed, outcome unknown */
-    int64_t done, ok, fail, unknown;  /* responses completed, by outcome */
-    int64_t bytes_in;
-    int64_t connect_sum, connect_n, ttfb_sum, ttfb_n; /* for the means per interval (sent) */
-    int32_t threads;
-    pr_vals lat;
-    int64_t codes[BIN_CODES + 1];
-} bin;
-
-/* The clocks of the runs' inputs (meta latency_resolution_ns, time_resolution_ns; 1 = ns):
- * a value below the resolution is printed "< 1 ms", not "0 ns" (pr_human_duration_res). */
-typedef struct clock_res {
-    int64_t lat_ns;  /* durations (latency, connect, ttfb…) */
-    int64_t time_ns; /* start stamps, hence the run's duration */
-} clock_res;
+typedef pr_clock_res clock_res;
+typedef pr_acc acc;
 
 /* Widens c to r's clocks: the coarsest of merged runs holds for all. */
 static void clock_widen(clock_res *c, const pr_run *r)
@@ -126,231 +112,6 @@ static void clock_widen(clock_res *c, const pr_run *r)
         c->lat_ns = (int64_t)l;
     if (t > c->time_ns)
         c->time_ns = (int64_t)t;
-}
-
-typedef struct acc {
-    const pr_report_opts *o;
-    clock_res res;
-    pr_run *run;             /* run being scanned (strings) */
-    pr_strtab *names;        /* labels and errors, interned across merged runs */
-    uint32_t *map;           /* run string id -> names id (0 = not mapped yet) */
-    size_t map_cap;
-    pr_series total;
-    pr_series *labels;       /* indexed by names id */
-    size_t labels_cap;
-    int64_t *errors;         /* count per names id of error text */
-    size_t errors_cap;
-    int64_t status[1000];
-    int64_t apdex_s, apdex_t;
-    int64_t t0, from, to;    /* absolute bounds of the window */
-    int64_t interval;
-    bin *bins;
-    size_t nbins;
-    int has_threads;
-    unsigned char *tx;    /* per label id: a Transaction Controller label */
-    size_t tx_cap;
-    int64_t tx_samples;   /* Transaction Controller samples (not in the totals) */
-    uint32_t tag_ids[4];  /* per run: the interned value of each tag dimension */
-    int bounded;          /* histograms instead of every value (pr_report_opts.exact_limit) */
-    uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
-    int codes[BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
-    int ncodes;
-    pr_label_extras lx;   /* per label: Apdex, top errors, time series (report_labels.h) */
-} acc;
-
-/* The time-series interval of a sample, or -1 (no series, no start time). */
-/* The time-series interval holding time t (ns since the epoch): its index, -1 when there are
- * no intervals, t is unknown or t is past the last one (times before the first count in it). */
-static long bin_index(const acc *a, int64_t t)
-{
-    if (!a->nbins || t == PR_UNKNOWN)
-        return -1;
-    int64_t k = (t - a->t0) / a->interval;
-    if (k < 0)
-        k = 0;
-    return (size_t)k < a->nbins ? (long)k : -1;
-}
-
-/* The interval where sample x was sent. */
-static long bin_of(const acc *a, const pr_sample *x)
-{
-    return bin_index(a, x->start_ns);
-}
-
-static int code_slot(acc *a, int code)
-{
-    for (int i = 0; i < a->ncodes; i++)
-        if (a->codes[i] == code)
-            return i;
-    if (a->ncodes < BIN_CODES) {
-        a->codes[a->ncodes] = code;
-        return a->ncodes++;
-    }
-    return BIN_CODES;
-}
-
-static uint32_t map_str(acc *a, uint32_t id)
-{
-    if (id == 0)
-        return 0;
-    if (id >= a->map_cap) {
-        size_t old = a->map_cap;
-        a->map = pr_xgrow(a->map, &a->map_cap, (size_t)id + 1, sizeof *a->map);
-        memset(a->map + old, 0, (a->map_cap - old) * sizeof *a->map);
-    }
-    if (!a->map[id])
-        a->map[id] = pr_strtab_intern(a->names, pr_run_str(a->run, id),
-                                      pr_strtab_len(a->run->strings, id));
-    return a->map[id];
-}
-
-/* The id (in a->names) of one dimension's value for a sample; 0 = none. */
-static uint32_t dim_id(acc *a, int dim, size_t i, const pr_sample *x)
-{
-    switch (dim) {
-    case PR_BY_LABEL: return map_str(a, x->label);
-    case PR_BY_URL: return map_str(a, x->url);
-    case PR_BY_METHOD: return map_str(a, x->method);
-    case PR_BY_ERROR: return map_str(a, x->error);
-    case PR_BY_THREAD: return map_str(a, x->thread);
-    case PR_BY_STATUS: {
-        unsigned code = x->status < 1000 ? x->status : 999;
-        if (!a->status_ids[code]) {
-            char buf[16];
-            if (code)
-                snprintf(buf, sizeof buf, "%u", code);
-            else
-                snprintf(buf, sizeof buf, "%s", _("no response"));
-            a->status_ids[code] = pr_strtab_intern_cstr(a->names, buf);
-        }
-        return a->status_ids[code];
-    }
-    default: return a->tag_ids[i];
-    }
-}
-
-/* The breakdown key of a sample: one dimension's id, or the interned "a · b" of several. */
-static uint32_t breakdown_key(acc *a, const pr_sample *x)
-{
-    if (a->o->nby <= 1)
-        return dim_id(a, a->o->nby ? a->o->by[0] : PR_BY_LABEL, 0, x);
-    char buf[1024];
-    size_t n = 0;
-    for (size_t i = 0; i < a->o->nby; i++) {
-        uint32_t id = dim_id(a, a->o->by[i], i, x);
-        const char *s = id ? pr_strtab_get(a->names, id) : "-";
-        size_t k = strlen(s);
-        if (i && n + 4 < sizeof buf) {
-            memcpy(buf + n, " \xc2\xb7 ", 4); /* " · " */
-            n += 4;
-        }
-        if (k > sizeof buf - n - 1)
-            k = sizeof buf - n - 1;
-        memcpy(buf + n, s, k);
-        n += k;
-    }
-    return pr_strtab_intern(a->names, buf, n);
-}
-
-static pr_series *label_series(acc *a, uint32_t lid)
-{
-    if (lid >= a->labels_cap) {
-        size_t old = a->labels_cap;
-        a->labels = pr_xgrow(a->labels, &a->labels_cap, (size_t)lid + 1, sizeof *a->labels);
-        for (size_t i = old; i < a->labels_cap; i++)
-            pr_series_init_mode(&a->labels[i], a->bounded);
-    }
-    return &a->labels[lid];
-}
-
-static bin *bin_at(acc *a, int64_t t)
-{
-    long k = bin_index(a, t);
-    return k < 0 ? NULL : &a->bins[k];
-}
-
-/* A response counts in the interval where it completed (start + latency). */
-static void add_response(acc *a, const pr_sample *x, int outcome)
-{
-    bin *b = bin_at(a, x->latency_ns != PR_UNKNOWN && x->latency_ns > 0
-                           ? x->start_ns + x->latency_ns : x->start_ns);
-    if (!b)
-        return;
-    b->done++;
-    b->ok += outcome == 1;
-    b->fail += outcome == 0;
-    b->unknown += outcome < 0;
-    if (x->bytes_in != PR_UNKNOWN)
-        b->bytes_in += x->bytes_in;
-    b->codes[code_slot(a, x->status)]++;
-}
-
-static int scan_cb(const pr_sample *s, size_t n, void *payload)
-{
-    acc *a = payload;
-    for (size_t i = 0; i < n; i++) {
-        const pr_sample *x = &s[i];
-        if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
-            continue;
-        int outcome = pr_sample_outcome(x);
-        int ok = outcome == 1;
-        uint32_t lid = breakdown_key(a, x);
-        pr_series_add(label_series(a, lid), x, outcome);
-        long k = bin_of(a, x);
-        pr_label_extras_add(&a->lx, lid, x, outcome, x->error ? map_str(a, x->error) : 0, k);
-        if (x->flags & PR_SF_TRANSACTION) {
-            /* a Transaction Controller sample sums its children: it has a label row of its
-             * own but stays out of the totals, which already hold the children (as JMeter) */
-            if (lid >= a->tx_cap) {
-                size_t old = a->tx_cap;
-                a->tx = pr_xgrow(a->tx, &a->tx_cap, (size_t)lid + 1, 1);
-                memset(a->tx + old, 0, a->tx_cap - old);
-            }
-            a->tx[lid] = 1;
-            a->tx_samples++;
-            continue;
-        }
-        pr_series_add(&a->total, x, outcome);
-        if (x->error) {
-            uint32_t e = map_str(a, x->error);
-            if (e >= a->errors_cap) {
-                size_t old = a->errors_cap;
-                a->errors = pr_xgrow(a->errors, &a->errors_cap, (size_t)e + 1, sizeof *a->errors);
-                memset(a->errors + old, 0, (a->errors_cap - old) * sizeof *a->errors);
-            }
-            a->errors[e]++;
-        }
-        a->status[x->status < 1000 ? x->status : 999]++;
-        if (ok && x->latency_ns != PR_UNKNOWN) {
-            if (x->latency_ns <= a->o->apdex_t_ns)
-                a->apdex_s++;
-            else if (x->latency_ns <= a->o->apdex_f_ns)
-                a->apdex_t++;
-        }
-        if (k >= 0) {
-            bin *b = &a->bins[k];
-            b->count++;
-            b->sent_fail += outcome == 0;
-            b->sent_unknown += outcome < 0;
-            if (x->latency_ns != PR_UNKNOWN)
-                pr_vals_add(&b->lat, x->latency_ns);
-            if (x->connect_ns != PR_UNKNOWN) {
-                b->connect_sum += x->connect_ns;
-                b->connect_n++;
-            }
-            if (x->ttfb_ns != PR_UNKNOWN) {
-                b->ttfb_sum += x->ttfb_ns;
-                b->ttfb_n++;
-            }
-            if (x->threads >= 0) {
-                a->has_threads = 1;
-                if (x->threads > b->threads)
-                    b->threads = x->threads;
-            }
-            add_response(a, x, outcome);
-        }
-    }
-    return 0;
 }
 
 /* A 1-2-5 interval giving at most ~max_points points over span. */
@@ -394,13 +155,12 @@ static void pkey(double p, char *buf, size_t n)
 
 /* {"min":…, "mean":…, "stdev":…, "max":…, "p50":…} in ns and the same keys in human form
  * (values measured with a clock of res ns). */
-static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_opts *o,
+static void put_dist(json_t *obj, const char *name, const pr_dres *v, const pr_report_opts *o,
                      int64_t res)
 {
-    if (pr_vals_count(v) == 0)
+    if (v->d.count == 0)
         return;
-    pr_dist d;
-    pr_vals_dist(v, &d);
+    pr_dist d = v->d;
     json_t *raw = json_object(), *hum = json_object(), *list = json_array();
     char h[32], key[64];
     set_int(raw, "min", d.min);
@@ -412,7 +172,7 @@ static void put_dist(json_t *obj, const char *name, pr_vals *v, const pr_report_
     set_str(hum, "stdev", pr_human_duration_res((int64_t)llround(d.stdev), res, h));
     set_str(hum, "max", pr_human_duration_res(d.max, res, h));
     for (size_t i = 0; i < o->npercentiles; i++) {
-        int64_t q = pr_vals_percentile(v, o->percentiles[i]);
+        int64_t q = v->q[i];
         pkey(o->percentiles[i], key, sizeof key);
         set_int(raw, key, q);
         set_str(hum, key, pr_human_duration_res(q, res, h));
@@ -442,22 +202,9 @@ static char *span_human(int64_t ns, int64_t res, char *h)
     return pr_human_duration_res(ns != PR_UNKNOWN && ns < res && ns > -res ? 0 : ns, res, h);
 }
 
-/* One entry of a status code list: {code, count, ratio, pct, class}. */
-static json_t *status_entry(int code, int64_t count, double ratio)
-{
-    char h[32], cls[8];
-    json_t *e = json_object();
-    set_int(e, "code", code);
-    set_int(e, "count", count);
-    set_real(e, "ratio", ratio);
-    set_str(e, "pct", pr_human_percent(ratio, h));
-    snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
-    set_str(e, "class", cls);
-    return e;
-}
-
 /* Statistics of a series: counts, ratios, rates, distributions, bytes. */
-static json_t *series_json(pr_series *s, const pr_report_opts *o, clock_res res)
+static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_report_opts *o,
+                           clock_res res)
 {
     json_t *j = json_object();
     char h[32];
@@ -507,18 +254,12 @@ static json_t *series_json(pr_series *s, const pr_report_opts *o, clock_res res)
     int64_t span = r.duration_ns != PR_UNKNOWN ? r.duration_ns + r.wait_ns : 0;
     if (s->bytes_in_known && span > 0)
         set_real(j, "bytes_in_per_s", (double)s->bytes_in / ((double)span / 1e9));
-    /* mean latency is needed for Little's law before put_dist sorts (sorting keeps the sum) */
-    put_dist(j, "latency", &s->latency, o, res.lat_ns);
-    double mean_s = NAN;
-    if (pr_vals_count(&s->latency)) {
-        pr_dist d;
-        pr_vals_dist(&s->latency, &d);
-        mean_s = d.mean / 1e9;
-    }
-    put_dist(j, "connect", &s->connect, o, res.lat_ns);
-    put_dist(j, "ttfb", &s->ttfb, o, res.lat_ns);
-    put_dist(j, "receive", &s->receive, o, res.lat_ns);
-    put_dist(j, "lateness", &s->lateness, o, res.lat_ns);
+    put_dist(j, "latency", &dur[PR_D_LATENCY], o, res.lat_ns);
+    double mean_s = dur[PR_D_LATENCY].d.count ? dur[PR_D_LATENCY].d.mean / 1e9 : NAN;
+    put_dist(j, "connect", &dur[PR_D_CONNECT], o, res.lat_ns);
+    put_dist(j, "ttfb", &dur[PR_D_TTFB], o, res.lat_ns);
+    put_dist(j, "receive", &dur[PR_D_RECEIVE], o, res.lat_ns);
+    put_dist(j, "lateness", &dur[PR_D_LATENESS], o, res.lat_ns);
     if (isfinite(mean_s) && isfinite(r.throughput_per_s)) {
         double conc = r.rate_per_s * mean_s;
         set_real(j, "concurrency_estimate", conc);
@@ -567,17 +308,19 @@ static json_t *run_meta_json(const pr_run *run)
 }
 
 typedef struct label_ref {
-    uint32_t id;
-    pr_series *s;
+    uint32_t row;
+    const pr_row *r;
 } label_ref;
 
 static int cmp_label(const void *x, const void *y)
 {
     const label_ref *a = x, *b = y;
-    /* most requests first, then by name for a stable order */
-    if (a->s->count != b->s->count)
-        return a->s->count > b->s->count ? -1 : 1;
-    return (a->id > b->id) - (a->id < b->id);
+    /* "other" last, then most requests first, then by name for a stable order */
+    if (a->r->other != b->r->other)
+        return a->r->other ? 1 : -1;
+    if (a->r->s.count != b->r->s.count)
+        return a->r->s.count > b->r->s.count ? -1 : 1;
+    return (a->r->key > b->r->key) - (a->r->key < b->r->key);
 }
 
 typedef struct err_ref {
@@ -607,22 +350,31 @@ static void mark_first_last(json_t *arr)
 static json_t *labels_json(acc *a)
 {
     size_t n = 0;
-    label_ref *refs = pr_xmalloc((a->labels_cap + 1) * sizeof *refs);
-    for (size_t i = 0; i < a->labels_cap; i++)
-        if (a->labels[i].count)
-            refs[n++] = (label_ref){(uint32_t)i, &a->labels[i]};
+    label_ref *refs = pr_xmalloc((a->nrows + 1) * sizeof *refs);
+    for (size_t i = 0; i < a->nrows; i++)
+        if (a->rows[i].s.count)
+            refs[n++] = (label_ref){(uint32_t)i, &a->rows[i]};
     qsort(refs, n, sizeof *refs, cmp_label);
     json_t *arr = json_array();
+    char other[64];
     for (size_t i = 0; i < n; i++) {
-        json_t *j = series_json(refs[i].s, a->o, a->res);
-        const char *name = pr_strtab_get(a->names, refs[i].id);
-        set_str(j, "label", refs[i].id ? name : "(none)");
-        if (refs[i].id < a->tx_cap && a->tx[refs[i].id])
+        const pr_row *r = refs[i].r;
+        json_t *j = series_json(&r->s, r->d, a->o, a->res);
+        if (r->other) { /* every key past the top rows */
+            snprintf(other, sizeof other, "other (%lld label%s)", (long long)r->keys,
+                     r->keys == 1 ? "" : "s");
+            set_str(j, "label", other);
+            json_object_set_new(j, "other", json_true());
+            set_int(j, "labels", r->keys);
+        } else {
+            set_str(j, "label", r->key ? pr_strtab_get(a->names, r->key) : "(none)");
+        }
+        if (r->tx)
             json_object_set_new(j, "transaction", json_true());
         size_t used = a->nbins; /* the run's series ends at its last interval with requests */
         while (used > 1 && a->bins[used - 1].count == 0)
             used--;
-        pr_label_extras_json(&a->lx, refs[i].id, j, a->names, a->interval, used);
+        pr_label_extras_json(&a->lx, refs[i].row, j, a->names, a->interval, used);
         json_array_append_new(arr, j);
     }
     free(refs);
@@ -671,6 +423,20 @@ static json_t *errors_json(acc *a, json_t **groups_out)
     return arr;
 }
 
+/* One entry of a status code list: {code, count, ratio, pct, class}. */
+static json_t *status_entry(int code, int64_t count, double ratio)
+{
+    char h[32], cls[8];
+    json_t *e = json_object();
+    set_int(e, "code", code);
+    set_int(e, "count", count);
+    set_real(e, "ratio", ratio);
+    set_str(e, "pct", pr_human_percent(ratio, h));
+    snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
+    set_str(e, "class", cls);
+    return e;
+}
+
 static json_t *status_json(acc *a)
 {
     json_t *arr = json_array();
@@ -695,7 +461,7 @@ static json_t *timeseries_json(acc *a)
     set_str(ts, "responses_by", "completion");
     set_str(ts, "latency_by", "send");
     for (size_t i = 0; i < a->nbins; i++) {
-        bin *b = &a->bins[i];
+        pr_bin *b = &a->bins[i];
         json_t *p = json_object();
         set_int(p, "t_ns", (int64_t)i * a->interval);
         set_int(p, "requests", b->count);
@@ -714,12 +480,11 @@ static json_t *timeseries_json(acc *a)
         }
         set_real(p, "rate_per_s", (double)b->count / ((double)a->interval / 1e9));
         set_int(p, "bytes_in", b->bytes_in);
-        if (pr_vals_count(&b->lat)) {
-            pr_vals_finish(&b->lat);
-            set_int(p, "p50_ns", pr_vals_percentile(&b->lat, 50));
-            set_int(p, "p90_ns", pr_vals_percentile(&b->lat, 90));
-            set_int(p, "p99_ns", pr_vals_percentile(&b->lat, 99));
-            set_int(p, "max_ns", pr_vals_percentile(&b->lat, 100));
+        if (b->lat_n) {
+            set_int(p, "p50_ns", b->lat_q[0]);
+            set_int(p, "p90_ns", b->lat_q[1]);
+            set_int(p, "p99_ns", b->lat_q[2]);
+            set_int(p, "max_ns", b->lat_q[3]);
         }
         if (a->has_threads && b->count)
             set_int(p, "threads", b->threads);
@@ -728,7 +493,7 @@ static json_t *timeseries_json(acc *a)
         if (b->ttfb_n)
             set_int(p, "ttfb_mean_ns", b->ttfb_sum / b->ttfb_n);
         json_t *codes = json_object();
-        for (int c = 0; c <= BIN_CODES && c <= a->ncodes; c++) {
+        for (int c = 0; c <= PR_BIN_CODES && c <= a->ncodes; c++) {
             if (!b->codes[c])
                 continue;
             char k[16];
@@ -745,26 +510,20 @@ static json_t *timeseries_json(acc *a)
     return ts;
 }
 
-/* Histogram on 1-2-5 bucket bounds and the percentile spectrum, from sorted latencies. */
-static void distribution_json(json_t *run, pr_vals *lat, int64_t res)
+/* Histogram on 1-2-5 bucket bounds and the percentile spectrum of the run's latencies. */
+static void distribution_json(json_t *run, const acc *a, int64_t res)
 {
-    size_t n = pr_vals_count(lat);
+    size_t n = (size_t)a->total_d[PR_D_LATENCY].d.count;
     if (n == 0)
         return;
-    pr_vals_finish(lat);
     json_t *hist = json_array();
-    int64_t first = pr_vals_percentile(lat, 0);
-    int64_t lo = 1000; /* 1 µs */
-    while (lo * 10 <= first && lo < INT64_MAX / 10)
-        lo *= 10;
-    static const int mult[] = {1, 2, 5};
     size_t i = 0;
-    int64_t base = lo;
-    for (int step = 0; i < n && step < 60; step++) {
-        int64_t hi = base * (step % 3 == 2 ? 10 : mult[(step + 1) % 3]) / mult[step % 3];
+    int64_t base = a->hist_lo;
+    for (int step = 0; i < n && step < a->nhist; step++) {
+        int64_t hi = a->hist_bound[step];
         int64_t from = base;
         size_t start = i;
-        i = pr_vals_count_below(lat, hi);
+        i = a->hist_below[step];
         if (i < start)
             i = start;
         json_t *b = json_object();
@@ -780,37 +539,17 @@ static void distribution_json(json_t *run, pr_vals *lat, int64_t res)
     }
     mark_first_last(hist);
     json_object_set_new(run, "histogram", hist);
-    /* percentiles evenly spaced on the 1/(1-p) log scale: 0, 20.6, 36.9 … 90, … 99, … 99.999 */
     json_t *spec = json_array();
     char h[32];
-    for (int k = 0; k <= 51; k++) {
-        double pct = k == 51 ? 100 : 100.0 * (1.0 - pow(10.0, -k / 10.0));
-        if (k % 10 == 0 && k)
-            pct = 100.0 - pow(10.0, 2 - k / 10); /* exact 90, 99, 99.9 … */
+    for (int k = 0; k < PR_SPECTRUM_POINTS; k++) {
         json_t *e = json_object();
-        set_real(e, "percentile", pct);
-        int64_t q = pr_vals_percentile(lat, pct);
+        set_real(e, "percentile", pr_report_spectrum_pct(k));
+        int64_t q = a->spectrum[k];
         set_int(e, "latency_ns", q);
         set_str(e, "latency", pr_human_duration_res(q, res, h));
         json_array_append_new(spec, e);
     }
     json_object_set_new(run, "spectrum", spec);
-}
-
-static void acc_dispose(acc *a)
-{
-    pr_series_dispose(&a->total);
-    for (size_t i = 0; i < a->labels_cap; i++)
-        pr_series_dispose(&a->labels[i]);
-    free(a->labels);
-    free(a->tx);
-    free(a->errors);
-    free(a->map);
-    for (size_t i = 0; i < a->nbins; i++)
-        pr_vals_dispose(&a->bins[i].lat);
-    free(a->bins);
-    pr_label_extras_dispose(&a->lx);
-    pr_strtab_free(a->names);
 }
 
 typedef struct pkey_ref {
@@ -1020,6 +759,64 @@ static void samples_load(json_t *j, const acc *a, const pr_run *run, int merged)
     free(sends);
 }
 
+int pr_report_bounded(const pr_report_opts *o, int64_t n, char *why, size_t whysize)
+{
+    why[0] = 0;
+    if (o->exact_limit > 0)
+        return n > o->exact_limit;
+    if (o->exact_limit == 0)
+        return 0;
+    int64_t avail = pr_sysmem_available();
+    int64_t limit = pr_report_exact_limit_auto(avail);
+    if (n <= limit)
+        return 0;
+    char h1[32], h2[32];
+    snprintf(why, whysize, "%lld samples need about %s in exact mode, more than half of the %s "
+             "this process may use (--exact-limit N to choose)", (long long)n,
+             pr_human_bytes((double)n * PR_EXACT_BYTES_PER_SAMPLE, h1),
+             pr_human_bytes((double)avail, h2));
+    return 1;
+}
+
+int64_t pr_report_exact_limit_auto(int64_t avail_bytes)
+{
+    return avail_bytes / 2 / PR_EXACT_BYTES_PER_SAMPLE;
+}
+
+/* How the rows were grouped (pattern, top rows and "other"), in the model and for the text. */
+static void labels_grouping_json(json_t *j, const acc *a)
+{
+    int64_t shown = 0, other = 0;
+    for (size_t r = 0; r < a->nrows; r++) {
+        if (a->rows[r].other)
+            other = a->rows[r].keys;
+        else if (a->rows[r].s.count)
+            shown++;
+    }
+    if (!a->patterned && !other)
+        return;
+    json_t *g = json_object();
+    pr_buf t = PR_BUF_INIT;
+    set_int(g, "distinct", a->distinct_keys);
+    if (a->patterned) {
+        set_str(g, "pattern", "url");
+        set_int(g, "pattern_threshold", PR_PATTERN_MIN);
+        pr_buf_printf(&t, "%lld distinct values grouped by URL pattern (numbers, UUIDs and hex "
+                      "ids in paths and query values shown as {id})", (long long)a->distinct_keys);
+        if (a->o->patterns == 0 && a->o->nby <= 1 && (a->o->nby == 0 || a->o->by[0] == PR_BY_LABEL ||
+                                                      a->o->by[0] == PR_BY_URL))
+            pr_buf_printf(&t, ", as there are more than %d", PR_PATTERN_MIN);
+    }
+    set_int(g, "shown", shown);
+    set_int(g, "other", other);
+    if (other)
+        pr_buf_printf(&t, "%sthe top %lld by requests, then one row for the other %lld",
+                      t.len ? "; " : "", (long long)shown, (long long)other);
+    set_str(g, "text", t.p);
+    pr_buf_dispose(&t);
+    json_object_set_new(j, "labels_grouping", g);
+}
+
 /* Loads every run once into runs[0..n) (the caller frees them, also on failure). */
 static int load_runs(pr_store *st, const int64_t *ids, size_t n, pr_run **runs, pr_error *err)
 {
@@ -1046,22 +843,21 @@ static void runs_bounds(pr_run *const *runs, size_t n, int64_t *t0, int64_t *t1)
     }
 }
 
-/* The time-series bins of the window [lo, hi] of runs that end at t1. */
-static void set_bins(acc *a, pr_run *const *runs, size_t n, int64_t lo, int64_t hi, int64_t t1)
+/* The time-series bins of the window [lo, hi] of runs that end at t1 and hold total
+ * samples. */
+static void set_bins(acc *a, const pr_run *first, int64_t total, int64_t lo, int64_t hi,
+                     int64_t t1)
 {
     const pr_report_opts *o = a->o;
     a->t0 = lo;
     /* a few hundred points, but enough samples per point for percentiles to mean something
      * (about 20 on average) */
-    int64_t total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += runs[i]->samples;
     int points = total / 20 < 300 ? (int)(total / 20) : 300;
     if (points < 10)
         points = 10;
     a->interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, points);
     /* never finer than the timestamps themselves (ab -g: whole seconds) */
-    json_int_t res = json_integer_value(json_object_get(runs[0]->meta, "time_resolution_ns"));
+    json_int_t res = json_integer_value(json_object_get(first->meta, "time_resolution_ns"));
     if (o->interval_ns <= 0 && res > a->interval)
         a->interval = (int64_t)res;
     if ((hi - lo) / a->interval + 1 > 100000)
@@ -1075,22 +871,20 @@ static void set_bins(acc *a, pr_run *const *runs, size_t n, int64_t lo, int64_t 
         pr_vals_init(&a->bins[k].lat, a->bounded);
 }
 
-/* The accumulator of the runs' samples: mode, clock, window, bins. */
+/* The accumulator of the runs' samples (analysis/report_acc.h): mode, clock, window, bins. */
 static void acc_init(acc *a, pr_run *const *runs, size_t n, const pr_report_opts *o, int64_t t0,
                      int64_t t1)
 {
     memset(a, 0, sizeof *a);
     a->o = o;
-    a->names = pr_strtab_new();
-    /* bounded mode when the runs hold more samples than exact mode may keep in memory */
     int64_t total_samples = 0;
-    for (size_t i = 0; i < n; i++)
-        total_samples += runs[i]->samples;
-    a->bounded = o->exact_limit > 0 && total_samples > o->exact_limit;
-    pr_series_init_mode(&a->total, a->bounded);
     a->res = (clock_res){1, 1};
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        total_samples += runs[i]->samples;
         clock_widen(&a->res, runs[i]);
+    }
+    /* bounded mode when the runs hold more samples than exact mode may keep in memory */
+    a->bounded = pr_report_bounded(o, total_samples, a->bounded_why, sizeof a->bounded_why);
     a->from = INT64_MIN;
     a->to = INT64_MAX;
     if (t0 != PR_UNKNOWN) {
@@ -1101,31 +895,8 @@ static void acc_init(acc *a, pr_run *const *runs, size_t n, const pr_report_opts
         int64_t lo = a->from > t0 ? a->from : t0;
         int64_t hi = a->to < t1 ? a->to : t1;
         if (o->timeseries && hi > lo)
-            set_bins(a, runs, n, lo, hi, t1);
+            set_bins(a, runs[0], total_samples, lo, hi, t1);
     }
-    pr_label_extras_init(&a->lx, o->label_timeseries ? a->nbins : 0, a->bounded, o->apdex_t_ns,
-                         o->apdex_f_ns);
-}
-
-/* Every run's samples into a. */
-static int scan_runs(pr_store *st, acc *a, pr_run *const *runs, const int64_t *ids, size_t n,
-                     pr_error *err)
-{
-    const pr_report_opts *o = a->o;
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        a->run = runs[i];
-        for (size_t d = 0; d < o->nby; d++) {
-            const char *v = o->by[d] == PR_BY_TAG ? pr_run_tag_get(runs[i], o->by_tag[d]) : NULL;
-            a->tag_ids[d] = v ? pr_strtab_intern_cstr(a->names, v) : 0;
-        }
-        if (a->map)
-            memset(a->map, 0, a->map_cap * sizeof *a->map);
-        if (!a->bounded)
-            pr_vec_reserve(&a->total.latency.v, a->total.latency.v.n + (size_t)runs[i]->samples);
-        rc = pr_store_scan(st, ids[i], scan_cb, a, err);
-    }
-    return rc;
 }
 
 /* "by": the breakdown's dimensions as named ("label" by default). */
@@ -1149,7 +920,9 @@ static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, i
 {
     const pr_report_opts *o = a->o;
     samples_load(j, a, first, nids > 1);
-    json_t *stats = series_json(&a->total, o, a->res);
+    json_t *stats = series_json(&a->total, a->total_d, o, a->res);
+    if (a->bounded_why[0])
+        set_str(stats, "bounded_reason", a->bounded_why);
     int64_t known = a->total.unknown < a->total.count ? a->total.count : 0;
     json_object_set_new(stats, "apdex", pr_apdex_json(a->apdex_s, a->apdex_t, known,
                                                       o->apdex_t_ns, o->apdex_f_ns));
@@ -1168,7 +941,7 @@ static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, i
     }
     if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
         json_object_set(j, "tool_summary", first->summary);
-    json_object_set_new(j, "labels", labels_json(a));
+    json_object_set_new(j, "labels", o->rows ? labels_json(a) : json_array());
     set_by(j, o);
     json_object_set_new(j, "status_codes", status_json(a));
     json_t *groups, *errors = errors_json(a, &groups);
@@ -1181,7 +954,8 @@ static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, i
     if (a->nbins)
         json_object_set_new(j, "timeseries", timeseries_json(a));
     if (o->histogram)
-        distribution_json(j, &a->total.latency, a->res.lat_ns); /* sorted by series_json */
+        distribution_json(j, a, a->res.lat_ns);
+    labels_grouping_json(j, a);
 }
 
 /* The model of a summary-only run: the numbers its tool printed. */
@@ -1219,10 +993,10 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         runs_bounds(runs, nids, &t0, &t1);
         acc a;
         acc_init(&a, runs, nids, o, t0, t1);
-        rc = scan_runs(st, &a, runs, ids, nids, err);
+        rc = pr_acc_scan(&a, st, ids, runs, nids, err); /* bins, rows, the sorted latencies */
         if (rc == 0)
             samples_model(j, &a, runs[0], nids, t0, t1);
-        acc_dispose(&a);
+        pr_acc_dispose(&a);
     }
     for (size_t i = 0; i < nids; i++)
         pr_run_free(runs[i]);

@@ -12,6 +12,20 @@
 #define PR_REPORT_SCHEMA_VERSION 1
 #define PR_MAX_PERCENTILES 16
 
+/* A report's latencies handed to the caller (pr_report_opts.keep; exact mode only): every
+ * latency of the selection once, sorted, each with its row of the labels list, and the rows'
+ * labels ("(no label)" for a sample without one). Free with pr_report_latencies_dispose. */
+typedef struct pr_report_latencies {
+    int64_t *v;
+    uint16_t *r16;  /* rows, 16 bits (NULL when r32) */
+    uint32_t *r32;
+    size_t n;
+    char **row_names;
+    size_t nrows;
+    int kept;       /* 0: bounded mode or a summary-only run, nothing kept */
+} pr_report_latencies;
+void pr_report_latencies_dispose(pr_report_latencies *l);
+
 typedef struct pr_report_opts {
     double percentiles[PR_MAX_PERCENTILES]; /* default 50, 90, 95, 99, 99.9 */
     size_t npercentiles;
@@ -29,16 +43,39 @@ typedef struct pr_report_opts {
     size_t nby;
     /* Runs with more samples than this are analysed in bounded mode: durations go into
      * log-linear histograms (percentiles within 0.1%, memory independent of the run's size)
-     * and `mode` says "histogram". Default 500 million; --exact-limit changes it. */
+     * and `mode` says "histogram". -1 (the default): as many as half the memory this process
+     * may still use holds at PR_EXACT_BYTES_PER_SAMPLE (pr_report_exact_limit_auto), and
+     * stats.bounded_reason says why when it switches; 0: always exact; --exact-limit N. */
     int64_t exact_limit;
+    /* Rows of the labels list: the top this many keys by requests, then one "other" row
+     * (default 100; 0: every key). */
+    int64_t top;
+    /* Group label and URL values by pattern (ids in paths as {id}): 1 always, 0 past
+     * PR_PATTERN_MIN distinct values (default), -1 never. */
+    int patterns;
     int findings;         /* run the findings engine (default 1); needs timeseries and histogram */
+    int durations;        /* latency and the other durations (default 1; 0: counts only, for
+                           * charts that draw none) */
+    int rows;             /* the labels list (default 1; 0: none, for charts without it) */
+    pr_report_latencies *keep; /* when set (one run or merged runs): the sorted latencies */
     int label_timeseries; /* a time series per label too (default 0; render's dashboards) */
 } pr_report_opts;
 
 enum pr_by { PR_BY_LABEL = 0, PR_BY_URL, PR_BY_METHOD, PR_BY_STATUS, PR_BY_ERROR, PR_BY_THREAD,
-             PR_BY_TAG };
+             PR_BY_TAG, PR_BY_URL_PATTERN, PR_BY_LABEL_PATTERN };
 
-/* Parses "label", "url,status", "tag:host" into o->by. Returns 0 or -1. */
+/* Exact mode keeps each latency once with its 16-bit cell (row and interval): 10 bytes per
+ * sample (12 when the cells need 32 bits); the other durations reuse the same arrays. */
+#define PR_EXACT_BYTES_PER_SAMPLE 10
+
+/* The default exact limit for avail_bytes of memory (model/sysmem.h). */
+int64_t pr_report_exact_limit_auto(int64_t avail_bytes);
+/* 1 when a selection of n samples is analysed in bounded mode: more than o->exact_limit, or,
+ * without one (-1), more than half the memory this process may still take holds at
+ * PR_EXACT_BYTES_PER_SAMPLE; then why (when it is not an explicit limit) says so. */
+int pr_report_bounded(const pr_report_opts *o, int64_t n, char *why, size_t whysize);
+
+/* Parses "label", "url,status", "tag:host", "url-pattern" into o->by. Returns 0 or -1. */
 int pr_report_parse_by(pr_report_opts *o, const char *list);
 
 void pr_report_opts_init(pr_report_opts *o);

@@ -9,7 +9,10 @@
 
 typedef struct lbin {
     int64_t count, ok, fail;
-    pr_vals lat;
+    int64_t lat_n;       /* latencies: how many, their sum, p50, p90, p99 and max */
+    long double lat_sum;
+    int64_t lat_q[4];    /* exact mode: set by the report's pass over the sorted latencies */
+    pr_vals lat;         /* bounded mode */
 } lbin;
 
 typedef struct err_count {
@@ -87,8 +90,21 @@ void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, 
     b->count++;
     b->ok += outcome == 1;
     b->fail += outcome == 0;
-    if (x->latency_ns != PR_UNKNOWN)
-        pr_vals_add(&b->lat, x->latency_ns);
+    if (x->latency_ns != PR_UNKNOWN) {
+        b->lat_n++;
+        b->lat_sum += x->latency_ns;
+        if (lx->bounded)
+            pr_vals_add(&b->lat, x->latency_ns);
+    }
+}
+
+int64_t *pr_label_extras_bin_q(pr_label_extras *lx, uint32_t lid, size_t bin, int64_t *lat_n)
+{
+    if (lid >= lx->cap || !lx->v[lid].bins || bin >= lx->nbins)
+        return NULL;
+    lbin *b = &lx->v[lid].bins[bin];
+    *lat_n = b->lat_n;
+    return b->lat_q;
 }
 
 static int cmp_err(const void *x, const void *y)
@@ -109,7 +125,8 @@ static void put_real(json_t *o, const char *k, double v)
     json_object_set_new(o, k, isfinite(v) ? json_real(v) : json_null());
 }
 
-static json_t *bins_json(pr_label_extra *e, int64_t interval_ns, size_t npoints)
+static json_t *bins_json(const pr_label_extras *lx, pr_label_extra *e, int64_t interval_ns,
+                         size_t npoints)
 {
     json_t *pts = json_array();
     double secs = (double)interval_ns / 1e9;
@@ -128,7 +145,7 @@ static json_t *bins_json(pr_label_extra *e, int64_t interval_ns, size_t npoints)
             json_object_set_new(p, "throughput_per_s", json_null());
         }
         put_real(p, "rate_per_s", (double)b->count / secs);
-        if (pr_vals_count(&b->lat)) {
+        if (b->lat_n && lx->bounded) {
             pr_dist d;
             pr_vals_dist(&b->lat, &d);
             put_int(p, "mean_ns", (int64_t)llround(d.mean));
@@ -136,6 +153,12 @@ static json_t *bins_json(pr_label_extra *e, int64_t interval_ns, size_t npoints)
             put_int(p, "p90_ns", pr_vals_percentile(&b->lat, 90));
             put_int(p, "p99_ns", pr_vals_percentile(&b->lat, 99));
             put_int(p, "max_ns", d.max);
+        } else if (b->lat_n) { /* the sum of integers is exact: the mean as pr_dist_compute's */
+            put_int(p, "mean_ns", (int64_t)llround((double)(b->lat_sum / (long double)b->lat_n)));
+            put_int(p, "p50_ns", b->lat_q[0]);
+            put_int(p, "p90_ns", b->lat_q[1]);
+            put_int(p, "p99_ns", b->lat_q[2]);
+            put_int(p, "max_ns", b->lat_q[3]);
         }
         json_array_append_new(pts, p);
     }
@@ -173,7 +196,7 @@ void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, cons
     if (e->bins) {
         json_t *ts = json_object();
         put_int(ts, "interval_ns", interval_ns);
-        json_object_set_new(ts, "points", bins_json(e, interval_ns,
+        json_object_set_new(ts, "points", bins_json(lx, e, interval_ns,
                                                          npoints < lx->nbins ? npoints : lx->nbins));
         json_object_set_new(label, "timeseries", ts);
     }

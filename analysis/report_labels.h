@@ -22,7 +22,8 @@ typedef struct pr_label_extras {
     size_t cap;
     size_t nbins;      /* 0: no time series */
     size_t with_ts;    /* labels holding bins so far */
-    int bounded;       /* latency sets in histogram mode (analysis/vals.h) */
+    int bounded;       /* latency histograms per interval (analysis/vals.h); else exact
+                        * order statistics filled by pr_label_extras_bin_q's caller */
     int64_t apdex_t_ns, apdex_f_ns;
 } pr_label_extras;
 
@@ -33,6 +34,10 @@ void pr_label_extras_init(pr_label_extras *lx, size_t nbins, int bounded, int64_
  * (0 = none); bin: its time-series interval, or -1. */
 void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, int outcome,
                          uint32_t error_id, long bin);
+/* Exact mode: the label's interval `bin` as {p50, p90, p99, max} for the report's pass over
+ * the sorted latencies to fill, its latency count in *lat_n; NULL when the label has no time
+ * series. */
+int64_t *pr_label_extras_bin_q(pr_label_extras *lx, uint32_t lid, size_t bin, int64_t *lat_n);
 /* Adds "apdex", "top_errors", "error_messages", "errors_untracked" and (with bins) the first
  * npoints intervals as "timeseries" to the label's JSON object; names resolves error ids. */
 void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, const pr_strtab *names,

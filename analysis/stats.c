@@ -69,12 +69,12 @@ void pr_sort_i64(int64_t *v, size_t n)
     free(count);
 }
 
-int64_t pr_percentile_sorted(const int64_t *sorted, size_t n, double p)
+size_t pr_percentile_rank(size_t n, double p)
 {
     if (p <= 0)
-        return sorted[0];
+        return 1;
     if (p >= 100)
-        return sorted[n - 1];
+        return n;
     /* rank = ceil(p/100 * n), computed so that e.g. 99.9% of 1000 is exactly 999 */
     long double r = (long double)p * (long double)n / 100.0L;
     size_t rank = (size_t)ceill(r - 1e-9L);
@@ -82,7 +82,12 @@ int64_t pr_percentile_sorted(const int64_t *sorted, size_t n, double p)
         rank = 1;
     if (rank > n)
         rank = n;
-    return sorted[rank - 1];
+    return rank;
+}
+
+int64_t pr_percentile_sorted(const int64_t *sorted, size_t n, double p)
+{
+    return sorted[pr_percentile_rank(n, p) - 1];
 }
 
 void pr_dist_compute(pr_vec *v, pr_dist *out)
@@ -129,17 +134,7 @@ void pr_series_init(pr_series *s)
 
 void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
 {
-    s->count++;
-    s->successes += outcome == 1;
-    s->unknown += outcome < 0;
-    if (x->bytes_in != PR_UNKNOWN) {
-        s->bytes_in += x->bytes_in;
-        s->bytes_in_known++;
-    }
-    if (x->bytes_out != PR_UNKNOWN) {
-        s->bytes_out += x->bytes_out;
-        s->bytes_out_known++;
-    }
+    pr_series_count(s, x, outcome);
     if (x->latency_ns != PR_UNKNOWN)
         pr_vals_add(&s->latency, x->latency_ns);
     if (x->connect_ns != PR_UNKNOWN)
@@ -150,15 +145,6 @@ void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
         pr_vals_add(&s->ttfb, x->ttfb_ns);
         if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
             pr_vals_add(&s->receive, x->latency_ns - x->ttfb_ns);
-    }
-    if (x->start_ns != PR_UNKNOWN) {
-        if (s->first_start == PR_UNKNOWN || x->start_ns < s->first_start)
-            s->first_start = x->start_ns;
-        if (s->last_start == PR_UNKNOWN || x->start_ns > s->last_start)
-            s->last_start = x->start_ns;
-        int64_t e = x->start_ns + (x->latency_ns != PR_UNKNOWN ? x->latency_ns : 0);
-        if (s->max_end == PR_UNKNOWN || e > s->max_end)
-            s->max_end = e;
     }
 }
 

@@ -28,6 +28,32 @@ void pr_series_init(pr_series *s);
 void pr_series_init_mode(pr_series *s, int bounded);
 /* outcome: 1 success, 0 failure, -1 unknown (pr_sample_outcome). */
 void pr_series_add(pr_series *s, const pr_sample *x, int outcome);
+/* The counters of pr_series_add (counts, bytes, times) without the durations, which the
+ * caller keeps elsewhere (analysis/report_acc.c keeps them in one sorted array). Inline: the
+ * report's scan calls it twice per sample. */
+static inline void pr_series_count(pr_series *s, const pr_sample *x, int outcome)
+{
+    s->count++;
+    s->successes += outcome == 1;
+    s->unknown += outcome < 0;
+    if (x->bytes_in != PR_UNKNOWN) {
+        s->bytes_in += x->bytes_in;
+        s->bytes_in_known++;
+    }
+    if (x->bytes_out != PR_UNKNOWN) {
+        s->bytes_out += x->bytes_out;
+        s->bytes_out_known++;
+    }
+    if (x->start_ns != PR_UNKNOWN) {
+        if (s->first_start == PR_UNKNOWN || x->start_ns < s->first_start)
+            s->first_start = x->start_ns;
+        if (s->last_start == PR_UNKNOWN || x->start_ns > s->last_start)
+            s->last_start = x->start_ns;
+        int64_t e = x->start_ns + (x->latency_ns != PR_UNKNOWN ? x->latency_ns : 0);
+        if (s->max_end == PR_UNKNOWN || e > s->max_end)
+            s->max_end = e;
+    }
+}
 /* From now on keeps durations in histograms, the values so far included (vals.h): for a
  * series that outgrows the memory exact mode may take. */
 void pr_series_make_bounded(pr_series *s);

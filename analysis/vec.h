@@ -11,6 +11,9 @@ void pr_sort_i64(int64_t *v, size_t n);
 /* Nearest-rank percentile of sorted values: the smallest value such that at least p% of the
  * values are <= it; p in [0,100]; p = 0 gives the minimum. n must be > 0. */
 int64_t pr_percentile_sorted(const int64_t *sorted, size_t n, double p);
+/* The 1-based rank pr_percentile_sorted reads: 1 for p <= 0, n for p >= 100, else
+ * ceil(p/100 * n) within [1, n]. n must be > 0. */
+size_t pr_percentile_rank(size_t n, double p);
 
 /* A growable array of int64 values. */
 typedef struct pr_vec {

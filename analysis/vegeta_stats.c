@@ -1,5 +1,7 @@
 /* Vegeta's report metrics (its definitions, exact percentiles) and its text/JSON layouts. */
 #include "analysis/vegeta_stats.h"
+#include "analysis/rsort.h"
+#include "analysis/vals.h"
 #include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
@@ -17,12 +19,6 @@ static inline int64_t wrap_add(int64_t a, int64_t b)
 static inline int64_t wrap_sub(int64_t a, int64_t b)
 {
     return (int64_t)((uint64_t)a - (uint64_t)b);
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 int64_t pr_vegeta_percentile(const int64_t *sorted, size_t n, double q)
@@ -68,32 +64,61 @@ static int cmp_err_first(const void *a, const void *b)
     return (x->first_i > y->first_i) - (x->first_i < y->first_i);
 }
 
-void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
-                             const pr_run *run)
+struct pr_vegeta_stats_acc {
+    pr_vegeta_stats out;
+    const pr_run *run;
+    uint64_t *codes;    /* per status code */
+    uint32_t nstr;
+    err_first *errs;    /* per string id of the run */
+    int have_min;
+    size_t seen;        /* samples so far: the error set's tie-break */
+    int64_t *lat;       /* exact mode: every latency */
+    size_t nlat, cap;
+    pr_vals hist;       /* bounded mode */
+};
+
+pr_vegeta_stats_acc *pr_vegeta_stats_new(const pr_run *run, size_t expected, int bounded)
 {
-    memset(out, 0, sizeof *out);
+    pr_vegeta_stats_acc *a = pr_xcalloc(1, sizeof *a);
+    pr_vegeta_stats *out = &a->out;
     out->earliest_ns = out->latest_ns = out->end_ns = PR_UNKNOWN;
     json_t *tz = run && run->meta ? json_object_get(run->meta, "tz_offset_min") : NULL;
     out->tz_offset_min = json_is_integer(tz) ? (int)json_integer_value(tz) : 0;
-    out->requests = n;
-    uint64_t *codes = pr_xcalloc(65536, sizeof *codes);
-    uint32_t nstr = run ? pr_strtab_count(run->strings) : 1;
-    err_first *errs = pr_xcalloc(nstr ? nstr : 1, sizeof *errs);
-    int64_t *lat = pr_xmalloc((n ? n : 1) * sizeof *lat);
-    int have_min = 0;
-    for (size_t i = 0; i < n; i++) {
+    out->bounded = bounded;
+    a->run = run;
+    a->codes = pr_xcalloc(65536, sizeof *a->codes);
+    a->nstr = run ? pr_strtab_count(run->strings) : 1;
+    a->errs = pr_xcalloc(a->nstr ? a->nstr : 1, sizeof *a->errs);
+    if (bounded) {
+        pr_vals_init(&a->hist, 1);
+    } else {
+        a->cap = expected ? expected : 1;
+        a->lat = pr_xmalloc(a->cap * sizeof *a->lat);
+    }
+    return a;
+}
+
+void pr_vegeta_stats_add(pr_vegeta_stats_acc *a, const pr_sample *s, size_t n)
+{
+    pr_vegeta_stats *out = &a->out;
+    if (!out->bounded && a->nlat + n > a->cap)
+        a->lat = pr_xgrow(a->lat, &a->cap, a->nlat + n, sizeof *a->lat);
+    for (size_t i = 0; i < n; i++, a->seen++) {
         const pr_sample *x = &s[i];
         int64_t l = x->latency_ns == PR_UNKNOWN ? 0 : x->latency_ns;
-        lat[i] = l;
+        if (out->bounded)
+            pr_vals_add(&a->hist, l);
+        else
+            a->lat[a->nlat++] = l;
         out->lat_total_ns = wrap_add(out->lat_total_ns, l);
         if (l > out->lat_max_ns)
             out->lat_max_ns = l;
         /* Vegeta keeps 0 as "no minimum yet": a zero latency never stays the minimum. */
-        if (l != 0 && (!have_min || l < out->lat_min_ns)) {
+        if (l != 0 && (!a->have_min || l < out->lat_min_ns)) {
             out->lat_min_ns = l;
-            have_min = 1;
+            a->have_min = 1;
         }
-        codes[x->status]++;
+        a->codes[x->status]++;
         if (x->status >= 200 && x->status < 400)
             out->successes++;
         if (x->bytes_in > 0)
@@ -109,16 +134,42 @@ void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
             if (out->end_ns == PR_UNKNOWN || end > out->end_ns)
                 out->end_ns = end;
         }
-        if (x->error != PR_NOSTR && x->error < nstr) {
-            err_first *e = &errs[x->error];
-            if (e->count == 0 || cmp_err_first(&(err_first){0, x->start_ns, i, 0}, e) < 0) {
+        if (x->error != PR_NOSTR && x->error < a->nstr) {
+            err_first *e = &a->errs[x->error];
+            if (e->count == 0 || cmp_err_first(&(err_first){0, x->start_ns, a->seen, 0}, e) < 0) {
                 e->first_ns = x->start_ns;
-                e->first_i = i;
+                e->first_i = a->seen;
             }
             e->error = x->error;
             e->count++;
         }
     }
+    out->requests = a->seen;
+}
+
+/* The four percentiles from the sorted latencies (exact) or the histogram (bounded). */
+static void finish_percentiles(pr_vegeta_stats_acc *a)
+{
+    pr_vegeta_stats *out = &a->out;
+    size_t n = (size_t)out->requests;
+    if (out->bounded) {
+        out->lat_p50_ns = pr_vals_percentile(&a->hist, 50);
+        out->lat_p90_ns = pr_vals_percentile(&a->hist, 90);
+        out->lat_p95_ns = pr_vals_percentile(&a->hist, 95);
+        out->lat_p99_ns = pr_vals_percentile(&a->hist, 99);
+        return;
+    }
+    pr_rsort_i64_par(a->lat, a->nlat, pr_rsort_threads());
+    out->lat_p50_ns = pr_vegeta_percentile(a->lat, n, 50);
+    out->lat_p90_ns = pr_vegeta_percentile(a->lat, n, 90);
+    out->lat_p95_ns = pr_vegeta_percentile(a->lat, n, 95);
+    out->lat_p99_ns = pr_vegeta_percentile(a->lat, n, 99);
+}
+
+void pr_vegeta_stats_finish(pr_vegeta_stats_acc *a, pr_vegeta_stats *result)
+{
+    pr_vegeta_stats *out = &a->out;
+    size_t n = (size_t)out->requests;
     if (out->earliest_ns != PR_UNKNOWN) {
         out->duration_ns = wrap_sub(out->latest_ns, out->earliest_ns);
         out->wait_ns = wrap_sub(out->end_ns, out->latest_ns);
@@ -135,32 +186,39 @@ void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
         out->bytes_out_mean = (double)out->bytes_out_total / (double)n;
         out->success_ratio = (double)out->successes / (double)n;
         out->lat_mean_ns = (int64_t)((double)out->lat_total_ns / (double)n);
-        qsort(lat, n, sizeof *lat, cmp_i64);
-        out->lat_p50_ns = pr_vegeta_percentile(lat, n, 50);
-        out->lat_p90_ns = pr_vegeta_percentile(lat, n, 90);
-        out->lat_p95_ns = pr_vegeta_percentile(lat, n, 95);
-        out->lat_p99_ns = pr_vegeta_percentile(lat, n, 99);
+        finish_percentiles(a);
     }
     for (unsigned c = 0; c < 65536; c++)
-        if (codes[c])
+        if (a->codes[c])
             out->ncodes++;
     out->codes = pr_xcalloc(out->ncodes ? out->ncodes : 1, sizeof *out->codes);
     for (unsigned c = 0, k = 0; c < 65536; c++)
-        if (codes[c])
-            out->codes[k++] = (pr_vegeta_code_count){c, codes[c]};
+        if (a->codes[c])
+            out->codes[k++] = (pr_vegeta_code_count){c, a->codes[c]};
     qsort(out->codes, out->ncodes, sizeof *out->codes, cmp_code_str);
     size_t ne = 0;
-    for (uint32_t i = 0; i < nstr; i++)
-        if (errs[i].count)
-            errs[ne++] = errs[i];
-    qsort(errs, ne, sizeof *errs, cmp_err_first);
+    for (uint32_t i = 0; i < a->nstr; i++)
+        if (a->errs[i].count)
+            a->errs[ne++] = a->errs[i];
+    qsort(a->errs, ne, sizeof *a->errs, cmp_err_first);
     out->errors = pr_xcalloc(ne ? ne : 1, sizeof *out->errors);
     for (size_t i = 0; i < ne; i++)
-        out->errors[i] = (pr_vegeta_error_count){errs[i].error, errs[i].count};
+        out->errors[i] = (pr_vegeta_error_count){a->errs[i].error, a->errs[i].count};
     out->nerrors = ne;
-    free(codes);
-    free(errs);
-    free(lat);
+    *result = *out;
+    free(a->codes);
+    free(a->errs);
+    free(a->lat);
+    pr_vals_dispose(&a->hist);
+    free(a);
+}
+
+void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
+                             const pr_run *run)
+{
+    pr_vegeta_stats_acc *a = pr_vegeta_stats_new(run, n, 0);
+    pr_vegeta_stats_add(a, s, n);
+    pr_vegeta_stats_finish(a, out);
 }
 
 void pr_vegeta_stats_dispose(pr_vegeta_stats *st)

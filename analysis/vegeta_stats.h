@@ -35,6 +35,7 @@ typedef struct pr_vegeta_stats {
     double success_ratio;
     int64_t lat_total_ns, lat_min_ns, lat_mean_ns, lat_max_ns;
     int64_t lat_p50_ns, lat_p90_ns, lat_p95_ns, lat_p99_ns; /* exact, nearest rank */
+    int bounded;                            /* percentiles from a histogram (within 0.1%) */
     uint64_t bytes_in_total, bytes_out_total;
     double bytes_in_mean, bytes_out_mean;
     pr_vegeta_code_count *codes; /* sorted as strings ("0" < "200" < "404"), as Vegeta does */
@@ -49,6 +50,14 @@ typedef struct pr_vegeta_stats {
 void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
                              const pr_run *run);
 void pr_vegeta_stats_dispose(pr_vegeta_stats *st);
+
+/* The same, a batch at a time (samples in the run's order): `expected` sizes the latency
+ * array; bounded keeps a histogram instead (percentiles within 0.1%, memory independent of
+ * the run's size). finish fills out and frees the accumulator. */
+typedef struct pr_vegeta_stats_acc pr_vegeta_stats_acc;
+pr_vegeta_stats_acc *pr_vegeta_stats_new(const pr_run *run, size_t expected, int bounded);
+void pr_vegeta_stats_add(pr_vegeta_stats_acc *a, const pr_sample *s, size_t n);
+void pr_vegeta_stats_finish(pr_vegeta_stats_acc *a, pr_vegeta_stats *out);
 
 /* Exact nearest-rank percentile of sorted values: the value at rank ceil(q/100 * n). */
 int64_t pr_vegeta_percentile(const int64_t *sorted, size_t n, double q);

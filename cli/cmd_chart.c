@@ -3,7 +3,6 @@
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
-#include "cli/selection.h"
 #include "model/buf.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
@@ -83,7 +82,122 @@ static int check_samples(const pr_chart_kind *kind, json_t *doc)
     return PR_EXIT_ERROR;
 }
 
-static int run(int argc, char **argv)
+/* What the report model of a chart of this kind needs: no findings; a time series, the
+ * distribution or the labels only for the kinds that draw them; no durations for the kinds
+ * that draw counts. A chart draws percentiles from histograms (bounded mode, within 0.1%:
+ * below a pixel at any chart size), so drawing 10 million samples does not sort them. */
+static void chart_model_opts(const pr_chart_kind *kind, pr_report_opts *ro)
+{
+    unsigned nd = kind->needs;
+    if (nd & (PR_CHART_NEEDS_COMPARE | PR_CHART_NEEDS_CAPACITY))
+        return; /* several runs' headline figures: the whole model */
+    ro->findings = 0;
+    ro->timeseries = (nd & PR_CHART_NEEDS_TS) != 0;
+    ro->histogram = (nd & PR_CHART_NEEDS_DISTS) != 0;
+    ro->rows = (nd & PR_CHART_NEEDS_LABELS) != 0;
+    ro->durations = strcmp(kind->name, "throughput") && strcmp(kind->name, "status");
+    ro->exact_limit = 1;
+}
+
+/* The model of a points-only chart: the first run's identity, its request count and whether
+ * its window kept any sample (check_samples), from its metadata and the loaded points. */
+static int points_model(pr_store *st, int64_t id, const pr_report_opts *ro, const pr_points *pts,
+                        json_t **out, pr_error *err)
+{
+    pr_run *run;
+    if (pr_store_load_run(st, id, &run, err) < 0)
+        return -1;
+    json_t *r = json_pack("{s:I,s:s,s:s?,s:b,s:I,s:{s:I}}", "id", (json_int_t)run->id, "name",
+                          run->name ? run->name : "", "tool", run->tool, "summary_only",
+                          run->summary_only, "start_ns", (json_int_t)run->start_ns, "stats",
+                          "requests", (json_int_t)run->samples);
+    if (ro->from_ns != PR_UNKNOWN || ro->to_ns != PR_UNKNOWN)
+        json_object_set_new(r, "window", json_pack("{s:b}", "empty", pts->n == 0));
+    pr_run_free(run);
+    *out = json_pack("{s:[o]}", "runs", r);
+    return 0;
+}
+
+/* What the options ask for. */
+typedef struct chart_args {
+    const char *store, *output, *stat, *load_tag;
+    const pr_chart_kind *kind;
+    pr_chart_opts co;
+    pr_chart_threshold th;
+    pr_report_opts ro;
+} chart_args;
+
+/* --from, --to, --interval. */
+static int parse_duration_opt(chart_args *a, int c, const char *arg)
+{
+    int64_t ns;
+    if (pr_lex_duration(arg, strlen(arg), 1000000000, &ns) < 0) {
+        pr_cli_errorf("expected a duration like 10s, got '%s'", arg);
+        return PR_EXIT_USAGE;
+    }
+    if (c == 'F')
+        a->ro.from_ns = ns;
+    else if (c == 't')
+        a->ro.to_ns = ns;
+    else
+        a->ro.interval_ns = ns;
+    return 0;
+}
+
+/* --threshold [LABEL=]DURATION, e.g. "p99 SLO=250ms". */
+static int parse_threshold(chart_args *a, const char *arg)
+{
+    const char *eq = strrchr(arg, '=');
+    int64_t ns;
+    const char *v = eq ? eq + 1 : arg;
+    if (pr_lex_duration(v, strlen(v), 1000000, &ns) < 0) {
+        pr_cli_errorf("--threshold expects [LABEL=]DURATION, got '%s'", arg);
+        return PR_EXIT_USAGE;
+    }
+    a->th.value = (double)ns;
+    a->th.label = arg;
+    a->co.thresholds = &a->th;
+    a->co.n_thresholds = 1;
+    return 0;
+}
+
+/* One option; -1 for --list (the kinds printed). */
+static int parse_opt(chart_args *a, int c, const char *arg)
+{
+    switch (c) {
+    case 'S': a->store = arg; return 0;
+    case 'o': a->output = arg; return 0;
+    case 'T': a->co.title = arg; return 0;
+    case 'W': a->co.width = atoi(arg); return 0;
+    case 'H': a->co.height = atoi(arg); return 0;
+    case 's': a->co.scale = atof(arg); return 0;
+    case 'l': a->co.log_y = PR_CHART_LOG_ON; return 0;
+    case 'L': a->co.log_y = PR_CHART_LOG_OFF; return 0;
+    case 'a': a->co.abs_time = 1; return 0;
+    case 'K': list_kinds(); return -1;
+    case 'p': a->stat = arg; return 0;
+    case 'h': return parse_threshold(a, arg);
+    case 'F':
+    case 't':
+    case 'i': return parse_duration_opt(a, c, arg);
+    case 'b':
+        if (!strcmp(arg, "label"))
+            return 0;
+        pr_cli_errorf("--by: only 'label' is supported");
+        return PR_EXIT_USAGE;
+    case 'd':
+        if (!strncmp(arg, "tag:", 4)) {
+            a->load_tag = arg + 4;
+            return 0;
+        }
+        pr_cli_errorf("--load expects tag:KEY");
+        return PR_EXIT_USAGE;
+    default: return PR_EXIT_USAGE;
+    }
+}
+
+/* The options, then the kind; -1 when --list printed the kinds. */
+static int parse_args(chart_args *a, int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"store", required_argument, NULL, 'S'},  {"output", required_argument, NULL, 'o'},
@@ -96,162 +210,119 @@ static int run(int argc, char **argv)
         {"load", required_argument, NULL, 'd'},   {"interval", required_argument, NULL, 'i'},
         {"threshold", required_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *store = NULL, *output = NULL, *stat = "p99", *load_tag = NULL;
-    const char *threshold = NULL;
-    pr_chart_opts co;
-    pr_chart_opts_init(&co);
-    pr_report_opts ro;
-    pr_report_opts_init(&ro);
+    memset(a, 0, sizeof *a);
+    a->stat = "p99";
+    pr_chart_opts_init(&a->co);
+    pr_report_opts_init(&a->ro);
     static const double pcts[] = {50, 90, 95, 99, 99.9};
-    memcpy(ro.percentiles, pcts, sizeof pcts);
-    ro.npercentiles = 5;
-    int c;
+    memcpy(a->ro.percentiles, pcts, sizeof pcts);
+    a->ro.npercentiles = 5;
+    int c, rc = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'S': store = optarg; break;
-        case 'o': output = optarg; break;
-        case 'T': co.title = optarg; break;
-        case 'W': co.width = atoi(optarg); break;
-        case 'H': co.height = atoi(optarg); break;
-        case 's': co.scale = atof(optarg); break;
-        case 'l': co.log_y = PR_CHART_LOG_ON; break;
-        case 'L': co.log_y = PR_CHART_LOG_OFF; break;
-        case 'a': co.abs_time = 1; break;
-        case 'K': return list_kinds();
-        case 'b':
-            if (strcmp(optarg, "label")) {
-                pr_cli_errorf("--by: only 'label' is supported");
-                return PR_EXIT_USAGE;
-            }
-            break;
-        case 'p': stat = optarg; break;
-        case 'd':
-            if (strncmp(optarg, "tag:", 4)) {
-                pr_cli_errorf("--load expects tag:KEY");
-                return PR_EXIT_USAGE;
-            }
-            load_tag = optarg + 4;
-            break;
-        case 'h': threshold = optarg; break;
-        case 'F':
-        case 't':
-        case 'i': {
-            int64_t ns;
-            if (pr_lex_duration(optarg, strlen(optarg), 1000000000, &ns) < 0) {
-                pr_cli_errorf("expected a duration like 10s, got '%s'", optarg);
-                return PR_EXIT_USAGE;
-            }
-            if (c == 'F')
-                ro.from_ns = ns;
-            else if (c == 't')
-                ro.to_ns = ns;
-            else
-                ro.interval_ns = ns;
-            break;
-        }
-        default: return PR_EXIT_USAGE;
-        }
-    }
+    while (rc == 0 && (c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1)
+        rc = parse_opt(a, c, optarg);
+    if (rc)
+        return rc;
     if (optind >= argc) {
         pr_cli_errorf("chart: name a kind (perfreport chart --list)");
         return PR_EXIT_USAGE;
     }
-    const pr_chart_kind *kind = pr_chart_kind_find(argv[optind]);
-    if (!kind) {
+    a->kind = pr_chart_kind_find(argv[optind]);
+    if (!a->kind) {
         pr_cli_errorf("chart: unknown kind '%s' (perfreport chart --list)", argv[optind]);
         return PR_EXIT_USAGE;
     }
-    if (!output) {
+    if (!a->output) {
         pr_cli_errorf("chart: -o FILE.png|.svg|.pdf is required");
         return PR_EXIT_USAGE;
     }
-    if (pr_chart_format_for_path(output) < 0) {
-        pr_cli_errorf("chart: %s: the extension must be .png, .svg or .pdf", output);
+    if (pr_chart_format_for_path(a->output) < 0) {
+        pr_cli_errorf("chart: %s: the extension must be .png, .svg or .pdf", a->output);
         return PR_EXIT_USAGE;
     }
-    pr_chart_threshold th;
-    if (threshold) {
-        /* NAME=VALUE, e.g. "p99 SLO=250ms" */
-        const char *eq = strrchr(threshold, '=');
-        int64_t ns;
-        const char *v = eq ? eq + 1 : threshold;
-        if (pr_lex_duration(v, strlen(v), 1000000, &ns) < 0) {
-            pr_cli_errorf("--threshold expects [LABEL=]DURATION, got '%s'", threshold);
-            return PR_EXIT_USAGE;
-        }
-        th.value = (double)ns;
-        th.label = threshold;
-        co.thresholds = &th;
-        co.n_thresholds = 1;
-    }
-    pr_store *st;
-    int rc = pr_cli_open_store(store, 0, &st);
-    if (rc)
-        return rc;
-    int64_t *ids = NULL;
-    size_t n = 0;
-    rc = pr_cli_select_runs(st, argv + optind + 1, argc - optind - 1, &ids, &n);
-    json_t *doc = NULL;
+    chart_model_opts(a->kind, &a->ro);
+    return 0;
+}
+
+/* The model the chart draws (and its points, for the kinds that draw every sample). */
+static int load_model(chart_args *a, const pr_cli_runs *sel, pr_points *pts, json_t **doc)
+{
     pr_error err;
     pr_error_clear(&err);
-    if (rc == 0 && pr_report_build(st, ids, n, 0, &ro, &doc, &err) < 0) {
-        pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
+    int rc = 0;
+    if (sel->n > 0 && a->kind->needs == PR_CHART_NEEDS_POINTS) {
+        /* every sample drawn: the points, and of the model only what check_samples reads */
+        if (pr_points_load(sel->st, sel->ids[0], a->ro.from_ns, a->ro.to_ns, pts, &err) < 0 ||
+            points_model(sel->st, sel->ids[0], &a->ro, pts, doc, &err) < 0)
+            rc = -1;
+    } else if (pr_report_build(sel->st, sel->ids, sel->n, 0, &a->ro, doc, &err) < 0) {
+        rc = -1;
     }
-    if (rc == 0)
-        rc = check_samples(kind, doc);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    return check_samples(a->kind, *doc);
+}
+
+/* Draws the chart of the model (distributions overlay every run) into a->output. */
+static int draw(chart_args *a, json_t *doc, const pr_points *pts)
+{
+    json_t *runs = json_object_get(doc, "runs");
+    json_t *first = json_array_get(runs, 0);
     pr_model_charts mc;
     memset(&mc, 0, sizeof mc);
-    pr_points pts;
-    memset(&pts, 0, sizeof pts);
-    pr_chart_dist *dists = NULL;
-    pr_model_charts *per = NULL;
-    if (rc == 0) {
-        json_t *runs = json_object_get(doc, "runs");
-        json_t *first = json_array_get(runs, 0);
-        pr_model_charts_run(&mc, first, stat);
-        pr_model_charts_runs(&mc, doc, load_tag);
-        pr_chart_input in = pr_model_charts_input(&mc);
-        /* distributions overlay every run */
-        size_t nr = json_array_size(runs);
-        per = pr_xcalloc(nr, sizeof *per);
-        dists = pr_xcalloc(nr, sizeof *dists);
-        size_t nd = 0;
-        for (size_t i = 0; i < nr; i++) {
-            pr_model_charts_run(&per[i], json_array_get(runs, i), stat);
-            if (per[i].has_dist)
-                dists[nd++] = per[i].dist;
-        }
-        in.dists = nd ? dists : NULL;
-        in.n_dists = nd;
-        pr_chart_points cp = {0, NULL, NULL, NULL};
-        if (kind->needs & PR_CHART_NEEDS_POINTS) {
-            if (pr_points_load(st, ids[0], ro.from_ns, ro.to_ns, &pts, &err) < 0) {
-                pr_cli_print_error(&err);
-                rc = PR_EXIT_ERROR;
-            }
-            cp.n = pts.n;
-            cp.t_ns = pts.t_ns;
-            cp.latency_ns = pts.latency_ns;
-            cp.ok = pts.ok;
-            in.points = &cp;
-        }
-        co.start_ns = json_integer_value(json_object_get(first, "start_ns"));
-        if (rc == 0 && pr_chart_render_file(kind, &in, &co, output, NULL, &err) < 0) {
-            pr_cli_print_error(&err);
-            rc = err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
-        }
-        for (size_t i = 0; i < nr; i++)
-            pr_model_charts_dispose(&per[i]);
+    pr_model_charts_run(&mc, first, a->stat);
+    pr_model_charts_runs(&mc, doc, a->load_tag);
+    pr_chart_input in = pr_model_charts_input(&mc);
+    size_t nr = json_array_size(runs), nd = 0;
+    pr_model_charts *per = pr_xcalloc(nr ? nr : 1, sizeof *per);
+    pr_chart_dist *dists = pr_xcalloc(nr ? nr : 1, sizeof *dists);
+    for (size_t i = 0; i < nr; i++) {
+        pr_model_charts_run(&per[i], json_array_get(runs, i), a->stat);
+        if (per[i].has_dist)
+            dists[nd++] = per[i].dist;
     }
+    in.dists = nd ? dists : NULL;
+    in.n_dists = nd;
+    pr_chart_points cp = {pts->n, pts->t_ns, pts->latency_ns, pts->ok};
+    if (a->kind->needs & PR_CHART_NEEDS_POINTS)
+        in.points = &cp;
+    a->co.start_ns = json_integer_value(json_object_get(first, "start_ns"));
+    pr_error err;
+    pr_error_clear(&err);
+    int rc = 0;
+    if (pr_chart_render_file(a->kind, &in, &a->co, a->output, NULL, &err) < 0) {
+        pr_cli_print_error(&err);
+        rc = err.code == PR_EUSAGE ? PR_EXIT_USAGE : PR_EXIT_ERROR;
+    }
+    for (size_t i = 0; i < nr; i++)
+        pr_model_charts_dispose(&per[i]);
     free(per);
     free(dists);
-    pr_points_dispose(&pts);
     pr_model_charts_dispose(&mc);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    chart_args a;
+    int rc = parse_args(&a, argc, argv);
+    if (rc)
+        return rc < 0 ? 0 : rc; /* --list */
+    pr_cli_runs sel;
+    rc = pr_cli_runs_open(&sel, a.store, argv + optind + 1, argc - optind - 1, 0);
+    if (rc)
+        return rc;
+    json_t *doc = NULL;
+    pr_points pts;
+    memset(&pts, 0, sizeof pts);
+    rc = load_model(&a, &sel, &pts, &doc);
+    if (rc == 0)
+        rc = draw(&a, doc, &pts);
+    pr_points_dispose(&pts);
     json_decref(doc);
-    free(ids);
-    pr_store_close(st);
+    pr_cli_runs_close(&sel);
     pr_chart_shutdown(); /* release font caches: no chart is drawn after this */
     return rc;
 }

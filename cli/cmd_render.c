@@ -92,6 +92,7 @@ static int parse_args(render_args *a, int argc, char **argv)
         {"no-charts", no_argument, NULL, 'C'},     {"max", required_argument, NULL, 'X'},
         {"min", required_argument, NULL, 'Y'},     {"thresholds", required_argument, NULL, 'T'},
         {"static-charts", no_argument, NULL, 'G'}, {"json", no_argument, NULL, 'J'},
+        {"top", required_argument, NULL, 'U'},     {"patterns", required_argument, NULL, 'W'},
         PR_STUDY_LONGOPTS,                         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -108,6 +109,11 @@ static int parse_args(render_args *a, int argc, char **argv)
         case 'C': a->charts = 0; break;
         case 'G': a->static_charts = 1; break;
         case 'J': a->json = 1; break;
+        case 'U':
+        case 'W':
+            if (pr_cli_rows_option(&a->o, c == 'U' ? "--top" : "--patterns", optarg) < 0)
+                return PR_EXIT_USAGE;
+            break;
         case 'X':
         case 'Y':
         case 'T':
@@ -231,6 +237,8 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
     } else {
         rc = pr_cli_report(a->store, runs, nruns, a->merge, &a->o, &ctx);
     }
+    if (rc == 0)
+        pr_cli_warn_bounded(ctx);
     json_t *meta = NULL;
     if (rc == 0 && (rc = load_meta(a, ctx, &meta)) == 0) {
         json_object_set_new(ctx, "meta", meta);
@@ -386,6 +394,10 @@ const pr_command pr_cmd_render = {
     "      --max METRIC=V, --min METRIC=V, --thresholds FILE\n"
     "                            thresholds the report's verdict checks (as `check`)\n"
     "      --static-charts       HTML templates: also the PNG/SVG chart images\n"
+    "      --top N               labels shown: the N with most requests, then 'other'\n"
+    "                            (default 100; 0: every label)\n"
+    "      --patterns WHEN       group labels and URLs by pattern: auto (past 1000\n"
+    "                            distinct values), always, never\n"
     "      --json                print the context the template would see\n"
     "study (a set of runs grouped by tags; implied by these options and by a template\n"
     "named study*: study.md, study.zh.md, study.html, study.zh.html):\n"

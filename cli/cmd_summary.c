@@ -249,6 +249,9 @@ static void print_label_table(json_t *r, json_t *labels)
     if (w > 60)
         w = 60;
     const char *by = jstr(r, "by"); /* "label", or the tag the rows are grouped by */
+    json_t *grouping = json_object_get(r, "labels_grouping");
+    if (grouping)
+        printf("\n  %s: %s\n", jstr(r, "by"), jstr(grouping, "text"));
     printf("\n  ");
     pr_cli_print_cell(strcmp(by, "label") ? by : C_("summary column", "label"), w);
     const char *head[] = {C_("summary", "requests"), C_("summary column", "errors"),
@@ -312,6 +315,8 @@ static void print_run(json_t *r, int by_label)
     print_latency_line(C_("summary", "latency"), s, "latency");
     if (!strcmp(jstr(s, "mode"), "histogram"))
         printf("  %13s %s\n", "", _("bounded mode: durations from histograms, percentiles within 0.1%"));
+    if (json_is_string(json_object_get(s, "bounded_reason")))
+        printf("  %13s (%s)\n", "", jstr(s, "bounded_reason"));
     print_latency_line(C_("summary", "connect"), s, "connect");
     print_latency_line(C_("summary", "ttfb"), s, "ttfb");
     print_latency_line(C_("summary", "receive"), s, "receive");
@@ -336,20 +341,6 @@ static void print_run(json_t *r, int by_label)
     json_t *labels = json_object_get(r, "labels");
     if (by_label && json_array_size(labels))
         print_label_table(r, labels);
-}
-
-typedef struct gather {
-    pr_sample *s;
-    size_t n, cap;
-} gather;
-
-static int gather_cb(const pr_sample *s, size_t n, void *p)
-{
-    gather *g = p;
-    g->s = pr_xgrow(g->s, &g->cap, g->n + n, sizeof *s);
-    memcpy(g->s + g->n, s, n * sizeof *s);
-    g->n += n;
-    return 0;
 }
 
 enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
@@ -399,6 +390,229 @@ static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
     return 0;
 }
 
+/* The run is analysed in bounded mode (pr_report_bounded): says so on stderr, where the
+ * tool's layout has no place for it. */
+static int tool_bounded(const pr_report_opts *o, const pr_run *run, int fmt)
+{
+    char why[160];
+    if (!pr_report_bounded(o, run->samples, why, sizeof why))
+        return 0;
+    static const char *const what[NFMTS] = {
+        [FMT_AB] = "ab's tables", [FMT_JMETER] = "JMeter's statistics",
+        [FMT_VEGETA] = "Vegeta's report", [FMT_VEGETA_JSON] = "Vegeta's report",
+        [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table",
+        [FMT_K6] = "k6's summary", [FMT_K6_JSON] = "k6's summary"};
+    fprintf(stderr, "perfreport: note: run %lld: %s: the percentiles of %s come from histograms "
+                    "(within 0.1%%)\n", (long long)run->id,
+            why[0] ? why : "more samples than --exact-limit", what[fmt]);
+    return 1;
+}
+
+static int vegeta_cb(const pr_sample *s, size_t n, void *payload)
+{
+    pr_vegeta_stats_add(payload, s, n);
+    return 0;
+}
+
+/* Vegeta's report of a run, streamed: each latency kept once (or a histogram). */
+static int print_vegeta(pr_store *st, const pr_run *run, int fmt, int bounded)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_vegeta_stats_acc *a = pr_vegeta_stats_new(run, (size_t)run->samples, bounded);
+    int rc = pr_store_scan_some(st, run->id,
+                                PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) |
+                                    PR_COLBIT(PR_COL_STATUS) | PR_COLBIT(PR_COL_ERROR) |
+                                    PR_COLBIT(PR_COL_BYTES_IN) | PR_COLBIT(PR_COL_BYTES_OUT),
+                                vegeta_cb, a, &err);
+    pr_vegeta_stats vs;
+    pr_vegeta_stats_finish(a, &vs);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        pr_vegeta_stats_dispose(&vs);
+        return PR_EXIT_ERROR;
+    }
+    char *text = fmt == FMT_VEGETA ? pr_vegeta_stats_text(&vs, run)
+                                   : pr_vegeta_stats_json_text(&vs, run);
+    pr_cli_put_text(stdout, text);
+    free(text);
+    pr_vegeta_stats_dispose(&vs);
+    return 0;
+}
+
+static int jmeter_cb(const pr_sample *s, size_t n, void *payload)
+{
+    pr_jstats_add(payload, s, n);
+    return 0;
+}
+
+/* JMeter's statistics.json of a run, streamed. */
+static int print_jmeter(pr_store *st, const pr_run *run, int pct_rule, const pr_report_opts *o,
+                        int bounded)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_jstats_opts jo;
+    pr_jstats_opts_default(&jo);
+    jo.apdex_satisfied_ms = o->apdex_t_ns / 1000000;
+    jo.apdex_tolerated_ms = o->apdex_f_ns / 1000000;
+    jo.percentiles = pct_rule == 1 ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
+    pr_jstats_acc *a = pr_jstats_new(run, &jo, (size_t)run->samples, bounded);
+    int rc = pr_store_scan_some(st, run->id,
+                                PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) |
+                                    PR_COLBIT(PR_COL_LABEL) | PR_COLBIT(PR_COL_SUCCESS) |
+                                    PR_COLBIT(PR_COL_FLAGS) | PR_COLBIT(PR_COL_BYTES_IN) |
+                                    PR_COLBIT(PR_COL_BYTES_OUT),
+                                jmeter_cb, a, &err);
+    pr_jstats *js = pr_jstats_finish(a);
+    if (rc == 0 && pr_jstats_write(js, stdout, "<stdout>", &err) < 0)
+        rc = -1;
+    pr_jstats_free(js);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    return 0;
+}
+
+typedef struct ab_scan {
+    const pr_run *run;
+    int col;
+    int64_t *v;
+    size_t n, cap;
+} ab_scan;
+
+static int ab_cb(const pr_sample *s, size_t n, void *payload)
+{
+    ab_scan *a = payload;
+    if (a->n + n > a->cap)
+        a->v = pr_xgrow(a->v, &a->cap, a->n + n, sizeof *a->v);
+    for (size_t i = 0; i < n; i++)
+        a->v[a->n++] = pr_ab_value(a->run, &s[i], a->col);
+    return 0;
+}
+
+/* ab's tables of a run, a column at a time (one scan each, each value kept once). Bounded
+ * mode changes nothing here: ab's rules (its sd in input order, its medians) need the values,
+ * so the tables are exact and the memory is 8 bytes a sample. */
+static int print_ab(pr_store *st, const pr_run *run, int bounded)
+{
+    (void)bounded;
+    pr_error err;
+    pr_error_clear(&err);
+    static const unsigned need[4] = {
+        PR_COLBIT(PR_COL_CONNECT),
+        PR_COLBIT(PR_COL_CONNECT) | PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_ATTRS),
+        PR_COLBIT(PR_COL_TTFB), PR_COLBIT(PR_COL_LATENCY)};
+    pr_ab_tables t;
+    memset(&t, 0, sizeof t);
+    pr_ab_row *rows[4] = {&t.connect, &t.processing, &t.waiting, &t.total};
+    ab_scan a = {run, 0, pr_xmalloc((size_t)(run->samples > 0 ? run->samples : 1) * 8), 0,
+                 (size_t)(run->samples > 0 ? run->samples : 1)};
+    int rc = 0;
+    for (int col = 0; col < 4 && rc == 0; col++) {
+        a.col = col;
+        a.n = 0;
+        rc = pr_store_scan_some(st, run->id, need[col], ab_cb, &a, &err);
+        if (rc == 0 && a.n == 0)
+            rc = pr_error_set(&err, PR_EUSAGE, NULL, 0, 0, "no samples: ab prints no tables");
+        if (rc == 0)
+            pr_ab_stats_column(a.v, a.n, rows[col]);
+    }
+    if (rc == 0) {
+        t.n = a.n;
+        pr_ab_stats_percentages(a.v, a.n, &t);
+        pr_buf b = PR_BUF_INIT;
+        pr_ab_stats_print(&t, &b);
+        pr_cli_put_text(stdout, b.p);
+        pr_buf_dispose(&b);
+    }
+    free(a.v);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    return 0;
+}
+
+static int k6_cb(const pr_sample *s, size_t n, void *payload)
+{
+    pr_k6_add(payload, s, n);
+    return 0;
+}
+
+/* k6's end-of-test summary (text or handleSummary data) of a run, streamed. */
+static int print_k6(pr_store *st, const pr_run *run, int fmt, int k6_pct, int bounded)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    pr_k6_acc *a = pr_k6_new(run, (size_t)run->samples, k6_pct, bounded);
+    int rc = pr_store_scan_some(st, run->id,
+                                PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) |
+                                    PR_COLBIT(PR_COL_SUCCESS),
+                                k6_cb, a, &err);
+    int span = 0;
+    json_t *data = pr_k6_finish(a, &span);
+    if (rc < 0) {
+        json_decref(data);
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)
+                               : json_dumps(json_object_get(data, "metrics"),
+                                            JSON_INDENT(2) | JSON_SORT_KEYS);
+    fputs(text, stdout);
+    if (fmt == FMT_K6_JSON)
+        putchar('\n');
+    if (span && fmt == FMT_K6)
+        printf("# rates over the samples' span (first start to last end): the run has no "
+               "k6 test duration\n");
+    free(text);
+    json_decref(data);
+    return 0;
+}
+
+static int gatling_cb(const pr_sample *s, size_t n, void *payload)
+{
+    pr_gatling_add(payload, s, n);
+    return 0;
+}
+
+static int locust_cb(const pr_sample *s, size_t n, void *payload)
+{
+    pr_locust_add(payload, s, n);
+    return 0;
+}
+
+/* Gatling's or Locust's console summary of a run, streamed. */
+static int print_peer(pr_store *st, const pr_run *run, int fmt, int bounded)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    unsigned want = PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_FLAGS) |
+                    PR_COLBIT(PR_COL_SUCCESS) | PR_COLBIT(PR_COL_STATUS) | PR_COLBIT(PR_COL_ERROR) |
+                    PR_COLBIT(PR_COL_LABEL);
+    pr_buf b = PR_BUF_INIT;
+    int rc;
+    if (fmt == FMT_GATLING) {
+        pr_gatling_acc *a = pr_gatling_new((size_t)run->samples, bounded);
+        rc = pr_store_scan_some(st, run->id, want, gatling_cb, a, &err);
+        pr_gatling_finish(a, &b);
+    } else {
+        pr_locust_acc *a = pr_locust_new(run, (size_t)run->samples, bounded);
+        rc = pr_store_scan_some(st, run->id, want, locust_cb, a, &err);
+        pr_locust_finish(a, &b);
+    }
+    if (rc == 0)
+        pr_cli_put_text(stdout, b.p);
+    pr_buf_dispose(&b);
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    return 0;
+}
+
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
 static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
@@ -435,67 +649,16 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         pr_run_free(run);
         return rc;
     }
-    gather g = {0};
-    int rc = 0;
-    if (pr_store_scan(st, id, gather_cb, &g, &err) < 0) {
-        pr_cli_print_error(&err);
-        rc = PR_EXIT_ERROR;
+    int bounded = tool_bounded(o, run, fmt);
+    if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON || fmt == FMT_JMETER || fmt == FMT_AB) {
+        int rc = fmt == FMT_JMETER ? print_jmeter(st, run, pct_rule, o, bounded)
+                 : fmt == FMT_AB   ? print_ab(st, run, bounded)
+                                   : print_vegeta(st, run, fmt, bounded);
+        pr_run_free(run);
+        return rc;
     }
-    if (rc == 0 && (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON)) {
-        pr_vegeta_stats vs;
-        pr_vegeta_stats_compute(&vs, g.s, g.n, run);
-        char *text = fmt == FMT_VEGETA ? pr_vegeta_stats_text(&vs, run)
-                                       : pr_vegeta_stats_json_text(&vs, run);
-        pr_cli_put_text(stdout, text);
-        free(text);
-        pr_vegeta_stats_dispose(&vs);
-    } else if (rc == 0 && fmt == FMT_JMETER) {
-        pr_jstats_opts jo;
-        pr_jstats_opts_default(&jo);
-        jo.apdex_satisfied_ms = o->apdex_t_ns / 1000000;
-        jo.apdex_tolerated_ms = o->apdex_f_ns / 1000000;
-        jo.percentiles = pct_rule == 1 ? PR_JSTATS_PCT_JMETER : PR_JSTATS_PCT_EXACT;
-        pr_jstats *js = pr_jstats_compute(g.s, g.n, run, &jo);
-        if (pr_jstats_write(js, stdout, "<stdout>", &err) < 0) {
-            pr_cli_print_error(&err);
-            rc = PR_EXIT_ERROR;
-        }
-        pr_jstats_free(js);
-    } else if (rc == 0 && fmt >= FMT_K6) {
-        int span = 0;
-        json_t *data = pr_k6_data_from_samples(run, g.s, g.n, pct_rule == 2, &span);
-        char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)
-                                   : json_dumps(json_object_get(data, "metrics"),
-                                                JSON_INDENT(2) | JSON_SORT_KEYS);
-        fputs(text, stdout);
-        if (fmt == FMT_K6_JSON)
-            putchar('\n');
-        if (span && fmt == FMT_K6)
-            printf("# rates over the samples' span (first start to last end): the run has no "
-                   "k6 test duration\n");
-        free(text);
-        json_decref(data);
-    } else if (rc == 0 && (fmt == FMT_GATLING || fmt == FMT_LOCUST)) {
-        pr_buf b = PR_BUF_INIT;
-        if (fmt == FMT_GATLING)
-            pr_gatling_console(run, g.s, g.n, &b);
-        else
-            pr_locust_console(run, g.s, g.n, &b);
-        pr_cli_put_text(stdout, b.p);
-        pr_buf_dispose(&b);
-    } else if (rc == 0 && fmt == FMT_AB) {
-        pr_ab_tables t;
-        if (pr_ab_stats_from_samples(run, g.s, g.n, &t, &err) < 0) {
-            pr_cli_print_error(&err);
-            rc = PR_EXIT_ERROR;
-        } else {
-            pr_buf b = PR_BUF_INIT;
-            pr_ab_stats_print(&t, &b);
-            pr_cli_put_text(stdout, b.p);
-            pr_buf_dispose(&b);
-        }
-    }
-    free(g.s);
+    int rc = fmt >= FMT_K6 ? print_k6(st, run, fmt, pct_rule == 2, bounded)
+                           : print_peer(st, run, fmt, bounded);
     pr_run_free(run);
     return rc;
 }
@@ -503,7 +666,7 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
 /* The long options without a short form. */
 enum {
     OPT_FROM = 256, OPT_TO, OPT_SKIP_WARMUP, OPT_INTERVAL, OPT_APDEX_T, OPT_APDEX_F,
-    OPT_EXACT_LIMIT, OPT_NO_FINDINGS
+    OPT_EXACT_LIMIT, OPT_NO_FINDINGS, OPT_TOP, OPT_PATTERNS
 };
 
 /* What the options ask for. */
@@ -544,7 +707,7 @@ static int parse_opt(summary_args *a, int c, const char *arg)
     case 'b':
         if (pr_report_parse_by(o, arg) < 0) {
             pr_cli_errorf("--by expects up to 4 of label, url, method, status, error, thread, "
-                          "tag:KEY (e.g. --by url,status)");
+                          "tag:KEY, url-pattern, label-pattern (e.g. --by url,status)");
             return PR_EXIT_USAGE;
         }
         a->by_label = 1;
@@ -564,6 +727,8 @@ static int parse_opt(summary_args *a, int c, const char *arg)
         a->apdex_f_set = 1;
         return pr_cli_parse_duration("--apdex-f", arg, 1000000, &o->apdex_f_ns);
     case OPT_NO_FINDINGS: o->findings = 0; return 0;
+    case OPT_TOP: return pr_cli_rows_option(o, "--top", arg) < 0 ? PR_EXIT_USAGE : 0;
+    case OPT_PATTERNS: return pr_cli_rows_option(o, "--patterns", arg) < 0 ? PR_EXIT_USAGE : 0;
     case OPT_EXACT_LIMIT:
         if (pr_lex_i64(arg, strlen(arg), &o->exact_limit) < 0 || o->exact_limit < 0) {
             pr_cli_errorf("--exact-limit expects a sample count");
@@ -621,6 +786,8 @@ static int parse_args(summary_args *a, int argc, char **argv)
         {"apdex-f", required_argument, NULL, OPT_APDEX_F},
         {"exact-limit", required_argument, NULL, OPT_EXACT_LIMIT},
         {"no-findings", no_argument, NULL, OPT_NO_FINDINGS},
+        {"top", required_argument, NULL, OPT_TOP},
+        {"patterns", required_argument, NULL, OPT_PATTERNS},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->format = "text";
@@ -664,7 +831,8 @@ static int run(int argc, char **argv)
     rc = pr_cli_report(a.store, argv + optind, argc - optind, a.merge, &a.o, &doc);
     if (rc == 0)
         pr_cli_warn_windows(doc, a.window);
-    if (rc == 0 && a.json) {
+    if (rc == 0 && a.json) { /* the text says it in the run's lines */
+        pr_cli_warn_bounded(doc);
         rc = pr_cli_print_json(doc, "-");
     } else if (rc == 0) {
         size_t i;
@@ -688,7 +856,12 @@ const pr_command pr_cmd_summary = {
     "options:\n"
     "      --json               the report model as JSON (docs/templates.md)\n"
     "  -b, --by DIMS            a table by label, url, method, status, error, thread or\n"
-    "                           tag:KEY (a run tag; with --merge), up to 4 combined: url,status\n"
+    "                           tag:KEY (a run tag; with --merge), up to 4 combined: url,status;\n"
+    "                           url-pattern, label-pattern: ids in paths as {id}\n"
+    "      --top N              the N labels with most requests, then one 'other' row\n"
+    "                           (default 100; 0: every label)\n"
+    "      --patterns WHEN      group labels and URLs by pattern: auto (past 1000 distinct\n"
+    "                           values, the default), always, never\n"
     "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9);\n"
     "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
     "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab);\n"
@@ -706,7 +879,8 @@ const pr_command pr_cmd_summary = {
     "      --apdex-t D          Apdex threshold T (default 500ms; F defaults to 4T)\n"
     "      --no-findings        leave out the findings (docs/findings.md)\n"
     "      --exact-limit N      runs above N samples are analysed in bounded memory\n"
-    "                           (histograms, percentiles within 0.1%%; default 500000000)\n"
+    "                           (histograms, percentiles within 0.1%%; default: as many as\n"
+    "                           half the memory available holds at 10 bytes a sample)\n"
     "      --store PATH         store file\n\n"
     "example:\n  perfreport summary --by label --percentiles 50,99,99.9 last\n",
     run};

@@ -332,6 +332,21 @@ void pr_cli_print_cell(const char *s, size_t width)
         putchar(' ');
 }
 
+void pr_cli_warn_bounded(json_t *doc)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "runs"), i, r) {
+        const char *why = json_string_value(
+            json_object_get(json_object_get(r, "stats"), "bounded_reason"));
+        if (why)
+            fprintf(stderr, "perfreport: warning: run %lld '%s': %s: durations from histograms "
+                            "(percentiles within 0.1%%)\n",
+                    (long long)json_integer_value(json_object_get(r, "id")),
+                    json_string_value(json_object_get(r, "name")), why);
+    }
+}
+
 int pr_cli_parse_duration(const char *opt, const char *arg, int64_t unit_ns, int64_t *ns)
 {
     if (pr_lex_duration(arg, strlen(arg), unit_ns, ns) < 0) {
@@ -421,4 +436,23 @@ int pr_cli_parse_max_errors(const char *arg, double *ratio)
     }
     *ratio = v;
     return 0;
+}
+
+int pr_cli_rows_option(pr_report_opts *o, const char *opt, const char *arg)
+{
+    if (!strcmp(opt, "--top")) {
+        if (pr_lex_i64(arg, strlen(arg), &o->top) < 0 || o->top < 0) {
+            pr_cli_errorf("--top expects a number of labels (0: every label), got '%s'", arg);
+            return -1;
+        }
+        return 0;
+    }
+    static const char *const when[] = {"never", "auto", "always"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(arg, when[i])) {
+            o->patterns = i - 1;
+            return 0;
+        }
+    pr_cli_errorf("--patterns expects auto, always or never, got '%s'", arg);
+    return -1;
 }

@@ -45,6 +45,9 @@ void pr_cli_runs_close(pr_cli_runs *r);
 struct pr_report_opts;
 int pr_cli_report(const char *store, char **refs, int nrefs, int merge,
                   const struct pr_report_opts *o, json_t **doc);
+/* --top N and --patterns auto|always|never (opt names which) into o; prints the error and
+ * returns -1 on a bad value. */
+int pr_cli_rows_option(struct pr_report_opts *o, const char *opt, const char *arg);
 /* Writes doc as the CLI's JSON (2-space indent, members in their order, reals to 10
  * significant digits, one final newline) to path ("-" or NULL = stdout), every write checked.
  * Returns 0 or PR_EXIT_ERROR (printed). */
@@ -70,6 +73,9 @@ int pr_cli_add_thresholds(struct pr_threshold **ts, size_t *n, size_t *cap, int 
  * --skip-warmup; `what` says which, as typed) leaves no sample: "perfreport: warning:
  * --skip-warmup 1h is longer than run 1 'x' (3.12 s): nothing is left". */
 void pr_cli_warn_windows(json_t *doc, const char *what);
+/* Warns on stderr for each run of doc that the memory available put in bounded mode
+ * (stats.bounded_reason). */
+void pr_cli_warn_bounded(json_t *doc);
 /* Display width of UTF-8 text (at most max_bytes of it): code points, East Asian wide ones
  * counting 2. */
 size_t pr_cli_text_width(const char *s, size_t max_bytes);

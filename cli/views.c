@@ -77,6 +77,7 @@ static int update_one(pr_store *st, int64_t id, pr_error *err)
     pr_report_opts_init(&o);
     o.histogram = 0;
     o.findings = 0;
+    o.rows = 0; /* the views hold the run's figures and series, not its labels */
     /* the sample count before the analysis reads them: if it changes meanwhile, the figures
      * are not stored (the writer of the change stores its own) */
     pr_run *stored = NULL;

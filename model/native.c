@@ -261,37 +261,277 @@ static int bad(pr_error *err, const char *what)
     return pr_error_set(err, PR_EPARSE, NULL, 0, 0, "corrupt sample block: %s", what);
 }
 
-/* Stores vals[] into a column of count samples; -1 if a value does not fit the field. */
-static int store_column(pr_sample *s, size_t n, const column *c, const int64_t *vals)
+/* The smallest and largest value a column's field can hold. */
+static void field_range(const column *c, int64_t *lo, int64_t *hi)
 {
-    char *base = (char *)s + c->off;
-    int bad = 0;
-#define STORE(T, LO, HI)                                                                   \
-    for (size_t i = 0; i < n; i++) {                                                       \
-        bad |= vals[i] < (LO) || vals[i] > (HI);                                           \
-        *(T *)(void *)(base + i * sizeof(pr_sample)) = (T)vals[i];                         \
-    }
     switch (c->size) {
-    case 8:
-        for (size_t i = 0; i < n; i++)
-            *(int64_t *)(void *)(base + i * sizeof(pr_sample)) = vals[i];
-        break;
+    case 8: *lo = INT64_MIN; *hi = INT64_MAX; break;
     case 4:
-        if (c->is_signed) {
-            STORE(int32_t, INT32_MIN, INT32_MAX);
-        } else {
-            STORE(uint32_t, 0, (int64_t)UINT32_MAX);
-        }
+        *lo = c->is_signed ? INT32_MIN : 0;
+        *hi = c->is_signed ? INT32_MAX : (int64_t)UINT32_MAX;
         break;
-    case 2: STORE(uint16_t, 0, UINT16_MAX); break;
-    default: STORE(uint8_t, 0, UINT8_MAX); break;
+    case 2: *lo = 0; *hi = UINT16_MAX; break;
+    default: *lo = 0; *hi = UINT8_MAX; break;
     }
-#undef STORE
-    return bad ? -1 : 0;
 }
 
-int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t *cap, size_t *n,
-                    pr_error *err)
+/* 0 when every value of v[0..n) fits column c's field, else -1. */
+static int check_range(const column *c, const int64_t *v, size_t n)
+{
+    if (c->size == 8)
+        return 0;
+    int64_t lo, hi, mn = INT64_MAX, mx = INT64_MIN;
+    field_range(c, &lo, &hi);
+    for (size_t i = 0; i < n; i++) {
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+    }
+    return n && (mn < lo || mx > hi) ? -1 : 0;
+}
+
+/* Stores vals[] (in range: checked when decoded) into a column of n samples. */
+static void store_column(pr_sample *s, size_t n, const column *c, const int64_t *vals)
+{
+    char *base = (char *)s + c->off;
+#define STORE(T)                                                                           \
+    for (size_t i = 0; i < n; i++)                                                         \
+        *(T *)(void *)(base + i * sizeof(pr_sample)) = (T)vals[i];
+    switch (c->size) {
+    case 8: STORE(int64_t); break;
+    case 4:
+        if (c->is_signed) {
+            STORE(int32_t);
+        } else {
+            STORE(uint32_t);
+        }
+        break;
+    case 2: STORE(uint16_t); break;
+    default: STORE(uint8_t); break;
+    }
+#undef STORE
+}
+
+/* A varint read with no bounds check: p has at least 10 readable bytes. NULL if overlong.
+ * Little-endian machines take varints of up to 8 bytes in one 64-bit load, without a branch
+ * per byte: the first clear high bit ends the varint, the 7-bit groups are then packed. */
+static inline const unsigned char *uv_fast(const unsigned char *p, uint64_t *out)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t t = ~w & 0x8080808080808080ull; /* high bits that are clear */
+    if (t) {
+        uint64_t low = t & (0 - t);
+        w &= (low << 1) - 1; /* the bytes up to the last one (low << 1 is 0 at byte 8) */
+        if (low <= 0x80000000ull) { /* up to 4 bytes (most durations and deltas) */
+            *out = (w & 0x7full) | (w >> 1 & 0x3f80ull) | (w >> 2 & 0x1fc000ull) |
+                   (w >> 3 & 0xfe00000ull);
+            return p + (__builtin_ctzll(t) >> 3) + 1;
+        }
+        *out = (w & 0x7full) | (w >> 1 & 0x3f80ull) | (w >> 2 & 0x1fc000ull) |
+               (w >> 3 & 0xfe00000ull) | (w >> 4 & 0x7f0000000ull) |
+               (w >> 5 & 0x3f800000000ull) | (w >> 6 & 0x1fc0000000000ull) |
+               (w >> 7 & 0xfe000000000000ull);
+        return p + (__builtin_ctzll(t) >> 3) + 1;
+    }
+#endif
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 63; shift += 7) {
+        uint64_t b = *p++;
+        v |= (b & 0x7f) << shift;
+        if (b < 0x80) {
+            *out = v;
+            return p;
+        }
+    }
+    if (*p > 1)
+        return NULL;
+    *out = v | (uint64_t)*p << 63;
+    return p + 1;
+}
+
+/* Decodes count zigzag varints (running sums when delta) into vals. */
+static inline int decode_varints(const unsigned char **pp, const unsigned char *end, size_t count,
+                                 int delta, int64_t *vals)
+{
+    const unsigned char *p = *pp;
+    uint64_t prev = 0, u;
+    size_t i = 0;
+    while (i < count && end - p >= 10) { /* no bounds check per byte */
+        if (!(p = uv_fast(p, &u)))
+            return -1;
+        uint64_t v = (uint64_t)pr_unzigzag(u);
+        if (delta)
+            v = prev += v;
+        vals[i++] = (int64_t)v;
+    }
+    for (; i < count; i++) {
+        if (pr_uvarint_get(&p, end, &u) < 0)
+            return -1;
+        uint64_t v = (uint64_t)pr_unzigzag(u);
+        if (delta)
+            v = prev += v;
+        vals[i] = (int64_t)v;
+    }
+    *pp = p;
+    return 0;
+}
+
+/* Steps over count varints (a column nobody asked for): a varint ends at each byte with its
+ * high bit clear, counted eight bytes at a time. */
+static int skip_varints(const unsigned char **pp, const unsigned char *end, size_t count)
+{
+    const unsigned char *p = *pp;
+    while (count >= 8 && end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t ends = (~w & 0x8080808080808080ull) >> 7; /* one per byte, summed below */
+        count -= (size_t)((ends * 0x0101010101010101ull) >> 56);
+        p += 8;
+    }
+    while (count && p < end)
+        count -= *p++ < 0x80;
+    if (count)
+        return -1;
+    *pp = p;
+    return 0;
+}
+
+/* Expands count dictionary indices of `bits` bits at p into vals; -1 on an index >= k.
+ * Indices of a narrow width are read a byte (8/bits of them) at a time; the index check is
+ * needed only when the dictionary is smaller than the width allows. */
+static int expand_dict(const unsigned char *p, size_t count, unsigned bits, const int64_t *dv,
+                       uint64_t k, int64_t *vals)
+{
+    unsigned maxidx = 0;
+    size_t full = count / (8 / bits), i = 0;
+#define EXPAND(B)                                                                          \
+    for (size_t j = 0; j < full; j++) {                                                    \
+        unsigned byte = p[j];                                                              \
+        maxidx |= byte;                                                                    \
+        for (unsigned s = 0; s < 8; s += B)                                                \
+            vals[i++] = dv[(byte >> s) & ((1u << B) - 1)];                                 \
+    }
+    switch (bits) {
+    case 8:
+        for (; i < count; i++) {
+            maxidx |= p[i] >= k;
+            vals[i] = dv[p[i]];
+        }
+        return maxidx ? -1 : 0;
+    case 4: EXPAND(4); break;
+    case 2: EXPAND(2); break;
+    default: {
+        int64_t d0 = dv[0], d1 = dv[1];
+        for (size_t j = 0; j < full; j++, i += 8) { /* two values: a select per bit */
+            unsigned byte = p[j];
+            int64_t *v = vals + i;
+            v[0] = byte & 1 ? d1 : d0;
+            v[1] = byte & 2 ? d1 : d0;
+            v[2] = byte & 4 ? d1 : d0;
+            v[3] = byte & 8 ? d1 : d0;
+            v[4] = byte & 16 ? d1 : d0;
+            v[5] = byte & 32 ? d1 : d0;
+            v[6] = byte & 64 ? d1 : d0;
+            v[7] = byte & 128 ? d1 : d0;
+        }
+        break;
+    }
+    }
+#undef EXPAND
+    unsigned mask = (1u << bits) - 1;
+    int badidx = 0;
+    if (k < (1u << bits)) { /* some index values are not in the dictionary: check each */
+        for (size_t j = 0; j < full * (8 / bits); j++) {
+            size_t bit = j * bits;
+            badidx |= ((p[bit >> 3] >> (bit & 7)) & mask) >= k;
+        }
+    }
+    for (; i < count; i++) {
+        size_t bit = i * bits;
+        unsigned idx = (p[bit >> 3] >> (bit & 7)) & mask;
+        badidx |= idx >= k;
+        vals[i] = dv[idx];
+    }
+    (void)maxidx;
+    return badidx ? -1 : 0;
+}
+
+/* One column at *pp: its constant in out->konst, or (wanted) its values in vals. Returns 1
+ * when vals holds the values, 0 for a constant or a skipped column, < 0 on damage. */
+static int decode_column(const unsigned char **pp, const unsigned char *end, size_t count,
+                         const column *c, int want, int64_t *konst, int64_t *vals, pr_error *err)
+{
+    const unsigned char *p = *pp;
+    if (p >= end)
+        return bad(err, "truncated column");
+    int enc = *p++, got = 0;
+    if (enc == ENC_CONST) {
+        uint64_t u;
+        if (pr_uvarint_get(&p, end, &u) < 0)
+            return bad(err, "truncated constant");
+        int64_t v = pr_unzigzag(u);
+        if (c && count && check_range(c, &v, 1) < 0)
+            return bad(err, "value out of range");
+        if (c && count)
+            *konst = v;
+    } else if (enc == ENC_RAW || enc == ENC_DELTA) {
+        if (p >= end || *p > 3)
+            return bad(err, "bad scale");
+        int e = *p++;
+        if (!want) {
+            if (skip_varints(&p, end, count) < 0)
+                return bad(err, "truncated values");
+        } else {
+            if (decode_varints(&p, end, count, enc == ENC_DELTA, vals) < 0)
+                return bad(err, "truncated values");
+            if (e) {
+                uint64_t scale = (uint64_t)pow10s[e];
+                for (size_t i = 0; i < count; i++)
+                    vals[i] = (int64_t)((uint64_t)vals[i] * scale);
+            }
+            if (c && check_range(c, vals, count) < 0)
+                return bad(err, "value out of range");
+            got = 1;
+        }
+    } else if (enc == ENC_DICT) {
+        uint64_t k;
+        int64_t dv[256];
+        if (pr_uvarint_get(&p, end, &k) < 0 || k == 0 || k > 256)
+            return bad(err, "bad dictionary size");
+        for (uint64_t i = 0; i < k; i++) {
+            uint64_t u;
+            if (pr_uvarint_get(&p, end, &u) < 0)
+                return bad(err, "truncated dictionary");
+            dv[i] = pr_unzigzag(u);
+        }
+        for (uint64_t i = k; i < 256; i++)
+            dv[i] = dv[0]; /* out-of-range indices are caught below */
+        if (p >= end)
+            return bad(err, "truncated dictionary");
+        unsigned bits = *p++;
+        if (bits != 1 && bits != 2 && bits != 4 && bits != 8)
+            return bad(err, "bad index width");
+        size_t nbytes = (count * bits + 7) / 8;
+        if ((size_t)(end - p) < nbytes)
+            return bad(err, "truncated indices");
+        if (want) {
+            if (expand_dict(p, count, bits, dv, k, vals) < 0)
+                return bad(err, "index out of dictionary");
+            if (c && check_range(c, dv, k) < 0)
+                return bad(err, "value out of range");
+            got = 1;
+        }
+        p += nbytes;
+    } else {
+        return bad(err, "unknown column encoding");
+    }
+    *pp = p;
+    return got;
+}
+
+int pr_block_decode_cols(const unsigned char *p, size_t len, unsigned want, pr_block_cols *out,
+                         pr_error *err)
 {
     if (!p) /* an empty BLOB reads back as NULL from SQLite */
         return bad(err, "truncated header");
@@ -303,101 +543,72 @@ int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t 
         return bad(err, "too many samples");
     if (ncols > 64)
         return bad(err, "too many columns");
-    pr_sample *s = *out = pr_xgrow(*out, cap, count ? count : 1, sizeof **out);
-    /* Constant columns go into a template copied once per sample at the end; the others are
-     * decoded into per-column buffers and stored after the copy. Columns an older writer
-     * lacks stay unknown (the template starts unknown). */
-    pr_sample tmpl;
-    pr_sample_init(&tmpl);
     static __thread int64_t *colbuf; /* NCOLS x PR_NATIVE_BLOCK_MAX, kept for the thread */
     if (!colbuf)
         colbuf = pr_xmalloc(NCOLS * PR_NATIVE_BLOCK_MAX * sizeof *colbuf);
-    unsigned decoded = 0; /* bit c: column c is in colbuf */
+    /* columns an older writer lacks stay at their defaults (unknown) */
+    pr_sample dflt;
+    pr_sample_init(&dflt);
+    out->n = (size_t)count;
+    out->varying = 0;
+    for (size_t ci = 0; ci < NCOLS; ci++) {
+        load_column(&dflt, 1, &columns[ci], &out->konst[ci]);
+        out->vals[ci] = NULL;
+    }
     for (uint64_t ci = 0; ci < ncols; ci++) {
         const column *c = ci < NCOLS ? &columns[ci] : NULL; /* newer columns are skipped */
-        if (p >= end)
-            return bad(err, "truncated column");
-        int enc = *p++;
-        int64_t *vals = colbuf + (c ? (size_t)ci * PR_NATIVE_BLOCK_MAX : 0);
-        if (!c) { /* a column this build does not know: decode into scratch, then drop */
-            static __thread int64_t scratch[PR_NATIVE_BLOCK_MAX];
-            vals = scratch;
+        int want_c = c && (want >> ci & 1);
+        int64_t *vals = c ? colbuf + (size_t)ci * PR_NATIVE_BLOCK_MAX : NULL;
+        int64_t scratch;
+        int rc = decode_column(&p, end, (size_t)count, c, want_c, c ? &out->konst[ci] : &scratch,
+                               vals, err);
+        if (rc < 0)
+            return rc;
+        if (rc > 0) {
+            out->vals[ci] = vals;
+            out->varying |= 1u << ci;
         }
-        if (enc == ENC_CONST) {
-            uint64_t u;
-            if (pr_uvarint_get(&p, end, &u) < 0)
-                return bad(err, "truncated constant");
-            if (c && count && store_column(&tmpl, 1, c, (int64_t[]){pr_unzigzag(u)}) < 0)
-                return bad(err, "value out of range");
-            continue;
-        } else if (enc == ENC_RAW || enc == ENC_DELTA) {
-            if (p >= end || *p > 3)
-                return bad(err, "bad scale");
-            int e = *p++;
-            uint64_t prev = 0;
-            for (size_t i = 0; i < count; i++) {
-                uint64_t u;
-                if (p < end && *p < 0x80) { /* one-byte fast path */
-                    u = *p++;
-                } else if (pr_uvarint_get(&p, end, &u) < 0) {
-                    return bad(err, "truncated values");
-                }
-                uint64_t v = (uint64_t)pr_unzigzag(u);
-                if (enc == ENC_DELTA) {
-                    v += prev;
-                    prev = v;
-                }
-                vals[i] = (int64_t)v;
-            }
-            if (e) {
-                uint64_t scale = (uint64_t)pow10s[e];
-                for (size_t i = 0; i < count; i++)
-                    vals[i] = (int64_t)((uint64_t)vals[i] * scale);
-            }
-        } else if (enc == ENC_DICT) {
-            uint64_t k;
-            int64_t dv[256];
-            if (pr_uvarint_get(&p, end, &k) < 0 || k == 0 || k > 256)
-                return bad(err, "bad dictionary size");
-            for (uint64_t i = 0; i < k; i++) {
-                uint64_t u;
-                if (pr_uvarint_get(&p, end, &u) < 0)
-                    return bad(err, "truncated dictionary");
-                dv[i] = pr_unzigzag(u);
-            }
-            for (uint64_t i = k; i < 256; i++)
-                dv[i] = dv[0]; /* out-of-range indices are caught below */
-            if (p >= end)
-                return bad(err, "truncated dictionary");
-            unsigned bits = *p++;
-            if (bits != 1 && bits != 2 && bits != 4 && bits != 8)
-                return bad(err, "bad index width");
-            size_t nbytes = (count * bits + 7) / 8;
-            if ((size_t)(end - p) < nbytes)
-                return bad(err, "truncated indices");
-            unsigned mask = (1u << bits) - 1, maxidx = 0;
-            for (size_t i = 0; i < count; i++) {
-                size_t bit = i * bits;
-                unsigned idx = (p[bit >> 3] >> (bit & 7)) & mask;
-                maxidx |= idx >= k;
-                vals[i] = dv[idx];
-            }
-            if (maxidx)
-                return bad(err, "index out of dictionary");
-            p += nbytes;
-        } else {
-            return bad(err, "unknown column encoding");
-        }
-        if (c)
-            decoded |= 1u << ci;
     }
-    for (size_t i = 0; i < count; i++)
-        s[i] = tmpl;
+    return 0;
+}
+
+void pr_block_cols_samples(const pr_block_cols *c, size_t at, size_t m, pr_sample *out)
+{
+    pr_sample tmpl;
+    pr_sample_init(&tmpl);
     for (size_t ci = 0; ci < NCOLS; ci++)
-        if (decoded >> ci & 1 &&
-            store_column(s, count, &columns[ci], colbuf + ci * PR_NATIVE_BLOCK_MAX) < 0)
-            return bad(err, "value out of range");
-    *n = count;
+        if (!(c->varying >> ci & 1))
+            store_column(&tmpl, 1, &columns[ci], &c->konst[ci]);
+    for (size_t i = 0; i < m; i++)
+        out[i] = tmpl;
+    for (size_t ci = 0; ci < NCOLS; ci++)
+        if (c->varying >> ci & 1)
+            store_column(out, m, &columns[ci], c->vals[ci] + at);
+}
+
+int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t *cap, size_t *n,
+                    pr_error *err)
+{
+    pr_block_cols c;
+    int rc = pr_block_decode_cols(p, len, PR_COLS_ALL, &c, err);
+    if (rc < 0)
+        return rc;
+    pr_sample *s = *out = pr_xgrow(*out, cap, c.n ? c.n : 1, sizeof **out);
+    /* constant columns go into a template copied once per sample, the others are stored
+     * after it, a cache-sized chunk at a time */
+    pr_sample tmpl;
+    pr_sample_init(&tmpl);
+    for (size_t ci = 0; ci < NCOLS; ci++)
+        store_column(&tmpl, 1, &columns[ci], &c.konst[ci]);
+    for (size_t at = 0; at < c.n; at += 256) {
+        size_t m = c.n - at < 256 ? c.n - at : 256;
+        for (size_t i = 0; i < m; i++)
+            s[at + i] = tmpl;
+        for (size_t ci = 0; ci < NCOLS; ci++)
+            if (c.varying >> ci & 1)
+                store_column(s + at, m, &columns[ci], c.vals[ci] + at);
+    }
+    *n = c.n;
     return 0;
 }
 

@@ -24,6 +24,37 @@ void pr_block_encode(const pr_sample *s, size_t n, pr_buf *out);
 int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t *cap, size_t *n,
                     pr_error *err);
 
+/* The block's columns, in pr_sample field order (docs/format.md). */
+enum pr_col {
+    PR_COL_START = 0, PR_COL_LATENCY, PR_COL_CONNECT, PR_COL_TTFB, PR_COL_LATENESS,
+    PR_COL_BYTES_IN, PR_COL_BYTES_OUT, PR_COL_LABEL, PR_COL_URL, PR_COL_METHOD, PR_COL_ERROR,
+    PR_COL_THREAD, PR_COL_ATTRS, PR_COL_THREADS, PR_COL_STATUS, PR_COL_SUCCESS, PR_COL_FLAGS,
+    PR_NCOLS
+};
+#define PR_COLS_ALL ((1u << PR_NCOLS) - 1)
+#define PR_COLBIT(c) (1u << (c))
+
+/* One block decoded column by column: column c is the constant konst[c] over the block, or,
+ * when bit c of `varying` is set, the n values vals[c][0..n) (int64 whatever the field's
+ * width; range-checked against it). vals point into a per-thread buffer reused by the next
+ * decode on the thread. */
+typedef struct pr_block_cols {
+    size_t n;
+    unsigned varying;
+    int64_t konst[PR_NCOLS];
+    const int64_t *vals[PR_NCOLS];
+} pr_block_cols;
+
+/* Decodes the columns in the mask `want` (PR_COLBIT(...) | ...) of a block; the others are
+ * stepped over (a column nobody asked for costs only its skipping) and keep konst = their
+ * constant when the block has one, else the field's default. 0 or PR_EPARSE as
+ * pr_block_decode. */
+int pr_block_decode_cols(const unsigned char *p, size_t len, unsigned want, pr_block_cols *out,
+                         pr_error *err);
+/* Samples at..at+m of a decoded block into out[0..m) (the columns not decoded keep their
+ * constants or defaults). */
+void pr_block_cols_samples(const pr_block_cols *c, size_t at, size_t m, pr_sample *out);
+
 typedef struct pr_native_writer pr_native_writer;
 
 /* Starts a stream on `f` (borrowed) for run `run`: writes the header block (run metadata).

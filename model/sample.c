@@ -15,17 +15,3 @@ void pr_sample_init(pr_sample *s)
     s->threads = -1;
     s->success = PR_SUCCESS_UNKNOWN;
 }
-
-int pr_sample_ok(const pr_sample *s)
-{
-    if (s->success != PR_SUCCESS_UNKNOWN)
-        return s->success == PR_OK_SUCCESS;
-    return s->status >= 200 && s->status < 400;
-}
-
-int pr_sample_outcome(const pr_sample *s)
-{
-    if (s->success == PR_SUCCESS_UNKNOWN && s->status == 0 && s->error == PR_NOSTR)
-        return -1;
-    return pr_sample_ok(s);
-}

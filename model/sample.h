@@ -48,9 +48,19 @@ typedef struct pr_sample {
 /* A sample with every field unknown. */
 void pr_sample_init(pr_sample *s);
 /* The success rule used when the source has none: 200 <= status < 400. */
-int pr_sample_ok(const pr_sample *s);
+static inline int pr_sample_ok(const pr_sample *s)
+{
+    if (s->success != PR_SUCCESS_UNKNOWN)
+        return s->success == PR_OK_SUCCESS;
+    return s->status >= 200 && s->status < 400;
+}
 /* 1 success, 0 failure, -1 unknown: the source has no success flag, no status and no error
  * (ab's -g rows). Statistics leave unknown outcomes out of success and error ratios. */
-int pr_sample_outcome(const pr_sample *s);
+static inline int pr_sample_outcome(const pr_sample *s)
+{
+    if (s->success == PR_SUCCESS_UNKNOWN && s->status == 0 && s->error == PR_NOSTR)
+        return -1;
+    return pr_sample_ok(s);
+}
 
 #endif

@@ -18,27 +18,44 @@ void pr_sink_init(pr_sink *k, pr_run *run,
     k->total = 0;
 }
 
+/* Widens the run's bounds to a sample's start and end (the run's bounds come from its
+ * samples, here and nowhere else). */
+static inline void widen(pr_run *run, int64_t start, int64_t lat)
+{
+    if (start == PR_UNKNOWN)
+        return;
+    if (run->start_ns == PR_UNKNOWN || start < run->start_ns)
+        run->start_ns = start;
+    int64_t e;
+    if (__builtin_add_overflow(start, lat != PR_UNKNOWN ? lat : 0, &e))
+        e = lat > 0 ? INT64_MAX : start; /* hostile values: saturate */
+    if (run->end_ns == PR_UNKNOWN || e > run->end_ns)
+        run->end_ns = e;
+}
+
 int pr_sink_flush(pr_sink *k, pr_error *err)
 {
     if (k->n == 0)
         return 0;
     size_t n = k->n;
-    /* the run's bounds come from its samples, here and nowhere else */
-    pr_run *run = k->run;
-    for (size_t i = 0; i < n; i++) {
-        const pr_sample *x = &k->buf[i];
-        if (x->start_ns == PR_UNKNOWN)
-            continue;
-        if (run->start_ns == PR_UNKNOWN || x->start_ns < run->start_ns)
-            run->start_ns = x->start_ns;
-        int64_t e;
-        if (__builtin_add_overflow(x->start_ns, x->latency_ns != PR_UNKNOWN ? x->latency_ns : 0, &e))
-            e = x->latency_ns > 0 ? INT64_MAX : x->start_ns; /* hostile values: saturate */
-        if (run->end_ns == PR_UNKNOWN || e > run->end_ns)
-            run->end_ns = e;
-    }
+    for (size_t i = 0; i < n; i++)
+        widen(k->run, k->buf[i].start_ns, k->buf[i].latency_ns);
     k->n = 0;
     return k->push(k->run, k->buf, n, err, k->payload);
+}
+
+int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned char *raw,
+                       size_t len, pr_error *err)
+{
+    int rc = pr_sink_flush(k, err);
+    if (rc < 0)
+        return rc;
+    const int64_t *st = cols->vals[PR_COL_START], *lat = cols->vals[PR_COL_LATENCY];
+    for (size_t i = 0; i < cols->n; i++)
+        widen(k->run, st ? st[i] : cols->konst[PR_COL_START],
+              lat ? lat[i] : cols->konst[PR_COL_LATENCY]);
+    k->total += cols->n;
+    return k->push_block(k->run, cols, raw, len, err, k->payload);
 }
 
 int pr_sink_split(pr_sink *k, pr_error *err)

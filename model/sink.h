@@ -4,6 +4,7 @@
 #define PR_SINK_H
 #include <stddef.h>
 #include "model/error.h"
+#include "model/native.h"
 #include "model/input.h"
 #include "model/run.h"
 #include "model/sample.h"
@@ -21,6 +22,12 @@ struct pr_sink {
     int (*split)(pr_sink *sink, pr_error *err, void *payload);
     /* Optional: a non-fatal problem (killed run, appended runs…). NULL: printed to stderr. */
     void (*warn)(const pr_error *w, void *payload);
+    /* Optional: a whole sample block of the native codec whose string ids are already the
+     * run's (the native reader's pass-through, pr_sink_emit_block): `raw` is the encoded block
+     * (kept as it is by a store), `cols` its columns decoded and checked. NULL: the producer
+     * emits samples. */
+    int (*push_block)(pr_run *run, const pr_block_cols *cols, const unsigned char *raw,
+                      size_t len, pr_error *err, void *payload);
     void *payload;
     pr_run *run;        /* the run samples belong to; parsers fill its metadata */
     /* Where the samples come from, for the warnings the sink itself gives (optional, set by
@@ -51,6 +58,10 @@ int pr_sink_check(pr_sink *k, const pr_sample *s, pr_error *err);
 /* Hands the buffered samples to the consumer, first widening sink->run's start_ns/end_ns
  * (earliest start, latest start + latency) to cover them: producers never set those. */
 int pr_sink_flush(pr_sink *k, pr_error *err);
+/* Hands a native block to push_block (set: check before), after the buffered samples, and
+ * widens the run's bounds as pr_sink_flush does. */
+int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned char *raw,
+                       size_t len, pr_error *err);
 /* Flushes and asks the consumer to start a new run; returns 0 (also when unsupported). */
 int pr_sink_split(pr_sink *k, pr_error *err);
 /* Reports a warning through the sink (formatted like an error). */

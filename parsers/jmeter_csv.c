@@ -689,41 +689,46 @@ static int new_run(jcsv *j, const char *why)
     return 0;
 }
 
-static int record(jcsv *j, int terminated)
+/* A header line among the records: a new run (its columns, when they differ). */
+static int repeated_header(jcsv *j)
 {
-    j->nrec++;
+    pr_str f[MAX_FIELDS];
+    for (int i = 0; i < j->nf; i++) {
+        f[i].p = j->rec + j->foff[i];
+        f[i].n = j->flen[i];
+    }
+    int same = 1;
+    size_t off = 0;
+    for (int i = 0; i < j->nf && same; i++) {
+        if (i) {
+            same = off < j->header_sig_n && j->header_sig[off] == '\x1f';
+            off++;
+        }
+        same = same && off + f[i].n <= j->header_sig_n &&
+               memcmp(j->header_sig + off, f[i].p, f[i].n) == 0;
+        off += f[i].n;
+    }
+    same = same && off == j->header_sig_n;
+    if (!same)
+        set_columns(j, f, j->nf);
+    if (new_run(j, same ? "repeated header line" : "a header line with other columns") < 0)
+        return j->rc;
+    return 0;
+}
+
+/* The record's shape: 1 when it is no sample (the header, a blank line, a header line among
+ * the records), 0 when it has the column set's fields (extra ones dropped with a warning), or
+ * an error. */
+static int record_shape(jcsv *j, int terminated)
+{
     if (j->too_long)
         return fail_at(j, PR_EPARSE, -1, "record longer than 4 MiB (unterminated quote?)");
     if (j->too_many)
         return fail_at(j, PR_EPARSE, -1, "more than %d fields in a record", MAX_FIELDS);
-    if (j->nrec == 1 && j->have_header)
-        return 0;
-    if (j->nf == 1 && j->flen[0] == 0)
-        return 0; /* blank line */
-    if (is_repeated_header(j)) {
-        pr_str f[MAX_FIELDS];
-        for (int i = 0; i < j->nf; i++) {
-            f[i].p = j->rec + j->foff[i];
-            f[i].n = j->flen[i];
-        }
-        int same = 1;
-        size_t off = 0;
-        for (int i = 0; i < j->nf && same; i++) {
-            if (i) {
-                same = off < j->header_sig_n && j->header_sig[off] == '\x1f';
-                off++;
-            }
-            same = same && off + f[i].n <= j->header_sig_n &&
-                   memcmp(j->header_sig + off, f[i].p, f[i].n) == 0;
-            off += f[i].n;
-        }
-        same = same && off == j->header_sig_n;
-        if (!same)
-            set_columns(j, f, j->nf);
-        if (new_run(j, same ? "repeated header line" : "a header line with other columns") < 0)
-            return j->rc;
-        return 0;
-    }
+    if ((j->nrec == 1 && j->have_header) || (j->nf == 1 && j->flen[0] == 0))
+        return 1; /* the header, a blank line */
+    if (is_repeated_header(j))
+        return repeated_header(j) < 0 ? j->rc : 1;
     if (j->nf > j->ncols && terminated) { /* kept, the extra fields named by no column */
         if (j->extra_records++ < 3)
             pr_sink_warn(j->sink, j->name, j->line, field_col(j, j->ncols),
@@ -743,59 +748,70 @@ static int record(jcsv *j, int terminated)
     if (!terminated)
         pr_sink_warn(j->sink, j->name, j->line, 0,
                      "the last record has no line end; kept, but its last field may be cut");
+    return 0;
+}
 
-    pr_sample s;
-    pr_sample_init(&s);
-    int64_t ts_ms, elapsed, v;
-    if (get_ts_ms(j, &ts_ms) < 0 || get_int(j, C_ELAPSED, &elapsed) < 0)
+/* The record's times and counters into s: start, elapsed (*start_ms, *elapsed), latency,
+ * connect, bytes, threads. */
+static int record_numbers(jcsv *j, pr_sample *s, int64_t *start_ms, int64_t *elapsed)
+{
+    int64_t ts_ms, v;
+    if (get_ts_ms(j, &ts_ms) < 0 || get_int(j, C_ELAPSED, elapsed) < 0)
         return j->rc;
-    if (elapsed == PR_UNKNOWN)
-        elapsed = 0;
-    if (elapsed > PR_JTL_MS_MAX || elapsed < -PR_JTL_MS_MAX)
+    if (*elapsed == PR_UNKNOWN)
+        *elapsed = 0;
+    if (*elapsed > PR_JTL_MS_MAX || *elapsed < -PR_JTL_MS_MAX)
         return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': out of range");
-    if (elapsed < 0)
+    if (*elapsed < 0)
         return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': a negative "
                        "response time (%lld ms): no percentile can be computed from it",
-                       (long long)elapsed);
+                       (long long)*elapsed);
     /* the time stamp in range first, so that taking the elapsed time off cannot overflow */
-    int64_t start_ms = ts_ms;
-    if (pr_time_from_epoch(ts_ms, 1000000, &s.start_ns) == 0 && j->opts->jtl_timestamp_end)
-        start_ms = ts_ms - elapsed;
-    if (pr_time_from_epoch(start_ms, 1000000, &s.start_ns) < 0)
+    *start_ms = ts_ms;
+    if (pr_time_from_epoch(ts_ms, 1000000, &s->start_ns) == 0 && j->opts->jtl_timestamp_end)
+        *start_ms = ts_ms - *elapsed;
+    if (pr_time_from_epoch(*start_ms, 1000000, &s->start_ns) < 0)
         return fail_at(j, PR_EPARSE, j->colidx[C_TS], "column 'timeStamp': %lld ms is outside "
-                       "the years 1678..2261", (long long)start_ms);
-    s.latency_ns = elapsed * 1000000;
+                       "the years 1678..2261", (long long)*start_ms);
+    s->latency_ns = *elapsed * 1000000;
     if (get_int(j, C_LATENCY, &v) < 0)
         return j->rc;
-    if (pr_jtl_ms_ns(v, &s.ttfb_ns) < 0)
+    if (pr_jtl_ms_ns(v, &s->ttfb_ns) < 0)
         return fail_at(j, PR_EPARSE, j->colidx[C_LATENCY], "column 'Latency': out of range");
     if (get_int(j, C_CONNECT, &v) < 0)
         return j->rc;
-    if (pr_jtl_ms_ns(v, &s.connect_ns) < 0)
+    if (pr_jtl_ms_ns(v, &s->connect_ns) < 0)
         return fail_at(j, PR_EPARSE, j->colidx[C_CONNECT], "column 'Connect': out of range");
-    if (get_int(j, C_BYTES, &s.bytes_in) < 0 || get_int(j, C_SENT, &s.bytes_out) < 0)
+    if (get_int(j, C_BYTES, &s->bytes_in) < 0 || get_int(j, C_SENT, &s->bytes_out) < 0)
         return j->rc;
     if (get_int(j, C_ALL, &v) < 0)
         return j->rc;
-    s.threads = v == PR_UNKNOWN ? -1 : (int32_t)(v > INT32_MAX ? INT32_MAX : v < 0 ? -1 : v);
+    s->threads = v == PR_UNKNOWN ? -1 : (int32_t)(v > INT32_MAX ? INT32_MAX : v < 0 ? -1 : v);
+    return 0;
+}
+
+/* The record's strings into s: label, thread, URL, status, outcome and error; *msg is the
+ * responseMessage (a transaction controller's mark). */
+static int record_strings(jcsv *j, pr_sample *s, const char **msg, size_t *msg_n)
+{
     pr_run *run = j->sink->run;
     if (F(C_LABEL))
-        s.label = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_LABEL, FP(C_LABEL), FN(C_LABEL));
+        s->label = pr_jtl_intern(&j->icache, run, PR_JTL_IC_LABEL, FP(C_LABEL), FN(C_LABEL));
     if (F(C_THREAD))
-        s.thread = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_THREAD, FP(C_THREAD), FN(C_THREAD));
+        s->thread = pr_jtl_intern(&j->icache, run, PR_JTL_IC_THREAD, FP(C_THREAD), FN(C_THREAD));
     if (F(C_URL) && FN(C_URL) && !(FN(C_URL) == 4 && memcmp(FP(C_URL), "null", 4) == 0))
-        s.url = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_URL, FP(C_URL), FN(C_URL));
+        s->url = pr_jtl_intern(&j->icache, run, PR_JTL_IC_URL, FP(C_URL), FN(C_URL));
     const char *code = F(C_CODE) ? FP(C_CODE) : "";
     size_t code_n = F(C_CODE) ? FN(C_CODE) : 0;
-    const char *msg = F(C_MSG) ? FP(C_MSG) : "";
-    size_t msg_n = F(C_MSG) ? FN(C_MSG) : 0;
-    s.status = pr_jtl_status(code, code_n);
+    *msg = F(C_MSG) ? FP(C_MSG) : "";
+    *msg_n = F(C_MSG) ? FN(C_MSG) : 0;
+    s->status = pr_jtl_status(code, code_n);
     if (F(C_SUCCESS)) {
         pr_str b = {FP(C_SUCCESS), FN(C_SUCCESS)};
         if (b.n == 4 && strncasecmp(b.p, "true", 4) == 0)
-            s.success = PR_OK_SUCCESS;
+            s->success = PR_OK_SUCCESS;
         else if (b.n == 5 && strncasecmp(b.p, "false", 5) == 0)
-            s.success = PR_FAIL;
+            s->success = PR_FAIL;
         else {
             char sb[SHOWN_MAX];
             return fail_at(j, PR_EPARSE, j->colidx[C_SUCCESS],
@@ -803,111 +819,155 @@ static int record(jcsv *j, int terminated)
                            shown(sb, b.p, b.n));
         }
     }
-    if (s.success == PR_FAIL)
-        s.error = pr_jtl_error_id(run, code, code_n, msg, msg_n, F(C_FAILMSG) ? FP(C_FAILMSG) : "",
-                                  F(C_FAILMSG) ? FN(C_FAILMSG) : 0);
+    if (s->success == PR_FAIL)
+        s->error = pr_jtl_error_id(run, code, code_n, *msg, *msg_n,
+                                   F(C_FAILMSG) ? FP(C_FAILMSG) : "",
+                                   F(C_FAILMSG) ? FN(C_FAILMSG) : 0);
+    return 0;
+}
 
-    /* attributes: sample variables, then the per-sample extras that have no field */
-    pr_jtl_attrs at;
-    at.n = 0;
+/* The record's attributes into at and s: sample variables, then the per-sample extras that
+ * have no field. */
+static int record_attrs(jcsv *j, pr_sample *s, pr_jtl_attrs *at)
+{
+    at->n = 0;
     for (int i = 0; i < j->ncols; i++)
         if (j->kind[i] == C_VAR)
-            pr_jtl_attr_add(&at, j->varname[i], j->varlen[i], j->rec + j->foff[i], j->flen[i]);
+            pr_jtl_attr_add(at, j->varname[i], j->varlen[i], j->rec + j->foff[i], j->flen[i]);
     if (F(C_GRP) && FN(C_GRP))
-        pr_jtl_attr_add(&at, "grpThreads", 10, FP(C_GRP), FN(C_GRP));
+        pr_jtl_attr_add(at, "grpThreads", 10, FP(C_GRP), FN(C_GRP));
     if (F(C_HOST) && FN(C_HOST))
-        pr_jtl_attr_add(&at, "Hostname", 8, FP(C_HOST), FN(C_HOST));
+        pr_jtl_attr_add(at, "Hostname", 8, FP(C_HOST), FN(C_HOST));
     if (F(C_FILENAME) && FN(C_FILENAME))
-        pr_jtl_attr_add(&at, "Filename", 8, FP(C_FILENAME), FN(C_FILENAME));
+        pr_jtl_attr_add(at, "Filename", 8, FP(C_FILENAME), FN(C_FILENAME));
     if (F(C_SCOUNT) && FN(C_SCOUNT) && !(FN(C_SCOUNT) == 1 && FP(C_SCOUNT)[0] == '1')) {
-        pr_jtl_attr_add(&at, "SampleCount", 11, FP(C_SCOUNT), FN(C_SCOUNT));
+        pr_jtl_attr_add(at, "SampleCount", 11, FP(C_SCOUNT), FN(C_SCOUNT));
         if (F(C_ECOUNT))
-            pr_jtl_attr_add(&at, "ErrorCount", 10, FP(C_ECOUNT), FN(C_ECOUNT));
+            pr_jtl_attr_add(at, "ErrorCount", 10, FP(C_ECOUNT), FN(C_ECOUNT));
     }
+    int64_t v;
     if (get_int(j, C_IDLE, &v) < 0)
         return j->rc;
     if (v != PR_UNKNOWN && v != 0) {
-        pr_jtl_attr_add(&at, "IdleTime", 8, FP(C_IDLE), FN(C_IDLE));
+        pr_jtl_attr_add(at, "IdleTime", 8, FP(C_IDLE), FN(C_IDLE));
         if (v > 0 && v < PR_JTL_MS_MAX)
             j->n_idle_ms += v;
     }
-    if (at.n)
-        s.attrs = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_ATTRS, at.buf, at.n);
-    pr_sink_strings_read(j->sink, j->line); /* the sample may be emitted a record later */
+    if (at->n)
+        s->attrs = pr_jtl_intern(&j->icache, j->sink->run, PR_JTL_IC_ATTRS, at->buf, at->n);
+    return 0;
+}
 
-    int tc = pr_jtl_tc_kind(msg, msg_n);
-    int64_t end_ms = start_ms + elapsed;
-
-    /* appended run: a forward jump of more than an hour past everything seen */
-    if (j->run_max_end != PR_UNKNOWN && start_ms > j->run_max_end / 1000000 + GAP_NEW_RUN_MS) {
-        char why[96];
-        snprintf(why, sizeof why, "a gap of %.1f h in the timestamps",
-                 (double)(start_ms - j->run_max_end / 1000000) / 3.6e6);
-        if (new_run(j, why) < 0)
-            return j->rc;
-        if (j->sink->run != run) { /* re-intern into the new run */
-            pr_run *nr = j->sink->run;
-#define REINTERN(f) if (s.f) s.f = pr_run_intern(nr, pr_run_str(run, s.f), strlen(pr_run_str(run, s.f)))
-            REINTERN(label);
-            REINTERN(thread);
-            REINTERN(url);
-            REINTERN(error);
-            if (s.attrs)
-                s.attrs = pr_run_intern(nr, at.buf, at.n);
+/* An appended run (a forward jump of more than an hour past everything seen): a new run,
+ * s's strings interned again into it. */
+static int record_gap(jcsv *j, pr_sample *s, const pr_jtl_attrs *at, int64_t start_ms)
+{
+    if (j->run_max_end == PR_UNKNOWN || start_ms <= j->run_max_end / 1000000 + GAP_NEW_RUN_MS)
+        return 0;
+    pr_run *run = j->sink->run;
+    char why[96];
+    snprintf(why, sizeof why, "a gap of %.1f h in the timestamps",
+             (double)(start_ms - j->run_max_end / 1000000) / 3.6e6);
+    if (new_run(j, why) < 0)
+        return j->rc;
+    pr_run *nr = j->sink->run;
+    if (nr == run)
+        return 0;
+#define REINTERN(f) if (s->f) s->f = pr_run_intern(nr, pr_run_str(run, s->f), strlen(pr_run_str(run, s->f)))
+    REINTERN(label);
+    REINTERN(thread);
+    REINTERN(url);
+    REINTERN(error);
 #undef REINTERN
-            run = nr;
-        }
-    }
+    if (s->attrs)
+        s->attrs = pr_run_intern(nr, at->buf, at->n);
+    return 0;
+}
 
-    /* 5.x sub-result rows: "<parent>-<N>" right after the parent, same thread, inside it */
-    if (j->parent_valid && s.thread == j->parent_thread && !tc) {
-        const char *pl = pr_strtab_get(run->strings, j->parent_label);
-        size_t pln = pr_strtab_len(run->strings, j->parent_label);
-        const char *l = pr_strtab_get(run->strings, s.label);
-        size_t ln = pr_strtab_len(run->strings, s.label);
-        int64_t slack = j->ts_mode == TS_FMT ? j->fmt.resolution_ns / 1000000 : 1;
-        if (ln > pln + 1 && l[pln] == '-' && sub_label(pl, pln, l, ln) &&
-            start_ms + slack >= j->parent_start_ms &&
-            end_ms <= j->parent_end_ms + slack) {
-            s.flags |= PR_SF_SUBRESULT;
-            j->n_sub++;
-            if (j->have_pending && !(j->pending.flags & PR_SF_PARENT)) {
-                j->pending.flags |= PR_SF_PARENT;
-                if (j->opts->subresults == PR_SUB_INCLUDE) { /* keep file order */
-                    if (emit(j, &j->pending) < 0)
-                        return j->rc;
-                    j->pending_emitted = 1;
-                }
-            }
-            if (j->opts->subresults != PR_SUB_EXCLUDE && emit(j, &s) < 0)
+/* A 5.x sub-result row ("<parent>-<N>" right after the parent, same thread, inside it):
+ * emitted as one (1), or 0 when s is not one. */
+static int record_subresult(jcsv *j, pr_sample *s, int64_t start_ms, int64_t end_ms)
+{
+    pr_run *run = j->sink->run;
+    const char *pl = pr_strtab_get(run->strings, j->parent_label);
+    size_t pln = pr_strtab_len(run->strings, j->parent_label);
+    const char *l = pr_strtab_get(run->strings, s->label);
+    size_t ln = pr_strtab_len(run->strings, s->label);
+    int64_t slack = j->ts_mode == TS_FMT ? j->fmt.resolution_ns / 1000000 : 1;
+    if (!(ln > pln + 1 && l[pln] == '-' && sub_label(pl, pln, l, ln) &&
+          start_ms + slack >= j->parent_start_ms && end_ms <= j->parent_end_ms + slack))
+        return 0;
+    s->flags |= PR_SF_SUBRESULT;
+    j->n_sub++;
+    if (j->have_pending && !(j->pending.flags & PR_SF_PARENT)) {
+        j->pending.flags |= PR_SF_PARENT;
+        if (j->opts->subresults == PR_SUB_INCLUDE) { /* keep file order */
+            if (emit(j, &j->pending) < 0)
                 return j->rc;
-            return 0;
+            j->pending_emitted = 1;
         }
     }
+    if (j->opts->subresults != PR_SUB_EXCLUDE && emit(j, s) < 0)
+        return j->rc;
+    return 1;
+}
+
+/* A sample that is no sub-result: a transaction controller's emitted now, any other kept
+ * pending (the parent of the sub-results that may follow). */
+static int record_place(jcsv *j, pr_sample *s, int tc, int64_t start_ms, int64_t end_ms)
+{
     if (flush_pending(j) < 0)
         return j->rc;
     j->parent_valid = 0;
     if (tc) {
-        s.flags |= PR_SF_TRANSACTION;
+        s->flags |= PR_SF_TRANSACTION;
         j->n_tc++;
         if (tc == 2) {
             j->n_empty_tc++;
             if (j->opts->subresults != PR_SUB_INCLUDE)
                 return 0;
         }
-        if (!keep_top(j, &s))
+        if (!keep_top(j, s))
             return 0;
-        return emit(j, &s);
+        return emit(j, s);
     }
-    j->pending = s;
+    j->pending = *s;
     j->have_pending = 1;
     j->pending_emitted = 0;
     j->parent_valid = 1;
-    j->parent_label = s.label;
-    j->parent_thread = s.thread;
+    j->parent_label = s->label;
+    j->parent_thread = s->thread;
     j->parent_start_ms = start_ms;
     j->parent_end_ms = end_ms;
     return 0;
+}
+
+static int record(jcsv *j, int terminated)
+{
+    j->nrec++;
+    int rc = record_shape(j, terminated);
+    if (rc)
+        return rc < 0 ? rc : 0;
+    pr_sample s;
+    pr_sample_init(&s);
+    int64_t start_ms = 0, elapsed = 0;
+    const char *msg = "";
+    size_t msg_n = 0;
+    pr_jtl_attrs at;
+    if (record_numbers(j, &s, &start_ms, &elapsed) < 0 || record_strings(j, &s, &msg, &msg_n) < 0 ||
+        record_attrs(j, &s, &at) < 0)
+        return j->rc;
+    pr_sink_strings_read(j->sink, j->line); /* the sample may be emitted a record later */
+    int tc = pr_jtl_tc_kind(msg, msg_n);
+    int64_t end_ms = start_ms + elapsed;
+    if (record_gap(j, &s, &at, start_ms) < 0)
+        return j->rc;
+    if (j->parent_valid && s.thread == j->parent_thread && !tc) {
+        rc = record_subresult(j, &s, start_ms, end_ms);
+        if (rc)
+            return rc < 0 ? rc : 0;
+    }
+    return record_place(j, &s, tc, start_ms, end_ms);
 }
 
 /* ---- libcsv callbacks ----------------------------------------------------------------- */
@@ -1045,70 +1105,59 @@ static int sniff(const unsigned char *buf, size_t len)
     return 0;
 }
 
-static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
+/* The column set: the header's (its version guessed from it), --jtl-columns, or the JMeter
+ * default set with the first line's field count. *skip = the BOM's length. */
+static int read_columns(jcsv *j, size_t *skip)
 {
-    jcsv *j = pr_xcalloc(1, sizeof *j);
-    j->in = in;
-    j->sink = sink;
-    j->opts = opts;
-    j->err = err;
-    j->name = pr_input_name(in);
-    j->line = 1;
-    unsigned long long total_before = sink->total;
-    for (int i = 0; i < NKNOWN; i++)
-        j->colidx[i] = -1;
-    int rc = 0;
-    char *chunk = NULL;
-
     size_t got;
-    const unsigned char *head = pr_input_peek(in, PR_SNIFF_WINDOW, &got);
-    size_t skip = got >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    const unsigned char *head = pr_input_peek(j->in, PR_SNIFF_WINDOW, &got);
+    *skip = got >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
     int header, nf;
-    j->delim = detect(head + skip, got - skip, got < 65536, &header, &nf);
+    j->delim = detect(head + *skip, got - *skip, got < 65536, &header, &nf);
     if (!j->delim)
         j->delim = ',';
     if (header) {
         pr_str f[MAX_FIELDS];
-        size_t ln = first_line(head + skip, got - skip);
-        int n = split_raw((const char *)head + skip, ln, j->delim, f, MAX_FIELDS);
+        size_t ln = first_line(head + *skip, got - *skip);
+        int n = split_raw((const char *)head + *skip, ln, j->delim, f, MAX_FIELDS);
         set_columns(j, f, n);
         j->have_header = 1;
-    } else if (opts->jtl_columns) {
-        set_columns_csv(j, opts->jtl_columns);
+    } else if (j->opts->jtl_columns) {
+        set_columns_csv(j, j->opts->jtl_columns);
     } else {
         for (size_t k = 0; k < sizeof default_sets / sizeof default_sets[0]; k++)
             if (default_sets[k].n == nf) {
                 set_columns_csv(j, default_sets[k].cols);
                 j->version_guess = default_sets[k].version;
             }
-        if (!j->ncols) {
-            rc = pr_error_set(err, got ? PR_EFORMAT : PR_EPARSE, j->name, 1, 0,
-                              got ? "no header line, and %d fields per record match no JMeter "
-                                    "default column set (10, 12, 13, 14, 16 or 17); give "
-                                    "--jtl-columns"
-                                  : "empty input: expected a JMeter CSV result file%.0d", nf);
-            goto out;
-        }
+        if (!j->ncols)
+            return pr_error_set(j->err, got ? PR_EFORMAT : PR_EPARSE, j->name, 1, 0,
+                                got ? "no header line, and %d fields per record match no JMeter "
+                                      "default column set (10, 12, 13, 14, 16 or 17); give "
+                                      "--jtl-columns"
+                                    : "empty input: expected a JMeter CSV result file%.0d", nf);
     }
-    if (header && j->ncols) {
-        /* version guess from the header's column set */
-        for (size_t k = 0; k < sizeof default_sets / sizeof default_sets[0]; k++) {
-            pr_str f[MAX_FIELDS];
-            int n = split_raw(default_sets[k].cols, strlen(default_sets[k].cols), ',', f,
-                              MAX_FIELDS);
-            int same = n == j->ncols;
-            for (int i = 0; i < n && same; i++)
-                same = j->kind[i] != C_VAR && known_col(f[i].p, f[i].n) == j->kind[i];
-            if (same)
-                j->version_guess = default_sets[k].version;
-        }
+    for (size_t k = 0; header && j->ncols && k < sizeof default_sets / sizeof default_sets[0];
+         k++) { /* version guess from the header's column set */
+        pr_str f[MAX_FIELDS];
+        int n = split_raw(default_sets[k].cols, strlen(default_sets[k].cols), ',', f, MAX_FIELDS);
+        int same = n == j->ncols;
+        for (int i = 0; i < n && same; i++)
+            same = j->kind[i] != C_VAR && known_col(f[i].p, f[i].n) == j->kind[i];
+        if (same)
+            j->version_guess = default_sets[k].version;
     }
-    if (j->colidx[C_TS] < 0) {
-        rc = pr_error_set(err, PR_EFORMAT, j->name, 1, 0,
-                          "no timeStamp column (timestamp_format=none): sample times unknown");
-        goto out;
-    }
-    setup_run(j);
+    if (j->colidx[C_TS] < 0)
+        return pr_error_set(j->err, PR_EFORMAT, j->name, 1, 0,
+                            "no timeStamp column (timestamp_format=none): sample times unknown");
+    return 0;
+}
+
+/* The lines of the input from byte skip: unquoted ones through the in-place splitter, the
+ * others (quotes, CR inside, a record libcsv is inside of, a line longer than the buffer)
+ * through libcsv. */
+static int read_lines(jcsv *j, size_t skip)
+{
     if (csv_init(&j->p, CSV_STRICT_FINI) != 0) {
         fprintf(stderr, "perfreport: out of memory\n");
         abort();
@@ -1117,19 +1166,17 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     csv_set_space_func(&j->p, no_space);
     csv_set_realloc_func(&j->p, capped_realloc);
     csv_set_blk_size(&j->p, 4096);
-    chunk = pr_xmalloc(BUF_SIZE);
-    size_t have = 0;
-    int first = 1;
+    char *chunk = pr_xmalloc(BUF_SIZE);
+    size_t have = 0, pos = skip;
+    int rc = 0;
     for (;;) {
-        long r = pr_input_read(in, chunk + have, BUF_SIZE - have, err);
+        long r = pr_input_read(j->in, chunk + have, BUF_SIZE - have, j->err);
         if (r < 0) {
             rc = PR_EIO;
             break;
         }
         int eof = r == 0;
         have += (size_t)r;
-        size_t pos = first ? skip : 0;
-        first = 0;
         while (pos < have && !j->stopped) {
             char *line = chunk + pos;
             char *nl = memchr(line, '\n', have - pos);
@@ -1157,37 +1204,61 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             break;
         memmove(chunk, chunk + pos, have - pos);
         have -= pos;
+        pos = 0;
         if (eof)
             break;
     }
-    if (!rc && !j->rc) {
-        if (csv_fini(&j->p, on_field, on_record, j) != 0 && !j->rc)
-            rc = pr_error_set(err, PR_ETRUNC, j->name, j->line, 0,
-                              "input ends inside a quoted field of the record that starts here; "
-                              "the records before it are kept");
-    }
-    csv_free(&j->p);
-    if (!rc)
-        rc = j->rc;
-    if (rc == 0 || rc == PR_ETRUNC) {
-        int saved = j->rc;
-        j->rc = 0;
-        flush_pending(j);
-        if (j->rc < 0)
-            rc = j->rc;
-        else
-            j->rc = saved;
-        finish_run(j);
-        if (j->extra_records > 3)
-            pr_sink_warn(sink, j->name, 0, 0, "%lld records in all had more fields than the "
-                         "%s names: their extra fields were ignored", j->extra_records,
-                         j->have_header ? "header" : "column set");
-        if (j->have_header && sink->total == total_before)
-            pr_sink_warn(sink, j->name, 1, 0, "a header line and no records: the run has no "
-                         "samples from this file");
-    }
-out:
     free(chunk);
+    if (!rc && !j->rc && csv_fini(&j->p, on_field, on_record, j) != 0 && !j->rc)
+        rc = pr_error_set(j->err, PR_ETRUNC, j->name, j->line, 0,
+                          "input ends inside a quoted field of the record that starts here; "
+                          "the records before it are kept");
+    csv_free(&j->p);
+    return rc ? rc : j->rc;
+}
+
+/* The end of the input (also after a truncated record): the pending sample, the run's
+ * figures, the warnings counted at the end. */
+static int finish_input(jcsv *j, int rc, unsigned long long total_before)
+{
+    int saved = j->rc;
+    j->rc = 0;
+    flush_pending(j);
+    if (j->rc < 0)
+        rc = j->rc;
+    else
+        j->rc = saved;
+    finish_run(j);
+    if (j->extra_records > 3)
+        pr_sink_warn(j->sink, j->name, 0, 0, "%lld records in all had more fields than the "
+                     "%s names: their extra fields were ignored", j->extra_records,
+                     j->have_header ? "header" : "column set");
+    if (j->have_header && j->sink->total == total_before)
+        pr_sink_warn(j->sink, j->name, 1, 0, "a header line and no records: the run has no "
+                     "samples from this file");
+    return rc;
+}
+
+static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
+{
+    jcsv *j = pr_xcalloc(1, sizeof *j);
+    j->in = in;
+    j->sink = sink;
+    j->opts = opts;
+    j->err = err;
+    j->name = pr_input_name(in);
+    j->line = 1;
+    unsigned long long total_before = sink->total;
+    for (int i = 0; i < NKNOWN; i++)
+        j->colidx[i] = -1;
+    size_t skip;
+    int rc = read_columns(j, &skip);
+    if (rc == 0) {
+        setup_run(j);
+        rc = read_lines(j, skip);
+        if (rc == 0 || rc == PR_ETRUNC)
+            rc = finish_input(j, rc, total_before);
+    }
     clear_columns(j);
     free(j->rec);
     free(j);

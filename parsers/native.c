@@ -26,6 +26,7 @@ typedef struct reader {
     uint32_t *map; /* segment string id -> run string id */
     size_t map_cap;
     uint32_t map_n;
+    int identity;  /* every segment id so far is the same id in the run (pass-through) */
     pr_sample *samples;
     size_t samples_cap;
     int have_header;
@@ -99,6 +100,7 @@ static int frame_header(reader *rd, const unsigned char *p, size_t len, long lon
     apply_run_json(rd->sink->run, json_object_get(doc, "run"), first);
     rd->have_header = 1;
     rd->map_n = 1; /* a new segment: string ids start again */
+    rd->identity = first && pr_strtab_count(rd->sink->run->strings) <= 1; /* a fresh run */
     json_decref(doc);
     return 0;
 }
@@ -117,6 +119,7 @@ static int frame_strings(reader *rd, const unsigned char *p, size_t len, long lo
             goto bad;
         rd->map = pr_xgrow(rd->map, &rd->map_cap, (size_t)id + 1, sizeof *rd->map);
         rd->map[id] = pr_run_intern(rd->sink->run, (const char *)p, (size_t)n);
+        rd->identity &= rd->map[id] == id;
         rd->map_n++;
         p += n;
     }
@@ -136,9 +139,38 @@ static inline int remap(reader *rd, uint32_t *id)
     return 0;
 }
 
+/* A block whose string ids are the run's own (a fresh run fed by one segment) goes to the
+ * consumer as it is, after a check of every column and string id: no sample is decoded into
+ * structs or encoded again. */
+static int block_through(reader *rd, const unsigned char *p, size_t len, long long off,
+                         unsigned long long block, pr_error *err)
+{
+    pr_block_cols c;
+    if (pr_block_decode_cols(p, len, PR_COLS_ALL, &c, err) < 0) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return pr_error_at_offset(err, PR_EPARSE, pr_input_name(rd->in), off, "block %llu: %s",
+                                  block, msg);
+    }
+    static const int strcols[] = {PR_COL_LABEL, PR_COL_URL, PR_COL_METHOD, PR_COL_ERROR,
+                                  PR_COL_THREAD, PR_COL_ATTRS};
+    for (size_t k = 0; k < sizeof strcols / sizeof strcols[0]; k++) {
+        const int64_t *v = c.vals[strcols[k]];
+        int64_t mx = v ? 0 : c.konst[strcols[k]];
+        for (size_t i = 0; v && i < c.n; i++)
+            mx = v[i] > mx ? v[i] : mx;
+        if (c.n && mx >= (int64_t)rd->map_n)
+            return pr_error_at_offset(err, PR_EPARSE, pr_input_name(rd->in), off,
+                                      "block %llu: a sample names an undefined string", block);
+    }
+    return pr_sink_emit_block(rd->sink, &c, p, len, err);
+}
+
 static int frame_samples(reader *rd, const unsigned char *p, size_t len, long long off,
                          unsigned long long block, pr_error *err)
 {
+    if (rd->identity && rd->sink->push_block)
+        return block_through(rd, p, len, off, block, err);
     size_t n;
     if (pr_block_decode(p, len, &rd->samples, &rd->samples_cap, &n, err) < 0) {
         char msg[sizeof err->msg];
@@ -173,7 +205,7 @@ static int frame_footer(reader *rd, const unsigned char *p, size_t len)
 
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
-    reader rd = {in, sink, NULL, 0, 1, NULL, 0, 0};
+    reader rd = {in, sink, NULL, 0, 1, 0, NULL, 0, 0};
     unsigned char hdr[12];
     unsigned char *payload = NULL;
     size_t payload_cap = 0;

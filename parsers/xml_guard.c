@@ -188,6 +188,55 @@ static size_t text_run(pr_xml_guard *g, const char *in, size_t n, char *out, siz
     return k;
 }
 
+/* The bytes of an attribute value before its closing quote, copied at once (most of a
+ * tag's bytes: a byte at a time through step() was a quarter of a JTL's parse). */
+static size_t quoted_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room,
+                         size_t *w)
+{
+    const char *q = memchr(in, g->quote, n);
+    size_t k = q ? (size_t)(q - in) : n;
+    if (k > room - *w)
+        k = room > *w ? room - *w : 0;
+    memcpy(out + *w, in, k);
+    *w += k;
+    advance(g, in, k);
+    return k;
+}
+
+/* A tag's attributes (not skipping), copied at once up to the tag's end ('>' or '/', left to
+ * step()), '=' counted, each quoted value stepped over with memchr: a byte at a time through
+ * step() they were most of the guard's cost. Stops short at a value whose quote closes past
+ * the input or the room, and before the '=' past the cap (step() refuses it). */
+static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room,
+                        size_t *w)
+{
+    size_t max = room - *w < n ? room - *w : n, k = 0;
+    while (k < max) {
+        char c = in[k];
+        if (c == '>' || c == '/')
+            break;
+        if (c == '"' || c == '\'') {
+            const char *q = memchr(in + k + 1, c, max - k - 1);
+            if (!q)
+                break;
+            k = (size_t)(q - in) + 1;
+            continue;
+        }
+        if (c == '=' && !g->end_tag) {
+            if (g->attrs >= PR_XML_MAX_ATTRS)
+                break;
+            g->attrs++;
+        }
+        k++;
+    }
+    memcpy(out + *w, in, k);
+    *w += k;
+    advance(g, in, k);
+    if (k)
+        g->slash = 0;
+    return k;
+}
+
 long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used, char *out,
                          size_t cap, const char *name, pr_error *err)
 {
@@ -197,6 +246,17 @@ long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used
         if (g->state == G_TEXT && in[r] != '<') {
             r += text_run(g, in + r, n - r, out, cap - 10, &w);
             continue;
+        }
+        if (g->state == G_TAG && !g->skipping) { /* up to the next byte that matters */
+            r += attrs_run(g, in + r, n - r, out, cap - 2 * sizeof split_mark - 4, &w);
+            if (r == n)
+                continue;
+        }
+        if (g->state == G_QUOTE && !g->skipping) { /* a value: copied up to its quote */
+            /* the loop's condition leaves at least one byte of this room */
+            r += quoted_run(g, in + r, n - r, out, cap - 2 * sizeof split_mark - 4, &w);
+            if (r == n || in[r] != g->quote)
+                continue;
         }
         char c = in[r++];
         if (g->state == G_TEXT) { /* c == '<' */

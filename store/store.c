@@ -155,6 +155,39 @@ static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *
     return 0;
 }
 
+/* A native block whose string ids are the run's: counted from its columns and stored as it
+ * is (after the samples pushed before it), never decoded into samples nor encoded again. */
+static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *raw,
+                      size_t len, pr_error *err, void *payload)
+{
+    pr_ingest *ing = payload;
+    (void)run;
+    int rc = flush_block(ing, err);
+    if (rc < 0)
+        return rc;
+    pr_store_block b = {ing->next_seq++, (int64_t)c->n, PR_UNKNOWN, PR_UNKNOWN, raw, len};
+    pr_sample x;
+    pr_sample_init(&x);
+#define COL(k) (c->vals[k] ? c->vals[k][i] : c->konst[k])
+    for (size_t i = 0; i < c->n; i++) {
+        x.label = (uint32_t)COL(PR_COL_LABEL);
+        x.error = (uint32_t)COL(PR_COL_ERROR);
+        x.status = (uint16_t)COL(PR_COL_STATUS);
+        x.success = (uint8_t)COL(PR_COL_SUCCESS);
+        x.flags = (uint8_t)COL(PR_COL_FLAGS);
+        count_sample(ing, &x);
+        int64_t t = COL(PR_COL_START);
+        if (t == PR_UNKNOWN)
+            continue;
+        if (b.start_min == PR_UNKNOWN || t < b.start_min)
+            b.start_min = t;
+        if (b.start_max == PR_UNKNOWN || t > b.start_max)
+            b.start_max = t;
+    }
+#undef COL
+    return ing->st->ops->block_put(ing->st, ing->run->id, &b, err);
+}
+
 static int create_run_row(pr_ingest *ing, pr_error *err)
 {
     pr_run *r = ing->run;
@@ -355,6 +388,7 @@ static int begin_run(pr_store *st, pr_ingest **out, const char *name, const char
     free(ing->run->source);
     ing->run->source = pr_xstrdup(source);
     pr_sink_init(&ing->sink, ing->run, push, ing);
+    ing->sink.push_block = push_block; /* native blocks go in as they are */
     if (!key)
         ing->sink.split = split; /* a shard is one part of one run */
     *out = ing;
@@ -576,6 +610,68 @@ int pr_store_scan(pr_store *st, int64_t id,
     scan_ctx c = {st, id, cb, payload, NULL, 0, err};
     int rc = st->ops->scan_blocks(st, id, scan_block, &c, err);
     free(c.buf);
+    return rc;
+}
+
+typedef struct cols_ctx {
+    pr_store *st;
+    int64_t run_id;
+    unsigned want;
+    int (*cb)(const pr_block_cols *c, void *payload);
+    void *payload;
+    pr_error *err;
+} cols_ctx;
+
+static int cols_block(const pr_store_block *b, void *payload)
+{
+    cols_ctx *c = payload;
+    pr_block_cols cols;
+    int rc = pr_block_decode_cols(b->data, b->len, c->want, &cols, c->err);
+    if (rc < 0) {
+        char msg[sizeof c->err->msg];
+        snprintf(msg, sizeof msg, "%s", c->err->msg);
+        return pr_error_set(c->err, PR_ESTORE, c->st->path, 0, 0, "run %lld block %lld: %s",
+                            (long long)c->run_id, (long long)b->seq, msg);
+    }
+    return c->cb(&cols, c->payload);
+}
+
+int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
+                       int (*cb)(const pr_block_cols *c, void *payload), void *payload,
+                       pr_error *err)
+{
+    cols_ctx c = {st, id, want, cb, payload, err};
+    return st->ops->scan_blocks(st, id, cols_block, &c, err);
+}
+
+typedef struct some_scan {
+    int (*cb)(const pr_sample *s, size_t n, void *payload);
+    void *payload;
+    pr_sample buf[512];
+} some_scan;
+
+static int some_block(const pr_block_cols *c, void *payload)
+{
+    some_scan *ss = payload;
+    for (size_t at = 0; at < c->n; at += 512) {
+        size_t m = c->n - at < 512 ? c->n - at : 512;
+        pr_block_cols_samples(c, at, m, ss->buf);
+        int rc = ss->cb(ss->buf, m, ss->payload);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,
+                       int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
+                       pr_error *err)
+{
+    some_scan *ss = pr_xmalloc(sizeof *ss);
+    ss->cb = cb;
+    ss->payload = payload;
+    int rc = pr_store_scan_cols(st, id, want, some_block, ss, err);
+    free(ss);
     return rc;
 }
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "model/error.h"
+#include "model/native.h"
 #include "model/run.h"
 #include "model/sink.h"
 
@@ -90,6 +91,16 @@ int pr_store_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err);
 int pr_store_scan(pr_store *st, int64_t id,
                   int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
                   pr_error *err);
+/* The same scan column by column: only the columns in `want` (model/native.h PR_COLBIT) are
+ * decoded; cb sees each block's columns (borrowed until it returns). */
+int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
+                       int (*cb)(const pr_block_cols *c, void *payload), void *payload,
+                       pr_error *err);
+/* pr_store_scan with only the columns in `want` decoded (the others keep their block's
+ * constant, else the field's default), in batches of at most 512 samples. */
+int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,
+                       int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
+                       pr_error *err);
 /* Removes the run with its samples, tags and tables (nothing to do for an unknown id).
  * PR_ESTORE. */
 int pr_store_remove(pr_store *st, int64_t id, pr_error *err);

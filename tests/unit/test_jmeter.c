@@ -951,11 +951,13 @@ static void test_jmeter__xml_guard(void **st)
     /* bodies dropped (line breaks kept), everything else as it was, whatever the chunking */
     static const char in[] =
         "<?xml version=\"1.0\"?>\n<!-- <responseData> in a comment -->\n<testResults a='>'>\n"
+        "<v long=\"a value longer than the smallest output, with 'quotes' and <b> and\nlines\"/>"
         "<s lb=\"x=y\"><responseData class=\"s\">body\nline 2 &lt;b&gt;"
         "<![CDATA[ </responseData> <x> ]]>\n<nested a=\"1\"><responseData>in</responseData>"
         "</nested><e/>tail</responseData><responseData/><rm>kept</rm></s>\n</testResults>\n";
     static const char want[] =
         "<?xml version=\"1.0\"?>\n<!-- <responseData> in a comment -->\n<testResults a='>'>\n"
+        "<v long=\"a value longer than the smallest output, with 'quotes' and <b> and\nlines\"/>"
         "<s lb=\"x=y\"><responseData class=\"s\">\n\n</responseData><responseData/><rm>kept</rm>"
         "</s>\n</testResults>\n";
     size_t sizes[] = {1, 2, 3, 7, 64, sizeof in};

@@ -1,0 +1,69 @@
+/* Values with a cell each (a label, a row and interval…), sorted together in place: each
+ * value kept once, 10 bytes a pair while the cells fit 16 bits (they widen to 32 when one
+ * does not), read back in ascending order to take every cell's order statistics in one pass
+ * (analysis/report_acc.c, the tools' layouts). */
+#ifndef PR_CELLSORT_H
+#define PR_CELLSORT_H
+#include <stddef.h>
+#include <stdint.h>
+#include "analysis/vec.h"
+
+typedef struct pr_cellsort_bk pr_cellsort_bk; /* internal */
+
+typedef struct pr_cellsort {
+    int64_t *v;
+    uint16_t *c16;
+    uint32_t *c32;  /* cells wider than 16 bits */
+    size_t n, cap;
+    pr_cellsort_bk *bk; /* large sets: the pairs come in by value buckets (cellsort.c) */
+} pr_cellsort;
+
+/* Room for cap pairs (grows if more come). From PR_CELLSORT_BUCKETED pairs on, each pair goes
+ * at once into a block of its value's bucket (pr_rsort_bucket), so the sort moves whole blocks
+ * and then sorts buckets that fit in cache, rather than moving every pair at random. */
+#define PR_CELLSORT_BUCKETED (1u << 20)
+void pr_cellsort_init(pr_cellsort *cs, size_t cap);
+void pr_cellsort_add(pr_cellsort *cs, int64_t v, uint32_t cell);
+/* Sorts by value (cells follow), on pr_rsort_threads() threads. */
+void pr_cellsort_sort(pr_cellsort *cs);
+static inline uint32_t pr_cellsort_cell(const pr_cellsort *cs, size_t i)
+{
+    return cs->c32 ? cs->c32[i] : cs->c16[i];
+}
+/* The order statistics of one class of the sorted values (a label, the successes…) taken
+ * as they go by: nearest-rank percentiles (pr_percentile_rank) and the squared deviations
+ * summed in ascending order, so the figures are those of pr_dist_compute over a sorted copy.
+ * n and sum (exact, integers) are counted before the pass. */
+#define PR_QDIST_MAX 8
+typedef struct pr_qdist {
+    uint64_t n, seen;
+    long double mean, ss;
+    int64_t sum, min, max;
+    size_t nr, next;
+    uint64_t rank[PR_QDIST_MAX];
+    int slot[PR_QDIST_MAX];
+    int64_t q[PR_QDIST_MAX]; /* q[i]: the value at percentile pcts[i] */
+} pr_qdist;
+
+void pr_qdist_init(pr_qdist *q, uint64_t n, long double sum, const double *pcts, size_t np);
+/* Wants the value at a 1-based rank of another rule in q->q[slot]. */
+void pr_qdist_rank(pr_qdist *q, uint64_t rank, int slot);
+static inline void pr_qdist_step(pr_qdist *q, int64_t v)
+{
+    uint64_t s = ++q->seen;
+    if (s == 1)
+        q->min = v;
+    q->max = v;
+    while (q->next < q->nr && q->rank[q->next] == s)
+        q->q[q->slot[q->next++]] = v;
+    long double d = v - q->mean;
+    q->ss += d * d;
+}
+/* count, min, max, mean, stdev and sum as pr_dist_compute gives them. */
+void pr_qdist_dist(const pr_qdist *q, pr_dist *out);
+
+/* Bytes held (for the memory figures). */
+size_t pr_cellsort_bytes(const pr_cellsort *cs);
+void pr_cellsort_dispose(pr_cellsort *cs);
+
+#endif

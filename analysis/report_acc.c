@@ -1,0 +1,1152 @@
+/* The report's scans: rows, bins and totals from a selection's samples, exact durations in one
+ * sorted array per duration (each value kept once, 10 bytes per sample) or histograms. */
+#include "analysis/report_acc.h"
+#include "analysis/cellsort.h"
+#include "analysis/pattern.h"
+#include "model/buf.h"
+#include "model/l10n.h"
+#include "model/native.h"
+#include "model/xalloc.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOROW UINT32_MAX
+#define RESTART 1           /* a scan callback's "start again with the rows decided" */
+
+/* Per row, exact mode: what the pass over the sorted values needs before it starts. */
+typedef struct row_sum {
+    __int128 sum[PR_NDUR];
+    uint64_t n[PR_NDUR];
+} row_sum;
+
+struct pr_report_acc {
+    pr_run *run;               /* run being scanned (strings) */
+    uint32_t *map;             /* run string id -> names id (0 = not mapped yet) */
+    size_t map_cap;
+    uint32_t *rowmap;          /* run string id -> row of a one-column breakdown (NOROW: unset) */
+    size_t rowmap_cap;
+    uint32_t *row_of_key;      /* names id -> row + 1 (0: none yet) */
+    size_t row_of_key_cap;
+    int fixed;                 /* rows decided by a counting pass: unknown keys go to "other" */
+    uint32_t other_row;        /* NOROW until there is one */
+    size_t top;                /* rows before "other" (0: every key) */
+    int pattern;               /* label/URL values are grouped by pattern */
+    int fastdim;               /* one breakdown column read straight from the samples (enum pr_col) */
+    int64_t raw_distinct;      /* its distinct values (per run, summed) */
+    uint32_t tag_ids[4];       /* per run: the interned value of each tag dimension */
+    uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
+    size_t rows_cap;
+    /* groups: a row's samples without (tx 0) and with (tx 1) the Transaction Controller flag */
+    uint32_t *group_of_row;    /* [row * 2 + tx] -> group + 1 */
+    uint32_t *row_of_group;
+    unsigned char *tx_of_group;
+    size_t ngroups, groups_cap;
+    /* exact mode: the values of the duration being collected and their cells */
+    int dur;                   /* enum pr_dur being collected */
+    pr_cellsort vals;
+    unsigned bin_bits;         /* cell = group << bin_bits | bin; bin nbins = none */
+    double inv_interval;       /* 1 / a->interval */
+    int64_t known[PR_NDUR];    /* values of each duration (sizes the arrays of later passes) */
+    row_sum *sums;             /* per row */
+    row_sum total_sum;
+    int64_t total_lat_min;
+    /* the counting pass */
+    int64_t *key_count;        /* per names id */
+    size_t key_count_cap;
+};
+
+/* ---- keys and rows ----------------------------------------------------------------------- */
+
+static uint32_t map_str(pr_acc *a, uint32_t id)
+{
+    pr_report_acc *p = a->priv;
+    if (id == 0)
+        return 0;
+    if (id >= p->map_cap) {
+        size_t old = p->map_cap;
+        p->map = pr_xgrow(p->map, &p->map_cap, (size_t)id + 1, sizeof *p->map);
+        memset(p->map + old, 0, (p->map_cap - old) * sizeof *p->map);
+    }
+    if (!p->map[id])
+        p->map[id] = pr_strtab_intern(a->names, pr_run_str(p->run, id),
+                                      pr_strtab_len(p->run->strings, id));
+    return p->map[id];
+}
+
+/* The names id of a run string's pattern (pr_pattern_url). */
+static uint32_t map_pattern(pr_acc *a, uint32_t id)
+{
+    if (id == 0)
+        return 0;
+    pr_buf b = PR_BUF_INIT;
+    pr_pattern_url(pr_run_str(a->priv->run, id), pr_strtab_len(a->priv->run->strings, id), &b);
+    uint32_t k = pr_strtab_intern(a->names, b.p ? b.p : "", b.len);
+    pr_buf_dispose(&b);
+    return k;
+}
+
+/* The id (in a->names) of one dimension's value for a sample; 0 = none. */
+static uint32_t dim_id(pr_acc *a, int dim, size_t i, const pr_sample *x)
+{
+    pr_report_acc *p = a->priv;
+    switch (dim) {
+    case PR_BY_LABEL: return p->pattern ? map_pattern(a, x->label) : map_str(a, x->label);
+    case PR_BY_URL: return p->pattern ? map_pattern(a, x->url) : map_str(a, x->url);
+    case PR_BY_LABEL_PATTERN: return map_pattern(a, x->label);
+    case PR_BY_URL_PATTERN: return map_pattern(a, x->url);
+    case PR_BY_METHOD: return map_str(a, x->method);
+    case PR_BY_ERROR: return map_str(a, x->error);
+    case PR_BY_THREAD: return map_str(a, x->thread);
+    case PR_BY_STATUS: {
+        unsigned code = x->status < 1000 ? x->status : 999;
+        if (!p->status_ids[code]) {
+            char buf[16];
+            if (code)
+                snprintf(buf, sizeof buf, "%u", code);
+            else
+                snprintf(buf, sizeof buf, "%s", _("no response"));
+            p->status_ids[code] = pr_strtab_intern_cstr(a->names, buf);
+        }
+        return p->status_ids[code];
+    }
+    default: return p->tag_ids[i];
+    }
+}
+
+/* The breakdown key of a sample: one dimension's id, or the interned "a · b" of several. */
+static uint32_t breakdown_key(pr_acc *a, const pr_sample *x)
+{
+    if (a->o->nby <= 1)
+        return dim_id(a, a->o->nby ? a->o->by[0] : PR_BY_LABEL, 0, x);
+    char buf[1024];
+    size_t n = 0;
+    for (size_t i = 0; i < a->o->nby; i++) {
+        uint32_t id = dim_id(a, a->o->by[i], i, x);
+        const char *s = id ? pr_strtab_get(a->names, id) : "-";
+        size_t k = strlen(s);
+        if (i && n + 4 < sizeof buf) {
+            memcpy(buf + n, " \xc2\xb7 ", 4); /* " · " */
+            n += 4;
+        }
+        if (k > sizeof buf - n - 1)
+            k = sizeof buf - n - 1;
+        memcpy(buf + n, s, k);
+        n += k;
+    }
+    return pr_strtab_intern(a->names, buf, n);
+}
+
+static void row_init(pr_acc *a, pr_row *r, uint32_t key, int other)
+{
+    memset(r, 0, sizeof *r);
+    r->key = key;
+    r->other = other;
+    pr_series_init_mode(&r->s, a->bounded);
+}
+
+static uint32_t new_row(pr_acc *a, uint32_t key, int other)
+{
+    pr_report_acc *p = a->priv;
+    if (a->nrows == p->rows_cap) {
+        size_t cap = p->rows_cap;
+        a->rows = pr_xgrow(a->rows, &p->rows_cap, a->nrows + 1, sizeof *a->rows);
+        size_t scap = cap;
+        p->sums = pr_xgrow(p->sums, &scap, p->rows_cap, sizeof *p->sums);
+        memset(p->sums + cap, 0, (p->rows_cap - cap) * sizeof *p->sums);
+        p->group_of_row = pr_xrealloc(p->group_of_row, p->rows_cap * 2 * sizeof *p->group_of_row);
+        memset(p->group_of_row + cap * 2, 0, (p->rows_cap - cap) * 2 * sizeof *p->group_of_row);
+    }
+    row_init(a, &a->rows[a->nrows], key, other);
+    return (uint32_t)a->nrows++;
+}
+
+/* The row of key k (a names id): found, made (rows decided as they come), or "other". Returns
+ * NOROW when a new row would pass the top rows while they come as they are seen: the scan
+ * starts again with the rows decided by a count (RESTART). */
+static uint32_t row_for_key(pr_acc *a, uint32_t k)
+{
+    pr_report_acc *p = a->priv;
+    if (k < p->row_of_key_cap && p->row_of_key[k])
+        return p->row_of_key[k] - 1;
+    uint32_t r;
+    if (p->fixed) {
+        if (p->other_row == NOROW)
+            p->other_row = new_row(a, 0, 1);
+        r = p->other_row;
+        a->rows[r].keys++;
+    } else {
+        if (p->top && a->nrows >= p->top)
+            return NOROW;
+        r = new_row(a, k, 0);
+    }
+    if (k >= p->row_of_key_cap) {
+        size_t old = p->row_of_key_cap;
+        p->row_of_key = pr_xgrow(p->row_of_key, &p->row_of_key_cap, (size_t)k + 1,
+                                 sizeof *p->row_of_key);
+        memset(p->row_of_key + old, 0, (p->row_of_key_cap - old) * sizeof *p->row_of_key);
+    }
+    p->row_of_key[k] = r + 1;
+    return r;
+}
+
+/* The row of a sample, NOROW to start again. A one-column breakdown maps the run's string ids
+ * once each. */
+static uint32_t row_of_slow(pr_acc *a, const pr_sample *x);
+
+static inline uint32_t row_of(pr_acc *a, const pr_sample *x)
+{
+    pr_report_acc *p = a->priv;
+    if (p->fastdim >= 0 && a->o->rows) {
+        uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
+        if (id < p->rowmap_cap && p->rowmap[id] != NOROW)
+            return p->rowmap[id];
+    }
+    return row_of_slow(a, x);
+}
+
+static uint32_t row_of_slow(pr_acc *a, const pr_sample *x)
+{
+    pr_report_acc *p = a->priv;
+    if (!a->o->rows) /* no labels list: one row for everything */
+        return a->nrows ? 0 : new_row(a, 0, 0);
+    if (p->fastdim < 0)
+        return row_for_key(a, breakdown_key(a, x));
+    uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
+    uint32_t r = row_for_key(a, breakdown_key(a, x));
+    if (r == NOROW)
+        return r;
+    p->raw_distinct++; /* a value of this run seen for the first time */
+    if (id >= p->rowmap_cap) {
+        size_t old = p->rowmap_cap;
+        p->rowmap = pr_xgrow(p->rowmap, &p->rowmap_cap, (size_t)id + 1, sizeof *p->rowmap);
+        memset(p->rowmap + old, 0xff, (p->rowmap_cap - old) * sizeof *p->rowmap);
+    }
+    p->rowmap[id] = r;
+    return r;
+}
+
+/* The group of row r's samples with (tx) or without the Transaction Controller flag. */
+static uint32_t new_group(pr_acc *a, uint32_t r, int tx);
+
+static inline uint32_t group_of(pr_acc *a, uint32_t r, int tx)
+{
+    uint32_t g = a->priv->group_of_row[(size_t)r * 2 + (tx != 0)];
+    return g ? g - 1 : new_group(a, r, tx);
+}
+
+static uint32_t new_group(pr_acc *a, uint32_t r, int tx)
+{
+    pr_report_acc *p = a->priv;
+    uint32_t *g = &p->group_of_row[(size_t)r * 2 + (tx != 0)];
+    if (p->ngroups == p->groups_cap) {
+        size_t cap = p->groups_cap;
+        p->row_of_group = pr_xgrow(p->row_of_group, &p->groups_cap, p->ngroups + 1,
+                                   sizeof *p->row_of_group);
+        p->tx_of_group = pr_xrealloc(p->tx_of_group, p->groups_cap);
+        (void)cap;
+    }
+    p->row_of_group[p->ngroups] = r;
+    p->tx_of_group[p->ngroups] = (unsigned char)(tx != 0);
+    *g = (uint32_t)++p->ngroups;
+    return *g - 1;
+}
+
+/* ---- exact values ------------------------------------------------------------------------ */
+
+/* The value of duration d of a sample, PR_UNKNOWN when it has none. */
+static int64_t dur_value(int d, const pr_sample *x)
+{
+    switch (d) {
+    case PR_D_LATENCY: return x->latency_ns;
+    case PR_D_CONNECT: return x->connect_ns;
+    case PR_D_TTFB: return x->ttfb_ns;
+    case PR_D_LATENESS: return x->lateness_ns;
+    default:
+        return x->ttfb_ns != PR_UNKNOWN && x->latency_ns != PR_UNKNOWN &&
+                       x->latency_ns >= x->ttfb_ns
+                   ? x->latency_ns - x->ttfb_ns : PR_UNKNOWN;
+    }
+}
+
+/* ---- the main scan ----------------------------------------------------------------------- */
+
+/* The time-series interval holding time t (ns since the epoch): its index, -1 when there are
+ * no intervals, t is unknown or t is past the last one (times before the first count in it). */
+static inline long bin_index(const pr_acc *a, int64_t t)
+{
+    if (!a->nbins || t == PR_UNKNOWN)
+        return -1;
+    int64_t d = t - a->t0, k;
+    if (d < 0)
+        return 0;
+    if (d < ((int64_t)1 << 52)) { /* a multiplication, corrected, instead of a division */
+        k = (int64_t)((double)d * a->priv->inv_interval);
+        if (k * a->interval > d)
+            k--;
+        else if ((k + 1) * a->interval <= d)
+            k++;
+    } else {
+        k = d / a->interval;
+    }
+    return (size_t)k < a->nbins ? (long)k : -1;
+}
+
+static int code_slot(pr_acc *a, int code)
+{
+    for (int i = 0; i < a->ncodes; i++)
+        if (a->codes[i] == code)
+            return i;
+    if (a->ncodes < PR_BIN_CODES) {
+        a->codes[a->ncodes] = code;
+        return a->ncodes++;
+    }
+    return PR_BIN_CODES;
+}
+
+/* A response counts in the interval where it completed (start + latency); ks is the interval
+ * of its start (>= 0), where most responses complete. */
+static void add_response(pr_acc *a, const pr_sample *x, int outcome, long ks)
+{
+    long k = ks;
+    if (x->latency_ns != PR_UNKNOWN && x->latency_ns > 0) {
+        int64_t end = x->start_ns + x->latency_ns;
+        if (end - a->t0 >= ((int64_t)ks + 1) * a->interval)
+            k = bin_index(a, end);
+    }
+    if (k < 0)
+        return;
+    pr_bin *b = &a->bins[k];
+    b->done++;
+    b->ok += outcome == 1;
+    b->fail += outcome == 0;
+    b->unknown += outcome < 0;
+    if (x->bytes_in != PR_UNKNOWN)
+        b->bytes_in += x->bytes_in;
+    b->codes[code_slot(a, x->status)]++;
+}
+
+/* Exact mode: one value of duration d, counted and summed for its row and the run. */
+static inline void add_dur(pr_report_acc *p, row_sum *rs, int tx, int d, int64_t v)
+{
+    p->known[d]++;
+    rs->sum[d] += v;
+    rs->n[d]++;
+    if (!tx) {
+        p->total_sum.sum[d] += v;
+        p->total_sum.n[d]++;
+    }
+}
+
+/* The durations of a sample of row r (group g) outside the latency array's pass: histograms
+ * in bounded mode, counts and sums in exact mode (the values come in later passes). */
+static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x,
+                          int tx)
+{
+    pr_report_acc *p = a->priv;
+    if (!a->o->durations) {
+        if (a->bounded)
+            pr_series_count(&a->rows[r].s, x, pr_sample_outcome(x));
+        return;
+    }
+    if (a->bounded) {
+        pr_series_add(&a->rows[r].s, x, pr_sample_outcome(x));
+        return;
+    }
+    row_sum *rs = &p->sums[r];
+    if (x->latency_ns != PR_UNKNOWN)
+        add_dur(p, rs, tx, PR_D_LATENCY, x->latency_ns);
+    if (x->connect_ns != PR_UNKNOWN)
+        add_dur(p, rs, tx, PR_D_CONNECT, x->connect_ns);
+    if (x->ttfb_ns != PR_UNKNOWN) {
+        add_dur(p, rs, tx, PR_D_TTFB, x->ttfb_ns);
+        if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
+            add_dur(p, rs, tx, PR_D_RECEIVE, x->latency_ns - x->ttfb_ns);
+    }
+    if (x->lateness_ns != PR_UNKNOWN)
+        add_dur(p, rs, tx, PR_D_LATENESS, x->lateness_ns);
+    if (x->latency_ns != PR_UNKNOWN) {
+        pr_cellsort_add(&p->vals, x->latency_ns,
+                        g << p->bin_bits | (uint32_t)(k >= 0 ? (size_t)k : a->nbins));
+        if (!tx && x->latency_ns < p->total_lat_min)
+            p->total_lat_min = x->latency_ns;
+    }
+}
+
+/* The sample's part of the run's totals, status codes, errors, Apdex and intervals. */
+static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
+{
+    int ok = outcome == 1;
+    if (a->bounded && a->o->durations)
+        pr_series_add(&a->total, x, outcome);
+    else
+        pr_series_count(&a->total, x, outcome);
+    if (x->error) {
+        uint32_t e = map_str(a, x->error);
+        if (e >= a->errors_cap) {
+            size_t old = a->errors_cap;
+            a->errors = pr_xgrow(a->errors, &a->errors_cap, (size_t)e + 1, sizeof *a->errors);
+            memset(a->errors + old, 0, (a->errors_cap - old) * sizeof *a->errors);
+        }
+        a->errors[e]++;
+    }
+    a->status[x->status < 1000 ? x->status : 999]++;
+    if (ok && x->latency_ns != PR_UNKNOWN) {
+        if (x->latency_ns <= a->o->apdex_t_ns)
+            a->apdex_s++;
+        else if (x->latency_ns <= a->o->apdex_f_ns)
+            a->apdex_t++;
+    }
+    if (k < 0)
+        return;
+    pr_bin *b = &a->bins[k];
+    b->count++;
+    b->sent_fail += outcome == 0;
+    b->sent_unknown += outcome < 0;
+    if (x->latency_ns != PR_UNKNOWN && a->o->durations) {
+        b->lat_n++;
+        if (a->bounded)
+            pr_vals_add(&b->lat, x->latency_ns);
+    }
+    if (x->connect_ns != PR_UNKNOWN) {
+        b->connect_sum += x->connect_ns;
+        b->connect_n++;
+    }
+    if (x->ttfb_ns != PR_UNKNOWN) {
+        b->ttfb_sum += x->ttfb_ns;
+        b->ttfb_n++;
+    }
+    if (x->threads >= 0) {
+        a->has_threads = 1;
+        if (x->threads > b->threads)
+            b->threads = x->threads;
+    }
+    add_response(a, x, outcome, k);
+}
+
+/* One sample of the main scan. Returns RESTART when the rows must be decided first. */
+static int scan_one(pr_acc *a, const pr_sample *x)
+{
+    if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
+        return 0;
+    int outcome = pr_sample_outcome(x);
+    uint32_t r = row_of(a, x);
+    if (r == NOROW)
+        return RESTART;
+    int tx = (x->flags & PR_SF_TRANSACTION) != 0;
+    long k = bin_index(a, x->start_ns);
+    uint32_t g = group_of(a, r, tx);
+    if (!a->bounded)
+        pr_series_count(&a->rows[r].s, x, outcome);
+    add_durations(a, r, g, k, x, tx);
+    if (a->o->rows) /* the labels list's Apdex, top errors and time series */
+        pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
+    if (tx) {
+        /* a Transaction Controller sample sums its children: it has a label row of its
+         * own but stays out of the totals, which already hold the children (as JMeter) */
+        a->rows[r].tx = 1;
+        a->tx_samples++;
+        return 0;
+    }
+    add_total(a, x, outcome, k);
+    return 0;
+}
+
+/* A block's columns as samples: the fields the scans read (attrs stays unknown). */
+typedef struct colview {
+    const int64_t *p[PR_NCOLS];
+    size_t step[PR_NCOLS];
+} colview;
+
+static void colview_init(colview *v, const pr_block_cols *c)
+{
+    for (int i = 0; i < PR_NCOLS; i++) {
+        v->p[i] = c->vals[i] ? c->vals[i] : &c->konst[i];
+        v->step[i] = c->vals[i] ? 1 : 0;
+    }
+}
+
+static inline void colview_get(const colview *v, size_t i, pr_sample *x)
+{
+#define V(c) v->p[c][i * v->step[c]]
+    x->start_ns = V(PR_COL_START);
+    x->latency_ns = V(PR_COL_LATENCY);
+    x->connect_ns = V(PR_COL_CONNECT);
+    x->ttfb_ns = V(PR_COL_TTFB);
+    x->lateness_ns = V(PR_COL_LATENESS);
+    x->bytes_in = V(PR_COL_BYTES_IN);
+    x->bytes_out = V(PR_COL_BYTES_OUT);
+    x->label = (uint32_t)V(PR_COL_LABEL);
+    x->url = (uint32_t)V(PR_COL_URL);
+    x->method = (uint32_t)V(PR_COL_METHOD);
+    x->error = (uint32_t)V(PR_COL_ERROR);
+    x->thread = (uint32_t)V(PR_COL_THREAD);
+    x->threads = (int32_t)V(PR_COL_THREADS);
+    x->status = (uint16_t)V(PR_COL_STATUS);
+    x->success = (uint8_t)V(PR_COL_SUCCESS);
+    x->flags = (uint8_t)V(PR_COL_FLAGS);
+#undef V
+}
+
+static int scan_block(const pr_block_cols *c, void *payload)
+{
+    pr_acc *a = payload;
+    colview v;
+    colview_init(&v, c);
+    pr_sample x;
+    pr_sample_init(&x);
+    for (size_t i = 0; i < c->n; i++) {
+        colview_get(&v, i, &x);
+        int rc = scan_one(a, &x);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- the counting pass (rows decided before the main scan) ------------------------------- */
+
+static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
+                     unsigned want, int (*cb)(const pr_block_cols *, void *), pr_error *err);
+
+static int count_block(const pr_block_cols *c, void *payload)
+{
+    pr_acc *a = payload;
+    pr_report_acc *p = a->priv;
+    colview v;
+    colview_init(&v, c);
+    pr_sample x;
+    pr_sample_init(&x);
+    for (size_t i = 0; i < c->n; i++) {
+        colview_get(&v, i, &x);
+        if (x.start_ns != PR_UNKNOWN && (x.start_ns < a->from || x.start_ns >= a->to))
+            continue;
+        uint32_t k;
+        if (p->fastdim >= 0) { /* counted per run string, named after the pass */
+            k = p->fastdim == PR_COL_LABEL ? x.label : x.url;
+        } else {
+            k = breakdown_key(a, &x);
+        }
+        if (k >= p->key_count_cap) {
+            size_t old = p->key_count_cap;
+            p->key_count = pr_xgrow(p->key_count, &p->key_count_cap, (size_t)k + 1,
+                                    sizeof *p->key_count);
+            memset(p->key_count + old, 0, (p->key_count_cap - old) * sizeof *p->key_count);
+        }
+        p->key_count[k]++;
+    }
+    return 0;
+}
+
+typedef struct key_ref {
+    uint32_t key;
+    int64_t count;
+} key_ref;
+
+static int cmp_key_ref(const void *x, const void *y)
+{
+    const key_ref *a = x, *b = y;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return (a->key > b->key) - (a->key < b->key);
+}
+
+static int dim_patternable(const pr_report_opts *o)
+{
+    int d = o->nby ? o->by[0] : PR_BY_LABEL;
+    return o->nby <= 1 && (d == PR_BY_LABEL || d == PR_BY_URL) && o->patterns >= 0;
+}
+
+/* Names (interns) the keys of run i's counts per run string, patterned or not, into kc. */
+static void name_counts(pr_acc *a, pr_run *run, const int64_t *per, size_t n, int64_t **kc,
+                        size_t *kcap)
+{
+    pr_report_acc *p = a->priv;
+    p->run = run;
+    if (p->map)
+        memset(p->map, 0, p->map_cap * sizeof *p->map);
+    for (size_t k = 0; k < n; k++) {
+        if (!per[k])
+            continue;
+        uint32_t key = p->fastdim < 0 ? (uint32_t)k
+                       : p->pattern   ? map_pattern(a, (uint32_t)k)
+                                      : map_str(a, (uint32_t)k);
+        if (key >= *kcap) {
+            size_t old = *kcap;
+            *kc = pr_xgrow(*kc, kcap, (size_t)key + 1, sizeof **kc);
+            memset(*kc + old, 0, (*kcap - old) * sizeof **kc);
+        }
+        (*kc)[key] += per[k];
+    }
+}
+
+/* Counts the samples of every breakdown key into kc[names id]: one scan per run counting run
+ * strings (a one-column breakdown) or keys, then the strings named, grouped by pattern when
+ * there are more than PR_PATTERN_MIN distinct values. */
+static int count_keys(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
+                      int64_t **kc_out, size_t *kc_n, pr_error *err)
+{
+    pr_report_acc *p = a->priv;
+    int64_t **per = pr_xcalloc(nids, sizeof *per);
+    size_t *pern = pr_xcalloc(nids, sizeof *pern);
+    int rc = 0;
+    int64_t distinct = 0;
+    for (size_t i = 0; i < nids && rc == 0; i++) {
+        p->key_count = NULL;
+        p->key_count_cap = 0;
+        rc = scan_runs(a, st, ids + i, runs + i, 1,
+                       PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LABEL) | PR_COLBIT(PR_COL_URL) |
+                           PR_COLBIT(PR_COL_METHOD) | PR_COLBIT(PR_COL_ERROR) |
+                           PR_COLBIT(PR_COL_THREAD) | PR_COLBIT(PR_COL_STATUS),
+                       count_block, err);
+        per[i] = p->key_count;
+        pern[i] = p->key_count_cap;
+        for (size_t k = 0; k < pern[i]; k++)
+            distinct += per[i][k] != 0;
+    }
+    p->key_count = NULL;
+    p->key_count_cap = 0;
+    int64_t *kc = NULL;
+    size_t kcap = 0;
+    if (rc == 0) {
+        /* distinct values summed over merged runs: at least the number of distinct keys */
+        if (p->fastdim >= 0 && !p->pattern && a->o->patterns == 0 && dim_patternable(a->o) &&
+            distinct > PR_PATTERN_MIN)
+            p->pattern = a->patterned = 1;
+        for (size_t i = 0; i < nids; i++)
+            name_counts(a, runs[i], per[i], pern[i], &kc, &kcap);
+        a->distinct_keys = 0;
+        for (size_t k = 0; k < kcap; k++)
+            a->distinct_keys += kc[k] != 0;
+        if (p->pattern && p->fastdim >= 0)
+            a->distinct_keys = distinct; /* the values before grouping */
+    }
+    for (size_t i = 0; i < nids; i++)
+        free(per[i]);
+    free(per);
+    free(pern);
+    *kc_out = kc;
+    *kc_n = kcap;
+    return rc;
+}
+
+/* Decides the rows: the top keys by count, in the model's order, then "other". */
+static int decide_rows(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
+                       pr_error *err)
+{
+    pr_report_acc *p = a->priv;
+    int64_t *kc;
+    size_t kn;
+    int rc = count_keys(a, st, ids, runs, nids, &kc, &kn, err);
+    if (rc < 0)
+        return rc;
+    size_t n = 0;
+    key_ref *refs = pr_xmalloc((kn + 1) * sizeof *refs);
+    for (size_t k = 0; k < kn; k++)
+        if (kc[k])
+            refs[n++] = (key_ref){(uint32_t)k, kc[k]};
+    qsort(refs, n, sizeof *refs, cmp_key_ref);
+    for (size_t i = 0; i < n && (!p->top || i < p->top); i++)
+        row_for_key(a, refs[i].key);
+    p->fixed = 1;
+    free(refs);
+    free(kc);
+    return 0;
+}
+
+/* ---- the pass over sorted values --------------------------------------------------------- */
+
+/* The order statistics of one class of values (a row, the run, an interval) read as the
+ * sorted values go by: the value at each wanted rank, the squared deviations from the mean
+ * summed in ascending order (as pr_dist_compute does over a sorted copy). */
+typedef struct qclass {
+    uint64_t n, seen;
+    size_t nr, next;
+    uint64_t rank[PR_MAX_PERCENTILES + PR_SPECTRUM_POINTS];
+    int64_t *dst[PR_MAX_PERCENTILES + PR_SPECTRUM_POINTS];
+    long double mean, ss;
+    int64_t min, max;
+} qclass;
+
+/* An interval's p50, p90, p99 and max. */
+typedef struct qbin {
+    uint64_t seen, rank[4];
+    int64_t *dst;
+    unsigned next;
+} qbin;
+
+static void qclass_want(qclass *c, size_t rank, int64_t *dst)
+{
+    size_t i = c->nr++;
+    while (i > 0 && c->rank[i - 1] > rank) { /* kept ascending */
+        c->rank[i] = c->rank[i - 1];
+        c->dst[i] = c->dst[i - 1];
+        i--;
+    }
+    c->rank[i] = rank;
+    c->dst[i] = dst;
+}
+
+/* Class c over n values with sum sum wanting the model's percentiles into r->q. */
+static void qclass_init(qclass *c, const pr_report_opts *o, uint64_t n, __int128 sum, pr_dres *r)
+{
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    memset(r, 0, sizeof *r);
+    r->d.count = (int64_t)n;
+    r->d.min = r->d.max = PR_UNKNOWN;
+    r->d.mean = r->d.stdev = NAN;
+    if (!n)
+        return;
+    long double s = (long double)sum;
+    c->mean = s / (long double)n;
+    r->d.sum = (int64_t)s;
+    r->d.mean = (double)c->mean;
+    for (size_t i = 0; i < o->npercentiles; i++)
+        qclass_want(c, pr_percentile_rank(n, o->percentiles[i]), &r->q[i]);
+}
+
+static inline void qclass_step(qclass *c, int64_t v)
+{
+    uint64_t s = ++c->seen;
+    if (s == 1)
+        c->min = v;
+    c->max = v;
+    while (c->next < c->nr && c->rank[c->next] == s)
+        *c->dst[c->next++] = v;
+    long double d = v - c->mean;
+    c->ss += d * d;
+}
+
+static void qclass_done(const qclass *c, pr_dres *r)
+{
+    if (!c->n)
+        return;
+    r->d.min = c->min;
+    r->d.max = c->max;
+    r->d.stdev = (double)sqrtl(c->ss / (long double)c->n);
+}
+
+static void qbin_init(qbin *b, uint64_t n, int64_t *dst)
+{
+    b->seen = 0;
+    b->next = 0;
+    b->dst = dst;
+    if (!n) {
+        b->next = 4;
+        return;
+    }
+    b->rank[0] = pr_percentile_rank(n, 50);
+    b->rank[1] = pr_percentile_rank(n, 90);
+    b->rank[2] = pr_percentile_rank(n, 99);
+    b->rank[3] = n;
+}
+
+static inline void qbin_step(qbin *b, int64_t v)
+{
+    uint64_t s = ++b->seen;
+    while (b->next < 4 && b->rank[b->next] == s)
+        b->dst[b->next++] = v;
+}
+
+/* The run's histogram bounds (1-2-5 steps from the power of ten at or below its fastest
+ * latency), as many as int64 holds. */
+static void hist_bounds(pr_acc *a, int64_t first)
+{
+    int64_t lo = 1000; /* 1 µs */
+    while (lo * 10 <= first && lo < INT64_MAX / 10)
+        lo *= 10;
+    a->hist_lo = lo;
+    static const int mult[] = {1, 2, 5};
+    int64_t base = lo;
+    a->nhist = 0;
+    for (int step = 0; step < PR_HIST_STEPS; step++) {
+        int m = step % 3 == 2 ? 10 : mult[(step + 1) % 3];
+        if (base > INT64_MAX / m)
+            break;
+        int64_t hi = base * m / mult[step % 3];
+        a->hist_bound[a->nhist++] = hi;
+        base = hi;
+    }
+}
+
+double pr_report_spectrum_pct(int k)
+{
+    double pct = k == PR_SPECTRUM_POINTS - 1 ? 100 : 100.0 * (1.0 - pow(10.0, -k / 10.0));
+    if (k % 10 == 0 && k && k < PR_SPECTRUM_POINTS - 1)
+        pct = 100.0 - pow(10.0, 2 - k / 10); /* exact 90, 99, 99.9 … */
+    return pct;
+}
+
+/* The pass over the sorted latencies: rows, the run (with its spectrum and histogram),
+ * intervals and the rows' intervals. */
+static void latency_pass(pr_acc *a)
+{
+    pr_report_acc *p = a->priv;
+    const pr_report_opts *o = a->o;
+    qclass *rq = pr_xcalloc(a->nrows + 1, sizeof *rq), tq;
+    for (size_t r = 0; r < a->nrows; r++)
+        qclass_init(&rq[r], o, p->sums[r].n[PR_D_LATENCY], p->sums[r].sum[PR_D_LATENCY],
+                    &a->rows[r].d[PR_D_LATENCY]);
+    uint64_t tn = p->total_sum.n[PR_D_LATENCY];
+    qclass_init(&tq, o, tn, p->total_sum.sum[PR_D_LATENCY], &a->total_d[PR_D_LATENCY]);
+    if (tn && o->histogram) {
+        for (int k = 0; k < PR_SPECTRUM_POINTS; k++)
+            qclass_want(&tq, pr_percentile_rank(tn, pr_report_spectrum_pct(k)), &a->spectrum[k]);
+        hist_bounds(a, p->total_lat_min);
+    }
+    qbin *bq = pr_xcalloc(a->nbins + 1, sizeof *bq);
+    for (size_t b = 0; b < a->nbins; b++)
+        qbin_init(&bq[b], (uint64_t)a->bins[b].lat_n, a->bins[b].lat_q);
+    /* the rows with a time series of their own */
+    long *lbix = pr_xmalloc((a->nrows + 1) * sizeof *lbix);
+    size_t nlb = 0;
+    for (size_t r = 0; r < a->nrows; r++) {
+        int64_t n;
+        lbix[r] = pr_label_extras_bin_q(&a->lx, (uint32_t)r, 0, &n) ? (long)nlb++ : -1;
+    }
+    qbin *lq = pr_xcalloc(nlb * a->nbins + 1, sizeof *lq);
+    for (size_t r = 0; r < a->nrows; r++)
+        for (size_t b = 0; lbix[r] >= 0 && b < a->nbins; b++) {
+            int64_t n;
+            int64_t *q = pr_label_extras_bin_q(&a->lx, (uint32_t)r, b, &n);
+            qbin_init(&lq[(size_t)lbix[r] * a->nbins + b], (uint64_t)n, q);
+        }
+    unsigned bits = p->bin_bits;
+    uint32_t bmask = (1u << bits) - 1;
+    int hb = 0;
+    for (size_t i = 0; i < p->vals.n; i++) {
+        int64_t v = p->vals.v[i];
+        uint32_t c = pr_cellsort_cell(&p->vals, i);
+        uint32_t g = c >> bits, b = c & bmask, r = p->row_of_group[g];
+        qclass_step(&rq[r], v);
+        if (!p->tx_of_group[g]) {
+            while (hb < a->nhist && v >= a->hist_bound[hb])
+                a->hist_below[hb++] = (size_t)tq.seen;
+            qclass_step(&tq, v);
+            if (b < a->nbins)
+                qbin_step(&bq[b], v);
+        }
+        if (lbix[r] >= 0 && b < a->nbins)
+            qbin_step(&lq[(size_t)lbix[r] * a->nbins + b], v);
+    }
+    while (hb < a->nhist)
+        a->hist_below[hb++] = (size_t)tq.seen;
+    for (size_t r = 0; r < a->nrows; r++)
+        qclass_done(&rq[r], &a->rows[r].d[PR_D_LATENCY]);
+    qclass_done(&tq, &a->total_d[PR_D_LATENCY]);
+    free(rq);
+    free(bq);
+    free(lq);
+    free(lbix);
+}
+
+/* The pass over another duration's sorted values: rows and the run. */
+static void duration_pass(pr_acc *a, int d)
+{
+    pr_report_acc *p = a->priv;
+    qclass *rq = pr_xcalloc(a->nrows + 1, sizeof *rq), tq;
+    for (size_t r = 0; r < a->nrows; r++)
+        qclass_init(&rq[r], a->o, p->sums[r].n[d], p->sums[r].sum[d], &a->rows[r].d[d]);
+    qclass_init(&tq, a->o, p->total_sum.n[d], p->total_sum.sum[d], &a->total_d[d]);
+    for (size_t i = 0; i < p->vals.n; i++) {
+        int64_t v = p->vals.v[i];
+        uint32_t g = pr_cellsort_cell(&p->vals, i);
+        qclass_step(&rq[p->row_of_group[g]], v);
+        if (!p->tx_of_group[g])
+            qclass_step(&tq, v);
+    }
+    for (size_t r = 0; r < a->nrows; r++)
+        qclass_done(&rq[r], &a->rows[r].d[d]);
+    qclass_done(&tq, &a->total_d[d]);
+    free(rq);
+}
+
+/* A later pass for duration d: the values of every sample in the window, cell = group. */
+static int collect_block(const pr_block_cols *c, void *payload)
+{
+    pr_acc *a = payload;
+    pr_report_acc *p = a->priv;
+    colview v;
+    colview_init(&v, c);
+    pr_sample x;
+    pr_sample_init(&x);
+    for (size_t i = 0; i < c->n; i++) {
+        colview_get(&v, i, &x);
+        if (x.start_ns != PR_UNKNOWN && (x.start_ns < a->from || x.start_ns >= a->to))
+            continue;
+        int64_t val = dur_value(p->dur, &x);
+        if (val == PR_UNKNOWN)
+            continue;
+        uint32_t r = row_of(a, &x);
+        pr_cellsort_add(&p->vals, val, group_of(a, r, (x.flags & PR_SF_TRANSACTION) != 0));
+    }
+    return 0;
+}
+
+/* ---- bounded mode ------------------------------------------------------------------------ */
+
+static void dres_from_vals(pr_vals *v, const pr_report_opts *o, pr_dres *r)
+{
+    memset(r, 0, sizeof *r);
+    pr_vals_dist(v, &r->d);
+    if (!pr_vals_count(v))
+        return;
+    for (size_t i = 0; i < o->npercentiles; i++)
+        r->q[i] = pr_vals_percentile(v, o->percentiles[i]);
+}
+
+static void series_results(pr_series *s, const pr_report_opts *o, pr_dres *r)
+{
+    dres_from_vals(&s->latency, o, &r[PR_D_LATENCY]);
+    dres_from_vals(&s->connect, o, &r[PR_D_CONNECT]);
+    dres_from_vals(&s->ttfb, o, &r[PR_D_TTFB]);
+    dres_from_vals(&s->receive, o, &r[PR_D_RECEIVE]);
+    dres_from_vals(&s->lateness, o, &r[PR_D_LATENESS]);
+}
+
+static void bounded_results(pr_acc *a)
+{
+    for (size_t r = 0; r < a->nrows; r++)
+        series_results(&a->rows[r].s, a->o, a->rows[r].d);
+    series_results(&a->total, a->o, a->total_d);
+    pr_vals *lat = &a->total.latency;
+    if (pr_vals_count(lat) && a->o->histogram) {
+        for (int k = 0; k < PR_SPECTRUM_POINTS; k++)
+            a->spectrum[k] = pr_vals_percentile(lat, pr_report_spectrum_pct(k));
+        hist_bounds(a, pr_vals_percentile(lat, 0));
+        for (int k = 0; k < a->nhist; k++)
+            a->hist_below[k] = pr_vals_count_below(lat, a->hist_bound[k]);
+    }
+    for (size_t b = 0; b < a->nbins; b++) {
+        pr_bin *x = &a->bins[b];
+        if (!pr_vals_count(&x->lat))
+            continue;
+        x->lat_q[0] = pr_vals_percentile(&x->lat, 50);
+        x->lat_q[1] = pr_vals_percentile(&x->lat, 90);
+        x->lat_q[2] = pr_vals_percentile(&x->lat, 99);
+        x->lat_q[3] = pr_vals_percentile(&x->lat, 100);
+    }
+}
+
+/* ---- driver ------------------------------------------------------------------------------ */
+
+/* Scans every run with cb; per run: the tag dimensions' values, fresh string maps. */
+static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
+                     unsigned want, int (*cb)(const pr_block_cols *, void *), pr_error *err)
+{
+    pr_report_acc *p = a->priv;
+    int rc = 0;
+    for (size_t i = 0; i < nids && rc == 0; i++) {
+        p->run = runs[i];
+        for (size_t d = 0; d < a->o->nby; d++) {
+            const char *v = a->o->by[d] == PR_BY_TAG ? pr_run_tag_get(runs[i], a->o->by_tag[d])
+                                                     : NULL;
+            p->tag_ids[d] = v ? pr_strtab_intern_cstr(a->names, v) : 0;
+        }
+        if (p->map)
+            memset(p->map, 0, p->map_cap * sizeof *p->map);
+        if (p->rowmap)
+            memset(p->rowmap, 0xff, p->rowmap_cap * sizeof *p->rowmap);
+        rc = pr_store_scan_cols(st, ids[i], want, cb, a, err);
+    }
+    return rc;
+}
+
+/* Everything the main scan fills, cleared for a new start. */
+static void clear_main(pr_acc *a)
+{
+    pr_report_acc *p = a->priv;
+    for (size_t r = 0; r < a->nrows; r++)
+        pr_series_dispose(&a->rows[r].s);
+    a->nrows = 0;
+    memset(p->group_of_row, 0, p->rows_cap * 2 * sizeof *p->group_of_row);
+    p->ngroups = 0;
+    memset(p->sums, 0, p->rows_cap * sizeof *p->sums);
+    memset(&p->total_sum, 0, sizeof p->total_sum);
+    memset(p->known, 0, sizeof p->known);
+    p->total_lat_min = INT64_MAX;
+    p->other_row = NOROW;
+    if (p->row_of_key)
+        memset(p->row_of_key, 0, p->row_of_key_cap * sizeof *p->row_of_key);
+    pr_series_dispose(&a->total);
+    pr_series_init_mode(&a->total, a->bounded);
+    if (a->errors)
+        memset(a->errors, 0, a->errors_cap * sizeof *a->errors);
+    memset(a->status, 0, sizeof a->status);
+    a->apdex_s = a->apdex_t = a->tx_samples = 0;
+    for (size_t b = 0; b < a->nbins; b++) {
+        pr_vals_dispose(&a->bins[b].lat);
+        memset(&a->bins[b], 0, sizeof a->bins[b]);
+        pr_vals_init(&a->bins[b].lat, a->bounded);
+    }
+    a->ncodes = 0;
+    a->has_threads = 0;
+    size_t nb = a->lx.nbins;
+    pr_label_extras_dispose(&a->lx);
+    pr_label_extras_init(&a->lx, nb, a->bounded, a->o->apdex_t_ns, a->o->apdex_f_ns);
+    p->vals.n = 0;
+}
+
+/* The exact mode's later passes: each other duration the rows have, collected, sorted and
+ * read in turn in the same arrays (so the peak stays one duration's). */
+static int other_durations(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs,
+                           size_t nids, pr_error *err)
+{
+    pr_report_acc *p = a->priv;
+    static const unsigned need[PR_NDUR] = {
+        [PR_D_CONNECT] = PR_COLBIT(PR_COL_CONNECT), [PR_D_TTFB] = PR_COLBIT(PR_COL_TTFB),
+        [PR_D_RECEIVE] = PR_COLBIT(PR_COL_TTFB) | PR_COLBIT(PR_COL_LATENCY),
+        [PR_D_LATENESS] = PR_COLBIT(PR_COL_LATENESS)};
+    unsigned keys = PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_FLAGS) | PR_COLBIT(PR_COL_LABEL) |
+                    PR_COLBIT(PR_COL_URL) | PR_COLBIT(PR_COL_METHOD) | PR_COLBIT(PR_COL_ERROR) |
+                    PR_COLBIT(PR_COL_THREAD) | PR_COLBIT(PR_COL_STATUS);
+    int rc = 0;
+    for (int d = PR_D_CONNECT; d < PR_NDUR && rc == 0; d++) {
+        if (!p->known[d]) {
+            for (size_t r = 0; r < a->nrows; r++)
+                qclass_init(&(qclass){0}, a->o, 0, 0, &a->rows[r].d[d]);
+            qclass_init(&(qclass){0}, a->o, 0, 0, &a->total_d[d]);
+            continue;
+        }
+        pr_cellsort_dispose(&p->vals);
+        pr_cellsort_init(&p->vals, (size_t)p->known[d]);
+        p->dur = d;
+        rc = scan_runs(a, st, ids, runs, nids, keys | need[d], collect_block, err);
+        if (rc == 0) {
+            pr_cellsort_sort(&p->vals);
+            duration_pass(a, d);
+        }
+    }
+    return rc;
+}
+
+/* Hands the sorted latencies to the caller, each cell turned into its row. */
+static void keep_latencies(pr_acc *a, pr_report_latencies *k)
+{
+    pr_report_acc *p = a->priv;
+    pr_cellsort *cs = &p->vals;
+    unsigned bits = p->bin_bits;
+    for (size_t i = 0; i < cs->n; i++) {
+        uint32_t row = p->row_of_group[pr_cellsort_cell(cs, i) >> bits];
+        if (cs->c32)
+            cs->c32[i] = row;
+        else
+            cs->c16[i] = (uint16_t)row;
+    }
+    k->v = cs->v;
+    k->r16 = cs->c16;
+    k->r32 = cs->c32;
+    k->n = cs->n;
+    memset(cs, 0, sizeof *cs);
+    k->nrows = a->nrows;
+    k->row_names = pr_xcalloc(a->nrows + 1, sizeof *k->row_names);
+    char other[64];
+    for (size_t r = 0; r < a->nrows; r++) {
+        const pr_row *row = &a->rows[r];
+        const char *name = row->key ? pr_strtab_get(a->names, row->key) : NULL;
+        if (row->other)
+            snprintf(other, sizeof other, "other (%lld label%s)", (long long)row->keys,
+                     row->keys == 1 ? "" : "s");
+        k->row_names[r] = pr_xstrdup(row->other ? other : name && *name ? name : "(no label)");
+    }
+    k->kept = 1;
+}
+
+void pr_report_latencies_dispose(pr_report_latencies *l)
+{
+    free(l->v);
+    free(l->r16);
+    free(l->r32);
+    for (size_t r = 0; r < l->nrows; r++)
+        free(l->row_names[r]);
+    free(l->row_names);
+    memset(l, 0, sizeof *l);
+}
+
+static void acc_setup(pr_acc *a, pr_run **runs, size_t nids)
+{
+    pr_report_acc *p = a->priv = pr_xcalloc(1, sizeof *a->priv);
+    const pr_report_opts *o = a->o;
+    a->names = pr_strtab_new();
+    p->other_row = NOROW;
+    p->top = o->top > 0 ? (size_t)o->top : 0;
+    int d0 = o->nby ? o->by[0] : PR_BY_LABEL;
+    p->pattern = o->nby == 1 && (d0 == PR_BY_LABEL_PATTERN || d0 == PR_BY_URL_PATTERN ||
+                                 (o->patterns > 0 && dim_patternable(o)));
+    a->patterned = p->pattern;
+    p->fastdim = o->nby <= 1 && (d0 == PR_BY_LABEL || d0 == PR_BY_LABEL_PATTERN) ? PR_COL_LABEL
+                 : o->nby == 1 && (d0 == PR_BY_URL || d0 == PR_BY_URL_PATTERN)  ? PR_COL_URL
+                                                                               : -1;
+    p->total_lat_min = INT64_MAX;
+    p->inv_interval = a->interval > 0 ? 1.0 / (double)a->interval : 0;
+    while ((1u << p->bin_bits) < a->nbins + 1)
+        p->bin_bits++;
+    pr_series_init_mode(&a->total, a->bounded);
+    pr_label_extras_init(&a->lx, o->label_timeseries ? a->nbins : 0, a->bounded, o->apdex_t_ns,
+                         o->apdex_f_ns);
+    int64_t n = 0;
+    for (size_t i = 0; i < nids; i++)
+        n += runs[i]->samples;
+    if (!a->bounded && o->durations)
+        pr_cellsort_init(&p->vals, (size_t)n);
+    p->dur = PR_D_LATENCY;
+}
+
+int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
+                pr_error *err)
+{
+    acc_setup(a, runs, nids);
+    pr_report_acc *p = a->priv;
+    int rc = scan_runs(a, st, ids, runs, nids, PR_COLS_ALL, scan_block, err);
+    if (rc == RESTART) { /* more keys than rows: count them, decide the rows, scan again */
+        clear_main(a);
+        rc = decide_rows(a, st, ids, runs, nids, err);
+        if (rc == 0)
+            rc = scan_runs(a, st, ids, runs, nids, PR_COLS_ALL, scan_block, err);
+    }
+    if (rc < 0)
+        return rc;
+    if (!p->fixed) /* rows as they came: one per key */
+        a->distinct_keys = p->fastdim >= 0 ? p->raw_distinct : (int64_t)a->nrows;
+    if (a->bounded) {
+        bounded_results(a);
+        return 0;
+    }
+    pr_cellsort_sort(&p->vals);
+    latency_pass(a);
+    if (a->o->keep)
+        keep_latencies(a, a->o->keep);
+    rc = other_durations(a, st, ids, runs, nids, err);
+    pr_cellsort_dispose(&p->vals);
+    return rc;
+}
+
+void pr_acc_dispose(pr_acc *a)
+{
+    pr_report_acc *p = a->priv;
+    pr_series_dispose(&a->total);
+    for (size_t r = 0; r < a->nrows; r++)
+        pr_series_dispose(&a->rows[r].s);
+    free(a->rows);
+    free(a->errors);
+    for (size_t i = 0; i < a->nbins; i++)
+        pr_vals_dispose(&a->bins[i].lat);
+    free(a->bins);
+    pr_label_extras_dispose(&a->lx);
+    pr_strtab_free(a->names);
+    if (p) {
+        pr_cellsort_dispose(&p->vals);
+        free(p->map);
+        free(p->rowmap);
+        free(p->row_of_key);
+        free(p->group_of_row);
+        free(p->row_of_group);
+        free(p->tx_of_group);
+        free(p->sums);
+        free(p->key_count);
+        free(p);
+    }
+    memset(a, 0, sizeof *a);
+}
