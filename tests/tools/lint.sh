@@ -1,6 +1,6 @@
 #!/bin/sh
-# make lint: checks the include direction between modules (the rule in docs/architecture.md)
-# and, where clang-format is installed, that the C sources keep the committed .clang-format
+# make lint: checks the include direction between modules (the rule in docs/architecture.md),
+# that no function is over 120 lines, and, where clang-format is installed, that the C sources keep the committed .clang-format
 # style. Exits 1 on any violation, naming the file, the line and the rule.
 set -u
 cd "$(dirname "$0")/../.."
@@ -43,6 +43,12 @@ if ! printf '%s\n' "$rules" | awk -v files="$files" '
   status=1
 fi
 
+# No function over 120 lines (tests/tools/fnlen.sh: sources, tests, bench and fuzz).
+if ! sh tests/tools/fnlen.sh; then
+  echo "lint: functions over 120 lines (split them: docs/architecture.md, contracts)"
+  status=1
+fi
+
 if [ -f .clang-format ] && command -v clang-format >/dev/null 2>&1; then
   # shellcheck disable=SC2086
   for f in $files; do
@@ -52,5 +58,5 @@ if [ -f .clang-format ] && command -v clang-format >/dev/null 2>&1; then
     fi
   done
 fi
-[ "$status" -eq 0 ] && echo "lint: include direction ok${files:+, $(printf '%s\n' "$files" | wc -l) files}"
+[ "$status" -eq 0 ] && echo "lint: include direction and function length ok${files:+, $(printf '%s\n' "$files" | wc -l) files}"
 exit "$status"
