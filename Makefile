@@ -10,6 +10,7 @@
 #                      corpus; new coverage minimised into tests/fuzz/<target>/, crashes kept
 #                      in tests/fuzz/crashes/<target>/ (docs/fuzzing.md)
 # make install PREFIX=/usr/local
+# make pot             po/perfreport.pot from the sources (xgettext); make po: merge it into po/*.po
 # make deps            install the Debian packages the project needs (idempotent)
 # make lint            include direction between modules, committed clang-format style
 
@@ -66,6 +67,22 @@ ASSET_SRC := dashboard.js=render/js/dashboard.js uPlot.min.js=$(UPLOT) \
              uPlot.min.css=$(UPLOT_DIR)/dist/uPlot.min.css uPlot.LICENSE=$(UPLOT_DIR)/LICENSE
 ASSET_C   := $(BUILD)/gen/assets_data.c
 
+# Message catalogs (GNU gettext, docs/l10n.md): po/LANG.po compiled by msgfmt into
+# $(BUILD)/locale/LANG/LC_MESSAGES/perfreport.mo, where the uninstalled binary finds them;
+# `make install` puts them in $(LOCALEDIR). `make pot` extracts the messages of the sources.
+LOCALEDIR ?= $(PREFIX)/share/locale
+PO_SRC   := $(wildcard po/*.po)
+PO_LANGS := $(notdir $(PO_SRC:.po=))
+MO       := $(PO_LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/perfreport.mo)
+POT_SRC  := $(sort $(LIB_SRC) cli/main.c)
+XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --keyword=C_:1c,2 \
+                  --keyword=NC_:1c,2 --keyword=n_:1,2 --add-comments=TRANSLATORS: \
+                  --add-location=file --sort-by-file --package-name=perfreport \
+                  --package-version=$(shell sed -n 's/.*PR_VERSION "\(.*\)"/\1/p' model/version.h) \
+                  --msgid-bugs-address="the perfreport issue tracker" \
+                  --copyright-holder="the perfreport authors"
+$(BUILD)/model/l10n.o: ALL_CFLAGS += -DPR_LOCALEDIR='"$(LOCALEDIR)"' -DPR_BUILD_DIR='"$(BUILD)"'
+
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_SRC := $(wildcard tests/unit/lib/*.c)
@@ -90,8 +107,8 @@ ifneq ($(SANITIZE),)
 BIN := $(BUILD)/perfreport
 endif
 
-.PHONY: all test test-run check bench soak fuzz fuzz-long install deps clean demo unit-bins fuzz-bins lint
-all: $(BIN)
+.PHONY: all test test-run check bench soak fuzz fuzz-long install deps clean demo unit-bins fuzz-bins lint pot po
+all: $(BIN) $(MO)
 
 $(BIN): $(BUILD)/cli/main.o $(LIB) $(TPL_OBJ)
 	$(call msg,LINK,$@)
@@ -128,6 +145,18 @@ $(ASSET_C): render/js/dashboard.js $(UPLOT) tests/tools/embed.sh
 $(BUILD)/gen/assets_data.o: $(ASSET_C)
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
+
+$(BUILD)/locale/%/LC_MESSAGES/perfreport.mo: po/%.po
+	$(call msg,MSGFMT,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)msgfmt --check -o $@.tmp $< && mv $@.tmp $@
+
+POT ?= po/perfreport.pot
+pot:
+	$(Q)xgettext $(XGETTEXT_FLAGS) -o $(POT) $(POT_SRC)
+
+po: pot
+	$(Q)for p in $(PO_SRC); do msgmerge --quiet --update --backup=none --add-location=file $$p po/perfreport.pot; done
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(TPL_OBJ) $(TESTLIB_OBJ)
 	$(call msg,CC,$@)
@@ -168,7 +197,7 @@ fuzz-bins: $(FUZZ_BIN)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-run
 
-test-run: $(BIN) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(MAXRSS_BIN) $(BUILD)/bench/gen_k6
+test-run: $(BIN) $(MO) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(MAXRSS_BIN) $(BUILD)/bench/gen_k6
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
 
 check:
@@ -203,10 +232,14 @@ deps:
 lint:
 	$(Q)sh tests/tools/lint.sh
 
-install: $(BIN)
+install: $(BIN) $(MO)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/perfreport
 	install -m 644 docs/perfreport.1 $(DESTDIR)$(PREFIX)/share/man/man1/perfreport.1
+	for l in $(PO_LANGS); do \
+	  install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES && \
+	  install -m 644 $(BUILD)/locale/$$l/LC_MESSAGES/perfreport.mo $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/perfreport.mo || exit 1; \
+	done
 
 clean:
 	rm -rf build build-san build-fuzz perfreport

@@ -1,6 +1,7 @@
 /* Capacity curves: knee detection, maximum sustainable throughput and the USL fit. */
 #include "analysis/capacity.h"
 #include "analysis/human.h"
+#include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdio.h>
@@ -282,31 +283,34 @@ static json_t *knee_json(const pr_capacity_point *q, long index, unsigned c, con
         unsigned bit;
         const char *name, *rate_reason, *other_reason;
     } lim[] = {
-        {CROSS_THROUGHPUT, "throughput", "throughput below the offered rate", "throughput stopped following the load"},
-        {CROSS_SLO, "slo", "p99 above the SLO", "p99 above the SLO"},
-        {CROSS_ERRORS, "errors", "error ratio above the limit", "error ratio above the limit"},
+        {CROSS_THROUGHPUT, "throughput", N_("throughput below the offered rate"),
+         N_("throughput stopped following the load")},
+        {CROSS_SLO, "slo", N_("p99 above the SLO"), N_("p99 above the SLO")},
+        {CROSS_ERRORS, "errors", N_("error ratio above the limit"), N_("error ratio above the limit")},
     };
     json_t *k = json_object(), *names = json_array();
-    char reason[160] = "", detail[256] = "", h1[32], h2[32], part[96];
+    char reason[320] = "", detail[512] = "", h1[32], h2[32], part[192];
     for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
         if (!(c & lim[i].bit))
             continue;
         json_array_append_new(names, json_string(lim[i].name));
-        const char *r = o->kind == PR_LOAD_KIND_RATE ? lim[i].rate_reason : lim[i].other_reason;
-        snprintf(reason + strlen(reason), sizeof reason - strlen(reason), "%s%s", *reason ? ", " : "", r);
+        const char *r = _(o->kind == PR_LOAD_KIND_RATE ? lim[i].rate_reason : lim[i].other_reason);
+        snprintf(reason + strlen(reason), sizeof reason - strlen(reason), "%s%s",
+                 *reason ? _(", ") : "", r);
         if (lim[i].bit == CROSS_THROUGHPUT && o->kind == PR_LOAD_KIND_RATE)
-            snprintf(part, sizeof part, "throughput %s < %g%% of the offered %g/s",
+            snprintf(part, sizeof part, _("throughput %s < %g%% of the offered %g/s"),
                      pr_human_rate(q->throughput_per_s, h1), 100 * o->follow_ratio, q->load);
         else if (lim[i].bit == CROSS_THROUGHPUT)
-            snprintf(part, sizeof part, "throughput %s grew less than %g× the load step",
+            snprintf(part, sizeof part, _("throughput %s grew less than %g× the load step"),
                      pr_human_rate(q->throughput_per_s, h1), o->marginal_ratio);
         else if (lim[i].bit == CROSS_SLO)
-            snprintf(part, sizeof part, "p99 %s > SLO %s", pr_human_duration((int64_t)q->p99_ns, h1),
+            snprintf(part, sizeof part, _("p99 %s > SLO %s"), pr_human_duration((int64_t)q->p99_ns, h1),
                      pr_human_duration((int64_t)o->slo_p99_ns, h2));
         else
-            snprintf(part, sizeof part, "errors %s > %s", pr_human_percent(q->error_ratio, h1),
+            snprintf(part, sizeof part, _("errors %s > %s"), pr_human_percent(q->error_ratio, h1),
                      pr_human_percent(o->max_error_ratio, h2));
-        snprintf(detail + strlen(detail), sizeof detail - strlen(detail), "%s%s", *detail ? "; " : "", part);
+        snprintf(detail + strlen(detail), sizeof detail - strlen(detail), "%s%s",
+                 *detail ? _("; ") : "", part);
     }
     json_object_set_new(k, "index", json_integer(index));
     set_num(k, "load", q->load);
@@ -350,7 +354,7 @@ static json_t *points_json(const pr_capacity_point *p, size_t n, long knee, cons
 /* The USL fit (concurrency loads with enough points), else null and a note saying why. */
 static void usl_json(json_t *doc, const pr_capacity_point *p, size_t n, const pr_capacity_opts *o)
 {
-    char note[200];
+    char note[400];
     pr_usl u;
     double *N = pr_xmalloc((n + 1) * sizeof *N), *X = pr_xmalloc((n + 1) * sizeof *X);
     for (size_t i = 0; i < n; i++) {
@@ -358,12 +362,12 @@ static void usl_json(json_t *doc, const pr_capacity_point *p, size_t n, const pr
         X[i] = p[i].throughput_per_s;
     }
     if (o->kind == PR_LOAD_KIND_RATE) {
-        snprintf(note, sizeof note, "not fitted: the load is an offered rate; the USL relates "
-                 "throughput to concurrency (closed model)");
+        snprintf(note, sizeof note, "%s", _("not fitted: the load is an offered rate; the USL "
+                                            "relates throughput to concurrency (closed model)"));
         json_object_set_new(doc, "usl", json_null());
     } else if (pr_usl_fit(N, X, n, &u) < 0) {
-        snprintf(note, sizeof note, "not fitted: %zu point(s) for %d parameters (at least %d "
-                 "distinct loads needed)", n, PR_USL_PARAMS, PR_USL_PARAMS + 1);
+        snprintf(note, sizeof note, _("not fitted: %zu point(s) for %d parameters (at least %d "
+                                      "distinct loads needed)"), n, PR_USL_PARAMS, PR_USL_PARAMS + 1);
         json_object_set_new(doc, "usl", json_null());
     } else {
         json_t *j = json_object(), *curve = json_array(), *res = json_array();
@@ -378,8 +382,8 @@ static void usl_json(json_t *doc, const pr_capacity_point *p, size_t n, const pr
         set_num(j, "max_residual_load", u.max_resid_n);
         set_num(j, "peak_load", u.peak_n);
         set_num(j, "peak_throughput_per_s", u.peak_x);
-        json_object_set_new(j, "method", json_string("linear least squares on N/X, then "
-                                                     "Levenberg-Marquardt on X; sigma, kappa >= 0"));
+        json_object_set_new(j, "method", json_string(_("linear least squares on N/X, then "
+                                                       "Levenberg-Marquardt on X; sigma, kappa >= 0")));
         for (size_t i = 0; i < n; i++) {
             json_array_append_new(curve, json_real(pr_usl_eval(&u, N[i])));
             double r = X[i] - pr_usl_eval(&u, N[i]);
@@ -388,7 +392,7 @@ static void usl_json(json_t *doc, const pr_capacity_point *p, size_t n, const pr
         json_object_set_new(j, "fitted_per_s", curve);
         json_object_set_new(j, "residuals_per_s", res);
         json_object_set_new(doc, "usl", j);
-        snprintf(note, sizeof note, "fitted on %zu points, %zu degree(s) of freedom", u.points,
+        snprintf(note, sizeof note, _("fitted on %zu points, %zu degree(s) of freedom"), u.points,
                  u.points - PR_USL_PARAMS);
     }
     json_object_set_new(doc, "usl_note", json_string(note));
@@ -408,8 +412,8 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
     json_object_set_new(doc, "load_kind", json_string(o->kind == PR_LOAD_KIND_RATE ? "rate" : "concurrency"));
     json_object_set_new(doc, "load_source", json_string(o->load_source ? o->load_source : ""));
     json_object_set_new(doc, "efficiency", json_string(o->kind == PR_LOAD_KIND_RATE
-                                                           ? "throughput / offered rate"
-                                                           : "(X/N) / (X0/N0), scaling against the first point"));
+                                                           ? _("throughput / offered rate")
+                                                           : _("(X/N) / (X0/N0), scaling against the first point")));
     set_num(doc, "slo_p99_ns", o->slo_p99_ns);
     set_num(doc, "max_error_ratio", o->max_error_ratio);
     /* knee: the first point that does not follow the load, breaks the SLO or errs too much */

@@ -4,6 +4,7 @@
 #include "model/native.h"
 #include "analysis/human.h"
 #include "analysis/report.h"
+#include "model/l10n.h"
 #include "model/run.h"
 #include "model/strtab.h"
 #include "model/xalloc.h"
@@ -210,8 +211,8 @@ static int scan_cb(const pr_block_cols *c, void *payload)
             memset(st->map + old, 0, (st->map_cap - old) * sizeof *st->map);
         }
         if (!st->map[id]) {
-            const char *name = id ? pr_run_str(st->run, id) : "(no label)";
-            st->map[id] = pr_strtab_intern_cstr(st->labels, name && *name ? name : "(no label)");
+            const char *name = id ? pr_run_str(st->run, id) : _("(no label)");
+            st->map[id] = pr_strtab_intern_cstr(st->labels, name && *name ? name : _("(no label)"));
         }
         pr_cellsort_add(&st->side->pairs, lat, st->map[id] - 1);
     }
@@ -447,11 +448,43 @@ static void human_diff(double v, const char *unit, int64_t res_ns, char *buf)
         return;
     }
     if (!strcmp(unit, "ratio")) {
-        snprintf(buf, 48, "%+.2f pp", 100 * v);
+        snprintf(buf, 48, "%+.2f %s", 100 * v, C_("unit", "pp"));
         return;
     }
     human(fabs(v), unit, res_ns, h);
     snprintf(buf, 48, "%s%s", v < 0 ? "-" : v > 0 || h[0] != '<' ? "+" : "", h);
+}
+
+/* The words of the verdicts and metric names (msgctxt "verdict", "metric"). */
+static const char *const verdict_words[] = {
+    NC_("verdict", "regression"), NC_("verdict", "improvement"), NC_("verdict", "same"),
+    NC_("verdict", "untested"),   NC_("verdict", "mixed"),
+};
+static const char *const metric_words[] = {
+    NC_("metric", "requests"), NC_("metric", "throughput"), NC_("metric", "rate"),
+    NC_("metric", "error_ratio"), NC_("metric", "mean"), NC_("metric", "max"),
+    NC_("metric", "min"),
+};
+
+/* The word of w in the table (entries "context\004word"), else w. */
+static const char *word_of(const char *const *table, size_t n, const char *w)
+{
+    for (size_t i = 0; w && i < n; i++) {
+        const char *eot = strchr(table[i], '\004');
+        if (eot && !strcmp(eot + 1, w))
+            return pr_l10n_pgettext(table[i]);
+    }
+    return w;
+}
+
+const char *pr_compare_verdict_text(const char *verdict)
+{
+    return word_of(verdict_words, sizeof verdict_words / sizeof verdict_words[0], verdict);
+}
+
+const char *pr_compare_metric_text(const char *metric)
+{
+    return word_of(metric_words, sizeof metric_words / sizeof metric_words[0], metric);
 }
 
 static void jset_num(json_t *o, const char *k, double v)
@@ -579,7 +612,7 @@ static json_t *diff_json(const metric_def *m, const cell *c, const pr_compare_op
     if (isfinite(rel))
         snprintf(h, sizeof h, "%+.1f%%", 100 * rel);
     else
-        snprintf(h, sizeof h, isfinite(abs) ? "new" : "-");
+        snprintf(h, sizeof h, "%s", isfinite(abs) ? _("new") : "-");
     json_object_set_new(d, "rel_pct", json_string(h));
     int sig = 0, tested = isfinite(abs) && run_test(m, c, o, d, &sig);
     json_object_set_new(d, "significant", tested ? json_boolean(sig) : json_null());
@@ -602,6 +635,7 @@ static json_t *diff_json(const metric_def *m, const cell *c, const pr_compare_op
     } else
         v = "same";
     json_object_set_new(d, "verdict", json_string(v));
+    json_object_set_new(d, "verdict_text", json_string(pr_compare_verdict_text(v)));
     json_object_set_new(d, "is_regression", json_boolean(!strcmp(v, "regression")));
     json_object_set_new(d, "is_improvement", json_boolean(!strcmp(v, "improvement")));
     return d;
@@ -619,6 +653,7 @@ static json_t *metric_row(const metric_def *m, double *vals, const pr_vec **lat,
     json_t *row = json_object(), *values = json_array(), *diffs = json_array();
     char h[32];
     json_object_set_new(row, "metric", json_string(m->name));
+    json_object_set_new(row, "metric_text", json_string(pr_compare_metric_text(m->name)));
     json_object_set_new(row, "unit", json_string(m->unit));
     json_object_set_new(row, "higher_is", json_string(m->higher_worse < 0 ? "neutral"
                                                       : m->higher_worse ? "worse" : "better"));
@@ -683,6 +718,7 @@ json_t *pr_compare_metric(const pr_compare_side *a, const pr_compare_side *b, co
     int regs = 0, imps = 0;
     json_t *d = diff_json(m, &c, o, b->name, &regs, &imps);
     json_object_set_new(d, "metric", json_string(m->name));
+    json_object_set_new(d, "metric_text", json_string(pr_compare_metric_text(m->name)));
     jset_num(d, "a_value", v[0]);
     jset_num(d, "b_value", v[1]);
     return d;

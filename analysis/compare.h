@@ -65,6 +65,12 @@ typedef struct pr_compare_opts {
 
 void pr_compare_opts_init(pr_compare_opts *o);
 
+/* A verdict ("regression", "improvement", "same", "untested", "mixed") and a metric name
+ * ("p99", "error_ratio", "throughput") in the reader's language, for verdict_text and
+ * metric_text; anything else is returned as it is. */
+const char *pr_compare_verdict_text(const char *verdict);
+const char *pr_compare_metric_text(const char *metric);
+
 /* The comparison document (schema "perfreport-compare", docs/metrics.md): sides[0] is the
  * baseline, every other side is compared with it. A new reference. */
 json_t *pr_compare_build(pr_compare_side *sides, size_t n, const pr_compare_opts *o);

@@ -1,6 +1,7 @@
 /* The findings engine: one table of rules over a run of the report model (docs/findings.md). */
 #include "analysis/findings.h"
 #include "analysis/human.h"
+#include "model/l10n.h"
 #include "model/sample.h"
 #include "model/xalloc.h"
 #include <ctype.h>
@@ -20,6 +21,16 @@ void pr_findings_opts_init(pr_findings_opts *o)
 const char *pr_severity_name(pr_severity s)
 {
     return s == PR_SEV_CRITICAL ? "critical" : s == PR_SEV_WARNING ? "warning" : "info";
+}
+
+const char *pr_severity_text(const char *name)
+{
+    static const char *const words[] = {NC_("severity", "critical"), NC_("severity", "warning"),
+                                        NC_("severity", "info")};
+    for (size_t i = 0; name && i < sizeof words / sizeof words[0]; i++)
+        if (!strcmp(strchr(words[i], '\004') + 1, name))
+            return pr_l10n_pgettext(words[i]);
+    return name ? name : "?";
 }
 
 /* ---- the run, pre-digested ---------------------------------------------------------------- */
@@ -374,10 +385,10 @@ static double class_count(const pr_fctx *c, const char *const *pats, json_t *ex,
     return n;
 }
 
-/* "request" or "requests" for a count. */
+/* "request" or "requests" for a count, in the reader's language. */
 static const char *requests_word(double n)
 {
-    return n == 1 ? "request" : "requests";
+    return n_("request", "requests", n == 1 ? 1 : n < 1e9 ? (unsigned long)n : 1000000000ul);
 }
 
 /* ---- emitting ----------------------------------------------------------------------------- */
@@ -388,14 +399,16 @@ static json_t *emit(pr_fctx *c, const char *title, json_t *evidence, const char 
 static json_t *emit(pr_fctx *c, const char *title, json_t *evidence, const char *rec,
                     const char *fmt, ...)
 {
-    char text[1200];
+    char text[2400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     json_t *f = json_object();
     json_object_set_new(f, "id", json_string(c->rule->id));
-    json_object_set_new(f, "severity", json_string(pr_severity_name(c->rule->severity)));
+    const char *sev = pr_severity_name(c->rule->severity);
+    json_object_set_new(f, "severity", json_string(sev));
+    json_object_set_new(f, "severity_text", json_string(pr_severity_text(sev)));
     json_object_set_new(f, "title", json_string(title));
     json_object_set_new(f, "explanation", json_string(text));
     json_object_set_new(f, "evidence", evidence ? evidence : json_object());
@@ -471,22 +484,22 @@ static void rule_generator(pr_fctx *c)
     ev_num(ev, "needed_in_flight", in_flight(c->offered, c->lat_mean));
     ev_num(ev, "error_ratio_max", 0.01);
     if (finite_pos(c->concurrency))
-        emit(c, "The load generator did not reach the offered rate", ev,
-             "Give the load generator more CPU, threads or machines (or lower its per-request "
-             "work: assertions, logging, listeners) and re-run; the server was not the limit.",
-             "Requests were sent at %s, %.0f%% of the offered %s, while latency stayed low "
+        emit(c, _("The load generator did not reach the offered rate"), ev,
+             _("Give the load generator more CPU, threads or machines (or lower its per-request "
+             "work: assertions, logging, listeners) and re-run; the server was not the limit."),
+             _("Requests were sent at %s, %.0f%% of the offered %s, while latency stayed low "
              "(mean %s, steady over the run) and errors stayed under 1%%. By Little's law the "
              "offered rate needed only %.1f requests in flight at that latency, within the %.0f "
-             "configured threads/connections: the generator, not the server, fell short.",
+             "configured threads/connections: the generator, not the server, fell short."),
              hrate(c->rate, a), 100 * c->rate / c->offered, hrate(c->offered, b),
              hdur(c->lat_mean, d), in_flight(c->offered, c->lat_mean), c->concurrency);
     else
-        emit(c, "The load generator did not reach the offered rate", ev,
-             "Give the load generator more CPU, workers or machines and re-run; the server was "
-             "not the limit.",
-             "The open-model generator sent %s, %.0f%% of the offered %s, while latency stayed "
+        emit(c, _("The load generator did not reach the offered rate"), ev,
+             _("Give the load generator more CPU, workers or machines and re-run; the server was "
+             "not the limit."),
+             _("The open-model generator sent %s, %.0f%% of the offered %s, while latency stayed "
              "low (mean %s, steady over the run) and errors stayed under 1%%: it could not "
-             "schedule requests fast enough.",
+             "schedule requests fast enough."),
              hrate(c->rate, a), 100 * c->rate / c->offered, hrate(c->offered, b),
              hdur(c->lat_mean, d));
 }
@@ -513,17 +526,17 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
         if (finite_pos(l1) && isfinite(l3) && l3 >= 2 * l1 && l3 - l1 >= 10e6) {
             ev_num(ev, "p90_first_third_ns", l1);
             ev_num(ev, "p90_last_third_ns", l3);
-            snprintf(out, size, " Latency grew while the load held, a queue building up: the "
+            snprintf(out, size, _(" Latency grew while the load held, a queue building up: the "
                      "median p90 of the intervals went from %s in the first third of the run to "
-                     "%s in the last.", hdur(l1, a), hdur(l3, b));
+                     "%s in the last."), hdur(l1, a), hdur(l3, b));
             return 1;
         }
     } else if (c->summary_only && finite_pos(c->duration_ns) && finite_pos(c->lat_mean) &&
                c->lat_mean >= 0.1 * c->duration_ns) {
         ev_num(ev, "attack_duration_ns", c->duration_ns);
         ev_num(ev, "latency_mean_share_of_duration", c->lat_mean / c->duration_ns);
-        snprintf(out, size, " The mean latency is %s of the %s over which the requests were "
-                 "sent: they waited in a queue rather than being answered as they arrived.",
+        snprintf(out, size, _(" The mean latency is %s of the %s over which the requests were "
+                 "sent: they waited in a queue rather than being answered as they arrived."),
                  hpct(c->lat_mean / c->duration_ns, a), hdur(c->duration_ns, b));
         return 1;
     }
@@ -531,8 +544,8 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
     if (c->requests > 0 && over >= 1 && over / c->requests >= 0.01) {
         ev_num(ev, "over_capacity_responses", over);
         ev_num(ev, "over_capacity_ratio", over / c->requests);
-        snprintf(out, size, " %.0f %s (%s) answered 503 or 429: the server said it was over "
-                 "capacity.", over, over == 1 ? "request" : "requests", hpct(over / c->requests, a));
+        snprintf(out, size, _(" %.0f %s (%s) answered 503 or 429: the server said it was over "
+                 "capacity."), over, requests_word(over), hpct(over / c->requests, a));
         return 1;
     }
     return 0;
@@ -552,7 +565,7 @@ static int saturation_offered(pr_fctx *c)
     if (!(served < 0.9 * c->offered))
         return 0;
     json_t *ev = json_object();
-    char why[400];
+    char why[800];
     if (!capacity_signal(c, ev, why, sizeof why)) {
         json_decref(ev);
         return 0;
@@ -571,15 +584,15 @@ static int saturation_offered(pr_fctx *c)
     ev_num(ev, "latency_mean_ns", c->lat_mean);
     ev_num(ev, "error_ratio", c->error_ratio);
     ev_num(ev, "in_flight_estimate", in_flight(served, c->lat_mean));
-    emit(c, "Throughput stopped well below the offered rate", ev,
-         "The system under test is saturated at this load: find the resource at its limit "
+    emit(c, _("Throughput stopped well below the offered rate"), ev,
+         _("The system under test is saturated at this load: find the resource at its limit "
          "(CPU, a connection or thread pool, a database) and run a series of increasing "
-         "rates (perfreport capacity) to locate the knee.",
-         "The server served %s (%s), %.0f%% of the offered %s%s (requests sent at %s, %s "
+         "rates (perfreport capacity) to locate the knee."),
+         _("The server served %s (%s), %.0f%% of the offered %s%s (requests sent at %s, %s "
          "failed).%s With a mean latency of %s, Little's law puts about %.1f requests in "
-         "flight: the server, not the load generator, held the throughput down.",
-         hrate(served, a), client > 0 ? "successes and client errors" : "successful responses",
-         100 * served / c->offered, hrate(c->offered, b), inferred ? " (inferred)" : "",
+         "flight: the server, not the load generator, held the throughput down."),
+         hrate(served, a), client > 0 ? _("successes and client errors") : _("successful responses"),
+         100 * served / c->offered, hrate(c->offered, b), inferred ? _(" (inferred)") : "",
          hrate(c->rate, d), hpct(c->error_ratio, e), why, hdur(c->lat_mean, g),
          in_flight(served, c->lat_mean));
     return 1;
@@ -611,14 +624,14 @@ static void rule_saturation(pr_fctx *c)
         ev_num(ev, "p50_first_quarter_ns", l1);
         ev_num(ev, "p50_last_quarter_ns", l4);
         ev_num(ev, "from_ns", (double)c->pts[c->npts - q].t_ns);
-        json_t *f = emit(c, "Throughput stayed flat while concurrency rose", ev,
-             "The extra threads only queued: the system is saturated at the lower concurrency. "
+        json_t *f = emit(c, _("Throughput stayed flat while concurrency rose"), ev,
+             _("The extra threads only queued: the system is saturated at the lower concurrency. "
              "Look for the pool, lock or CPU that limits it, and size the test's concurrency "
-             "below this point.",
-             "Active threads rose from %.0f (first quarter of the run) to %.0f (last quarter), "
+             "below this point."),
+             _("Active threads rose from %.0f (first quarter of the run) to %.0f (last quarter), "
              "but throughput went from %s to only %s while the median latency grew from %s to "
              "%s. By Little's law (concurrency = throughput × latency) the added concurrency "
-             "turned into waiting, not work.",
+             "turned into waiting, not work."),
              th1, th4, hrate(x1, a), hrate(x4, b), hdur(l1, d), hdur(l4, e));
         set_t(f, c->pts[c->npts - q].t_ns);
     }
@@ -697,25 +710,25 @@ static void rule_timeouts(pr_fctx *c)
         else
             snprintf(times, sizeof times, "%.1f", ratio);
         ev_num(ev, "max_over_p50", ratio);
-        emit(c, "Requests hit the client timeout", ev,
-             "The server did not answer these requests within the client's timeout. Find what "
+        emit(c, _("Requests hit the client timeout"), ev,
+             _("The server did not answer these requests within the client's timeout. Find what "
              "they waited on (slow dependency, exhausted pool, lock); raising the timeout only "
-             "hides it. Percentiles above the ceiling are cut off by the timeout.",
-             "%.0f %s (%s) ended without a response; at least %s of all latencies sit within "
+             "hides it. Percentiles above the ceiling are cut off by the timeout."),
+             _("%.0f %s (%s) ended without a response; at least %s of all latencies sit within "
              "%.0f%% of the maximum %s, a ceiling %s times the median %s: a configured "
-             "client timeout, not the server's answer time.",
+             "client timeout, not the server's answer time."),
              n, requests_word(n), hpct(n / c->requests, a), hpct(frac, b), 0.05 * 100,
              hdur(c->lat_max, d), times, hdur(c->lat_p50, e));
         return;
     }
     const char *m = json_string_value(json_array_get(ex, 0));
-    emit(c, "Requests hit the client timeout", ev,
-         "The server did not answer these requests within the client's timeout. Find what they "
-         "waited on (slow dependency, exhausted pool, lock); raising the timeout only hides it.",
-         "%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest recorded request took %s.",
+    emit(c, _("Requests hit the client timeout"), ev,
+         _("The server did not answer these requests within the client's timeout. Find what they "
+         "waited on (slow dependency, exhausted pool, lock); raising the timeout only hides it."),
+         _("%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest recorded request took %s."),
          tmo, requests_word(tmo), hpct(tmo / c->requests, a), m ? m : "",
-         by_status ? ", counted as the responses without a status: the tool printed its errors "
-                     "without counts" : "",
+         by_status ? _(", counted as the responses without a status: the tool printed its errors "
+                     "without counts") : "",
          hdur(c->lat_max, d));
 }
 
@@ -758,13 +771,13 @@ static void rule_error_onset(pr_fctx *c)
     ev_num(ev, "clean_share_min", 0.10);
     json_t *f;
     if (from_start) {
-        f = emit(c, "Errors throughout the run, from the start", ev,
-                 "Errors present from the first interval point at the test setup or the target "
+        f = emit(c, _("Errors throughout the run, from the start"), ev,
+                 _("Errors present from the first interval point at the test setup or the target "
                  "(wrong URL, missing data, service down) rather than at load: see the error-class "
-                 "findings and fix them before reading the latency numbers.",
-                 "%.0f %s failed (%s), spread over the run from its start (no clean stretch of "
+                 "findings and fix them before reading the latency numbers."),
+                 _("%.0f %s failed (%s), spread over the run from its start (no clean stretch of "
                  "at least %.0f%% of the requests before errors appear): they do not come from "
-                 "the load building up.",
+                 "the load building up."),
                  c->errors, requests_word(c->errors), hpct(r, a), 0.10 * 100);
     } else {
         size_t b0 = onset > 5 ? onset - 5 : 0, a1 = onset + 5 < c->nall ? onset + 5 : c->nall;
@@ -778,13 +791,13 @@ static void rule_error_onset(pr_fctx *c)
         ev_num(ev, "throughput_after_per_s", x_after);
         ev_num(ev, "error_ratio_before", rb > 0 ? eb / rb : NAN);
         ev_num(ev, "error_ratio_after", ra > 0 ? ea / ra : NAN);
-        f = emit(c, "Errors start partway through the run", ev,
-                 "Errors that begin under sustained load point at a limit being reached (pool, "
+        f = emit(c, _("Errors start partway through the run"), ev,
+                 _("Errors that begin under sustained load point at a limit being reached (pool, "
                  "queue, memory, rate limit): correlate this moment with the server's metrics and "
-                 "logs, and see the error classes for the kind of failure.",
-                 "Errors start %s into the run (first interval with at least half the run's "
+                 "logs, and see the error classes for the kind of failure."),
+                 _("Errors start %s into the run (first interval with at least half the run's "
                  "error ratio of %s): before, %s of requests failed with a median latency of %s "
-                 "and %s successful; after, %s failed, median %s and %s successful.",
+                 "and %s successful; after, %s failed, median %s and %s successful."),
                  hdur((double)t, a), hpct(r, b), hpct(rb > 0 ? eb / rb : NAN, d),
                  hdur(p_before, e), hrate(x_before, g), hpct(ra > 0 ? ea / ra : NAN, h),
                  hdur(p_after, k), hrate(x_after, m));
@@ -826,10 +839,10 @@ static void error_class(pr_fctx *c, double n, int by_status, json_t *ex, const c
         json_object_set_new(ev, "labels", fl);
     else
         json_decref(fl);
-    json_t *f = emit(c, title, ev, rec, "%.0f %s (%s) %s%s", n, requests_word(n),
+    json_t *f = emit(c, title, ev, rec, _("%.0f %s (%s) %s%s"), n, requests_word(n),
                      hpct(n / c->requests, a), why,
-                     by_status ? " Counted as the responses without a status: the tool printed "
-                                 "its errors without counts." : "");
+                     by_status ? _(" Counted as the responses without a status: the tool printed "
+                                 "its errors without counts.") : "");
     json_t *lb = json_object_get(ev, "labels");
     if (json_array_size(lb) == 1)
         json_object_set(f, "label", json_array_get(lb, 0));
@@ -845,36 +858,36 @@ typedef struct error_class_rule {
 
 enum { EC_REFUSED, EC_RESET, EC_5XX, EC_429, EC_4XX };
 static const error_class_rule error_classes[] = {
-    [EC_REFUSED] = {refused_pats, 0, 0, -1, "Connections refused: nothing listening",
-                    "failed with \"connection refused\": the target host answered that no "
+    [EC_REFUSED] = {refused_pats, 0, 0, -1, N_("Connections refused: nothing listening"),
+                    N_("failed with \"connection refused\": the target host answered that no "
                     "process listens on that port (service down, wrong port or host, or a listen "
-                    "backlog overflowing).",
-                    "Check that the service is up and the URL's host and port are right; if it "
+                    "backlog overflowing)."),
+                    N_("Check that the service is up and the URL's host and port are right; if it "
                     "happens only under load, raise the listen backlog (somaxconn) and accept "
-                    "rate."},
-    [EC_RESET] = {reset_pats, 0, 0, -1, "Connections reset or closed by the server",
-                  "failed because the server or a proxy dropped the connection (reset, broken "
+                    "rate.")},
+    [EC_RESET] = {reset_pats, 0, 0, -1, N_("Connections reset or closed by the server"),
+                  N_("failed because the server or a proxy dropped the connection (reset, broken "
                   "pipe, EOF): typical of overload protection, connection or file-descriptor "
-                  "limits, or idle keep-alive connections closed by the other side.",
-                  "Check the server's and proxy's connection limits (max connections, worker "
-                  "count, ulimit -n) and keep-alive timeouts against the test's concurrency."},
-    [EC_5XX] = {NULL, 500, 599, -1, "Server errors (5xx)",
-                "got a 5xx status: the server (or a gateway in front of it) failed to handle "
-                "them; 502/503/504 usually mean an upstream was down, overloaded or too slow.",
-                "Read the server logs at the error times; if 5xx grow with load, the server runs "
-                "out of a resource before the client does."},
-    [EC_429] = {NULL, 429, 429, -1, "Rate limited (429)",
-                "got 429 Too Many Requests: a rate limiter refused them, so the test measured "
-                "the limiter, not the service.",
-                "Exempt the load generator from the rate limit (or raise it) if the service's "
-                "capacity is what you want to measure; otherwise this is the expected ceiling."},
-    [EC_4XX] = {NULL, 400, 499, 429, "Client errors (4xx): check the test script",
-                "got a 4xx status other than 429: the requests themselves are wrong (missing "
+                  "limits, or idle keep-alive connections closed by the other side."),
+                  N_("Check the server's and proxy's connection limits (max connections, worker "
+                  "count, ulimit -n) and keep-alive timeouts against the test's concurrency.")},
+    [EC_5XX] = {NULL, 500, 599, -1, N_("Server errors (5xx)"),
+                N_("got a 5xx status: the server (or a gateway in front of it) failed to handle "
+                "them; 502/503/504 usually mean an upstream was down, overloaded or too slow."),
+                N_("Read the server logs at the error times; if 5xx grow with load, the server runs "
+                "out of a resource before the client does.")},
+    [EC_429] = {NULL, 429, 429, -1, N_("Rate limited (429)"),
+                N_("got 429 Too Many Requests: a rate limiter refused them, so the test measured "
+                "the limiter, not the service."),
+                N_("Exempt the load generator from the rate limit (or raise it) if the service's "
+                "capacity is what you want to measure; otherwise this is the expected ceiling.")},
+    [EC_4XX] = {NULL, 400, 499, 429, N_("Client errors (4xx): check the test script"),
+                N_("got a 4xx status other than 429: the requests themselves are wrong (missing "
                 "page, bad payload, expired token), which points at the test script or test "
-                "data rather than the server's capacity.",
-                "Fix the failing requests (URLs, bodies, authentication, test data) before "
+                "data rather than the server's capacity."),
+                N_("Fix the failing requests (URLs, bodies, authentication, test data) before "
                 "reading the latency numbers: failing requests are often much faster or slower "
-                "than real ones."},
+                "than real ones.")},
 };
 
 /* An error class's finding (the rule's row of error_classes). */
@@ -890,7 +903,7 @@ static void rule_error_class(pr_fctx *c)
     } else {
         n = status_count(c, r->lo, r->hi, r->except);
     }
-    error_class(c, n, by_status, ex, r->title, r->why, r->rec);
+    error_class(c, n, by_status, ex, _(r->title), _(r->why), _(r->rec));
 }
 
 /* Failures a printed summary counts without saying why: no failing status code and no error
@@ -903,13 +916,13 @@ static void rule_unexplained(pr_fctx *c)
     if (failing > 0 || json_array_size(error_list(c)) > 0)
         return;
     const char *report = json_string_value(json_object_get(c->stats, "tool_report"));
-    char why[200];
-    snprintf(why, sizeof why, "failed, as %s counts them; it gives no status code or error "
-             "message that would tell why.", report ? report : "the source");
-    error_class(c, c->errors, 0, NULL, "Failed requests without a cause", why,
-                "Keep the per-request results next to the printed report (ab -g, hey -o csv, "
+    char why[400];
+    snprintf(why, sizeof why, _("failed, as %s counts them; it gives no status code or error "
+             "message that would tell why."), report ? report : _("the source"));
+    error_class(c, c->errors, 0, NULL, _("Failed requests without a cause"), why,
+                _("Keep the per-request results next to the printed report (ab -g, hey -o csv, "
                 "a Vegeta results file) or read the server's access log: the status codes "
-                "and error messages say which requests failed and why.");
+                "and error messages say which requests failed and why."));
 }
 
 static void rule_tail(pr_fctx *c)
@@ -940,14 +953,14 @@ static void rule_tail(pr_fctx *c)
     }
     if (worst && json_array_size(json_object_get(c->run, "labels")) > 1)
         json_object_set_new(ev, "slowest_label", json_string(worst));
-    json_t *f = emit(c, "Long latency tail", ev,
-         "Find what the slowest requests have in common (endpoint, payload size, time, "
+    json_t *f = emit(c, _("Long latency tail"), ev,
+         _("Find what the slowest requests have in common (endpoint, payload size, time, "
          "server instance): GC pauses, lock contention, cache misses, retries and queueing "
-         "all show up in the tail first. Users who make many requests meet the p99 often.",
-         "The 99th percentile (%s) is %.0f times the median (%s): one request in a hundred "
-         "waits far longer than the typical one.%s%s",
+         "all show up in the tail first. Users who make many requests meet the p99 often."),
+         _("The 99th percentile (%s) is %.0f times the median (%s): one request in a hundred "
+         "waits far longer than the typical one.%s%s"),
          hdur(c->lat_p99, a), ratio, hdur(c->lat_p50, b),
-         worst && json_array_size(json_object_get(c->run, "labels")) > 1 ? " Slowest label by p99: " : "",
+         worst && json_array_size(json_object_get(c->run, "labels")) > 1 ? _(" Slowest label by p99: ") : "",
          worst && json_array_size(json_object_get(c->run, "labels")) > 1 ? worst : "");
     (void)d;
     if (worst && json_array_size(json_object_get(c->run, "labels")) > 1)
@@ -1028,12 +1041,12 @@ static void rule_bimodal(pr_fctx *c)
         ev_num(ev, "slow_share", m2 / total);
         ev_num(ev, "valley_from_ns", lo[v]);
         ev_num(ev, "valley_to_ns", hi[v]);
-        emit(c, "Two latency populations", ev,
-             "Averages and single percentiles describe neither group: report the two separately "
+        emit(c, _("Two latency populations"), ev,
+             _("Averages and single percentiles describe neither group: report the two separately "
              "(split by label, cache status or backend), and find what sends requests down the "
-             "slow path (cache misses, a slow dependency, a second code path).",
-             "The latency histogram has two separate peaks: %s of requests around %s–%s and "
-             "%s around %s–%s, with few in between.",
+             "slow path (cache misses, a slow dependency, a second code path)."),
+             _("The latency histogram has two separate peaks: %s of requests around %s–%s and "
+             "%s around %s–%s, with few in between."),
              hpct(m1 / total, a), hdur(lo[f1], b), hdur(hi[f1], e), hpct(m2 / total, g),
              hdur(lo[f2], h), hdur(hi[f2], k));
     }
@@ -1088,16 +1101,16 @@ static void rule_warmup(pr_fctx *c)
     ev_num(ev, "steady_after_share", 0.20);
     ev_num(ev, "warmup_end_ns", (double)t);
     json_object_set_new(ev, "skip_warmup", json_string(arg));
-    char rec[300];
+    char rec[600];
     snprintf(rec, sizeof rec,
-             "Leave the warm-up out of the statistics (perfreport summary --skip-warmup %s), or "
+             _("Leave the warm-up out of the statistics (perfreport summary --skip-warmup %s), or "
              "warm the system up before measuring; if real users meet cold starts, report them "
-             "separately.", arg);
-    json_t *f = emit(c, "Warm-up: the first part of the run was slower", ev, rec,
-                     "The first %.0f%% of the requests had a median latency of %s against %s in the "
+             "separately."), arg);
+    json_t *f = emit(c, _("Warm-up: the first part of the run was slower"), ev, rec,
+                     _("The first %.0f%% of the requests had a median latency of %s against %s in the "
                      "steady state (after %.0f%% of the requests): %.1f times slower, as with JIT "
                      "compilation, cold caches or connection pools filling. Latency settles %s "
-                     "into the run.",
+                     "into the run."),
                      0.10 * 100, hdur(pw, a), hdur(ps, b), 0.20 * 100, pw / ps, hdur((double)t, d));
     set_t(f, t);
 }
@@ -1135,15 +1148,15 @@ static void rule_degradation(pr_fctx *c)
     }
     if (!lat && !thr)
         return;
-    char a[32], b[32], d[32], e[32], g[32], h[32], k[32], m[32], load[200];
+    char a[32], b[32], d[32], e[32], g[32], h[32], k[32], m[32], load[400];
     if (isfinite(th1) && isfinite(th3))
-        snprintf(load, sizeof load, "while the active threads went only %.0f → %.0f", th1, th3);
+        snprintf(load, sizeof load, _("while the active threads went only %.0f → %.0f"), th1, th3);
     else if (isfinite(r1) && isfinite(r3))
-        snprintf(load, sizeof load, "while requests were sent at %s → %s", hrate(r1, k),
+        snprintf(load, sizeof load, _("while requests were sent at %s → %s"), hrate(r1, k),
                  hrate(r3, m));
     else
-        snprintf(load, sizeof load, "(the run has no thread count per interval: whether its "
-                 "load held is not known)");
+        snprintf(load, sizeof load, _("(the run has no thread count per interval: whether its "
+                 "load held is not known)"));
     json_t *ev = json_object();
     ev_num(ev, "left_out_share", 0.10);
     ev_opt(ev, "threads_first_third", th1);
@@ -1158,15 +1171,15 @@ static void rule_degradation(pr_fctx *c)
     ev_num(ev, "throughput_last_third_per_s", x3);
     json_object_set_new(ev, "latency_rising", json_boolean(lat));
     json_object_set_new(ev, "throughput_falling", json_boolean(thr));
-    json_t *f = emit(c, lat ? "Latency rose over the run" : "Throughput fell over the run", ev,
-         "Something accumulates while the test runs: look at memory and GC over time, pool and "
+    json_t *f = emit(c, lat ? _("Latency rose over the run") : _("Throughput fell over the run"), ev,
+         _("Something accumulates while the test runs: look at memory and GC over time, pool and "
          "queue sizes, open connections or file descriptors, table or cache growth; a longer "
-         "run at the same load shows whether it levels off.",
-         "Splitting the run (after the first %.0f%% of requests) into thirds, the median latency "
-         "went %s → %s → %s and the successful throughput %s → %s → %s: the system got %s %s.",
+         "run at the same load shows whether it levels off."),
+         _("Splitting the run (after the first %.0f%% of requests) into thirds, the median latency "
+         "went %s → %s → %s and the successful throughput %s → %s → %s: the system got %s %s."),
          0.10 * 100, hdur(l1, a), hdur(l2, b), hdur(l3, d), hrate(x1, e), hrate(x2, g),
          hrate(x3, h),
-         lat && thr ? "slower and served less" : lat ? "steadily slower" : "steadily less productive",
+         lat && thr ? _("slower and served less") : lat ? _("steadily slower") : _("steadily less productive"),
          load);
     set_t(f, p[n - t].t_ns);
 }
@@ -1217,12 +1230,12 @@ static void rule_stalls(pr_fctx *c)
     for (size_t i = 0; i < ns && i < 20; i++)
         json_array_append_new(ts, json_integer(starts[i]));
     json_object_set_new(ev, "spike_t_ns", ts);
-    json_t *f = emit(c, "Periodic latency stalls", ev,
-         "Regular stalls come from something scheduled: GC cycles, log or cache flushes, "
+    json_t *f = emit(c, _("Periodic latency stalls"), ev,
+         _("Regular stalls come from something scheduled: GC cycles, log or cache flushes, "
          "checkpoints, cron jobs, health checks or autoscaler ticks. Match the period with the "
-         "server's GC and job logs.",
-         "The per-interval p99 jumped to %d times or more its usual %s in %zu separate spikes, "
-         "one every %s on average (spacing varies by only %.0f%%).",
+         "server's GC and job logs."),
+         _("The per-interval p99 jumped to %d times or more its usual %s in %zu separate spikes, "
+         "one every %s on average (spacing varies by only %.0f%%)."),
          4, hdur(m, a), ns, hdur(mean, b), 100 * cv);
     set_t(f, starts[0]);
 }
@@ -1257,11 +1270,11 @@ static void rule_label_time(pr_fctx *c)
     ev_num(ev, "request_share", best_req / reqs);
     ev_num(ev, "mean_latency_ns", best_mean);
     ev_num(ev, "run_mean_latency_ns", total / reqs);
-    json_t *f = emit(c, "One label takes most of the time", ev,
-         "Optimise this request first: it is where the users' waiting time goes. Check whether "
-         "its slowness is inherent (large work) or contention.",
-         "\"%s\" accounts for %s of all the time spent waiting for responses but only %s of the "
-         "requests (mean latency %s against %s over all labels).",
+    json_t *f = emit(c, _("One label takes most of the time"), ev,
+         _("Optimise this request first: it is where the users' waiting time goes. Check whether "
+         "its slowness is inherent (large work) or contention."),
+         _("\"%s\" accounts for %s of all the time spent waiting for responses but only %s of the "
+         "requests (mean latency %s against %s over all labels)."),
          name, hpct(best / total, a), hpct(best_req / reqs, b), hdur(best_mean, d),
          hdur(total / reqs, e));
     json_object_set_new(f, "label", json_string(name));
@@ -1293,13 +1306,13 @@ static void rule_connect(pr_fctx *c)
     ev_num(ev, "connect_mean_ns", cm);
     ev_num(ev, "latency_mean_ns", c->lat_mean);
     ev_num(ev, "connect_share", cm / c->lat_mean);
-    emit(c, "Connection setup dominates latency", ev,
-         "Reuse connections: enable keep-alive in the load generator (and check the server "
+    emit(c, _("Connection setup dominates latency"), ev,
+         _("Reuse connections: enable keep-alive in the load generator (and check the server "
          "does not close them), or use a connection pool; with TLS, enable session resumption. "
-         "If real clients do connect per request, this cost is real.",
-         "Setting up connections took %s on average, %s of the mean latency of %s: most of "
+         "If real clients do connect per request, this cost is real."),
+         _("Setting up connections took %s on average, %s of the mean latency of %s: most of "
          "each request's time is spent before the request is even sent (TCP and TLS "
-         "handshakes).",
+         "handshakes)."),
          hdur(cm, a), hpct(cm / c->lat_mean, b), hdur(c->lat_mean, d));
 }
 
@@ -1344,14 +1357,14 @@ static void rule_download(pr_fctx *c)
     ev_num(ev, "bytes_in_mean", num(c->stats, "bytes_in_mean"));
     ev_num(ev, "bytes_in_per_s", num(c->stats, "bytes_in_per_s"));
     double bm = num(c->stats, "bytes_in_mean");
-    emit(c, "Downloading the response dominates latency", ev,
-         "Make responses smaller (compression, pagination, fewer fields) or check the network "
+    emit(c, _("Downloading the response dominates latency"), ev,
+         _("Make responses smaller (compression, pagination, fewer fields) or check the network "
          "bandwidth between the load generator and the server; the server's processing is "
-         "not the main cost.",
-         "On average the first byte arrived after %s but the last after %s: %s of the latency "
-         "(%s per request) is spent transferring the body%s%s.",
+         "not the main cost."),
+         _("On average the first byte arrived after %s but the last after %s: %s of the latency "
+         "(%s per request) is spent transferring the body%s%s."),
          hdur(tm, a), hdur(lm, b), hpct(dl / lm, d), hdur(dl, e),
-         isfinite(bm) ? ", mean response size " : "", isfinite(bm) ? pr_human_bytes(bm, g) : "");
+         isfinite(bm) ? _(", mean response size ") : "", isfinite(bm) ? pr_human_bytes(bm, g) : "");
 }
 
 static void rule_coordinated_omission(pr_fctx *c)
@@ -1388,15 +1401,15 @@ static void rule_coordinated_omission(pr_fctx *c)
     ev_num(ev, "median_rate_per_s", rate);
     double unsent = finite_pos(c->concurrency) ? rate / c->concurrency * worst / 1e9 : NAN;
     ev_num(ev, "unsent_per_connection_estimate", unsent);
-    json_t *f = emit(c, "Coordinated omission: percentiles understated", ev,
-         "Re-run with an open-model generator (constant arrival rate, latency from the intended "
+    json_t *f = emit(c, _("Coordinated omission: percentiles understated"), ev,
+         _("Re-run with an open-model generator (constant arrival rate, latency from the intended "
          "send time, e.g. perfreport attack or vegeta) or apply a coordinated-omission "
-         "correction; until then read the percentiles as optimistic.",
-         "This closed-model tool waits for each response before sending the next request. In "
+         "correction; until then read the percentiles as optimistic."),
+         _("This closed-model tool waits for each response before sending the next request. In "
          "%zu interval(s) a request took %s or more (the worst %s, at %s) while the request "
          "rate dropped below half its usual %s: the requests users would have sent during the "
          "stall were never sent (and never measured), so their waiting time is missing from "
-         "the percentiles.",
+         "the percentiles."),
          stalls, hdur(stall_min, a), hdur(worst, b),
          hdur((double)worst_t, d), hrate(rate, e));
     set_t(f, worst_t);
@@ -1533,7 +1546,7 @@ int pr_findings_print(FILE *f, const json_t *findings)
     int bad = 0;
     json_array_foreach(findings, i, e) {
         const char *sev = json_string_value(json_object_get(e, "severity"));
-        bad |= fprintf(f, "  [%s] %s\n      %s\n      -> %s\n", sev ? sev : "?",
+        bad |= fprintf(f, "  [%s] %s\n      %s\n      -> %s\n", pr_severity_text(sev),
                        json_string_value(json_object_get(e, "title")),
                        json_string_value(json_object_get(e, "explanation")),
                        json_string_value(json_object_get(e, "recommendation"))) < 0;

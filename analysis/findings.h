@@ -30,6 +30,9 @@ extern const pr_finding_rule pr_finding_rules[];
 extern const size_t pr_finding_nrules;
 
 const char *pr_severity_name(pr_severity s);
+/* A severity's name ("critical", "warning", "info") in the reader's language (严重, 警告, 提示);
+ * another name as it is, NULL as "?". */
+const char *pr_severity_text(const char *name);
 
 /* Runs every rule on one run of the report model (an element of "runs" as pr_report_run builds
  * it, samples-based or summary-only). Returns a new JSON array of findings, most severe first:

@@ -1,6 +1,7 @@
 /* Headline numbers of a run and their provenance: the samples, the tool's summary, or derived. */
 #include "analysis/headline.h"
 #include "analysis/human.h"
+#include "model/l10n.h"
 #include "model/sample.h"
 #include <math.h>
 #include <stdio.h>
@@ -24,11 +25,11 @@ static const struct {
 
 const char *pr_headline_report_name(const pr_run *run, char *buf, size_t size)
 {
-    const char *t = run->tool ? run->tool : "the tool";
+    const char *t = run->tool ? run->tool : _("the tool");
     for (size_t i = 0; i < sizeof tool_names / sizeof tool_names[0]; i++)
         if (!strcmp(t, tool_names[i].tool))
             t = tool_names[i].name;
-    snprintf(buf, size, "%s's report", t);
+    snprintf(buf, size, _("%s's report"), t);
     return buf;
 }
 
@@ -266,12 +267,12 @@ static void check_counts(json_t *stats, int64_t samples, int64_t printed, const 
         return;
     char msg[256];
     if (samples < printed)
-        snprintf(msg, sizeof msg, "%lld samples for the %lld requests in %s: the per-request "
-                 "file has no row for %lld of them", (long long)samples, (long long)printed,
+        snprintf(msg, sizeof msg, _("%lld samples for the %lld requests in %s: the per-request "
+                                    "file has no row for %lld of them"), (long long)samples, (long long)printed,
                  report, (long long)(printed - samples));
     else
-        snprintf(msg, sizeof msg, "%lld samples but %lld requests in %s: the files may not be "
-                 "of the same run", (long long)samples, (long long)printed, report);
+        snprintf(msg, sizeof msg, _("%lld samples but %lld requests in %s: the files may not be "
+                                    "of the same run"), (long long)samples, (long long)printed, report);
     json_t *notes = json_object_get(stats, "notes");
     if (!json_is_array(notes)) {
         notes = json_array();

@@ -1,9 +1,14 @@
 /* Human-readable formatting of durations, rates, byte counts and ratios. */
 #include "analysis/human.h"
+#include "model/l10n.h"
 #include "model/sample.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The units are words of the catalog (msgctxt "unit"): ns, µs, ms and the byte units are the
+ * same symbols in every language, seconds, minutes, hours and "per second" need not be. */
+#define U(word) pr_l10n_pgettext(word)
 
 /* Prints v with 3 significant digits (but no exponent), trailing zeros kept for alignment. */
 static void sig3(double v, const char *unit, char *buf)
@@ -21,17 +26,17 @@ char *pr_human_duration(int64_t ns, char *buf)
     }
     double a = fabs((double)ns);
     if (a < 1e3)
-        snprintf(buf, 32, "%lld ns", (long long)ns);
+        snprintf(buf, 32, "%lld %s", (long long)ns, C_("unit", "ns"));
     else if (a < 1e6 - 0.5e3)
-        sig3((double)ns / 1e3, "\xc2\xb5s", buf);
+        sig3((double)ns / 1e3, C_("unit", "\xc2\xb5s"), buf);
     else if (a < 1e9 - 0.5e6)
-        sig3((double)ns / 1e6, "ms", buf);
+        sig3((double)ns / 1e6, C_("unit", "ms"), buf);
     else if (a < 600e9)
-        sig3((double)ns / 1e9, "s", buf);
+        sig3((double)ns / 1e9, C_("unit", "s"), buf);
     else if (a < 36000e9)
-        sig3((double)ns / 60e9, "min", buf);
+        sig3((double)ns / 60e9, C_("unit", "min"), buf);
     else
-        sig3((double)ns / 3600e9, "h", buf);
+        sig3((double)ns / 3600e9, C_("unit", "h"), buf);
     return buf;
 }
 
@@ -43,12 +48,13 @@ char *pr_human_duration_res(int64_t ns, int64_t res_ns, char *buf)
     static const struct {
         int64_t ns;
         const char *unit;
-    } units[] = {{3600000000000LL, "h"}, {60000000000LL, "min"}, {1000000000, "s"},
-                 {1000000, "ms"}, {1000, "\xc2\xb5s"}, {1, "ns"}};
+    } units[] = {{3600000000000LL, NC_("unit", "h")}, {60000000000LL, NC_("unit", "min")},
+                 {1000000000, NC_("unit", "s")},          {1000000, NC_("unit", "ms")},
+                 {1000, NC_("unit", "\xc2\xb5s")},        {1, NC_("unit", "ns")}};
     size_t i = 0;
     while (units[i].ns > res_ns)
         i++;
-    snprintf(buf, 32, "< %.3g %s", (double)res_ns / (double)units[i].ns, units[i].unit);
+    snprintf(buf, 32, "< %.3g %s", (double)res_ns / (double)units[i].ns, U(units[i].unit));
     return buf;
 }
 
@@ -59,11 +65,11 @@ char *pr_human_rate(double r, char *buf)
         return buf;
     }
     if (fabs(r) >= 1e6)
-        snprintf(buf, 32, "%.2f M/s", r / 1e6);
+        snprintf(buf, 32, "%.2f %s", r / 1e6, C_("unit", "M/s"));
     else if (fabs(r) >= 1e4)
-        snprintf(buf, 32, "%.1f k/s", r / 1e3);
+        snprintf(buf, 32, "%.1f %s", r / 1e3, C_("unit", "k/s"));
     else
-        snprintf(buf, 32, "%.2f/s", r);
+        snprintf(buf, 32, "%.2f%s", r, C_("unit", "/s"));
     return buf;
 }
 
@@ -73,16 +79,17 @@ char *pr_human_bytes(double b, char *buf)
         strcpy(buf, "-");
         return buf;
     }
-    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+    static const char *const units[] = {NC_("unit", "B"), NC_("unit", "kB"), NC_("unit", "MB"),
+                                        NC_("unit", "GB"), NC_("unit", "TB")};
     int u = 0;
     while (b >= 1000 && u < 4) {
         b /= 1000;
         u++;
     }
     if (u == 0)
-        snprintf(buf, 32, "%.0f B", b);
+        snprintf(buf, 32, "%.0f %s", b, U(units[0]));
     else
-        sig3(b, units[u], buf);
+        sig3(b, U(units[u]), buf);
     return buf;
 }
 

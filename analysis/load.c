@@ -2,12 +2,14 @@
 #include "analysis/load.h"
 #include "analysis/human.h"
 #include "model/buf.h"
+#include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* What each tool's files say about its load, and whether its sent rate is its offered rate. */
+/* What each tool's files say about its load, and whether its sent rate is its offered rate.
+ * The bases are words of the catalog, translated where they are written. */
 static const struct tool_load {
     const char *tool;
     pr_load_model model;          /* the tool's model, for files that do not record it */
@@ -15,17 +17,17 @@ static const struct tool_load {
     const char *conc_basis;       /* where a concurrency stated by the file comes from */
     int infer_rate;               /* open-model generator: offered rate = sent rate if steady */
 } tools[] = {
-    {"vegeta", PR_LOAD_OPEN, "stated in the file", NULL, 1},
-    {"perfreport", PR_LOAD_UNKNOWN, "perfreport attack --rate", "perfreport attack -c", 0},
-    {"perfreport-bench", PR_LOAD_UNKNOWN, "stated in the file", NULL, 0},
-    {"httperf", PR_LOAD_OPEN, "httperf --rate", NULL, 0},
-    {"ab", PR_LOAD_CLOSED, NULL, "ab -c, its Concurrency Level", 0},
-    {"hey", PR_LOAD_CLOSED, NULL, "hey -c", 0},
-    {"wrk", PR_LOAD_CLOSED, NULL, "wrk -c, its connections", 0},
-    {"siege", PR_LOAD_CLOSED, NULL, "siege -c, its concurrent users", 0},
-    {"jmeter", PR_LOAD_CLOSED, NULL, "JMeter's allThreads, the most seen", 0},
-    {"autocannon", PR_LOAD_CLOSED, NULL, "autocannon -c, its connections", 0},
-    {"locust", PR_LOAD_CLOSED, NULL, "Locust's user count", 0},
+    {"vegeta", PR_LOAD_OPEN, N_("stated in the file"), NULL, 1},
+    {"perfreport", PR_LOAD_UNKNOWN, N_("perfreport attack --rate"), N_("perfreport attack -c"), 0},
+    {"perfreport-bench", PR_LOAD_UNKNOWN, N_("stated in the file"), NULL, 0},
+    {"httperf", PR_LOAD_OPEN, N_("httperf --rate"), NULL, 0},
+    {"ab", PR_LOAD_CLOSED, NULL, N_("ab -c, its Concurrency Level"), 0},
+    {"hey", PR_LOAD_CLOSED, NULL, N_("hey -c"), 0},
+    {"wrk", PR_LOAD_CLOSED, NULL, N_("wrk -c, its connections"), 0},
+    {"siege", PR_LOAD_CLOSED, NULL, N_("siege -c, its concurrent users"), 0},
+    {"jmeter", PR_LOAD_CLOSED, NULL, N_("JMeter's allThreads, the most seen"), 0},
+    {"autocannon", PR_LOAD_CLOSED, NULL, N_("autocannon -c, its connections"), 0},
+    {"locust", PR_LOAD_CLOSED, NULL, N_("Locust's user count"), 0},
     {"artillery", PR_LOAD_OPEN, NULL, NULL, 0}, /* arrivals are of sessions, not requests */
     {"gatling", PR_LOAD_UNKNOWN, NULL, NULL, 0}, /* open or closed: the injection profile */
 };
@@ -110,12 +112,12 @@ static void offered_rate(load *l, const pr_run *run, const struct tool_load *t,
 {
     double tag = tag_number(run, "rate", 1);
     if (isfinite(tag)) {
-        l->rate = tag, l->rate_source = "tag", l->rate_basis = "--tag rate";
+        l->rate = tag, l->rate_source = "tag", l->rate_basis = N_("--tag rate");
         return;
     }
     if (run->offered_rate > 0) {
         l->rate = run->offered_rate, l->rate_source = "file";
-        l->rate_basis = t && t->rate_basis ? t->rate_basis : "stated in the file";
+        l->rate_basis = t && t->rate_basis ? t->rate_basis : N_("stated in the file");
         return;
     }
     if (l->model != PR_LOAD_OPEN)
@@ -128,18 +130,18 @@ static void offered_rate(load *l, const pr_run *run, const struct tool_load *t,
         steady == 0)
         return;
     l->rate = f->rate_per_s, l->rate_source = "inferred";
-    l->rate_basis = f->summary_only ? "requests / attack duration, the rate the tool printed"
-                                    : "requests / attack duration";
+    l->rate_basis = f->summary_only ? N_("requests / attack duration, the rate the tool printed")
+                                    : N_("requests / attack duration");
 }
 
 static void concurrency(load *l, const pr_run *run, const struct tool_load *t)
 {
     double tag = tag_number(run, "concurrency", 0);
     if (isfinite(tag) && tag == floor(tag) && tag < 1e9) {
-        l->conc = (int64_t)tag, l->conc_source = "tag", l->conc_basis = "--tag concurrency";
+        l->conc = (int64_t)tag, l->conc_source = "tag", l->conc_basis = N_("--tag concurrency");
     } else if (run->concurrency >= 0) {
         l->conc = run->concurrency, l->conc_source = "file";
-        l->conc_basis = t && t->conc_basis ? t->conc_basis : "stated in the file";
+        l->conc_basis = t && t->conc_basis ? t->conc_basis : N_("stated in the file");
     }
 }
 
@@ -148,28 +150,40 @@ static char *load_text(const load *l, const json_t *pacing)
 {
     pr_buf b = PR_BUF_INIT;
     char h[32];
-    pr_buf_puts(&b, l->model == PR_LOAD_OPEN     ? "open model"
-                    : l->model == PR_LOAD_CLOSED ? "closed model"
-                                                 : "load model unknown");
-    if (isfinite(l->rate)) {
-        pr_buf_printf(&b, ", offered rate %s (%s%s)", pr_human_rate(l->rate, h),
-                      !strcmp(l->rate_source, "inferred") ? "inferred: " : "", l->rate_basis);
+    pr_buf_puts(&b, l->model == PR_LOAD_OPEN     ? _("open model")
+                    : l->model == PR_LOAD_CLOSED ? _("closed model")
+                                                 : _("load model unknown"));
+    if (isfinite(l->rate) && !strcmp(l->rate_source, "inferred")) {
+        pr_buf_printf(&b, _(", offered rate %s (inferred: %s)"), pr_human_rate(l->rate, h),
+                      _(l->rate_basis));
+    } else if (isfinite(l->rate)) {
+        pr_buf_printf(&b, _(", offered rate %s (%s)"), pr_human_rate(l->rate, h), _(l->rate_basis));
     } else if (l->model == PR_LOAD_OPEN) {
-        pr_buf_puts(&b, ", offered rate unknown");
+        pr_buf_puts(&b, _(", offered rate unknown"));
         if (json_is_false(json_object_get(pacing, "steady")))
-            pr_buf_printf(&b, " (requests sent per interval: median %g, lowest %lld, %g in the "
-                              "first third and %g in the last: the generator did not keep a "
-                              "constant rate; --tag rate=N states it)",
+            pr_buf_printf(&b, _(" (requests sent per interval: median %g, lowest %lld, %g in the "
+                                "first third and %g in the last: the generator did not keep a "
+                                "constant rate; --tag rate=N states it)"),
                           json_number_value(json_object_get(pacing, "median")),
                           (long long)json_integer_value(json_object_get(pacing, "min")),
                           json_number_value(json_object_get(pacing, "first_third_median")),
                           json_number_value(json_object_get(pacing, "last_third_median")));
     }
     if (l->conc >= 0)
-        pr_buf_printf(&b, ", concurrency %lld (%s)", (long long)l->conc, l->conc_basis);
+        pr_buf_printf(&b, _(", concurrency %lld (%s)"), (long long)l->conc, _(l->conc_basis));
     else if (l->model == PR_LOAD_CLOSED)
-        pr_buf_puts(&b, ", concurrency unknown (--tag concurrency=N states it)");
+        pr_buf_puts(&b, _(", concurrency unknown (--tag concurrency=N states it)"));
     return pr_buf_steal(&b);
+}
+
+const char *pr_load_model_text(pr_load_model m)
+{
+    static const char *const words[] = {
+        [PR_LOAD_UNKNOWN] = NC_("load model", "unknown"),
+        [PR_LOAD_OPEN] = NC_("load model", "open"),
+        [PR_LOAD_CLOSED] = NC_("load model", "closed"),
+    };
+    return pr_l10n_pgettext(words[m <= PR_LOAD_CLOSED ? m : PR_LOAD_UNKNOWN]);
 }
 
 json_t *pr_load_json(const pr_run *run, const pr_load_facts *f)
@@ -185,17 +199,18 @@ json_t *pr_load_json(const pr_run *run, const pr_load_facts *f)
     concurrency(&l, run, t);
     char h[32];
     json_object_set_new(j, "model", json_string(pr_load_model_name(l.model)));
+    json_object_set_new(j, "model_text", json_string(pr_load_model_text(l.model)));
     json_object_set_new(j, "model_source", l.model_source ? json_string(l.model_source) : json_null());
     json_object_set_new(j, "offered_rate_per_s", isfinite(l.rate) ? json_real(l.rate) : json_null());
     json_object_set_new(j, "offered_rate", isfinite(l.rate) ? json_string(pr_human_rate(l.rate, h))
                                                             : json_null());
     json_object_set_new(j, "offered_rate_source", l.rate_source ? json_string(l.rate_source) : json_null());
-    json_object_set_new(j, "offered_rate_basis", l.rate_basis ? json_string(l.rate_basis) : json_null());
+    json_object_set_new(j, "offered_rate_basis", l.rate_basis ? json_string(_(l.rate_basis)) : json_null());
     json_object_set_new(j, "offered_rate_inferred",
                         json_boolean(l.rate_source && !strcmp(l.rate_source, "inferred")));
     json_object_set_new(j, "concurrency", l.conc >= 0 ? json_integer(l.conc) : json_null());
     json_object_set_new(j, "concurrency_source", l.conc_source ? json_string(l.conc_source) : json_null());
-    json_object_set_new(j, "concurrency_basis", l.conc_basis ? json_string(l.conc_basis) : json_null());
+    json_object_set_new(j, "concurrency_basis", l.conc_basis ? json_string(_(l.conc_basis)) : json_null());
     char *text = load_text(&l, json_object_get(j, "pacing"));
     json_object_set_new(j, "text", json_string(text));
     free(text);

@@ -25,12 +25,14 @@ typedef struct pr_load_facts {
 #define PR_LOAD_STEP_TOL 0.10
 
 /* The "load" object of the report model (a new reference):
- *   {"model", "model_source", "offered_rate_per_s", "offered_rate", "offered_rate_source",
+ *   {"model", "model_text", "model_source", "offered_rate_per_s", "offered_rate", "offered_rate_source",
  *    "offered_rate_basis", "offered_rate_inferred", "concurrency", "concurrency_source",
  *    "concurrency_basis", "pacing" {intervals, median, min, max, steady}?, "text"}
  * Sources: "tag" (--tag rate=N / concurrency=N; wins), "file" (the file states it, e.g.
  * perfreport attack's --rate, ab's Concurrency Level), "tool" (the tool's load model),
  * "inferred" (an open-model generator's sent rate, when its sends were steady), or null. */
 json_t *pr_load_json(const pr_run *run, const pr_load_facts *f);
+/* The load model in the reader's language ("open", "开放"), for model_text and load_model_text. */
+const char *pr_load_model_text(pr_load_model m);
 
 #endif

@@ -1,5 +1,6 @@
 /* Paired studies: two selections matched by key tags, compared pair by pair, summed per metric. */
 #include "analysis/pairs.h"
+#include "model/l10n.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 #include <math.h>
@@ -123,7 +124,7 @@ static int collect(pairing *P, pr_error *err)
                 missing = P->keys[k];
         if (missing) {
             char why[160];
-            snprintf(why, sizeof why, "no tag '%s'", missing);
+            snprintf(why, sizeof why, _("no tag '%s'"), missing);
             add_unpaired(P, s, &mi, 1, NULL, why);
             continue;
         }
@@ -186,13 +187,19 @@ static void group_unpaired(pairing *P, const group *G, const char *key)
             continue;
         if (G->n[s] > 1) {
             differing_tags(P, G->m[s], G->n[s], tags, sizeof tags);
-            snprintf(why, sizeof why, "%zu runs of %s have %s%s%s%s: never merged; pair by more "
-                     "tags or select fewer runs", G->n[s], side_letter(s), key,
-                     *tags ? " (they differ in " : "", tags, *tags ? ")" : "");
+            if (*tags)
+                snprintf(why, sizeof why, _("%zu runs of %s have %s (they differ in %s): never "
+                                            "merged; pair by more tags or select fewer runs"),
+                         G->n[s], side_letter(s), key, tags);
+            else
+                snprintf(why, sizeof why, _("%zu runs of %s have %s: never merged; pair by more "
+                                            "tags or select fewer runs"),
+                         G->n[s], side_letter(s), key);
         } else if (!G->n[o]) {
-            snprintf(why, sizeof why, "no run of %s has %s", side_letter(o), key);
+            snprintf(why, sizeof why, _("no run of %s has %s"), side_letter(o), key);
         } else {
-            snprintf(why, sizeof why, "its partner in %s is ambiguous (%zu runs)", side_letter(o), G->n[o]);
+            snprintf(why, sizeof why, _("its partner in %s is ambiguous (%zu runs)"), side_letter(o),
+                     G->n[o]);
         }
         add_unpaired(P, s, G->m[s], G->n[s], key, why);
     }
@@ -216,6 +223,7 @@ static json_t *pair_metric(json_t *row, json_t *key_values, const char *key, con
            *vb = json_array_get(json_object_get(row, "values"), 1),
            *d = json_array_get(json_object_get(row, "diffs"), 0);
     json_object_set(m, "metric", json_object_get(row, "metric"));
+    json_object_set(m, "metric_text", json_object_get(row, "metric_text"));
     json_object_set_new(m, "key_text", json_string(key));
     json_object_set(m, "key_values", key_values);
     json_object_set_new(m, "a_name", json_string(a->name ? a->name : ""));
@@ -225,7 +233,8 @@ static json_t *pair_metric(json_t *row, json_t *key_values, const char *key, con
     json_object_set(m, "b_value", json_object_get(vb, "value"));
     json_object_set(m, "b_human", json_object_get(vb, "human"));
     const char *copy[] = {"abs", "abs_human", "rel", "rel_pct", "test", "p_value", "ci_low",
-                          "ci_high", "significant", "verdict", "is_regression", "is_improvement"};
+                          "ci_high", "significant", "verdict", "verdict_text", "is_regression",
+                          "is_improvement"};
     for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
         if (json_object_get(d, copy[i]))
             json_object_set(m, copy[i], json_object_get(d, copy[i]));
@@ -335,6 +344,7 @@ static json_t *metric_summary(json_t *rows, const char *metric, const pr_compare
     json_t *m = json_object(), *st = json_object();
     char h[64];
     json_object_set_new(m, "metric", json_string(metric));
+    json_object_set_new(m, "metric_text", json_string(pr_compare_metric_text(metric)));
     json_object_set_new(m, "higher_is", json_string(higher_worse ? "worse" : "better"));
     json_object_set_new(m, "higher_is_worse", json_boolean(higher_worse));
     json_object_set(m, "rows", rows);
@@ -349,7 +359,10 @@ static json_t *metric_summary(json_t *rows, const char *metric, const pr_compare
     json_object_set_new(m, "ties", json_integer((json_int_t)ties));
     json_object_set_new(m, "median_change", isfinite(med) ? json_real(med) : json_null());
     if (isfinite(med))
-        snprintf(h, sizeof h, ratio ? "%+.2f pp" : "%+.1f%%", 100 * med);
+        if (ratio)
+            snprintf(h, sizeof h, "%+.2f %s", 100 * med, C_("unit", "pp"));
+        else
+            snprintf(h, sizeof h, "%+.1f%%", 100 * med);
     else
         snprintf(h, sizeof h, "-");
     json_object_set_new(m, "median_change_human", json_string(h));
@@ -366,6 +379,7 @@ static json_t *metric_summary(json_t *rows, const char *metric, const pr_compare
     json_object_set_new(st, "significant", json_boolean(sig));
     json_object_set_new(m, "sign_test", st);
     json_object_set_new(m, "verdict", json_string(verdict));
+    json_object_set_new(m, "verdict_text", json_string(pr_compare_verdict_text(verdict)));
     json_object_set_new(m, "is_regression", json_boolean(worse));
     json_object_set_new(m, "is_improvement", json_boolean(better));
     return m;
@@ -449,6 +463,7 @@ static json_t *document(pairing *P, json_t *pairs, json_t **rows, const pr_compa
     const char *v = worse && better ? "mixed" : worse ? "regression" : better ? "improvement"
                     : tested ? "same" : "untested";
     json_object_set_new(doc, "verdict", json_string(v));
+    json_object_set_new(doc, "verdict_text", json_string(pr_compare_verdict_text(v)));
     json_object_set_new(doc, "regressions", json_integer(regs));
     json_object_set_new(doc, "improvements", json_integer(imps));
     json_object_set_new(doc, "label_regressions", json_integer(0));

@@ -1,5 +1,6 @@
 /* A summary-only run's printed time series as the report's "timeseries" (printed_series.h). */
 #include "analysis/printed_series.h"
+#include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdint.h>
@@ -130,7 +131,7 @@ json_t *pr_printed_series(const json_t *summary, const char *tool)
     json_object_set_new(ts, "interval_ns", json_integer(gap));
     json_object_set_new(ts, "start_ns", json_integer(t0));
     json_object_set_new(ts, "requests_by", json_string("tool"));
-    json_object_set_new(ts, "source", json_string(tool ? tool : "the tool"));
+    json_object_set_new(ts, "source", json_string(tool ? tool : _("the tool")));
     for (size_t i = cumulative ? 1 : 0; i < n; i++) {
         int64_t start = cumulative ? t[i - 1] : t[i];
         int64_t len = cumulative ? t[i] - t[i - 1] : (i + 1 < n ? t[i + 1] - t[i] : gap);

@@ -10,6 +10,7 @@
 #include "analysis/stats.h"
 #include "model/buf.h"
 #include "model/clock.h"
+#include "model/l10n.h"
 #include "model/sysmem.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
@@ -278,6 +279,7 @@ static json_t *run_meta_json(const pr_run *run)
     set_str(j, "tool_version", run->tool_version);
     json_object_set_new(j, "summary_only", json_boolean(run->summary_only));
     set_str(j, "load_model", pr_load_model_name(run->load_model));
+    set_str(j, "load_model_text", pr_load_model_text(run->load_model));
     set_real(j, "offered_rate_per_s", run->offered_rate);
     if (run->concurrency >= 0)
         set_int(j, "concurrency", run->concurrency);
@@ -288,9 +290,9 @@ static json_t *run_meta_json(const pr_run *run)
     /* some sources stamp time since the tool started, not wall-clock time (hey's CSV) */
     int relative = json_is_true(json_object_get(run->meta, "start_is_relative"));
     set_str(j, "start", run->start_ns != PR_UNKNOWN && !relative
-                            ? pr_format_rfc3339(run->start_ns, 0, buf) : NULL);
+                            ? pr_l10n_time(run->start_ns, buf) : NULL);
     set_str(j, "end", run->end_ns != PR_UNKNOWN && !relative
-                          ? pr_format_rfc3339(run->end_ns, 0, buf) : NULL);
+                          ? pr_l10n_time(run->end_ns, buf) : NULL);
     json_t *tags = json_object(), *taglist = json_array();
     for (size_t i = 0; i < run->ntags; i++) {
         json_object_set_new(tags, run->tags[i].key, json_string(run->tags[i].value));
@@ -734,6 +736,7 @@ static void put_load(json_t *j, const pr_run *run, const pr_load_facts *f)
 {
     json_t *l = pr_load_json(run, f);
     json_object_set(j, "load_model", json_object_get(l, "model"));
+    json_object_set(j, "load_model_text", json_object_get(l, "model_text"));
     json_object_set(j, "offered_rate_per_s", json_object_get(l, "offered_rate_per_s"));
     json_object_set(j, "offered_rate", json_object_get(l, "offered_rate"));
     json_object_set(j, "concurrency", json_object_get(l, "concurrency"));
@@ -1025,7 +1028,7 @@ int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
     char buf[40];
     set_str(doc, "schema", "perfreport-report");
     set_int(doc, "version", PR_REPORT_SCHEMA_VERSION);
-    set_str(doc, "generated", pr_format_rfc3339(o->generated_s * 1000000000LL, 0, buf));
+    set_str(doc, "generated", pr_l10n_time(o->generated_s * 1000000000LL, buf));
     json_t *runs = json_array();
     int rc = 0;
     if (merge && n > 0) {

@@ -4,6 +4,7 @@
 #include "analysis/cellsort.h"
 #include "analysis/pattern.h"
 #include "model/buf.h"
+#include "model/l10n.h"
 #include "model/native.h"
 #include "model/xalloc.h"
 #include <math.h>
@@ -105,7 +106,7 @@ static uint32_t dim_id(pr_acc *a, int dim, size_t i, const pr_sample *x)
             if (code)
                 snprintf(buf, sizeof buf, "%u", code);
             else
-                snprintf(buf, sizeof buf, "no response");
+                snprintf(buf, sizeof buf, "%s", _("no response"));
             p->status_ids[code] = pr_strtab_intern_cstr(a->names, buf);
         }
         return p->status_ids[code];

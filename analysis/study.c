@@ -4,6 +4,7 @@
 #include "analysis/study_priv.h"
 #include "analysis/human.h"
 #include "model/buf.h"
+#include "model/l10n.h"
 #include "model/run.h"
 #include "model/xalloc.h"
 #include <ctype.h>
@@ -48,7 +49,7 @@ static char *key_text(json_t *tags, char *const *keys, size_t n, int allow_missi
             return NULL;
         }
         char none[128];
-        snprintf(none, sizeof none, "(no %s)", keys[k]);
+        snprintf(none, sizeof none, _("(no %s)"), keys[k]);
         pr_buf_printf(&b, "%s%s=%s", k ? " " : "", keys[k], v ? v : none);
         json_t *kv = json_object();
         json_object_set_new(kv, "key", json_string(keys[k]));
@@ -153,9 +154,9 @@ static int group_runs(study *S, pr_error *err)
             json_decref(ckv);
             json_decref(lkv);
             return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
-                                "run %lld '%s' has no tag '%s', a tag of the study's load levels "
-                                "(tag it: perfreport tag %lld %s=VALUE, or select the runs that "
-                                "have it)", (long long)r->id, jstr(m, "name"), missing,
+                                _("run %lld '%s' has no tag '%s', a tag of the study's load "
+                                  "levels (tag it: perfreport tag %lld %s=VALUE, or select the "
+                                  "runs that have it)"), (long long)r->id, jstr(m, "name"), missing,
                                 (long long)r->id, missing);
         }
         char *ct = key_text(tags, o->by, o->nby, 1, &missing, ckv);
@@ -647,8 +648,8 @@ int pr_study_build(pr_store *st, const int64_t *ids, size_t n, const pr_study_op
     *out = NULL;
     if (!o->nlevels)
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
-                            "a study needs the tags of its load levels (--pair tag:KEY[,KEY…], "
-                            "e.g. --pair tag:rate)");
+                            _("a study needs the tags of its load levels (--pair "
+                              "tag:KEY[,KEY…], e.g. --pair tag:rate)"));
     study S;
     memset(&S, 0, sizeof S);
     S.o = o;
@@ -828,6 +829,20 @@ static json_t *meta_text(const char *name, json_t *v)
     return t;
 }
 
+/* The name a section is shown under: the usual English members (versions, hardware, topology,
+ * tuning, memory) in the reader's language, as the member itself in English; any other
+ * member's own name. */
+static const char *section_name(const char *key)
+{
+    static const char *const known[] = {NC_("meta section", "versions"), NC_("meta section", "hardware"),
+                                        NC_("meta section", "topology"), NC_("meta section", "tuning"),
+                                        NC_("meta section", "memory")};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(strchr(known[i], '\004') + 1, key))
+            return pr_l10n_pgettext(known[i]);
+    return key;
+}
+
 void pr_study_meta_sections(json_t *meta)
 {
     /* the members the report's heading table shows, and the ones perfreport reads */
@@ -841,11 +856,11 @@ void pr_study_meta_sections(json_t *meta)
             s++;
         if (s < sizeof skip / sizeof skip[0] || (n > 5 && !strcmp(k + n - 5, "_list")))
             continue;
-        json_t *t = meta_table(k, v);
+        json_t *t = meta_table(section_name(k), v);
         if (t)
             json_object_set_new(t, "is_table", json_true());
         else
-            t = meta_text(k, v);
+            t = meta_text(section_name(k), v);
         if (t)
             json_array_append_new(sections, t);
     }

@@ -58,9 +58,12 @@ static const char *run_loads(const study *S, load_spec *L, char *buf, size_t siz
             v = num(m, strcmp(load, "concurrency") ? "offered_rate_per_s" : "concurrency");
         }
         if (!isfinite(v) || v <= 0) {
-            snprintf(buf, size, "no capacity curve: run %lld '%s' has no %s%s%s", (long long)S->runs[i].id,
-                     jstr(m, "name"), L->tag ? "numeric tag '" : load, L->tag ? L->tag : "",
-                     L->tag ? "'" : "");
+            if (L->tag)
+                snprintf(buf, size, _("no capacity curve: run %lld '%s' has no numeric tag '%s'"),
+                         (long long)S->runs[i].id, jstr(m, "name"), L->tag);
+            else
+                snprintf(buf, size, _("no capacity curve: run %lld '%s' has no %s"),
+                         (long long)S->runs[i].id, jstr(m, "name"), load);
             return buf;
         }
         L->load[i] = v;
@@ -120,9 +123,9 @@ static int duplicate(const study *S, const load_spec *L, const size_t *idx, size
     for (size_t i = 0; i < k; i++)
         for (size_t j = i + 1; j < k; j++)
             if (L->load[idx[i]] == L->load[idx[j]]) {
-                snprintf(buf, size, "no curve: runs %lld '%s' and %lld '%s' are both at load %g "
-                         "(a curve takes one run per load: add the tag that tells them apart to "
-                         "--pair)", (long long)S->runs[idx[i]].id, jstr(S->runs[idx[i]].model, "name"),
+                snprintf(buf, size, _("no curve: runs %lld '%s' and %lld '%s' are both at load %g "
+                                      "(a curve takes one run per load: add the tag that tells "
+                                      "them apart to --pair)"), (long long)S->runs[idx[i]].id, jstr(S->runs[idx[i]].model, "name"),
                          (long long)S->runs[idx[j]].id, jstr(S->runs[idx[j]].model, "name"),
                          L->load[idx[i]]);
                 return 1;
@@ -212,6 +215,10 @@ void pr_study_capacity(study *S, json_t *out)
     json_t *cap = json_object();
     const char *note = run_loads(S, &L, buf, sizeof buf);
     json_object_set_new(cap, "load_source", json_string(L.source));
+    json_object_set_new(cap, "load_source_text",
+                        json_string(!strcmp(L.source, "offered_rate") ? _("the offered rate")
+                                    : !strcmp(L.source, "concurrency") ? _("the concurrency")
+                                                                       : L.source));
     json_object_set_new(cap, "load_key", L.tag ? json_string(L.tag) : json_null());
     if (note) {
         json_object_set_new(cap, "note", json_string(note));

@@ -4,6 +4,7 @@
 #include "analysis/study_priv.h"
 #include "analysis/pairs.h"
 #include "model/buf.h"
+#include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdarg.h>
@@ -11,56 +12,83 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every word the study writes itself. Sentences take their figures as printed in the tables
- * (the pairs' a_human, b_human, rel_pct), never recomputed. */
+/* Every word the study writes itself, translated by the catalog where it is used. Sentences
+ * take their figures as printed in the tables (the pairs' a_human, b_human, rel_pct), never
+ * recomputed. */
 static const char *const words[SW_COUNT] = {
-    [SW_ALL_REQUESTS] = "all requests",
-    [SW_ALL_RUNS] = "all runs",
-    [SW_FASTER] = "faster",
-    [SW_SLOWER] = "slower",
-    [SW_HIGHER] = "higher",
-    [SW_LOWER] = "lower",
-    [SW_AT_LEVEL] = "At %s, ",
-    [SW_LAT_FIRST] = "%s is %s %s than %s at %s (%s vs %s)",
-    [SW_LAT_NEXT] = " and %s %s at %s (%s vs %s)",
-    [SW_THROUGHPUT] = "%s's throughput is %s against %s for %s (%s)",
-    [SW_ERRORS] = "%s's error ratio is %s against %s for %s (%s)",
-    [SW_CLAUSE_SEP] = "; ",
-    [SW_LIST_SEP] = ", ",
-    [SW_NO_DIFFERENCE] = "no significant difference between %s and %s",
-    [SW_IN] = " in %s",
-    [SW_NOT_TESTED] = "; %s not tested (runs without samples: a tool's printed summary)",
-    [SW_NONE_TESTED] = "%s and %s are not tested: their runs have no samples (a tool's printed "
-                       "summary); the figures are in the table",
-    [SW_NOT_PAIRED] = "At %s, %s and %s are not compared: %s.",
-    [SW_HEAD_LATENCY] = "%s is %s than %s at %s",
-    [SW_HEAD_OTHER] = "%s has a %s %s than %s",
-    [SW_OVERALL_ALL] = "%s at every load tested (%s).",
-    [SW_OVERALL_ONE] = "%s at %s (%s).",
-    [SW_OVERALL_SOME] = "%s at %s (%s); no significant difference at %s.",
-    [SW_OVERALL_MIXED] = "%s against %s, %s: %s at %s (%s), %s at %s (%s).",
-    [SW_OVERALL_SAME] = "No significant difference between %s and %s at any load tested.",
-    [SW_OVERALL_NOT_TESTED] = " Not tested at any load: %s (runs without samples).",
-    [SW_OVERALL_UNTESTED] = "%s and %s are not tested at any load: their runs have no samples.",
-    [SW_AT] = "%s at %s",
-    [SW_FROM_TO] = "from %s to %s",
-    [SW_METRIC_THROUGHPUT] = "throughput",
-    [SW_METRIC_ERRORS] = "error ratio",
+    [SW_ALL_REQUESTS] = N_("all requests"),
+    [SW_ALL_RUNS] = N_("all runs"),
+    [SW_FASTER] = N_("faster"),
+    [SW_SLOWER] = N_("slower"),
+    [SW_HIGHER] = N_("higher"),
+    [SW_LOWER] = N_("lower"),
+    /* TRANSLATORS: the level (rate=200); the sentence of the level follows */
+    [SW_AT_LEVEL] = N_("At %s, "),
+    /* TRANSLATORS: B, the factor (20.4×), "faster" or "slower", A, the metric (p50), B's
+     * figure, A's figure: "cache=on is 20.4× faster than cache=off at p50 (208 µs vs 12.4 ms)" */
+    [SW_LAT_FIRST] = N_("%s is %s %s than %s at %s (%s vs %s)"),
+    /* TRANSLATORS: the factor, "faster" or "slower", the metric, B's figure, A's figure */
+    [SW_LAT_NEXT] = N_(" and %s %s at %s (%s vs %s)"),
+    /* TRANSLATORS: B, B's figure, A's figure, A, the change (+12.3%) */
+    [SW_THROUGHPUT] = N_("%s's throughput is %s against %s for %s (%s)"),
+    /* TRANSLATORS: B, B's figure, A's figure, A, the change in percentage points */
+    [SW_ERRORS] = N_("%s's error ratio is %s against %s for %s (%s)"),
+    [SW_CLAUSE_SEP] = N_("; "),
+    [SW_LIST_SEP] = N_(", "),
+    /* TRANSLATORS: the end of a sentence */
+    [SW_END] = N_("."),
+    /* TRANSLATORS: two sentences one after the other */
+    [SW_SENTENCES] = N_("%s %s"),
+    /* TRANSLATORS: B, A */
+    [SW_NO_DIFFERENCE] = N_("no significant difference between %s and %s"),
+    /* TRANSLATORS: the metrics ("p50, p99") without a difference */
+    [SW_IN] = N_(" in %s"),
+    /* TRANSLATORS: the metrics that could not be tested */
+    [SW_NOT_TESTED] = N_("; %s not tested (runs without samples: a tool's printed summary)"),
+    /* TRANSLATORS: A, B */
+    [SW_NONE_TESTED] = N_("%s and %s are not tested: their runs have no samples (a tool's "
+                          "printed summary); the figures are in the table"),
+    /* TRANSLATORS: the level, A, B, why */
+    [SW_NOT_PAIRED] = N_("At %s, %s and %s are not compared: %s."),
+    /* TRANSLATORS: B, "faster" or "slower", A, the metric: "B is faster than A at p50" */
+    [SW_HEAD_LATENCY] = N_("%s is %s than %s at %s"),
+    /* TRANSLATORS: B, "higher" or "lower", the metric, A: "B has a higher throughput than A" */
+    [SW_HEAD_OTHER] = N_("%s has a %s %s than %s"),
+    /* TRANSLATORS: the head (SW_HEAD_*), the figures' range */
+    [SW_OVERALL_ALL] = N_("%s at every load tested (%s)."),
+    /* TRANSLATORS: the head, the level, the figure */
+    [SW_OVERALL_ONE] = N_("%s at %s (%s)."),
+    /* TRANSLATORS: the head, the levels, the range, the levels without a difference */
+    [SW_OVERALL_SOME] = N_("%s at %s (%s); no significant difference at %s."),
+    /* TRANSLATORS: B, A, the metric, "faster", the levels, the range, "slower", the levels,
+     * the range */
+    [SW_OVERALL_MIXED] = N_("%s against %s, %s: %s at %s (%s), %s at %s (%s)."),
+    /* TRANSLATORS: B, A */
+    [SW_OVERALL_SAME] = N_("No significant difference between %s and %s at any load tested."),
+    /* TRANSLATORS: the metrics */
+    [SW_OVERALL_NOT_TESTED] = N_(" Not tested at any load: %s (runs without samples)."),
+    /* TRANSLATORS: B, A */
+    [SW_OVERALL_UNTESTED] = N_("%s and %s are not tested at any load: their runs have no "
+                               "samples."),
+    /* TRANSLATORS: a figure, the level: "20.4× at rate=200" */
+    [SW_AT] = N_("%s at %s"),
+    /* TRANSLATORS: the two ends of a range: "from 18.1× at rate=50 to 22.3× at rate=200" */
+    [SW_FROM_TO] = N_("from %s to %s"),
+    [SW_METRIC_THROUGHPUT] = N_("throughput"),
+    [SW_METRIC_ERRORS] = N_("error ratio"),
 };
 
 const char *pr_study_word(study_word w)
 {
-    return w < SW_COUNT && words[w] ? words[w] : "";
+    return w < SW_COUNT && words[w] ? _(words[w]) : "";
 }
 
 static void say(pr_buf *b, study_word w, ...)
 {
     va_list ap;
     va_start(ap, w);
-    char tmp[2048];
-    vsnprintf(tmp, sizeof tmp, pr_study_word(w), ap);
+    pr_buf_vprintf(b, pr_study_word(w), ap);
     va_end(ap);
-    pr_buf_puts(b, tmp);
 }
 
 static const char *jstr(const json_t *o, const char *k)
@@ -107,7 +135,7 @@ static json_t *level_metric(json_t *pm, size_t m)
 {
     json_t *o = json_object();
     const char *copy[] = {"a_value", "a_human", "b_value", "b_human", "abs", "abs_human", "rel",
-                          "rel_pct", "test", "p_value", "significant", "verdict",
+                          "rel_pct", "test", "p_value", "significant", "verdict", "verdict_text",
                           "is_regression", "is_improvement"};
     for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
         if (json_object_get(pm, copy[i]))
@@ -222,7 +250,7 @@ static json_t *level_conclusion(json_t *lv, const char *an, const char *bn)
         say(&b, SW_NOT_TESTED, ul.p);
     if (!nd && !ns)
         say(&b, SW_NONE_TESTED, an, bn);
-    pr_buf_puts(&b, ".");
+    say(&b, SW_END);
     json_t *c = json_object();
     json_object_set_new(c, "significant", json_boolean(nd > 0));
     json_object_set_new(c, "same", json_boolean(!nd && ns));
@@ -245,7 +273,7 @@ static char *unpaired_reason(json_t *pairing, const char *key)
     json_t *u;
     json_array_foreach(json_object_get(pairing, "unpaired"), i, u)
         if (!strcmp(jstr(u, "key_text"), key))
-            pr_buf_printf(&b, "%s%s", b.len ? "; " : "", jstr(u, "reason"));
+            pr_buf_printf(&b, "%s%s", b.len ? pr_study_word(SW_CLAUSE_SEP) : "", jstr(u, "reason"));
     char *s = pr_buf_steal(&b);
     return s;
 }
@@ -472,8 +500,12 @@ static json_t *overall(json_t *levels, const char *an, const char *bn)
     for (size_t m = 0; m < NCM; m++) {
         pr_buf s = PR_BUF_INIT;
         json_t *x = overall_metric(levels, m, an, bn, &s);
-        if (json_is_true(json_object_get(x, "decided"))) {
-            pr_buf_printf(&b, "%s%s", decided ? " " : "", s.p);
+        if (json_is_true(json_object_get(x, "decided")) && decided) {
+            char *before = pr_buf_steal(&b);
+            say(&b, SW_SENTENCES, before, s.p);
+            free(before);
+        } else if (json_is_true(json_object_get(x, "decided"))) {
+            pr_buf_puts(&b, s.p);
             decided = 1;
         }
         int any = 0;
@@ -537,6 +569,7 @@ static int compare_one(study *S, size_t c, json_t **out, pr_error *err)
     json_object_set_new(o, "overall", overall(levels, an, bn));
     json_object_set_new(o, "levels", levels);
     json_object_set(o, "verdict", json_object_get(pdoc, "verdict"));
+    json_object_set(o, "verdict_text", json_object_get(pdoc, "verdict_text"));
     const char *copy[] = {"alpha", "min_effect", "min_effect_pct", "regressions", "improvements"};
     for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
         json_object_set(o, copy[i], json_object_get(pdoc, copy[i]));

@@ -4,6 +4,7 @@
 #ifndef PR_STUDY_PRIV_H
 #define PR_STUDY_PRIV_H
 #include "analysis/study.h"
+#include "model/l10n.h"
 
 typedef struct study_run {
     json_t *model;  /* borrowed from the report document */
@@ -22,7 +23,7 @@ typedef struct study {
     json_t *levels;   /* [{key_text, key_values, index…}], ascending (strverscmp per key) */
 } study;
 
-/* The words of the study's sentences and labels (English). */
+/* The words of the study's sentences and labels (msgids of the catalog: pr_study_word translates). */
 typedef enum study_word {
     SW_ALL_REQUESTS = 0, /* the interface of a run's every request */
     SW_ALL_RUNS,         /* the capacity series of a study without configurations */
@@ -32,7 +33,8 @@ typedef enum study_word {
     SW_LAT_NEXT,         /* factor, faster, metric, b figure, a figure */
     SW_THROUGHPUT,       /* B, b figure, a figure, A, change */
     SW_ERRORS,           /* B, b figure, a figure, A, change (points) */
-    SW_CLAUSE_SEP, SW_LIST_SEP,
+    SW_CLAUSE_SEP, SW_LIST_SEP, SW_END,
+    SW_SENTENCES,        /* two sentences: the first, the next */
     SW_NO_DIFFERENCE,    /* B, A */
     SW_IN,               /* metrics */
     SW_NOT_TESTED,       /* metrics */

@@ -1,6 +1,7 @@
 /* Thresholds (parse, evaluate) and the verdict a report opens with. */
 #include "analysis/threshold.h"
 #include "analysis/human.h"
+#include "model/l10n.h"
 #include "model/lex.h"
 #include "model/xalloc.h"
 #include <errno.h>
@@ -30,8 +31,8 @@ int pr_threshold_parse(pr_threshold *t, const char *arg, int is_max, pr_error *e
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof t->metric)
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
-                            "threshold '%s': expected METRIC=VALUE (e.g. p99=250ms, "
-                            "error_ratio=1%%)", arg);
+                            _("threshold '%s': expected METRIC=VALUE (e.g. p99=250ms, "
+                              "error_ratio=1%%)"), arg);
     memcpy(t->metric, arg, (size_t)(eq - arg));
     for (char *c = t->metric; *c; c++)
         if (*c == '.')
@@ -39,9 +40,9 @@ int pr_threshold_parse(pr_threshold *t, const char *arg, int is_max, pr_error *e
     int u = metric_unit(t->metric);
     if (u < 0)
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
-                            "threshold '%s': unknown metric '%s' (pNN, mean, min, max, stdev, "
-                            "error_ratio, success_ratio, apdex, throughput, rate, requests, "
-                            "errors)", arg, t->metric);
+                            _("threshold '%s': unknown metric '%s' (pNN, mean, min, max, stdev, "
+                              "error_ratio, success_ratio, apdex, throughput, rate, requests, "
+                              "errors)"), arg, t->metric);
     t->unit = (pr_threshold_unit)u;
     t->is_max = is_max;
     snprintf(t->text, sizeof t->text, "%s %s %s", t->metric, is_max ? "<=" : ">=", eq + 1);
@@ -66,8 +67,8 @@ int pr_threshold_parse(pr_threshold *t, const char *arg, int is_max, pr_error *e
         ok = pr_lex_double(v, n, &t->limit) == 0;
     }
     if (!ok)
-        return pr_error_set(err, PR_EUSAGE, NULL, 0, 0, "threshold '%s': cannot read the value '%s'",
-                            arg, v);
+        return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
+                            _("threshold '%s': cannot read the value '%s'"), arg, v);
     return 0;
 }
 
@@ -76,7 +77,7 @@ int pr_threshold_read_file(const char *path, pr_threshold **ts, size_t *n, size_
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return pr_error_set(err, PR_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+        return pr_error_set(err, PR_EIO, path, 0, 0, _("cannot read: %s"), strerror(errno));
     char line[512];
     long no = 0;
     int rc = 0;
@@ -91,7 +92,7 @@ int pr_threshold_read_file(const char *path, pr_threshold **ts, size_t *n, size_
         char kind[8], spec[400];
         if (sscanf(p, "%7s %399s", kind, spec) != 2 || (strcmp(kind, "max") && strcmp(kind, "min"))) {
             rc = pr_error_set(err, PR_EPARSE, path, no, (long)(p - line) + 1,
-                              "expected 'max METRIC=VALUE' or 'min METRIC=VALUE'");
+                              _("expected 'max METRIC=VALUE' or 'min METRIC=VALUE'"));
             break;
         }
         *ts = pr_xgrow(*ts, cap, *n + 1, sizeof **ts);
@@ -130,7 +131,7 @@ int pr_threshold_passes(const pr_threshold *t, double value)
 char *pr_threshold_human(const pr_threshold *t, double v, int64_t res_ns, char *buf)
 {
     if (isnan(v))
-        strcpy(buf, "n/a");
+        snprintf(buf, 32, "%s", _("n/a"));
     else if (t->unit == PR_TU_NS)
         pr_human_duration_res((int64_t)llround(v), res_ns, buf);
     else if (t->unit == PR_TU_RATIO)
@@ -186,8 +187,8 @@ static int is_limit_rule(const char *id)
 static json_t *finding_ref(json_t *f)
 {
     json_t *r = json_object();
-    static const char *const keys[] = {"id",    "severity", "title", "t_ns",
-                                       "index", "label",    "anchor"};
+    static const char *const keys[] = {"id",    "severity", "severity_text", "title",
+                                       "t_ns",  "index",    "label",         "anchor"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         json_t *v = json_object_get(f, keys[i]);
         if (v)

@@ -3,6 +3,7 @@
 #include "analysis/report.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "model/l10n.h"
 #include "model/text.h"
 #include <getopt.h>
 #include <stdlib.h>
@@ -50,10 +51,10 @@ static int print_text(json_t *out)
     json_t *r;
     json_array_foreach(out, i, r) {
         json_t *f = json_object_get(r, "findings");
-        printf("%srun %lld: %s  (%zu finding%s)\n", i ? "\n" : "",
-               (long long)json_integer_value(json_object_get(r, "id")),
-               json_string_value(json_object_get(r, "name")), json_array_size(f),
-               json_array_size(f) == 1 ? "" : "s");
+        size_t nf = json_array_size(f);
+        printf(n_("%srun %lld: %s  (%zu finding)\n", "%srun %lld: %s  (%zu findings)\n", nf),
+               i ? "\n" : "", (long long)json_integer_value(json_object_get(r, "id")),
+               json_string_value(json_object_get(r, "name")), nf);
         if (pr_findings_print(stdout, f) < 0)
             rc = PR_EXIT_ERROR;
     }

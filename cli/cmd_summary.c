@@ -10,6 +10,8 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/selection.h"
+#include "model/buf.h"
+#include "model/l10n.h"
 #include "model/lex.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -31,6 +33,14 @@ static int cmp_pct_key(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* "  TITLE" padded to the value column (13 columns of display width: a translated title's wide
+ * characters count 2). */
+static void print_key(const char *title)
+{
+    size_t w = pr_cli_text_width(title, (size_t)-1);
+    printf("  %s%*s", title, w < 13 ? (int)(13 - w) : 0, "");
+}
+
 static void print_latency_line(const char *title, json_t *stats, const char *key)
 {
     json_t *h = json_object_get(stats, key);
@@ -40,12 +50,13 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
     if (!json_is_object(h))
         return;
     /* only what is known: summary-only runs hold what their tool printed */
-    printf("  %-13s", title);
+    print_key(title);
     const char *sep = " ";
     static const char *const lead[] = {"min", "mean"};
+    const char *lead_text[] = {C_("metric", "min"), C_("metric", "mean")};
     for (int i = 0; i < 2; i++) {
         if (json_object_get(h, lead[i])) {
-            printf("%s%s %s", sep, lead[i], jstr(h, lead[i]));
+            printf("%s%s %s", sep, lead_text[i], jstr(h, lead[i]));
             sep = ", ";
         }
     }
@@ -71,7 +82,7 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
         }
     }
     if (json_object_get(h, "max"))
-        printf("%smax %s", sep, jstr(h, "max"));
+        printf("%s%s %s", sep, C_("metric", "max"), jstr(h, "max"));
     printf("\n");
 }
 
@@ -85,7 +96,7 @@ static const char *origin(json_t *s, const char *key, int summary_only, char *bu
     if (p && !strcmp(p, "tool") && !summary_only)
         snprintf(buf, n, "%s", report);
     else if (p && !strcmp(p, "derived"))
-        snprintf(buf, n, "derived from %s", report);
+        snprintf(buf, n, _("derived from %s"), report);
     else
         buf[0] = 0;
     return buf;
@@ -94,9 +105,10 @@ static const char *origin(json_t *s, const char *key, int summary_only, char *bu
 /* "  NAME  VALUE (ORIGIN)" for a headline number. */
 static void print_headline(const char *title, const char *value, const char *from)
 {
-    printf("  %-13s %s", title, value);
+    print_key(title);
+    printf(" %s", value);
     if (*from)
-        printf(" (%s)", from);
+        printf(_(" (%s)"), from);
     printf("\n");
 }
 
@@ -106,49 +118,54 @@ static void print_headlines(json_t *s, int so)
     json_t *req = json_object_get(s, "requests");
     json_t *tx = json_object_get(s, "transaction_samples");
     if (req && json_is_integer(tx)) /* JMeter: TC samples sum their children */
-        snprintf(v, sizeof v, "%lld (%lld samples: %lld transaction samples not counted as "
-                 "requests)", (long long)json_integer_value(req),
+        snprintf(v, sizeof v, _("%lld (%lld samples: %lld transaction samples not counted as "
+                 "requests)"), (long long)json_integer_value(req),
                  (long long)(json_integer_value(req) + json_integer_value(tx)),
                  (long long)json_integer_value(tx));
     else if (req)
         snprintf(v, sizeof v, "%lld", (long long)json_integer_value(req));
     if (req)
-        print_headline("requests", v, origin(s, "requests", so, o, sizeof o));
+        print_headline(C_("summary", "requests"), v, origin(s, "requests", so, o, sizeof o));
     if (json_object_get(s, "duration")) {
         if (json_is_integer(json_object_get(s, "wait_ns")))
-            snprintf(v, sizeof v, "%s (wait %s)", jstr(s, "duration"), jstr(s, "wait"));
+            snprintf(v, sizeof v, _("%s (wait %s)"), jstr(s, "duration"), jstr(s, "wait"));
         else
             snprintf(v, sizeof v, "%s", jstr(s, "duration"));
-        print_headline("duration", v, origin(s, "duration_ns", so, o, sizeof o));
+        print_headline(C_("summary", "duration"), v, origin(s, "duration_ns", so, o, sizeof o));
     }
     if (json_object_get(s, "rate"))
-        print_headline("rate", jstr(s, "rate"), origin(s, "rate_per_s", so, o, sizeof o));
+        print_headline(C_("summary", "rate"), jstr(s, "rate"), origin(s, "rate_per_s", so, o, sizeof o));
     if (json_object_get(s, "throughput"))
-        print_headline("throughput", jstr(s, "throughput"),
+        print_headline(C_("summary", "throughput"), jstr(s, "throughput"),
                        origin(s, "throughput_per_s", so, o, sizeof o));
     json_t *e = json_object_get(s, "errors");
     if (req && json_integer_value(req) == 0) {
-        printf("  %-13s - (no request)\n", "success");
+        print_key(C_("summary", "success"));
+        printf(" %s\n", _("- (no request)"));
     } else if (json_is_null(json_object_get(s, "successes")) ||
                (so && req && !json_is_integer(e) && !json_object_get(s, "success_pct"))) {
-        printf("  %-13s unknown (%s)\n", "success",
-               so ? "the tool printed no count of failed requests"
-                  : "the source records no outcome per request");
+        print_key(C_("summary", "success"));
+        printf(_(" unknown (%s)\n"), so ? _("the tool printed no count of failed requests")
+                                         : _("the source records no outcome per request"));
     } else if (json_object_get(s, "success_pct")) {
         origin(s, "errors", so, o, sizeof o);
         if (json_is_integer(e))
-            snprintf(v, sizeof v, "%s (%lld error%s%s%s)", jstr(s, "success_pct"),
-                     (long long)json_integer_value(e), json_integer_value(e) == 1 ? "" : "s",
-                     *o ? "; " : "", o);
+            snprintf(v, sizeof v,
+                     n_("%s (%lld error%s%s)", "%s (%lld errors%s%s)",
+                        json_integer_value(e) == 1 ? 1 : 2),
+                     jstr(s, "success_pct"), (long long)json_integer_value(e),
+                     *o ? _("; ") : "", o);
         else
             snprintf(v, sizeof v, "%s%s%s%s", jstr(s, "success_pct"), *o ? " (" : "", o,
                      *o ? ")" : "");
-        print_headline("success", v, "");
+        print_headline(C_("summary", "success"), v, "");
     }
     size_t i;
     json_t *n;
-    json_array_foreach(json_object_get(s, "notes"), i, n)
-        printf("  %-13s %s\n", i ? "" : "note", json_string_value(n));
+    json_array_foreach(json_object_get(s, "notes"), i, n) {
+        print_key(i ? "" : C_("summary", "note"));
+        printf(" %s\n", json_string_value(n));
+    }
 }
 
 /* "status codes 200: 9, 404: 1": the samples' codes, else the ones a tool printed. */
@@ -158,7 +175,7 @@ static void print_status_codes(json_t *r, json_t *s)
     size_t i;
     json_t *c;
     if (json_array_size(codes)) {
-        printf("  %-13s", "status codes");
+        print_key(C_("summary", "status codes"));
         json_array_foreach(codes, i, c) {
             long long code = (long long)json_integer_value(json_object_get(c, "code"));
             long long count = (long long)json_integer_value(json_object_get(c, "count"));
@@ -166,11 +183,11 @@ static void print_status_codes(json_t *r, json_t *s)
             if (code) /* 0: no status (no response, or a source that records none) */
                 printf("%lld: %lld", code, count);
             else
-                printf("none: %lld", count);
+                printf(_("none: %lld"), count);
         }
         printf("\n");
     } else if (json_is_object(json_object_get(s, "status_codes"))) {
-        printf("  %-13s", "status codes");
+        print_key(C_("summary", "status codes"));
         const char *k;
         int first = 1;
         json_object_foreach(json_object_get(s, "status_codes"), k, c) {
@@ -186,12 +203,12 @@ static void print_errors(json_t *errs)
 {
     if (!json_array_size(errs))
         return;
-    printf("  errors:\n");
+    printf("  %s\n", _("errors:"));
     size_t i;
     json_t *e;
     json_array_foreach(errs, i, e) {
         if (i == 10) {
-            printf("    … %zu more (see --json)\n", json_array_size(errs) - 10);
+            printf(_("    … %zu more (see --json)\n"), json_array_size(errs) - 10);
             break;
         }
         json_t *c = json_object_get(e, "count"); /* Vegeta's report prints none */
@@ -203,6 +220,20 @@ static void print_errors(json_t *errs)
         pr_cli_print_cell(m, pr_cli_text_width(m, (size_t)-1));
         printf("\n");
     }
+}
+
+/* The nine column titles of the --by table, right-aligned by display width (a translation's
+ * are wide). */
+static void print_label_head(const char *const cells[9])
+{
+    static const int widths[9] = {9, 8, 10, 10, 10, 10, 10, 10, 10};
+    pr_buf b = PR_BUF_INIT;
+    for (size_t k = 0; k < 9; k++) {
+        pr_buf_puts(&b, " ");
+        pr_cli_cell(&b, cells[k], widths[k]);
+    }
+    printf("%s\n", b.p ? b.p : "");
+    pr_buf_dispose(&b);
 }
 
 /* The --by table: one row per label, the label column as wide as the longest (at most 60). */
@@ -217,17 +248,21 @@ static void print_label_table(json_t *r, json_t *labels)
     }
     if (w > 60)
         w = 60;
+    const char *by = jstr(r, "by"); /* "label", or the tag the rows are grouped by */
     json_t *grouping = json_object_get(r, "labels_grouping");
     if (grouping)
         printf("\n  %s: %s\n", jstr(r, "by"), jstr(grouping, "text"));
     printf("\n  ");
-    pr_cli_print_cell(jstr(r, "by"), w);
-    printf(" %9s %8s %10s %10s %10s %10s %10s %10s %10s\n", "requests", "errors", "mean", "p50",
-           "p90", "p99", "max", "req/s", "ok/s");
+    pr_cli_print_cell(strcmp(by, "label") ? by : C_("summary column", "label"), w);
+    const char *head[] = {C_("summary", "requests"), C_("summary column", "errors"),
+                          C_("metric", "mean"), "p50", "p90", "p99", C_("metric", "max"),
+                          C_("summary column", "req/s"), C_("summary column", "ok/s")};
+    print_label_head(head);
     json_array_foreach(labels, i, l) {
         json_t *lat = json_object_get(l, "latency");
         printf("  ");
         pr_cli_print_cell(jstr(l, "label"), w);
+        /* padded by bytes, as the transcripts have it (a µs cell sits one column left) */
         printf(" %9lld %8s %10s %10s %10s %10s %10s %10s %10s\n",
                (long long)json_integer_value(json_object_get(l, "requests")), jstr(l, "error_pct"),
                jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"), jstr(lat, "p99"),
@@ -238,14 +273,14 @@ static void print_label_table(json_t *r, json_t *labels)
 /* "run 1: name  (tool, format)", merged runs and the load. */
 static void print_run_title(json_t *r, json_t *s, int so)
 {
-    printf("run %lld: %s  (%s, %s)", (long long)json_integer_value(json_object_get(r, "id")),
+    printf(_("run %lld: %s  (%s, %s)"), (long long)json_integer_value(json_object_get(r, "id")),
            jstr(r, "name"), jstr(r, "tool"), jstr(r, "format"));
     if (so)
-        printf("  [summary only: the numbers in %s, no samples]", jstr(s, "tool_report"));
+        printf(_("  [summary only: the numbers in %s, no samples]"), jstr(s, "tool_report"));
     printf("\n");
     json_t *merged = json_object_get(r, "merged_runs");
     if (json_array_size(merged)) {
-        printf("  %-13s", "merged runs");
+        print_key(C_("summary", "merged runs"));
         size_t i;
         json_t *v;
         json_array_foreach(merged, i, v)
@@ -254,19 +289,21 @@ static void print_run_title(json_t *r, json_t *s, int so)
     }
     json_t *shards = json_object_get(json_object_get(r, "meta"), "shards");
     if (json_is_object(shards)) { /* a distributed run: which of its shards have landed */
-        printf("  %-13s %lld of %lld", "shards",
-               (long long)json_integer_value(json_object_get(shards, "landed")),
+        print_key(C_("summary", "shards"));
+        printf(_(" %lld of %lld"), (long long)json_integer_value(json_object_get(shards, "landed")),
                (long long)json_integer_value(json_object_get(shards, "count")));
         json_t *missing = json_object_get(shards, "missing");
         size_t i;
         json_t *v;
         json_array_foreach(missing, i, v)
-            printf("%s%lld", i ? " " : " (missing: ", (long long)json_integer_value(v));
+            printf("%s%lld", i ? " " : _(" (missing: "), (long long)json_integer_value(v));
         printf("%s\n", json_array_size(missing) ? ")" : "");
     }
     json_t *load = json_object_get(r, "load");
-    if (json_is_string(json_object_get(load, "text")))
-        printf("  %-13s %s\n", "load", jstr(load, "text"));
+    if (json_is_string(json_object_get(load, "text"))) {
+        print_key(C_("summary", "load"));
+        printf(" %s\n", jstr(load, "text"));
+    }
 }
 
 static void print_run(json_t *r, int by_label)
@@ -275,26 +312,30 @@ static void print_run(json_t *r, int by_label)
     int so = json_is_true(json_object_get(r, "summary_only"));
     print_run_title(r, s, so);
     print_headlines(s, so);
-    print_latency_line("latency", s, "latency");
+    print_latency_line(C_("summary", "latency"), s, "latency");
     if (!strcmp(jstr(s, "mode"), "histogram"))
-        printf("  %-13s bounded mode: durations from histograms, percentiles within 0.1%%\n", "");
+        printf("  %13s %s\n", "", _("bounded mode: durations from histograms, percentiles within 0.1%"));
     if (json_is_string(json_object_get(s, "bounded_reason")))
-        printf("  %-13s (%s)\n", "", jstr(s, "bounded_reason"));
-    print_latency_line("connect", s, "connect");
-    print_latency_line("ttfb", s, "ttfb");
-    print_latency_line("receive", s, "receive");
-    print_latency_line("send lateness", s, "lateness");
-    if (json_object_get(s, "bytes_in") || json_object_get(s, "bytes_out"))
-        printf("  %-13s in %s, out %s\n", "bytes", jstr(s, "bytes_in"), jstr(s, "bytes_out"));
+        printf("  %13s (%s)\n", "", jstr(s, "bounded_reason"));
+    print_latency_line(C_("summary", "connect"), s, "connect");
+    print_latency_line(C_("summary", "ttfb"), s, "ttfb");
+    print_latency_line(C_("summary", "receive"), s, "receive");
+    print_latency_line(C_("summary", "send lateness"), s, "lateness");
+    if (json_object_get(s, "bytes_in") || json_object_get(s, "bytes_out")) {
+        print_key(C_("summary", "bytes"));
+        printf(_(" in %s, out %s\n"), jstr(s, "bytes_in"), jstr(s, "bytes_out"));
+    }
     json_t *ap = json_object_get(s, "apdex");
-    if (ap && json_is_number(json_object_get(ap, "score")))
-        printf("  %-13s %.3f (T %s)\n", "apdex", json_number_value(json_object_get(ap, "score")),
+    if (ap && json_is_number(json_object_get(ap, "score"))) {
+        print_key(C_("summary", "apdex"));
+        printf(" %.3f (T %s)\n", json_number_value(json_object_get(ap, "score")),
                jstr(ap, "t")); /* --apdex-t */
+    }
     print_status_codes(r, s);
     print_errors(json_object_get(r, "errors"));
     json_t *findings = json_object_get(r, "findings");
     if (json_array_size(findings)) {
-        printf("  findings:\n");
+        printf("  %s\n", _("findings:"));
         pr_findings_print(stdout, findings);
     }
     json_t *labels = json_object_get(r, "labels");

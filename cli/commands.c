@@ -1,6 +1,7 @@
 /* The command table and top-level option handling. */
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "model/l10n.h"
 #include "model/xalloc.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,7 +54,9 @@ static void usage(FILE *f)
     for (size_t i = 0; commands[i]; i++)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "\nglobal options, before or after the command: --store PATH|URL (a SQLite file\n"
-               "or postgresql://…; or PERFREPORT_STORE; default ./perfreport.db), -q/--quiet,\n"
+               "or postgresql://…; or PERFREPORT_STORE; default ./perfreport.db), --lang LANG\n"
+               "(default: LANGUAGE, LC_ALL, LC_MESSAGES, LANG; en, zh_CN), --tz ZONE (of the dates\n"
+               "written; default TZ), -q/--quiet,\n"
                "--version, --help\n"
                "exit codes: 0 ok, 1 error, 2 usage, 3 a threshold failed (check), a regression\n"
                "(compare) or no request of an attack succeeded\n"
@@ -73,6 +76,8 @@ void pr_cli_help(FILE *f, const char *name)
 /* The global options, set once by pr_cli_main before the command runs. */
 static struct {
     const char *store; /* --store PATH, NULL: $PERFREPORT_STORE or ./perfreport.db */
+    const char *lang;  /* --lang LANG, NULL: the environment's */
+    const char *tz;    /* --tz ZONE, NULL: TZ */
     int quiet;         /* -q, --quiet */
 } globals;
 
@@ -86,25 +91,60 @@ int pr_cli_quiet(void)
     return globals.quiet;
 }
 
-/* Takes the global option at argv[*i] (--store PATH, --store=PATH, -q, --quiet), advancing
- * *i past its value. 1 taken, 0 not a global option, -1 usage error (printed). */
-static int take_global(int argc, char **argv, int *i)
+const char *pr_cli_lang(void)
+{
+    return globals.lang;
+}
+
+/* The language and time zone of the output, from --lang and --tz or the environment. */
+static int setup_l10n(void)
+{
+    pr_error err;
+    pr_error_clear(&err);
+    if (pr_l10n_init(globals.lang, &err) < 0 || pr_l10n_set_tz(globals.tz, &err) < 0) {
+        pr_cli_errorf("%s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The global options that take a value: --NAME VALUE or --NAME=VALUE. --tz is the zone of the
+ * dates written, except for `ingest`, whose own --tz is the zone of the dates it reads. */
+static const struct {
+    const char *name;
+    const char **value;
+    const char *what;
+    const pr_command *not_for;
+} valued[] = {
+    {"--store", &globals.store, "a PATH", NULL},
+    {"--lang", &globals.lang, "a language (en, zh_CN)", NULL},
+    {"--tz", &globals.tz, "a time zone (UTC, +08:00, Asia/Shanghai)", &pr_cmd_ingest},
+};
+
+/* Takes the global option at argv[*i] (--store PATH, --store=PATH, --lang, --tz, -q,
+ * --quiet), advancing *i past its value. 1 taken, 0 not a global option, -1 usage error
+ * (printed). */
+static int take_global(const pr_command *cmd, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
     if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
         globals.quiet = 1;
         return 1;
     }
-    if (!strncmp(a, "--store=", 8)) {
-        globals.store = a + 8;
-        return 1;
-    }
-    if (!strcmp(a, "--store")) {
+    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) {
+        size_t n = strlen(valued[k].name);
+        if (strncmp(a, valued[k].name, n) || (a[n] && a[n] != '=') ||
+            (cmd && cmd == valued[k].not_for))
+            continue;
+        if (a[n] == '=') {
+            *valued[k].value = a + n + 1;
+            return 1;
+        }
         if (*i + 1 >= argc) {
-            pr_cli_errorf("--store needs a PATH");
+            pr_cli_errorf("%s needs %s", valued[k].name, valued[k].what);
             return -1;
         }
-        globals.store = argv[++*i];
+        *valued[k].value = argv[++*i];
         return 1;
     }
     return 0;
@@ -130,7 +170,7 @@ static int run_command(const pr_command *cmd, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (in_args && !strcmp(argv[i], "--"))
             in_args = 0;
-        int r = in_args ? take_global(argc, argv, &i) : 0;
+        int r = in_args ? take_global(cmd, argc, argv, &i) : 0;
         if (r < 0) {
             free(av);
             return PR_EXIT_USAGE;
@@ -143,7 +183,9 @@ static int run_command(const pr_command *cmd, int argc, char **argv)
         if (r == 0)
             av[n++] = argv[i];
     }
-    if (!pr_cli_wants_help(n, av, cmd->name))
+    if (setup_l10n() < 0)
+        rc = PR_EXIT_USAGE;
+    else if (!pr_cli_wants_help(n, av, cmd->name))
         rc = cmd->run(n, av);
     free(av);
     return rc;
@@ -155,13 +197,17 @@ int pr_cli_main(int argc, char **argv)
     for (; i < argc && argv[i][0] == '-'; i++) { /* global options before the command */
         if (is_help(argv[i]) || is_version(argv[i]))
             break;
-        int r = take_global(argc, argv, &i);
+        int r = take_global(NULL, argc, argv, &i);
         if (r < 0)
             return PR_EXIT_USAGE;
         if (r == 0) {
             pr_cli_errorf("unknown global option '%s' (see perfreport --help)", argv[i]);
             return PR_EXIT_USAGE;
         }
+    }
+    if (i >= argc || is_help(argv[i]) || is_version(argv[i])) {
+        if (setup_l10n() < 0)
+            return PR_EXIT_USAGE;
     }
     if (i >= argc) {
         usage(stderr);

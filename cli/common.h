@@ -10,13 +10,16 @@
 
 /* Prints "perfreport: FILE:LINE:COL: message" to stderr, control characters made visible. */
 void pr_cli_print_error(const pr_error *err);
+/* The same for a warning ("perfreport: warning: …"). */
+void pr_cli_print_warning(const pr_error *err);
 /* The global options (before or after the command, taken out of the command's arguments by
  * pr_cli_main): the store path (--store, else $PERFREPORT_STORE, else ./perfreport.db) and
  * whether to be quiet (-q, --quiet: no progress lines, no per-file reports). */
 const char *pr_cli_store_path(void);
 int pr_cli_quiet(void);
-/* The same for a warning ("perfreport: warning: …"). */
-void pr_cli_print_warning(const pr_error *err);
+/* --lang as given (before or after the command), or NULL: the environment chose (model/l10n.h;
+ * the language is set before the command runs). */
+const char *pr_cli_lang(void);
 /* Writes a text output (a tool's report layout) to f with the control characters of the input
  * strings in it made visible; newlines and tabs are kept. */
 void pr_cli_put_text(FILE *f, const char *s);

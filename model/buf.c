@@ -31,25 +31,29 @@ void pr_buf_putc(pr_buf *b, char c)
     pr_buf_append(b, &c, 1);
 }
 
-void pr_buf_printf(pr_buf *b, const char *fmt, ...)
+void pr_buf_vprintf(pr_buf *b, const char *fmt, va_list ap)
 {
     char small[256];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= 0 && (size_t)n < sizeof small) {
+        pr_buf_append(b, small, (size_t)n);
+    } else if (n >= 0) {
+        char *big = pr_xmalloc((size_t)n + 1);
+        vsnprintf(big, (size_t)n + 1, fmt, again);
+        pr_buf_append(b, big, (size_t)n);
+        free(big);
+    }
+    va_end(again);
+}
+
+void pr_buf_printf(pr_buf *b, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    pr_buf_vprintf(b, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof small) {
-        pr_buf_append(b, small, (size_t)n);
-        return;
-    }
-    char *big = pr_xmalloc((size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    pr_buf_append(b, big, (size_t)n);
-    free(big);
 }
 
 void pr_buf_reset(pr_buf *b)

@@ -210,7 +210,7 @@ void cv_legend_add(pr_canvas *cv, rgb c, int style, const char *text)
     it->c = c;
     it->style = style;
     snprintf(it->text, sizeof it->text, "%s", text ? text : "");
-    cv_describe(cv, "legend", it->text);
+    cv_describe(cv, _("legend"), it->text);
 }
 
 static void legend_swatch(pr_canvas *cv, const leg_item *it, double x, double ymid)
@@ -382,17 +382,17 @@ void cv_plot_in(pr_canvas *cv, double x0, double y0, double x1, double y1)
     /* axis titles */
     if (cv->y.title) {
         pr_axis_title(&cv->y, t, sizeof t);
-        cv_describe(cv, "y axis", t);
+        cv_describe(cv, _("y axis"), t);
         cv_text(cv, x0, top + cv->ph / 2, t, FS_AXIS, 0, 0.5, 0, INK, -90);
     }
     if (cv->has_y2 && cv->y2.title) {
         pr_axis_title(&cv->y2, t, sizeof t);
-        cv_describe(cv, "right axis", t);
+        cv_describe(cv, _("right axis"), t);
         cv_text(cv, x1 - cv->right_extra, top + cv->ph / 2, t, FS_AXIS, 0, 0.5, 0, INK, 90);
     }
     if (cv->x.title) {
         pr_axis_title(&cv->x, t, sizeof t);
-        cv_describe(cv, "x axis", t);
+        cv_describe(cv, _("x axis"), t);
         cv_text(cv, left + cv->pw / 2, y1, t, FS_AXIS, 0, 0.5, 1, INK, 0);
     }
     (void)cr;
@@ -450,11 +450,11 @@ int cv_in_window(const pr_canvas *cv, double t0_ns, double t1_ns)
 
 void cv_time_axis(pr_canvas *cv, double tmax_ns)
 {
-    cv->x.title = "Time since run start";
+    cv->x.title = _("Time since run start");
     if (cv->interval_ns > 0) {
         char d[32];
         pr_fmt_duration((double)cv->interval_ns, d, sizeof d);
-        snprintf(cv->x.note, sizeof cv->x.note, "%s intervals", d);
+        snprintf(cv->x.note, sizeof cv->x.note, _("%s intervals"), d);
     }
     if (cv->o.to_ns > cv->o.from_ns)
         pr_axis_set(&cv->x, AX_TIME, 0, (double)cv->o.from_ns, (double)cv->o.to_ns, 0);
@@ -496,7 +496,7 @@ void cv_annotate(pr_canvas *cv)
         }
         cairo_stroke(cr);
         cairo_restore(cr);
-        cv_describe(cv, "threshold", t->label);
+        cv_describe(cv, _("threshold"), t->label);
         if (cv->thr_on_x)
             cv_text_boxed(cv, p + 4, cv->py + 4, t->label, FS_NOTE, 0, 0, ANN);
         else
@@ -507,7 +507,7 @@ void cv_annotate(pr_canvas *cv)
         if (!isfinite(m->x) || cv->x.kind == AX_NONE)
             continue;
         double p = pr_axis_map(&cv->x, m->x);
-        cv_describe(cv, "marked", m->label);
+        cv_describe(cv, _("marked"), m->label);
         cairo_save(cr);
         cairo_set_line_width(cr, 1.5);
         cv_colour(cv, PR_OI_PURPLE, 1);
@@ -544,8 +544,8 @@ void cv_annotate(pr_canvas *cv)
 
 void cv_nodata(pr_canvas *cv, const char *why)
 {
-    cv_describe(cv, NULL, why ? why : "No data");
-    cv_text(cv, cv->px + cv->pw / 2, cv->py + cv->ph / 2, why ? why : "No data", 14, 0, 0.5,
+    cv_describe(cv, NULL, why ? why : _("No data"));
+    cv_text(cv, cv->px + cv->pw / 2, cv->py + cv->ph / 2, why ? why : _("No data"), 14, 0, 0.5,
             0.5, INK2, 0);
 }
 
@@ -592,17 +592,17 @@ static cairo_status_t write_buf(void *closure, const unsigned char *data, unsign
 static const char *missing_input(const pr_chart_kind *k, const pr_chart_input *in)
 {
     if ((k->needs & PR_CHART_NEEDS_POINTS) && !in->points)
-        return "per-sample points";
+        return _("per-sample points");
     if ((k->needs & PR_CHART_NEEDS_TS) && !in->ts)
-        return "a time series";
+        return _("a time series");
     if ((k->needs & PR_CHART_NEEDS_DISTS) && !in->dists && in->n_dists)
-        return "latency distributions";
+        return _("latency distributions");
     if ((k->needs & PR_CHART_NEEDS_LABELS) && !in->labels)
-        return "per-label statistics";
+        return _("per-label statistics");
     if ((k->needs & PR_CHART_NEEDS_COMPARE) && !in->compare)
-        return "a run comparison";
+        return _("a run comparison");
     if ((k->needs & PR_CHART_NEEDS_CAPACITY) && !in->capacity)
-        return "a capacity series";
+        return _("a capacity series");
     return NULL;
 }
 
@@ -744,24 +744,24 @@ int pr_chart_render_buf(const pr_chart_kind *kind, const pr_chart_input *in,
     if (!(o.scale > 0))
         o.scale = 1;
     if (!kind)
-        return pr_error_set(err, PR_EUSAGE, "", 0, 0, "no chart kind given");
+        return pr_error_set(err, PR_EUSAGE, "", 0, 0, "%s", _("no chart kind given"));
     if (o.width < 16 || o.width > 20000 || o.height < 16 || o.height > 20000)
         return pr_error_set(err, PR_EUSAGE, "", 0, 0,
-                            "chart size %dx%d out of range (expected 16..20000 px each)",
+                            _("chart size %dx%d out of range (expected 16..20000 px each)"),
                             o.width, o.height);
     if (!isfinite(o.scale) || o.scale > 8 ||
         (double)o.width * o.scale * (double)o.height * o.scale > 200e6 ||
         o.width * o.scale < 1 || o.height * o.scale < 1)
         return pr_error_set(err, PR_EUSAGE, "", 0, 0,
-                            "chart scale %g out of range (expected 0 < scale <= 8 and at most "
-                            "200 Mpixel)", o.scale);
+                            _("chart scale %g out of range (expected 0 < scale <= 8 and at "
+                              "most 200 Mpixel)"), o.scale);
     pr_chart_input none;
     memset(&none, 0, sizeof none);
     if (!in)
         in = &none;
     const char *miss = missing_input(kind, in);
     if (miss)
-        return pr_error_set(err, PR_EUSAGE, "", 0, 0, "chart '%s' needs %s", kind->name, miss);
+        return pr_error_set(err, PR_EUSAGE, "", 0, 0, _("chart '%s' needs %s"), kind->name, miss);
 
     cairo_surface_t *s;
     pr_buf svg = PR_BUF_INIT;
@@ -781,7 +781,7 @@ int pr_chart_render_buf(const pr_chart_kind *kind, const pr_chart_input *in,
         if (o.title)
             cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, o.title);
     } else {
-        return pr_error_set(err, PR_EUSAGE, "", 0, 0, "unknown chart format %d", (int)fmt);
+        return pr_error_set(err, PR_EUSAGE, "", 0, 0, _("unknown chart format %d"), (int)fmt);
     }
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
         const char *m = cairo_status_to_string(cairo_surface_status(s));
@@ -818,8 +818,8 @@ int pr_chart_render_buf(const pr_chart_kind *kind, const pr_chart_input *in,
     pr_buf_dispose(&cv->desc);
     free(cv);
     if (st != CAIRO_STATUS_SUCCESS || out->overflow || svg_overflow)
-        return pr_error_set(err, PR_EIO, "", 0, 0, "drawing chart '%s' failed: %s", kind->name,
-                            out->overflow || svg_overflow ? "output too large" : cairo_status_to_string(st));
+        return pr_error_set(err, PR_EIO, "", 0, 0, _("drawing chart '%s' failed: %s"), kind->name,
+                            out->overflow || svg_overflow ? _("output too large") : cairo_status_to_string(st));
     return 0;
 }
 
@@ -830,7 +830,7 @@ int pr_chart_render_file(const pr_chart_kind *kind, const pr_chart_input *in,
     int fmt = pr_chart_format_for_path(path);
     if (fmt < 0)
         return pr_error_set(err, PR_EUSAGE, path ? path : "", 0, 0,
-                            "unknown chart format (expected a .png, .svg or .pdf file name)");
+                            _("unknown chart format (expected a .png, .svg or .pdf file name)"));
     pr_buf b = PR_BUF_INIT;
     int rc = pr_chart_render_buf(kind, in, opts, (pr_chart_format)fmt, &b, frame, err);
     if (rc < 0) {
@@ -842,7 +842,7 @@ int pr_chart_render_file(const pr_chart_kind *kind, const pr_chart_input *in,
     FILE *f = fopen(path, "wb");
     if (!f) {
         pr_buf_dispose(&b);
-        return pr_error_set(err, PR_EIO, path, 0, 0, "cannot create chart file: %s", strerror(errno));
+        return pr_error_set(err, PR_EIO, path, 0, 0, _("cannot create chart file: %s"), strerror(errno));
     }
     size_t w = b.len ? fwrite(b.p, 1, b.len, f) : 0;
     int bad = w != b.len;
@@ -852,7 +852,7 @@ int pr_chart_render_file(const pr_chart_kind *kind, const pr_chart_input *in,
     if (bad) {
         int e = errno;
         unlink(path); /* never leave a truncated chart behind */
-        return pr_error_set(err, PR_EIO, path, 0, 0, "writing chart file failed: %s",
+        return pr_error_set(err, PR_EIO, path, 0, 0, _("writing chart file failed: %s"),
                             strerror(e));
     }
     return 0;

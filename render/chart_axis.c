@@ -143,21 +143,34 @@ static void add_tick(pr_axis *a, double v, int lab)
     }
 }
 
+/* epoch + offset in ns, saturated instead of overflowing */
+static int64_t add_ns(int64_t epoch, double off)
+{
+    if (!(off > -9e18))
+        off = -9e18;
+    if (!(off < 9e18))
+        off = 9e18;
+    int64_t r;
+    if (__builtin_add_overflow(epoch, (int64_t)off, &r))
+        r = off > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 /* Linear unit for durations from the axis' largest value. */
 static void dur_unit(double maxabs, double *div, char *unit, size_t n)
 {
     if (maxabs >= 1e9) {
         *div = 1e9;
-        snprintf(unit, n, "s");
+        snprintf(unit, n, "%s", C_("unit", "s"));
     } else if (maxabs >= 1e6) {
         *div = 1e6;
-        snprintf(unit, n, "ms");
+        snprintf(unit, n, "%s", C_("unit", "ms"));
     } else if (maxabs >= 1e3) {
         *div = 1e3;
-        snprintf(unit, n, "\xc2\xb5s");
+        snprintf(unit, n, "%s", C_("unit", "\xc2\xb5s"));
     } else {
         *div = 1;
-        snprintf(unit, n, "ns");
+        snprintf(unit, n, "%s", C_("unit", "ns"));
     }
 }
 
@@ -213,8 +226,9 @@ void pr_axis_ticks(pr_axis *a, double len_px, double space_px)
     }
     double first;
     if (a->kind == AX_TIME && a->abs_time) {
-        /* round wall-clock instants (UTC) */
-        double e = (double)(a->epoch_ns % (int64_t)86400000000000LL);
+        /* round wall-clock instants of the reader's time zone */
+        int64_t local = add_ns(a->epoch_ns, (double)pr_l10n_offset_min(a->epoch_ns) * 60e9);
+        double e = (double)(local % (int64_t)86400000000000LL);
         first = ceil((e + a->lo) / step - 1e-9) * step - e;
     } else {
         first = ceil(a->lo / step - 1e-9) * step;
@@ -257,7 +271,7 @@ void pr_fmt_duration(double ns, char *buf, size_t n)
     double div;
     char unit[16];
     if (!finite_(ns)) {
-        snprintf(buf, n, "n/a");
+        snprintf(buf, n, "%s", _("n/a"));
         return;
     }
     dur_unit(fabs(ns), &div, unit, sizeof unit);
@@ -279,7 +293,7 @@ void pr_fmt_duration(double ns, char *buf, size_t n)
 void pr_fmt_number(double v, char *buf, size_t n)
 {
     if (!finite_(v)) {
-        snprintf(buf, n, "n/a");
+        snprintf(buf, n, "%s", _("n/a"));
         return;
     }
     double a = fabs(v);
@@ -297,22 +311,11 @@ void pr_fmt_number(double v, char *buf, size_t n)
         snprintf(buf, n, "%.2f", v);
 }
 
-/* epoch + offset in ns, saturated instead of overflowing */
-static int64_t add_ns(int64_t epoch, double off)
-{
-    if (!(off > -9e18))
-        off = -9e18;
-    if (!(off < 9e18))
-        off = 9e18;
-    int64_t r;
-    if (__builtin_add_overflow(epoch, (int64_t)off, &r))
-        r = off > 0 ? INT64_MAX : INT64_MIN;
-    return r;
-}
-
 static void fmt_clock(double ns, int64_t epoch, int fmt, char *buf, size_t n)
 {
+    /* the wall clock of the reader's time zone (--tz) */
     int64_t abs_ns = add_ns(epoch, ns);
+    abs_ns = add_ns(abs_ns, (double)pr_l10n_offset_min(abs_ns) * 60e9);
     int64_t s = abs_ns / 1000000000;
     if (abs_ns % 1000000000 < 0)
         s--;
@@ -393,26 +396,35 @@ static void axis_title(const pr_axis *a, char *buf, size_t n)
     switch (a->kind) {
     case AX_DUR:
         if (a->log)
-            snprintf(buf, n, "%s (log scale)", t);
-        else
-            snprintf(buf, n, "%s (%s)", t, a->unit);
+            snprintf(buf, n, _("%s (log scale)"), t);
+        else /* TRANSLATORS: an axis title and its unit: "Latency (ms)" */
+            snprintf(buf, n, _("%s (%s)"), t, a->unit);
         return;
     case AX_TIME:
         if (a->abs_time) {
-            time_t tt = (time_t)(add_ns(a->epoch_ns, a->lo) / 1000000000);
+            /* the reader's time zone: "Time, UTC+08:00 (2026-11-30)" */
+            int64_t at = add_ns(a->epoch_ns, a->lo);
+            int off = pr_l10n_offset_min(at);
+            char zone[16];
+            pr_l10n_offset_text(off, zone);
+            time_t tt = (time_t)(add_ns(at, (double)off * 60e9) / 1000000000);
             struct tm tm;
             if (gmtime_r(&tt, &tm))
-                snprintf(buf, n, "Time, UTC (%04d-%02d-%02d)", tm.tm_year + 1900,
+                snprintf(buf, n, _("Time, %s (%04d-%02d-%02d)"), zone, tm.tm_year + 1900,
                          tm.tm_mon + 1, tm.tm_mday);
             else
-                snprintf(buf, n, "Time, UTC");
+                snprintf(buf, n, _("Time, %s"), zone);
             return;
         }
-        snprintf(buf, n, "%s (%s)", t,
-                 a->tfmt == 0 ? "s" : a->tfmt == 1 ? "min:s" : "h:min");
+        snprintf(buf, n, _("%s (%s)"), t,
+                 a->tfmt == 0 ? C_("unit", "s") : a->tfmt == 1 ? C_("unit", "min:s")
+                                                                : C_("unit", "h:min"));
         return;
     default:
-        snprintf(buf, n, "%s%s", t, a->log ? " (log scale)" : "");
+        if (a->log)
+            snprintf(buf, n, _("%s (log scale)"), t);
+        else
+            snprintf(buf, n, "%s", t);
         return;
     }
 }

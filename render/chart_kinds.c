@@ -66,7 +66,7 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
 {
     const pr_chart_timeseries *ts = in->ts;
     const int64_t *ser[4] = {ts->p50_ns, ts->p90_ns, ts->p99_ns, ts->max_ns};
-    static const char *const names[4] = {"p50", "p90", "p99", "max"};
+    static const char *const names[4] = {"p50", "p90", "p99", NC_("series", "max")};
     const rgb cols[4] = {PR_OI_BLUE, PR_OI_GREEN, PR_OI_ORANGE, PR_OI_PURPLE};
     double lo = INFINITY, hi = 0, tmax = 0;
     size_t nvalid = 0;
@@ -88,11 +88,11 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
                 hi = v;
         }
     }
-    cv_title(cv, "Latency percentiles over time");
+    cv_title(cv, _("Latency percentiles over time"));
     for (int k = 0; k < 4; k++) {
         if (!ser[k])
             continue;
-        cv_legend_add(cv, cols[k], k == 3 ? LEG_DASH : LEG_LINE, names[k]);
+        cv_legend_add(cv, cols[k], k == 3 ? LEG_DASH : LEG_LINE, pr_l10n_pgettext(names[k]));
     }
     cv_legend(cv);
     if (!isfinite(lo))
@@ -100,13 +100,13 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
     if (!(hi > 0))
         hi = lo * 10;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->y.title = "Latency by send time";
+    cv->y.title = _("Latency by send time");
     cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_DUR, cv_want_log(cv, lo, hi), lo, hi, 1);
     cv_plot(cv);
     if (!nvalid) {
-        cv_nodata(cv, "No data");
+        cv_nodata(cv, _("No data"));
         cv_annotate(cv);
         return;
     }
@@ -139,9 +139,9 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
     const pr_chart_timeseries *ts = in->ts;
     const double *ser[3] = {ts->ok_per_s, ts->fail_per_s, ts->rate_per_s};
     const rgb cols[3] = {PR_OI_GREEN, PR_OI_VERMILLION, PR_OI_BLACK};
-    static const char *const names[3] = {"successful responses/s (at completion)",
-                                         "failed responses/s (at completion)",
-                                         "requests sent/s (at sending)"};
+    static const char *const names[3] = {N_("successful responses/s (at completion)"),
+                                         N_("failed responses/s (at completion)"),
+                                         N_("requests sent/s (at sending)")};
     double hi = 0, thi = 0, tmax = 0;
     size_t nvalid = 0, nthreads = 0;
     double iv = ts->interval_ns > 0 ? (double)ts->interval_ns : 0;
@@ -162,27 +162,27 @@ static void draw_throughput(pr_canvas *cv, const pr_chart_input *in)
                 thi = ts->threads[i];
         }
     }
-    cv_title(cv, "Throughput over time");
+    cv_title(cv, _("Throughput over time"));
     for (int k = 0; k < 3; k++)
         if (ser[k])
-            cv_legend_add(cv, cols[k], k == 2 ? LEG_DASH : LEG_LINE, names[k]);
+            cv_legend_add(cv, cols[k], k == 2 ? LEG_DASH : LEG_LINE, _(names[k]));
     if (nthreads)
-        cv_legend_add(cv, PR_OI_SKY, LEG_LINE, "active threads/connections (right axis)");
+        cv_legend_add(cv, PR_OI_SKY, LEG_LINE, _("active threads/connections (right axis)"));
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->y.title = "Per second, responses by completion time";
+    cv->y.title = _("Per second, responses by completion time");
     cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
     if (nthreads) {
         cv->has_y2 = 1;
-        cv->y2.title = "Active threads / connections";
+        cv->y2.title = _("Active threads / connections");
         pr_axis_set(&cv->y2, AX_NUM, 0, 0, thi > 0 ? thi : 1, 1);
     }
     cv_plot(cv);
     if (!nvalid && !nthreads) {
-        cv_nodata(cv, "No data");
+        cv_nodata(cv, _("No data"));
         cv_annotate(cv);
         return;
     }
@@ -253,7 +253,7 @@ static const char *reason(int code)
     static const struct {
         int c;
         const char *s;
-    } t[] = {{0, "no response"},
+    } t[] = {{0, N_("no response")},
              {200, "200 OK"},
              {201, "201 Created"},
              {202, "202 Accepted"},
@@ -274,7 +274,7 @@ static const char *reason(int code)
              {504, "504 Gateway Timeout"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (t[i].c == code)
-            return t[i].s;
+            return t[i].c ? t[i].s : _(t[i].s); /* the HTTP reason phrases stay as sent */
     return NULL;
 }
 
@@ -375,7 +375,7 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
         if (isfinite(sum) && sum > hi)
             hi = sum;
     }
-    cv_title(cv, "Responses by status code");
+    cv_title(cv, _("Responses by status code"));
     rgb *cols = pr_xmalloc((nc + 1) * sizeof *cols);
     int nth = 0, prev_rank = -1;
     char lab[64];
@@ -400,13 +400,13 @@ static void draw_status(pr_canvas *cv, const pr_chart_input *in)
     cv_legend(cv);
     double lo = 0;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->y.title = "Responses per second by completion time";
+    cv->y.title = _("Responses per second by completion time");
     cv->interval_ns = ts->interval_ns;
     cv_time_axis(cv, tmax);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, hi > 0 ? hi : 1, 1);
     cv_plot(cv);
     if (!any) {
-        cv_nodata(cv, "No status codes");
+        cv_nodata(cv, _("No status codes"));
     } else {
         cairo_t *cr = cv->cr;
         cv_clip_plot(cv);
@@ -450,7 +450,7 @@ static void dists_legend(pr_canvas *cv, const pr_chart_input *in)
         char lab[160];
         const char *nm = in->dists[d].name;
         if (!nm || !*nm)
-            snprintf(lab, sizeof lab, "run %zu", d + 1);
+            snprintf(lab, sizeof lab, _("run %zu"), d + 1);
         else
             snprintf(lab, sizeof lab, "%s", nm);
         cv_legend_add(cv, pr_chart_series_colour(d), LEG_LINE, lab);
@@ -479,7 +479,7 @@ static void draw_spectrum(pr_canvas *cv, const pr_chart_input *in)
                 hi = (double)l;
         }
     }
-    cv_title(cv, "Latency by percentile");
+    cv_title(cv, _("Latency by percentile"));
     dists_legend(cv, in);
     cv_legend(cv);
     if (!isfinite(lo))
@@ -487,13 +487,13 @@ static void draw_spectrum(pr_canvas *cv, const pr_chart_input *in)
     if (!(hi > 0))
         hi = lo * 10;
     cv_include_thresholds(cv, &lo, &hi);
-    cv->x.title = "Percentile";
-    cv->y.title = "Latency";
+    cv->x.title = _("Percentile");
+    cv->y.title = _("Latency");
     pr_axis_set(&cv->x, AX_SPECTRUM, 0, 0, pmax, 0);
     pr_axis_set(&cv->y, AX_DUR, cv_want_log(cv, lo, hi), lo, hi, 1);
     cv_plot(cv);
     if (!nvalid) {
-        cv_nodata(cv, "No data");
+        cv_nodata(cv, _("No data"));
         cv_annotate(cv);
         return;
     }
@@ -546,7 +546,7 @@ static void draw_histogram(pr_canvas *cv, const pr_chart_input *in)
                 fmax = f;
         }
     }
-    cv_title(cv, "Latency distribution");
+    cv_title(cv, _("Latency distribution"));
     dists_legend(cv, in);
     cv_legend(cv);
     if (!isfinite(lo))
@@ -565,14 +565,14 @@ static void draw_histogram(pr_canvas *cv, const pr_chart_input *in)
         }
     }
     cv->thr_on_x = 1;
-    cv->x.title = "Latency";
-    cv->y.title = "Share of requests";
+    cv->x.title = _("Latency");
+    cv->y.title = _("Share of requests");
     int lg = cv->o.log_y != PR_CHART_LOG_OFF;
     pr_axis_set(&cv->x, AX_DUR, lg, lo, hi, 0);
     pr_axis_set(&cv->y, AX_RATIO, 0, 0, fmax > 0 ? fmax : 1, 1);
     cv_plot(cv);
     if (!nvalid) {
-        cv_nodata(cv, "No data");
+        cv_nodata(cv, _("No data"));
         cv_annotate(cv);
         return;
     }
@@ -647,12 +647,12 @@ static void label_note(const pr_chart_label *l, char *buf, size_t n, int *has_er
     pr_fmt_number((double)l->count, cnt, sizeof cnt);
     *has_err = l->errors > 0;
     if (l->count == 0)
-        snprintf(buf, n, "no samples");
+        snprintf(buf, n, "%s", _("no samples"));
     else if (l->errors == 0)
-        snprintf(buf, n, "%s req, no errors", cnt);
+        snprintf(buf, n, _("%s req, no errors"), cnt);
     else {
         double r = (double)l->errors / (double)l->count * 100;
-        snprintf(buf, n, "%s req, %.*f%% errors", cnt, r < 1 ? 2 : 1, r);
+        snprintf(buf, n, _("%s req, %.*f%% errors"), cnt, r < 1 ? 2 : 1, r);
     }
 }
 
@@ -660,9 +660,9 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
 {
     const pr_chart_labels *L = in->labels;
     size_t n = L->v ? L->n : 0;
-    const char *stat = L->stat && *L->stat ? L->stat : "latency";
+    const char *stat = L->stat && *L->stat ? L->stat : _("latency");
     char title[160];
-    snprintf(title, sizeof title, "%s latency by label", stat);
+    snprintf(title, sizeof title, _("%s latency by label"), stat);
     cv_title(cv, title);
     cv->top += 18; /* room for the column headers */
     /* rows that fit */
@@ -686,7 +686,7 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
     for (size_t k = 0; k < shown; k++) {
         const pr_chart_label *l = idx[k];
         double w, h;
-        cv_text_size(cv, l->name && *l->name ? l->name : "(no label)", 12, 0, &w, &h);
+        cv_text_size(cv, l->name && *l->name ? l->name : _("(no label)"), 12, 0, &w, &h);
         if (w > namew)
             namew = w;
         int he;
@@ -715,20 +715,20 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
     pr_axis_set(&cv->y, AX_NONE, 0, 0, 1, 0);
     cv_plot(cv);
     if (!n) {
-        cv_nodata(cv, "No labels");
+        cv_nodata(cv, _("No labels"));
         cv_annotate(cv);
         free(idx);
         return;
     }
     cairo_t *cr = cv->cr;
-    cv_text(cv, cv->px + cv->pw + 8, cv->py - 4, "requests, failed share", 11, 1, 0, 1, INK2, 0);
-    cv_text(cv, cv->px - 8, cv->py - 4, "label", 11, 1, 1, 1, INK2, 0);
+    cv_text(cv, cv->px + cv->pw + 8, cv->py - 4, _("requests, failed share"), 11, 1, 0, 1, INK2, 0);
+    cv_text(cv, cv->px - 8, cv->py - 4, _("label"), 11, 1, 1, 1, INK2, 0);
     double rowh = cv->ph / (double)(shown + (shown < n ? 1 : 0));
     double barh = rowh * 0.7 > 28 ? 28 : rowh * 0.7;
     for (size_t k = 0; k < shown; k++) {
         const pr_chart_label *l = idx[k];
         double yc = cv->py + rowh * ((double)k + 0.5);
-        const char *nm = l->name && *l->name ? l->name : "(no label)";
+        const char *nm = l->name && *l->name ? l->name : _("(no label)");
         cv_text_max(cv, cv->px - 8, yc, nm, 12, 0, 1, 0.5, INK, namew);
         double x0 = cv->px;
         double x1 = l->latency_ns >= 0 ? pr_axis_map(&cv->x, (double)l->latency_ns) : x0;
@@ -749,7 +749,7 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
             else
                 cv_text(cv, x1 + 4, yc, v, 11, 0, 0, 0.5, INK, 0);
         } else {
-            cv_text(cv, x0 + 4, yc, "n/a", 11, 0, 0, 0.5, INK2, 0);
+            cv_text(cv, x0 + 4, yc, _("n/a"), 11, 0, 0, 0.5, INK2, 0);
         }
         int he;
         label_note(l, note, sizeof note, &he);
@@ -757,8 +757,9 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
                 he ? PR_OI_VERMILLION : INK2, 0);
     }
     if (shown < n) {
-        char more[64];
-        snprintf(more, sizeof more, "… and %zu more labels", n - shown);
+        char more[128];
+        snprintf(more, sizeof more, n_("… and %zu more label", "… and %zu more labels", n - shown),
+                 n - shown);
         cv_describe(cv, NULL, more);
         cv_text(cv, cv->px + 4, cv->py + rowh * ((double)shown + 0.5), more, 11, 0, 0, 0.5,
                 INK2, 0);
@@ -799,14 +800,14 @@ static void draw_compare(pr_canvas *cv, const pr_chart_input *in)
         nr = 16;
     if (nm > 12)
         nm = 12;
-    cv_title(cv, "Comparison of runs");
+    cv_title(cv, _("Comparison of runs"));
     for (size_t r = 0; r < nr; r++) {
         char lab[160];
         const char *s = C->run_names ? C->run_names[r] : NULL;
         if (s && *s)
             snprintf(lab, sizeof lab, "%s", s);
         else
-            snprintf(lab, sizeof lab, "run %zu", r + 1);
+            snprintf(lab, sizeof lab, _("run %zu"), r + 1);
         cv_legend_add(cv, pr_chart_series_colour(r), LEG_BOX, lab);
     }
     cv_legend(cv);
@@ -816,7 +817,7 @@ static void draw_compare(pr_canvas *cv, const pr_chart_input *in)
         pr_axis_set(&cv->x, AX_NONE, 0, 0, 1, 0);
         pr_axis_set(&cv->y, AX_NUM, 0, 0, 1, 1);
         cv_plot(cv);
-        cv_nodata(cv, "No runs to compare");
+        cv_nodata(cv, _("No runs to compare"));
         cv_annotate(cv);
         return;
     }
@@ -843,10 +844,10 @@ static void draw_compare(pr_canvas *cv, const pr_chart_input *in)
         static const ax_kind kinds[] = {AX_DUR, AX_NUM, AX_RATIO, AX_NUM};
         ax_kind k = (unsigned)M->unit < 4 ? kinds[M->unit] : AX_NUM;
         cv->x.title = NULL;
-        cv->y.title = M->unit == PR_CHART_UNIT_NS      ? "Latency"
-                      : M->unit == PR_CHART_UNIT_PER_S ? "Per second"
-                      : M->unit == PR_CHART_UNIT_RATIO ? "Share"
-                                                       : "Count";
+        cv->y.title = M->unit == PR_CHART_UNIT_NS      ? _("Latency")
+                      : M->unit == PR_CHART_UNIT_PER_S ? _("Per second")
+                      : M->unit == PR_CHART_UNIT_RATIO ? _("Share")
+                                                       : _("Count");
         pr_axis_set(&cv->x, AX_NONE, 0, 0, 1, 0);
         pr_axis_set(&cv->y, k, 0, 0, hi > 0 ? hi * 1.12 : 1, 1);
         cv->has_y2 = 0;
@@ -857,7 +858,7 @@ static void draw_compare(pr_canvas *cv, const pr_chart_input *in)
             double v = C->values[m * C->n_runs + r];
             double cx = cv->px + slot * ((double)r + 0.5);
             if (!isfinite(v) || v < 0) {
-                cv_text(cv, cx, cv->py + cv->ph - 4, "n/a", 10, 0, 0.5, 1, INK2, 0);
+                cv_text(cv, cx, cv->py + cv->ph - 4, _("n/a"), 10, 0, 0.5, 1, INK2, 0);
                 continue;
             }
             double yt = pr_axis_map(&cv->y, v), yb = pr_axis_map(&cv->y, 0);
@@ -901,8 +902,10 @@ const char *pr_chart_capacity_knee_reason(const pr_chart_capacity *c, long i)
 {
     if (!c || i < 0 || (size_t)i >= c->n || !c->offered_per_s || !c->throughput_per_s)
         return "";
-    return c->throughput_per_s[i] < 0.9 * c->offered_per_s[i] ? "throughput below 90% of the offered load"
-                                                              : "p99 above 3x the first load's";
+    return c->throughput_per_s[i] < 0.9 * c->offered_per_s[i]
+               /* xgettext:no-c-format */
+               ? _("throughput below 90% of the offered load")
+               : _("p99 above 3x the first load's");
 }
 
 /* The extent of a capacity series: loads, throughputs, p99s. */
@@ -936,18 +939,18 @@ static void capacity_range(const pr_chart_capacity *C, cap_range *r)
 /* Title, legend and the axes (p99 on the right one when there is any); 1 when it has p99s. */
 static int capacity_frame(pr_canvas *cv, const pr_chart_capacity *C, cap_range *r, long knee)
 {
-    cv_title(cv, "Capacity: throughput and p99 latency against offered load");
-    cv_legend_add(cv, PR_OI_GREEN, LEG_LINE, "throughput (left axis)");
+    cv_title(cv, _("Capacity: throughput and p99 latency against offered load"));
+    cv_legend_add(cv, PR_OI_GREEN, LEG_LINE, _("throughput (left axis)"));
     if (!C->load_title)
-        cv_legend_add(cv, (rgb){0.6, 0.6, 0.6}, LEG_DASH, "throughput = offered load");
+        cv_legend_add(cv, (rgb){0.6, 0.6, 0.6}, LEG_DASH, _("throughput = offered load"));
     if (C->p99_ns)
-        cv_legend_add(cv, PR_OI_ORANGE, LEG_LINE, "p99 latency (right axis)");
+        cv_legend_add(cv, PR_OI_ORANGE, LEG_LINE, _("p99 latency (right axis)"));
     if (knee >= 0)
-        cv_legend_add(cv, PR_OI_PURPLE, LEG_DASH, "knee (first limit crossed)");
+        cv_legend_add(cv, PR_OI_PURPLE, LEG_DASH, _("knee (first limit crossed)"));
     cv_legend(cv);
     double top = C->load_title ? r->ymax : fmax(r->xmax, r->ymax);
-    cv->x.title = C->load_title ? C->load_title : "Offered load (requests per second)";
-    cv->y.title = "Throughput (responses per second)";
+    cv->x.title = C->load_title ? C->load_title : _("Offered load (requests per second)");
+    cv->y.title = _("Throughput (responses per second)");
     pr_axis_set(&cv->x, AX_NUM, 0, 0, r->xmax > 0 ? r->xmax : 1, 1);
     pr_axis_set(&cv->y, AX_NUM, 0, 0, top > 0 ? top : 1, 1);
     int has_p = C->p99_ns && r->phi > 0;
@@ -955,7 +958,7 @@ static int capacity_frame(pr_canvas *cv, const pr_chart_capacity *C, cap_range *
         if (!isfinite(r->plo))
             r->plo = r->phi;
         cv->has_y2 = 1;
-        cv->y2.title = "p99 latency";
+        cv->y2.title = _("p99 latency");
         cv->thr_y2 = 1;
         cv_include_thresholds(cv, &r->plo, &r->phi);
         pr_axis_set(&cv->y2, AX_DUR, cv_want_log(cv, r->plo, r->phi), r->plo, r->phi, 1);
@@ -1014,7 +1017,7 @@ static void capacity_errors(pr_canvas *cv, const pr_chart_capacity *C, size_t n)
             !okd(C->throughput_per_s, i))
             continue;
         char t[48];
-        snprintf(t, sizeof t, "%.*f%% err", C->error_ratio[i] < 0.01 ? 2 : 1,
+        snprintf(t, sizeof t, _("%.*f%% err"), C->error_ratio[i] < 0.01 ? 2 : 1,
                  C->error_ratio[i] * 100);
         double tw, th, x = pr_axis_map(&cv->x, C->offered_per_s[i]);
         cv_text_size(cv, t, 10, 0, &tw, &th);
@@ -1034,8 +1037,11 @@ static void capacity_annotate(pr_canvas *cv, const pr_chart_capacity *C, long kn
     }
     char lab[160], num[32];
     pr_fmt_number(C->offered_per_s[knee], num, sizeof num);
-    snprintf(lab, sizeof lab, "knee at %s%s: %s", num, C->load_title ? "" : " req/s",
-             C->knee_label ? C->knee_label : pr_chart_capacity_knee_reason(C, knee));
+    const char *why = C->knee_label ? C->knee_label : pr_chart_capacity_knee_reason(C, knee);
+    if (C->load_title)
+        snprintf(lab, sizeof lab, _("knee at %s: %s"), num, why);
+    else
+        snprintf(lab, sizeof lab, _("knee at %s req/s: %s"), num, why);
     pr_chart_marker mk[17];
     size_t nmk = 0;
     mk[nmk++] = (pr_chart_marker){C->offered_per_s[knee],
@@ -1061,7 +1067,7 @@ static void draw_capacity(pr_canvas *cv, const pr_chart_input *in)
     long knee = C->knee >= 0 && (size_t)C->knee < r.n ? C->knee : -1;
     int has_p = capacity_frame(cv, C, &r, knee);
     if (!r.nvalid) {
-        cv_nodata(cv, "No data");
+        cv_nodata(cv, _("No data"));
         cv_annotate(cv);
         return;
     }
@@ -1077,23 +1083,23 @@ static void draw_capacity(pr_canvas *cv, const pr_chart_input *in)
 /* ---- the table ------------------------------------------------------------------------ */
 
 const pr_chart_kind pr_chart_kinds[] = {
-    {"latency", "every sample's latency against time, shaded by density, errors in red",
+    {"latency", N_("every sample's latency against time, shaded by density, errors in red"),
      PR_CHART_NEEDS_POINTS, pr_chart_draw_latency},
-    {"percentiles", "p50/p90/p99/max latency per interval over time", PR_CHART_NEEDS_TS,
+    {"percentiles", N_("p50/p90/p99/max latency per interval over time"), PR_CHART_NEEDS_TS,
      draw_percentiles},
-    {"throughput", "successful and failed responses per second, request rate and threads",
+    {"throughput", N_("successful and failed responses per second, request rate and threads"),
      PR_CHART_NEEDS_TS, draw_throughput},
-    {"status", "responses per second by HTTP status code over time (stacked)",
+    {"status", N_("responses per second by HTTP status code over time (stacked)"),
      PR_CHART_NEEDS_TS, draw_status},
-    {"spectrum", "latency by percentile up to 99.999% (log scale), runs overlaid",
+    {"spectrum", N_("latency by percentile up to 99.999% (log scale), runs overlaid"),
      PR_CHART_NEEDS_DISTS, draw_spectrum},
-    {"histogram", "share of requests per log-sized latency bucket, runs overlaid",
+    {"histogram", N_("share of requests per log-sized latency bucket, runs overlaid"),
      PR_CHART_NEEDS_DISTS, draw_histogram},
-    {"labels", "a chosen percentile per label, sorted, with error ratios",
+    {"labels", N_("a chosen percentile per label, sorted, with error ratios"),
      PR_CHART_NEEDS_LABELS, draw_labels},
-    {"compare", "chosen metrics of several runs side by side, one panel per metric",
+    {"compare", N_("chosen metrics of several runs side by side, one panel per metric"),
      PR_CHART_NEEDS_COMPARE, draw_compare},
-    {"capacity", "throughput and p99 against offered load over a series of runs, knee marked",
+    {"capacity", N_("throughput and p99 against offered load over a series of runs, knee marked"),
      PR_CHART_NEEDS_CAPACITY, draw_capacity},
 };
 const size_t pr_chart_nkinds = sizeof pr_chart_kinds / sizeof pr_chart_kinds[0];

@@ -2,6 +2,7 @@
 #ifndef PR_CHART_PRIV_H
 #define PR_CHART_PRIV_H
 #include <cairo.h>
+#include "model/l10n.h"
 #include "render/chart.h"
 
 typedef struct rgb {

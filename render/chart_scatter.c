@@ -73,13 +73,13 @@ static void points_range(const pr_canvas *cv, const pr_chart_points *p, range *r
 static void scatter_frame(pr_canvas *cv, const range *r)
 {
     char buf[160], cnt[64];
-    cv_title(cv, "Latency over time");
+    cv_title(cv, _("Latency over time"));
     pr_fmt_number((double)r->nok, cnt, sizeof cnt);
-    snprintf(buf, sizeof buf, "success (%s samples; darker = denser)", cnt);
+    snprintf(buf, sizeof buf, _("success (%s samples; darker = denser)"), cnt);
     cv_legend_add(cv, PR_OI_BLUE, LEG_BOX, buf);
     if (r->nerr) {
         pr_fmt_number((double)r->nerr, cnt, sizeof cnt);
-        snprintf(buf, sizeof buf, "error (%s samples)", cnt);
+        snprintf(buf, sizeof buf, _("error (%s samples)"), cnt);
         cv_legend_add(cv, PR_OI_VERMILLION, LEG_BOX, buf);
     }
     cv_legend(cv);
@@ -87,7 +87,7 @@ static void scatter_frame(pr_canvas *cv, const range *r)
     double ymax = r->lmax > 0 ? (double)r->lmax : 1e7;
     cv_include_thresholds(cv, &ymin, &ymax);
     int lg = cv_want_log(cv, ymin, ymax);
-    cv->y.title = "Latency";
+    cv->y.title = _("Latency");
     cv_time_axis(cv, (double)r->tmax);
     pr_axis_set(&cv->y, AX_DUR, lg, ymin, ymax, 1);
     cv_plot(cv);
@@ -235,7 +235,7 @@ void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
     points_range(cv, in->points, &r);
     scatter_frame(cv, &r);
     if (r.nok + r.nerr == 0) {
-        cv_nodata(cv, "No samples");
+        cv_nodata(cv, _("No samples"));
         cv_annotate(cv);
         return;
     }

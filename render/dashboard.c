@@ -1,5 +1,6 @@
 /* Data and assets of the interactive report: the model's series plus downsampled samples. */
 #include "render/dashboard.h"
+#include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stddef.h>
@@ -15,6 +16,84 @@ const char *pr_dashboard_asset(const char *name, size_t *len)
         }
     *len = 0;
     return NULL;
+}
+
+/* The words of the charts (titles, series, axis units) by the key the script uses, in the
+ * reader's language (templates/report-words.mustache puts them in the page). */
+static const struct {
+    const char *key, *word;
+} words[] = {
+    {"latency", N_("Latency over time")},
+    {"percentiles", N_("Latency percentiles over time")},
+    {"throughput", N_("Throughput over time")},
+    {"codes", N_("Response codes over time")},
+    {"threads", N_("Active threads over time")},
+    {"timing", N_("Connect time and time to first byte over time")},
+    {"label_latency", N_("Latency per label over time")},
+    {"label_throughput", N_("Throughput per label over time")},
+    {"label_errors", N_("Errors per label over time")},
+    {"scatter_throughput", N_("Latency vs throughput")},
+    {"scatter_threads", N_("Latency vs active threads")},
+    {"okmax", N_("success max")},
+    {"okmin", N_("success min")},
+    {"errmax", N_("error max")},
+    {"errmin", N_("error min")},
+    {"p50", "p50"},
+    {"p90", "p90"},
+    {"p99", "p99"},
+    {"max", NC_("series", "max")},
+    {"mean", NC_("series", "mean")},
+    {"ok", N_("successes/s")},
+    {"err", N_("errors/s")},
+    {"req", N_("requests/s")},
+    {"thr", N_("threads")},
+    {"conn", N_("connect (mean)")},
+    {"ttfb", N_("TTFB (mean)")},
+    {"time", NC_("axis", "time")},
+    {"none", N_("no response")},
+    {"per_s", NC_("axis", "throughput")},
+    {"count", NC_("axis", "threads")},
+    {"ms", NC_("unit", "ms")},
+    {"bar_connect", NC_("breakdown", "connect")},
+    {"bar_ttfb", N_("TTFB beyond connect")},
+    {"bar_receive", NC_("breakdown", "receive")},
+    {"unit_us", NC_("unit", "\xc2\xb5s")},
+    {"unit_s", NC_("unit", "s")},
+    {"unit_per_s", NC_("unit", "/s")},
+};
+
+/* A word of the table: a msgctxt entry ("ctx\004word") or a plain msgid. */
+static const char *word(const char *w)
+{
+    return strchr(w, '\004') ? pr_l10n_pgettext(w) : _(w);
+}
+
+/* JSON safe inside a <script> element: < > & only occur inside JSON strings, where \u003c…
+ * mean the same, so no "</script>" or "<!--" can end or confuse the element holding it. */
+static json_t *script_safe(json_t *v, size_t flags)
+{
+    char *text = json_dumps(v, flags);
+    pr_buf safe = PR_BUF_INIT;
+    for (const char *c = text ? text : "{}"; *c; c++) {
+        if (*c == '<' || *c == '>' || *c == '&')
+            pr_buf_printf(&safe, "\\u%04x", (unsigned)*c);
+        else
+            pr_buf_putc(&safe, *c);
+    }
+    free(text);
+    json_t *s = json_stringn(safe.p ? safe.p : "", safe.len);
+    pr_buf_dispose(&safe);
+    return s;
+}
+
+json_t *pr_dashboard_words(void)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        json_object_set_new(o, words[i].key, json_string(word(words[i].word)));
+    json_t *s = script_safe(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return s;
 }
 
 static double num(json_t *o, const char *k)
@@ -343,21 +422,11 @@ int pr_dashboard_add(json_t *ctx, pr_points_fn points, void *payload, pr_error *
             points(NULL, &pts, err, payload);
     }
     json_object_set_new(data, "runs", runs);
-    /* compact, 5 significant digits; < > & only occur inside JSON strings, where \u003c…
-     * mean the same: no "</script>" or "<!--" can end or confuse the element holding it */
-    char *text = json_dumps(data, JSON_COMPACT | JSON_REAL_PRECISION(5));
-    json_decref(data);
-    pr_buf safe = PR_BUF_INIT;
-    for (const char *c = text ? text : "{}"; *c; c++) {
-        if (*c == '<' || *c == '>' || *c == '&')
-            pr_buf_printf(&safe, "\\u%04x", (unsigned)*c);
-        else
-            pr_buf_putc(&safe, *c);
-    }
-    free(text);
+    /* compact, 5 significant digits */
     json_t *d = json_object();
-    json_object_set_new(d, "data", json_stringn(safe.p, safe.len));
-    pr_buf_dispose(&safe);
+    json_object_set_new(d, "data", script_safe(data, JSON_COMPACT | JSON_REAL_PRECISION(5)));
+    json_decref(data);
+    json_object_set_new(d, "words", pr_dashboard_words());
     json_object_set_new(d, "script", asset_string("dashboard.js"));
     json_object_set_new(d, "library", asset_string("uPlot.min.js"));
     json_object_set_new(d, "library_css", asset_string("uPlot.min.css"));

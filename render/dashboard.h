@@ -21,10 +21,14 @@ extern const pr_builtin_template pr_builtin_assets[];
 /* The text of a built-in asset, or NULL. */
 const char *pr_dashboard_asset(const char *name, size_t *len);
 
-/* Sets ctx.dashboard = {data, script, library, library_css, library_licence,
+/* Sets ctx.dashboard = {data, words, script, library, library_css, library_licence,
  * library_version} for the runs of ctx (the report model); points may be NULL (no
- * latency-over-time data). data is JSON safe to inline in a <script> element. */
+ * latency-over-time data). data and words are JSON safe to inline in a <script> element. */
 int pr_dashboard_add(json_t *ctx, pr_points_fn points, void *payload, pr_error *err);
+
+/* The words of the interactive charts as JSON text (safe inside <script>): chart titles,
+ * series names and units by the keys render/js/dashboard.js uses, in the reader's language. */
+json_t *pr_dashboard_words(void);
 
 /* The run's data object (exposed for tests): ts, labels, latency columns, findings, breakdown. */
 json_t *pr_dashboard_run_data(json_t *run, const pr_chart_points *pts);

@@ -93,6 +93,10 @@ typedef struct pr_tpl_builtin {
     const char *ext;
 } pr_tpl_builtin;
 pr_tpl_loader pr_tpl_builtin_loader(pr_tpl_builtin *b);
+/* The built-in variant of name in language lang ("zh_CN"): report.md → "report.zh_CN.md",
+ * else "report.zh.md", written into buf when such a template is built in. NULL when there is
+ * none, when lang is English or when name already names a language (model/l10n.h). */
+const char *pr_tpl_builtin_variant(const char *name, const char *lang, char *buf, size_t size);
 
 /* Templates from one directory. A name containing a ".." component, starting with '/', or
  * resolving (after symlinks, via realpath) outside the directory is refused with PR_EUSAGE —

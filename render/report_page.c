@@ -3,6 +3,7 @@
 #include "render/markdown.h"
 #include "render/model_charts.h"
 #include "render/mustache.h"
+#include "model/l10n.h"
 #include "model/xalloc.h"
 #include <errno.h>
 #include <math.h>
@@ -29,9 +30,10 @@ int pr_report_page_html(const char *md, size_t len, json_t *ctx, pr_buf *out, pr
 {
     const char *title = json_string_value(json_object_get(json_object_get(ctx, "meta"), "title"));
     if (!title)
-        title = "Load test report";
-    pr_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        title = _("Load test report");
+    pr_buf_printf(out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n",
+                  pr_l10n_lang_tag());
+    pr_buf_puts(out, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                      "<meta name=\"generator\" content=\"perfreport\">\n<title>");
     pr_html_escape(title, strlen(title), out);
     pr_buf_puts(out, "</title>\n<style>");
@@ -57,8 +59,7 @@ int pr_report_page_html(const char *md, size_t len, json_t *ctx, pr_buf *out, pr
     if (dash) {
         /* the interactive charts replace the chart images (render/js/dashboard.js) */
         pr_buf_puts(out, "<script type=\"application/json\" id=\"pr-words\">");
-        const char *words = builtin("report-words.mustache", &n);
-        pr_buf_append(out, words, n);
+        pr_buf_puts(out, json_string_value(json_object_get(dash, "words")));
         pr_buf_puts(out, "</script>\n<script type=\"application/json\" id=\"pr-data\">");
         pr_buf_puts(out, json_string_value(json_object_get(dash, "data")));
         pr_buf_puts(out, "</script>\n<script>\n/* uPlot, MIT licence:\n");
@@ -105,12 +106,12 @@ typedef struct chart_job {
 } chart_job;
 
 static const chart_job jobs[] = {
-    {"latency_over_time", "latency", "Latency over time"},
-    {"percentiles_over_time", "percentiles", "Latency percentiles over time"},
-    {"throughput", "throughput", "Throughput over time"},
-    {"distribution", "spectrum", "Latency by percentile"},
-    {"status_over_time", "status", "Responses by status code over time"},
-    {"labels_p99", "labels", "p99 per label"},
+    {"latency_over_time", "latency", N_("Latency over time")},
+    {"percentiles_over_time", "percentiles", N_("Latency percentiles over time")},
+    {"throughput", "throughput", N_("Throughput over time")},
+    {"distribution", "spectrum", N_("Latency by percentile")},
+    {"status_over_time", "status", N_("Responses by status code over time")},
+    {"labels_p99", "labels", N_("p99 per label")},
 };
 
 /* Per-label time series drawn for Markdown (labels[i].percentiles_chart), for the labels with
@@ -195,7 +196,7 @@ static int label_charts(chart_out *co, json_t *run, long long run_id, pr_error *
         pr_chart_input in = pr_model_charts_input(&mc);
         if (can_draw(kind, &in)) {
             pr_chart_opts o;
-            chart_opts(&o, run, "Latency percentiles over time",
+            chart_opts(&o, run, _("Latency percentiles over time"),
                        json_string_value(json_object_get(l, "label")));
             char key[64];
             snprintf(key, sizeof key, "label%zu-percentiles_over_time", i + 1);
@@ -226,7 +227,7 @@ static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *pay
         if (!can_draw(kind, &in))
             continue;
         pr_chart_opts o;
-        chart_opts(&o, run, jobs[j].title, NULL);
+        chart_opts(&o, run, _(jobs[j].title), NULL);
         pr_chart_marker marks[8];
         if (kind->needs & PR_CHART_NEEDS_TS) {
             o.markers = marks;
@@ -278,13 +279,13 @@ int pr_report_page_chart(const pr_chart_kind *kind, const pr_chart_input *in,
         const char *base = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
         char *path = pr_xasprintf("%s/%s.png", dir, name);
         if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-            rc = pr_error_set(err, PR_EIO, dir, 0, 0, "cannot create: %s", strerror(errno));
+            rc = pr_error_set(err, PR_EIO, dir, 0, 0, _("cannot create: %s"), strerror(errno));
         FILE *f = rc == 0 ? fopen(path, "wb") : NULL;
         int bad = rc == 0 && (!f || fwrite(img.p, 1, img.len, f) != img.len);
         if (f)
             bad |= fclose(f) != 0;
         if (bad) {
-            rc = pr_error_set(err, PR_EIO, path, 0, 0, "cannot write chart: %s", strerror(errno));
+            rc = pr_error_set(err, PR_EIO, path, 0, 0, _("cannot write chart: %s"), strerror(errno));
             unlink(path); /* no truncated chart left behind */
         }
         pr_buf_printf(ref, "%s/%s.png", base, name);

@@ -3,6 +3,7 @@
 #include "analysis/human.h"
 #include "render/model_charts.h"
 #include "render/report_page.h"
+#include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ static int capacity_chart(json_t *cap, json_t *series, const char *output, int i
                           pr_error *err)
 {
     char *xt = json_is_true(json_object_get(cap, "load_is_rate"))
-                   ? NULL : pr_xasprintf("Load (%s)", json_is_string(json_object_get(cap, "load_key"))
+                   ? NULL : pr_xasprintf(_("Load (%s)"), json_is_string(json_object_get(cap, "load_key"))
                                                           ? jstr(cap, "load_key") : jstr(cap, "load_source"));
     pr_model_charts mc;
     memset(&mc, 0, sizeof mc);
@@ -36,13 +37,13 @@ static int capacity_chart(json_t *cap, json_t *series, const char *output, int i
     pr_chart_opts_init(&o);
     o.width = 1000;
     o.height = 500;
-    char *title = pr_xasprintf("Capacity: %s", jstr(series, "name"));
+    char *title = pr_xasprintf(_("Capacity: %s"), jstr(series, "name"));
     o.title = title;
     double slo = num(cap, "slo_p99_ns");
     char h[32], label[64];
     pr_chart_threshold th = {slo, label};
     if (isfinite(slo)) {
-        snprintf(label, sizeof label, "p99 SLO %s", pr_human_duration((int64_t)slo, h));
+        snprintf(label, sizeof label, _("p99 SLO %s"), pr_human_duration((int64_t)slo, h));
         o.thresholds = &th;
         o.n_thresholds = 1;
     }
@@ -103,7 +104,7 @@ static int level_chart(json_t *study, const char *metric, const char *output, in
     pr_chart_opts_init(&o);
     o.width = 1000;
     o.height = 500;
-    o.title = p50 ? "p50 by load level" : "Throughput by load level";
+    o.title = p50 ? _("p50 by load level") : _("Throughput by load level");
     char name[64], key[64];
     snprintf(name, sizeof name, "study-%s-by-level", metric);
     snprintf(key, sizeof key, "%s_by_level", metric);

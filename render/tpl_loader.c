@@ -1,5 +1,6 @@
 /* Template loaders for partials and parents: a directory (path-safe), the built-in table, a chain. */
 #include "render/mustache.h"
+#include "model/l10n.h"
 #include "model/xalloc.h"
 #include <errno.h>
 #include <limits.h>
@@ -59,6 +60,28 @@ pr_tpl_loader pr_tpl_builtin_loader(pr_tpl_builtin *b)
 {
     pr_tpl_loader l = {builtin_load, b};
     return l;
+}
+
+const char *pr_tpl_builtin_variant(const char *name, const char *lang, char *buf, size_t size)
+{
+    char have[32];
+    if (!lang || !strcmp(lang, "en") || pr_l10n_name_lang(name, have, sizeof have))
+        return NULL;
+    const char *dot = strrchr(name, '.');
+    size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - name) : strlen(name);
+    const char *ext = name + stem;
+    char base[32];
+    snprintf(base, sizeof base, "%s", lang);
+    base[strcspn(base, "_")] = 0;
+    const char *langs[2] = {lang, base};
+    for (int i = 0; i < 2; i++) {
+        if (snprintf(buf, size, "%.*s.%s%s", (int)stem, name, langs[i], ext) >= (int)size)
+            return NULL;
+        for (const pr_builtin_template *t = pr_builtin_templates; t->name; t++)
+            if (!strcmp(t->name, buf))
+                return buf;
+    }
+    return NULL;
 }
 
 /* ---- Directory ---------------------------------------------------------------------------- */

@@ -8,6 +8,9 @@ BUILD=${BUILD:-build}
 export BUILD
 export PERFREPORT_BIN=${PERFREPORT_BIN:-$(pwd)/perfreport}
 export PR_TESTDATA=$(pwd)/tests/data
+# the message catalogs of this build (make compiles po/*.po there), for the unit tests; the
+# binary finds them beside itself without it (model/l10n.c)
+case "$BUILD" in /*) export PERFREPORT_LOCALEDIR="$BUILD/locale";; *) export PERFREPORT_LOCALEDIR="$(pwd)/$BUILD/locale";; esac
 # the scripted loopback HTTP server of the CLI cases (tests/tools/httpd.c)
 case "$BUILD" in /*) export PR_TEST_HTTPD="$BUILD/tests/httpd";; *) export PR_TEST_HTTPD="$(pwd)/$BUILD/tests/httpd";; esac
 # Under LeakSanitizer: fontconfig and pango keep process-wide caches they never free.

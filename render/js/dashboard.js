@@ -13,10 +13,12 @@
   var range = null; /* the shared time range [min, max] (s since each run's start), or null */
   var syncing = false;
   var HEIGHT = 280;
-  /* chart titles and series names come from the page (templates/report-words.mustache), so a
-   * translated template translates them too */
+  /* chart titles, series names and units come from the page (templates/report-words.mustache:
+   * the message catalog's, in the reader's language) */
   var wordsEl = document.getElementById('pr-words');
   var WORDS = wordsEl ? JSON.parse(wordsEl.textContent) : {};
+  var U_US = ' ' + (WORDS.unit_us || 'µs'), U_MS = ' ' + (WORDS.ms || 'ms');
+  var U_S = ' ' + (WORDS.unit_s || 's'), U_PER_S = WORDS.unit_per_s || '/s';
   /* the colour-blind-safe palette of the PNG charts (Okabe-Ito) */
   var PAL = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442',
     '#999999', '#7f3c8d', '#11a579', '#3969ac', '#f2b701', '#e73f74', '#80ba5a'];
@@ -27,16 +29,16 @@
   function fmtMs(v) {
     if (v == null || isNaN(v)) return '-';
     if (v === 0) return '0';
-    if (v < 1) return sig(v * 1000, 3) + ' µs';
-    if (v < 1000) return sig(v, 3) + ' ms';
-    return sig(v / 1000, 3) + ' s';
+    if (v < 1) return sig(v * 1000, 3) + U_US;
+    if (v < 1000) return sig(v, 3) + U_MS;
+    return sig(v / 1000, 3) + U_S;
   }
-  function fmtRate(v) { return v == null || isNaN(v) ? '-' : sig(v, 4) + '/s'; }
+  function fmtRate(v) { return v == null || isNaN(v) ? '-' : sig(v, 4) + U_PER_S; }
   function fmtNum(v) { return v == null || isNaN(v) ? '-' : sig(v, 4); }
   /* time since the start: "12.5 s" under two minutes, else "h:mm:ss" */
   function fmtTime(s, clock) {
     if (s == null || isNaN(s)) return '-';
-    if (!clock && Math.abs(s) < 120) return sig(s, 4) + ' s';
+    if (!clock && Math.abs(s) < 120) return sig(s, 4) + U_S;
     var neg = s < 0; s = Math.abs(s);
     var h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60), sec = s % 60;
     var ss = (sec < 10 ? '0' : '') + (Math.round(sec * 1000) / 1000).toString();

@@ -26,6 +26,8 @@ export SOURCE_DATE_EPOCH=1796083200
 export NO_COLOR=1
 export TZ=UTC
 export LC_ALL=C.UTF-8
+# the language is the one a case asks for (--lang, a zh template), never the caller's
+unset LANGUAGE LC_MESSAGES
 DATA="$root/tests/data"
 SAMPLES="$root/samples"
 HTTPD=${PR_TEST_HTTPD:-$root/build/tests/httpd}

@@ -4,7 +4,8 @@
 set -eu
 PKGS="build-essential pkg-config libjansson-dev libxml2-dev libcsv-dev libcairo2-dev
 libpango1.0-dev libsqlite3-dev sqlite3 libpq-dev libmd4c-dev libmd4c-html0-dev libssl-dev
-libcmocka-dev zlib1g-dev libxxhash-dev libxml2-utils jq fonts-dejavu-core fonts-wqy-zenhei time ${PERFREPORT_EXTRA_PKGS:-}"
+libcmocka-dev zlib1g-dev libxxhash-dev libxml2-utils jq fonts-dejavu-core fonts-wqy-zenhei time gettext
+${PERFREPORT_EXTRA_PKGS:-}"
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
