@@ -114,8 +114,8 @@ int64_t pr_ab_value(const pr_run *run, const pr_sample *s, int col)
     return p;
 }
 
-int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n,
-                             pr_ab_tables *out, pr_error *err)
+int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n, pr_ab_tables *out,
+                             pr_error *err)
 {
     if (n == 0) {
         memset(out, 0, sizeof *out);
@@ -166,11 +166,14 @@ static void sane(pr_buf *b, const char *what, const pr_ab_row *r)
     if (d < 0)
         d = -d;
     if (d > 2 * r->sd_ms)
-        pr_buf_printf(b, "ERROR: The median and mean for %s are more than twice the standard\n"
-                         "       deviation apart. These results are NOT reliable.\n", what);
+        pr_buf_printf(b,
+                      "ERROR: The median and mean for %s are more than twice the standard\n"
+                      "       deviation apart. These results are NOT reliable.\n",
+                      what);
     else if (d > r->sd_ms)
-        pr_buf_printf(b, "WARNING: The median and mean for %s are not within a normal "
-                         "deviation\n        These results are probably not that reliable.\n",
+        pr_buf_printf(b,
+                      "WARNING: The median and mean for %s are not within a normal "
+                      "deviation\n        These results are probably not that reliable.\n",
                       what);
 }
 

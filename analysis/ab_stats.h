@@ -30,10 +30,10 @@ typedef struct pr_ab_row {
 } pr_ab_row;
 
 typedef struct pr_ab_tables {
-    size_t n;                            /* requests (ab's "Complete requests") */
+    size_t n; /* requests (ab's "Complete requests") */
     pr_ab_row connect, processing, waiting, total;
-    int has_percentiles;                 /* ab prints the percentage table only when n > 1 */
-    int64_t pct_ms[PR_AB_NPERCS];        /* for pr_ab_percs; PR_UNKNOWN: not known */
+    int has_percentiles;          /* ab prints the percentage table only when n > 1 */
+    int64_t pct_ms[PR_AB_NPERCS]; /* for pr_ab_percs; PR_UNKNOWN: not known */
 } pr_ab_tables;
 
 /* Computes ab's tables from per-request columns in µs (n entries each; every array is
@@ -45,8 +45,8 @@ int pr_ab_stats_compute(int64_t *connect_us, int64_t *processing_us, int64_t *wa
 /* Same from samples of one run (latency = total, connect, ttfb = ab's wait; unknown values
  * count as 0). For ab-gnuplot samples, processing is ab's own dtime when the sample's attrs
  * carries it (parsers/ab.h), else latency - connect. Returns 0 or PR_EUSAGE if n == 0. */
-int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n,
-                             pr_ab_tables *out, pr_error *err);
+int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n, pr_ab_tables *out,
+                             pr_error *err);
 
 /* The same tables filled from a summary-only run's printed numbers (run->summary): ab's own
  * rows and percentage table when the summary is ab's report, else Total from latency_ns,

@@ -63,7 +63,8 @@ static double sse(const pr_usl *u, const double *N, const double *X, size_t n)
 
 /* Linear least squares of y = N/X on the basis functions not fixed at zero
  * (free[0]: 1, free[1]: N−1, free[2]: N(N−1)). */
-static int linear_start(const double *N, const double *X, size_t n, const int free_[3], double coef[3])
+static int linear_start(const double *N, const double *X, size_t n, const int free_[3],
+                        double coef[3])
 {
     double a[3][3] = {{0}}, b[3] = {0}, x[3];
     int idx[3], k = 0;
@@ -109,8 +110,8 @@ static int usl_start(const double *N, const double *X, size_t n, pr_usl *u)
         coef[0] = N[0] / X[0];
         coef[1] = coef[2] = 0;
     }
-    *u = (pr_usl){1 / coef[0], coef[1] / coef[0], coef[2] / coef[0], NAN, NAN, NAN, 0, 0, NAN,
-                  NAN, NAN};
+    *u = (pr_usl){1 / coef[0], coef[1] / coef[0], coef[2] / coef[0], NAN, NAN, NAN, 0, 0, NAN, NAN,
+                  NAN};
     if (u->sigma < 0)
         u->sigma = 0;
     if (u->kappa < 0)
@@ -120,8 +121,8 @@ static int usl_start(const double *N, const double *X, size_t n, pr_usl *u)
 
 /* One damped step from u (J^T J + mu diag) d = J^T r with σ, κ >= 0: 1 when it lowered the sum
  * of squares *cur (u, *cur and *mu updated), 0 when no damping found a better point. */
-static int usl_step(pr_usl *u, const double *N, const double *X, size_t n, double *mu,
-                    double *cur, int *converged)
+static int usl_step(pr_usl *u, const double *N, const double *X, size_t n, double *mu, double *cur,
+                    int *converged)
 {
     double jtj[3][3] = {{0}}, jtr[3] = {0};
     for (size_t i = 0; i < n; i++) {
@@ -261,9 +262,11 @@ static unsigned crossed(const pr_capacity_point *p, size_t i, const pr_capacity_
     const pr_capacity_point *q = &p[i];
     unsigned c = 0;
     if (o->kind == PR_LOAD_KIND_RATE) {
-        if (isfinite(q->throughput_per_s) && q->load > 0 && q->throughput_per_s < o->follow_ratio * q->load)
+        if (isfinite(q->throughput_per_s) && q->load > 0 &&
+            q->throughput_per_s < o->follow_ratio * q->load)
             c |= CROSS_THROUGHPUT;
-    } else if (i > 0 && p[i - 1].load > 0 && p[i - 1].throughput_per_s > 0 && q->load > p[i - 1].load) {
+    } else if (i > 0 && p[i - 1].load > 0 && p[i - 1].throughput_per_s > 0 &&
+               q->load > p[i - 1].load) {
         double dl = (q->load - p[i - 1].load) / p[i - 1].load;
         double dx = (q->throughput_per_s - p[i - 1].throughput_per_s) / p[i - 1].throughput_per_s;
         if (dx < o->marginal_ratio * dl)
@@ -277,7 +280,8 @@ static unsigned crossed(const pr_capacity_point *p, size_t i, const pr_capacity_
 }
 
 /* The knee object: which limits its point crossed, in words and with the numbers. */
-static json_t *knee_json(const pr_capacity_point *q, long index, unsigned c, const pr_capacity_opts *o)
+static json_t *knee_json(const pr_capacity_point *q, long index, unsigned c,
+                         const pr_capacity_opts *o)
 {
     static const struct {
         unsigned bit;
@@ -286,7 +290,8 @@ static json_t *knee_json(const pr_capacity_point *q, long index, unsigned c, con
         {CROSS_THROUGHPUT, "throughput", N_("throughput below the offered rate"),
          N_("throughput stopped following the load")},
         {CROSS_SLO, "slo", N_("p99 above the SLO"), N_("p99 above the SLO")},
-        {CROSS_ERRORS, "errors", N_("error ratio above the limit"), N_("error ratio above the limit")},
+        {CROSS_ERRORS, "errors", N_("error ratio above the limit"),
+         N_("error ratio above the limit")},
     };
     json_t *k = json_object(), *names = json_array();
     char reason[320] = "", detail[512] = "", h1[32], h2[32], part[192];
@@ -304,7 +309,8 @@ static json_t *knee_json(const pr_capacity_point *q, long index, unsigned c, con
             snprintf(part, sizeof part, _("throughput %s grew less than %g× the load step"),
                      pr_human_rate(q->throughput_per_s, h1), o->marginal_ratio);
         else if (lim[i].bit == CROSS_SLO)
-            snprintf(part, sizeof part, _("p99 %s > SLO %s"), pr_human_duration((int64_t)q->p99_ns, h1),
+            snprintf(part, sizeof part, _("p99 %s > SLO %s"),
+                     pr_human_duration((int64_t)q->p99_ns, h1),
                      pr_human_duration((int64_t)o->slo_p99_ns, h2));
         else
             snprintf(part, sizeof part, _("errors %s > %s"), pr_human_percent(q->error_ratio, h1),
@@ -322,7 +328,8 @@ static json_t *knee_json(const pr_capacity_point *q, long index, unsigned c, con
     return k;
 }
 
-static json_t *points_json(const pr_capacity_point *p, size_t n, long knee, const pr_capacity_opts *o)
+static json_t *points_json(const pr_capacity_point *p, size_t n, long knee,
+                           const pr_capacity_opts *o)
 {
     json_t *pts = json_array();
     char h[32];
@@ -334,14 +341,16 @@ static json_t *points_json(const pr_capacity_point *p, size_t n, long knee, cons
         set_num(e, "throughput_per_s", p[i].throughput_per_s);
         json_object_set_new(e, "throughput", json_string(pr_human_rate(p[i].throughput_per_s, h)));
         set_num(e, "p99_ns", p[i].p99_ns);
-        json_object_set_new(e, "p99", json_string(isfinite(p[i].p99_ns)
-                                                      ? pr_human_duration((int64_t)p[i].p99_ns, h) : "-"));
+        json_object_set_new(
+            e, "p99",
+            json_string(isfinite(p[i].p99_ns) ? pr_human_duration((int64_t)p[i].p99_ns, h) : "-"));
         set_num(e, "error_ratio", p[i].error_ratio);
         json_object_set_new(e, "error_pct", json_string(pr_human_percent(p[i].error_ratio, h)));
         double eff = NAN;
         if (o->kind == PR_LOAD_KIND_RATE && p[i].load > 0)
             eff = p[i].throughput_per_s / p[i].load;
-        else if (o->kind != PR_LOAD_KIND_RATE && p[0].load > 0 && p[0].throughput_per_s > 0 && p[i].load > 0)
+        else if (o->kind != PR_LOAD_KIND_RATE && p[0].load > 0 && p[0].throughput_per_s > 0 &&
+                 p[i].load > 0)
             eff = (p[i].throughput_per_s / p[i].load) / (p[0].throughput_per_s / p[0].load);
         set_num(e, "efficiency", eff);
         json_object_set_new(e, "knee", json_boolean((long)i == knee));
@@ -362,12 +371,15 @@ static void usl_json(json_t *doc, const pr_capacity_point *p, size_t n, const pr
         X[i] = p[i].throughput_per_s;
     }
     if (o->kind == PR_LOAD_KIND_RATE) {
-        snprintf(note, sizeof note, "%s", _("not fitted: the load is an offered rate; the USL "
-                                            "relates throughput to concurrency (closed model)"));
+        snprintf(note, sizeof note, "%s",
+                 _("not fitted: the load is an offered rate; the USL "
+                   "relates throughput to concurrency (closed model)"));
         json_object_set_new(doc, "usl", json_null());
     } else if (pr_usl_fit(N, X, n, &u) < 0) {
-        snprintf(note, sizeof note, _("not fitted: %zu point(s) for %d parameters (at least %d "
-                                      "distinct loads needed)"), n, PR_USL_PARAMS, PR_USL_PARAMS + 1);
+        snprintf(note, sizeof note,
+                 _("not fitted: %zu point(s) for %d parameters (at least %d "
+                   "distinct loads needed)"),
+                 n, PR_USL_PARAMS, PR_USL_PARAMS + 1);
         json_object_set_new(doc, "usl", json_null());
     } else {
         json_t *j = json_object(), *curve = json_array(), *res = json_array();
@@ -376,14 +388,16 @@ static void usl_json(json_t *doc, const pr_capacity_point *p, size_t n, const pr
         set_num(j, "kappa", u.kappa);
         set_num(j, "r2", u.r2);
         json_object_set_new(j, "points", json_integer((json_int_t)u.points));
-        json_object_set_new(j, "degrees_of_freedom", json_integer((json_int_t)(u.points - PR_USL_PARAMS)));
+        json_object_set_new(j, "degrees_of_freedom",
+                            json_integer((json_int_t)(u.points - PR_USL_PARAMS)));
         set_num(j, "residual_se_per_s", u.resid_se);
         set_num(j, "max_residual_per_s", u.max_resid);
         set_num(j, "max_residual_load", u.max_resid_n);
         set_num(j, "peak_load", u.peak_n);
         set_num(j, "peak_throughput_per_s", u.peak_x);
-        json_object_set_new(j, "method", json_string(_("linear least squares on N/X, then "
-                                                       "Levenberg-Marquardt on X; sigma, kappa >= 0")));
+        json_object_set_new(j, "method",
+                            json_string(_("linear least squares on N/X, then "
+                                          "Levenberg-Marquardt on X; sigma, kappa >= 0")));
         for (size_t i = 0; i < n; i++) {
             json_array_append_new(curve, json_real(pr_usl_eval(&u, N[i])));
             double r = X[i] - pr_usl_eval(&u, N[i]);
@@ -409,11 +423,13 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
     }
     qsort(p, n, sizeof *p, cmp_point);
     json_t *doc = json_object();
-    json_object_set_new(doc, "load_kind", json_string(o->kind == PR_LOAD_KIND_RATE ? "rate" : "concurrency"));
+    json_object_set_new(doc, "load_kind",
+                        json_string(o->kind == PR_LOAD_KIND_RATE ? "rate" : "concurrency"));
     json_object_set_new(doc, "load_source", json_string(o->load_source ? o->load_source : ""));
-    json_object_set_new(doc, "efficiency", json_string(o->kind == PR_LOAD_KIND_RATE
-                                                           ? _("throughput / offered rate")
-                                                           : _("(X/N) / (X0/N0), scaling against the first point")));
+    json_object_set_new(doc, "efficiency",
+                        json_string(o->kind == PR_LOAD_KIND_RATE
+                                        ? _("throughput / offered rate")
+                                        : _("(X/N) / (X0/N0), scaling against the first point")));
     set_num(doc, "slo_p99_ns", o->slo_p99_ns);
     set_num(doc, "max_error_ratio", o->max_error_ratio);
     /* knee: the first point that does not follow the load, breaks the SLO or errs too much */
@@ -427,7 +443,8 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
     for (size_t i = 0; i < n && (knee < 0 || (long)i < knee); i++) {
         if (crossed(p, i, o) & (CROSS_SLO | CROSS_ERRORS))
             continue;
-        if (isfinite(p[i].throughput_per_s) && (best < 0 || p[i].throughput_per_s > p[best].throughput_per_s))
+        if (isfinite(p[i].throughput_per_s) &&
+            (best < 0 || p[i].throughput_per_s > p[best].throughput_per_s))
             best = (long)i;
     }
     json_object_set_new(doc, "points", points_json(p, n, knee, o));
@@ -438,7 +455,8 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
         json_object_set_new(b, "index", json_integer(best));
         set_num(b, "load", p[best].load);
         set_num(b, "throughput_per_s", p[best].throughput_per_s);
-        json_object_set_new(b, "throughput", json_string(pr_human_rate(p[best].throughput_per_s, h)));
+        json_object_set_new(b, "throughput",
+                            json_string(pr_human_rate(p[best].throughput_per_s, h)));
         set_num(b, "p99_ns", p[best].p99_ns);
         json_object_set_new(doc, "max_sustainable", b);
     } else {

@@ -32,26 +32,26 @@ int pr_usl_fit(const double *n_load, const double *x, size_t n, pr_usl *out);
 double pr_usl_eval(const pr_usl *u, double n_load);
 
 typedef enum pr_load_kind {
-    PR_LOAD_KIND_RATE = 0,     /* offered requests per second: throughput should equal it */
-    PR_LOAD_KIND_CONCURRENCY,  /* threads/connections (or any other quantity) */
+    PR_LOAD_KIND_RATE = 0,    /* offered requests per second: throughput should equal it */
+    PR_LOAD_KIND_CONCURRENCY, /* threads/connections (or any other quantity) */
 } pr_load_kind;
 
 typedef struct pr_capacity_point {
     int64_t run_id;
-    const char *name;      /* borrowed */
+    const char *name; /* borrowed */
     double load;
     double throughput_per_s;
-    double p99_ns;         /* NAN if unknown */
-    double error_ratio;    /* NAN if unknown */
+    double p99_ns;      /* NAN if unknown */
+    double error_ratio; /* NAN if unknown */
 } pr_capacity_point;
 
 typedef struct pr_capacity_opts {
     pr_load_kind kind;
-    const char *load_source;   /* "offered_rate", "concurrency", "tag:KEY" (for the JSON) */
-    double slo_p99_ns;         /* NAN = no SLO */
-    double max_error_ratio;    /* default 0.01 */
-    double follow_ratio;       /* rate loads: throughput >= this × load (default 0.9) */
-    double marginal_ratio;     /* other loads: relative gain >= this × relative load step (0.5) */
+    const char *load_source; /* "offered_rate", "concurrency", "tag:KEY" (for the JSON) */
+    double slo_p99_ns;       /* NAN = no SLO */
+    double max_error_ratio;  /* default 0.01 */
+    double follow_ratio;     /* rate loads: throughput >= this × load (default 0.9) */
+    double marginal_ratio;   /* other loads: relative gain >= this × relative load step (0.5) */
 } pr_capacity_opts;
 
 void pr_capacity_opts_init(pr_capacity_opts *o);
@@ -71,9 +71,9 @@ void pr_capacity_point_of(pr_capacity_point *p, json_t *model, double load);
 /* ---- capacity of stored runs (analysis/capacity_runs.c, `perfreport capacity`) ---------- */
 
 typedef struct pr_capacity_runs_opts {
-    const char *load;          /* "rate", "concurrency", "tag:KEY"; NULL: what every run records */
-    int load_is_rate;          /* a tag load holds an offered rate */
-    char *const *by;           /* one series per value of these tags (none: one series) */
+    const char *load; /* "rate", "concurrency", "tag:KEY"; NULL: what every run records */
+    int load_is_rate; /* a tag load holds an offered rate */
+    char *const *by;  /* one series per value of these tags (none: one series) */
     size_t nby;
     pr_capacity_opts capacity; /* SLO and error limit; kind and load_source are set by the call */
     const char *load_name;     /* set by the call: the load column's title ("offered/s",

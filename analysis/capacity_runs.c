@@ -118,7 +118,7 @@ static void tags_differing(json_t *ta, json_t *tb, char *buf, size_t size)
     for (int side = 0; side < 2; side++) {
         const char *k;
         json_t *v;
-        json_object_foreach(side ? tb : ta, k, v) {
+        json_object_foreach (side ? tb : ta, k, v) {
             json_t *w = json_object_get(side ? ta : tb, k);
             if ((w && json_equal(v, w)) || (side && json_object_get(ta, k)))
                 continue;
@@ -143,8 +143,9 @@ static int conflict(const runs *R, size_t i, size_t j, pr_error *err)
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                             "runs %lld (%s) and %lld (%s) are both at load %g in %s; a capacity "
                             "curve takes one run per load: select one of them (or tell them "
-                            "apart with a tag and --by)", (long long)R->ids[i], name_of(a),
-                            (long long)R->ids[j], name_of(b), a->load, where);
+                            "apart with a tag and --by)",
+                            (long long)R->ids[i], name_of(a), (long long)R->ids[j], name_of(b),
+                            a->load, where);
     pr_buf by = PR_BUF_INIT;
     for (size_t q = 0; q < R->o->nby; q++)
         pr_buf_printf(&by, "%s,", R->o->by[q]);
@@ -152,9 +153,9 @@ static int conflict(const runs *R, size_t i, size_t j, pr_error *err)
     int rc = pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                           "runs %lld (%s) and %lld (%s) are both at load %g in %s; a capacity "
                           "curve takes one run per load. They differ in %s: keep them apart "
-                          "with --by tag:%s, or select one of them", (long long)R->ids[i],
-                          name_of(a), (long long)R->ids[j], name_of(b), a->load, where, diff,
-                          by.p);
+                          "with --by tag:%s, or select one of them",
+                          (long long)R->ids[i], name_of(a), (long long)R->ids[j], name_of(b),
+                          a->load, where, diff, by.p);
     pr_buf_dispose(&by);
     return rc;
 }

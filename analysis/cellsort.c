@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK 128                          /* pairs per block of a bucketed set */
-#define BUCKETS (PR_RSORT_BUCKETS + 1)     /* 0: negative values; 1 + pr_rsort_bucket(v) */
+#define BLOCK 128                      /* pairs per block of a bucketed set */
+#define BUCKETS (PR_RSORT_BUCKETS + 1) /* 0: negative values; 1 + pr_rsort_bucket(v) */
 
 /* A bucketed set: the arrays are blocks of BLOCK pairs, each holding pairs of one bucket. */
 struct pr_cellsort_bk {
-    uint32_t cur[BUCKETS];   /* the bucket's open block + 1 (0: none) */
-    uint16_t fill[BUCKETS];  /* pairs in it */
-    uint16_t *blk_bucket;    /* per block, in the order taken: its bucket */
+    uint32_t cur[BUCKETS];  /* the bucket's open block + 1 (0: none) */
+    uint16_t fill[BUCKETS]; /* pairs in it */
+    uint16_t *blk_bucket;   /* per block, in the order taken: its bucket */
     size_t nblocks, capblocks;
 };
 
@@ -112,7 +112,8 @@ static void sort_bucketed(pr_cellsort *cs)
 {
     pr_cellsort_bk *bk = cs->bk;
     size_t nb = bk->nblocks;
-    size_t *nblk = pr_xcalloc(BUCKETS + 1, sizeof *nblk), *start = pr_xmalloc((BUCKETS + 1) * sizeof *start);
+    size_t *nblk = pr_xcalloc(BUCKETS + 1, sizeof *nblk),
+           *start = pr_xmalloc((BUCKETS + 1) * sizeof *start);
     for (size_t i = 0; i < nb; i++)
         nblk[bk->blk_bucket[i]]++;
     start[0] = 0;

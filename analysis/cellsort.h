@@ -13,7 +13,7 @@ typedef struct pr_cellsort_bk pr_cellsort_bk; /* internal */
 typedef struct pr_cellsort {
     int64_t *v;
     uint16_t *c16;
-    uint32_t *c32;  /* cells wider than 16 bits */
+    uint32_t *c32; /* cells wider than 16 bits */
     size_t n, cap;
     pr_cellsort_bk *bk; /* large sets: the pairs come in by value buckets (cellsort.c) */
 } pr_cellsort;

@@ -7,18 +7,18 @@
 #include <stdint.h>
 
 typedef struct pr_changepoint {
-    size_t index;        /* first index of the new segment */
-    double stat;         /* energy statistic Q of the split */
-    double p_value;      /* permutation p-value */
-    double mean_before;  /* means of the segments on either side (within the enclosing segment) */
+    size_t index;       /* first index of the new segment */
+    double stat;        /* energy statistic Q of the split */
+    double p_value;     /* permutation p-value */
+    double mean_before; /* means of the segments on either side (within the enclosing segment) */
     double mean_after;
 } pr_changepoint;
 
 typedef struct pr_cp_opts {
-    double alpha;        /* significance level (default 0.01) */
-    int permutations;    /* default 999 */
-    size_t min_size;     /* minimum segment length (default 3, at least 2) */
-    uint64_t seed;       /* default 1 */
+    double alpha;     /* significance level (default 0.01) */
+    int permutations; /* default 999 */
+    size_t min_size;  /* minimum segment length (default 3, at least 2) */
+    uint64_t seed;    /* default 1 */
 } pr_cp_opts;
 
 void pr_cp_opts_init(pr_cp_opts *o);

@@ -174,7 +174,8 @@ int pr_bootstrap_pdiff(const int64_t *a, size_t na, const int64_t *b, size_t nb,
     size_t ka = rank_of(na, p), kb = rank_of(nb, p);
     double *d = pr_xmalloc((size_t)resamples * sizeof *d);
     for (int i = 0; i < resamples; i++)
-        d[i] = (double)resampled_order_stat(&r, b, nb, kb) - (double)resampled_order_stat(&r, a, na, ka);
+        d[i] = (double)resampled_order_stat(&r, b, nb, kb) -
+               (double)resampled_order_stat(&r, a, na, ka);
     qsort(d, (size_t)resamples, sizeof *d, cmp_d);
     double tail = (1 - conf) / 2;
     size_t il = (size_t)floor(tail * (resamples - 1));
@@ -191,7 +192,7 @@ typedef struct scan_state {
     pr_compare_side *side;
     pr_run *run;
     pr_strtab *labels;
-    uint32_t *map;      /* run string id -> label index + 1 */
+    uint32_t *map; /* run string id -> label index + 1 */
     size_t map_cap;
 } scan_state;
 
@@ -200,11 +201,12 @@ static int scan_cb(const pr_block_cols *c, void *payload)
 {
     scan_state *st = payload;
     for (size_t i = 0; i < c->n; i++) {
-        int64_t lat = c->vals[PR_COL_LATENCY] ? c->vals[PR_COL_LATENCY][i] : c->konst[PR_COL_LATENCY];
+        int64_t lat =
+            c->vals[PR_COL_LATENCY] ? c->vals[PR_COL_LATENCY][i] : c->konst[PR_COL_LATENCY];
         if (lat == PR_UNKNOWN)
             continue;
-        uint32_t id = (uint32_t)(c->vals[PR_COL_LABEL] ? c->vals[PR_COL_LABEL][i]
-                                                       : c->konst[PR_COL_LABEL]);
+        uint32_t id =
+            (uint32_t)(c->vals[PR_COL_LABEL] ? c->vals[PR_COL_LABEL][i] : c->konst[PR_COL_LABEL]);
         if (id >= st->map_cap) {
             size_t old = st->map_cap;
             st->map = pr_xgrow(st->map, &st->map_cap, (size_t)id + 1, sizeof *st->map);
@@ -291,9 +293,8 @@ int pr_compare_side_load(pr_store *st, const int64_t *ids, size_t nids, const ch
         if (!ss.run->summary_only) {
             if (ss.map)
                 memset(ss.map, 0, ss.map_cap * sizeof *ss.map);
-            rc = pr_store_scan_cols(st, ids[i],
-                                    PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_LABEL), scan_cb,
-                                    &ss, err);
+            rc = pr_store_scan_cols(st, ids[i], PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_LABEL),
+                                    scan_cb, &ss, err);
         }
         pr_run_free(ss.run);
         ss.run = NULL;
@@ -388,10 +389,10 @@ enum kind { K_COUNT, K_RATE, K_RATIO, K_MEAN, K_PCT, K_MAX };
 
 typedef struct metric_def {
     const char *name;
-    const char *key;   /* stats key, or latency_ns key for latency kinds */
+    const char *key; /* stats key, or latency_ns key for latency kinds */
     enum kind kind;
-    double p;          /* percentile for K_PCT */
-    int higher_worse;  /* 1 higher is worse, 0 higher is better, -1 neutral */
+    double p;         /* percentile for K_PCT */
+    int higher_worse; /* 1 higher is worse, 0 higher is better, -1 neutral */
     const char *unit;
 } metric_def;
 
@@ -461,8 +462,8 @@ static const char *const verdict_words[] = {
     NC_("verdict", "untested"),   NC_("verdict", "mixed"),
 };
 static const char *const metric_words[] = {
-    NC_("metric", "requests"), NC_("metric", "throughput"), NC_("metric", "rate"),
-    NC_("metric", "error_ratio"), NC_("metric", "mean"), NC_("metric", "max"),
+    NC_("metric", "requests"),    NC_("metric", "throughput"), NC_("metric", "rate"),
+    NC_("metric", "error_ratio"), NC_("metric", "mean"),       NC_("metric", "max"),
     NC_("metric", "min"),
 };
 
@@ -525,15 +526,16 @@ static size_t interval_rates(json_t *model, const char *key, double **out)
 }
 
 typedef struct cell {
-    double a, b;            /* values */
-    const pr_vec *va, *vb;  /* latencies (NULL or empty: untested) */
-    json_t *ma, *mb;        /* models (rate tests) */
-    double na, nb;          /* counts (ratio test) */
-    int64_t res_ns;         /* the coarser clock of the two sides (durations) */
+    double a, b;           /* values */
+    const pr_vec *va, *vb; /* latencies (NULL or empty: untested) */
+    json_t *ma, *mb;       /* models (rate tests) */
+    double na, nb;         /* counts (ratio test) */
+    int64_t res_ns;        /* the coarser clock of the two sides (durations) */
 } cell;
 
 /* Fills the test fields of d; returns 1 when a test ran, with *sig set. */
-static int run_test(const metric_def *m, const cell *c, const pr_compare_opts *o, json_t *d, int *sig)
+static int run_test(const metric_def *m, const cell *c, const pr_compare_opts *o, json_t *d,
+                    int *sig)
 {
     *sig = 0;
     switch (m->kind) {
@@ -541,8 +543,8 @@ static int run_test(const metric_def *m, const cell *c, const pr_compare_opts *o
         if (!c->va || !c->vb || !c->va->n || !c->vb->n)
             return 0;
         double lo, hi;
-        pr_bootstrap_pdiff(c->va->v, c->va->n, c->vb->v, c->vb->n, m->p, o->resamples,
-                           1 - o->alpha, o->seed, &lo, &hi);
+        pr_bootstrap_pdiff(c->va->v, c->va->n, c->vb->v, c->vb->n, m->p, o->resamples, 1 - o->alpha,
+                           o->seed, &lo, &hi);
         json_object_set_new(d, "test", json_string("bootstrap"));
         jset_num(d, "ci_low", lo);
         jset_num(d, "ci_high", hi);
@@ -591,8 +593,7 @@ static int run_test(const metric_def *m, const cell *c, const pr_compare_opts *o
         free(xb);
         return ok;
     }
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -616,8 +617,9 @@ static json_t *diff_json(const metric_def *m, const cell *c, const pr_compare_op
     json_object_set_new(d, "rel_pct", json_string(h));
     int sig = 0, tested = isfinite(abs) && run_test(m, c, o, d, &sig);
     json_object_set_new(d, "significant", tested ? json_boolean(sig) : json_null());
-    int large = m->kind == K_RATIO ? fabs(abs) >= 0.01
-                                   : (isfinite(rel) ? fabs(rel) >= o->min_effect : isfinite(abs) && abs != 0);
+    int large = m->kind == K_RATIO
+                    ? fabs(abs) >= 0.01
+                    : (isfinite(rel) ? fabs(rel) >= o->min_effect : isfinite(abs) && abs != 0);
     const char *v;
     if (!isfinite(abs))
         v = "-";
@@ -655,20 +657,26 @@ static json_t *metric_row(const metric_def *m, double *vals, const pr_vec **lat,
     json_object_set_new(row, "metric", json_string(m->name));
     json_object_set_new(row, "metric_text", json_string(pr_compare_metric_text(m->name)));
     json_object_set_new(row, "unit", json_string(m->unit));
-    json_object_set_new(row, "higher_is", json_string(m->higher_worse < 0 ? "neutral"
-                                                      : m->higher_worse ? "worse" : "better"));
+    json_object_set_new(row, "higher_is",
+                        json_string(m->higher_worse < 0 ? "neutral"
+                                    : m->higher_worse   ? "worse"
+                                                        : "better"));
     for (size_t i = 0; i < n; i++) {
         json_t *v = json_object();
         jset_num(v, "value", vals[i]);
-        human(vals[i], m->unit, pr_report_latency_res(json_object_get(sides[i].model, "stats")),
-              h);
+        human(vals[i], m->unit, pr_report_latency_res(json_object_get(sides[i].model, "stats")), h);
         json_object_set_new(v, "human", json_string(h));
         json_array_append_new(values, v);
     }
     for (size_t i = 1; i < n; i++) {
-        cell c = {vals[0], vals[i], lat ? lat[0] : NULL, lat ? lat[i] : NULL,
-                  models ? models[0] : NULL, models ? models[i] : NULL,
-                  counts ? counts[0] : NAN, counts ? counts[i] : NAN,
+        cell c = {vals[0],
+                  vals[i],
+                  lat ? lat[0] : NULL,
+                  lat ? lat[i] : NULL,
+                  models ? models[0] : NULL,
+                  models ? models[i] : NULL,
+                  counts ? counts[0] : NAN,
+                  counts ? counts[i] : NAN,
                   coarser(pr_report_latency_res(json_object_get(sides[0].model, "stats")),
                           pr_report_latency_res(json_object_get(sides[i].model, "stats")))};
         json_array_append_new(diffs, diff_json(m, &c, o, sides[i].name, regs, imps));
@@ -711,8 +719,14 @@ json_t *pr_compare_metric(const pr_compare_side *a, const pr_compare_side *b, co
         cnt[i] = num(stats, "requests");
         mod[i] = json_is_true(json_object_get(s[i]->model, "summary_only")) ? NULL : s[i]->model;
     }
-    cell c = {v[0], v[1], a->latency.n ? &a->latency : NULL, b->latency.n ? &b->latency : NULL,
-              mod[0], mod[1], cnt[0], cnt[1],
+    cell c = {v[0],
+              v[1],
+              a->latency.n ? &a->latency : NULL,
+              b->latency.n ? &b->latency : NULL,
+              mod[0],
+              mod[1],
+              cnt[0],
+              cnt[1],
               coarser(pr_report_latency_res(json_object_get(a->model, "stats")),
                       pr_report_latency_res(json_object_get(b->model, "stats")))};
     int regs = 0, imps = 0;
@@ -728,7 +742,7 @@ static json_t *find_label(json_t *model, const char *name)
 {
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(model, "labels"), i, l) {
+    json_array_foreach (json_object_get(model, "labels"), i, l) {
         const char *s = json_string_value(json_object_get(l, "label"));
         if (s && !strcmp(s, name))
             return l;
@@ -811,8 +825,8 @@ typedef struct row_cols {
 } row_cols;
 
 /* One row per metric of the runs' totals; regressions and improvements counted. */
-static json_t *total_rows(pr_compare_side *sides, size_t n, const pr_compare_opts *o,
-                          row_cols *c, int *regs, int *imps)
+static json_t *total_rows(pr_compare_side *sides, size_t n, const pr_compare_opts *o, row_cols *c,
+                          int *regs, int *imps)
 {
     json_t *rows = json_array();
     for (size_t k = 0; k < sizeof metrics / sizeof metrics[0]; k++) {
@@ -822,10 +836,11 @@ static json_t *total_rows(pr_compare_side *sides, size_t n, const pr_compare_opt
             c->counts[i] = num(stats, "requests");
             c->lat[i] = sides[i].latency.n ? &sides[i].latency : NULL;
             c->models[i] = json_is_true(json_object_get(sides[i].model, "summary_only"))
-                               ? NULL : sides[i].model;
+                               ? NULL
+                               : sides[i].model;
         }
-        json_array_append_new(rows, metric_row(&metrics[k], c->vals, c->lat, c->models,
-                                               c->counts, n, o, sides, regs, imps));
+        json_array_append_new(rows, metric_row(&metrics[k], c->vals, c->lat, c->models, c->counts,
+                                               n, o, sides, regs, imps));
     }
     return rows;
 }
@@ -866,7 +881,7 @@ static json_t *label_names(const pr_compare_side *sides, size_t n)
     for (size_t i = 0; i < n; i++) {
         size_t k;
         json_t *l;
-        json_array_foreach(json_object_get(sides[i].model, "labels"), k, l) {
+        json_array_foreach (json_object_get(sides[i].model, "labels"), k, l) {
             const char *s = json_string_value(json_object_get(l, "label"));
             if (s && !json_object_get(seen, s)) {
                 json_object_set_new(seen, s, json_true());
@@ -879,8 +894,8 @@ static json_t *label_names(const pr_compare_side *sides, size_t n)
 }
 
 /* One entry per label (when there is more than one), its metrics' rows. */
-static json_t *label_rows(pr_compare_side *sides, size_t n, const pr_compare_opts *o,
-                          row_cols *c, int *regs, int *imps)
+static json_t *label_rows(pr_compare_side *sides, size_t n, const pr_compare_opts *o, row_cols *c,
+                          int *regs, int *imps)
 {
     static const metric_def lmetrics[] = {
         {"requests", "requests", K_COUNT, 0, -1, "count"},
@@ -892,7 +907,7 @@ static json_t *label_rows(pr_compare_side *sides, size_t n, const pr_compare_opt
     json_t *names = label_names(sides, n), *labels = json_array();
     size_t k, batch_end = 0;
     json_t *nm_j;
-    json_array_foreach(json_array_size(names) > 1 ? names : NULL, k, nm_j) {
+    json_array_foreach (json_array_size(names) > 1 ? names : NULL, k, nm_j) {
         const char *name = json_string_value(nm_j);
         if (k == batch_end) /* the next labels' latencies, a batch at a time */
             batch_end = extract_batch(sides, n, names, k);
@@ -906,8 +921,8 @@ static json_t *label_rows(pr_compare_side *sides, size_t n, const pr_compare_opt
                 const pr_vec *v = side_label_lat(&sides[i], name);
                 c->lat[i] = v && v->n ? v : NULL;
             }
-            json_array_append_new(lm, metric_row(&lmetrics[q], c->vals, c->lat, NULL, c->counts,
-                                                 n, o, sides, regs, imps));
+            json_array_append_new(lm, metric_row(&lmetrics[q], c->vals, c->lat, NULL, c->counts, n,
+                                                 o, sides, regs, imps));
         }
         json_object_set_new(lrow, "metrics", lm);
         json_array_append_new(labels, lrow);

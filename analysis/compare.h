@@ -34,14 +34,14 @@ int pr_bootstrap_pdiff(const int64_t *a, size_t na, const int64_t *b, size_t nb,
 
 /* One side of a comparison: a run or several runs merged (a tag selection). */
 typedef struct pr_compare_side {
-    char *name;          /* display name (run name, or the selection text) */
-    char *selection;     /* as given on the command line */
+    char *name;      /* display name (run name, or the selection text) */
+    char *selection; /* as given on the command line */
     int64_t *ids;
     size_t nids;
-    json_t *model;       /* the report model of the (merged) run */
-    pr_cellsort pairs;   /* every latency with its label index, sorted (each kept once) */
-    pr_vec latency;      /* every latency, sorted (a view of pairs); empty for summary-only runs */
-    char **label_names;  /* labels with their latency counts and (for the labels asked for by
+    json_t *model;      /* the report model of the (merged) run */
+    pr_cellsort pairs;  /* every latency with its label index, sorted (each kept once) */
+    pr_vec latency;     /* every latency, sorted (a view of pairs); empty for summary-only runs */
+    char **label_names; /* labels with their latency counts and (for the labels asked for by
                           * pr_compare_side_labels) their latencies, sorted */
     pr_vec *label_lat;
     size_t *label_n;
@@ -57,10 +57,10 @@ void pr_compare_side_dispose(pr_compare_side *s);
 void pr_compare_side_labels(pr_compare_side *s, const char *const *names, size_t n);
 
 typedef struct pr_compare_opts {
-    double min_effect;  /* relative, default 0.05 */
-    double alpha;       /* significance level, default 0.01 */
-    int resamples;      /* bootstrap resamples, default 2000 */
-    uint64_t seed;      /* default 1 */
+    double min_effect; /* relative, default 0.05 */
+    double alpha;      /* significance level, default 0.01 */
+    int resamples;     /* bootstrap resamples, default 2000 */
+    uint64_t seed;     /* default 1 */
 } pr_compare_opts;
 
 void pr_compare_opts_init(pr_compare_opts *o);

@@ -53,9 +53,9 @@ typedef struct pr_fctx {
     double requests, errors, error_ratio, rate, throughput, offered, concurrency;
     double lat_min, lat_mean, lat_p50, lat_p90, lat_p99, lat_max;
     double duration_ns;
-    pt *pts;       /* full intervals of the sending period: up to the last send, left out */
+    pt *pts; /* full intervals of the sending period: up to the last send, left out */
     size_t npts;
-    pt *all;       /* every interval: the partial one and those of the wait included */
+    pt *all; /* every interval: the partial one and those of the wait included */
     size_t nall;
     int64_t interval_ns;
     int has_threads;
@@ -283,7 +283,7 @@ static double status_count(const pr_fctx *c, int lo, int hi, int except)
     if (json_is_array(codes)) {
         size_t i;
         json_t *e;
-        json_array_foreach(codes, i, e) {
+        json_array_foreach (codes, i, e) {
             double cd = num(e, "code");
             int code = isfinite(cd) && fabs(cd) < 1e6 ? (int)cd : -1;
             if (code >= lo && code <= hi && code != except)
@@ -295,7 +295,7 @@ static double status_count(const pr_fctx *c, int lo, int hi, int except)
     if (json_is_object(codes)) {
         const char *k;
         json_t *v;
-        json_object_foreach(codes, k, v) {
+        json_object_foreach (codes, k, v) {
             int code = atoi(k);
             if (code >= lo && code <= hi && code != except && json_is_number(v))
                 n += json_number_value(v);
@@ -323,9 +323,9 @@ static int matches_any(const char *msg, const char *const *pats)
 
 static const char *const timeout_pats[] = {"timeout", "timed out", "deadline exceeded", NULL};
 static const char *const refused_pats[] = {"refused", NULL};
-static const char *const reset_pats[] = {"reset by peer", "connection reset", "broken pipe",
-                                         "EOF", "NoHttpResponse", "connection closed",
-                                         "server closed", NULL};
+static const char *const reset_pats[] = {
+    "reset by peer",  "connection reset",  "broken pipe",   "EOF",
+    "NoHttpResponse", "connection closed", "server closed", NULL};
 
 /* Sums the counts of error messages matching pats; collects up to 3 examples into ex. NAN when
  * a matching message has no count (a printed error set such as Vegeta's text report). */
@@ -335,7 +335,7 @@ static double error_count_matching(const pr_fctx *c, const char *const *pats, js
     double n = 0;
     size_t i;
     json_t *e;
-    json_array_foreach(errs, i, e) {
+    json_array_foreach (errs, i, e) {
         const char *m = json_string_value(json_object_get(e, "message"));
         if (!m || !matches_any(m, pats))
             continue;
@@ -360,7 +360,7 @@ static double uncounted_class(const pr_fctx *c, const char *const *pats)
 {
     size_t i, matched = 0;
     json_t *e;
-    json_array_foreach(error_list(c), i, e) {
+    json_array_foreach (error_list(c), i, e) {
         const char *m = json_string_value(json_object_get(e, "message"));
         if (!m || status_message(m))
             continue;
@@ -486,20 +486,20 @@ static void rule_generator(pr_fctx *c)
     if (finite_pos(c->concurrency))
         emit(c, _("The load generator did not reach the offered rate"), ev,
              _("Give the load generator more CPU, threads or machines (or lower its per-request "
-             "work: assertions, logging, listeners) and re-run; the server was not the limit."),
+               "work: assertions, logging, listeners) and re-run; the server was not the limit."),
              _("Requests were sent at %s, %.0f%% of the offered %s, while latency stayed low "
-             "(mean %s, steady over the run) and errors stayed under 1%%. By Little's law the "
-             "offered rate needed only %.1f requests in flight at that latency, within the %.0f "
-             "configured threads/connections: the generator, not the server, fell short."),
+               "(mean %s, steady over the run) and errors stayed under 1%%. By Little's law the "
+               "offered rate needed only %.1f requests in flight at that latency, within the %.0f "
+               "configured threads/connections: the generator, not the server, fell short."),
              hrate(c->rate, a), 100 * c->rate / c->offered, hrate(c->offered, b),
              hdur(c->lat_mean, d), in_flight(c->offered, c->lat_mean), c->concurrency);
     else
         emit(c, _("The load generator did not reach the offered rate"), ev,
              _("Give the load generator more CPU, workers or machines and re-run; the server was "
-             "not the limit."),
+               "not the limit."),
              _("The open-model generator sent %s, %.0f%% of the offered %s, while latency stayed "
-             "low (mean %s, steady over the run) and errors stayed under 1%%: it could not "
-             "schedule requests fast enough."),
+               "low (mean %s, steady over the run) and errors stayed under 1%%: it could not "
+               "schedule requests fast enough."),
              hrate(c->rate, a), 100 * c->rate / c->offered, hrate(c->offered, b),
              hdur(c->lat_mean, d));
 }
@@ -522,21 +522,25 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
     char a[32], b[32];
     size_t t = c->npts / 3;
     if (t >= 2 && pts_with_requests(c->pts, 0, c->npts) >= 6) {
-        double l1 = pts_median(c->pts, 0, t, F_P90), l3 = pts_median(c->pts, c->npts - t, c->npts, F_P90);
+        double l1 = pts_median(c->pts, 0, t, F_P90),
+               l3 = pts_median(c->pts, c->npts - t, c->npts, F_P90);
         if (finite_pos(l1) && isfinite(l3) && l3 >= 2 * l1 && l3 - l1 >= 10e6) {
             ev_num(ev, "p90_first_third_ns", l1);
             ev_num(ev, "p90_last_third_ns", l3);
-            snprintf(out, size, _(" Latency grew while the load held, a queue building up: the "
-                     "median p90 of the intervals went from %s in the first third of the run to "
-                     "%s in the last."), hdur(l1, a), hdur(l3, b));
+            snprintf(out, size,
+                     _(" Latency grew while the load held, a queue building up: the "
+                       "median p90 of the intervals went from %s in the first third of the run to "
+                       "%s in the last."),
+                     hdur(l1, a), hdur(l3, b));
             return 1;
         }
     } else if (c->summary_only && finite_pos(c->duration_ns) && finite_pos(c->lat_mean) &&
                c->lat_mean >= 0.1 * c->duration_ns) {
         ev_num(ev, "attack_duration_ns", c->duration_ns);
         ev_num(ev, "latency_mean_share_of_duration", c->lat_mean / c->duration_ns);
-        snprintf(out, size, _(" The mean latency is %s of the %s over which the requests were "
-                 "sent: they waited in a queue rather than being answered as they arrived."),
+        snprintf(out, size,
+                 _(" The mean latency is %s of the %s over which the requests were "
+                   "sent: they waited in a queue rather than being answered as they arrived."),
                  hpct(c->lat_mean / c->duration_ns, a), hdur(c->duration_ns, b));
         return 1;
     }
@@ -544,8 +548,10 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
     if (c->requests > 0 && over >= 1 && over / c->requests >= 0.01) {
         ev_num(ev, "over_capacity_responses", over);
         ev_num(ev, "over_capacity_ratio", over / c->requests);
-        snprintf(out, size, _(" %.0f %s (%s) answered 503 or 429: the server said it was over "
-                 "capacity."), over, requests_word(over), hpct(over / c->requests, a));
+        snprintf(out, size,
+                 _(" %.0f %s (%s) answered 503 or 429: the server said it was over "
+                   "capacity."),
+                 over, requests_word(over), hpct(over / c->requests, a));
         return 1;
     }
     return 0;
@@ -556,7 +562,8 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
 static int saturation_offered(pr_fctx *c)
 {
     double ok = successes(c), client = status_count(c, 400, 499, 429);
-    if (!finite_pos(c->offered) || !finite_pos(ok) || !isfinite(c->throughput) || generator_bound(c))
+    if (!finite_pos(c->offered) || !finite_pos(ok) || !isfinite(c->throughput) ||
+        generator_bound(c))
         return 0;
     double served = c->throughput * (ok + client) / ok;
     if (json_is_object(json_object_get(c->run, "window")) && isfinite(c->rate) &&
@@ -571,7 +578,8 @@ static int saturation_offered(pr_fctx *c)
         return 0;
     }
     char a[32], b[32], d[32], e[32], g[32];
-    const char *src = json_string_value(json_object_get(json_object_get(c->run, "load"), "offered_rate_source"));
+    const char *src =
+        json_string_value(json_object_get(json_object_get(c->run, "load"), "offered_rate_source"));
     int inferred = src && !strcmp(src, "inferred");
     ev_num(ev, "offered_rate_per_s", c->offered);
     if (src)
@@ -586,12 +594,13 @@ static int saturation_offered(pr_fctx *c)
     ev_num(ev, "in_flight_estimate", in_flight(served, c->lat_mean));
     emit(c, _("Throughput stopped well below the offered rate"), ev,
          _("The system under test is saturated at this load: find the resource at its limit "
-         "(CPU, a connection or thread pool, a database) and run a series of increasing "
-         "rates (perfreport capacity) to locate the knee."),
+           "(CPU, a connection or thread pool, a database) and run a series of increasing "
+           "rates (perfreport capacity) to locate the knee."),
          _("The server served %s (%s), %.0f%% of the offered %s%s (requests sent at %s, %s "
-         "failed).%s With a mean latency of %s, Little's law puts about %.1f requests in "
-         "flight: the server, not the load generator, held the throughput down."),
-         hrate(served, a), client > 0 ? _("successes and client errors") : _("successful responses"),
+           "failed).%s With a mean latency of %s, Little's law puts about %.1f requests in "
+           "flight: the server, not the load generator, held the throughput down."),
+         hrate(served, a),
+         client > 0 ? _("successes and client errors") : _("successful responses"),
          100 * served / c->offered, hrate(c->offered, b), inferred ? _(" (inferred)") : "",
          hrate(c->rate, d), hpct(c->error_ratio, e), why, hdur(c->lat_mean, g),
          in_flight(served, c->lat_mean));
@@ -609,9 +618,12 @@ static void rule_saturation(pr_fctx *c)
     size_t q = c->npts / 4;
     if (q < 2)
         return;
-    double th1 = pts_median(c->pts, 0, q, F_THREADS), th4 = pts_median(c->pts, c->npts - q, c->npts, F_THREADS);
-    double x1 = pts_median(c->pts, 0, q, F_THR), x4 = pts_median(c->pts, c->npts - q, c->npts, F_THR);
-    double l1 = pts_median(c->pts, 0, q, F_P50), l4 = pts_median(c->pts, c->npts - q, c->npts, F_P50);
+    double th1 = pts_median(c->pts, 0, q, F_THREADS),
+           th4 = pts_median(c->pts, c->npts - q, c->npts, F_THREADS);
+    double x1 = pts_median(c->pts, 0, q, F_THR),
+           x4 = pts_median(c->pts, c->npts - q, c->npts, F_THR);
+    double l1 = pts_median(c->pts, 0, q, F_P50),
+           l4 = pts_median(c->pts, c->npts - q, c->npts, F_P50);
     if (!(finite_pos(th1) && finite_pos(x1) && finite_pos(l1) && isfinite(th4) && isfinite(x4) &&
           isfinite(l4)))
         return;
@@ -624,15 +636,16 @@ static void rule_saturation(pr_fctx *c)
         ev_num(ev, "p50_first_quarter_ns", l1);
         ev_num(ev, "p50_last_quarter_ns", l4);
         ev_num(ev, "from_ns", (double)c->pts[c->npts - q].t_ns);
-        json_t *f = emit(c, _("Throughput stayed flat while concurrency rose"), ev,
-             _("The extra threads only queued: the system is saturated at the lower concurrency. "
-             "Look for the pool, lock or CPU that limits it, and size the test's concurrency "
-             "below this point."),
-             _("Active threads rose from %.0f (first quarter of the run) to %.0f (last quarter), "
-             "but throughput went from %s to only %s while the median latency grew from %s to "
-             "%s. By Little's law (concurrency = throughput × latency) the added concurrency "
-             "turned into waiting, not work."),
-             th1, th4, hrate(x1, a), hrate(x4, b), hdur(l1, d), hdur(l4, e));
+        json_t *f = emit(
+            c, _("Throughput stayed flat while concurrency rose"), ev,
+            _("The extra threads only queued: the system is saturated at the lower concurrency. "
+              "Look for the pool, lock or CPU that limits it, and size the test's concurrency "
+              "below this point."),
+            _("Active threads rose from %.0f (first quarter of the run) to %.0f (last quarter), "
+              "but throughput went from %s to only %s while the median latency grew from %s to "
+              "%s. By Little's law (concurrency = throughput × latency) the added concurrency "
+              "turned into waiting, not work."),
+            th1, th4, hrate(x1, a), hrate(x4, b), hdur(l1, d), hdur(l4, e));
         set_t(f, c->pts[c->npts - q].t_ns);
     }
 }
@@ -650,7 +663,7 @@ static void near_max_shares(const pr_fctx *c, double *frac, double *ceiling, dou
     if (json_is_array(spec) && isfinite(c->lat_max) && c->lat_max > 0) {
         size_t i;
         json_t *e;
-        json_array_foreach(spec, i, e) {
+        json_array_foreach (spec, i, e) {
             double q = num(e, "latency_ns"), p = num(e, "percentile");
             if (!isfinite(q) || !isfinite(p))
                 continue;
@@ -712,11 +725,11 @@ static void rule_timeouts(pr_fctx *c)
         ev_num(ev, "max_over_p50", ratio);
         emit(c, _("Requests hit the client timeout"), ev,
              _("The server did not answer these requests within the client's timeout. Find what "
-             "they waited on (slow dependency, exhausted pool, lock); raising the timeout only "
-             "hides it. Percentiles above the ceiling are cut off by the timeout."),
+               "they waited on (slow dependency, exhausted pool, lock); raising the timeout only "
+               "hides it. Percentiles above the ceiling are cut off by the timeout."),
              _("%.0f %s (%s) ended without a response; at least %s of all latencies sit within "
-             "%.0f%% of the maximum %s, a ceiling %s times the median %s: a configured "
-             "client timeout, not the server's answer time."),
+               "%.0f%% of the maximum %s, a ceiling %s times the median %s: a configured "
+               "client timeout, not the server's answer time."),
              n, requests_word(n), hpct(n / c->requests, a), hpct(frac, b), 0.05 * 100,
              hdur(c->lat_max, d), times, hdur(c->lat_p50, e));
         return;
@@ -724,11 +737,13 @@ static void rule_timeouts(pr_fctx *c)
     const char *m = json_string_value(json_array_get(ex, 0));
     emit(c, _("Requests hit the client timeout"), ev,
          _("The server did not answer these requests within the client's timeout. Find what they "
-         "waited on (slow dependency, exhausted pool, lock); raising the timeout only hides it."),
-         _("%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest recorded request took %s."),
+           "waited on (slow dependency, exhausted pool, lock); raising the timeout only hides it."),
+         _("%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest recorded request "
+           "took %s."),
          tmo, requests_word(tmo), hpct(tmo / c->requests, a), m ? m : "",
          by_status ? _(", counted as the responses without a status: the tool printed its errors "
-                     "without counts") : "",
+                       "without counts")
+                   : "",
          hdur(c->lat_max, d));
 }
 
@@ -771,14 +786,15 @@ static void rule_error_onset(pr_fctx *c)
     ev_num(ev, "clean_share_min", 0.10);
     json_t *f;
     if (from_start) {
-        f = emit(c, _("Errors throughout the run, from the start"), ev,
-                 _("Errors present from the first interval point at the test setup or the target "
-                 "(wrong URL, missing data, service down) rather than at load: see the error-class "
-                 "findings and fix them before reading the latency numbers."),
-                 _("%.0f %s failed (%s), spread over the run from its start (no clean stretch of "
-                 "at least %.0f%% of the requests before errors appear): they do not come from "
-                 "the load building up."),
-                 c->errors, requests_word(c->errors), hpct(r, a), 0.10 * 100);
+        f = emit(
+            c, _("Errors throughout the run, from the start"), ev,
+            _("Errors present from the first interval point at the test setup or the target "
+              "(wrong URL, missing data, service down) rather than at load: see the error-class "
+              "findings and fix them before reading the latency numbers."),
+            _("%.0f %s failed (%s), spread over the run from its start (no clean stretch of "
+              "at least %.0f%% of the requests before errors appear): they do not come from "
+              "the load building up."),
+            c->errors, requests_word(c->errors), hpct(r, a), 0.10 * 100);
     } else {
         size_t b0 = onset > 5 ? onset - 5 : 0, a1 = onset + 5 < c->nall ? onset + 5 : c->nall;
         double p_before = pts_median(c->all, b0, onset, F_P50);
@@ -791,16 +807,17 @@ static void rule_error_onset(pr_fctx *c)
         ev_num(ev, "throughput_after_per_s", x_after);
         ev_num(ev, "error_ratio_before", rb > 0 ? eb / rb : NAN);
         ev_num(ev, "error_ratio_after", ra > 0 ? ea / ra : NAN);
-        f = emit(c, _("Errors start partway through the run"), ev,
-                 _("Errors that begin under sustained load point at a limit being reached (pool, "
-                 "queue, memory, rate limit): correlate this moment with the server's metrics and "
-                 "logs, and see the error classes for the kind of failure."),
-                 _("Errors start %s into the run (first interval with at least half the run's "
-                 "error ratio of %s): before, %s of requests failed with a median latency of %s "
-                 "and %s successful; after, %s failed, median %s and %s successful."),
-                 hdur((double)t, a), hpct(r, b), hpct(rb > 0 ? eb / rb : NAN, d),
-                 hdur(p_before, e), hrate(x_before, g), hpct(ra > 0 ? ea / ra : NAN, h),
-                 hdur(p_after, k), hrate(x_after, m));
+        f = emit(
+            c, _("Errors start partway through the run"), ev,
+            _("Errors that begin under sustained load point at a limit being reached (pool, "
+              "queue, memory, rate limit): correlate this moment with the server's metrics and "
+              "logs, and see the error classes for the kind of failure."),
+            _("Errors start %s into the run (first interval with at least half the run's "
+              "error ratio of %s): before, %s of requests failed with a median latency of %s "
+              "and %s successful; after, %s failed, median %s and %s successful."),
+            hdur((double)t, a), hpct(r, b), hpct(rb > 0 ? eb / rb : NAN, d), hdur(p_before, e),
+            hrate(x_before, g), hpct(ra > 0 ? ea / ra : NAN, h), hdur(p_after, k),
+            hrate(x_after, m));
     }
     set_t(f, t);
 }
@@ -811,10 +828,12 @@ static json_t *failing_labels(const pr_fctx *c)
     json_t *arr = json_array();
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(c->run, "labels"), i, l) {
+    json_array_foreach (json_object_get(c->run, "labels"), i, l) {
         if (num(l, "error_ratio") >= 0.5 && json_array_size(arr) < 10)
-            json_array_append_new(arr, json_string(json_string_value(json_object_get(l, "label"))
-                                                   ? json_string_value(json_object_get(l, "label")) : ""));
+            json_array_append_new(arr,
+                                  json_string(json_string_value(json_object_get(l, "label"))
+                                                  ? json_string_value(json_object_get(l, "label"))
+                                                  : ""));
     }
     return arr;
 }
@@ -842,7 +861,8 @@ static void error_class(pr_fctx *c, double n, int by_status, json_t *ex, const c
     json_t *f = emit(c, title, ev, rec, _("%.0f %s (%s) %s%s"), n, requests_word(n),
                      hpct(n / c->requests, a), why,
                      by_status ? _(" Counted as the responses without a status: the tool printed "
-                                 "its errors without counts.") : "");
+                                   "its errors without counts.")
+                               : "");
     json_t *lb = json_object_get(ev, "labels");
     if (json_array_size(lb) == 1)
         json_object_set(f, "label", json_array_get(lb, 0));
@@ -858,36 +878,39 @@ typedef struct error_class_rule {
 
 enum { EC_REFUSED, EC_RESET, EC_5XX, EC_429, EC_4XX };
 static const error_class_rule error_classes[] = {
-    [EC_REFUSED] = {refused_pats, 0, 0, -1, N_("Connections refused: nothing listening"),
-                    N_("failed with \"connection refused\": the target host answered that no "
-                    "process listens on that port (service down, wrong port or host, or a listen "
-                    "backlog overflowing)."),
-                    N_("Check that the service is up and the URL's host and port are right; if it "
-                    "happens only under load, raise the listen backlog (somaxconn) and accept "
-                    "rate.")},
+    [EC_REFUSED] =
+        {refused_pats, 0, 0, -1, N_("Connections refused: nothing listening"),
+         N_("failed with \"connection refused\": the target host answered that no "
+            "process listens on that port (service down, wrong port or host, or a listen "
+            "backlog overflowing)."),
+         N_("Check that the service is up and the URL's host and port are right; if it "
+            "happens only under load, raise the listen backlog (somaxconn) and accept "
+            "rate.")},
     [EC_RESET] = {reset_pats, 0, 0, -1, N_("Connections reset or closed by the server"),
                   N_("failed because the server or a proxy dropped the connection (reset, broken "
-                  "pipe, EOF): typical of overload protection, connection or file-descriptor "
-                  "limits, or idle keep-alive connections closed by the other side."),
+                     "pipe, EOF): typical of overload protection, connection or file-descriptor "
+                     "limits, or idle keep-alive connections closed by the other side."),
                   N_("Check the server's and proxy's connection limits (max connections, worker "
-                  "count, ulimit -n) and keep-alive timeouts against the test's concurrency.")},
-    [EC_5XX] = {NULL, 500, 599, -1, N_("Server errors (5xx)"),
-                N_("got a 5xx status: the server (or a gateway in front of it) failed to handle "
-                "them; 502/503/504 usually mean an upstream was down, overloaded or too slow."),
-                N_("Read the server logs at the error times; if 5xx grow with load, the server runs "
-                "out of a resource before the client does.")},
-    [EC_429] = {NULL, 429, 429, -1, N_("Rate limited (429)"),
-                N_("got 429 Too Many Requests: a rate limiter refused them, so the test measured "
-                "the limiter, not the service."),
-                N_("Exempt the load generator from the rate limit (or raise it) if the service's "
-                "capacity is what you want to measure; otherwise this is the expected ceiling.")},
+                     "count, ulimit -n) and keep-alive timeouts against the test's concurrency.")},
+    [EC_5XX] =
+        {NULL, 500, 599, -1, N_("Server errors (5xx)"),
+         N_("got a 5xx status: the server (or a gateway in front of it) failed to handle "
+            "them; 502/503/504 usually mean an upstream was down, overloaded or too slow."),
+         N_("Read the server logs at the error times; if 5xx grow with load, the server runs "
+            "out of a resource before the client does.")},
+    [EC_429] =
+        {NULL, 429, 429, -1, N_("Rate limited (429)"),
+         N_("got 429 Too Many Requests: a rate limiter refused them, so the test measured "
+            "the limiter, not the service."),
+         N_("Exempt the load generator from the rate limit (or raise it) if the service's "
+            "capacity is what you want to measure; otherwise this is the expected ceiling.")},
     [EC_4XX] = {NULL, 400, 499, 429, N_("Client errors (4xx): check the test script"),
                 N_("got a 4xx status other than 429: the requests themselves are wrong (missing "
-                "page, bad payload, expired token), which points at the test script or test "
-                "data rather than the server's capacity."),
+                   "page, bad payload, expired token), which points at the test script or test "
+                   "data rather than the server's capacity."),
                 N_("Fix the failing requests (URLs, bodies, authentication, test data) before "
-                "reading the latency numbers: failing requests are often much faster or slower "
-                "than real ones.")},
+                   "reading the latency numbers: failing requests are often much faster or slower "
+                   "than real ones.")},
 };
 
 /* An error class's finding (the rule's row of error_classes). */
@@ -917,12 +940,14 @@ static void rule_unexplained(pr_fctx *c)
         return;
     const char *report = json_string_value(json_object_get(c->stats, "tool_report"));
     char why[400];
-    snprintf(why, sizeof why, _("failed, as %s counts them; it gives no status code or error "
-             "message that would tell why."), report ? report : _("the source"));
+    snprintf(why, sizeof why,
+             _("failed, as %s counts them; it gives no status code or error "
+               "message that would tell why."),
+             report ? report : _("the source"));
     error_class(c, c->errors, 0, NULL, _("Failed requests without a cause"), why,
                 _("Keep the per-request results next to the printed report (ab -g, hey -o csv, "
-                "a Vegeta results file) or read the server's access log: the status codes "
-                "and error messages say which requests failed and why."));
+                  "a Vegeta results file) or read the server's access log: the status codes "
+                  "and error messages say which requests failed and why."));
 }
 
 static void rule_tail(pr_fctx *c)
@@ -944,7 +969,7 @@ static void rule_tail(pr_fctx *c)
     double worst_p99 = -1;
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(c->run, "labels"), i, l) {
+    json_array_foreach (json_object_get(c->run, "labels"), i, l) {
         double p = num2(l, "latency_ns", "p99");
         if (num(l, "requests") >= 0.01 * c->requests && p > worst_p99) {
             worst_p99 = p;
@@ -953,15 +978,18 @@ static void rule_tail(pr_fctx *c)
     }
     if (worst && json_array_size(json_object_get(c->run, "labels")) > 1)
         json_object_set_new(ev, "slowest_label", json_string(worst));
-    json_t *f = emit(c, _("Long latency tail"), ev,
-         _("Find what the slowest requests have in common (endpoint, payload size, time, "
-         "server instance): GC pauses, lock contention, cache misses, retries and queueing "
-         "all show up in the tail first. Users who make many requests meet the p99 often."),
-         _("The 99th percentile (%s) is %.0f times the median (%s): one request in a hundred "
-         "waits far longer than the typical one.%s%s"),
-         hdur(c->lat_p99, a), ratio, hdur(c->lat_p50, b),
-         worst && json_array_size(json_object_get(c->run, "labels")) > 1 ? _(" Slowest label by p99: ") : "",
-         worst && json_array_size(json_object_get(c->run, "labels")) > 1 ? worst : "");
+    json_t *f =
+        emit(c, _("Long latency tail"), ev,
+             _("Find what the slowest requests have in common (endpoint, payload size, time, "
+               "server instance): GC pauses, lock contention, cache misses, retries and queueing "
+               "all show up in the tail first. Users who make many requests meet the p99 often."),
+             _("The 99th percentile (%s) is %.0f times the median (%s): one request in a hundred "
+               "waits far longer than the typical one.%s%s"),
+             hdur(c->lat_p99, a), ratio, hdur(c->lat_p50, b),
+             worst && json_array_size(json_object_get(c->run, "labels")) > 1
+                 ? _(" Slowest label by p99: ")
+                 : "",
+             worst && json_array_size(json_object_get(c->run, "labels")) > 1 ? worst : "");
     (void)d;
     if (worst && json_array_size(json_object_get(c->run, "labels")) > 1)
         json_object_set_new(f, "label", json_string(worst));
@@ -1043,10 +1071,10 @@ static void rule_bimodal(pr_fctx *c)
         ev_num(ev, "valley_to_ns", hi[v]);
         emit(c, _("Two latency populations"), ev,
              _("Averages and single percentiles describe neither group: report the two separately "
-             "(split by label, cache status or backend), and find what sends requests down the "
-             "slow path (cache misses, a slow dependency, a second code path)."),
+               "(split by label, cache status or backend), and find what sends requests down the "
+               "slow path (cache misses, a slow dependency, a second code path)."),
              _("The latency histogram has two separate peaks: %s of requests around %s–%s and "
-             "%s around %s–%s, with few in between."),
+               "%s around %s–%s, with few in between."),
              hpct(m1 / total, a), hdur(lo[f1], b), hdur(hi[f1], e), hpct(m2 / total, g),
              hdur(lo[f2], h), hdur(hi[f2], k));
     }
@@ -1104,14 +1132,16 @@ static void rule_warmup(pr_fctx *c)
     char rec[600];
     snprintf(rec, sizeof rec,
              _("Leave the warm-up out of the statistics (perfreport summary --skip-warmup %s), or "
-             "warm the system up before measuring; if real users meet cold starts, report them "
-             "separately."), arg);
-    json_t *f = emit(c, _("Warm-up: the first part of the run was slower"), ev, rec,
-                     _("The first %.0f%% of the requests had a median latency of %s against %s in the "
-                     "steady state (after %.0f%% of the requests): %.1f times slower, as with JIT "
-                     "compilation, cold caches or connection pools filling. Latency settles %s "
-                     "into the run."),
-                     0.10 * 100, hdur(pw, a), hdur(ps, b), 0.20 * 100, pw / ps, hdur((double)t, d));
+               "warm the system up before measuring; if real users meet cold starts, report them "
+               "separately."),
+             arg);
+    json_t *f =
+        emit(c, _("Warm-up: the first part of the run was slower"), ev, rec,
+             _("The first %.0f%% of the requests had a median latency of %s against %s in the "
+               "steady state (after %.0f%% of the requests): %.1f times slower, as with JIT "
+               "compilation, cold caches or connection pools filling. Latency settles %s "
+               "into the run."),
+             0.10 * 100, hdur(pw, a), hdur(ps, b), 0.20 * 100, pw / ps, hdur((double)t, d));
     set_t(f, t);
 }
 
@@ -1128,8 +1158,8 @@ static void rule_degradation(pr_fctx *c)
            x3 = pts_median(p, n - t, n, F_THR);
     int lat = finite_pos(l1) && isfinite(l2) && isfinite(l3) && l3 >= 1.5 * l1 && l2 >= l1 &&
               l2 <= l3 && l3 - l1 >= 2e6;
-    int thr = finite_pos(x1) && isfinite(x2) && isfinite(x3) && x3 <= 0.8 * x1 && x2 <= x1 &&
-              x2 >= x3;
+    int thr =
+        finite_pos(x1) && isfinite(x2) && isfinite(x3) && x3 <= 0.8 * x1 && x2 <= x1 && x2 >= x3;
     /* the load must hold: the active threads (or, open model, the sent rate) of the last third
      * within 10% of the first third's; more threads is a ramp, fewer a ramp-down */
     double th1 = NAN, th3 = NAN, r1 = NAN, r3 = NAN, secs = (double)c->interval_ns / 1e9;
@@ -1155,8 +1185,9 @@ static void rule_degradation(pr_fctx *c)
         snprintf(load, sizeof load, _("while requests were sent at %s → %s"), hrate(r1, k),
                  hrate(r3, m));
     else
-        snprintf(load, sizeof load, _("(the run has no thread count per interval: whether its "
-                 "load held is not known)"));
+        snprintf(load, sizeof load,
+                 _("(the run has no thread count per interval: whether its "
+                   "load held is not known)"));
     json_t *ev = json_object();
     ev_num(ev, "left_out_share", 0.10);
     ev_opt(ev, "threads_first_third", th1);
@@ -1171,16 +1202,18 @@ static void rule_degradation(pr_fctx *c)
     ev_num(ev, "throughput_last_third_per_s", x3);
     json_object_set_new(ev, "latency_rising", json_boolean(lat));
     json_object_set_new(ev, "throughput_falling", json_boolean(thr));
-    json_t *f = emit(c, lat ? _("Latency rose over the run") : _("Throughput fell over the run"), ev,
-         _("Something accumulates while the test runs: look at memory and GC over time, pool and "
-         "queue sizes, open connections or file descriptors, table or cache growth; a longer "
-         "run at the same load shows whether it levels off."),
-         _("Splitting the run (after the first %.0f%% of requests) into thirds, the median latency "
-         "went %s → %s → %s and the successful throughput %s → %s → %s: the system got %s %s."),
-         0.10 * 100, hdur(l1, a), hdur(l2, b), hdur(l3, d), hrate(x1, e), hrate(x2, g),
-         hrate(x3, h),
-         lat && thr ? _("slower and served less") : lat ? _("steadily slower") : _("steadily less productive"),
-         load);
+    json_t *f = emit(
+        c, lat ? _("Latency rose over the run") : _("Throughput fell over the run"), ev,
+        _("Something accumulates while the test runs: look at memory and GC over time, pool and "
+          "queue sizes, open connections or file descriptors, table or cache growth; a longer "
+          "run at the same load shows whether it levels off."),
+        _("Splitting the run (after the first %.0f%% of requests) into thirds, the median latency "
+          "went %s → %s → %s and the successful throughput %s → %s → %s: the system got %s %s."),
+        0.10 * 100, hdur(l1, a), hdur(l2, b), hdur(l3, d), hrate(x1, e), hrate(x2, g), hrate(x3, h),
+        lat && thr ? _("slower and served less")
+        : lat      ? _("steadily slower")
+                   : _("steadily less productive"),
+        load);
     set_t(f, p[n - t].t_ns);
 }
 
@@ -1230,13 +1263,14 @@ static void rule_stalls(pr_fctx *c)
     for (size_t i = 0; i < ns && i < 20; i++)
         json_array_append_new(ts, json_integer(starts[i]));
     json_object_set_new(ev, "spike_t_ns", ts);
-    json_t *f = emit(c, _("Periodic latency stalls"), ev,
-         _("Regular stalls come from something scheduled: GC cycles, log or cache flushes, "
-         "checkpoints, cron jobs, health checks or autoscaler ticks. Match the period with the "
-         "server's GC and job logs."),
-         _("The per-interval p99 jumped to %d times or more its usual %s in %zu separate spikes, "
-         "one every %s on average (spacing varies by only %.0f%%)."),
-         4, hdur(m, a), ns, hdur(mean, b), 100 * cv);
+    json_t *f = emit(
+        c, _("Periodic latency stalls"), ev,
+        _("Regular stalls come from something scheduled: GC cycles, log or cache flushes, "
+          "checkpoints, cron jobs, health checks or autoscaler ticks. Match the period with the "
+          "server's GC and job logs."),
+        _("The per-interval p99 jumped to %d times or more its usual %s in %zu separate spikes, "
+          "one every %s on average (spacing varies by only %.0f%%)."),
+        4, hdur(m, a), ns, hdur(mean, b), 100 * cv);
     set_t(f, starts[0]);
 }
 
@@ -1249,7 +1283,7 @@ static void rule_label_time(pr_fctx *c)
     double total = 0, reqs = 0, best = 0, best_req = 0, best_mean = NAN;
     const char *name = NULL;
     json_t *l;
-    json_array_foreach(labels, i, l) {
+    json_array_foreach (labels, i, l) {
         double r = num(l, "requests"), mean = num2(l, "latency_ns", "mean");
         if (!isfinite(r) || !isfinite(mean))
             continue;
@@ -1270,13 +1304,14 @@ static void rule_label_time(pr_fctx *c)
     ev_num(ev, "request_share", best_req / reqs);
     ev_num(ev, "mean_latency_ns", best_mean);
     ev_num(ev, "run_mean_latency_ns", total / reqs);
-    json_t *f = emit(c, _("One label takes most of the time"), ev,
-         _("Optimise this request first: it is where the users' waiting time goes. Check whether "
-         "its slowness is inherent (large work) or contention."),
-         _("\"%s\" accounts for %s of all the time spent waiting for responses but only %s of the "
-         "requests (mean latency %s against %s over all labels)."),
-         name, hpct(best / total, a), hpct(best_req / reqs, b), hdur(best_mean, d),
-         hdur(total / reqs, e));
+    json_t *f = emit(
+        c, _("One label takes most of the time"), ev,
+        _("Optimise this request first: it is where the users' waiting time goes. Check whether "
+          "its slowness is inherent (large work) or contention."),
+        _("\"%s\" accounts for %s of all the time spent waiting for responses but only %s of the "
+          "requests (mean latency %s against %s over all labels)."),
+        name, hpct(best / total, a), hpct(best_req / reqs, b), hdur(best_mean, d),
+        hdur(total / reqs, e));
     json_object_set_new(f, "label", json_string(name));
 }
 
@@ -1308,11 +1343,11 @@ static void rule_connect(pr_fctx *c)
     ev_num(ev, "connect_share", cm / c->lat_mean);
     emit(c, _("Connection setup dominates latency"), ev,
          _("Reuse connections: enable keep-alive in the load generator (and check the server "
-         "does not close them), or use a connection pool; with TLS, enable session resumption. "
-         "If real clients do connect per request, this cost is real."),
+           "does not close them), or use a connection pool; with TLS, enable session resumption. "
+           "If real clients do connect per request, this cost is real."),
          _("Setting up connections took %s on average, %s of the mean latency of %s: most of "
-         "each request's time is spent before the request is even sent (TCP and TLS "
-         "handshakes)."),
+           "each request's time is spent before the request is even sent (TCP and TLS "
+           "handshakes)."),
          hdur(cm, a), hpct(cm / c->lat_mean, b), hdur(c->lat_mean, d));
 }
 
@@ -1324,7 +1359,7 @@ static void rule_download(pr_fctx *c)
     double tm = NAN, lm = NAN, sl = 0, st = 0, sn = 0;
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(c->run, "labels"), i, l) {
+    json_array_foreach (json_object_get(c->run, "labels"), i, l) {
         double r = num(l, "requests"), lmean = num2(l, "latency_ns", "mean"),
                tmean = num2(l, "ttfb_ns", "mean"), er = num(l, "error_ratio");
         if (isfinite(r) && isfinite(lmean) && isfinite(tmean) && isfinite(er) && er <= 0.01) {
@@ -1359,10 +1394,10 @@ static void rule_download(pr_fctx *c)
     double bm = num(c->stats, "bytes_in_mean");
     emit(c, _("Downloading the response dominates latency"), ev,
          _("Make responses smaller (compression, pagination, fewer fields) or check the network "
-         "bandwidth between the load generator and the server; the server's processing is "
-         "not the main cost."),
+           "bandwidth between the load generator and the server; the server's processing is "
+           "not the main cost."),
          _("On average the first byte arrived after %s but the last after %s: %s of the latency "
-         "(%s per request) is spent transferring the body%s%s."),
+           "(%s per request) is spent transferring the body%s%s."),
          hdur(tm, a), hdur(lm, b), hpct(dl / lm, d), hdur(dl, e),
          isfinite(bm) ? _(", mean response size ") : "", isfinite(bm) ? pr_human_bytes(bm, g) : "");
 }
@@ -1401,17 +1436,17 @@ static void rule_coordinated_omission(pr_fctx *c)
     ev_num(ev, "median_rate_per_s", rate);
     double unsent = finite_pos(c->concurrency) ? rate / c->concurrency * worst / 1e9 : NAN;
     ev_num(ev, "unsent_per_connection_estimate", unsent);
-    json_t *f = emit(c, _("Coordinated omission: percentiles understated"), ev,
-         _("Re-run with an open-model generator (constant arrival rate, latency from the intended "
-         "send time, e.g. perfreport attack or vegeta) or apply a coordinated-omission "
-         "correction; until then read the percentiles as optimistic."),
-         _("This closed-model tool waits for each response before sending the next request. In "
-         "%zu interval(s) a request took %s or more (the worst %s, at %s) while the request "
-         "rate dropped below half its usual %s: the requests users would have sent during the "
-         "stall were never sent (and never measured), so their waiting time is missing from "
-         "the percentiles."),
-         stalls, hdur(stall_min, a), hdur(worst, b),
-         hdur((double)worst_t, d), hrate(rate, e));
+    json_t *f = emit(
+        c, _("Coordinated omission: percentiles understated"), ev,
+        _("Re-run with an open-model generator (constant arrival rate, latency from the intended "
+          "send time, e.g. perfreport attack or vegeta) or apply a coordinated-omission "
+          "correction; until then read the percentiles as optimistic."),
+        _("This closed-model tool waits for each response before sending the next request. In "
+          "%zu interval(s) a request took %s or more (the worst %s, at %s) while the request "
+          "rate dropped below half its usual %s: the requests users would have sent during the "
+          "stall were never sent (and never measured), so their waiting time is missing from "
+          "the percentiles."),
+        stalls, hdur(stall_min, a), hdur(worst, b), hdur((double)worst_t, d), hrate(rate, e));
     set_t(f, worst_t);
 }
 
@@ -1507,7 +1542,8 @@ json_t *pr_findings_run(json_t *run, const pr_findings_opts *opts)
     c.duration_ns = num(c.stats, "duration_ns");
     load_points(&c);
     for (size_t i = 0; i < pr_finding_nrules; i++) {
-        if (pr_finding_rules[i].severity < opts->min_severity || !selected(opts->only, pr_finding_rules[i].id))
+        if (pr_finding_rules[i].severity < opts->min_severity ||
+            !selected(opts->only, pr_finding_rules[i].id))
             continue;
         c.rule = &pr_finding_rules[i];
         pr_finding_rules[i].check(&c);
@@ -1535,7 +1571,7 @@ void pr_findings_annotate(json_t *doc, const pr_findings_opts *opts)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "runs"), i, r)
+    json_array_foreach (json_object_get(doc, "runs"), i, r)
         json_object_set_new(r, "findings", pr_findings_run(r, opts));
 }
 
@@ -1544,7 +1580,7 @@ int pr_findings_print(FILE *f, const json_t *findings)
     size_t i;
     json_t *e;
     int bad = 0;
-    json_array_foreach(findings, i, e) {
+    json_array_foreach (findings, i, e) {
         const char *sev = json_string_value(json_object_get(e, "severity"));
         bad |= fprintf(f, "  [%s] %s\n      %s\n      -> %s\n", pr_severity_text(sev),
                        json_string_value(json_object_get(e, "title")),

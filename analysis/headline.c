@@ -11,17 +11,19 @@ static const char FROM_SAMPLES[] = "samples", FROM_TOOL[] = "tool", FROM_DERIVED
 
 /* Keys whose provenance the model states. */
 static const char *const headline_keys[] = {
-    "requests",       "successes",        "errors",     "error_ratio", "success_ratio",
-    "duration_ns",    "wait_ns",          "rate_per_s", "throughput_per_s",
-    "request_throughput_per_s",
-    "latency_ns",     "connect_ns",       "ttfb_ns",    "bytes_in_total", "bytes_out_total"};
+    "requests",    "successes",  "errors",     "error_ratio",      "success_ratio",
+    "duration_ns", "wait_ns",    "rate_per_s", "throughput_per_s", "request_throughput_per_s",
+    "latency_ns",  "connect_ns", "ttfb_ns",    "bytes_in_total",   "bytes_out_total"};
 #define NKEYS (sizeof headline_keys / sizeof headline_keys[0])
 
 /* Display names of tools whose name is not written as their command. */
 static const struct {
     const char *tool, *name;
-} tool_names[] = {{"vegeta", "Vegeta"}, {"jmeter", "JMeter"}, {"gatling", "Gatling"},
-                  {"locust", "Locust"}, {"artillery", "Artillery"}};
+} tool_names[] = {{"vegeta", "Vegeta"},
+                  {"jmeter", "JMeter"},
+                  {"gatling", "Gatling"},
+                  {"locust", "Locust"},
+                  {"artillery", "Artillery"}};
 
 const char *pr_headline_report_name(const pr_run *run, char *buf, size_t size)
 {
@@ -73,9 +75,10 @@ static void humanize(json_t *s)
         put_str(s, "duration", pr_human_duration(ival(s, "duration_ns"), h));
     /* an unknown wait (inside a tool's test time) has no human form: templates test for it */
     if (json_object_get(s, "wait_ns"))
-        json_object_set_new(s, "wait", ival(s, "wait_ns") == PR_UNKNOWN
-                                           ? json_null()
-                                           : json_string(pr_human_duration(ival(s, "wait_ns"), h)));
+        json_object_set_new(s, "wait",
+                            ival(s, "wait_ns") == PR_UNKNOWN
+                                ? json_null()
+                                : json_string(pr_human_duration(ival(s, "wait_ns"), h)));
     static const char *const rates[][2] = {{"rate_per_s", "rate"},
                                            {"throughput_per_s", "throughput"},
                                            {"request_throughput_per_s", "request_throughput"}};
@@ -95,8 +98,7 @@ static counts printed_counts(const json_t *t)
     counts c = {ival(t, "requests"), ival(t, "successes"), ival(t, "failures"), FROM_TOOL,
                 FROM_TOOL};
     int req = c.requests != PR_UNKNOWN;
-    if (c.failures == PR_UNKNOWN && c.successes != PR_UNKNOWN && req &&
-        c.successes <= c.requests) {
+    if (c.failures == PR_UNKNOWN && c.successes != PR_UNKNOWN && req && c.successes <= c.requests) {
         c.failures = c.requests - c.successes;
         c.fail_from = FROM_DERIVED;
     }
@@ -171,8 +173,8 @@ json_t *pr_headline_tool_stats(const pr_run *run)
         (double)c.requests / r < 9e9) { /* Locust: its rate is requests over its test time */
         put_int(s, "duration_ns", (int64_t)llround((double)c.requests / r * 1e9));
         put_str(prov, "duration_ns", FROM_DERIVED);
-    } else if (!json_object_get(s, "rate_per_s") && c.requests != PR_UNKNOWN &&
-               d != PR_UNKNOWN && d > 0) {
+    } else if (!json_object_get(s, "rate_per_s") && c.requests != PR_UNKNOWN && d != PR_UNKNOWN &&
+               d > 0) {
         put_real(s, "rate_per_s", (double)c.requests / ((double)d / 1e9));
         put_str(prov, "rate_per_s", FROM_DERIVED);
     }
@@ -192,7 +194,7 @@ json_t *pr_headline_tool_stats(const pr_run *run)
         const char *k;
         json_t *v;
         char h[32];
-        json_object_foreach(lat, k, v)
+        json_object_foreach (lat, k, v)
             if (json_is_integer(v))
                 put_str(hum, k, pr_human_duration(json_integer_value(v), h));
         json_object_set_new(s, "latency", hum);
@@ -208,7 +210,7 @@ int pr_headline_lossy(const pr_run *run, const char *what)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(run->meta, "lossy"), i, v)
+    json_array_foreach (json_object_get(run->meta, "lossy"), i, v)
         if (json_is_string(v) && !strcmp(json_string_value(v), what))
             return 1;
     return 0;
@@ -228,8 +230,8 @@ static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *
     int64_t d = ival(t, "duration_ns");
     if (d == PR_UNKNOWN)
         return;
-    static const char *const keys[] = {"duration_ns", "wait_ns", "rate_per_s",
-                                       "throughput_per_s", "jmeter_throughput_per_s"};
+    static const char *const keys[] = {"duration_ns", "wait_ns", "rate_per_s", "throughput_per_s",
+                                       "jmeter_throughput_per_s"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         keep_sample_value(stats, was, keys[i]);
     put_int(stats, "duration_ns", d);
@@ -267,12 +269,15 @@ static void check_counts(json_t *stats, int64_t samples, int64_t printed, const 
         return;
     char msg[256];
     if (samples < printed)
-        snprintf(msg, sizeof msg, _("%lld samples for the %lld requests in %s: the per-request "
-                                    "file has no row for %lld of them"), (long long)samples, (long long)printed,
-                 report, (long long)(printed - samples));
+        snprintf(msg, sizeof msg,
+                 _("%lld samples for the %lld requests in %s: the per-request "
+                   "file has no row for %lld of them"),
+                 (long long)samples, (long long)printed, report, (long long)(printed - samples));
     else
-        snprintf(msg, sizeof msg, _("%lld samples but %lld requests in %s: the files may not be "
-                                    "of the same run"), (long long)samples, (long long)printed, report);
+        snprintf(msg, sizeof msg,
+                 _("%lld samples but %lld requests in %s: the files may not be "
+                   "of the same run"),
+                 (long long)samples, (long long)printed, report);
     json_t *notes = json_object_get(stats, "notes");
     if (!json_is_array(notes)) {
         notes = json_array();
@@ -302,7 +307,8 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
         put_int(stats, "requests", c.requests);
         put_str(prov, "requests", FROM_TOOL);
     }
-    if ((pr_headline_lossy(run, "requests") || pr_headline_lossy(run, "outcomes")) && c.requests == ival(stats, "requests")) {
+    if ((pr_headline_lossy(run, "requests") || pr_headline_lossy(run, "outcomes")) &&
+        c.requests == ival(stats, "requests")) {
         static const char *const keys[] = {"successes", "errors", "error_ratio", "success_ratio"};
         for (size_t i = 0; i < 4; i++)
             keep_sample_value(stats, was, keys[i]);

@@ -12,8 +12,10 @@ int pr_history_steps(pr_store *st, const int64_t *ids, size_t n, const char *met
         if ((rc = pr_compare_side_load(st, &ids[i], 1, NULL, NULL, &cur, err)) < 0)
             break;
         json_t *e = json_object();
-        json_object_set_new(e, "vs_previous", have_prev ? pr_compare_metric(&prev, &cur, metric, o) : json_null());
-        json_object_set_new(e, "vs_first", have_first ? pr_compare_metric(&first, &cur, metric, o) : json_null());
+        json_object_set_new(e, "vs_previous",
+                            have_prev ? pr_compare_metric(&prev, &cur, metric, o) : json_null());
+        json_object_set_new(e, "vs_first",
+                            have_first ? pr_compare_metric(&first, &cur, metric, o) : json_null());
         json_array_append_new(*out, e);
         if (!have_first) {
             first = cur; /* kept whole; prev is a copy of its handle, disposed once */

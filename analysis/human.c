@@ -49,8 +49,8 @@ char *pr_human_duration_res(int64_t ns, int64_t res_ns, char *buf)
         int64_t ns;
         const char *unit;
     } units[] = {{3600000000000LL, NC_("unit", "h")}, {60000000000LL, NC_("unit", "min")},
-                 {1000000000, NC_("unit", "s")},          {1000000, NC_("unit", "ms")},
-                 {1000, NC_("unit", "\xc2\xb5s")},        {1, NC_("unit", "ns")}};
+                 {1000000000, NC_("unit", "s")},      {1000000, NC_("unit", "ms")},
+                 {1000, NC_("unit", "\xc2\xb5s")},    {1, NC_("unit", "ns")}};
     size_t i = 0;
     while (units[i].ns > res_ns)
         i++;

@@ -50,11 +50,11 @@ typedef struct acc {
     int64_t min_ns, max_ns, first_ms, last_ms;
     int64_t bytes, sent;
     int is_tc;
-    uint32_t label;   /* the run string id of the label */
-    int64_t *win;     /* JMeter's estimator: the last opts.window elapsed times (ns), a ring */
+    uint32_t label; /* the run string id of the label */
+    int64_t *win;   /* JMeter's estimator: the last opts.window elapsed times (ns), a ring */
     size_t nwin, wcap;
-    pr_vals hist;     /* bounded mode */
-    double q[4];      /* median, pct[0..2] (ms), from the sorted pass */
+    pr_vals hist; /* bounded mode */
+    double q[4];  /* median, pct[0..2] (ms), from the sorted pass */
 } acc;
 
 static void acc_init(acc *a, int bounded)
@@ -202,8 +202,7 @@ static inline void qrow_step(qrow *q, acc *a, int64_t el)
 
 /* Exact mode: every row's and Total's quantiles from the elapsed times sorted with their
  * cells (dense label index * 2 + Transaction Controller flag). */
-static void exact_quantiles(pr_cellsort *cs, acc *per, size_t nd, acc *tot,
-                            const pr_jstats_opts *o)
+static void exact_quantiles(pr_cellsort *cs, acc *per, size_t nd, acc *tot, const pr_jstats_opts *o)
 {
     pr_cellsort_sort(cs);
     qrow *q = pr_xcalloc(nd + 1, sizeof *q), tq;
@@ -228,11 +227,11 @@ struct pr_jstats_acc {
     pr_jstats *st;
     const pr_run *run;
     uint32_t nid;
-    uint32_t *dense;  /* run string id -> index of its label's accumulator + 1 */
-    acc *per;         /* the labels, in the order first seen */
+    uint32_t *dense; /* run string id -> index of its label's accumulator + 1 */
+    acc *per;        /* the labels, in the order first seen */
     size_t nper, cap;
     acc tot;
-    pr_cellsort cs;   /* exact mode: (elapsed ns, label index * 2 + TC flag) of every sample */
+    pr_cellsort cs; /* exact mode: (elapsed ns, label index * 2 + TC flag) of every sample */
     int exact, bounded;
 };
 
@@ -442,15 +441,16 @@ json_t *pr_jstats_summary_json(const pr_run *run)
      * tool that prints no wait (its time covers it) requests / its rate, which it computed
      * from its time before rounding it */
     double rate = sum_num(s, "rate_per_s"), wait = sum_num(s, "wait_ns");
-    double secs = isfinite(wait) || !(rate > 0) ? (sum_num(s, "duration_ns") + wait) / 1e9
-                                                 : n / rate;
+    double secs =
+        isfinite(wait) || !(rate > 0) ? (sum_num(s, "duration_ns") + wait) / 1e9 : n / rate;
     if (!isfinite(wait) && !(rate > 0))
         secs = sum_num(s, "duration_ns") / 1e9;
     r.throughput_per_s = secs > 0 ? n / secs : NAN;
     r.received_kb_per_s = secs > 0 ? sum_num(s, "bytes_in_total") / secs / 1024 : NAN;
     r.sent_kb_per_s = secs > 0 ? sum_num(s, "bytes_out_total") / secs / 1024 : NAN;
     json_t *row = row_json(&r);
-    json_object_set_new(row, "sampleCount", isfinite(n) ? json_integer((json_int_t)n) : json_null());
+    json_object_set_new(row, "sampleCount",
+                        isfinite(n) ? json_integer((json_int_t)n) : json_null());
     json_object_set_new(row, "errorCount",
                         isfinite(bad) ? json_integer((json_int_t)bad) : json_null());
     json_t *o = json_object();

@@ -26,26 +26,26 @@ typedef struct pr_jstats_opts {
 } pr_jstats_opts;
 
 typedef struct pr_jstats_row {
-    char *label;                /* owned; "Total" for the total row */
-    int is_transaction;         /* the label is a Transaction Controller's */
+    char *label;        /* owned; "Total" for the total row */
+    int is_transaction; /* the label is a Transaction Controller's */
     uint64_t samples, errors;
-    double error_pct;           /* errors * 100 / samples */
+    double error_pct; /* errors * 100 / samples */
     double mean_ms, min_ms, max_ms, median_ms;
     double pct_ms[3];
-    double throughput_per_s;    /* samples / (last end - first start) */
-    double received_kb_per_s;   /* KB = 1024 bytes */
+    double throughput_per_s;  /* samples / (last end - first start) */
+    double received_kb_per_s; /* KB = 1024 bytes */
     double sent_kb_per_s;
     int64_t first_start_ms, last_end_ms;
     uint64_t apdex_satisfied, apdex_tolerated;
-    double apdex;               /* (satisfied + tolerated/2) / samples */
+    double apdex; /* (satisfied + tolerated/2) / samples */
 } pr_jstats_row;
 
 typedef struct pr_jstats {
     pr_jstats_opts opts;
-    pr_jstats_row total;        /* Total: every sample except Transaction Controller ones
+    pr_jstats_row total; /* Total: every sample except Transaction Controller ones
                                  * (as JMeter); its apdex covers every sample, TC included
                                  * (as JMeter's Apdex table) */
-    pr_jstats_row *rows;        /* one per label, sorted by label bytes */
+    pr_jstats_row *rows; /* one per label, sorted by label bytes */
     size_t nrows;
 } pr_jstats;
 

@@ -92,9 +92,12 @@ static json_t *metric(const char *type, const char *contains, json_t *values)
 static const struct {
     const char *name, *type, *contains;
 } builtin[] = {
-    {"checks", "rate", "default"},         {"data_received", "counter", "data"},
-    {"data_sent", "counter", "data"},      {"iterations", "counter", "default"},
-    {"dropped_iterations", "counter", "default"}, {"vus", "gauge", "default"},
+    {"checks", "rate", "default"},
+    {"data_received", "counter", "data"},
+    {"data_sent", "counter", "data"},
+    {"iterations", "counter", "default"},
+    {"dropped_iterations", "counter", "default"},
+    {"vus", "gauge", "default"},
     {"vus_max", "gauge", "default"},
 };
 
@@ -105,7 +108,7 @@ static void from_series(json_t *out, const pr_run *run, double dur_s)
     json_t *ms = json_object_get(k6, "metrics");
     const char *name;
     json_t *m;
-    json_object_foreach(ms, name, m) {
+    json_object_foreach (ms, name, m) {
         const char *type = json_string_value(json_object_get(m, "type"));
         const char *contains = json_string_value(json_object_get(m, "contains"));
         double sum = json_number_value(json_object_get(m, "sum"));
@@ -120,15 +123,16 @@ static void from_series(json_t *out, const pr_run *run, double dur_s)
         if (!contains)
             contains = "default";
         if (!strcmp(type, "counter")) {
-            json_object_set_new(out, name, metric(type, contains,
-                                                   json_pack("{s:f,s:f}", "count", sum, "rate",
-                                                             dur_s > 0 ? sum / dur_s : 0.0)));
-        } else if (!strcmp(type, "gauge") && json_object_get(m, "last")) {
             json_object_set_new(out, name,
                                 metric(type, contains,
-                                       json_pack("{s:O,s:O,s:O}", "value", json_object_get(m, "last"),
-                                                 "min", json_object_get(m, "min"), "max",
-                                                 json_object_get(m, "max"))));
+                                       json_pack("{s:f,s:f}", "count", sum, "rate",
+                                                 dur_s > 0 ? sum / dur_s : 0.0)));
+        } else if (!strcmp(type, "gauge") && json_object_get(m, "last")) {
+            json_object_set_new(
+                out, name,
+                metric(type, contains,
+                       json_pack("{s:O,s:O,s:O}", "value", json_object_get(m, "last"), "min",
+                                 json_object_get(m, "min"), "max", json_object_get(m, "max"))));
         } else if (!strcmp(type, "rate")) {
             json_int_t pass = (json_int_t)llround(sum);
             json_object_set_new(out, name,
@@ -210,8 +214,8 @@ json_t *pr_k6_finish(pr_k6_acc *a, int *span_rates)
         k6_exact(a);
     size_t na = a->all.n, failed = a->failed;
     json_t *ksum = json_object_get(json_object_get(run->summary, "tool"), "k6");
-    double dur_ms = json_number_value(json_object_get(json_object_get(ksum, "state"),
-                                                      "testRunDurationMs"));
+    double dur_ms =
+        json_number_value(json_object_get(json_object_get(ksum, "state"), "testRunDurationMs"));
     *span_rates = !(dur_ms > 0);
     if (*span_rates)
         dur_ms = a->last > a->first ? (double)(a->last - a->first) / 1e6 : 0;
@@ -221,10 +225,11 @@ json_t *pr_k6_finish(pr_k6_acc *a, int *span_rates)
                         metric("trend", "time", trend(&a->all, a->k6_pct)));
     json_object_set_new(metrics, "http_req_duration{expected_response:true}",
                         metric("trend", "time", trend(&a->ok, a->k6_pct)));
-    json_object_set_new(metrics, "http_req_failed",
-                        metric("rate", "default",
-                               json_pack("{s:f,s:I,s:I}", "rate", na ? (double)failed / (double)na : 0.0,
-                                         "passes", (json_int_t)failed, "fails", (json_int_t)(na - failed))));
+    json_object_set_new(
+        metrics, "http_req_failed",
+        metric("rate", "default",
+               json_pack("{s:f,s:I,s:I}", "rate", na ? (double)failed / (double)na : 0.0, "passes",
+                         (json_int_t)failed, "fails", (json_int_t)(na - failed))));
     json_object_set_new(metrics, "http_reqs",
                         metric("counter", "default",
                                json_pack("{s:I,s:f}", "count", (json_int_t)na, "rate",
@@ -232,7 +237,7 @@ json_t *pr_k6_finish(pr_k6_acc *a, int *span_rates)
     /* threshold verdicts from a joined k6 summary */
     const char *name;
     json_t *m;
-    json_object_foreach(json_object_get(ksum, "metrics"), name, m) {
+    json_object_foreach (json_object_get(ksum, "metrics"), name, m) {
         json_t *mine = json_object_get(metrics, name), *th = json_object_get(m, "thresholds");
         if (mine && th)
             json_object_set(mine, "thresholds", th);
@@ -245,12 +250,12 @@ json_t *pr_k6_finish(pr_k6_acc *a, int *span_rates)
     json_t *checks = json_object_get(json_object_get(run->meta, "k6"), "checks");
     if (json_object_size(checks)) {
         json_t *arr = json_array();
-        json_object_foreach(checks, name, m)
+        json_object_foreach (checks, name, m)
             json_array_append_new(arr, json_pack("{s:s,s:O,s:O}", "name", name, "passes",
                                                  json_object_get(m, "passes"), "fails",
                                                  json_object_get(m, "fails")));
-        json_object_set_new(data, "root_group", json_pack("{s:s,s:o,s:[]}", "name", "", "checks",
-                                                          arr, "groups"));
+        json_object_set_new(data, "root_group",
+                            json_pack("{s:s,s:o,s:[]}", "name", "", "checks", arr, "groups"));
     } else if (json_object_get(ksum, "root_group")) {
         json_object_set(data, "root_group", json_object_get(ksum, "root_group"));
     }
@@ -412,14 +417,14 @@ static int trend_stats(const json_t *data, const char *stats[K6_MAX_STATS])
     int n = 0;
     size_t i;
     json_t *v;
-    json_array_foreach(opt, i, v)
+    json_array_foreach (opt, i, v)
         if (json_is_string(v) && n < K6_MAX_STATS)
             stats[n++] = json_string_value(v);
     if (n)
         return n;
     static const char *const def[] = {"avg", "min", "med", "max", "p(90)", "p(95)"};
-    json_t *d = json_object_get(json_object_get(json_object_get(data, "metrics"),
-                                                "http_req_duration"), "values");
+    json_t *d = json_object_get(
+        json_object_get(json_object_get(data, "metrics"), "http_req_duration"), "values");
     int has_def = !d || json_object_get(d, "p(90)");
     if (has_def) {
         for (int k = 0; k < 6; k++)
@@ -427,8 +432,8 @@ static int trend_stats(const json_t *data, const char *stats[K6_MAX_STATS])
         return n;
     }
     /* a summary export with other stats: k6's default order, then percentiles, then count */
-    static const char *const order[] = {"avg", "min", "med", "max", "p(90)", "p(95)", "p(99)",
-                                        "p(99.9)", "p(99.99)", "count"};
+    static const char *const order[] = {"avg",   "min",   "med",     "max",      "p(90)",
+                                        "p(95)", "p(99)", "p(99.9)", "p(99.99)", "count"};
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
         if (json_object_get(d, order[k]))
             stats[n++] = order[k];
@@ -473,19 +478,22 @@ static void fill_row(row *r, json_t *m, const char **stats, int nstats)
         return;
     }
     if (!strcmp(r->type, "counter")) {
-        humanize(json_number_value(json_object_get(v, "count")), r->type, r->contains, r->cols[0], 40);
+        humanize(json_number_value(json_object_get(v, "count")), r->type, r->contains, r->cols[0],
+                 40);
         humanize(json_number_value(json_object_get(v, "rate")), r->type, r->contains, b, sizeof b);
         snprintf(r->cols[1], 96, "%s/s", b);
         r->ncols = 2;
     } else if (!strcmp(r->type, "gauge")) {
-        humanize(json_number_value(json_object_get(v, "value")), r->type, r->contains, r->cols[0], 40);
+        humanize(json_number_value(json_object_get(v, "value")), r->type, r->contains, r->cols[0],
+                 40);
         humanize(json_number_value(json_object_get(v, "min")), r->type, r->contains, b, sizeof b);
         snprintf(r->cols[1], 96, "min=%s", b);
         humanize(json_number_value(json_object_get(v, "max")), r->type, r->contains, b, sizeof b);
         snprintf(r->cols[2], 96, "max=%s", b);
         r->ncols = 3;
     } else if (!strcmp(r->type, "rate")) {
-        humanize(json_number_value(json_object_get(v, "rate")), r->type, r->contains, r->cols[0], 40);
+        humanize(json_number_value(json_object_get(v, "rate")), r->type, r->contains, r->cols[0],
+                 40);
         snprintf(r->cols[1], 96, "✓ %.0f", json_number_value(json_object_get(v, "passes")));
         snprintf(r->cols[2], 96, "✗ %.0f", json_number_value(json_object_get(v, "fails")));
         r->ncols = 3;
@@ -505,9 +513,9 @@ static void checks_text(const json_t *data, pr_buf *b)
     if (json_is_array(checks))
         json_array_extend(list, checks);
     else
-        json_object_foreach(checks, k, c)
+        json_object_foreach (checks, k, c)
             json_array_append(list, c);
-    json_array_foreach(list, i, c) {
+    json_array_foreach (list, i, c) {
         const char *name = json_string_value(json_object_get(c, "name"));
         double pass = json_number_value(json_object_get(c, "passes"));
         double fail = json_number_value(json_object_get(c, "fails"));
@@ -533,7 +541,7 @@ char *pr_k6_summary_text(const json_t *data)
     size_t n = 0, name_max = 0, trend_w[K6_MAX_STATS] = {0}, val_w = 0, extra_w[2] = {0, 0};
     const char *name;
     json_t *m;
-    json_object_foreach(metrics, name, m) {
+    json_object_foreach (metrics, name, m) {
         if (n == K6_MAX_METRICS)
             break;
         row *r = &rows[n++];
@@ -549,7 +557,7 @@ char *pr_k6_summary_text(const json_t *data)
         strcpy(r->mark, " ");
         const char *expr;
         json_t *t;
-        json_object_foreach(json_object_get(m, "thresholds"), expr, t) {
+        json_object_foreach (json_object_get(m, "thresholds"), expr, t) {
             if (!strcmp(r->mark, " "))
                 strcpy(r->mark, "✓");
             if (!json_is_true(json_object_get(t, "ok")))

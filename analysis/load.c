@@ -12,10 +12,10 @@
  * The bases are words of the catalog, translated where they are written. */
 static const struct tool_load {
     const char *tool;
-    pr_load_model model;          /* the tool's model, for files that do not record it */
-    const char *rate_basis;       /* where a rate stated by the file comes from */
-    const char *conc_basis;       /* where a concurrency stated by the file comes from */
-    int infer_rate;               /* open-model generator: offered rate = sent rate if steady */
+    pr_load_model model;    /* the tool's model, for files that do not record it */
+    const char *rate_basis; /* where a rate stated by the file comes from */
+    const char *conc_basis; /* where a concurrency stated by the file comes from */
+    int infer_rate;         /* open-model generator: offered rate = sent rate if steady */
 } tools[] = {
     {"vegeta", PR_LOAD_OPEN, N_("stated in the file"), NULL, 1},
     {"perfreport", PR_LOAD_UNKNOWN, N_("perfreport attack --rate"), N_("perfreport attack -c"), 0},
@@ -28,7 +28,7 @@ static const struct tool_load {
     {"jmeter", PR_LOAD_CLOSED, NULL, N_("JMeter's allThreads, the most seen"), 0},
     {"autocannon", PR_LOAD_CLOSED, NULL, N_("autocannon -c, its connections"), 0},
     {"locust", PR_LOAD_CLOSED, NULL, N_("Locust's user count"), 0},
-    {"artillery", PR_LOAD_OPEN, NULL, NULL, 0}, /* arrivals are of sessions, not requests */
+    {"artillery", PR_LOAD_OPEN, NULL, NULL, 0},  /* arrivals are of sessions, not requests */
     {"gatling", PR_LOAD_UNKNOWN, NULL, NULL, 0}, /* open or closed: the injection profile */
 };
 
@@ -161,9 +161,10 @@ static char *load_text(const load *l, const json_t *pacing)
     } else if (l->model == PR_LOAD_OPEN) {
         pr_buf_puts(&b, _(", offered rate unknown"));
         if (json_is_false(json_object_get(pacing, "steady")))
-            pr_buf_printf(&b, _(" (requests sent per interval: median %g, lowest %lld, %g in the "
-                                "first third and %g in the last: the generator did not keep a "
-                                "constant rate; --tag rate=N states it)"),
+            pr_buf_printf(&b,
+                          _(" (requests sent per interval: median %g, lowest %lld, %g in the "
+                            "first third and %g in the last: the generator did not keep a "
+                            "constant rate; --tag rate=N states it)"),
                           json_number_value(json_object_get(pacing, "median")),
                           (long long)json_integer_value(json_object_get(pacing, "min")),
                           json_number_value(json_object_get(pacing, "first_third_median")),
@@ -200,17 +201,23 @@ json_t *pr_load_json(const pr_run *run, const pr_load_facts *f)
     char h[32];
     json_object_set_new(j, "model", json_string(pr_load_model_name(l.model)));
     json_object_set_new(j, "model_text", json_string(pr_load_model_text(l.model)));
-    json_object_set_new(j, "model_source", l.model_source ? json_string(l.model_source) : json_null());
-    json_object_set_new(j, "offered_rate_per_s", isfinite(l.rate) ? json_real(l.rate) : json_null());
-    json_object_set_new(j, "offered_rate", isfinite(l.rate) ? json_string(pr_human_rate(l.rate, h))
-                                                            : json_null());
-    json_object_set_new(j, "offered_rate_source", l.rate_source ? json_string(l.rate_source) : json_null());
-    json_object_set_new(j, "offered_rate_basis", l.rate_basis ? json_string(_(l.rate_basis)) : json_null());
+    json_object_set_new(j, "model_source",
+                        l.model_source ? json_string(l.model_source) : json_null());
+    json_object_set_new(j, "offered_rate_per_s",
+                        isfinite(l.rate) ? json_real(l.rate) : json_null());
+    json_object_set_new(j, "offered_rate",
+                        isfinite(l.rate) ? json_string(pr_human_rate(l.rate, h)) : json_null());
+    json_object_set_new(j, "offered_rate_source",
+                        l.rate_source ? json_string(l.rate_source) : json_null());
+    json_object_set_new(j, "offered_rate_basis",
+                        l.rate_basis ? json_string(_(l.rate_basis)) : json_null());
     json_object_set_new(j, "offered_rate_inferred",
                         json_boolean(l.rate_source && !strcmp(l.rate_source, "inferred")));
     json_object_set_new(j, "concurrency", l.conc >= 0 ? json_integer(l.conc) : json_null());
-    json_object_set_new(j, "concurrency_source", l.conc_source ? json_string(l.conc_source) : json_null());
-    json_object_set_new(j, "concurrency_basis", l.conc_basis ? json_string(_(l.conc_basis)) : json_null());
+    json_object_set_new(j, "concurrency_source",
+                        l.conc_source ? json_string(l.conc_source) : json_null());
+    json_object_set_new(j, "concurrency_basis",
+                        l.conc_basis ? json_string(_(l.conc_basis)) : json_null());
     char *text = load_text(&l, json_object_get(j, "pacing"));
     json_object_set_new(j, "text", json_string(text));
     free(text);

@@ -18,8 +18,8 @@ typedef struct member {
 } member;
 
 typedef struct group {
-    const char **vals;  /* nkeys values, borrowed from the first member's run */
-    size_t *m[2];       /* member indexes per side */
+    const char **vals; /* nkeys values, borrowed from the first member's run */
+    size_t *m[2];      /* member indexes per side */
     size_t n[2], cap[2];
 } group;
 
@@ -188,18 +188,20 @@ static void group_unpaired(pairing *P, const group *G, const char *key)
         if (G->n[s] > 1) {
             differing_tags(P, G->m[s], G->n[s], tags, sizeof tags);
             if (*tags)
-                snprintf(why, sizeof why, _("%zu runs of %s have %s (they differ in %s): never "
-                                            "merged; pair by more tags or select fewer runs"),
+                snprintf(why, sizeof why,
+                         _("%zu runs of %s have %s (they differ in %s): never "
+                           "merged; pair by more tags or select fewer runs"),
                          G->n[s], side_letter(s), key, tags);
             else
-                snprintf(why, sizeof why, _("%zu runs of %s have %s: never merged; pair by more "
-                                            "tags or select fewer runs"),
+                snprintf(why, sizeof why,
+                         _("%zu runs of %s have %s: never merged; pair by more "
+                           "tags or select fewer runs"),
                          G->n[s], side_letter(s), key);
         } else if (!G->n[o]) {
             snprintf(why, sizeof why, _("no run of %s has %s"), side_letter(o), key);
         } else {
-            snprintf(why, sizeof why, _("its partner in %s is ambiguous (%zu runs)"), side_letter(o),
-                     G->n[o]);
+            snprintf(why, sizeof why, _("its partner in %s is ambiguous (%zu runs)"),
+                     side_letter(o), G->n[o]);
         }
         add_unpaired(P, s, G->m[s], G->n[s], key, why);
     }
@@ -209,7 +211,7 @@ static json_t *row_named(json_t *doc, const char *metric)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "metrics"), i, r)
+    json_array_foreach (json_object_get(doc, "metrics"), i, r)
         if (!strcmp(json_string_value(json_object_get(r, "metric")), metric))
             return r;
     return NULL;
@@ -232,8 +234,9 @@ static json_t *pair_metric(json_t *row, json_t *key_values, const char *key, con
     json_object_set(m, "a_human", json_object_get(va, "human"));
     json_object_set(m, "b_value", json_object_get(vb, "value"));
     json_object_set(m, "b_human", json_object_get(vb, "human"));
-    const char *copy[] = {"abs", "abs_human", "rel", "rel_pct", "test", "p_value", "ci_low",
-                          "ci_high", "significant", "verdict", "verdict_text", "is_regression",
+    const char *copy[] = {"abs",           "abs_human", "rel",          "rel_pct",
+                          "test",          "p_value",   "ci_low",       "ci_high",
+                          "significant",   "verdict",   "verdict_text", "is_regression",
                           "is_improvement"};
     for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
         if (json_object_get(d, copy[i]))
@@ -278,7 +281,8 @@ static int compare_pair(pairing *P, const group *G, const char *key, const pr_co
     }
     json_object_set_new(p, "metrics", ms);
     json_t *lt = json_array_get(json_object_get(doc, "latency_tests"), 0);
-    json_object_set(p, "latency_test", json_is_number(json_object_get(lt, "p_value")) ? lt : json_null());
+    json_object_set(p, "latency_test",
+                    json_is_number(json_object_get(lt, "p_value")) ? lt : json_null());
     json_array_append_new(pairs, p);
     json_decref(doc);
     pr_compare_side_dispose(&sd[0]);
@@ -299,15 +303,15 @@ static double jnum(const json_t *o, const char *k)
 }
 
 /* The per-metric summary over the pairs: verdict counts, a sign test, the overall verdict. */
-static json_t *metric_summary(json_t *rows, const char *metric, const pr_compare_opts *o,
-                              int *regs, int *imps)
+static json_t *metric_summary(json_t *rows, const char *metric, const pr_compare_opts *o, int *regs,
+                              int *imps)
 {
     int higher_worse = strcmp(metric, "throughput") != 0, ratio = !strcmp(metric, "error_ratio");
     size_t n = json_array_size(rows), tested = 0, R = 0, I = 0, same = 0, untested = 0;
     size_t higher = 0, lower = 0, ties = 0, nrel = 0, i;
     double *rel = pr_xmalloc((n + 1) * sizeof *rel);
     json_t *r;
-    json_array_foreach(rows, i, r) {
+    json_array_foreach (rows, i, r) {
         const char *v = json_string_value(json_object_get(r, "verdict"));
         R += !strcmp(v, "regression");
         I += !strcmp(v, "improvement");
@@ -337,8 +341,11 @@ static json_t *metric_summary(json_t *rows, const char *metric, const pr_compare
     int sig = nt > 0 && p < o->alpha && large && (higher > lower) == (med > 0);
     int sig_worse = sig && (higher > lower) == higher_worse;
     int worse = R > 0 || sig_worse, better = I > 0 || (sig && !sig_worse);
-    const char *verdict = worse && better ? "mixed" : worse ? "regression" : better ? "improvement"
-                          : tested == 0 ? "untested" : "same";
+    const char *verdict = worse && better ? "mixed"
+                          : worse         ? "regression"
+                          : better        ? "improvement"
+                          : tested == 0   ? "untested"
+                                          : "same";
     *regs += (int)R + (sig_worse && R == 0);
     *imps += (int)I + (sig && !sig_worse && I == 0);
     json_t *m = json_object(), *st = json_object();
@@ -460,8 +467,11 @@ static json_t *document(pairing *P, json_t *pairs, json_t **rows, const pr_compa
     }
     json_object_set_new(pg, "metrics", ms);
     json_object_set_new(doc, "pairing", pg);
-    const char *v = worse && better ? "mixed" : worse ? "regression" : better ? "improvement"
-                    : tested ? "same" : "untested";
+    const char *v = worse && better ? "mixed"
+                    : worse         ? "regression"
+                    : better        ? "improvement"
+                    : tested        ? "same"
+                                    : "untested";
     json_object_set_new(doc, "verdict", json_string(v));
     json_object_set_new(doc, "verdict_text", json_string(pr_compare_verdict_text(v)));
     json_object_set_new(doc, "regressions", json_integer(regs));
@@ -471,9 +481,8 @@ static json_t *document(pairing *P, json_t *pairs, json_t **rows, const pr_compa
     return doc;
 }
 
-int pr_compare_pairs(pr_store *st, const pr_pair_side *a, const pr_pair_side *b,
-                     char *const *keys, size_t nkeys, const pr_compare_opts *o, json_t **out,
-                     pr_error *err)
+int pr_compare_pairs(pr_store *st, const pr_pair_side *a, const pr_pair_side *b, char *const *keys,
+                     size_t nkeys, const pr_compare_opts *o, json_t **out, pr_error *err)
 {
     pr_compare_opts def;
     if (!o) {

@@ -56,10 +56,10 @@ static void gcell(char *buf, size_t cap, gside *g, int what, int pct, double sec
 }
 
 struct pr_gatling_acc {
-    gside side[3];    /* all, OK, KO */
+    gside side[3]; /* all, OK, KO */
     int64_t t0, t1;
     size_t band[3];
-    pr_cellsort cs;   /* exact: (ms, good) of every request */
+    pr_cellsort cs; /* exact: (ms, good) of every request */
     int bounded;
 };
 
@@ -120,14 +120,23 @@ void pr_gatling_finish(pr_gatling_acc *a, pr_buf *out)
     if (!a->bounded)
         gatling_exact(a);
     double secs = a->t1 > a->t0 ? (double)(a->t1 - a->t0) / 1e9 : 0;
-    static const struct { const char *title; int what; int pct; } rows[] = {
-        {"request count", 0, 0},         {"min response time", 1, 0},
-        {"max response time", 2, 0},     {"mean response time", 3, 0},
-        {"std deviation", 4, 0},         {"response time 50th percentile", 5, 0},
-        {"response time 75th percentile", 5, 1}, {"response time 95th percentile", 5, 2},
-        {"response time 99th percentile", 5, 3}, {"mean requests/sec", 6, 0}};
-    pr_buf_puts(out, "================================================================================\n"
-                     "---- Global Information --------------------------------------------------------\n");
+    static const struct {
+        const char *title;
+        int what;
+        int pct;
+    } rows[] = {{"request count", 0, 0},
+                {"min response time", 1, 0},
+                {"max response time", 2, 0},
+                {"mean response time", 3, 0},
+                {"std deviation", 4, 0},
+                {"response time 50th percentile", 5, 0},
+                {"response time 75th percentile", 5, 1},
+                {"response time 95th percentile", 5, 2},
+                {"response time 99th percentile", 5, 3},
+                {"mean requests/sec", 6, 0}};
+    pr_buf_puts(
+        out, "================================================================================\n"
+             "---- Global Information --------------------------------------------------------\n");
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         char c[3][32];
         for (int k = 0; k < 3; k++)
@@ -136,13 +145,15 @@ void pr_gatling_finish(pr_gatling_acc *a, pr_buf *out)
     }
     size_t total = (size_t)a->side[0].n, failed = (size_t)a->side[2].n;
     static const char *const bands[] = {"t < 800 ms", "800 ms <= t < 1200 ms", "t >= 1200 ms"};
-    pr_buf_puts(out, "---- Response Time Distribution ------------------------------------------------\n");
+    pr_buf_puts(
+        out, "---- Response Time Distribution ------------------------------------------------\n");
     for (int k = 0; k < 4; k++) {
         size_t v = k < 3 ? a->band[k] : failed;
         pr_buf_printf(out, "> %-48s%8zu (%3.0f%%)\n", k < 3 ? bands[k] : "failed", v,
                       total ? 100.0 * (double)v / (double)total : 0.0);
     }
-    pr_buf_puts(out, "================================================================================\n");
+    pr_buf_puts(
+        out, "================================================================================\n");
     for (int k = 0; k < 3; k++)
         pr_vals_dispose(&a->side[k].hist);
     pr_cellsort_dispose(&a->cs);
@@ -224,9 +235,12 @@ static void locust_from_summary(const pr_run *run, pr_buf *out)
 {
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(run->summary, "labels"), i, l) {
+    json_array_foreach (json_object_get(run->summary, "labels"), i, l) {
         lrow r;
-        split_label(json_string_value(json_object_get(l, "label")) ? json_string_value(json_object_get(l, "label")) : "", &r);
+        split_label(json_string_value(json_object_get(l, "label"))
+                        ? json_string_value(json_object_get(l, "label"))
+                        : "",
+                    &r);
         lrow_json(l, &r);
         lprint(out, &r);
     }
@@ -268,14 +282,14 @@ static void lacc_row(lacc *a, lrow *r, double secs)
 
 struct pr_locust_acc {
     const pr_run *run;
-    uint32_t *dense;  /* label id -> index in per + 1 */
+    uint32_t *dense; /* label id -> index in per + 1 */
     size_t dense_cap;
     lacc *per, all;
     size_t nper, cap;
     int64_t t0, t1;
-    pr_cellsort cs;   /* exact: (latency, label index) of every request */
+    pr_cellsort cs; /* exact: (latency, label index) of every request */
     int bounded;
-    size_t given;     /* samples given, transactions included (none: the run's own table) */
+    size_t given; /* samples given, transactions included (none: the run's own table) */
 };
 
 pr_locust_acc *pr_locust_new(const pr_run *run, size_t expected, int bounded)
@@ -373,8 +387,9 @@ void pr_locust_finish(pr_locust_acc *a, pr_buf *out)
         }
         lrow t = {"", "Aggregated", 0, 0, 0, 0, 0, 0, 0, 0};
         lacc_row(&a->all, &t, secs);
-        pr_buf_puts(out, "--------|------------------------------------------------------------|"
-                         "-------|-------------|-------|-------|-------|-------|--------|-----------\n");
+        pr_buf_puts(out,
+                    "--------|------------------------------------------------------------|"
+                    "-------|-------------|-------|-------|-------|-------|--------|-----------\n");
         lprint(out, &t);
     }
     for (size_t d = 0; d < a->nper; d++)

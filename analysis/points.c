@@ -58,7 +58,8 @@ int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns,
     loader l = {out, 0, from_ns == PR_UNKNOWN ? INT64_MIN : from_ns,
                 to_ns == PR_UNKNOWN ? INT64_MAX : to_ns, 0};
     out->stride = run->samples > PR_POINTS_MAX
-                      ? (uint64_t)((run->samples + PR_POINTS_MAX - 1) / PR_POINTS_MAX) : 1;
+                      ? (uint64_t)((run->samples + PR_POINTS_MAX - 1) / PR_POINTS_MAX)
+                      : 1;
     if (run->samples > 0) {
         l.cap = (size_t)(run->samples / (int64_t)out->stride + 1);
         out->t_ns = pr_xmalloc(l.cap * sizeof *out->t_ns);

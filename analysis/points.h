@@ -12,8 +12,8 @@ typedef struct pr_points {
     int64_t *t_ns;       /* start - run start */
     int64_t *latency_ns; /* -1 when unknown */
     uint8_t *ok;
-    int64_t start_ns;    /* the run's start */
-    uint64_t stride;     /* 1: every sample; k: every k-th (runs above PR_POINTS_MAX) */
+    int64_t start_ns; /* the run's start */
+    uint64_t stride;  /* 1: every sample; k: every k-th (runs above PR_POINTS_MAX) */
 } pr_points;
 
 /* Most points loaded: larger runs keep every k-th sample so memory stays bounded (a density

@@ -102,8 +102,8 @@ static json_t *point(const json_t *row, const json_t *prev, int64_t t_rel, doubl
     if (num(row, "bytes_in_total", &v) == 0)
         put_int(p, "bytes_in", v);
     json_t *codes = json_object_get(row, "status_codes");
-    json_object_set_new(p, "status_codes", json_is_object(codes) ? json_deep_copy(codes)
-                                                                 : json_object());
+    json_object_set_new(p, "status_codes",
+                        json_is_object(codes) ? json_deep_copy(codes) : json_object());
     return p;
 }
 

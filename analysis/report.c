@@ -38,8 +38,8 @@ void pr_report_opts_init(pr_report_opts *o)
     o->generated_s = pr_clock_now_s();
 }
 
-static const char *const by_names[] = {"label", "url", "method", "status", "error", "thread",
-                                       "tag", "url-pattern", "label-pattern"};
+static const char *const by_names[] = {"label",  "url", "method",      "status",       "error",
+                                       "thread", "tag", "url-pattern", "label-pattern"};
 
 int pr_report_parse_by(pr_report_opts *o, const char *list)
 {
@@ -118,9 +118,9 @@ static void clock_widen(clock_res *c, const pr_run *r)
 static int64_t auto_interval(int64_t span, int max_points)
 {
     static const int64_t steps[] = {
-        1000000,      2000000,      5000000,      10000000,     20000000,     50000000,
-        100000000,    200000000,    500000000,    1000000000,   2000000000,   5000000000,
-        10000000000,  15000000000,  30000000000,  60000000000,  120000000000, 300000000000,
+        1000000,      2000000,       5000000,      10000000,    20000000,     50000000,
+        100000000,    200000000,     500000000,    1000000000,  2000000000,   5000000000,
+        10000000000,  15000000000,   30000000000,  60000000000, 120000000000, 300000000000,
         600000000000, 1800000000000, 3600000000000};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
         if (span / steps[i] < max_points)
@@ -230,7 +230,8 @@ static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_repo
     set_int(j, "duration_ns", r.duration_ns);
     set_str(j, "duration", span_human(r.duration_ns, res.time_ns, h));
     set_int(j, "wait_ns", r.wait_ns);
-    set_str(j, "wait", span_human(r.wait_ns, res.time_ns > res.lat_ns ? res.time_ns : res.lat_ns, h));
+    set_str(j, "wait",
+            span_human(r.wait_ns, res.time_ns > res.lat_ns ? res.time_ns : res.lat_ns, h));
     set_int(j, "time_resolution_ns", res.time_ns);
     set_int(j, "latency_resolution_ns", res.lat_ns);
     set_real(j, "rate_per_s", r.rate_per_s);
@@ -289,10 +290,10 @@ static json_t *run_meta_json(const pr_run *run)
     set_int(j, "end_ns", run->end_ns);
     /* some sources stamp time since the tool started, not wall-clock time (hey's CSV) */
     int relative = json_is_true(json_object_get(run->meta, "start_is_relative"));
-    set_str(j, "start", run->start_ns != PR_UNKNOWN && !relative
-                            ? pr_l10n_time(run->start_ns, buf) : NULL);
-    set_str(j, "end", run->end_ns != PR_UNKNOWN && !relative
-                          ? pr_l10n_time(run->end_ns, buf) : NULL);
+    set_str(j, "start",
+            run->start_ns != PR_UNKNOWN && !relative ? pr_l10n_time(run->start_ns, buf) : NULL);
+    set_str(j, "end",
+            run->end_ns != PR_UNKNOWN && !relative ? pr_l10n_time(run->end_ns, buf) : NULL);
     json_t *tags = json_object(), *taglist = json_array();
     for (size_t i = 0; i < run->ntags; i++) {
         json_object_set_new(tags, run->tags[i].key, json_string(run->tags[i].value));
@@ -442,9 +443,9 @@ static json_t *status_json(acc *a)
     json_t *arr = json_array();
     for (int code = 0; code < 1000; code++)
         if (a->status[code])
-            json_array_append_new(arr, status_entry(code, a->status[code],
-                                                    (double)a->status[code] /
-                                                        (double)a->total.count));
+            json_array_append_new(arr,
+                                  status_entry(code, a->status[code],
+                                               (double)a->status[code] / (double)a->total.count));
     mark_first_last(arr);
     return arr;
 }
@@ -532,7 +533,8 @@ static void distribution_json(json_t *run, const acc *a, int64_t res)
         set_int(b, "to_ns", hi);
         set_int(b, "count", (int64_t)(i - start));
         set_real(b, "ratio", (double)(i - start) / (double)n);
-        snprintf(lbl, sizeof lbl, "%s – %s", pr_human_duration(from, h1), pr_human_duration(hi, h2));
+        snprintf(lbl, sizeof lbl, "%s – %s", pr_human_duration(from, h1),
+                 pr_human_duration(hi, h2));
         set_str(b, "range", lbl);
         json_array_append_new(hist, b);
         base = hi;
@@ -573,7 +575,7 @@ static void summary_latency(json_t *stats, json_t *lat, int64_t res)
     pkey_ref *refs = pr_xmalloc((json_object_size(lat) + 1) * sizeof *refs);
     const char *k;
     json_t *v;
-    json_object_foreach(lat, k, v) {
+    json_object_foreach (lat, k, v) {
         char num[32], *end;
         if (k[0] != 'p' || !json_is_integer(v) || strlen(k) >= sizeof num)
             continue;
@@ -606,7 +608,7 @@ static void summary_latency(json_t *stats, json_t *lat, int64_t res)
             json_object_set_new(e, "last", json_true());
         json_array_append_new(list, e);
     }
-    json_object_foreach(lat, k, v) /* max, then anything else the tool printed */
+    json_object_foreach (lat, k, v) /* max, then anything else the tool printed */
         if (json_is_integer(v) && !json_object_get(hum, k))
             set_str(hum, k, pr_human_duration_res(json_integer_value(v), res, h));
     free(refs);
@@ -644,10 +646,9 @@ static json_t *printed_status(const json_t *codes, double requests)
         snprintf(k, sizeof k, "%d", code);
         json_t *v = json_object_get(codes, k);
         if (json_is_integer(v))
-            json_array_append_new(arr, status_entry(code, json_integer_value(v),
-                                                    requests > 0 ? (double)json_integer_value(v) /
-                                                                       requests
-                                                                 : NAN));
+            json_array_append_new(
+                arr, status_entry(code, json_integer_value(v),
+                                  requests > 0 ? (double)json_integer_value(v) / requests : NAN));
     }
     mark_first_last(arr);
     return arr;
@@ -660,18 +661,19 @@ static void add_printed_errors(json_t *list, const json_t *printed, double reque
     size_t i, k;
     json_t *e, *have;
     char g[512];
-    json_array_foreach(printed, i, e) {
+    json_array_foreach (printed, i, e) {
         const char *msg = json_string_value(json_object_get(e, "message"));
         int dup = !msg;
-        json_array_foreach(list, k, have)
+        json_array_foreach (list, k, have)
             dup |= msg && !strcmp(msg, json_string_value(json_object_get(have, "message")));
         if (dup)
             continue;
         json_t *c = json_object_get(e, "count"), *x = json_object();
         set_str(x, "message", msg);
         json_object_set_new(x, "count", json_is_integer(c) ? json_incref(c) : json_null());
-        set_real(x, "ratio", json_is_integer(c) && requests > 0
-                                 ? (double)json_integer_value(c) / requests : NAN);
+        set_real(x, "ratio",
+                 json_is_integer(c) && requests > 0 ? (double)json_integer_value(c) / requests
+                                                    : NAN);
         pr_error_group(msg, g, sizeof g);
         set_str(x, "group", g);
         set_str(x, "from", "tool");
@@ -688,7 +690,7 @@ static json_t *printed_labels(const pr_run *run)
 {
     json_t *list = json_array(), *row;
     size_t i;
-    json_array_foreach(json_object_get(run->summary, "labels"), i, row) {
+    json_array_foreach (json_object_get(run->summary, "labels"), i, row) {
         const char *name = json_string_value(json_object_get(row, "label"));
         if (!name || !json_is_object(row))
             continue;
@@ -715,7 +717,8 @@ static void summary_only_model(json_t *j, const pr_run *run)
 {
     json_t *stats = summary_only_stats(run);
     double requests = json_is_integer(json_object_get(stats, "requests"))
-                          ? (double)json_integer_value(json_object_get(stats, "requests")) : NAN;
+                          ? (double)json_integer_value(json_object_get(stats, "requests"))
+                          : NAN;
     json_object_set_new(j, "stats", stats);
     json_object_set_new(j, "status_codes",
                         printed_status(json_object_get(run->summary, "status_codes"), requests));
@@ -771,9 +774,10 @@ int pr_report_bounded(const pr_report_opts *o, int64_t n, char *why, size_t whys
     if (n <= limit)
         return 0;
     char h1[32], h2[32];
-    snprintf(why, whysize, "%lld samples need about %s in exact mode, more than half of the %s "
-             "this process may use (--exact-limit N to choose)", (long long)n,
-             pr_human_bytes((double)n * PR_EXACT_BYTES_PER_SAMPLE, h1),
+    snprintf(why, whysize,
+             "%lld samples need about %s in exact mode, more than half of the %s "
+             "this process may use (--exact-limit N to choose)",
+             (long long)n, pr_human_bytes((double)n * PR_EXACT_BYTES_PER_SAMPLE, h1),
              pr_human_bytes((double)avail, h2));
     return 1;
 }
@@ -801,10 +805,12 @@ static void labels_grouping_json(json_t *j, const acc *a)
     if (a->patterned) {
         set_str(g, "pattern", "url");
         set_int(g, "pattern_threshold", PR_PATTERN_MIN);
-        pr_buf_printf(&t, "%lld distinct values grouped by URL pattern (numbers, UUIDs and hex "
-                      "ids in paths and query values shown as {id})", (long long)a->distinct_keys);
-        if (a->o->patterns == 0 && a->o->nby <= 1 && (a->o->nby == 0 || a->o->by[0] == PR_BY_LABEL ||
-                                                      a->o->by[0] == PR_BY_URL))
+        pr_buf_printf(&t,
+                      "%lld distinct values grouped by URL pattern (numbers, UUIDs and hex "
+                      "ids in paths and query values shown as {id})",
+                      (long long)a->distinct_keys);
+        if (a->o->patterns == 0 && a->o->nby <= 1 &&
+            (a->o->nby == 0 || a->o->by[0] == PR_BY_LABEL || a->o->by[0] == PR_BY_URL))
             pr_buf_printf(&t, ", as there are more than %d", PR_PATTERN_MIN);
     }
     set_int(g, "shown", shown);
@@ -845,8 +851,7 @@ static void runs_bounds(pr_run *const *runs, size_t n, int64_t *t0, int64_t *t1)
 
 /* The time-series bins of the window [lo, hi] of runs that end at t1 and hold total
  * samples. */
-static void set_bins(acc *a, const pr_run *first, int64_t total, int64_t lo, int64_t hi,
-                     int64_t t1)
+static void set_bins(acc *a, const pr_run *first, int64_t total, int64_t lo, int64_t hi, int64_t t1)
 {
     const pr_report_opts *o = a->o;
     a->t0 = lo;
@@ -924,8 +929,8 @@ static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, i
     if (a->bounded_why[0])
         set_str(stats, "bounded_reason", a->bounded_why);
     int64_t known = a->total.unknown < a->total.count ? a->total.count : 0;
-    json_object_set_new(stats, "apdex", pr_apdex_json(a->apdex_s, a->apdex_t, known,
-                                                      o->apdex_t_ns, o->apdex_f_ns));
+    json_object_set_new(stats, "apdex",
+                        pr_apdex_json(a->apdex_s, a->apdex_t, known, o->apdex_t_ns, o->apdex_f_ns));
     if (a->tx_samples) /* samples that are not requests: say why the counts differ */
         set_int(stats, "transaction_samples", a->tx_samples);
     pr_headline_combine(stats, nids == 1 ? first : NULL);
@@ -964,8 +969,12 @@ static void printed_model(json_t *j, const pr_run *run)
     json_t *sum = run->summary;
     pr_load_facts f = {json_integer_value(json_object_get(sum, "requests")),
                        json_is_number(json_object_get(sum, "rate_per_s"))
-                           ? json_number_value(json_object_get(sum, "rate_per_s")) : NAN,
-                       NULL, 0, 1, 0};
+                           ? json_number_value(json_object_get(sum, "rate_per_s"))
+                           : NAN,
+                       NULL,
+                       0,
+                       1,
+                       0};
     put_load(j, run, &f);
     summary_only_model(j, run);
 }
@@ -1021,8 +1030,8 @@ int pr_report_run(pr_store *st, int64_t run_id, const pr_report_opts *o, json_t 
     return analyse(st, &run_id, 1, o, out, err);
 }
 
-int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
-                    const pr_report_opts *o, json_t **out, pr_error *err)
+int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge, const pr_report_opts *o,
+                    json_t **out, pr_error *err)
 {
     json_t *doc = json_object();
     char buf[40];
@@ -1052,7 +1061,7 @@ int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
         int any = 0;
         size_t i;
         json_t *r;
-        json_array_foreach(runs, i, r) {
+        json_array_foreach (runs, i, r) {
             json_t *f = json_object_get(r, "findings");
             any |= json_array_size(f) > 0;
             mark_first_last(f);

@@ -17,29 +17,29 @@
  * labels ("(no label)" for a sample without one). Free with pr_report_latencies_dispose. */
 typedef struct pr_report_latencies {
     int64_t *v;
-    uint16_t *r16;  /* rows, 16 bits (NULL when r32) */
+    uint16_t *r16; /* rows, 16 bits (NULL when r32) */
     uint32_t *r32;
     size_t n;
     char **row_names;
     size_t nrows;
-    int kept;       /* 0: bounded mode or a summary-only run, nothing kept */
+    int kept; /* 0: bounded mode or a summary-only run, nothing kept */
 } pr_report_latencies;
 void pr_report_latencies_dispose(pr_report_latencies *l);
 
 typedef struct pr_report_opts {
     double percentiles[PR_MAX_PERCENTILES]; /* default 50, 90, 95, 99, 99.9 */
     size_t npercentiles;
-    int64_t interval_ns;  /* time-series interval; 0 = automatic (a few hundred points) */
-    int64_t from_ns;      /* trim: offset from run start, PR_UNKNOWN = none */
+    int64_t interval_ns; /* time-series interval; 0 = automatic (a few hundred points) */
+    int64_t from_ns;     /* trim: offset from run start, PR_UNKNOWN = none */
     int64_t to_ns;
-    int64_t apdex_t_ns;   /* default 500 ms */
-    int64_t apdex_f_ns;   /* default 4 T (1500 ms when T is 500 ms: JMeter's default F) */
-    int timeseries;       /* include time series (default 1) */
-    int histogram;        /* include the histogram and percentile spectrum (default 1) */
-    int64_t generated_s;  /* "generated" timestamp: SOURCE_DATE_EPOCH / --now, else now */
+    int64_t apdex_t_ns;  /* default 500 ms */
+    int64_t apdex_f_ns;  /* default 4 T (1500 ms when T is 500 ms: JMeter's default F) */
+    int timeseries;      /* include time series (default 1) */
+    int histogram;       /* include the histogram and percentile spectrum (default 1) */
+    int64_t generated_s; /* "generated" timestamp: SOURCE_DATE_EPOCH / --now, else now */
     /* The breakdown (the model's "labels" list): up to 4 dimensions combined, default label. */
-    int by[4];            /* enum pr_by */
-    char by_tag[4][64];   /* tag key of PR_BY_TAG dimensions */
+    int by[4];          /* enum pr_by */
+    char by_tag[4][64]; /* tag key of PR_BY_TAG dimensions */
     size_t nby;
     /* Runs with more samples than this are analysed in bounded mode: durations go into
      * log-linear histograms (percentiles within 0.1%, memory independent of the run's size)
@@ -53,16 +53,25 @@ typedef struct pr_report_opts {
     /* Group label and URL values by pattern (ids in paths as {id}): 1 always, 0 past
      * PR_PATTERN_MIN distinct values (default), -1 never. */
     int patterns;
-    int findings;         /* run the findings engine (default 1); needs timeseries and histogram */
-    int durations;        /* latency and the other durations (default 1; 0: counts only, for
+    int findings;  /* run the findings engine (default 1); needs timeseries and histogram */
+    int durations; /* latency and the other durations (default 1; 0: counts only, for
                            * charts that draw none) */
-    int rows;             /* the labels list (default 1; 0: none, for charts without it) */
+    int rows;      /* the labels list (default 1; 0: none, for charts without it) */
     pr_report_latencies *keep; /* when set (one run or merged runs): the sorted latencies */
-    int label_timeseries; /* a time series per label too (default 0; render's dashboards) */
+    int label_timeseries;      /* a time series per label too (default 0; render's dashboards) */
 } pr_report_opts;
 
-enum pr_by { PR_BY_LABEL = 0, PR_BY_URL, PR_BY_METHOD, PR_BY_STATUS, PR_BY_ERROR, PR_BY_THREAD,
-             PR_BY_TAG, PR_BY_URL_PATTERN, PR_BY_LABEL_PATTERN };
+enum pr_by {
+    PR_BY_LABEL = 0,
+    PR_BY_URL,
+    PR_BY_METHOD,
+    PR_BY_STATUS,
+    PR_BY_ERROR,
+    PR_BY_THREAD,
+    PR_BY_TAG,
+    PR_BY_URL_PATTERN,
+    PR_BY_LABEL_PATTERN
+};
 
 /* Exact mode keeps each latency once with its 16-bit cell (row and interval): 10 bytes per
  * sample (12 when the cells need 32 bits); the other durations reuse the same arrays. */
@@ -87,8 +96,8 @@ int pr_report_run(pr_store *st, int64_t run_id, const pr_report_opts *o, json_t 
                   pr_error *err);
 /* The whole document for several runs: {"schema", "version", "generated", "runs": [...]}.
  * merge != 0 analyses all runs as one series named after the first. */
-int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge,
-                    const pr_report_opts *o, json_t **out, pr_error *err);
+int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge, const pr_report_opts *o,
+                    json_t **out, pr_error *err);
 
 /* The clock resolution of a run model's latencies: stats.latency_resolution_ns, 1 (ns) when
  * the model does not say. For pr_human_duration_res. */

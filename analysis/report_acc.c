@@ -13,7 +13,7 @@
 #include <string.h>
 
 #define NOROW UINT32_MAX
-#define RESTART 1           /* a scan callback's "start again with the rows decided" */
+#define RESTART 1 /* a scan callback's "start again with the rows decided" */
 
 /* Per row, exact mode: what the pass over the sorted values needs before it starts. */
 typedef struct row_sum {
@@ -22,38 +22,38 @@ typedef struct row_sum {
 } row_sum;
 
 struct pr_report_acc {
-    pr_run *run;               /* run being scanned (strings) */
-    uint32_t *map;             /* run string id -> names id (0 = not mapped yet) */
+    pr_run *run;   /* run being scanned (strings) */
+    uint32_t *map; /* run string id -> names id (0 = not mapped yet) */
     size_t map_cap;
-    uint32_t *rowmap;          /* run string id -> row of a one-column breakdown (NOROW: unset) */
+    uint32_t *rowmap; /* run string id -> row of a one-column breakdown (NOROW: unset) */
     size_t rowmap_cap;
-    uint32_t *row_of_key;      /* names id -> row + 1 (0: none yet) */
+    uint32_t *row_of_key; /* names id -> row + 1 (0: none yet) */
     size_t row_of_key_cap;
-    int fixed;                 /* rows decided by a counting pass: unknown keys go to "other" */
-    uint32_t other_row;        /* NOROW until there is one */
-    size_t top;                /* rows before "other" (0: every key) */
-    int pattern;               /* label/URL values are grouped by pattern */
-    int fastdim;               /* one breakdown column read straight from the samples (enum pr_col) */
-    int64_t raw_distinct;      /* its distinct values (per run, summed) */
-    uint32_t tag_ids[4];       /* per run: the interned value of each tag dimension */
+    int fixed;            /* rows decided by a counting pass: unknown keys go to "other" */
+    uint32_t other_row;   /* NOROW until there is one */
+    size_t top;           /* rows before "other" (0: every key) */
+    int pattern;          /* label/URL values are grouped by pattern */
+    int fastdim;          /* one breakdown column read straight from the samples (enum pr_col) */
+    int64_t raw_distinct; /* its distinct values (per run, summed) */
+    uint32_t tag_ids[4];  /* per run: the interned value of each tag dimension */
     uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
     size_t rows_cap;
     /* groups: a row's samples without (tx 0) and with (tx 1) the Transaction Controller flag */
-    uint32_t *group_of_row;    /* [row * 2 + tx] -> group + 1 */
+    uint32_t *group_of_row; /* [row * 2 + tx] -> group + 1 */
     uint32_t *row_of_group;
     unsigned char *tx_of_group;
     size_t ngroups, groups_cap;
     /* exact mode: the values of the duration being collected and their cells */
-    int dur;                   /* enum pr_dur being collected */
+    int dur; /* enum pr_dur being collected */
     pr_cellsort vals;
-    unsigned bin_bits;         /* cell = group << bin_bits | bin; bin nbins = none */
-    double inv_interval;       /* 1 / a->interval */
-    int64_t known[PR_NDUR];    /* values of each duration (sizes the arrays of later passes) */
-    row_sum *sums;             /* per row */
+    unsigned bin_bits;      /* cell = group << bin_bits | bin; bin nbins = none */
+    double inv_interval;    /* 1 / a->interval */
+    int64_t known[PR_NDUR]; /* values of each duration (sizes the arrays of later passes) */
+    row_sum *sums;          /* per row */
     row_sum total_sum;
     int64_t total_lat_min;
     /* the counting pass */
-    int64_t *key_count;        /* per names id */
+    int64_t *key_count; /* per names id */
     size_t key_count_cap;
 };
 
@@ -70,8 +70,8 @@ static uint32_t map_str(pr_acc *a, uint32_t id)
         memset(p->map + old, 0, (p->map_cap - old) * sizeof *p->map);
     }
     if (!p->map[id])
-        p->map[id] = pr_strtab_intern(a->names, pr_run_str(p->run, id),
-                                      pr_strtab_len(p->run->strings, id));
+        p->map[id] =
+            pr_strtab_intern(a->names, pr_run_str(p->run, id), pr_strtab_len(p->run->strings, id));
     return p->map[id];
 }
 
@@ -183,8 +183,8 @@ static uint32_t row_for_key(pr_acc *a, uint32_t k)
     }
     if (k >= p->row_of_key_cap) {
         size_t old = p->row_of_key_cap;
-        p->row_of_key = pr_xgrow(p->row_of_key, &p->row_of_key_cap, (size_t)k + 1,
-                                 sizeof *p->row_of_key);
+        p->row_of_key =
+            pr_xgrow(p->row_of_key, &p->row_of_key_cap, (size_t)k + 1, sizeof *p->row_of_key);
         memset(p->row_of_key + old, 0, (p->row_of_key_cap - old) * sizeof *p->row_of_key);
     }
     p->row_of_key[k] = r + 1;
@@ -242,8 +242,8 @@ static uint32_t new_group(pr_acc *a, uint32_t r, int tx)
     uint32_t *g = &p->group_of_row[(size_t)r * 2 + (tx != 0)];
     if (p->ngroups == p->groups_cap) {
         size_t cap = p->groups_cap;
-        p->row_of_group = pr_xgrow(p->row_of_group, &p->groups_cap, p->ngroups + 1,
-                                   sizeof *p->row_of_group);
+        p->row_of_group =
+            pr_xgrow(p->row_of_group, &p->groups_cap, p->ngroups + 1, sizeof *p->row_of_group);
         p->tx_of_group = pr_xrealloc(p->tx_of_group, p->groups_cap);
         (void)cap;
     }
@@ -266,7 +266,8 @@ static int64_t dur_value(int d, const pr_sample *x)
     default:
         return x->ttfb_ns != PR_UNKNOWN && x->latency_ns != PR_UNKNOWN &&
                        x->latency_ns >= x->ttfb_ns
-                   ? x->latency_ns - x->ttfb_ns : PR_UNKNOWN;
+                   ? x->latency_ns - x->ttfb_ns
+                   : PR_UNKNOWN;
     }
 }
 
@@ -341,8 +342,7 @@ static inline void add_dur(pr_report_acc *p, row_sum *rs, int tx, int d, int64_t
 
 /* The durations of a sample of row r (group g) outside the latency array's pass: histograms
  * in bounded mode, counts and sums in exact mode (the values come in later passes). */
-static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x,
-                          int tx)
+static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x, int tx)
 {
     pr_report_acc *p = a->priv;
     if (!a->o->durations) {
@@ -530,8 +530,8 @@ static int count_block(const pr_block_cols *c, void *payload)
         }
         if (k >= p->key_count_cap) {
             size_t old = p->key_count_cap;
-            p->key_count = pr_xgrow(p->key_count, &p->key_count_cap, (size_t)k + 1,
-                                    sizeof *p->key_count);
+            p->key_count =
+                pr_xgrow(p->key_count, &p->key_count_cap, (size_t)k + 1, sizeof *p->key_count);
             memset(p->key_count + old, 0, (p->key_count_cap - old) * sizeof *p->key_count);
         }
         p->key_count[k]++;
@@ -941,8 +941,8 @@ static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs,
     for (size_t i = 0; i < nids && rc == 0; i++) {
         p->run = runs[i];
         for (size_t d = 0; d < a->o->nby; d++) {
-            const char *v = a->o->by[d] == PR_BY_TAG ? pr_run_tag_get(runs[i], a->o->by_tag[d])
-                                                     : NULL;
+            const char *v =
+                a->o->by[d] == PR_BY_TAG ? pr_run_tag_get(runs[i], a->o->by_tag[d]) : NULL;
             p->tag_ids[d] = v ? pr_strtab_intern_cstr(a->names, v) : 0;
         }
         if (p->map)
@@ -991,14 +991,15 @@ static void clear_main(pr_acc *a)
 
 /* The exact mode's later passes: each other duration the rows have, collected, sorted and
  * read in turn in the same arrays (so the peak stays one duration's). */
-static int other_durations(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs,
-                           size_t nids, pr_error *err)
+static int other_durations(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
+                           pr_error *err)
 {
     pr_report_acc *p = a->priv;
-    static const unsigned need[PR_NDUR] = {
-        [PR_D_CONNECT] = PR_COLBIT(PR_COL_CONNECT), [PR_D_TTFB] = PR_COLBIT(PR_COL_TTFB),
-        [PR_D_RECEIVE] = PR_COLBIT(PR_COL_TTFB) | PR_COLBIT(PR_COL_LATENCY),
-        [PR_D_LATENESS] = PR_COLBIT(PR_COL_LATENESS)};
+    static const unsigned need[PR_NDUR] = {[PR_D_CONNECT] = PR_COLBIT(PR_COL_CONNECT),
+                                           [PR_D_TTFB] = PR_COLBIT(PR_COL_TTFB),
+                                           [PR_D_RECEIVE] =
+                                               PR_COLBIT(PR_COL_TTFB) | PR_COLBIT(PR_COL_LATENCY),
+                                           [PR_D_LATENESS] = PR_COLBIT(PR_COL_LATENESS)};
     unsigned keys = PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_FLAGS) | PR_COLBIT(PR_COL_LABEL) |
                     PR_COLBIT(PR_COL_URL) | PR_COLBIT(PR_COL_METHOD) | PR_COLBIT(PR_COL_ERROR) |
                     PR_COLBIT(PR_COL_THREAD) | PR_COLBIT(PR_COL_STATUS);
@@ -1077,8 +1078,8 @@ static void acc_setup(pr_acc *a, pr_run **runs, size_t nids)
                                  (o->patterns > 0 && dim_patternable(o)));
     a->patterned = p->pattern;
     p->fastdim = o->nby <= 1 && (d0 == PR_BY_LABEL || d0 == PR_BY_LABEL_PATTERN) ? PR_COL_LABEL
-                 : o->nby == 1 && (d0 == PR_BY_URL || d0 == PR_BY_URL_PATTERN)  ? PR_COL_URL
-                                                                               : -1;
+                 : o->nby == 1 && (d0 == PR_BY_URL || d0 == PR_BY_URL_PATTERN)   ? PR_COL_URL
+                                                                                 : -1;
     p->total_lat_min = INT64_MAX;
     p->inv_interval = a->interval > 0 ? 1.0 / (double)a->interval : 0;
     while ((1u << p->bin_bits) < a->nbins + 1)

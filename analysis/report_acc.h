@@ -42,9 +42,9 @@ typedef struct pr_bin {
     int64_t bytes_in;
     int64_t connect_sum, connect_n, ttfb_sum, ttfb_n; /* for the means per interval (sent) */
     int32_t threads;
-    int64_t lat_n;                          /* latencies of requests sent in the interval */
-    int64_t lat_q[4];                       /* their p50, p90, p99, max */
-    pr_vals lat;                            /* bounded mode: their histogram */
+    int64_t lat_n;    /* latencies of requests sent in the interval */
+    int64_t lat_q[4]; /* their p50, p90, p99, max */
+    pr_vals lat;      /* bounded mode: their histogram */
     int64_t codes[PR_BIN_CODES + 1];
 } pr_bin;
 
@@ -57,11 +57,11 @@ typedef struct pr_clock_res {
 
 /* A line of the labels list. */
 typedef struct pr_row {
-    uint32_t key;     /* names id of the breakdown value (0: none) */
-    int other;        /* the row of every key past the top rows */
-    int64_t keys;     /* other: how many keys it holds */
-    int tx;           /* holds Transaction Controller samples */
-    pr_series s;      /* counters (and, bounded, the histograms) */
+    uint32_t key; /* names id of the breakdown value (0: none) */
+    int other;    /* the row of every key past the top rows */
+    int64_t keys; /* other: how many keys it holds */
+    int tx;       /* holds Transaction Controller samples */
+    pr_series s;  /* counters (and, bounded, the histograms) */
     pr_dres d[PR_NDUR];
 } pr_row;
 
@@ -71,22 +71,22 @@ typedef struct pr_report_acc pr_report_acc;
 typedef struct pr_acc {
     const pr_report_opts *o;
     pr_clock_res res;
-    pr_strtab *names;        /* labels and errors, interned across merged runs */
+    pr_strtab *names; /* labels and errors, interned across merged runs */
     pr_series total;
     pr_dres total_d[PR_NDUR];
     int64_t spectrum[PR_SPECTRUM_POINTS]; /* latency at pr_report_spectrum_pct(k) */
-    int64_t hist_lo;                       /* the histogram's first bound (1-2-5 steps) */
-    int64_t hist_bound[PR_HIST_STEPS];     /* the steps' upper bounds (nhist of them) */
-    size_t hist_below[PR_HIST_STEPS];      /* latencies of the run below each bound */
+    int64_t hist_lo;                      /* the histogram's first bound (1-2-5 steps) */
+    int64_t hist_bound[PR_HIST_STEPS];    /* the steps' upper bounds (nhist of them) */
+    size_t hist_below[PR_HIST_STEPS];     /* latencies of the run below each bound */
     int nhist;
     pr_row *rows;
     size_t nrows;
-    int64_t *errors;         /* count per names id of error text */
+    int64_t *errors; /* count per names id of error text */
     size_t errors_cap;
     int64_t status[1000];
     int64_t apdex_s, apdex_t;
-    int64_t tx_samples;      /* Transaction Controller samples (not in the totals) */
-    int64_t t0, from, to;    /* absolute bounds of the window */
+    int64_t tx_samples;   /* Transaction Controller samples (not in the totals) */
+    int64_t t0, from, to; /* absolute bounds of the window */
     int64_t interval;
     pr_bin *bins;
     size_t nbins;
@@ -95,10 +95,10 @@ typedef struct pr_acc {
     char bounded_why[160];   /* why, when the memory available decided it */
     int codes[PR_BIN_CODES]; /* the status codes tracked per interval, in order of appearance */
     int ncodes;
-    pr_label_extras lx;      /* per row: Apdex, top errors, time series (report_labels.h) */
-    int64_t distinct_keys;   /* breakdown values seen (before grouping) */
-    int patterned;           /* keys were grouped by URL pattern */
-    pr_report_acc *priv;     /* the scans' working state */
+    pr_label_extras lx;    /* per row: Apdex, top errors, time series (report_labels.h) */
+    int64_t distinct_keys; /* breakdown values seen (before grouping) */
+    int patterned;         /* keys were grouped by URL pattern */
+    pr_report_acc *priv;   /* the scans' working state */
 } pr_acc;
 
 /* Scans the runs (their metadata loaded in runs[]) into a, whose o, res, t0, from, to,

@@ -9,10 +9,10 @@
 
 typedef struct lbin {
     int64_t count, ok, fail;
-    int64_t lat_n;       /* latencies: how many, their sum, p50, p90, p99 and max */
+    int64_t lat_n; /* latencies: how many, their sum, p50, p90, p99 and max */
     long double lat_sum;
-    int64_t lat_q[4];    /* exact mode: set by the report's pass over the sorted latencies */
-    pr_vals lat;         /* bounded mode */
+    int64_t lat_q[4]; /* exact mode: set by the report's pass over the sorted latencies */
+    pr_vals lat;      /* bounded mode */
 } lbin;
 
 typedef struct err_count {
@@ -171,8 +171,9 @@ void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, cons
     if (lid >= lx->cap || lx->v[lid].count == 0)
         return;
     pr_label_extra *e = &lx->v[lid];
-    json_object_set_new(label, "apdex", pr_apdex_json(e->apdex_s, e->apdex_t, e->count,
-                                                      lx->apdex_t_ns, lx->apdex_f_ns));
+    json_object_set_new(
+        label, "apdex",
+        pr_apdex_json(e->apdex_s, e->apdex_t, e->count, lx->apdex_t_ns, lx->apdex_f_ns));
     if (e->nerrs)
         qsort(e->errs, e->nerrs, sizeof *e->errs, cmp_err);
     json_t *top = json_array();
@@ -196,8 +197,8 @@ void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, cons
     if (e->bins) {
         json_t *ts = json_object();
         put_int(ts, "interval_ns", interval_ns);
-        json_object_set_new(ts, "points", bins_json(lx, e, interval_ns,
-                                                         npoints < lx->nbins ? npoints : lx->nbins));
+        json_object_set_new(
+            ts, "points", bins_json(lx, e, interval_ns, npoints < lx->nbins ? npoints : lx->nbins));
         json_object_set_new(label, "timeseries", ts);
     }
 }

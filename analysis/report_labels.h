@@ -20,9 +20,9 @@ typedef struct pr_label_extra pr_label_extra; /* internal */
 typedef struct pr_label_extras {
     pr_label_extra *v; /* indexed by label id */
     size_t cap;
-    size_t nbins;      /* 0: no time series */
-    size_t with_ts;    /* labels holding bins so far */
-    int bounded;       /* latency histograms per interval (analysis/vals.h); else exact
+    size_t nbins;   /* 0: no time series */
+    size_t with_ts; /* labels holding bins so far */
+    int bounded;    /* latency histograms per interval (analysis/vals.h); else exact
                         * order statistics filled by pr_label_extras_bin_q's caller */
     int64_t apdex_t_ns, apdex_f_ns;
 } pr_label_extras;

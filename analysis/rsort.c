@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #define SIGN ((uint64_t)1 << 63)
-#define RS_SMALL 48            /* insertion sort below this */
-#define RS_LSD_MAX 32768       /* ranges this small are finished LSD through the buffer */
-#define RS_LSD_BITS 11         /* LSD digit width at most */
+#define RS_SMALL 48      /* insertion sort below this */
+#define RS_LSD_MAX 32768 /* ranges this small are finished LSD through the buffer */
+#define RS_LSD_BITS 11   /* LSD digit width at most */
 #define RS_MSD_BUCKETS PR_RSORT_BUCKETS
-#define RS_PAR_MIN 65536       /* smaller sorts stay on one thread */
+#define RS_PAR_MIN 65536 /* smaller sorts stay on one thread */
 #define RS_MAX_THREADS 8
 
 static inline size_t rs_bucket(uint64_t u)
@@ -98,14 +98,14 @@ int pr_rsort_threads(void)
     return n >= 2 ? 2 : 1;
 }
 
-void pr_rsort_i64_u16_ranges(int64_t *key, uint16_t *payload, const size_t *bounds,
-                             size_t nranges, int threads)
+void pr_rsort_i64_u16_ranges(int64_t *key, uint16_t *payload, const size_t *bounds, size_t nranges,
+                             int threads)
 {
     sort_ranges_k16(key, payload, bounds, nranges, threads);
 }
 
-void pr_rsort_i64_u32_ranges(int64_t *key, uint32_t *payload, const size_t *bounds,
-                             size_t nranges, int threads)
+void pr_rsort_i64_u32_ranges(int64_t *key, uint32_t *payload, const size_t *bounds, size_t nranges,
+                             int threads)
 {
     sort_ranges_k32(key, payload, bounds, nranges, threads);
 }

@@ -19,10 +19,10 @@ void pr_rsort_i64_u32_par(int64_t *key, uint32_t *payload, size_t n, int threads
 /* Sorts each range [bounds[r], bounds[r + 1]), r < nranges, the ranges shared between threads
  * (analysis/cellsort.c, whose values arrive already bucketed). */
 void pr_rsort_i64_ranges(int64_t *key, const size_t *bounds, size_t nranges, int threads);
-void pr_rsort_i64_u16_ranges(int64_t *key, uint16_t *payload, const size_t *bounds,
-                             size_t nranges, int threads);
-void pr_rsort_i64_u32_ranges(int64_t *key, uint32_t *payload, const size_t *bounds,
-                             size_t nranges, int threads);
+void pr_rsort_i64_u16_ranges(int64_t *key, uint16_t *payload, const size_t *bounds, size_t nranges,
+                             int threads);
+void pr_rsort_i64_u32_ranges(int64_t *key, uint32_t *payload, const size_t *bounds, size_t nranges,
+                             int threads);
 
 /* The most significant digit the sorts use, monotonic in u (a key minus the smallest, or any
  * non-negative value): u itself below 64, else its octave and the 6 bits below the leading

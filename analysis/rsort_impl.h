@@ -28,8 +28,7 @@ static void RS_NAME(insertion)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n)
 
 /* Least significant digit first over bits [0, bits) (the bits above are equal in every key),
  * through the thread's buffer (n <= RS_LSD_MAX). */
-static void RS_NAME(lsd)(rs_scratch *s, int64_t *k RS_P(, RS_PAYLOAD *p), size_t n,
-                         unsigned bits)
+static void RS_NAME(lsd)(rs_scratch *s, int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, unsigned bits)
 {
     uint64_t *src = (uint64_t *)(void *)k, *dst = s->keys;
     RS_P(RS_PAYLOAD *psrc = p; RS_PAYLOAD *pdst = (RS_PAYLOAD *)s->payload;)
@@ -182,7 +181,7 @@ static size_t RS_NAME(split)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int64_t
 /* Splits [0, n) into `threads` ranges of keys, each below the next, around pivots read from
  * an evenly spaced sample: jobs[0..threads). */
 static void RS_NAME(ranges)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int threads,
-                            RS_NAME(job) *jobs)
+                            RS_NAME(job) * jobs)
 {
     if (threads == 1 || n < RS_PAR_MIN) {
         jobs[0] = (RS_NAME(job)){k RS_P(, p), n};

@@ -13,14 +13,14 @@
 /* An accumulating series (a run, a label, a time window…). */
 typedef struct pr_series {
     int64_t count, successes;
-    int64_t unknown;                   /* samples whose outcome is unknown (pr_sample_outcome) */
-    int64_t bytes_in, bytes_out;       /* totals over samples that know them */
+    int64_t unknown;             /* samples whose outcome is unknown (pr_sample_outcome) */
+    int64_t bytes_in, bytes_out; /* totals over samples that know them */
     int64_t bytes_in_known, bytes_out_known;
-    int64_t first_start, last_start;   /* PR_UNKNOWN until seen */
-    int64_t max_end;                   /* max(start + latency) */
-    int64_t min_start_end;             /* JMeter: first start; (end of the last sample below) */
+    int64_t first_start, last_start; /* PR_UNKNOWN until seen */
+    int64_t max_end;                 /* max(start + latency) */
+    int64_t min_start_end;           /* JMeter: first start; (end of the last sample below) */
     pr_vals latency, connect, ttfb, receive; /* receive = latency - ttfb */
-    pr_vals lateness;                  /* generator: actual - intended send time */
+    pr_vals lateness;                        /* generator: actual - intended send time */
 } pr_series;
 
 void pr_series_init(pr_series *s);
@@ -63,12 +63,12 @@ void pr_series_dispose(pr_series *s);
 
 /* Rates of a series, Vegeta's definitions (docs/metrics.md). */
 typedef struct pr_rates {
-    int64_t duration_ns; /* latest start - earliest start */
-    int64_t wait_ns;     /* max end - latest start */
-    double rate_per_s;   /* count / duration (count when duration is 0) */
+    int64_t duration_ns;     /* latest start - earliest start */
+    int64_t wait_ns;         /* max end - latest start */
+    double rate_per_s;       /* count / duration (count when duration is 0) */
     double throughput_per_s; /* successes / (duration + wait) (successes when duration is 0) */
     double request_throughput_per_s; /* count over the same span as throughput */
-    double jmeter_throughput_per_s; /* count / (last end - first start) */
+    double jmeter_throughput_per_s;  /* count / (last end - first start) */
 } pr_rates;
 
 void pr_rates_compute(const pr_series *s, pr_rates *out);

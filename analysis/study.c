@@ -66,7 +66,7 @@ static size_t group_of(json_t *list, const char *field, const char *text, json_t
 {
     size_t i;
     json_t *g;
-    json_array_foreach(list, i, g)
+    json_array_foreach (list, i, g)
         if (!strcmp(jstr(g, field), text)) {
             *is_new = 0;
             return i;
@@ -122,7 +122,7 @@ static void mark_list(json_t *list)
 {
     size_t i, n = json_array_size(list);
     json_t *e;
-    json_array_foreach(list, i, e) {
+    json_array_foreach (list, i, e) {
         json_object_set_new(e, "first", json_boolean(i == 0));
         json_object_set_new(e, "last", json_boolean(i + 1 == n));
         json_object_set_new(e, "index", json_integer((json_int_t)i + 1));
@@ -143,7 +143,7 @@ static int group_runs(study *S, pr_error *err)
     const pr_study_opts *o = S->o;
     size_t i;
     json_t *m;
-    json_array_foreach(json_object_get(S->doc, "runs"), i, m) {
+    json_array_foreach (json_object_get(S->doc, "runs"), i, m) {
         study_run *r = &S->runs[S->nruns++];
         r->model = m;
         r->id = json_integer_value(json_object_get(m, "id"));
@@ -156,8 +156,9 @@ static int group_runs(study *S, pr_error *err)
             return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                                 _("run %lld '%s' has no tag '%s', a tag of the study's load "
                                   "levels (tag it: perfreport tag %lld %s=VALUE, or select the "
-                                  "runs that have it)"), (long long)r->id, jstr(m, "name"), missing,
-                                (long long)r->id, missing);
+                                  "runs that have it)"),
+                                (long long)r->id, jstr(m, "name"), missing, (long long)r->id,
+                                missing);
         }
         char *ct = key_text(tags, o->by, o->nby, 1, &missing, ckv);
         int fresh;
@@ -174,11 +175,11 @@ static int group_runs(study *S, pr_error *err)
     }
     sort_levels(S);
     json_t *c;
-    json_array_foreach(S->configs, i, c) {
+    json_array_foreach (S->configs, i, c) {
         pr_buf b = PR_BUF_INIT;
         size_t k;
         json_t *kv;
-        json_array_foreach(json_object_get(c, "key_values"), k, kv)
+        json_array_foreach (json_object_get(c, "key_values"), k, kv)
             pr_buf_printf(&b, "%s%s", k ? "/" : "", jstr(kv, "value"));
         json_object_set_new(c, "values_text", json_string(b.p ? b.p : ""));
         json_object_set_new(c, "baseline", json_boolean(i == 0));
@@ -204,7 +205,7 @@ typedef struct proto_slot {
 
 typedef struct proto_scan {
     const pr_run *run;
-    uint32_t *slot_of;  /* label id -> slot + 1 */
+    uint32_t *slot_of; /* label id -> slot + 1 */
     uint32_t nids;
     proto_slot *slots;
     size_t nslots, cap;
@@ -296,7 +297,7 @@ static int scan_protocols(study *S, study_run *r, pr_error *err)
         const char *name = sl->label ? pr_run_str(run, sl->label) : "(none)";
         size_t k;
         json_t *l;
-        json_array_foreach(json_object_get(r->model, "labels"), k, l)
+        json_array_foreach (json_object_get(r->model, "labels"), k, l)
             if (!strcmp(jstr(l, "label"), name))
                 set_kinds(l, &sl->methods, &sl->protocols);
         for (size_t j = 0; j < sl->methods.n; j++)
@@ -362,8 +363,10 @@ static json_t *table_row(const study *S, const study_run *r, json_t *stats, json
     }
     json_t *req = json_object_get(stats, "requests");
     json_object_set_new(row, "requests", json_is_integer(req) ? json_copy(req) : json_null());
-    json_object_set_new(row, "requests_text", json_string(
-        json_is_integer(req) ? pr_human_count((int64_t)json_integer_value(req), h) : "-"));
+    json_object_set_new(row, "requests_text",
+                        json_string(json_is_integer(req)
+                                        ? pr_human_count((int64_t)json_integer_value(req), h)
+                                        : "-"));
     double thr = num(stats, "throughput_per_s");
     json_object_set_new(row, "throughput_per_s", isfinite(thr) ? json_real(thr) : json_null());
     const char *th = json_string_value(json_object_get(stats, "throughput"));
@@ -400,7 +403,7 @@ static json_t *label_named(json_t *model, const char *name)
 {
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(model, "labels"), i, l)
+    json_array_foreach (json_object_get(model, "labels"), i, l)
         if (!strcmp(jstr(l, "label"), name))
             return l;
     return NULL;
@@ -416,7 +419,7 @@ static json_t *busy_labels(study_run **rs, size_t n)
         several |= json_array_size(labels) > 1;
         size_t k;
         json_t *l;
-        json_array_foreach(labels, k, l) {
+        json_array_foreach (labels, k, l) {
             json_t *t = json_object_get(totals, jstr(l, "label"));
             json_int_t add = json_integer_value(json_object_get(l, "requests"));
             if (!t) {
@@ -471,7 +474,7 @@ static void interfaces(study *S, json_t *out)
     json_array_append_new(list, all);
     json_t *labels = busy_labels(rs, S->nruns), *name;
     size_t shown = 0;
-    json_array_foreach(labels, i, name) {
+    json_array_foreach (labels, i, name) {
         if (shown == STUDY_MAX_INTERFACES)
             break;
         json_t *t = table_new(json_string_value(name), 0);
@@ -484,7 +487,7 @@ static void interfaces(study *S, json_t *out)
         shown++;
     }
     json_t *t;
-    json_array_foreach(list, i, t)
+    json_array_foreach (list, i, t)
         mark_list(json_object_get(t, "rows"));
     mark_list(list);
     json_object_set_new(out, "interfaces", list);
@@ -493,7 +496,8 @@ static void interfaces(study *S, json_t *out)
     int shared = 0; /* two runs of one configuration at one level: the tables name the runs */
     for (i = 0; i < S->nruns; i++)
         for (size_t k = i + 1; k < S->nruns; k++)
-            shared |= S->runs[i].config == S->runs[k].config && S->runs[i].level == S->runs[k].level;
+            shared |=
+                S->runs[i].config == S->runs[k].config && S->runs[i].level == S->runs[k].level;
     json_object_set_new(out, "runs_share_levels", json_boolean(shared));
     json_object_set_new(out, "has_samples", json_boolean(ns > 0));
     json_object_set_new(out, "has_tool_printed", json_boolean(ns < S->nruns));
@@ -513,7 +517,7 @@ static void recommend_add(json_t *list, json_t *f, const study_run *r)
 {
     size_t i;
     json_t *g = NULL, *e;
-    json_array_foreach(list, i, e)
+    json_array_foreach (list, i, e)
         if (!strcmp(jstr(e, "id"), jstr(f, "id")))
             g = e;
     if (!g) {
@@ -557,12 +561,12 @@ static void recommendations(study *S, json_t *out)
     for (size_t i = 0; i < S->nruns; i++) {
         size_t k;
         json_t *f;
-        json_array_foreach(json_object_get(S->runs[i].model, "findings"), k, f)
+        json_array_foreach (json_object_get(S->runs[i].model, "findings"), k, f)
             recommend_add(list, f, &S->runs[i]);
     }
     size_t n = json_array_size(list), i;
     json_t **v = pr_xcalloc(n + 1, sizeof *v), *g;
-    json_array_foreach(list, i, g) {
+    json_array_foreach (list, i, g) {
         json_object_set_new(g, "_order", json_integer((json_int_t)i));
         v[i] = json_incref(g);
     }
@@ -578,7 +582,7 @@ static void recommendations(study *S, json_t *out)
         json_t *runs = json_object_get(g, "runs"), *r;
         pr_buf b = PR_BUF_INIT;
         size_t k;
-        json_array_foreach(runs, k, r)
+        json_array_foreach (runs, k, r)
             pr_buf_printf(&b, "%s%s", k ? ", " : "", jstr(r, "name"));
         json_object_set_new(g, "runs_text", json_string(b.p ? b.p : ""));
         json_object_set_new(g, "n_runs", json_integer((json_int_t)json_array_size(runs)));
@@ -609,8 +613,8 @@ static json_t *runs_json(const study *S)
     for (size_t i = 0; i < S->nruns; i++) {
         const study_run *r = &S->runs[i];
         json_t *o = run_ref(r);
-        const char *copy[] = {"tool", "format", "summary_only", "load_model", "tags", "tag_list",
-                              "meta"};
+        const char *copy[] = {"tool", "format",   "summary_only", "load_model",
+                              "tags", "tag_list", "meta"};
         for (size_t k = 0; k < sizeof copy / sizeof copy[0]; k++)
             json_object_set(o, copy[k], json_object_get(r->model, copy[k]));
         json_object_set_new(o, "configuration",
@@ -633,8 +637,10 @@ static json_t *document(study *S)
     json_object_set_new(out, "by", keys_json(S->o->by, S->o->nby));
     json_object_set_new(out, "level_keys", keys_json(S->o->levels, S->o->nlevels));
     json_object_set(out, "configurations", S->configs);
-    json_object_set_new(out, "n_configurations", json_integer((json_int_t)json_array_size(S->configs)));
-    json_object_set_new(out, "several_configurations", json_boolean(json_array_size(S->configs) > 1));
+    json_object_set_new(out, "n_configurations",
+                        json_integer((json_int_t)json_array_size(S->configs)));
+    json_object_set_new(out, "several_configurations",
+                        json_boolean(json_array_size(S->configs) > 1));
     json_object_set(out, "levels", S->levels);
     json_object_set_new(out, "n_levels", json_integer((json_int_t)json_array_size(S->levels)));
     json_object_set_new(out, "runs", runs_json(S));
@@ -642,8 +648,8 @@ static json_t *document(study *S)
     return out;
 }
 
-int pr_study_build(pr_store *st, const int64_t *ids, size_t n, const pr_study_opts *o,
-                   json_t **out, pr_error *err)
+int pr_study_build(pr_store *st, const int64_t *ids, size_t n, const pr_study_opts *o, json_t **out,
+                   pr_error *err)
 {
     *out = NULL;
     if (!o->nlevels)
@@ -703,7 +709,7 @@ static size_t column(json_t *cols, const char *name)
 {
     size_t i;
     json_t *c;
-    json_array_foreach(cols, i, c)
+    json_array_foreach (cols, i, c)
         if (!strcmp(json_string_value(c), name))
             return i;
     json_array_append_new(cols, json_string(name));
@@ -716,8 +722,10 @@ static json_t *object_row(json_t *cols, json_t *first, json_t *obj)
     json_t *cells = json_array();
     size_t n = json_array_size(cols), i;
     for (i = 0; i < n; i++)
-        json_array_append_new(cells, i == 0 && first ? json_incref(first)
-                                                     : cell(json_object_get(obj, json_string_value(json_array_get(cols, i)))));
+        json_array_append_new(
+            cells, i == 0 && first
+                       ? json_incref(first)
+                       : cell(json_object_get(obj, json_string_value(json_array_get(cols, i)))));
     json_t *row = json_object();
     json_object_set_new(row, "cells", cells);
     return row;
@@ -731,27 +739,27 @@ static json_t *meta_table(const char *name, json_t *v)
     size_t i;
     int objs = json_is_object(v) && json_object_size(v) > 0, arr_obj = json_is_array(v),
         arr_arr = json_is_array(v);
-    json_object_foreach(v, k, e)
+    json_object_foreach (v, k, e)
         objs &= json_is_object(e);
-    json_array_foreach(v, i, e) {
+    json_array_foreach (v, i, e) {
         arr_obj &= json_is_object(e);
         arr_arr &= json_is_array(e);
     }
     if (json_is_object(v) && objs) { /* rows = members, columns = "" + inner keys */
         column(cols, "");
-        json_object_foreach(v, k, e) {
+        json_object_foreach (v, k, e) {
             const char *k2;
             json_t *x;
-            json_object_foreach(e, k2, x)
+            json_object_foreach (e, k2, x)
                 column(cols, k2);
         }
-        json_object_foreach(v, k, e) {
+        json_object_foreach (v, k, e) {
             json_t *first = json_string(k);
             json_array_append_new(rows, object_row(cols, first, e));
             json_decref(first);
         }
     } else if (json_is_object(v)) { /* key → value: the template names the two columns */
-        json_object_foreach(v, k, e) {
+        json_object_foreach (v, k, e) {
             json_t *row = json_object(), *cells = json_array();
             json_array_append_new(cells, json_string(k));
             json_array_append_new(cells, cell(e));
@@ -759,23 +767,23 @@ static json_t *meta_table(const char *name, json_t *v)
             json_array_append_new(rows, row);
         }
     } else if (arr_obj && json_array_size(v)) {
-        json_array_foreach(v, i, e) {
+        json_array_foreach (v, i, e) {
             const char *k2;
             json_t *x;
-            json_object_foreach(e, k2, x)
+            json_object_foreach (e, k2, x)
                 column(cols, k2);
         }
-        json_array_foreach(v, i, e)
+        json_array_foreach (v, i, e)
             json_array_append_new(rows, object_row(cols, NULL, e));
     } else if (arr_arr && json_array_size(v)) {
-        json_array_foreach(json_array_get(v, 0), i, e)
+        json_array_foreach (json_array_get(v, 0), i, e)
             json_array_append_new(cols, cell(e));
-        json_array_foreach(v, i, e) {
+        json_array_foreach (v, i, e) {
             if (i == 0)
                 continue;
             json_t *row = json_object(), *cells = json_array(), *x;
             size_t j;
-            json_array_foreach(e, j, x)
+            json_array_foreach (e, j, x)
                 json_array_append_new(cells, cell(x));
             json_object_set_new(row, "cells", cells);
             json_array_append_new(rows, row);
@@ -786,7 +794,7 @@ static json_t *meta_table(const char *name, json_t *v)
         return NULL;
     }
     json_t *t = json_object(), *hdr = json_array(), *c;
-    json_array_foreach(cols, i, c) {
+    json_array_foreach (cols, i, c) {
         json_t *h = json_object();
         json_object_set(h, "name", c);
         json_array_append_new(hdr, h);
@@ -810,7 +818,7 @@ static json_t *meta_text(const char *name, json_t *v)
     if (json_is_string(v))
         pr_buf_puts(&b, json_string_value(v));
     else if (json_is_array(v) && json_array_size(v))
-        json_array_foreach(v, i, e) {
+        json_array_foreach (v, i, e) {
             if (json_is_object(e) || json_is_array(e)) {
                 pr_buf_dispose(&b);
                 return NULL;
@@ -834,9 +842,10 @@ static json_t *meta_text(const char *name, json_t *v)
  * member's own name. */
 static const char *section_name(const char *key)
 {
-    static const char *const known[] = {NC_("meta section", "versions"), NC_("meta section", "hardware"),
-                                        NC_("meta section", "topology"), NC_("meta section", "tuning"),
-                                        NC_("meta section", "memory")};
+    static const char *const known[] = {
+        NC_("meta section", "versions"), NC_("meta section", "hardware"),
+        NC_("meta section", "topology"), NC_("meta section", "tuning"),
+        NC_("meta section", "memory")};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!strcmp(strchr(known[i], '\004') + 1, key))
             return pr_l10n_pgettext(known[i]);
@@ -846,11 +855,11 @@ static const char *section_name(const char *key)
 void pr_study_meta_sections(json_t *meta)
 {
     /* the members the report's heading table shows, and the ones perfreport reads */
-    static const char *const skip[] = {"title", "purpose", "system", "author", "date",
-                                       "thresholds", "sections", "has_environment"};
+    static const char *const skip[] = {"title", "purpose",    "system",   "author",
+                                       "date",  "thresholds", "sections", "has_environment"};
     json_t *sections = json_array(), *v;
     const char *k;
-    json_object_foreach(meta, k, v) {
+    json_object_foreach (meta, k, v) {
         size_t n = strlen(k), s = 0;
         while (s < sizeof skip / sizeof skip[0] && strcmp(skip[s], k))
             s++;

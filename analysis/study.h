@@ -19,13 +19,13 @@
 #define PR_STUDY_SCHEMA_VERSION 1
 
 typedef struct pr_study_opts {
-    char *const *by;          /* configuration tags (none: one configuration) */
+    char *const *by; /* configuration tags (none: one configuration) */
     size_t nby;
-    char *const *levels;      /* load level tags (at least one) */
+    char *const *levels; /* load level tags (at least one) */
     size_t nlevels;
-    const char *load;         /* capacity load: "rate", "concurrency", "tag:KEY"; NULL: the
+    const char *load;          /* capacity load: "rate", "concurrency", "tag:KEY"; NULL: the
                                  first level tag when every run's value is a number */
-    int load_is_rate;         /* a tag load holds an offered rate: 1 yes, 0 no, -1 infer (every
+    int load_is_rate;          /* a tag load holds an offered rate: 1 yes, 0 no, -1 infer (every
                                  run sent within 10% of it) */
     pr_capacity_opts capacity; /* SLO and error limit (kind and source are set by the study) */
     pr_compare_opts compare;
@@ -37,8 +37,8 @@ void pr_study_opts_init(pr_study_opts *o);
 /* Builds the study of the runs ids[0..n) (in the order given: the first run's configuration is
  * the baseline). Returns 0 and *out, or a negative code with err set: a store error, no level
  * tag, or a run without one of the level tags (the message names the run). */
-int pr_study_build(pr_store *st, const int64_t *ids, size_t n, const pr_study_opts *o,
-                   json_t **out, pr_error *err);
+int pr_study_build(pr_store *st, const int64_t *ids, size_t n, const pr_study_opts *o, json_t **out,
+                   pr_error *err);
 
 /* Adds "sections" (and "has_sections") to a report's metadata object, one per member in
  * order (but title, purpose, system, author, date and thresholds): a table {name, is_table,

@@ -25,12 +25,12 @@ static double num(const json_t *o, const char *k)
 }
 
 typedef struct load_spec {
-    const char *source;  /* "offered_rate", "concurrency", "tag:KEY" */
-    const char *tag;     /* KEY, or NULL */
-    const char *skip;    /* the level tag the load stands for (left out of series names) */
+    const char *source; /* "offered_rate", "concurrency", "tag:KEY" */
+    const char *tag;    /* KEY, or NULL */
+    const char *skip;   /* the level tag the load stands for (left out of series names) */
     pr_load_kind kind;
-    int inferred;        /* the kind was inferred (a tag that every run's sent rate matches) */
-    double *load;        /* per run */
+    int inferred;         /* the kind was inferred (a tag that every run's sent rate matches) */
+    double *load;         /* per run */
     char tag_source[160]; /* "tag:KEY" of the default load */
 } load_spec;
 
@@ -123,9 +123,11 @@ static int duplicate(const study *S, const load_spec *L, const size_t *idx, size
     for (size_t i = 0; i < k; i++)
         for (size_t j = i + 1; j < k; j++)
             if (L->load[idx[i]] == L->load[idx[j]]) {
-                snprintf(buf, size, _("no curve: runs %lld '%s' and %lld '%s' are both at load %g "
-                                      "(a curve takes one run per load: add the tag that tells "
-                                      "them apart to --pair)"), (long long)S->runs[idx[i]].id, jstr(S->runs[idx[i]].model, "name"),
+                snprintf(buf, size,
+                         _("no curve: runs %lld '%s' and %lld '%s' are both at load %g "
+                           "(a curve takes one run per load: add the tag that tells "
+                           "them apart to --pair)"),
+                         (long long)S->runs[idx[i]].id, jstr(S->runs[idx[i]].model, "name"),
                          (long long)S->runs[idx[j]].id, jstr(S->runs[idx[j]].model, "name"),
                          L->load[idx[i]]);
                 return 1;
@@ -152,7 +154,7 @@ static json_t *series_json(const study *S, const load_spec *L, const size_t *idx
     json_t *a = pr_capacity_analyse(pts, k, co), *p;
     free(pts);
     size_t i;
-    json_array_foreach(json_object_get(a, "points"), i, p) {
+    json_array_foreach (json_object_get(a, "points"), i, p) {
         char t[32];
         double e = num(p, "efficiency");
         snprintf(t, sizeof t, isfinite(e) ? "%.2f" : "-", e);
@@ -184,7 +186,8 @@ static json_t *all_series(const study *S, const load_spec *L, const pr_capacity_
                 idx[k++] = j;
         json_t *a = series_json(S, L, idx, k, co);
         json_object_set_new(a, "name", json_string(names[i]));
-        json_object_set(a, "configuration", json_object_get(json_array_get(S->configs, S->runs[i].config), "name"));
+        json_object_set(a, "configuration",
+                        json_object_get(json_array_get(S->configs, S->runs[i].config), "name"));
         json_object_set(a, "key_values", kvs[i]);
         json_object_set_new(a, "has_curve", json_boolean(json_object_get(a, "points") != NULL));
         json_array_append_new(list, a);
@@ -198,7 +201,7 @@ static json_t *all_series(const study *S, const load_spec *L, const pr_capacity_
     free(idx);
     size_t i, n = json_array_size(list);
     json_t *e;
-    json_array_foreach(list, i, e) {
+    json_array_foreach (list, i, e) {
         json_object_set_new(e, "first", json_boolean(i == 0));
         json_object_set_new(e, "last", json_boolean(i + 1 == n));
         json_object_set_new(e, "index", json_integer((json_int_t)i + 1));
@@ -216,7 +219,7 @@ void pr_study_capacity(study *S, json_t *out)
     const char *note = run_loads(S, &L, buf, sizeof buf);
     json_object_set_new(cap, "load_source", json_string(L.source));
     json_object_set_new(cap, "load_source_text",
-                        json_string(!strcmp(L.source, "offered_rate") ? _("the offered rate")
+                        json_string(!strcmp(L.source, "offered_rate")  ? _("the offered rate")
                                     : !strcmp(L.source, "concurrency") ? _("the concurrency")
                                                                        : L.source));
     json_object_set_new(cap, "load_key", L.tag ? json_string(L.tag) : json_null());
@@ -228,17 +231,21 @@ void pr_study_capacity(study *S, json_t *out)
         pr_capacity_opts co = S->o->capacity;
         co.kind = L.kind;
         co.load_source = L.source;
-        json_object_set_new(cap, "load_kind", json_string(L.kind == PR_LOAD_KIND_RATE ? "rate" : "concurrency"));
+        json_object_set_new(cap, "load_kind",
+                            json_string(L.kind == PR_LOAD_KIND_RATE ? "rate" : "concurrency"));
         json_object_set_new(cap, "load_is_rate", json_boolean(L.kind == PR_LOAD_KIND_RATE));
         json_object_set_new(cap, "load_kind_inferred", json_boolean(L.inferred));
         double slo = co.slo_p99_ns;
         json_object_set_new(cap, "slo_p99_ns", isfinite(slo) ? json_real(slo) : json_null());
-        json_object_set_new(cap, "slo_p99", json_string(isfinite(slo) ? pr_human_duration((int64_t)slo, h) : "-"));
+        json_object_set_new(cap, "slo_p99",
+                            json_string(isfinite(slo) ? pr_human_duration((int64_t)slo, h) : "-"));
         json_object_set_new(cap, "max_error_ratio", json_real(co.max_error_ratio));
-        json_object_set_new(cap, "max_error_pct", json_string(pr_human_percent(co.max_error_ratio, h)));
+        json_object_set_new(cap, "max_error_pct",
+                            json_string(pr_human_percent(co.max_error_ratio, h)));
         json_object_set_new(cap, "series", all_series(S, &L, &co));
     }
     json_object_set_new(out, "capacity", cap);
-    json_object_set_new(out, "has_capacity", json_boolean(json_array_size(json_object_get(cap, "series")) > 0));
+    json_object_set_new(out, "has_capacity",
+                        json_boolean(json_array_size(json_object_get(cap, "series")) > 0));
     free(L.load);
 }

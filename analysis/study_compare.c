@@ -108,8 +108,10 @@ typedef enum mkind { MK_LATENCY, MK_THROUGHPUT, MK_ERRORS } mkind;
 static const struct {
     const char *name;
     mkind kind;
-} conclusion_metrics[] = {
-    {"p50", MK_LATENCY}, {"p99", MK_LATENCY}, {"throughput", MK_THROUGHPUT}, {"error_ratio", MK_ERRORS}};
+} conclusion_metrics[] = {{"p50", MK_LATENCY},
+                          {"p99", MK_LATENCY},
+                          {"throughput", MK_THROUGHPUT},
+                          {"error_ratio", MK_ERRORS}};
 #define NCM (sizeof conclusion_metrics / sizeof conclusion_metrics[0])
 
 static const char *metric_word(size_t m)
@@ -123,7 +125,7 @@ static json_t *pair_metric(json_t *pair, const char *metric)
 {
     size_t i;
     json_t *m;
-    json_array_foreach(json_object_get(pair, "metrics"), i, m)
+    json_array_foreach (json_object_get(pair, "metrics"), i, m)
         if (!strcmp(jstr(m, "metric"), metric))
             return m;
     return NULL;
@@ -134,9 +136,10 @@ static json_t *pair_metric(json_t *pair, const char *metric)
 static json_t *level_metric(json_t *pm, size_t m)
 {
     json_t *o = json_object();
-    const char *copy[] = {"a_value", "a_human", "b_value", "b_human", "abs", "abs_human", "rel",
-                          "rel_pct", "test", "p_value", "significant", "verdict", "verdict_text",
-                          "is_regression", "is_improvement"};
+    const char *copy[] = {"a_value",      "a_human",       "b_value",       "b_human",
+                          "abs",          "abs_human",     "rel",           "rel_pct",
+                          "test",         "p_value",       "significant",   "verdict",
+                          "verdict_text", "is_regression", "is_improvement"};
     for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
         if (json_object_get(pm, copy[i]))
             json_object_set(o, copy[i], json_object_get(pm, copy[i]));
@@ -144,7 +147,8 @@ static json_t *level_metric(json_t *pm, size_t m)
     json_object_set_new(o, "metric", json_string(conclusion_metrics[m].name));
     json_object_set_new(o, "metric_text", json_string(metric_word(m)));
     json_object_set_new(o, "is_latency", json_boolean(conclusion_metrics[m].kind == MK_LATENCY));
-    json_object_set_new(o, "is_throughput", json_boolean(conclusion_metrics[m].kind == MK_THROUGHPUT));
+    json_object_set_new(o, "is_throughput",
+                        json_boolean(conclusion_metrics[m].kind == MK_THROUGHPUT));
     json_object_set_new(o, "is_errors", json_boolean(conclusion_metrics[m].kind == MK_ERRORS));
     json_object_set_new(o, "is_same", json_boolean(!strcmp(v, "same")));
     json_object_set_new(o, "is_untested", json_boolean(!strcmp(v, "untested")));
@@ -156,7 +160,11 @@ static json_t *level_metric(json_t *pm, size_t m)
     if (conclusion_metrics[m].kind == MK_LATENCY && a > 0 && b > 0) {
         double f = a > b ? a / b : b / a;
         char t[32];
-        snprintf(t, sizeof t, "%.*f\xc3\x97", f >= 99.95 ? 0 : f >= 9.995 ? 1 : 2, f); /* 1.32×, 20.4× */
+        snprintf(t, sizeof t, "%.*f\xc3\x97",
+                 f >= 99.95   ? 0
+                 : f >= 9.995 ? 1
+                              : 2,
+                 f); /* 1.32×, 20.4× */
         json_object_set_new(o, "factor", json_real(f));
         json_object_set_new(o, "factor_text", json_string(t));
     } else {
@@ -174,7 +182,8 @@ static void decided_clauses(pr_buf *b, json_t *lv, const char *an, const char *b
         json_t *x = json_object_get(lv, conclusion_metrics[m].name);
         if (!json_is_true(json_object_get(x, "decided")))
             continue;
-        const char *dir = pr_study_word(json_is_true(json_object_get(x, "better")) ? SW_FASTER : SW_SLOWER);
+        const char *dir =
+            pr_study_word(json_is_true(json_object_get(x, "better")) ? SW_FASTER : SW_SLOWER);
         if (conclusion_metrics[m].kind == MK_LATENCY && lat) {
             say(b, SW_LAT_NEXT, jstr(x, "factor_text"), dir, metric_word(m), jstr(x, "b_human"),
                 jstr(x, "a_human"));
@@ -200,7 +209,8 @@ static void metric_list(pr_buf *b, json_t *list, size_t m)
     json_object_set_new(e, "metric", json_string(conclusion_metrics[m].name));
     json_object_set_new(e, "metric_text", json_string(metric_word(m)));
     json_object_set_new(e, "is_latency", json_boolean(conclusion_metrics[m].kind == MK_LATENCY));
-    json_object_set_new(e, "is_throughput", json_boolean(conclusion_metrics[m].kind == MK_THROUGHPUT));
+    json_object_set_new(e, "is_throughput",
+                        json_boolean(conclusion_metrics[m].kind == MK_THROUGHPUT));
     json_object_set_new(e, "is_errors", json_boolean(conclusion_metrics[m].kind == MK_ERRORS));
     json_object_set_new(e, "first", json_boolean(json_array_size(list) == 0));
     json_array_append_new(list, e);
@@ -211,7 +221,7 @@ static void mark_last(json_t *list)
 {
     size_t i, n = json_array_size(list);
     json_t *e;
-    json_array_foreach(list, i, e)
+    json_array_foreach (list, i, e)
         json_object_set_new(e, "last", json_boolean(i + 1 == n));
 }
 
@@ -235,10 +245,11 @@ static json_t *level_conclusion(json_t *lv, const char *an, const char *bn)
     mark_last(untested);
     json_t *cl;
     size_t ci;
-    json_array_foreach(clauses, ci, cl)
+    json_array_foreach (clauses, ci, cl)
         json_object_set_new(cl, "first", json_boolean(ci == 0));
     mark_last(clauses);
-    size_t nd = json_array_size(clauses), ns = json_array_size(same), nu = json_array_size(untested);
+    size_t nd = json_array_size(clauses), ns = json_array_size(same),
+           nu = json_array_size(untested);
     say(&b, SW_AT_LEVEL, jstr(lv, "key_text"));
     if (nd)
         decided_clauses(&b, lv, an, bn);
@@ -271,7 +282,7 @@ static char *unpaired_reason(json_t *pairing, const char *key)
     pr_buf b = PR_BUF_INIT;
     size_t i;
     json_t *u;
-    json_array_foreach(json_object_get(pairing, "unpaired"), i, u)
+    json_array_foreach (json_object_get(pairing, "unpaired"), i, u)
         if (!strcmp(jstr(u, "key_text"), key))
             pr_buf_printf(&b, "%s%s", b.len ? pr_study_word(SW_CLAUSE_SEP) : "", jstr(u, "reason"));
     char *s = pr_buf_steal(&b);
@@ -282,7 +293,7 @@ static json_t *find_pair(json_t *pairing, const char *key)
 {
     size_t i;
     json_t *p;
-    json_array_foreach(json_object_get(pairing, "pairs"), i, p)
+    json_array_foreach (json_object_get(pairing, "pairs"), i, p)
         if (!strcmp(jstr(p, "key_text"), key))
             return p;
     return NULL;
@@ -294,7 +305,7 @@ static json_t *compare_levels(study *S, json_t *pairing, const char *an, const c
 {
     json_t *out = json_array(), *lv;
     size_t i;
-    json_array_foreach(S->levels, i, lv) {
+    json_array_foreach (S->levels, i, lv) {
         const char *key = jstr(lv, "key_text");
         json_t *p = find_pair(pairing, key), *e = json_object();
         char *why = p ? NULL : unpaired_reason(pairing, key);
@@ -342,9 +353,9 @@ static const char *figure(json_t *lv, size_t m, double *size)
 /* The levels of a metric with one outcome: their names, the range of their figures ("20.4×"
  * for one level, "from 18.1× at rate=50 to 22.3× at rate=200" for several). */
 typedef struct outcome {
-    json_t *levels;  /* the level objects */
+    json_t *levels; /* the level objects */
     pr_buf names, range;
-    size_t lo, hi;   /* the levels of the smallest and largest figure */
+    size_t lo, hi; /* the levels of the smallest and largest figure */
 } outcome;
 
 static void outcome_finish(outcome *oc, size_t m)
@@ -353,8 +364,9 @@ static void outcome_finish(outcome *oc, size_t m)
     double lo = INFINITY, hi = -INFINITY, v;
     json_t *lv;
     oc->lo = oc->hi = 0;
-    json_array_foreach(oc->levels, i, lv) {
-        pr_buf_printf(&oc->names, "%s%s", i ? pr_study_word(SW_LIST_SEP) : "", jstr(lv, "key_text"));
+    json_array_foreach (oc->levels, i, lv) {
+        pr_buf_printf(&oc->names, "%s%s", i ? pr_study_word(SW_LIST_SEP) : "",
+                      jstr(lv, "key_text"));
         figure(lv, m, &v);
         if (v < lo) {
             lo = v;
@@ -395,7 +407,7 @@ static json_t *outcome_json(outcome *oc, size_t m)
 {
     json_t *o = json_object(), *names = json_array(), *lv;
     size_t i, n = json_array_size(oc->levels);
-    json_array_foreach(oc->levels, i, lv) {
+    json_array_foreach (oc->levels, i, lv) {
         json_t *e = json_object();
         json_object_set(e, "key_text", json_object_get(lv, "key_text"));
         json_object_set_new(e, "first", json_boolean(i == 0));
@@ -414,7 +426,8 @@ static json_t *outcome_json(outcome *oc, size_t m)
 }
 
 /* The overall view of one metric across the levels: where B is better, worse, the same. */
-static json_t *overall_metric(json_t *levels, size_t m, const char *an, const char *bn, pr_buf *sent)
+static json_t *overall_metric(json_t *levels, size_t m, const char *an, const char *bn,
+                              pr_buf *sent)
 {
     outcome oc[3]; /* better, worse, same */
     for (int k = 0; k < 3; k++) {
@@ -424,11 +437,12 @@ static json_t *overall_metric(json_t *levels, size_t m, const char *an, const ch
     }
     size_t i;
     json_t *lv;
-    json_array_foreach(levels, i, lv) {
+    json_array_foreach (levels, i, lv) {
         json_t *x = json_object_get(lv, conclusion_metrics[m].name);
-        int k = json_is_true(json_object_get(x, "better")) ? 0
-                : json_is_true(json_object_get(x, "worse")) ? 1
-                : json_is_true(json_object_get(x, "is_same")) ? 2 : -1;
+        int k = json_is_true(json_object_get(x, "better"))    ? 0
+                : json_is_true(json_object_get(x, "worse"))   ? 1
+                : json_is_true(json_object_get(x, "is_same")) ? 2
+                                                              : -1;
         if (k >= 0)
             json_array_append(oc[k].levels, lv);
     }
@@ -438,8 +452,12 @@ static json_t *overall_metric(json_t *levels, size_t m, const char *an, const ch
            nsame = json_array_size(oc[2].levels);
     int lat = conclusion_metrics[m].kind == MK_LATENCY,
         thr = conclusion_metrics[m].kind == MK_THROUGHPUT;
-    const char *better = pr_study_word(lat ? SW_FASTER : thr ? SW_HIGHER : SW_LOWER),
-               *worse = pr_study_word(lat ? SW_SLOWER : thr ? SW_LOWER : SW_HIGHER);
+    const char *better = pr_study_word(lat   ? SW_FASTER
+                                       : thr ? SW_HIGHER
+                                             : SW_LOWER),
+               *worse = pr_study_word(lat   ? SW_SLOWER
+                                      : thr ? SW_LOWER
+                                            : SW_HIGHER);
     const char *mw = metric_word(m), *state = "none";
     if (nb && nw) {
         state = "mixed";
@@ -492,7 +510,7 @@ static json_t *overall(json_t *levels, const char *an, const char *bn)
     int decided = 0, tested = 0;
     size_t i;
     json_t *lv;
-    json_array_foreach(levels, i, lv)
+    json_array_foreach (levels, i, lv)
         tested |= json_is_true(json_object_get(json_object_get(lv, "conclusion"), "significant")) ||
                   json_is_true(json_object_get(json_object_get(lv, "conclusion"), "same"));
     json_t *untested = json_array();
@@ -509,8 +527,9 @@ static json_t *overall(json_t *levels, const char *an, const char *bn)
             decided = 1;
         }
         int any = 0;
-        json_array_foreach(levels, i, lv)
-            any |= json_is_false(json_object_get(json_object_get(lv, conclusion_metrics[m].name), "is_untested"));
+        json_array_foreach (levels, i, lv)
+            any |= json_is_false(
+                json_object_get(json_object_get(lv, conclusion_metrics[m].name), "is_untested"));
         if (!any)
             metric_list(&ul, untested, m);
         json_object_set_new(x, "tested", json_boolean(any));
@@ -554,8 +573,8 @@ static int compare_one(study *S, size_t c, json_t **out, pr_error *err)
     int64_t *ia = config_ids(S, 0, &na), *ib = config_ids(S, c, &nb);
     pr_pair_side sa = {an, an, ia, na}, sb = {bn, bn, ib, nb};
     json_t *pdoc = NULL;
-    int rc = pr_compare_pairs(S->st, &sa, &sb, S->o->levels, S->o->nlevels, &S->o->compare,
-                              &pdoc, err);
+    int rc =
+        pr_compare_pairs(S->st, &sa, &sb, S->o->levels, S->o->nlevels, &S->o->compare, &pdoc, err);
     free(ia);
     free(ib);
     if (rc < 0)
@@ -575,7 +594,7 @@ static int compare_one(study *S, size_t c, json_t **out, pr_error *err)
         json_object_set(o, copy[i], json_object_get(pdoc, copy[i]));
     json_t *ms = json_deep_copy(json_object_get(pairing, "metrics")), *m;
     size_t i;
-    json_array_foreach(ms, i, m)
+    json_array_foreach (ms, i, m)
         json_object_del(m, "rows"); /* the rows are the levels above */
     json_object_set_new(o, "metrics", ms);
     json_object_set(o, "unpaired", json_object_get(pairing, "unpaired"));
@@ -597,13 +616,13 @@ int pr_study_compare(study *S, json_t *out, pr_error *err)
     }
     size_t i, n = json_array_size(list);
     json_t *e;
-    json_array_foreach(list, i, e) {
+    json_array_foreach (list, i, e) {
         json_object_set_new(e, "first", json_boolean(i == 0));
         json_object_set_new(e, "last", json_boolean(i + 1 == n));
         json_object_set_new(e, "index", json_integer((json_int_t)i + 1));
         size_t k, nl = json_array_size(json_object_get(e, "levels"));
         json_t *lv;
-        json_array_foreach(json_object_get(e, "levels"), k, lv) {
+        json_array_foreach (json_object_get(e, "levels"), k, lv) {
             json_object_set_new(lv, "first", json_boolean(k == 0));
             json_object_set_new(lv, "last", json_boolean(k + 1 == nl));
         }

@@ -7,51 +7,57 @@
 #include "model/l10n.h"
 
 typedef struct study_run {
-    json_t *model;  /* borrowed from the report document */
+    json_t *model; /* borrowed from the report document */
     int64_t id;
-    size_t config;  /* index into configs */
-    size_t level;   /* index into levels */
+    size_t config; /* index into configs */
+    size_t level;  /* index into levels */
 } study_run;
 
 typedef struct study {
     const pr_study_opts *o;
     pr_store *st;
-    json_t *doc;      /* the report document of every run (owned) */
+    json_t *doc; /* the report document of every run (owned) */
     study_run *runs;
     size_t nruns;
-    json_t *configs;  /* [{name, values_text, key_values, runs, baseline, index…}] */
-    json_t *levels;   /* [{key_text, key_values, index…}], ascending (strverscmp per key) */
+    json_t *configs; /* [{name, values_text, key_values, runs, baseline, index…}] */
+    json_t *levels;  /* [{key_text, key_values, index…}], ascending (strverscmp per key) */
 } study;
 
 /* The words of the study's sentences and labels (msgids of the catalog: pr_study_word translates). */
 typedef enum study_word {
     SW_ALL_REQUESTS = 0, /* the interface of a run's every request */
     SW_ALL_RUNS,         /* the capacity series of a study without configurations */
-    SW_FASTER, SW_SLOWER, SW_HIGHER, SW_LOWER,
-    SW_AT_LEVEL,         /* "At %s, " (level) */
-    SW_LAT_FIRST,        /* B, factor, faster, A, metric, b figure, a figure */
-    SW_LAT_NEXT,         /* factor, faster, metric, b figure, a figure */
-    SW_THROUGHPUT,       /* B, b figure, a figure, A, change */
-    SW_ERRORS,           /* B, b figure, a figure, A, change (points) */
-    SW_CLAUSE_SEP, SW_LIST_SEP, SW_END,
-    SW_SENTENCES,        /* two sentences: the first, the next */
-    SW_NO_DIFFERENCE,    /* B, A */
-    SW_IN,               /* metrics */
-    SW_NOT_TESTED,       /* metrics */
-    SW_NONE_TESTED,      /* A, B */
-    SW_NOT_PAIRED,       /* level, A, B, why */
-    SW_HEAD_LATENCY,     /* B, faster, A, metric */
-    SW_HEAD_OTHER,       /* B, higher, metric, A */
-    SW_OVERALL_ALL,      /* head, range */
-    SW_OVERALL_ONE,      /* head, the level, figure */
-    SW_OVERALL_SOME,     /* head, levels, range, levels without a difference */
-    SW_OVERALL_MIXED,    /* B, A, metric, better, levels, range, worse, levels, range */
-    SW_OVERALL_SAME,     /* B, A */
+    SW_FASTER,
+    SW_SLOWER,
+    SW_HIGHER,
+    SW_LOWER,
+    SW_AT_LEVEL,   /* "At %s, " (level) */
+    SW_LAT_FIRST,  /* B, factor, faster, A, metric, b figure, a figure */
+    SW_LAT_NEXT,   /* factor, faster, metric, b figure, a figure */
+    SW_THROUGHPUT, /* B, b figure, a figure, A, change */
+    SW_ERRORS,     /* B, b figure, a figure, A, change (points) */
+    SW_CLAUSE_SEP,
+    SW_LIST_SEP,
+    SW_END,
+    SW_SENTENCES,          /* two sentences: the first, the next */
+    SW_NO_DIFFERENCE,      /* B, A */
+    SW_IN,                 /* metrics */
+    SW_NOT_TESTED,         /* metrics */
+    SW_NONE_TESTED,        /* A, B */
+    SW_NOT_PAIRED,         /* level, A, B, why */
+    SW_HEAD_LATENCY,       /* B, faster, A, metric */
+    SW_HEAD_OTHER,         /* B, higher, metric, A */
+    SW_OVERALL_ALL,        /* head, range */
+    SW_OVERALL_ONE,        /* head, the level, figure */
+    SW_OVERALL_SOME,       /* head, levels, range, levels without a difference */
+    SW_OVERALL_MIXED,      /* B, A, metric, better, levels, range, worse, levels, range */
+    SW_OVERALL_SAME,       /* B, A */
     SW_OVERALL_NOT_TESTED, /* metrics */
-    SW_OVERALL_UNTESTED, /* B, A */
-    SW_AT,               /* figure, level */
-    SW_FROM_TO,          /* figure at level, figure at level */
-    SW_METRIC_THROUGHPUT, SW_METRIC_ERRORS,
+    SW_OVERALL_UNTESTED,   /* B, A */
+    SW_AT,                 /* figure, level */
+    SW_FROM_TO,            /* figure at level, figure at level */
+    SW_METRIC_THROUGHPUT,
+    SW_METRIC_ERRORS,
     SW_COUNT
 } study_word;
 

@@ -13,8 +13,8 @@
 /* The unit a metric is measured in, or -1 for an unknown metric. */
 static int metric_unit(const char *m)
 {
-    if ((m[0] == 'p' && m[1] >= '0' && m[1] <= '9') || !strcmp(m, "mean") ||
-        !strcmp(m, "min") || !strcmp(m, "max") || !strcmp(m, "stdev"))
+    if ((m[0] == 'p' && m[1] >= '0' && m[1] <= '9') || !strcmp(m, "mean") || !strcmp(m, "min") ||
+        !strcmp(m, "max") || !strcmp(m, "stdev"))
         return PR_TU_NS;
     if (!strcmp(m, "error_ratio") || !strcmp(m, "success_ratio") || !strcmp(m, "apdex"))
         return PR_TU_RATIO;
@@ -32,7 +32,8 @@ int pr_threshold_parse(pr_threshold *t, const char *arg, int is_max, pr_error *e
     if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof t->metric)
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                             _("threshold '%s': expected METRIC=VALUE (e.g. p99=250ms, "
-                              "error_ratio=1%%)"), arg);
+                              "error_ratio=1%%)"),
+                            arg);
     memcpy(t->metric, arg, (size_t)(eq - arg));
     for (char *c = t->metric; *c; c++)
         if (*c == '.')
@@ -42,7 +43,8 @@ int pr_threshold_parse(pr_threshold *t, const char *arg, int is_max, pr_error *e
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                             _("threshold '%s': unknown metric '%s' (pNN, mean, min, max, stdev, "
                               "error_ratio, success_ratio, apdex, throughput, rate, requests, "
-                              "errors)"), arg, t->metric);
+                              "errors)"),
+                            arg, t->metric);
     t->unit = (pr_threshold_unit)u;
     t->is_max = is_max;
     snprintf(t->text, sizeof t->text, "%s %s %s", t->metric, is_max ? "<=" : ">=", eq + 1);
@@ -90,7 +92,8 @@ int pr_threshold_read_file(const char *path, pr_threshold **ts, size_t *n, size_
         if (!*p)
             continue;
         char kind[8], spec[400];
-        if (sscanf(p, "%7s %399s", kind, spec) != 2 || (strcmp(kind, "max") && strcmp(kind, "min"))) {
+        if (sscanf(p, "%7s %399s", kind, spec) != 2 ||
+            (strcmp(kind, "max") && strcmp(kind, "min"))) {
             rc = pr_error_set(err, PR_EPARSE, path, no, (long)(p - line) + 1,
                               _("expected 'max METRIC=VALUE' or 'min METRIC=VALUE'"));
             break;
@@ -172,8 +175,8 @@ void pr_threshold_add_percentiles(pr_report_opts *o, const pr_threshold *ts, siz
 
 /* Findings that answer "what was the limit", in the findings' order (most severe first). */
 static const char *const limit_rules[] = {
-    "saturation",  "generator_bottleneck", "client_timeouts", "errors_refused", "errors_reset",
-    "errors_429",  "errors_5xx",           "error_onset",     "degradation",
+    "saturation", "generator_bottleneck", "client_timeouts", "errors_refused", "errors_reset",
+    "errors_429", "errors_5xx",           "error_onset",     "degradation",
 };
 
 static int is_limit_rule(const char *id)
@@ -187,8 +190,8 @@ static int is_limit_rule(const char *id)
 static json_t *finding_ref(json_t *f)
 {
     json_t *r = json_object();
-    static const char *const keys[] = {"id",    "severity", "severity_text", "title",
-                                       "t_ns",  "index",    "label",         "anchor"};
+    static const char *const keys[] = {"id",   "severity", "severity_text", "title",
+                                       "t_ns", "index",    "label",         "anchor"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         json_t *v = json_object_get(f, keys[i]);
         if (v)
@@ -239,10 +242,10 @@ static void run_verdict(json_t *run, const pr_threshold *ts, size_t n, int by_la
     }
     size_t k;
     json_t *l;
-    json_array_foreach(by_label ? json_object_get(run, "labels") : NULL, k, l) {
+    json_array_foreach (by_label ? json_object_get(run, "labels") : NULL, k, l) {
         for (size_t t = 0; t < n; t++) {
-            *failed += !check_one(&ts[t], l, json_string_value(json_object_get(l, "label")), list,
-                                  fails);
+            *failed +=
+                !check_one(&ts[t], l, json_string_value(json_object_get(l, "label")), list, fails);
             (*checked)++;
         }
     }
@@ -255,7 +258,7 @@ static void run_verdict(json_t *run, const pr_threshold *ts, size_t n, int by_la
     json_t *crit = json_array(), *limit = NULL;
     size_t i;
     json_t *f;
-    json_array_foreach(json_object_get(run, "findings"), i, f) {
+    json_array_foreach (json_object_get(run, "findings"), i, f) {
         char anchor[64]; /* the finding's place in a page: #finding-RUN-INDEX */
         snprintf(anchor, sizeof anchor, "finding-%lld-%zu",
                  (long long)json_integer_value(json_object_get(run, "id")), i + 1);
@@ -276,7 +279,7 @@ void pr_threshold_verdict(json_t *doc, const pr_threshold *ts, size_t n, int by_
 {
     size_t checked = 0, failed = 0, i;
     json_t *run;
-    json_array_foreach(json_object_get(doc, "runs"), i, run) {
+    json_array_foreach (json_object_get(doc, "runs"), i, run) {
         run_verdict(run, ts, n, by_label, &checked, &failed);
     }
     json_t *v = json_object();

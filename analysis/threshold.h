@@ -9,14 +9,19 @@
 #include "analysis/report.h"
 #include "model/error.h"
 
-typedef enum pr_threshold_unit { PR_TU_NS, PR_TU_RATIO, PR_TU_PER_S, PR_TU_COUNT } pr_threshold_unit;
+typedef enum pr_threshold_unit {
+    PR_TU_NS,
+    PR_TU_RATIO,
+    PR_TU_PER_S,
+    PR_TU_COUNT
+} pr_threshold_unit;
 
 typedef struct pr_threshold {
-    char metric[32];        /* p99, mean, error_ratio, throughput … ('.' written '_') */
-    int is_max;             /* 1: value must be <= limit; 0: >= limit */
-    double limit;           /* ns, ratio, per second or count */
+    char metric[32]; /* p99, mean, error_ratio, throughput … ('.' written '_') */
+    int is_max;      /* 1: value must be <= limit; 0: >= limit */
+    double limit;    /* ns, ratio, per second or count */
     pr_threshold_unit unit;
-    char text[96];          /* as written: "p99 <= 250ms" */
+    char text[96]; /* as written: "p99 <= 250ms" */
 } pr_threshold;
 
 /* Parses "p99=250ms", "error_ratio=1%", "throughput=200/s" (bare durations are ms). Returns 0

@@ -9,10 +9,16 @@
 #include <string.h>
 
 static const pr_trend_metric metrics[] = {
-    {"p50", "p50", 1, 1},       {"p90", "p90", 1, 1},         {"p95", "p95", 1, 1},
-    {"p99", "p99", 1, 1},       {"p99.9", "p99_9", 1, 1},     {"mean", "mean", 1, 1},
-    {"max", "max", 1, 1},       {"min", "min", 1, 1},
-    {"throughput", "throughput_per_s", 0, 0}, {"rate", "rate_per_s", 0, 0},
+    {"p50", "p50", 1, 1},
+    {"p90", "p90", 1, 1},
+    {"p95", "p95", 1, 1},
+    {"p99", "p99", 1, 1},
+    {"p99.9", "p99_9", 1, 1},
+    {"mean", "mean", 1, 1},
+    {"max", "max", 1, 1},
+    {"min", "min", 1, 1},
+    {"throughput", "throughput_per_s", 0, 0},
+    {"rate", "rate_per_s", 0, 0},
     {"error_ratio", "error_ratio", 0, 1},
 };
 
@@ -66,7 +72,7 @@ char *pr_trend_human(const pr_trend_metric *m, double v, char *buf)
 
 typedef struct point {
     int64_t id;
-    const char *key;   /* ordering key (tag value) or NULL */
+    const char *key; /* ordering key (tag value) or NULL */
     int64_t start_ns;
     double v;
     json_t *model;
@@ -105,7 +111,9 @@ static int collect(pr_store *st, trend *T, const int64_t *ids, size_t n, pr_erro
         int rc = pr_report_run(st, ids[i], &ro, &model, err);
         if (rc < 0)
             return rc;
-        const char *key = T->o->by ? json_string_value(json_object_get(json_object_get(model, "tags"), T->o->by)) : NULL;
+        const char *key =
+            T->o->by ? json_string_value(json_object_get(json_object_get(model, "tags"), T->o->by))
+                     : NULL;
         double v = metric_value(model, T->o->metric);
         if ((T->o->by && !key) || !isfinite(v)) {
             T->skipped += T->o->by && !key ? 0 : 1;
@@ -132,7 +140,8 @@ static json_t *changepoints_json(trend *T, int *regs, unsigned char *flagged)
     pr_changepoint *cps = NULL;
     size_t ncp = pr_changepoints(x, T->np, &T->o->cp, &cps), tau = 0;
     double q, pmin = pr_cp_best_split(x, T->np, T->o->cp.min_size, &tau, &q) == 0
-                         ? pr_cp_min_p(T->np, tau, &T->o->cp) : 1;
+                         ? pr_cp_min_p(T->np, tau, &T->o->cp)
+                         : 1;
     json_t *cp = json_object(), *changes = json_array();
     json_object_set_new(cp, "method", json_string("e-divisive"));
     json_object_set_new(cp, "min_p_value", json_real(pmin));
@@ -140,8 +149,10 @@ static json_t *changepoints_json(trend *T, int *regs, unsigned char *flagged)
     json_object_set_new(cp, "runs_needed", json_integer((json_int_t)pr_cp_min_runs(&T->o->cp)));
     for (size_t k = 0; k < ncp; k++) {
         pr_changepoint *c = &cps[k];
-        double rel = c->mean_before != 0 ? (c->mean_after - c->mean_before) / fabs(c->mean_before) : NAN;
-        int worse = T->o->metric->higher_worse ? c->mean_after > c->mean_before : c->mean_after < c->mean_before;
+        double rel =
+            c->mean_before != 0 ? (c->mean_after - c->mean_before) / fabs(c->mean_before) : NAN;
+        int worse = T->o->metric->higher_worse ? c->mean_after > c->mean_before
+                                               : c->mean_after < c->mean_before;
         int large = isfinite(rel) ? fabs(rel) >= T->o->min_effect : c->mean_after != c->mean_before;
         const char *verdict = !large ? "small" : worse ? "regression" : "improvement";
         if (large && worse && !flagged[c->index]++)
@@ -149,7 +160,8 @@ static json_t *changepoints_json(trend *T, int *regs, unsigned char *flagged)
         json_t *e = json_object();
         json_object_set_new(e, "index", json_integer((json_int_t)c->index));
         json_object_set_new(e, "run_id", json_integer(T->pts[c->index].id));
-        json_object_set_new(e, "key", T->pts[c->index].key ? json_string(T->pts[c->index].key) : json_null());
+        json_object_set_new(e, "key",
+                            T->pts[c->index].key ? json_string(T->pts[c->index].key) : json_null());
         json_object_set_new(e, "mean_before", json_real(c->mean_before));
         json_object_set_new(e, "mean_after", json_real(c->mean_after));
         json_object_set_new(e, "rel", isfinite(rel) ? json_real(rel) : json_null());
@@ -220,7 +232,8 @@ static int build_doc(pr_store *st, trend *T, json_t **out, pr_error *err)
     json_object_set(doc, "change_points", json_object_get(cp, "change_points"));
     json_object_del(cp, "change_points");
     json_object_set_new(doc, "change_point_test", cp);
-    json_t *drift = T->np > 1 ? json_object_get(json_array_get(steps, T->np - 1), "vs_first") : NULL;
+    json_t *drift =
+        T->np > 1 ? json_object_get(json_array_get(steps, T->np - 1), "vs_first") : NULL;
     json_object_set(doc, "last_vs_first", drift ? drift : json_null());
     int drift_reg = json_is_true(json_object_get(drift, "is_regression"));
     json_object_set_new(doc, "step_regressions", json_integer(steps_regs));
@@ -232,8 +245,8 @@ static int build_doc(pr_store *st, trend *T, json_t **out, pr_error *err)
     return 0;
 }
 
-int pr_trend_build(pr_store *st, const int64_t *ids, size_t n, const pr_trend_opts *o,
-                   json_t **out, pr_error *err)
+int pr_trend_build(pr_store *st, const int64_t *ids, size_t n, const pr_trend_opts *o, json_t **out,
+                   pr_error *err)
 {
     trend T = {o, NULL, 0, 0};
     int rc = collect(st, &T, ids, n, err);

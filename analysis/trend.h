@@ -12,9 +12,9 @@
 #include "store/store.h"
 
 typedef struct pr_trend_metric {
-    const char *name;  /* as typed: p99, p99.9, throughput … */
-    const char *key;   /* the stats key (the latency_ns key for a latency) */
-    int latency;       /* a duration in latency_ns */
+    const char *name; /* as typed: p99, p99.9, throughput … */
+    const char *key;  /* the stats key (the latency_ns key for a latency) */
+    int latency;      /* a duration in latency_ns */
     int higher_worse;
 } pr_trend_metric;
 
@@ -26,9 +26,9 @@ char *pr_trend_human(const pr_trend_metric *m, double v, char *buf);
 
 typedef struct pr_trend_opts {
     const pr_trend_metric *metric;
-    const char *by;      /* order by this tag (runs without it are left out); NULL: run start */
-    double min_effect;   /* smallest relative step called a regression (default 0.05) */
-    pr_cp_opts cp;       /* the change-point test */
+    const char *by;    /* order by this tag (runs without it are left out); NULL: run start */
+    double min_effect; /* smallest relative step called a regression (default 0.05) */
+    pr_cp_opts cp;     /* the change-point test */
 } pr_trend_opts;
 
 void pr_trend_opts_init(pr_trend_opts *o);
@@ -39,7 +39,7 @@ void pr_trend_opts_init(pr_trend_opts *o);
  * "regressions", "skipped_runs" (runs with the tag but no value)} (docs/metrics.md). Returns 0
  * and *out (the caller's), or a negative code with err set: a store error, or PR_ENOTFOUND
  * when no run has the tag and a value for the metric. */
-int pr_trend_build(pr_store *st, const int64_t *ids, size_t n, const pr_trend_opts *o,
-                   json_t **out, pr_error *err);
+int pr_trend_build(pr_store *st, const int64_t *ids, size_t n, const pr_trend_opts *o, json_t **out,
+                   pr_error *err);
 
 #endif

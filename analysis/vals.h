@@ -12,8 +12,8 @@
 typedef struct pr_vals {
     int bounded;
     int sorted;
-    pr_vec v;   /* exact mode */
-    pr_hist h;  /* bounded mode */
+    pr_vec v;  /* exact mode */
+    pr_hist h; /* bounded mode */
 } pr_vals;
 
 void pr_vals_init(pr_vals *s, int bounded);

@@ -67,14 +67,14 @@ static int cmp_err_first(const void *a, const void *b)
 struct pr_vegeta_stats_acc {
     pr_vegeta_stats out;
     const pr_run *run;
-    uint64_t *codes;    /* per status code */
+    uint64_t *codes; /* per status code */
     uint32_t nstr;
-    err_first *errs;    /* per string id of the run */
+    err_first *errs; /* per string id of the run */
     int have_min;
-    size_t seen;        /* samples so far: the error set's tie-break */
-    int64_t *lat;       /* exact mode: every latency */
+    size_t seen;  /* samples so far: the error set's tie-break */
+    int64_t *lat; /* exact mode: every latency */
     size_t nlat, cap;
-    pr_vals hist;       /* bounded mode */
+    pr_vals hist; /* bounded mode */
 };
 
 pr_vegeta_stats_acc *pr_vegeta_stats_new(const pr_run *run, size_t expected, int bounded)
@@ -213,8 +213,7 @@ void pr_vegeta_stats_finish(pr_vegeta_stats_acc *a, pr_vegeta_stats *result)
     free(a);
 }
 
-void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
-                             const pr_run *run)
+void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n, const pr_run *run)
 {
     pr_vegeta_stats_acc *a = pr_vegeta_stats_new(run, n, 0);
     pr_vegeta_stats_add(a, s, n);
@@ -327,8 +326,8 @@ static int64_t go_round(int64_t d, int64_t m)
 
 int64_t pr_vegeta_round(int64_t ns)
 {
-    static const int64_t units[] = {3600000000000LL, 60000000000LL, 1000000000LL, 1000000LL,
-                                    1000LL, 1LL};
+    static const int64_t units[] = {3600000000000LL, 60000000000LL, 1000000000LL,
+                                    1000000LL,       1000LL,        1LL};
     for (size_t i = 0; i + 1 < sizeof units / sizeof units[0]; i++)
         if (ns >= units[i])
             return go_round(ns, units[i + 1]);
@@ -434,12 +433,13 @@ char *pr_vegeta_stats_text(const pr_vegeta_stats *st, const pr_run *run)
     pr_buf b = PR_BUF_INIT;
     pr_buf_printf(&b, "Requests\t[total, rate, throughput]\t%llu, %.2f, %.2f\n",
                   (unsigned long long)st->requests, st->rate_per_s, st->throughput_per_s);
-    pr_buf_printf(&b, "Duration\t[total, attack, wait]\t%s, %s, %s\n",
-                  pr_vegeta_duration_string(pr_vegeta_round(wrap_add(st->duration_ns, st->wait_ns)), d[0]),
-                  pr_vegeta_duration_string(pr_vegeta_round(st->duration_ns), d[1]),
-                  pr_vegeta_duration_string(pr_vegeta_round(st->wait_ns), d[2]));
+    pr_buf_printf(
+        &b, "Duration\t[total, attack, wait]\t%s, %s, %s\n",
+        pr_vegeta_duration_string(pr_vegeta_round(wrap_add(st->duration_ns, st->wait_ns)), d[0]),
+        pr_vegeta_duration_string(pr_vegeta_round(st->duration_ns), d[1]),
+        pr_vegeta_duration_string(pr_vegeta_round(st->wait_ns), d[2]));
     const int64_t lat[7] = {st->lat_min_ns, st->lat_mean_ns, st->lat_p50_ns, st->lat_p90_ns,
-                            st->lat_p95_ns, st->lat_p99_ns, st->lat_max_ns};
+                            st->lat_p95_ns, st->lat_p99_ns,  st->lat_max_ns};
     char l[7][32];
     for (int i = 0; i < 7; i++)
         pr_vegeta_duration_string(pr_vegeta_round(lat[i]), l[i]);
@@ -567,14 +567,13 @@ char *pr_vegeta_stats_json_text(const pr_vegeta_stats *st, const pr_run *run)
                   "{\"latencies\":{\"total\":%lld,\"mean\":%lld,\"50th\":%lld,\"90th\":%lld,"
                   "\"95th\":%lld,\"99th\":%lld,\"max\":%lld,\"min\":%lld},",
                   (long long)st->lat_total_ns, (long long)st->lat_mean_ns,
-                  (long long)st->lat_p50_ns, (long long)st->lat_p90_ns,
-                  (long long)st->lat_p95_ns, (long long)st->lat_p99_ns,
-                  (long long)st->lat_max_ns, (long long)st->lat_min_ns);
-    pr_buf_printf(&b, "\"bytes_in\":{\"total\":%llu,\"mean\":",
-                  (unsigned long long)st->bytes_in_total);
+                  (long long)st->lat_p50_ns, (long long)st->lat_p90_ns, (long long)st->lat_p95_ns,
+                  (long long)st->lat_p99_ns, (long long)st->lat_max_ns, (long long)st->lat_min_ns);
+    pr_buf_printf(&b,
+                  "\"bytes_in\":{\"total\":%llu,\"mean\":", (unsigned long long)st->bytes_in_total);
     json_float(&b, st->bytes_in_mean);
-    pr_buf_printf(&b, "},\"bytes_out\":{\"total\":%llu,\"mean\":",
-                  (unsigned long long)st->bytes_out_total);
+    pr_buf_printf(
+        &b, "},\"bytes_out\":{\"total\":%llu,\"mean\":", (unsigned long long)st->bytes_out_total);
     json_float(&b, st->bytes_out_mean);
     pr_buf_printf(&b, "},\"earliest\":\"%s\",\"latest\":\"%s\",\"end\":\"%s\",", t[0], t[1], t[2]);
     pr_buf_printf(&b, "\"duration\":%lld,\"wait\":%lld,\"requests\":%llu,\"rate\":",
@@ -678,7 +677,8 @@ static double sum_bytes_mean(const json_t *s, const char *total, const char *mea
 
 static const char *vdur(int64_t ns, char *buf)
 {
-    return ns == PR_UNKNOWN ? strcpy(buf, "-") : pr_vegeta_duration_string(pr_vegeta_round(ns), buf);
+    return ns == PR_UNKNOWN ? strcpy(buf, "-")
+                            : pr_vegeta_duration_string(pr_vegeta_round(ns), buf);
 }
 
 static const char *vint(int64_t v, char *buf)
@@ -730,13 +730,13 @@ char *pr_vegeta_summary_text(const pr_run *run)
     union {
         const json_t *c;
         json_t *m;
-    } cc = {codes}; /* jansson's iteration is not const-correct; only read */
-    json_object_foreach(cc.m, k, v) /* loaded with sorted keys: Vegeta's string order */
+    } cc = {codes};                  /* jansson's iteration is not const-correct; only read */
+    json_object_foreach (cc.m, k, v) /* loaded with sorted keys: Vegeta's string order */
         pr_buf_printf(&t, "%s:%lld  ", k, (long long)json_integer_value(v));
     pr_buf_puts(&t, "\nError Set:\n");
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(s, "errors"), i, e) {
+    json_array_foreach (json_object_get(s, "errors"), i, e) {
         const char *m = json_string_value(json_object_get(e, "message"));
         pr_buf_puts(&t, m ? m : "");
         pr_buf_putc(&t, '\n');
@@ -817,8 +817,9 @@ char *pr_vegeta_summary_json_text(const pr_run *run)
             const json_t *c;
             json_t *m;
         } cc = {codes};
-        json_object_foreach(cc.m, k, v) {
-            pr_buf_printf(&b, "%s\"%s\":%lld", first ? "" : ",", k, (long long)json_integer_value(v));
+        json_object_foreach (cc.m, k, v) {
+            pr_buf_printf(&b, "%s\"%s\":%lld", first ? "" : ",", k,
+                          (long long)json_integer_value(v));
             first = 0;
         }
         pr_buf_putc(&b, '}');
@@ -828,7 +829,7 @@ char *pr_vegeta_summary_json_text(const pr_run *run)
     pr_buf_puts(&b, ",\"errors\":[");
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(s, "errors"), i, e) {
+    json_array_foreach (json_object_get(s, "errors"), i, e) {
         const char *m = json_string_value(json_object_get(e, "message"));
         if (i)
             pr_buf_putc(&b, ',');

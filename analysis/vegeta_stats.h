@@ -35,7 +35,7 @@ typedef struct pr_vegeta_stats {
     double success_ratio;
     int64_t lat_total_ns, lat_min_ns, lat_mean_ns, lat_max_ns;
     int64_t lat_p50_ns, lat_p90_ns, lat_p95_ns, lat_p99_ns; /* exact, nearest rank */
-    int bounded;                            /* percentiles from a histogram (within 0.1%) */
+    int bounded; /* percentiles from a histogram (within 0.1%) */
     uint64_t bytes_in_total, bytes_out_total;
     double bytes_in_mean, bytes_out_mean;
     pr_vegeta_code_count *codes; /* sorted as strings ("0" < "200" < "404"), as Vegeta does */
@@ -47,8 +47,7 @@ typedef struct pr_vegeta_stats {
 /* Computes the metrics of n samples of `run` (its strings name the errors). Samples with an
  * unknown start are left out of the time metrics. Always succeeds; free with
  * pr_vegeta_stats_dispose. */
-void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n,
-                             const pr_run *run);
+void pr_vegeta_stats_compute(pr_vegeta_stats *out, const pr_sample *s, size_t n, const pr_run *run);
 void pr_vegeta_stats_dispose(pr_vegeta_stats *st);
 
 /* The same, a batch at a time (samples in the run's order): `expected` sizes the latency

@@ -110,7 +110,7 @@ typedef struct cfg {
     /* derived */
     double rate_lo, rate_hi, rate_step;
     int64_t nsteps;
-    char *run_key;  /* the shared run this shard lands in, NULL for a run of its own */
+    char *run_key; /* the shared run this shard lands in, NULL for a run of its own */
     int live;
 } cfg;
 
@@ -216,8 +216,7 @@ static void print_errors(FILE *f, const tally *t)
             v[n++] = (err_count){(uint32_t)i, t->errors[i]};
     qsort(v, n, sizeof *v, cmp_err_count);
     for (size_t i = 0; i < n && i < 5; i++)
-        fprintf(f, "%s%s: %llu", i ? ", " : "", t->texts[v[i].id],
-                (unsigned long long)v[i].n);
+        fprintf(f, "%s%s: %llu", i ? ", " : "", t->texts[v[i].id], (unsigned long long)v[i].n);
     if (n > 5)
         fprintf(f, ", … %zu more", n - 5);
     free(v);
@@ -270,9 +269,10 @@ static void print_end(const cfg *c, const pr_attack_stats *st)
                 st->interrupted ? "stop:" : "end (duration + timeout):",
                 st->interrupted ? "interrupted" : "timeout");
     if (st->unsent && !st->interrupted)
-        fprintf(stderr, "  %llu scheduled %s never sent: no free connection before the end "
-                        "(duration + timeout)\n", (unsigned long long)st->unsent,
-                st->unsent == 1 ? "request" : "requests");
+        fprintf(stderr,
+                "  %llu scheduled %s never sent: no free connection before the end "
+                "(duration + timeout)\n",
+                (unsigned long long)st->unsent, st->unsent == 1 ? "request" : "requests");
 }
 
 static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double rate)
@@ -295,8 +295,10 @@ static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double ra
     fprintf(stderr, "  %-13s %s\n", "throughput", pr_human_rate(r.throughput_per_s, a));
     print_dist("latency", &s->latency);
     if (s->latency.bounded)
-        fprintf(stderr, "  %-13s more than %d samples: percentiles from histograms, within "
-                        "0.1%%\n", "", TALLY_EXACT_MAX);
+        fprintf(stderr,
+                "  %-13s more than %d samples: percentiles from histograms, within "
+                "0.1%%\n",
+                "", TALLY_EXACT_MAX);
     if (c->o.model == PR_LOAD_OPEN) {
         print_dist("send lateness", &s->lateness);
         fprintf(stderr, "  %-13s %s (target %s)\n", "send rate",
@@ -331,8 +333,9 @@ static void describe(const cfg *c, pr_run *run, const char *name, double rate, i
         char buf[64];
         snprintf(buf, sizeof buf, "%.6g", rate);
         pr_run_tag(run, "rate", buf);
-        pr_run_meta_set(run, "step", json_pack("{s:I,s:I}", "index", (json_int_t)step, "count",
-                                               (json_int_t)nsteps));
+        pr_run_meta_set(
+            run, "step",
+            json_pack("{s:I,s:I}", "index", (json_int_t)step, "count", (json_int_t)nsteps));
     }
 }
 
@@ -369,8 +372,8 @@ static int step_to_file(const cfg *c, FILE *f, double rate, int64_t step, int64_
     return rc < 0 ? rc : rc2;
 }
 
-static int step_to_store(const cfg *c, pr_store *store, double rate, int64_t step,
-                         int64_t nsteps, pr_attack_stats *st, tally *t, pr_error *err)
+static int step_to_store(const cfg *c, pr_store *store, double rate, int64_t step, int64_t nsteps,
+                         pr_attack_stats *st, tally *t, pr_error *err)
 {
     pr_ingest *ing;
     char *name = NULL;
@@ -443,7 +446,8 @@ static int land_spool(const cfg *c, FILE *spool, const char *path)
         unlink(path);
     else if (rc != 0)
         pr_cli_errorf("the samples are kept in %s: land them with perfreport ingest --run-id "
-                      "'%s' --shard %d/%d %s", path, c->run_key, c->o.shard, c->o.nshards, path);
+                      "'%s' --shard %d/%d %s",
+                      path, c->run_key, c->o.shard, c->o.nshards, path);
     return rc;
 }
 
@@ -465,8 +469,8 @@ static int parse_duration(const char *opt, const char *s, int64_t *out)
 static int parse_count(const char *opt, const char *s, int64_t min, int64_t max, int64_t *out)
 {
     if (pr_lex_i64(s, strlen(s), out) < 0 || *out < min || *out > max) {
-        pr_cli_errorf("--%s %s: expected a whole number from %lld to %lld", opt, s,
-                      (long long)min, (long long)max);
+        pr_cli_errorf("--%s %s: expected a whole number from %lld to %lld", opt, s, (long long)min,
+                      (long long)max);
         return -1;
     }
     return 0;
@@ -478,7 +482,7 @@ static int parse_size(const char *opt, const char *s, int64_t *out)
     static const struct {
         const char *suffix;
         int shift;
-    } units[] = {{"", 0},  {"k", 10},  {"K", 10}, {"KiB", 10},
+    } units[] = {{"", 0},   {"k", 10},   {"K", 10}, {"KiB", 10},
                  {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
     size_t digits = strspn(s, "0123456789");
     int64_t v;
@@ -488,8 +492,8 @@ static int parse_size(const char *opt, const char *s, int64_t *out)
             *out = v << units[i].shift;
             return 0;
         }
-    pr_cli_errorf("--%s %s: expected a size in bytes such as 65536, 512k, 10M (0 = no limit)",
-                  opt, s);
+    pr_cli_errorf("--%s %s: expected a size in bytes such as 65536, 512k, 10M (0 = no limit)", opt,
+                  s);
     return -1;
 }
 
@@ -546,10 +550,10 @@ enum arg_kind { A_STR, A_FLAG, A_DURATION, A_COUNT, A_SIZE, A_FN };
 
 typedef struct attack_opt {
     const char *name;
-    char short_name;  /* 0 = long option only */
+    char short_name; /* 0 = long option only */
     enum arg_kind kind;
-    size_t field;     /* offset in cfg (A_FN: unused) */
-    int64_t max;      /* A_COUNT: largest value (the smallest is 1) */
+    size_t field; /* offset in cfg (A_FN: unused) */
+    int64_t max;  /* A_COUNT: largest value (the smallest is 1) */
     int (*fn)(cfg *c, const char *arg);
 } attack_opt;
 
@@ -611,8 +615,8 @@ static int parse_options(cfg *c, int argc, char **argv)
     for (size_t i = 0; i < NOPTIONS; i++) {
         const attack_opt *d = &options[i];
         int has_arg = d->kind == A_FLAG ? no_argument : required_argument;
-        longopts[i] = (struct option){d->name, has_arg, NULL, d->short_name ? d->short_name
-                                                                            : 256 + (int)i};
+        longopts[i] =
+            (struct option){d->name, has_arg, NULL, d->short_name ? d->short_name : 256 + (int)i};
         if (d->short_name) {
             shortopts[ns++] = d->short_name;
             if (has_arg)
@@ -644,7 +648,7 @@ static int choose_model(cfg *c)
     c->nsteps = 1;
     if (c->rate && c->conns > 0)
         return usage("--rate (open model) and --connections (closed model) exclude "
-                             "each other");
+                     "each other");
     if (!c->rate) {
         if (c->maxconns)
             return usage("--max-connections applies to the open model (--rate)");
@@ -664,7 +668,7 @@ static int choose_model(cfg *c)
     if (c->rate_step > 0) {
         if (c->step_ns <= 0)
             return usage("a stepped --rate needs --step DURATION (how long each rate "
-                                 "runs)");
+                         "runs)");
         if (c->o.duration_ns > 0)
             return usage("a stepped --rate runs each step for --step; drop --duration");
         c->o.duration_ns = c->step_ns;
@@ -691,14 +695,14 @@ static int parse_args(cfg *c, int argc, char **argv)
     if (c->o.duration_ns <= 0 && c->o.requests <= 0)
         return usage("give --duration or --requests (see perfreport attack --help)");
     /* the shard and the shared run, after the other usage checks (run() frees run_key) */
-    if (pr_cli_shard_resolve(c->index_env, (int)c->shards, c->shard_given, c->run_id,
-                             &c->o.shard, &c->o.nshards, &c->run_key) != 0)
+    if (pr_cli_shard_resolve(c->index_env, (int)c->shards, c->shard_given, c->run_id, &c->o.shard,
+                             &c->o.nshards, &c->run_key) != 0)
         return PR_EXIT_USAGE;
     if (c->ingest && c->output && !c->run_key)
         return usage("--ingest and -o exclude each other");
     if (c->run_key && c->nsteps > 1)
         return usage("--run-id: a stepped rate makes a run per step; run each step as "
-                             "its own job");
+                     "its own job");
     return 0;
 }
 
@@ -738,8 +742,8 @@ static int load_targets(cfg *c, session *s, int nurls, char **urls, pr_error *er
         s->body_len = strlen(c->data);
     }
     if (rc == 0)
-        rc = pr_targets_finish(&s->t, c->headers, c->nheaders, s->body, s->body_len,
-                               c->o.keepalive, err);
+        rc = pr_targets_finish(&s->t, c->headers, c->nheaders, s->body, s->body_len, c->o.keepalive,
+                               err);
     c->o.targets = &s->t;
     return rc < 0 ? rc : pr_attack_validate(&c->o, err);
 }
@@ -767,7 +771,7 @@ static int open_output(cfg *c, session *s)
     }
     if (isatty(1))
         return usage("refusing to write binary samples to a terminal: use -o FILE, a "
-                             "pipe, or --ingest");
+                     "pipe, or --ingest");
     s->out = stdout;
     return 0;
 }
@@ -922,6 +926,5 @@ static int run(int argc, char **argv)
     return close_session(&c, &s, rc);
 }
 
-const pr_command pr_cmd_attack = {
-    "attack", "attack [OPTIONS] [URL...]", "generate load (open or closed model) and record it",
-    help, run};
+const pr_command pr_cmd_attack = {"attack", "attack [OPTIONS] [URL...]",
+                                  "generate load (open or closed model) and record it", help, run};

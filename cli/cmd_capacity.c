@@ -27,8 +27,9 @@ static void print_usl(json_t *a)
     if (!json_is_object(u)) {
         printf("  USL fit: %s\n", json_string_value(json_object_get(a, "usl_note")));
         if (!strcmp(json_string_value(json_object_get(a, "load_kind")), "rate"))
-            printf("    (for a rate series the capacity is the maximum sustainable throughput above;\n"
-                   "    the X/offered column is the share of the offered load served)\n");
+            printf(
+                "    (for a rate series the capacity is the maximum sustainable throughput above;\n"
+                "    the X/offered column is the share of the offered load served)\n");
         return;
     }
     double rse = num(u, "residual_se_per_s"), mr = num(u, "max_residual_per_s");
@@ -41,8 +42,8 @@ static void print_usl(json_t *a)
            (long long)json_integer_value(json_object_get(u, "degrees_of_freedom")), num(u, "r2"), h,
            mr < 0 ? "-" : "+", r, num(u, "max_residual_load"));
     if (isfinite(num(u, "peak_load")))
-        printf("    predicted peak %s at load %.3g\n", pr_human_rate(num(u, "peak_throughput_per_s"), h),
-               num(u, "peak_load"));
+        printf("    predicted peak %s at load %.3g\n",
+               pr_human_rate(num(u, "peak_throughput_per_s"), h), num(u, "peak_load"));
     else
         printf("    no retrograde region (kappa = 0): throughput levels off at lambda/sigma\n");
 }
@@ -57,7 +58,7 @@ static void print_series(json_t *a, const char *series_name, const char *load_na
            rate ? "X/offered" : "scaling", "run");
     size_t i;
     json_t *p;
-    json_array_foreach(json_object_get(a, "points"), i, p) {
+    json_array_foreach (json_object_get(a, "points"), i, p) {
         double e = num(p, "efficiency");
         char eff[16];
         snprintf(eff, sizeof eff, isfinite(e) ? "%.2f" : "-", e);
@@ -70,7 +71,8 @@ static void print_series(json_t *a, const char *series_name, const char *load_na
     }
     json_t *k = json_object_get(a, "knee");
     if (json_is_object(k))
-        printf("  knee: load %g, crossed: %s\n", num(k, "load"), json_string_value(json_object_get(k, "detail")));
+        printf("  knee: load %g, crossed: %s\n", num(k, "load"),
+               json_string_value(json_object_get(k, "detail")));
     else
         printf("  knee: none within the tested loads\n");
     json_t *m = json_object_get(a, "max_sustainable");
@@ -123,8 +125,8 @@ static size_t study_loads(json_t *series, double *loads, size_t max)
 {
     size_t n = 0, i, k;
     json_t *a, *p;
-    json_array_foreach(series, i, a) {
-        json_array_foreach(json_object_get(a, "points"), k, p) {
+    json_array_foreach (series, i, a) {
+        json_array_foreach (json_object_get(a, "points"), k, p) {
             double l = num(p, "load");
             int seen = 0;
             for (size_t j = 0; j < n; j++)
@@ -141,7 +143,7 @@ static double series_value(json_t *a, double load, const char *key)
 {
     size_t k;
     json_t *p;
-    json_array_foreach(json_object_get(a, "points"), k, p)
+    json_array_foreach (json_object_get(a, "points"), k, p)
         if (num(p, "load") == load)
             return num(p, key);
     return NAN;
@@ -157,7 +159,7 @@ static void print_study(json_t *series, const char *load_name)
         const char *title, *key;
     } cols[] = {{"throughput", "throughput_per_s"}, {"p99", "p99_ns"}, {"errors", "error_ratio"}};
     int w = 10;
-    json_array_foreach(series, i, a) {
+    json_array_foreach (series, i, a) {
         int len = (int)strlen(json_string_value(json_object_get(a, "name")));
         if (len > w && len <= 30)
             w = len;
@@ -169,7 +171,7 @@ static void print_study(json_t *series, const char *load_name)
     }
     printf("\n  %12s", load_name);
     for (size_t c = 0; c < 3; c++)
-        json_array_foreach(series, i, a)
+        json_array_foreach (series, i, a)
             printf(" %*.*s", w, w, json_string_value(json_object_get(a, "name")));
     printf("\n");
     for (size_t l = 0; l < nl; l++) {
@@ -204,7 +206,7 @@ static int draw_study(json_t *series, const char *out)
               {"p99", "p99_ns", PR_CHART_UNIT_NS, 1},
               {"errors", "error_ratio", PR_CHART_UNIT_RATIO, 1}};
     const char **names = pr_xcalloc(ns + 1, sizeof *names);
-    char (*mnames)[32] = pr_xcalloc(nl + 1, sizeof *mnames);
+    char(*mnames)[32] = pr_xcalloc(nl + 1, sizeof *mnames);
     pr_chart_metric *metrics = pr_xcalloc(nl + 1, sizeof *metrics);
     double *values = pr_xcalloc(nl * ns + 1, sizeof *values);
     for (size_t r = 0; r < ns; r++)
@@ -267,8 +269,9 @@ static int print_all(const pr_capacity_runs_opts *o, json_t *doc)
     printf(", errors <= %g%%\n", 100 * o->capacity.max_error_ratio);
     size_t i;
     json_t *a;
-    json_array_foreach(series, i, a)
-        print_series(a, o->nby ? json_string_value(json_object_get(a, "name")) : NULL, o->load_name);
+    json_array_foreach (series, i, a)
+        print_series(a, o->nby ? json_string_value(json_object_get(a, "name")) : NULL,
+                     o->load_name);
     if (json_array_size(series) > 1)
         print_study(series, o->load_name);
     return 0;
@@ -279,9 +282,10 @@ static int draw_all(const pr_capacity_runs_opts *o, json_t *series, const char *
     size_t i;
     json_t *a;
     int rc = 0;
-    json_array_foreach(series, i, a) {
+    json_array_foreach (series, i, a) {
         const char *name = json_string_value(json_object_get(a, "name"));
-        char *path = NULL, *title = pr_xasprintf("Capacity%s%s", name ? ": " : "", name ? name : "");
+        char *path = NULL,
+             *title = pr_xasprintf("Capacity%s%s", name ? ": " : "", name ? name : "");
         if (json_array_size(series) > 1) {
             const char *dot = strrchr(out, '.');
             path = pr_xasprintf("%.*s-%s%s", (int)(dot - out), out, name, dot);
@@ -323,12 +327,15 @@ static int parse_opt(capacity_args *a, int c, const char *arg)
 
 static int parse_args(capacity_args *a, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"store", required_argument, NULL, 'S'},  {"json", no_argument, NULL, 'j'},
-        {"load", required_argument, NULL, 'l'},   {"slo", required_argument, NULL, 's'},
-        {"max-errors", required_argument, NULL, 'e'}, {"by", required_argument, NULL, 'b'},
-        {"output", required_argument, NULL, 'o'}, {"load-is-rate", no_argument, NULL, 'r'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"store", required_argument, NULL, 'S'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"load", required_argument, NULL, 'l'},
+                                             {"slo", required_argument, NULL, 's'},
+                                             {"max-errors", required_argument, NULL, 'e'},
+                                             {"by", required_argument, NULL, 'b'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"load-is-rate", no_argument, NULL, 'r'},
+                                             {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     pr_capacity_opts_init(&a->o.capacity);
     int c, rc = 0;
@@ -377,7 +384,8 @@ static int run(int argc, char **argv)
 }
 
 const pr_command pr_cmd_capacity = {
-    "capacity", "capacity [OPTIONS] RUN…|tag:KEY=VALUE…", "capacity curve, knee and USL fit of a load series",
+    "capacity", "capacity [OPTIONS] RUN…|tag:KEY=VALUE…",
+    "capacity curve, knee and USL fit of a load series",
     "Orders the runs by load and prints the capacity curve (load, throughput, p99, error ratio,\n"
     "efficiency: throughput / offered rate for a rate load, the scaling (X/N)/(X0/N0) for a\n"
     "concurrency load), the knee (the first load where throughput stops following the load,\n"
@@ -398,6 +406,7 @@ const pr_command pr_cmd_capacity = {
     "      --json               the analysis as JSON\n"
     "  -o, --output FILE        draw the capacity chart (.png, .svg, .pdf; one per series)\n"
     "      --store PATH         store file\n\n"
-    "examples:\n  perfreport capacity tag:study=rates --load tag:rate --load-is-rate --slo p99=250ms -o cap.png\n"
+    "examples:\n  perfreport capacity tag:study=rates --load tag:rate --load-is-rate --slo "
+    "p99=250ms -o cap.png\n"
     "  perfreport capacity --load tag:rate --load-is-rate --by tag:jvm,duration tag:study=jvms\n",
     run};

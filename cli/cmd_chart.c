@@ -71,11 +71,12 @@ static int check_samples(const pr_chart_kind *kind, json_t *doc)
             pr_buf_printf(&others, "%s%s", others.len ? ", " : "", pr_chart_kinds[i].name);
     if (n > 1)
         pr_cli_errorf("chart %s: no run has samples to draw (the kinds %s draw from a run's "
-                      "statistics)", kind->name, others.p ? others.p : "");
+                      "statistics)",
+                      kind->name, others.p ? others.p : "");
     else
         pr_cli_errorf("chart %s: run %lld '%s' %s: nothing to draw (the kinds %s draw from a run's "
-                      "statistics)", kind->name,
-                      (long long)json_integer_value(json_object_get(lastrun, "id")),
+                      "statistics)",
+                      kind->name, (long long)json_integer_value(json_object_get(lastrun, "id")),
                       json_string_value(json_object_get(lastrun, "name")), last,
                       others.p ? others.p : "");
     pr_buf_dispose(&others);
@@ -199,17 +200,24 @@ static int parse_opt(chart_args *a, int c, const char *arg)
 /* The options, then the kind; -1 when --list printed the kinds. */
 static int parse_args(chart_args *a, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"store", required_argument, NULL, 'S'},  {"output", required_argument, NULL, 'o'},
-        {"title", required_argument, NULL, 'T'},  {"width", required_argument, NULL, 'W'},
-        {"height", required_argument, NULL, 'H'}, {"scale", required_argument, NULL, 's'},
-        {"log", no_argument, NULL, 'l'},          {"linear", no_argument, NULL, 'L'},
-        {"from", required_argument, NULL, 'F'},   {"to", required_argument, NULL, 't'},
-        {"abs-time", no_argument, NULL, 'a'},     {"list", no_argument, NULL, 'K'},
-        {"by", required_argument, NULL, 'b'},     {"stat", required_argument, NULL, 'p'},
-        {"load", required_argument, NULL, 'd'},   {"interval", required_argument, NULL, 'i'},
-        {"threshold", required_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"store", required_argument, NULL, 'S'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"title", required_argument, NULL, 'T'},
+                                             {"width", required_argument, NULL, 'W'},
+                                             {"height", required_argument, NULL, 'H'},
+                                             {"scale", required_argument, NULL, 's'},
+                                             {"log", no_argument, NULL, 'l'},
+                                             {"linear", no_argument, NULL, 'L'},
+                                             {"from", required_argument, NULL, 'F'},
+                                             {"to", required_argument, NULL, 't'},
+                                             {"abs-time", no_argument, NULL, 'a'},
+                                             {"list", no_argument, NULL, 'K'},
+                                             {"by", required_argument, NULL, 'b'},
+                                             {"stat", required_argument, NULL, 'p'},
+                                             {"load", required_argument, NULL, 'd'},
+                                             {"interval", required_argument, NULL, 'i'},
+                                             {"threshold", required_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->stat = "p99";
     pr_chart_opts_init(&a->co);

@@ -27,12 +27,13 @@ static verdict *verdicts(json_t *doc, size_t *nv, size_t *failed)
     json_t *r, *e;
     verdict *vs = NULL;
     *nv = *failed = 0;
-    json_array_foreach(json_object_get(doc, "runs"), i, r) {
+    json_array_foreach (json_object_get(doc, "runs"), i, r) {
         const char *name = json_string_value(json_object_get(r, "name"));
-        json_array_foreach(json_object_get(json_object_get(r, "verdict"), "thresholds"), k, e) {
+        json_array_foreach (json_object_get(json_object_get(r, "verdict"), "thresholds"), k, e) {
             vs = pr_xgrow(vs, &cap, *nv + 1, sizeof *vs);
             const char *label = json_string_value(json_object_get(e, "label"));
-            vs[*nv] = (verdict){name ? name : "", label ? label : "(all)",
+            vs[*nv] = (verdict){name ? name : "",
+                                label ? label : "(all)",
                                 json_string_value(json_object_get(e, "text")),
                                 json_string_value(json_object_get(e, "metric")),
                                 json_string_value(json_object_get(e, "value")),
@@ -70,8 +71,9 @@ static void xml_escape(pr_buf *b, const char *s)
  * threshold. */
 static void junit_xml(const verdict *vs, size_t nv, size_t failed, pr_buf *b)
 {
-    pr_buf_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                     "<testsuites name=\"perfreport check\" tests=\"%zu\" failures=\"%zu\">\n",
+    pr_buf_printf(b,
+                  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                  "<testsuites name=\"perfreport check\" tests=\"%zu\" failures=\"%zu\">\n",
                   nv, failed);
     for (size_t k = 0; k < nv; k++) {
         if (k == 0 || strcmp(vs[k].run, vs[k - 1].run)) {
@@ -125,8 +127,8 @@ static void markdown_verdict(const verdict *vs, size_t nv, size_t failed, pr_buf
 }
 
 /* Writes the verdicts in one of the file formats to path. */
-static int write_verdicts(void (*fmt)(const verdict *, size_t, size_t, pr_buf *),
-                          const verdict *vs, size_t nv, size_t failed, const char *path)
+static int write_verdicts(void (*fmt)(const verdict *, size_t, size_t, pr_buf *), const verdict *vs,
+                          size_t nv, size_t failed, const char *path)
 {
     pr_buf b = PR_BUF_INIT;
     fmt(vs, nv, failed, &b);
@@ -169,12 +171,15 @@ static int parse_opt(check_args *a, int c, const char *arg)
 
 static int parse_args(check_args *a, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"store", required_argument, NULL, 'S'},   {"max", required_argument, NULL, 'M'},
-        {"min", required_argument, NULL, 'm'},     {"thresholds", required_argument, NULL, 'f'},
-        {"by", required_argument, NULL, 'b'},      {"junit", required_argument, NULL, 'j'},
-        {"markdown", required_argument, NULL, 'k'}, {"skip-warmup", required_argument, NULL, 'w'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"store", required_argument, NULL, 'S'},
+                                             {"max", required_argument, NULL, 'M'},
+                                             {"min", required_argument, NULL, 'm'},
+                                             {"thresholds", required_argument, NULL, 'f'},
+                                             {"by", required_argument, NULL, 'b'},
+                                             {"junit", required_argument, NULL, 'j'},
+                                             {"markdown", required_argument, NULL, 'k'},
+                                             {"skip-warmup", required_argument, NULL, 'w'},
+                                             {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     pr_report_opts_init(&a->o);
     a->o.timeseries = 0;
@@ -185,7 +190,8 @@ static int parse_args(check_args *a, int argc, char **argv)
     while (rc == 0 && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1)
         rc = parse_opt(a, c, optarg);
     if (rc == 0 && a->nts == 0) {
-        pr_cli_errorf("check: no thresholds (--max p99=250ms, --min throughput=200/s, --thresholds FILE)");
+        pr_cli_errorf(
+            "check: no thresholds (--max p99=250ms, --min throughput=200/s, --thresholds FILE)");
         rc = PR_EXIT_USAGE;
     }
     /* the percentiles the thresholds name, plus the usual ones */

@@ -56,7 +56,7 @@ static int col_width(json_t *runs)
     size_t i;
     json_t *r;
     int w = 12;
-    json_array_foreach(runs, i, r) {
+    json_array_foreach (runs, i, r) {
         int n = (int)pr_cli_text_width(jstr(r, "name"), (size_t)-1);
         if (n > w)
             w = n;
@@ -71,7 +71,7 @@ static void print_rows(json_t *rows, json_t *runs, size_t w)
     json_t *row, *r;
     pr_buf b = PR_BUF_INIT;
     pr_buf_printf(&b, "  %-*s", (int)w, "metric");
-    json_array_foreach(runs, i, r) {
+    json_array_foreach (runs, i, r) {
         char name[128];
         pr_buf_puts(&b, " ");
         pr_cli_cell(&b, pr_cli_cut(jstr(r, "name"), (size_t)cw, name, sizeof name), cw);
@@ -79,14 +79,14 @@ static void print_rows(json_t *rows, json_t *runs, size_t w)
     for (i = 1; i < n; i++)
         pr_buf_printf(&b, "  %9s %-12s", "change", "verdict");
     flush_line(&b);
-    json_array_foreach(rows, k, row) {
+    json_array_foreach (rows, k, row) {
         pr_buf_printf(&b, "  %-*s", (int)w, jstr(row, "metric"));
         json_t *v;
-        json_array_foreach(json_object_get(row, "values"), i, v) {
+        json_array_foreach (json_object_get(row, "values"), i, v) {
             pr_buf_puts(&b, " ");
             pr_cli_cell(&b, jstr(v, "human"), cw);
         }
-        json_array_foreach(json_object_get(row, "diffs"), i, v) {
+        json_array_foreach (json_object_get(row, "diffs"), i, v) {
             pr_buf_puts(&b, "  ");
             pr_cli_cell(&b, jstr(v, "rel_pct"), 9);
             pr_buf_puts(&b, " ");
@@ -101,7 +101,7 @@ static json_t *metric_of(json_t *label, const char *name)
 {
     size_t i;
     json_t *m;
-    json_array_foreach(json_object_get(label, "metrics"), i, m)
+    json_array_foreach (json_object_get(label, "metrics"), i, m)
         if (!strcmp(jstr(m, "metric"), name))
             return m;
     return NULL;
@@ -113,7 +113,7 @@ static void print_labels(json_t *labels, json_t *runs)
 {
     size_t n = json_array_size(runs), w = 5, i, k;
     json_t *l, *r;
-    json_array_foreach(labels, i, l) {
+    json_array_foreach (labels, i, l) {
         size_t len = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
         if (len > w)
             w = len;
@@ -124,7 +124,7 @@ static void print_labels(json_t *labels, json_t *runs)
     printf("\n  per label: p99 (other metrics that changed, in brackets; all of them in --json)\n");
     pr_buf b = PR_BUF_INIT;
     pr_buf_printf(&b, "  %-*s", (int)w, "label");
-    json_array_foreach(runs, i, r) {
+    json_array_foreach (runs, i, r) {
         char name[128];
         pr_buf_puts(&b, " ");
         pr_cli_cell(&b, pr_cli_cut(jstr(r, "name"), (size_t)cw, name, sizeof name), cw);
@@ -133,32 +133,33 @@ static void print_labels(json_t *labels, json_t *runs)
         pr_buf_printf(&b, "  %9s %s", "change", "verdict");
     printf("%s\n", b.p);
     pr_buf_reset(&b);
-    json_array_foreach(labels, k, l) {
+    json_array_foreach (labels, k, l) {
         char name[256];
         pr_buf_puts(&b, "  ");
         pr_cli_cell(&b, pr_cli_cut(jstr(l, "label"), w, name, sizeof name), -(int)w);
         json_t *p99 = metric_of(l, "p99"), *v;
-        json_array_foreach(json_object_get(p99, "values"), i, v) {
+        json_array_foreach (json_object_get(p99, "values"), i, v) {
             pr_buf_puts(&b, " ");
             pr_cli_cell(&b, jstr(v, "human"), cw);
         }
-        json_array_foreach(json_object_get(p99, "diffs"), i, v) {
+        json_array_foreach (json_object_get(p99, "diffs"), i, v) {
             pr_buf_puts(&b, "  ");
             pr_cli_cell(&b, jstr(v, "rel_pct"), 9);
             pr_buf_puts(&b, " ");
             pr_cli_cell(&b, jstr(v, "verdict"), -12);
         }
         int first = 1;
-        json_array_foreach(json_object_get(p99, "diffs"), i, v) {
+        json_array_foreach (json_object_get(p99, "diffs"), i, v) {
             size_t q;
             json_t *m;
-            json_array_foreach(json_object_get(l, "metrics"), q, m) {
+            json_array_foreach (json_object_get(l, "metrics"), q, m) {
                 json_t *d = json_array_get(json_object_get(m, "diffs"), i);
                 const char *vd = jstr(d, "verdict");
                 if (!strcmp(jstr(m, "metric"), "p99") ||
                     (strcmp(vd, "regression") && strcmp(vd, "improvement")))
                     continue;
-                pr_buf_printf(&b, "%s%s: %s %s", first ? "[" : ", ", jstr(v, "run"), jstr(m, "metric"), vd);
+                pr_buf_printf(&b, "%s%s: %s %s", first ? "[" : ", ", jstr(v, "run"),
+                              jstr(m, "metric"), vd);
                 first = 0;
             }
         }
@@ -174,11 +175,11 @@ static void print_text(json_t *doc)
     json_t *runs = json_object_get(doc, "runs");
     size_t i, k;
     json_t *r;
-    json_array_foreach(runs, i, r) {
+    json_array_foreach (runs, i, r) {
         printf("%s %s", i ? "compared:" : "baseline:", jstr(r, "name"));
         printf("  (run%s", json_array_size(json_object_get(r, "ids")) > 1 ? "s" : "");
         json_t *id;
-        json_array_foreach(json_object_get(r, "ids"), k, id)
+        json_array_foreach (json_object_get(r, "ids"), k, id)
             printf(" %lld", (long long)json_integer_value(id));
         printf(")%s\n", json_is_true(json_object_get(r, "summary_only")) ? "  [summary only]" : "");
     }
@@ -187,14 +188,16 @@ static void print_text(json_t *doc)
            json_number_value(json_object_get(doc, "alpha")),
            100 * json_number_value(json_object_get(doc, "min_effect")));
     print_rows(json_object_get(doc, "metrics"), runs, 12);
-    json_array_foreach(json_object_get(doc, "latency_tests"), i, r) {
+    json_array_foreach (json_object_get(doc, "latency_tests"), i, r) {
         json_t *p = json_object_get(r, "p_value");
         if (json_is_number(p))
             printf("\n  latency distribution, %s vs baseline (Mann-Whitney): p = %.3g, "
-                   "P(a request is slower) = %.3f", jstr(r, "run"), json_number_value(p),
+                   "P(a request is slower) = %.3f",
+                   jstr(r, "run"), json_number_value(p),
                    json_number_value(json_object_get(r, "a12")));
         else
-            printf("\n  latency distribution, %s vs baseline: not tested (no samples)", jstr(r, "run"));
+            printf("\n  latency distribution, %s vs baseline: not tested (no samples)",
+                   jstr(r, "run"));
     }
     printf("\n");
     json_t *labels = json_object_get(doc, "labels");
@@ -214,7 +217,7 @@ static void print_pair_list(json_t *pg)
     size_t i;
     json_t *p;
     printf("pairs (A vs B):\n");
-    json_array_foreach(json_object_get(pg, "pairs"), i, p) {
+    json_array_foreach (json_object_get(pg, "pairs"), i, p) {
         json_t *a = json_object_get(p, "a"), *b = json_object_get(p, "b");
         printf("  %s: %s (run %lld) vs %s (run %lld)\n", jstr(p, "key_text"), jstr(a, "name"),
                (long long)json_integer_value(json_object_get(a, "id")), jstr(b, "name"),
@@ -228,14 +231,18 @@ static void print_pair_summary(json_t *m)
     json_t *t = json_object_get(m, "sign_test");
     long long n = json_integer_value(json_object_get(m, "pairs"));
     printf("  over %lld pair(s): B higher in %lld, lower in %lld, equal or unknown in %lld; median "
-           "change %s; sign test p = %s", n, (long long)json_integer_value(json_object_get(m, "b_higher")),
+           "change %s; sign test p = %s",
+           n, (long long)json_integer_value(json_object_get(m, "b_higher")),
            (long long)json_integer_value(json_object_get(m, "b_lower")),
-           n - json_integer_value(json_object_get(m, "b_higher")) - json_integer_value(json_object_get(m, "b_lower")),
+           n - json_integer_value(json_object_get(m, "b_higher")) -
+               json_integer_value(json_object_get(m, "b_lower")),
            jstr(m, "median_change_human"), jstr(t, "p_value_human"));
     if (!json_is_true(json_object_get(t, "can_decide")))
-        printf(" (cannot decide: with %lld differing pair(s) the smallest possible p is %s; %lld are "
-               "needed)", (long long)json_integer_value(json_object_get(t, "n")), jstr(t, "min_p_value_human"),
-               (long long)json_integer_value(json_object_get(t, "pairs_needed")));
+        printf(
+            " (cannot decide: with %lld differing pair(s) the smallest possible p is %s; %lld are "
+            "needed)",
+            (long long)json_integer_value(json_object_get(t, "n")), jstr(t, "min_p_value_human"),
+            (long long)json_integer_value(json_object_get(t, "pairs_needed")));
     printf("\n  verdict: %s (%lld regression(s), %lld improvement(s), %lld same, %lld untested)\n",
            jstr(m, "verdict"), (long long)json_integer_value(json_object_get(m, "regressions")),
            (long long)json_integer_value(json_object_get(m, "improvements")),
@@ -251,15 +258,15 @@ static void print_pair_metric(json_t *m, json_t *keys, int *kw)
     pr_buf b = PR_BUF_INIT;
     printf("\n%s (higher is %s)\n", jstr(m, "metric"), jstr(m, "higher_is"));
     pr_buf_puts(&b, " ");
-    json_array_foreach(keys, k, v) {
+    json_array_foreach (keys, k, v) {
         pr_buf_puts(&b, " ");
         pr_cli_cell(&b, json_string_value(v), -kw[k]);
     }
     pr_buf_printf(&b, " %12s %12s  %9s  %s", "A", "B", "change", "verdict");
     flush_line(&b);
-    json_array_foreach(json_object_get(m, "rows"), i, r) {
+    json_array_foreach (json_object_get(m, "rows"), i, r) {
         pr_buf_puts(&b, " ");
-        json_array_foreach(json_object_get(r, "key_values"), k, v) {
+        json_array_foreach (json_object_get(r, "key_values"), k, v) {
             pr_buf_puts(&b, " ");
             pr_cli_cell(&b, jstr(v, "value"), -kw[k]);
         }
@@ -283,9 +290,9 @@ static void print_unpaired(json_t *pg)
     if (!json_array_size(json_object_get(pg, "unpaired")))
         return;
     printf("\nunpaired (left out of the verdicts):\n");
-    json_array_foreach(json_object_get(pg, "unpaired"), i, u) {
+    json_array_foreach (json_object_get(pg, "unpaired"), i, u) {
         printf("  %s:", jstr(u, "side"));
-        json_array_foreach(json_object_get(u, "runs"), k, r)
+        json_array_foreach (json_object_get(u, "runs"), k, r)
             printf("%s %s (run %lld)", k ? "," : "", jstr(r, "name"),
                    (long long)json_integer_value(json_object_get(r, "id")));
         printf(": %s\n", jstr(u, "reason"));
@@ -296,13 +303,13 @@ static void print_paired(json_t *doc)
 {
     json_t *pg = json_object_get(doc, "pairing"), *keys = json_object_get(pg, "keys"), *r, *v;
     size_t i, k, nk = json_array_size(keys);
-    json_array_foreach(json_object_get(doc, "runs"), i, r) {
+    json_array_foreach (json_object_get(doc, "runs"), i, r) {
         printf("%s %s (%zu run%s)\n", i ? "B:" : "A:", jstr(r, "name"),
                json_array_size(json_object_get(r, "ids")),
                json_array_size(json_object_get(r, "ids")) == 1 ? "" : "s");
     }
-    printf("paired by %s: %lld pair(s), %lld group(s) of runs without a partner\n", jstr(pg, "keys_text"),
-           (long long)json_integer_value(json_object_get(pg, "n_pairs")),
+    printf("paired by %s: %lld pair(s), %lld group(s) of runs without a partner\n",
+           jstr(pg, "keys_text"), (long long)json_integer_value(json_object_get(pg, "n_pairs")),
            (long long)json_integer_value(json_object_get(pg, "n_unpaired")));
     printf("verdicts per pair: regression/improvement when significant (p < %g) and at least %g%% "
            "(error ratio: 1 point); untested: a run without samples\n",
@@ -310,14 +317,14 @@ static void print_paired(json_t *doc)
            100 * json_number_value(json_object_get(doc, "min_effect")));
     print_pair_list(pg);
     int *kw = pr_xcalloc(nk + 1, sizeof *kw);
-    json_array_foreach(keys, k, v)
+    json_array_foreach (keys, k, v)
         kw[k] = (int)pr_cli_text_width(json_string_value(v), (size_t)-1);
-    json_array_foreach(json_object_get(pg, "pairs"), i, r)
-        json_array_foreach(json_object_get(r, "key_values"), k, v)
+    json_array_foreach (json_object_get(pg, "pairs"), i, r)
+        json_array_foreach (json_object_get(r, "key_values"), k, v)
             if (k < nk && (int)pr_cli_text_width(jstr(v, "value"), (size_t)-1) > kw[k])
                 kw[k] = (int)pr_cli_text_width(jstr(v, "value"), (size_t)-1);
     if (json_array_size(json_object_get(pg, "pairs")))
-        json_array_foreach(json_object_get(pg, "metrics"), i, r)
+        json_array_foreach (json_object_get(pg, "metrics"), i, r)
             print_pair_metric(r, keys, kw);
     free(kw);
     print_unpaired(pg);
@@ -395,8 +402,8 @@ static int build_sides(pr_store *st, char **refs, int nrefs, const pr_compare_op
             break;
         pr_error err;
         pr_error_clear(&err);
-        if (pr_compare_side_load(st, ids, n, strncmp(refs[i], "tag:", 4) ? NULL : refs[i] + 4, refs[i],
-                                 &sides[i], &err) < 0) {
+        if (pr_compare_side_load(st, ids, n, strncmp(refs[i], "tag:", 4) ? NULL : refs[i] + 4,
+                                 refs[i], &sides[i], &err) < 0) {
             pr_cli_print_error(&err);
             rc = PR_EXIT_ERROR;
         } else {
@@ -406,7 +413,8 @@ static int build_sides(pr_store *st, char **refs, int nrefs, const pr_compare_op
                 pr_cli_errorf("%s: %zu runs, %zu of them summary-only: printed numbers cannot be "
                               "merged into one side; compare them pair by pair with --pair "
                               "tag:KEY[,KEY…] (the tags that tell the runs apart, e.g. --pair "
-                              "tag:rate,duration)", refs[i], n, so);
+                              "tag:rate,duration)",
+                              refs[i], n, so);
                 rc = PR_EXIT_ERROR;
             }
         }
@@ -491,13 +499,17 @@ static int parse_opt(int c, pr_compare_opts *o)
 
 static int run(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"store", required_argument, NULL, 'S'},       {"json", no_argument, NULL, 'j'},
-        {"min-effect", required_argument, NULL, 'e'},  {"alpha", required_argument, NULL, 'a'},
-        {"fail-on-regression", no_argument, NULL, 'F'}, {"template", required_argument, NULL, 't'},
-        {"output", required_argument, NULL, 'o'},      {"resamples", required_argument, NULL, 'r'},
-        {"seed", required_argument, NULL, 's'},        {"pair", required_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"store", required_argument, NULL, 'S'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"min-effect", required_argument, NULL, 'e'},
+                                             {"alpha", required_argument, NULL, 'a'},
+                                             {"fail-on-regression", no_argument, NULL, 'F'},
+                                             {"template", required_argument, NULL, 't'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"resamples", required_argument, NULL, 'r'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"pair", required_argument, NULL, 'p'},
+                                             {NULL, 0, NULL, 0}};
     const char *store = NULL, *tpl = NULL, *out = NULL, *pair = NULL;
     int json = 0, fail = 0, c, rc = 0;
     pr_compare_opts o;
@@ -518,9 +530,10 @@ static int run(int argc, char **argv)
         return rc;
     int nrefs = argc - optind;
     if (nrefs < 2 || (pair && nrefs != 2)) {
-        pr_cli_errorf(pair ? "compare --pair takes two selections, A and B (got %d)"
-                           : "compare needs at least two runs or selections (see perfreport compare --help)",
-                      nrefs);
+        pr_cli_errorf(
+            pair ? "compare --pair takes two selections, A and B (got %d)"
+                 : "compare needs at least two runs or selections (see perfreport compare --help)",
+            nrefs);
         return PR_EXIT_USAGE;
     }
     char **keys = NULL;
@@ -539,12 +552,14 @@ static int run(int argc, char **argv)
         rc = emit(doc, tpl, out, json);
     json_t *pg = json_object_get(doc, "pairing");
     if (rc == 0 && pg && !json_integer_value(json_object_get(pg, "n_pairs"))) {
-        pr_cli_errorf("compare --pair %s: no run of A has a partner in B (the reasons are listed)", pair);
+        pr_cli_errorf("compare --pair %s: no run of A has a partner in B (the reasons are listed)",
+                      pair);
         rc = PR_EXIT_ERROR;
     }
     if (rc == 0 && fail &&
         json_integer_value(json_object_get(doc, "regressions")) +
-                json_integer_value(json_object_get(doc, "label_regressions")) > 0)
+                json_integer_value(json_object_get(doc, "label_regressions")) >
+            0)
         rc = PR_EXIT_THRESHOLD;
     json_decref(doc);
     pr_cli_keys_free(keys, nkeys);

@@ -17,7 +17,7 @@
 /* The formats, in the order of formats[]: samples (one a line, or all of them as the native
  * stream or a histogram), then a run's points and summary. */
 enum { EXP_NATIVE, EXP_CSV, EXP_NDJSON, EXP_HGRM, EXP_INFLUX, EXP_PROMETHEUS };
-static const char *const formats[] = {"native", "csv",    "ndjson",    "hgrm",
+static const char *const formats[] = {"native", "csv",        "ndjson", "hgrm",
                                       "influx", "prometheus", NULL};
 
 typedef struct exporter {
@@ -70,17 +70,27 @@ static void json_str(FILE *f, const char *s)
 /* One sample as a CSV row. */
 static void csv_row(exporter *x, const pr_sample *p, const char *succ)
 {
-    put_i64(x->f, p->start_ns); fputc(',', x->f);
-    put_i64(x->f, p->latency_ns); fputc(',', x->f);
-    put_i64(x->f, p->connect_ns); fputc(',', x->f);
-    put_i64(x->f, p->ttfb_ns); fputc(',', x->f);
+    put_i64(x->f, p->start_ns);
+    fputc(',', x->f);
+    put_i64(x->f, p->latency_ns);
+    fputc(',', x->f);
+    put_i64(x->f, p->connect_ns);
+    fputc(',', x->f);
+    put_i64(x->f, p->ttfb_ns);
+    fputc(',', x->f);
     fprintf(x->f, "%u,%s,", p->status, succ);
-    put_i64(x->f, p->bytes_in); fputc(',', x->f);
-    put_i64(x->f, p->bytes_out); fputc(',', x->f);
-    csv_str(x->f, pr_run_str(x->run, p->label)); fputc(',', x->f);
-    csv_str(x->f, pr_run_str(x->run, p->method)); fputc(',', x->f);
-    csv_str(x->f, pr_run_str(x->run, p->url)); fputc(',', x->f);
-    csv_str(x->f, pr_run_str(x->run, p->error)); fputc(',', x->f);
+    put_i64(x->f, p->bytes_in);
+    fputc(',', x->f);
+    put_i64(x->f, p->bytes_out);
+    fputc(',', x->f);
+    csv_str(x->f, pr_run_str(x->run, p->label));
+    fputc(',', x->f);
+    csv_str(x->f, pr_run_str(x->run, p->method));
+    fputc(',', x->f);
+    csv_str(x->f, pr_run_str(x->run, p->url));
+    fputc(',', x->f);
+    csv_str(x->f, pr_run_str(x->run, p->error));
+    fputc(',', x->f);
     csv_str(x->f, pr_run_str(x->run, p->thread));
     fputc('\n', x->f);
 }
@@ -98,13 +108,20 @@ static void json_i64(FILE *f, const char *key, int64_t v)
 static void ndjson_row(exporter *x, const pr_sample *p, const char *succ)
 {
     fprintf(x->f, "{\"start_ns\":");
-    if (p->start_ns != PR_UNKNOWN) put_i64(x->f, p->start_ns); else fputs("null", x->f);
+    if (p->start_ns != PR_UNKNOWN)
+        put_i64(x->f, p->start_ns);
+    else
+        fputs("null", x->f);
     fprintf(x->f, ",\"latency_ns\":");
-    if (p->latency_ns != PR_UNKNOWN) put_i64(x->f, p->latency_ns); else fputs("null", x->f);
+    if (p->latency_ns != PR_UNKNOWN)
+        put_i64(x->f, p->latency_ns);
+    else
+        fputs("null", x->f);
     json_i64(x->f, "connect_ns", p->connect_ns);
     json_i64(x->f, "ttfb_ns", p->ttfb_ns);
     fprintf(x->f, ",\"status\":%u", p->status);
-    if (*succ) fprintf(x->f, ",\"success\":%s", succ);
+    if (*succ)
+        fprintf(x->f, ",\"success\":%s", succ);
     json_i64(x->f, "bytes_in", p->bytes_in);
     json_i64(x->f, "bytes_out", p->bytes_out);
     static const char *const keys[] = {"label", "method", "url", "error", "thread"};
@@ -131,15 +148,16 @@ static int cb(const pr_sample *s, size_t n, void *payload)
     }
     for (size_t i = 0; i < n; i++) {
         const char *succ = s[i].success == PR_OK_SUCCESS ? "true"
-                           : s[i].success == PR_FAIL ? "false" : "";
+                           : s[i].success == PR_FAIL     ? "false"
+                                                         : "";
         if (x->fmt == EXP_CSV)
             csv_row(x, &s[i], succ);
         else
             ndjson_row(x, &s[i], succ);
     }
-    return ferror(x->f) ? pr_error_set(x->err, PR_EIO, NULL, 0, 0, "write error: %s",
-                                       strerror(errno))
-                        : 0;
+    return ferror(x->f)
+               ? pr_error_set(x->err, PR_EIO, NULL, 0, 0, "write error: %s", strerror(errno))
+               : 0;
 }
 
 /* The long options without a short form. */
@@ -169,7 +187,8 @@ static int parse_opt(export_args *a, int c, const char *arg)
     case OPT_PERCENTILES:
         if (pr_influx_parse_pcts(&a->io, arg) < 0) {
             pr_cli_errorf("--percentiles %s: expected up to %d values in (0, 100], e.g. "
-                          "90,95,99", arg, PR_INFLUX_MAX_PCTS);
+                          "90,95,99",
+                          arg, PR_INFLUX_MAX_PCTS);
             return PR_EXIT_USAGE;
         }
         return 0;
@@ -202,7 +221,8 @@ static int parse_args(export_args *a, int argc, char **argv)
         ;
     if (!formats[a->fmt]) {
         pr_cli_errorf("export: unknown --format '%s' (native, csv, ndjson, hgrm, influx, "
-                      "prometheus)", a->format);
+                      "prometheus)",
+                      a->format);
         return PR_EXIT_USAGE;
     }
     if (argc - optind != 1) {
@@ -221,7 +241,8 @@ static int select_run(const export_args *a, char **ref, pr_cli_runs *sel)
         for (size_t i = 0; i < sel->n && i < 8; i++)
             pr_buf_printf(&list, "%s%lld", i ? ", " : "", (long long)sel->ids[i]);
         pr_cli_errorf("export: %s selects %zu runs (%s%s); export writes one run: add a tag term "
-                      "or name the run", *ref, sel->n, list.p, sel->n > 8 ? ", …" : "");
+                      "or name the run",
+                      *ref, sel->n, list.p, sel->n > 8 ? ", …" : "");
         pr_buf_dispose(&list);
         pr_cli_runs_close(sel);
         rc = PR_EXIT_USAGE;
@@ -255,7 +276,8 @@ static int write_samples(exporter *x, pr_store *st, int64_t id, const char *outp
         r = x->w ? 0 : -1;
     } else if (x->fmt == EXP_CSV) {
         fputs("start_ns,latency_ns,connect_ns,ttfb_ns,status,success,bytes_in,bytes_out,"
-              "label,method,url,error,thread\n", x->f);
+              "label,method,url,error,thread\n",
+              x->f);
     }
     if (r == 0)
         r = pr_store_scan(st, id, cb, x, err);
@@ -342,7 +364,8 @@ const pr_command pr_cmd_export = {
     "summary as OpenMetrics text (gauges and a latency summary) for a Pushgateway.\n"
     "docs/metrics.md gives every field.\n\n"
     "examples:\n  perfreport export --format csv -o run3.csv 3\n"
-    "  perfreport export --format influx 3 | curl --data-binary @- 'http://influx:8086/write?db=jmeter'\n"
+    "  perfreport export --format influx 3 | curl --data-binary @- "
+    "'http://influx:8086/write?db=jmeter'\n"
     "  perfreport export --format prometheus 3 | curl --data-binary @- \\\n"
     "      http://pushgateway:9091/metrics/job/perfreport/run/3\n",
     run};

@@ -33,7 +33,7 @@ static json_t *run_findings(json_t *doc, const pr_findings_opts *fo)
     json_t *out = json_array();
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "runs"), i, r) {
+    json_array_foreach (json_object_get(doc, "runs"), i, r) {
         json_t *e = json_object();
         json_object_set(e, "id", json_object_get(r, "id"));
         json_object_set(e, "name", json_object_get(r, "name"));
@@ -49,7 +49,7 @@ static int print_text(json_t *out)
     pr_text_visible_json(out, 0); /* names and quoted evidence come from the files */
     size_t i;
     json_t *r;
-    json_array_foreach(out, i, r) {
+    json_array_foreach (out, i, r) {
         json_t *f = json_object_get(r, "findings");
         size_t nf = json_array_size(f);
         printf(n_("%srun %lld: %s  (%zu finding)\n", "%srun %lld: %s  (%zu findings)\n", nf),
@@ -64,9 +64,12 @@ static int print_text(json_t *out)
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"store", required_argument, NULL, 'S'},  {"json", no_argument, NULL, 'j'},
-        {"only", required_argument, NULL, 'o'},   {"min-severity", required_argument, NULL, 's'},
-        {"merge", no_argument, NULL, 'm'},        {"skip-warmup", required_argument, NULL, OPT_SKIP_WARMUP},
+        {"store", required_argument, NULL, 'S'},
+        {"json", no_argument, NULL, 'j'},
+        {"only", required_argument, NULL, 'o'},
+        {"min-severity", required_argument, NULL, 's'},
+        {"merge", no_argument, NULL, 'm'},
+        {"skip-warmup", required_argument, NULL, OPT_SKIP_WARMUP},
         {NULL, 0, NULL, 0}};
     const char *store = NULL;
     int json = 0, merge = 0, c, rc = 0;
@@ -74,7 +77,7 @@ static int run(int argc, char **argv)
     pr_findings_opts_init(&fo);
     pr_report_opts o;
     pr_report_opts_init(&o);
-    o.findings = 0; /* this command runs the rules itself, with its own options */
+    o.findings = 0;       /* this command runs the rules itself, with its own options */
     char window[96] = ""; /* --skip-warmup as typed, for the warning on empty windows */
     optind = 1;
     while (rc == 0 && (c = getopt_long(argc, argv, "jm", longopts, NULL)) != -1) {

@@ -43,8 +43,8 @@ static int parse_tag(const char *arg, char **key, char **value)
 
 /* Suffixes a tool adds to one prefix for the files of one run: Locust's --csv PREFIX writes
  * PREFIX_stats.csv, PREFIX_stats_history.csv, PREFIX_failures.csv, … */
-static const char *const run_suffixes[] = {"_stats_history", "_stats", "_failures",
-                                           "_exceptions", "_requests", "_distribution"};
+static const char *const run_suffixes[] = {"_stats_history", "_stats",    "_failures",
+                                           "_exceptions",    "_requests", "_distribution"};
 
 /* File name without folders, without its last extension and without a run suffix. */
 static char *base_of(const char *path)
@@ -68,7 +68,7 @@ static char *base_of(const char *path)
 /* --run-id: the shared run (of a distributed attack) the inputs land in as shards. */
 typedef struct shard_target {
     const char *run_id;
-    int index, count;  /* index -1: each input's own meta "shard" says */
+    int index, count; /* index -1: each input's own meta "shard" says */
 } shard_target;
 
 /* What the options ask for. */
@@ -83,8 +83,7 @@ typedef struct ingest_args {
 } ingest_args;
 
 /* The input at path and the parser for it (--format, else its content's). */
-static int open_input(const ingest_args *a, const char *path, pr_input **in,
-                      const pr_parser **p)
+static int open_input(const ingest_args *a, const char *path, pr_input **in, const pr_parser **p)
 {
     pr_error err;
     pr_error_clear(&err);
@@ -100,7 +99,8 @@ static int open_input(const ingest_args *a, const char *path, pr_input **in,
         *p = pr_parser_sniff(head, got, NULL);
         if (!*p) {
             pr_cli_errorf("%s: unrecognised format (name one with --format; `perfreport formats` "
-                          "lists them)", pr_input_name(*in));
+                          "lists them)",
+                          pr_input_name(*in));
             pr_input_close(*in);
             return PR_EXIT_ERROR;
         }
@@ -169,11 +169,11 @@ static void report_ingest(const char *input, const pr_parser *p, const pr_ingest
     char *runname = pr_text_visible_dup(res->name, 0); /* from the file (Vegeta's attack) */
     if (res->shard_count)
         printf("%s: %s, %lld samples -> run %lld '%s' as shard %d of %d (%d of %d in)\n", input,
-               p->name, (long long)res->samples, (long long)res->run_id, runname,
-               res->shard_index, res->shard_count, res->shards_landed, res->shard_count);
+               p->name, (long long)res->samples, (long long)res->run_id, runname, res->shard_index,
+               res->shard_count, res->shards_landed, res->shard_count);
     else if (summary_only)
-        printf("%s: %s, summary only -> run %lld '%s'\n", input, p->name,
-               (long long)res->run_id, runname);
+        printf("%s: %s, summary only -> run %lld '%s'\n", input, p->name, (long long)res->run_id,
+               runname);
     else if (res->samples == 0 && has_summary)
         printf("%s: %s, printed summary attached -> run %lld '%s'\n", input, p->name,
                (long long)res->run_id, runname);
@@ -181,8 +181,8 @@ static void report_ingest(const char *input, const pr_parser *p, const pr_ingest
         printf("%s: %s, %lld samples -> %d runs (last %lld)\n", input, p->name,
                (long long)res->samples, res->runs, (long long)res->run_id);
     else
-        printf("%s: %s, %lld samples -> run %lld '%s'\n", input, p->name,
-               (long long)res->samples, (long long)res->run_id, runname);
+        printf("%s: %s, %lld samples -> run %lld '%s'\n", input, p->name, (long long)res->samples,
+               (long long)res->run_id, runname);
     free(runname);
 }
 
@@ -199,8 +199,8 @@ static int ingest_one(pr_store *st, const ingest_args *a, const char *path, cons
     pr_error_clear(&err);
     pr_ingest *ing;
     const shard_target *shard = &a->shard;
-    if ((shard->run_id ? pr_ingest_begin_shard(st, &ing, shard->run_id, shard->index,
-                                               shard->count, path, &err)
+    if ((shard->run_id ? pr_ingest_begin_shard(st, &ing, shard->run_id, shard->index, shard->count,
+                                               path, &err)
                        : pr_ingest_begin(st, &ing, name, path, &err)) < 0) {
         pr_cli_print_error(&err);
         pr_input_close(in);
@@ -222,8 +222,10 @@ static int ingest_one(pr_store *st, const ingest_args *a, const char *path, cons
     if (rc < 0)
         pr_cli_print_error(&err);
     else if (res.duplicate_of && !a->quiet)
-        fprintf(stderr, "perfreport: %s: already ingested as run %d; skipped (--force to "
-                        "ingest again)\n", pr_input_name(in), res.duplicate_of);
+        fprintf(stderr,
+                "perfreport: %s: already ingested as run %d; skipped (--force to "
+                "ingest again)\n",
+                pr_input_name(in), res.duplicate_of);
     else if (!res.duplicate_of && !a->quiet)
         report_ingest(pr_input_name(in), p, &res, summary_only && res.samples == 0, has_summary);
     pr_input_close(in);
@@ -234,8 +236,16 @@ static int ingest_one(pr_store *st, const ingest_args *a, const char *path, cons
 
 /* The long options without a short form. */
 enum {
-    OPT_JTL_COLUMNS = 256, OPT_JTL_TIME_FORMAT, OPT_TZ, OPT_JTL_TIMESTAMP, OPT_SPLIT_RUNS,
-    OPT_RECOVER, OPT_SUBRESULTS, OPT_META, OPT_RUN_ID, OPT_SHARD
+    OPT_JTL_COLUMNS = 256,
+    OPT_JTL_TIME_FORMAT,
+    OPT_TZ,
+    OPT_JTL_TIMESTAMP,
+    OPT_SPLIT_RUNS,
+    OPT_RECOVER,
+    OPT_SUBRESULTS,
+    OPT_META,
+    OPT_RUN_ID,
+    OPT_SHARD
 };
 
 static int parse_opt(ingest_args *a, int c, const char *arg)
@@ -283,9 +293,10 @@ static int parse_opt(ingest_args *a, int c, const char *arg)
         }
         return 0;
     case OPT_SUBRESULTS:
-        a->po.subresults = !strcmp(arg, "include") ? PR_SUB_INCLUDE
-                           : !strcmp(arg, "only") ? PR_SUB_ONLY
-                           : !strcmp(arg, "exclude") ? PR_SUB_EXCLUDE : -1;
+        a->po.subresults = !strcmp(arg, "include")   ? PR_SUB_INCLUDE
+                           : !strcmp(arg, "only")    ? PR_SUB_ONLY
+                           : !strcmp(arg, "exclude") ? PR_SUB_EXCLUDE
+                                                     : -1;
         if (a->po.subresults < 0) {
             pr_cli_errorf("--subresults expects exclude, include or only");
             return PR_EXIT_USAGE;

@@ -53,8 +53,8 @@ static int load_points(json_t *run, pr_chart_points *out, pr_error *err, void *p
     int rc = pr_store_open(&st, pc->store ? pc->store : pr_cli_store_path(), 0, err);
     if (rc < 0)
         return rc;
-    rc = pr_points_load(st, json_integer_value(json_object_get(run, "id")), PR_UNKNOWN,
-                        PR_UNKNOWN, &pc->p, err);
+    rc = pr_points_load(st, json_integer_value(json_object_get(run, "id")), PR_UNKNOWN, PR_UNKNOWN,
+                        &pc->p, err);
     pr_store_close(st);
     if (rc == 0) {
         out->n = pc->p.n;
@@ -68,7 +68,7 @@ static int load_points(json_t *run, pr_chart_points *out, pr_error *err, void *p
 typedef struct render_args {
     const char *store, *tname, *output, *format, *data, *partials, *metafile;
     int merge, charts, static_charts, json;
-    pr_cli_study study;  /* a study context instead of the report model (cli/study.h) */
+    pr_cli_study study; /* a study context instead of the report model (cli/study.h) */
     pr_threshold *ts;
     size_t nts, tcap;
     pr_report_opts o;
@@ -77,23 +77,35 @@ typedef struct render_args {
 /* --max (X), --min (Y) or --thresholds (T) into a->ts. */
 static int add_thresholds(render_args *a, int c, const char *arg)
 {
-    return pr_cli_add_thresholds(&a->ts, &a->nts, &a->tcap, c == 'T' ? 'f' : c == 'X' ? 'x' : 'n',
+    return pr_cli_add_thresholds(&a->ts, &a->nts, &a->tcap,
+                                 c == 'T'   ? 'f'
+                                 : c == 'X' ? 'x'
+                                            : 'n',
                                  arg);
 }
 
 static int parse_args(render_args *a, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"store", required_argument, NULL, 'S'},    {"template", required_argument, NULL, 't'},
-        {"output", required_argument, NULL, 'o'},   {"format", required_argument, NULL, 'f'},
-        {"data", required_argument, NULL, 'd'},     {"partials", required_argument, NULL, 'P'},
-        {"meta", required_argument, NULL, 'm'},     {"now", required_argument, NULL, 'N'},
-        {"percentiles", required_argument, NULL, 'p'}, {"merge", no_argument, NULL, 'M'},
-        {"no-charts", no_argument, NULL, 'C'},     {"max", required_argument, NULL, 'X'},
-        {"min", required_argument, NULL, 'Y'},     {"thresholds", required_argument, NULL, 'T'},
-        {"static-charts", no_argument, NULL, 'G'}, {"json", no_argument, NULL, 'J'},
-        {"top", required_argument, NULL, 'U'},     {"patterns", required_argument, NULL, 'W'},
-        PR_STUDY_LONGOPTS,                         {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"store", required_argument, NULL, 'S'},
+                                             {"template", required_argument, NULL, 't'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"format", required_argument, NULL, 'f'},
+                                             {"data", required_argument, NULL, 'd'},
+                                             {"partials", required_argument, NULL, 'P'},
+                                             {"meta", required_argument, NULL, 'm'},
+                                             {"now", required_argument, NULL, 'N'},
+                                             {"percentiles", required_argument, NULL, 'p'},
+                                             {"merge", no_argument, NULL, 'M'},
+                                             {"no-charts", no_argument, NULL, 'C'},
+                                             {"max", required_argument, NULL, 'X'},
+                                             {"min", required_argument, NULL, 'Y'},
+                                             {"thresholds", required_argument, NULL, 'T'},
+                                             {"static-charts", no_argument, NULL, 'G'},
+                                             {"json", no_argument, NULL, 'J'},
+                                             {"top", required_argument, NULL, 'U'},
+                                             {"patterns", required_argument, NULL, 'W'},
+                                             PR_STUDY_LONGOPTS,
+                                             {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "t:o:f:d:p:", longopts, NULL)) != -1) {
@@ -175,7 +187,8 @@ static int choose_language(render_args *a, char *variant, size_t size)
     pr_error_clear(&err);
     if (pr_l10n_name_lang(a->tname, lang, sizeof lang) && pr_l10n_init(lang, &err) < 0)
         pr_cli_errorf(_("warning: %s names the language '%s', which has no message catalog: the "
-                        "words perfreport writes stay in English"), a->tname, lang);
+                        "words perfreport writes stay in English"),
+                      a->tname, lang);
     return 0;
 }
 
@@ -201,13 +214,14 @@ static int load_meta(render_args *a, json_t *ctx, json_t **out)
     }
     size_t i;
     json_t *t;
-    json_array_foreach(json_object_get(meta, "thresholds"), i, t) {
+    json_array_foreach (json_object_get(meta, "thresholds"), i, t) {
         const char *s = json_string_value(t);
         const char *sp = s ? strchr(s, ' ') : NULL;
         int is_max = s && !strncmp(s, "max ", 4), is_min = s && !strncmp(s, "min ", 4);
         if (!sp || !(is_max || is_min) || add_thresholds(a, is_max ? 'X' : 'Y', sp + 1) < 0) {
             pr_cli_errorf("%s: thresholds[%zu]: expected \"max METRIC=VALUE\" or \"min "
-                          "METRIC=VALUE\"", a->metafile ? a->metafile : "stored meta", i);
+                          "METRIC=VALUE\"",
+                          a->metafile ? a->metafile : "stored meta", i);
             json_decref(meta);
             return PR_EXIT_USAGE;
         }
@@ -263,7 +277,8 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
     if (rc == 0 && draw && !a->study.on && (!html_tpl || a->static_charts) &&
         pr_report_page_charts(ctx, a->output, want_html, load_points, &pc, &err) < 0)
         rc = PR_EXIT_ERROR;
-    if (rc == 0 && want_html && a->charts && !a->json && !a->study.on && pr_dashboard_add(ctx, load_points, &pc, &err) < 0)
+    if (rc == 0 && want_html && a->charts && !a->json && !a->study.on &&
+        pr_dashboard_add(ctx, load_points, &pc, &err) < 0)
         rc = PR_EXIT_ERROR;
     if (rc == PR_EXIT_ERROR && err.code)
         pr_cli_print_error(&err);
@@ -357,7 +372,8 @@ static int run(int argc, char **argv)
         rc = build_context(&a, argv + optind, argc - optind, want_html, html_tpl, &ctx);
     }
     if (rc == 0 && a.json) { /* the context the template would see */
-        char *dump = json_dumps(ctx, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        char *dump =
+            json_dumps(ctx, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
         size_t dl = strlen(dump);
         dump[dl] = '\n';
         pr_buf_append(&out, dump, dl + 1);
@@ -420,7 +436,9 @@ static int templates_main(int argc, char **argv)
         for (size_t i = 0; pr_builtin_templates[i].name; i++) {
             if (!strcmp(pr_builtin_templates[i].name, argv[2])) {
                 return pr_cli_write_file("-", pr_builtin_templates[i].text,
-                                         pr_builtin_templates[i].len) < 0 ? PR_EXIT_ERROR : 0;
+                                         pr_builtin_templates[i].len) < 0
+                           ? PR_EXIT_ERROR
+                           : 0;
             }
         }
         pr_cli_errorf("no built-in template '%s'", argv[2]);

@@ -62,8 +62,8 @@ static void row_fill(run_row *w, const pr_run *r)
     json_t *tx = json_object_get(r->meta, "transaction_samples");
     if (json_is_integer(tx) && json_integer_value(tx) > 0) /* JMeter: samples, not requests */
         w->note = pr_xasprintf("run %lld: %lld samples (%lld transaction samples not counted "
-                               "as requests)", w->id, (long long)r->samples,
-                               (long long)json_integer_value(tx));
+                               "as requests)",
+                               w->id, (long long)r->samples, (long long)json_integer_value(tx));
 }
 
 static void widen(size_t *w, const char *s)
@@ -139,7 +139,8 @@ static int runs_main(int argc, char **argv)
 
 const pr_command pr_cmd_runs = {
     "runs", "runs [--store PATH] [RUN…|tag:KEY=VALUE…]", "list the runs in the store",
-    "Lists every run (or the runs selected): id, name, producing tool, input format, sample count ('summary' for\n"
+    "Lists every run (or the runs selected): id, name, producing tool, input format, sample count "
+    "('summary' for\n"
     "runs that only carry a tool's printed summary), duration and tags.\n\n"
     "examples:\n  perfreport runs\n  perfreport runs tag:jvm=hotspot,duration=60s\n",
     runs_main};
@@ -201,7 +202,8 @@ static int tag_main(int argc, char **argv)
     for (size_t k = 0; rc == 0 && k < sel.n; k++)
         for (int i = optind + 1; rc == 0 && i < argc; i++) {
             char *arg = argv[i], *eq = strchr(arg, '=');
-            char *key = eq ? pr_xstrndup(arg, (size_t)(eq - arg)) : pr_xstrndup(arg, strlen(arg) - 1);
+            char *key =
+                eq ? pr_xstrndup(arg, (size_t)(eq - arg)) : pr_xstrndup(arg, strlen(arg) - 1);
             if (pr_store_tag(sel.st, sel.ids[k], key, eq ? eq + 1 : NULL, &err) < 0) {
                 pr_cli_print_error(&err);
                 rc = PR_EXIT_ERROR;

@@ -29,7 +29,8 @@ static const char *jstr(json_t *o, const char *k)
 /* Orders "p2.5" before "p50" before "p100". */
 static int cmp_pct_key(const void *a, const void *b)
 {
-    double x = strtod(*(const char *const *)a + 1, NULL), y = strtod(*(const char *const *)b + 1, NULL);
+    double x = strtod(*(const char *const *)a + 1, NULL),
+           y = strtod(*(const char *const *)b + 1, NULL);
     return x < y ? -1 : x > y;
 }
 
@@ -63,7 +64,7 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
     json_t *list = json_object_get(raw, "percentiles");
     size_t i;
     json_t *e;
-    json_array_foreach(list, i, e) {
+    json_array_foreach (list, i, e) {
         printf("%sp%s %s", sep, jstr(e, "p"), jstr(e, "human"));
         sep = ", ";
     }
@@ -72,7 +73,7 @@ static void print_latency_line(const char *title, json_t *stats, const char *key
         size_t nk = 0;
         const char *k;
         json_t *v;
-        json_object_foreach(h, k, v)
+        json_object_foreach (h, k, v)
             if (k[0] == 'p' && k[1] >= '0' && k[1] <= '9' && nk < 64)
                 keys[nk++] = k;
         qsort(keys, nk, sizeof keys[0], cmp_pct_key);
@@ -118,8 +119,10 @@ static void print_headlines(json_t *s, int so)
     json_t *req = json_object_get(s, "requests");
     json_t *tx = json_object_get(s, "transaction_samples");
     if (req && json_is_integer(tx)) /* JMeter: TC samples sum their children */
-        snprintf(v, sizeof v, _("%lld (%lld samples: %lld transaction samples not counted as "
-                 "requests)"), (long long)json_integer_value(req),
+        snprintf(v, sizeof v,
+                 _("%lld (%lld samples: %lld transaction samples not counted as "
+                   "requests)"),
+                 (long long)json_integer_value(req),
                  (long long)(json_integer_value(req) + json_integer_value(tx)),
                  (long long)json_integer_value(tx));
     else if (req)
@@ -134,7 +137,8 @@ static void print_headlines(json_t *s, int so)
         print_headline(C_("summary", "duration"), v, origin(s, "duration_ns", so, o, sizeof o));
     }
     if (json_object_get(s, "rate"))
-        print_headline(C_("summary", "rate"), jstr(s, "rate"), origin(s, "rate_per_s", so, o, sizeof o));
+        print_headline(C_("summary", "rate"), jstr(s, "rate"),
+                       origin(s, "rate_per_s", so, o, sizeof o));
     if (json_object_get(s, "throughput"))
         print_headline(C_("summary", "throughput"), jstr(s, "throughput"),
                        origin(s, "throughput_per_s", so, o, sizeof o));
@@ -146,15 +150,15 @@ static void print_headlines(json_t *s, int so)
                (so && req && !json_is_integer(e) && !json_object_get(s, "success_pct"))) {
         print_key(C_("summary", "success"));
         printf(_(" unknown (%s)\n"), so ? _("the tool printed no count of failed requests")
-                                         : _("the source records no outcome per request"));
+                                        : _("the source records no outcome per request"));
     } else if (json_object_get(s, "success_pct")) {
         origin(s, "errors", so, o, sizeof o);
         if (json_is_integer(e))
             snprintf(v, sizeof v,
                      n_("%s (%lld error%s%s)", "%s (%lld errors%s%s)",
                         json_integer_value(e) == 1 ? 1 : 2),
-                     jstr(s, "success_pct"), (long long)json_integer_value(e),
-                     *o ? _("; ") : "", o);
+                     jstr(s, "success_pct"), (long long)json_integer_value(e), *o ? _("; ") : "",
+                     o);
         else
             snprintf(v, sizeof v, "%s%s%s%s", jstr(s, "success_pct"), *o ? " (" : "", o,
                      *o ? ")" : "");
@@ -162,7 +166,7 @@ static void print_headlines(json_t *s, int so)
     }
     size_t i;
     json_t *n;
-    json_array_foreach(json_object_get(s, "notes"), i, n) {
+    json_array_foreach (json_object_get(s, "notes"), i, n) {
         print_key(i ? "" : C_("summary", "note"));
         printf(" %s\n", json_string_value(n));
     }
@@ -176,7 +180,7 @@ static void print_status_codes(json_t *r, json_t *s)
     json_t *c;
     if (json_array_size(codes)) {
         print_key(C_("summary", "status codes"));
-        json_array_foreach(codes, i, c) {
+        json_array_foreach (codes, i, c) {
             long long code = (long long)json_integer_value(json_object_get(c, "code"));
             long long count = (long long)json_integer_value(json_object_get(c, "count"));
             printf("%s", i ? ", " : " ");
@@ -190,7 +194,7 @@ static void print_status_codes(json_t *r, json_t *s)
         print_key(C_("summary", "status codes"));
         const char *k;
         int first = 1;
-        json_object_foreach(json_object_get(s, "status_codes"), k, c) {
+        json_object_foreach (json_object_get(s, "status_codes"), k, c) {
             printf("%s%s: %lld", first ? " " : ", ", k, (long long)json_integer_value(c));
             first = 0;
         }
@@ -206,7 +210,7 @@ static void print_errors(json_t *errs)
     printf("  %s\n", _("errors:"));
     size_t i;
     json_t *e;
-    json_array_foreach(errs, i, e) {
+    json_array_foreach (errs, i, e) {
         if (i == 10) {
             printf(_("    … %zu more (see --json)\n"), json_array_size(errs) - 10);
             break;
@@ -241,7 +245,7 @@ static void print_label_table(json_t *r, json_t *labels)
 {
     size_t w = 5, i;
     json_t *l;
-    json_array_foreach(labels, i, l) {
+    json_array_foreach (labels, i, l) {
         size_t n = pr_cli_text_width(jstr(l, "label"), (size_t)-1);
         if (n > w)
             w = n;
@@ -254,11 +258,17 @@ static void print_label_table(json_t *r, json_t *labels)
         printf("\n  %s: %s\n", jstr(r, "by"), jstr(grouping, "text"));
     printf("\n  ");
     pr_cli_print_cell(strcmp(by, "label") ? by : C_("summary column", "label"), w);
-    const char *head[] = {C_("summary", "requests"), C_("summary column", "errors"),
-                          C_("metric", "mean"), "p50", "p90", "p99", C_("metric", "max"),
-                          C_("summary column", "req/s"), C_("summary column", "ok/s")};
+    const char *head[] = {C_("summary", "requests"),
+                          C_("summary column", "errors"),
+                          C_("metric", "mean"),
+                          "p50",
+                          "p90",
+                          "p99",
+                          C_("metric", "max"),
+                          C_("summary column", "req/s"),
+                          C_("summary column", "ok/s")};
     print_label_head(head);
-    json_array_foreach(labels, i, l) {
+    json_array_foreach (labels, i, l) {
         json_t *lat = json_object_get(l, "latency");
         printf("  ");
         pr_cli_print_cell(jstr(l, "label"), w);
@@ -283,7 +293,7 @@ static void print_run_title(json_t *r, json_t *s, int so)
         print_key(C_("summary", "merged runs"));
         size_t i;
         json_t *v;
-        json_array_foreach(merged, i, v)
+        json_array_foreach (merged, i, v)
             printf(" %lld", (long long)json_integer_value(v));
         printf("\n");
     }
@@ -295,7 +305,7 @@ static void print_run_title(json_t *r, json_t *s, int so)
         json_t *missing = json_object_get(shards, "missing");
         size_t i;
         json_t *v;
-        json_array_foreach(missing, i, v)
+        json_array_foreach (missing, i, v)
             printf("%s%lld", i ? " " : _(" (missing: "), (long long)json_integer_value(v));
         printf("%s\n", json_array_size(missing) ? ")" : "");
     }
@@ -314,7 +324,8 @@ static void print_run(json_t *r, int by_label)
     print_headlines(s, so);
     print_latency_line(C_("summary", "latency"), s, "latency");
     if (!strcmp(jstr(s, "mode"), "histogram"))
-        printf("  %13s %s\n", "", _("bounded mode: durations from histograms, percentiles within 0.1%"));
+        printf("  %13s %s\n", "",
+               _("bounded mode: durations from histograms, percentiles within 0.1%"));
     if (json_is_string(json_object_get(s, "bounded_reason")))
         printf("  %13s (%s)\n", "", jstr(s, "bounded_reason"));
     print_latency_line(C_("summary", "connect"), s, "connect");
@@ -343,8 +354,19 @@ static void print_run(json_t *r, int by_label)
         print_label_table(r, labels);
 }
 
-enum { FMT_TEXT, FMT_JSON, FMT_VEGETA, FMT_VEGETA_JSON, FMT_JMETER, FMT_AB, FMT_GATLING,
-       FMT_LOCUST, FMT_K6, FMT_K6_JSON, NFMTS };
+enum {
+    FMT_TEXT,
+    FMT_JSON,
+    FMT_VEGETA,
+    FMT_VEGETA_JSON,
+    FMT_JMETER,
+    FMT_AB,
+    FMT_GATLING,
+    FMT_LOCUST,
+    FMT_K6,
+    FMT_K6_JSON,
+    NFMTS
+};
 
 /* A tool's layout filled with the numbers a summary-only run's tool printed; what it did not
  * print is shown unknown ("-" or null). */
@@ -358,16 +380,17 @@ static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
         return PR_EXIT_ERROR;
     }
     if (fmt != FMT_VEGETA && fmt != FMT_VEGETA_JSON && fmt != FMT_JMETER && fmt != FMT_AB) {
-        static const char *const what[NFMTS] = {
-            [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table",
-            [FMT_K6] = "k6's summary", [FMT_K6_JSON] = "k6's summary"};
+        static const char *const what[NFMTS] = {[FMT_GATLING] = "Gatling's summary",
+                                                [FMT_LOCUST] = "Locust's stats table",
+                                                [FMT_K6] = "k6's summary",
+                                                [FMT_K6_JSON] = "k6's summary"};
         pr_cli_errorf("run %lld is summary-only: it has no samples to compute %s from",
                       (long long)run->id, what[fmt] ? what[fmt] : "that layout");
         return PR_EXIT_ERROR;
     }
     if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON) {
-        char *text = fmt == FMT_VEGETA ? pr_vegeta_summary_text(run)
-                                       : pr_vegeta_summary_json_text(run);
+        char *text =
+            fmt == FMT_VEGETA ? pr_vegeta_summary_text(run) : pr_vegeta_summary_json_text(run);
         fputs(text, stdout);
         free(text);
     } else if (fmt == FMT_JMETER) {
@@ -397,14 +420,18 @@ static int tool_bounded(const pr_report_opts *o, const pr_run *run, int fmt)
     char why[160];
     if (!pr_report_bounded(o, run->samples, why, sizeof why))
         return 0;
-    static const char *const what[NFMTS] = {
-        [FMT_AB] = "ab's tables", [FMT_JMETER] = "JMeter's statistics",
-        [FMT_VEGETA] = "Vegeta's report", [FMT_VEGETA_JSON] = "Vegeta's report",
-        [FMT_GATLING] = "Gatling's summary", [FMT_LOCUST] = "Locust's stats table",
-        [FMT_K6] = "k6's summary", [FMT_K6_JSON] = "k6's summary"};
-    fprintf(stderr, "perfreport: note: run %lld: %s: the percentiles of %s come from histograms "
-                    "(within 0.1%%)\n", (long long)run->id,
-            why[0] ? why : "more samples than --exact-limit", what[fmt]);
+    static const char *const what[NFMTS] = {[FMT_AB] = "ab's tables",
+                                            [FMT_JMETER] = "JMeter's statistics",
+                                            [FMT_VEGETA] = "Vegeta's report",
+                                            [FMT_VEGETA_JSON] = "Vegeta's report",
+                                            [FMT_GATLING] = "Gatling's summary",
+                                            [FMT_LOCUST] = "Locust's stats table",
+                                            [FMT_K6] = "k6's summary",
+                                            [FMT_K6_JSON] = "k6's summary"};
+    fprintf(stderr,
+            "perfreport: note: run %lld: %s: the percentiles of %s come from histograms "
+            "(within 0.1%%)\n",
+            (long long)run->id, why[0] ? why : "more samples than --exact-limit", what[fmt]);
     return 1;
 }
 
@@ -432,8 +459,8 @@ static int print_vegeta(pr_store *st, const pr_run *run, int fmt, int bounded)
         pr_vegeta_stats_dispose(&vs);
         return PR_EXIT_ERROR;
     }
-    char *text = fmt == FMT_VEGETA ? pr_vegeta_stats_text(&vs, run)
-                                   : pr_vegeta_stats_json_text(&vs, run);
+    char *text =
+        fmt == FMT_VEGETA ? pr_vegeta_stats_text(&vs, run) : pr_vegeta_stats_json_text(&vs, run);
     pr_cli_put_text(stdout, text);
     free(text);
     pr_vegeta_stats_dispose(&vs);
@@ -500,10 +527,10 @@ static int print_ab(pr_store *st, const pr_run *run, int bounded)
     (void)bounded;
     pr_error err;
     pr_error_clear(&err);
-    static const unsigned need[4] = {
-        PR_COLBIT(PR_COL_CONNECT),
-        PR_COLBIT(PR_COL_CONNECT) | PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_ATTRS),
-        PR_COLBIT(PR_COL_TTFB), PR_COLBIT(PR_COL_LATENCY)};
+    static const unsigned need[4] = {PR_COLBIT(PR_COL_CONNECT),
+                                     PR_COLBIT(PR_COL_CONNECT) | PR_COLBIT(PR_COL_LATENCY) |
+                                         PR_COLBIT(PR_COL_ATTRS),
+                                     PR_COLBIT(PR_COL_TTFB), PR_COLBIT(PR_COL_LATENCY)};
     pr_ab_tables t;
     memset(&t, 0, sizeof t);
     pr_ab_row *rows[4] = {&t.connect, &t.processing, &t.waiting, &t.total};
@@ -665,15 +692,23 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
 
 /* The long options without a short form. */
 enum {
-    OPT_FROM = 256, OPT_TO, OPT_SKIP_WARMUP, OPT_INTERVAL, OPT_APDEX_T, OPT_APDEX_F,
-    OPT_EXACT_LIMIT, OPT_NO_FINDINGS, OPT_TOP, OPT_PATTERNS
+    OPT_FROM = 256,
+    OPT_TO,
+    OPT_SKIP_WARMUP,
+    OPT_INTERVAL,
+    OPT_APDEX_T,
+    OPT_APDEX_F,
+    OPT_EXACT_LIMIT,
+    OPT_NO_FINDINGS,
+    OPT_TOP,
+    OPT_PATTERNS
 };
 
 /* What the options ask for. */
 typedef struct summary_args {
     const char *store, *format;
     int fmt, json, by_label, merge;
-    int pct_rule;     /* print_tool_format's percentile rule: 1 JMeter's, 2 k6's, 0 exact */
+    int pct_rule; /* print_tool_format's percentile rule: 1 JMeter's, 2 k6's, 0 exact */
     int ab_pct, apdex_f_set;
     pr_report_opts o;
     char window[128]; /* the window options as typed, for the warning on empty windows */
@@ -742,16 +777,16 @@ static int parse_opt(summary_args *a, int c, const char *arg)
 /* The output format and how it goes with --percentiles. */
 static int check_format(summary_args *a)
 {
-    static const char *const fmts[NFMTS] = {"text",   "json", "vegeta",  "vegeta-json",
-                                            "jmeter", "ab",   "gatling", "locust",
-                                            "k6",     "k6-json"};
+    static const char *const fmts[NFMTS] = {"text", "json",    "vegeta", "vegeta-json", "jmeter",
+                                            "ab",   "gatling", "locust", "k6",          "k6-json"};
     a->fmt = -1;
     for (int i = 0; i < NFMTS; i++)
         if (!strcmp(a->format, fmts[i]))
             a->fmt = i;
     if (a->fmt < 0) {
         pr_cli_errorf("--format: unknown output format '%s' (text, json, vegeta, vegeta-json, "
-                      "jmeter, ab, gatling, locust, k6, k6-json)", a->format);
+                      "jmeter, ab, gatling, locust, k6, k6-json)",
+                      a->format);
         return PR_EXIT_USAGE;
     }
     if (a->pct_rule == 1 && a->fmt != FMT_JMETER) {
@@ -838,7 +873,7 @@ static int run(int argc, char **argv)
         size_t i;
         json_t *r;
         pr_text_visible_json(doc, 0); /* names, labels, errors come from the files */
-        json_array_foreach(json_object_get(doc, "runs"), i, r) {
+        json_array_foreach (json_object_get(doc, "runs"), i, r) {
             if (i)
                 printf("\n");
             print_run(r, a.by_label);
@@ -864,7 +899,8 @@ const pr_command pr_cmd_summary = {
     "                           values, the default), always, never\n"
     "  -p, --percentiles LIST   e.g. 50,90,99,99.9,99.99 (default 50,90,95,99,99.9);\n"
     "                           'jmeter' (with --format jmeter): JMeter's own estimator over\n"
-    "                           the last 20,000 samples per label; 'ab': ab's rules (--format ab);\n"
+    "                           the last 20,000 samples per label; 'ab': ab's rules (--format "
+    "ab);\n"
     "                           'k6' (with --format k6): k6's linear interpolation between\n"
     "                           the closest ranks\n"
     "  -f, --format FMT         text (default), json, vegeta (vegeta report's layout),\n"

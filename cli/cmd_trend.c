@@ -16,7 +16,8 @@ static int parse_opt(int c, pr_trend_opts *T, const char **store, int *json, int
     case 'j': *json = 1; return 0;
     case 'F': *fail = 1; return 0;
     case 'b':
-        if (strncmp(optarg, "tag:", 4) || !optarg[4] || strchr(optarg, ',') || strchr(optarg, '=')) {
+        if (strncmp(optarg, "tag:", 4) || !optarg[4] || strchr(optarg, ',') ||
+            strchr(optarg, '=')) {
             pr_cli_errorf("--by expects tag:KEY (one key), got '%s'", optarg);
             return PR_EXIT_USAGE;
         }
@@ -74,44 +75,53 @@ static const char *test_words(const char *test)
 
 static void print_header(const pr_trend_opts *T, json_t *doc)
 {
-    json_t *cp = json_object_get(doc, "change_point_test"), *series = json_object_get(doc, "series");
+    json_t *cp = json_object_get(doc, "change_point_test"),
+           *series = json_object_get(doc, "series");
     size_t np = json_array_size(series);
-    printf("trend of %s%s%s over %zu run(s); verdict when a change is at least %g%%\n", T->metric->name,
-           T->by ? " by " : "", T->by ? T->by : " by run start", np, 100 * T->min_effect);
-    printf("  change points: e-divisive on one value per run, permutation test p < %g, %d permutations",
+    printf("trend of %s%s%s over %zu run(s); verdict when a change is at least %g%%\n",
+           T->metric->name, T->by ? " by " : "", T->by ? T->by : " by run start", np,
+           100 * T->min_effect);
+    printf("  change points: e-divisive on one value per run, permutation test p < %g, %d "
+           "permutations",
            T->cp.alpha, T->cp.permutations);
     if (np < 2 * T->cp.min_size)
         printf("\n    cannot decide with %zu run(s): a change needs at least %zu runs on each side "
-               "(--min-size); at least %lld runs are needed\n", np, T->cp.min_size,
+               "(--min-size); at least %lld runs are needed\n",
+               np, T->cp.min_size,
                (long long)json_integer_value(json_object_get(cp, "runs_needed")));
     else if (!json_is_true(json_object_get(cp, "can_decide")))
-        printf("\n    cannot decide with %zu run(s): a permutation test over them cannot reach p < %g "
-               "(its smallest p here is %.3g); at least %lld runs are needed\n", np, T->cp.alpha,
-               json_number_value(json_object_get(cp, "min_p_value")),
-               (long long)json_integer_value(json_object_get(cp, "runs_needed")));
+        printf(
+            "\n    cannot decide with %zu run(s): a permutation test over them cannot reach p < %g "
+            "(its smallest p here is %.3g); at least %lld runs are needed\n",
+            np, T->cp.alpha, json_number_value(json_object_get(cp, "min_p_value")),
+            (long long)json_integer_value(json_object_get(cp, "runs_needed")));
     else
         printf("\n");
     const char *test = NULL;
     size_t i;
     json_t *e;
-    json_array_foreach(series, i, e)
+    json_array_foreach (series, i, e)
         if (!test)
             test = json_string_value(json_object_get(json_object_get(e, "vs_previous"), "test"));
     if (test_words(test))
-        printf("  each run against the previous one with the samples: %s (p < %g)\n", test_words(test),
-               T->cp.alpha);
+        printf("  each run against the previous one with the samples: %s (p < %g)\n",
+               test_words(test), T->cp.alpha);
     else if (np > 1)
         printf("  each run against the previous one: untested (%s)\n",
-               T->metric->latency && strcmp(T->metric->name, "max") && strcmp(T->metric->name, "min")
-                   ? "the runs have no samples" : "no test for this metric");
+               T->metric->latency && strcmp(T->metric->name, "max") &&
+                       strcmp(T->metric->name, "min")
+                   ? "the runs have no samples"
+                   : "no test for this metric");
 }
 
 static void print_text(const pr_trend_opts *T, json_t *doc)
 {
     print_header(T, doc);
-    json_t *changes = json_object_get(doc, "change_points"), *series = json_object_get(doc, "series");
+    json_t *changes = json_object_get(doc, "change_points"),
+           *series = json_object_get(doc, "series");
     size_t np = json_array_size(series);
-    printf("  %-16s %12s  %-20s  %s\n", T->by ? T->by : "start", T->metric->name, "vs previous", "run");
+    printf("  %-16s %12s  %-20s  %s\n", T->by ? T->by : "start", T->metric->name, "vs previous",
+           "run");
     size_t k = 0, nc = json_array_size(changes);
     for (size_t i = 0; i < np; i++) {
         char hb[32], ha[32], keybuf[40], step[48] = "";
@@ -134,37 +144,45 @@ static void print_text(const pr_trend_opts *T, json_t *doc)
             snprintf(keybuf, sizeof keybuf, "%s", key);
         else
             snprintf(keybuf, sizeof keybuf, "#%zu", i + 1);
-        printf("  %-16s %12s  %-20s  %s (run %lld)\n", keybuf, json_string_value(json_object_get(e, "human")),
-               step, json_string_value(json_object_get(e, "name")),
+        printf("  %-16s %12s  %-20s  %s (run %lld)\n", keybuf,
+               json_string_value(json_object_get(e, "human")), step,
+               json_string_value(json_object_get(e, "name")),
                (long long)json_integer_value(json_object_get(e, "run_id")));
     }
     json_t *d = json_object_get(doc, "last_vs_first");
     if (json_is_object(d))
-        printf("  last against first: %s -> %s (%s): %s\n", json_string_value(json_object_get(json_array_get(series, 0), "human")),
+        printf("  last against first: %s -> %s (%s): %s\n",
+               json_string_value(json_object_get(json_array_get(series, 0), "human")),
                json_string_value(json_object_get(json_array_get(series, np - 1), "human")),
-               json_string_value(json_object_get(d, "rel_pct")), json_string_value(json_object_get(d, "verdict")));
+               json_string_value(json_object_get(d, "rel_pct")),
+               json_string_value(json_object_get(d, "verdict")));
     size_t untested = 0;
     for (size_t i = 1; i < np; i++)
         untested += !json_is_boolean(json_object_get(
             json_object_get(json_array_get(series, i), "vs_previous"), "significant"));
     printf("%zu change point(s)%s, %lld step regression(s)", nc,
            json_is_true(json_object_get(json_object_get(doc, "change_point_test"), "can_decide"))
-               ? "" : " (the test could not decide)",
+               ? ""
+               : " (the test could not decide)",
            (long long)json_integer_value(json_object_get(doc, "step_regressions")));
     if (untested)
         printf(" (%zu of %zu steps untested)", untested, np - 1);
-    printf(", %lld regression(s)\n", (long long)json_integer_value(json_object_get(doc, "regressions")));
+    printf(", %lld regression(s)\n",
+           (long long)json_integer_value(json_object_get(doc, "regressions")));
 }
 
 static int parse_args(pr_trend_opts *T, const char **store, int *json, int *fail, int argc,
                       char **argv)
 {
-    static const struct option longopts[] = {
-        {"store", required_argument, NULL, 'S'},        {"json", no_argument, NULL, 'j'},
-        {"by", required_argument, NULL, 'b'},           {"min-effect", required_argument, NULL, 'e'},
-        {"alpha", required_argument, NULL, 'a'},        {"fail-on-regression", no_argument, NULL, 'F'},
-        {"permutations", required_argument, NULL, 'p'}, {"min-size", required_argument, NULL, 'm'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"store", required_argument, NULL, 'S'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"by", required_argument, NULL, 'b'},
+                                             {"min-effect", required_argument, NULL, 'e'},
+                                             {"alpha", required_argument, NULL, 'a'},
+                                             {"fail-on-regression", no_argument, NULL, 'F'},
+                                             {"permutations", required_argument, NULL, 'p'},
+                                             {"min-size", required_argument, NULL, 'm'},
+                                             {NULL, 0, NULL, 0}};
     int c, rc = 0;
     pr_trend_opts_init(T);
     optind = 1;
@@ -217,7 +235,8 @@ static int run(int argc, char **argv)
 }
 
 const pr_command pr_cmd_trend = {
-    "trend", "trend METRIC [OPTIONS] [RUN…|tag:KEY=VALUE…]", "a metric over a history of runs, with change points",
+    "trend", "trend METRIC [OPTIONS] [RUN…|tag:KEY=VALUE…]",
+    "a metric over a history of runs, with change points",
     "Prints METRIC (p50, p90, p95, p99, p99.9, mean, max, min, throughput, rate, error_ratio)\n"
     "for each run, ordered by the --by tag's value (numeric-aware: build 9 before build 10) or by\n"
     "run start. Two methods decide whether it changed:\n"

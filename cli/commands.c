@@ -8,33 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const pr_command pr_cmd_ingest, pr_cmd_runs, pr_cmd_summary, pr_cmd_export,
-    pr_cmd_rm, pr_cmd_tag, pr_cmd_formats, pr_cmd_render, pr_cmd_templates, pr_cmd_chart,
-    pr_cmd_check, pr_cmd_findings, pr_cmd_compare, pr_cmd_capacity, pr_cmd_trend, pr_cmd_copy;
+extern const pr_command pr_cmd_ingest, pr_cmd_runs, pr_cmd_summary, pr_cmd_export, pr_cmd_rm,
+    pr_cmd_tag, pr_cmd_formats, pr_cmd_render, pr_cmd_templates, pr_cmd_chart, pr_cmd_check,
+    pr_cmd_findings, pr_cmd_compare, pr_cmd_capacity, pr_cmd_trend, pr_cmd_copy;
 
 extern const pr_command pr_cmd_attack;
 
 /* One line per command, in the order `perfreport --help` lists them. */
-static const pr_command *const commands[] = {
-    &pr_cmd_ingest,
-    &pr_cmd_runs,
-    &pr_cmd_summary,
-    &pr_cmd_render,
-    &pr_cmd_templates,
-    &pr_cmd_chart,
-    &pr_cmd_check,
-    &pr_cmd_findings,
-    &pr_cmd_compare,
-    &pr_cmd_capacity,
-    &pr_cmd_trend,
-    &pr_cmd_attack,
-    &pr_cmd_export,
-    &pr_cmd_copy,
-    &pr_cmd_tag,
-    &pr_cmd_rm,
-    &pr_cmd_formats,
-    NULL
-};
+static const pr_command *const commands[] = {&pr_cmd_ingest,   &pr_cmd_runs,      &pr_cmd_summary,
+                                             &pr_cmd_render,   &pr_cmd_templates, &pr_cmd_chart,
+                                             &pr_cmd_check,    &pr_cmd_findings,  &pr_cmd_compare,
+                                             &pr_cmd_capacity, &pr_cmd_trend,     &pr_cmd_attack,
+                                             &pr_cmd_export,   &pr_cmd_copy,      &pr_cmd_tag,
+                                             &pr_cmd_rm,       &pr_cmd_formats,   NULL};
 
 void pr_cli_errorf(const char *fmt, ...)
 {
@@ -53,14 +39,15 @@ static void usage(FILE *f)
                "computes exact statistics and writes reports.\n\ncommands:\n");
     for (size_t i = 0; commands[i]; i++)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "\nglobal options, before or after the command: --store PATH|URL (a SQLite file\n"
-               "or postgresql://…; or PERFREPORT_STORE; default ./perfreport.db), --lang LANG\n"
-               "(default: LANGUAGE, LC_ALL, LC_MESSAGES, LANG; en, zh_CN), --tz ZONE (of the dates\n"
-               "written; default TZ), -q/--quiet,\n"
-               "--version, --help\n"
-               "exit codes: 0 ok, 1 error, 2 usage, 3 a threshold failed (check), a regression\n"
-               "(compare) or no request of an attack succeeded\n"
-               "`perfreport COMMAND --help` describes a command.\n");
+    fprintf(f,
+            "\nglobal options, before or after the command: --store PATH|URL (a SQLite file\n"
+            "or postgresql://…; or PERFREPORT_STORE; default ./perfreport.db), --lang LANG\n"
+            "(default: LANGUAGE, LC_ALL, LC_MESSAGES, LANG; en, zh_CN), --tz ZONE (of the dates\n"
+            "written; default TZ), -q/--quiet,\n"
+            "--version, --help\n"
+            "exit codes: 0 ok, 1 error, 2 usage, 3 a threshold failed (check), a regression\n"
+            "(compare) or no request of an attack succeeded\n"
+            "`perfreport COMMAND --help` describes a command.\n");
 }
 
 void pr_cli_help(FILE *f, const char *name)

@@ -148,13 +148,13 @@ void pr_cli_prepare_meta(json_t *meta)
     const char *k;
     json_t *v;
     json_t *add = json_object();
-    json_object_foreach(meta, k, v) {
+    json_object_foreach (meta, k, v) {
         if (!json_is_object(v))
             continue;
         json_t *list = json_array();
         const char *k2;
         json_t *v2;
-        json_object_foreach(v, k2, v2) {
+        json_object_foreach (v, k2, v2) {
             json_t *e = json_object();
             json_object_set_new(e, "key", json_string(k2));
             json_object_set(e, "value", v2);
@@ -192,7 +192,8 @@ int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, 
         rc = bl.load(name, text, len, &err, bl.payload);
         if (rc == PR_ENOTFOUND) {
             pr_cli_errorf("no template '%s': not a file and not a built-in (perfreport "
-                          "templates lists them)", name);
+                          "templates lists them)",
+                          name);
             return PR_EXIT_USAGE;
         }
     }
@@ -284,7 +285,7 @@ size_t pr_cli_text_width(const char *s, size_t max_bytes)
 
 void pr_cli_cell(pr_buf *b, const char *s, int w)
 {
-    size_t width = w < 0 ? (size_t)-(long)w : (size_t)w, sw = pr_cli_text_width(s, (size_t)-1);
+    size_t width = w < 0 ? (size_t) - (long)w : (size_t)w, sw = pr_cli_text_width(s, (size_t)-1);
     int pad = width > sw ? (int)(width - sw) : 0;
     if (w > 0)
         pr_buf_printf(b, "%*s%s", pad, "", s);
@@ -336,12 +337,13 @@ void pr_cli_warn_bounded(json_t *doc)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "runs"), i, r) {
-        const char *why = json_string_value(
-            json_object_get(json_object_get(r, "stats"), "bounded_reason"));
+    json_array_foreach (json_object_get(doc, "runs"), i, r) {
+        const char *why =
+            json_string_value(json_object_get(json_object_get(r, "stats"), "bounded_reason"));
         if (why)
-            fprintf(stderr, "perfreport: warning: run %lld '%s': %s: durations from histograms "
-                            "(percentiles within 0.1%%)\n",
+            fprintf(stderr,
+                    "perfreport: warning: run %lld '%s': %s: durations from histograms "
+                    "(percentiles within 0.1%%)\n",
                     (long long)json_integer_value(json_object_get(r, "id")),
                     json_string_value(json_object_get(r, "name")), why);
     }
@@ -388,7 +390,7 @@ void pr_cli_warn_windows(json_t *doc, const char *what)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "runs"), i, r) {
+    json_array_foreach (json_object_get(doc, "runs"), i, r) {
         json_t *w = json_object_get(r, "window");
         if (!json_is_true(json_object_get(w, "empty")))
             continue;
@@ -400,11 +402,15 @@ void pr_cli_warn_windows(json_t *doc, const char *what)
                           len);
         if (json_is_integer(from) && json_is_integer(run) &&
             json_integer_value(from) >= json_integer_value(run))
-            fprintf(stderr, "perfreport: warning: %s is longer than run %lld '%s' (%s): nothing "
-                            "is left\n", what, id, name ? name : "", len);
+            fprintf(stderr,
+                    "perfreport: warning: %s is longer than run %lld '%s' (%s): nothing "
+                    "is left\n",
+                    what, id, name ? name : "", len);
         else
-            fprintf(stderr, "perfreport: warning: %s leaves no request of run %lld '%s' (%s): "
-                            "nothing is left\n", what, id, name ? name : "", len);
+            fprintf(stderr,
+                    "perfreport: warning: %s leaves no request of run %lld '%s' (%s): "
+                    "nothing is left\n",
+                    what, id, name ? name : "", len);
     }
 }
 

@@ -45,8 +45,8 @@ typedef struct irec {
     uint32_t label, error;
     int64_t latency_ns, bytes_in, bytes_out;
     int32_t threads, status;
-    int8_t outcome;   /* 1 ok, 0 ko, -1 unknown (counted in "all" only) */
-    int8_t hit;       /* not a transaction controller's sample (the listener's hits) */
+    int8_t outcome;         /* 1 ok, 0 ko, -1 unknown (counted in "all" only) */
+    int8_t hit;             /* not a transaction controller's sample (the listener's hits) */
     int8_t has_in, has_out; /* bytes known */
 } irec;
 
@@ -56,7 +56,7 @@ typedef struct influx {
     int64_t t0;
     irec *v;
     size_t n, cap;
-    int64_t unplaced;  /* samples without a start time */
+    int64_t unplaced; /* samples without a start time */
 } influx;
 
 static int collect(const pr_sample *s, size_t n, void *payload)
@@ -131,9 +131,9 @@ static void point_head(pr_buf *b, const influx *x, const char *measurement)
 
 static void user_tags(pr_buf *b, const influx *x)
 {
-    static const char *const reserved[] = {"application", "transaction", "statut",
-                                           "responseCode", "responseMessage", "title", "tags",
-                                           NULL};
+    static const char *const reserved[] = {
+        "application",     "transaction", "statut", "responseCode",
+        "responseMessage", "title",       "tags",   NULL};
     for (size_t i = 0; i < x->run->ntags; i++) {
         int skip = 0;
         for (int k = 0; reserved[k]; k++)
@@ -183,9 +183,9 @@ static void pct_fields(pr_buf *b, pr_vec *v, const pr_influx_opts *o)
 }
 
 typedef struct group {
-    int64_t count[3];            /* ko, ok, all */
+    int64_t count[3]; /* ko, ok, all */
     int64_t hits, sb, rb;
-    int known_sb, known_rb;      /* some sample knew its bytes: else sb/rb are not written */
+    int known_sb, known_rb; /* some sample knew its bytes: else sb/rb are not written */
     pr_vec lat[3];
 } group;
 
@@ -229,8 +229,7 @@ static void hits_bytes(pr_buf *b, const group *g)
 }
 
 /* The listener's three points of one transaction: statut=all, ok, ko. */
-static void transaction_points(pr_buf *b, const influx *x, const char *label, group *g,
-                               int64_t ts)
+static void transaction_points(pr_buf *b, const influx *x, const char *label, group *g, int64_t ts)
 {
     static const char *const statut[] = {"ko", "ok", "all"};
     const int order[] = {2, 1, 0};
@@ -252,8 +251,8 @@ static void transaction_points(pr_buf *b, const influx *x, const char *label, gr
 }
 
 /* Error points of a transaction: per response code and message, failures only. */
-static void error_points(pr_buf *b, const influx *x, const char *label, const irec *r,
-                         size_t n, int64_t ts)
+static void error_points(pr_buf *b, const influx *x, const char *label, const irec *r, size_t n,
+                         int64_t ts)
 {
     for (size_t i = 0; i < n;) {
         size_t j = i;
@@ -343,8 +342,7 @@ static void window(pr_buf *b, const influx *x, const irec *r, size_t n, group *g
     window_points(b, x, all, r, n, ts);
 }
 
-int pr_export_influx(pr_store *st, int64_t id, const pr_influx_opts *o, pr_buf *out,
-                     pr_error *err)
+int pr_export_influx(pr_store *st, int64_t id, const pr_influx_opts *o, pr_buf *out, pr_error *err)
 {
     influx x = {o, NULL, 0, NULL, 0, 0, 0};
     int rc = pr_store_load_run(st, id, &x.run, err);
@@ -357,8 +355,10 @@ int pr_export_influx(pr_store *st, int64_t id, const pr_influx_opts *o, pr_buf *
     x.t0 = x.run->start_ns != PR_UNKNOWN ? x.run->start_ns : 0;
     rc = pr_store_scan(st, id, collect, &x, err);
     if (rc == 0 && x.unplaced)
-        fprintf(stderr, "perfreport: warning: %lld samples have no start time and are not in "
-                        "any point\n", (long long)x.unplaced);
+        fprintf(stderr,
+                "perfreport: warning: %lld samples have no start time and are not in "
+                "any point\n",
+                (long long)x.unplaced);
     if (rc == 0 && x.n) {
         qsort(x.v, x.n, sizeof *x.v, by_window_label);
         group g = {0}, all = {0};
@@ -425,7 +425,7 @@ static char *run_labels(json_t *run)
     pr_buf_putc(&b, '"');
     const char *k;
     json_t *v;
-    json_object_foreach(json_object_get(run, "tags"), k, v) {
+    json_object_foreach (json_object_get(run, "tags"), k, v) {
         /* job and instance belong to the Pushgateway's grouping key */
         int reserved = !strcmp(k, "job") || !strcmp(k, "instance") || !strcmp(k, "run") ||
                        !strcmp(k, "run_id") || !strcmp(k, "tool") || !strcmp(k, "label") ||
@@ -451,9 +451,11 @@ static const gauge gauges[] = {
     {"perfreport_run_successes", "successes", "Successful requests.", 1},
     {"perfreport_run_errors", "errors", "Failed requests.", 1},
     {"perfreport_run_error_ratio", "error_ratio", "Failed / known-outcome requests.", 1},
-    {"perfreport_run_duration_seconds", "duration_ns", "From the first request's start to the last one's end.", 1e-9},
+    {"perfreport_run_duration_seconds", "duration_ns",
+     "From the first request's start to the last one's end.", 1e-9},
     {"perfreport_run_rate_per_second", "rate_per_s", "Requests sent per second.", 1},
-    {"perfreport_run_throughput_per_second", "throughput_per_s", "Successful requests per second, including the wait for the last responses.", 1},
+    {"perfreport_run_throughput_per_second", "throughput_per_s",
+     "Successful requests per second, including the wait for the last responses.", 1},
     {"perfreport_run_apdex", NULL, "Apdex score.", 1},
 };
 
@@ -475,7 +477,7 @@ static void latency_summary(pr_buf *b, json_t *stats, const char *labels)
                    "summary\n# UNIT perfreport_run_latency_seconds seconds\n");
     size_t i;
     json_t *e;
-    json_array_foreach(list, i, e) {
+    json_array_foreach (list, i, e) {
         double p = atof(str_of(e, "p")) / 100;
         char q[64];
         snprintf(q, sizeof q, ",quantile=\"%.10g\"", p);
@@ -514,7 +516,7 @@ int pr_export_openmetrics(pr_store *st, int64_t id, pr_buf *out, pr_error *err)
                      "# TYPE perfreport_run_label_requests gauge\n");
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(run, "labels"), i, l) {
+    json_array_foreach (json_object_get(run, "labels"), i, l) {
         pr_buf b = PR_BUF_INIT;
         pr_buf_puts(&b, ",label=\"");
         label_value(&b, str_of(l, "label"));

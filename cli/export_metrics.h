@@ -11,9 +11,9 @@
 #define PR_INFLUX_MAX_PCTS 8
 
 typedef struct pr_influx_opts {
-    const char *measurement;  /* default "jmeter", as the listener's "measurement" */
-    const char *application;  /* the "application" tag; default: the run's name */
-    int64_t interval_ns;      /* one point per interval, default 5 s (backend_influxdb.send_interval) */
+    const char *measurement; /* default "jmeter", as the listener's "measurement" */
+    const char *application; /* the "application" tag; default: the run's name */
+    int64_t interval_ns; /* one point per interval, default 5 s (backend_influxdb.send_interval) */
     double pcts[PR_INFLUX_MAX_PCTS]; /* default 90, 95, 99 (the listener's "99;95;90") */
     int npcts;
 } pr_influx_opts;
@@ -23,8 +23,7 @@ void pr_influx_opts_init(pr_influx_opts *o);
 int pr_influx_parse_pcts(pr_influx_opts *o, const char *list);
 
 /* Writes run `id` as line protocol to out. 0 or a negative error (err filled). */
-int pr_export_influx(pr_store *st, int64_t id, const pr_influx_opts *o, pr_buf *out,
-                     pr_error *err);
+int pr_export_influx(pr_store *st, int64_t id, const pr_influx_opts *o, pr_buf *out, pr_error *err);
 /* Writes the run's summary (report model) as OpenMetrics gauges and a latency summary. */
 int pr_export_openmetrics(pr_store *st, int64_t id, pr_buf *out, pr_error *err);
 

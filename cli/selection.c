@@ -34,8 +34,8 @@ int pr_selection_parse(const char *text, pr_selection *out, char *msg, size_t ms
         const char *eq = memchr(p, '=', len);
         size_t klen = eq ? (size_t)(eq - p) : len;
         if (klen == 0) {
-            snprintf(msg, msgsize, "%s at character %zu", len ? "a term without a key" : "an empty term",
-                     (size_t)(p - text) + 1);
+            snprintf(msg, msgsize, "%s at character %zu",
+                     len ? "a term without a key" : "an empty term", (size_t)(p - text) + 1);
             pr_selection_dispose(out);
             return -1;
         }
@@ -94,7 +94,8 @@ static int select_tags(pr_store *st, const char *ref, int64_t **ids, size_t *n)
     pr_selection sel;
     char msg[128];
     if (pr_selection_parse(ref, &sel, msg, sizeof msg) < 0) {
-        pr_cli_errorf("%s: %s: expected tag:KEY=VALUE or tag:KEY, several joined by commas", ref, msg);
+        pr_cli_errorf("%s: %s: expected tag:KEY=VALUE or tag:KEY, several joined by commas", ref,
+                      msg);
         return PR_EXIT_USAGE;
     }
     pr_error err;

@@ -13,7 +13,7 @@
 
 typedef struct pr_sel_term {
     char *key;
-    char *value;  /* NULL: the key is present, whatever its value */
+    char *value; /* NULL: the key is present, whatever its value */
 } pr_sel_term;
 
 typedef struct pr_selection {

@@ -48,7 +48,8 @@ int pr_cli_shard_resolve(const char *index_env, int count, int shard_given, cons
         }
         if (!v || !*v) {
             pr_cli_errorf("--shards %d: no shard index: $%s is not set (give --shard I/N, or "
-                          "--shard-index-env NAME)", count, var);
+                          "--shard-index-env NAME)",
+                          count, var);
             return PR_EXIT_USAGE;
         }
         if (pr_lex_i64(v, strlen(v), &i) < 0 || i < 0 || i >= count) {
@@ -124,9 +125,10 @@ int pr_cli_shard_land(pr_store *st, const char *run_id, int index, int count, co
         return 0;
     }
     if (!quiet)
-        fprintf(stderr, "-> run %lld '%s': shard %d of %d landed (%lld samples), %d of %d "
-                        "shards in\n", (long long)res.run_id, res.name, res.shard_index,
-                res.shard_count,
+        fprintf(stderr,
+                "-> run %lld '%s': shard %d of %d landed (%lld samples), %d of %d "
+                "shards in\n",
+                (long long)res.run_id, res.name, res.shard_index, res.shard_count,
                 (long long)res.samples, res.shards_landed, res.shard_count);
     return pr_cli_update_views(st, &res.run_id, 1);
 }

@@ -44,7 +44,8 @@ int pr_cli_study_option(pr_cli_study *s, int c, const char *arg)
         return 0;
     case PR_STUDY_OPT_LOAD_IS_RATE: s->o.load_is_rate = 1; return 0;
     case PR_STUDY_OPT_SLO: return pr_cli_parse_slo(arg, &s->o.capacity.slo_p99_ns);
-    case PR_STUDY_OPT_MAX_ERRORS: return pr_cli_parse_max_errors(arg, &s->o.capacity.max_error_ratio);
+    case PR_STUDY_OPT_MAX_ERRORS:
+        return pr_cli_parse_max_errors(arg, &s->o.capacity.max_error_ratio);
     default: return PR_EXIT_USAGE;
     }
 }

@@ -20,18 +20,20 @@ enum {
 };
 
 /* The long options of a study, for a command's getopt_long table. */
-#define PR_STUDY_LONGOPTS                                                                  \
-    {"study", no_argument, NULL, PR_STUDY_OPT_STUDY},                                     \
-    {"by", required_argument, NULL, PR_STUDY_OPT_BY},                                     \
-    {"pair", required_argument, NULL, PR_STUDY_OPT_PAIR},                                 \
-    {"load", required_argument, NULL, PR_STUDY_OPT_LOAD},                                 \
-    {"load-is-rate", no_argument, NULL, PR_STUDY_OPT_LOAD_IS_RATE},                       \
-    {"slo", required_argument, NULL, PR_STUDY_OPT_SLO},                                   \
-    {"max-errors", required_argument, NULL, PR_STUDY_OPT_MAX_ERRORS}
+#define PR_STUDY_LONGOPTS                                                                          \
+    {"study", no_argument, NULL, PR_STUDY_OPT_STUDY},                                              \
+        {"by", required_argument, NULL, PR_STUDY_OPT_BY},                                          \
+        {"pair", required_argument, NULL, PR_STUDY_OPT_PAIR},                                      \
+        {"load", required_argument, NULL, PR_STUDY_OPT_LOAD},                                      \
+        {"load-is-rate", no_argument, NULL, PR_STUDY_OPT_LOAD_IS_RATE},                            \
+        {"slo", required_argument, NULL, PR_STUDY_OPT_SLO},                                        \
+    {                                                                                              \
+        "max-errors", required_argument, NULL, PR_STUDY_OPT_MAX_ERRORS                             \
+    }
 
 typedef struct pr_cli_study {
-    int on;            /* a study option was given (or the template asks for one) */
-    pr_study_opts o;   /* by/levels point into the arrays below */
+    int on;          /* a study option was given (or the template asks for one) */
+    pr_study_opts o; /* by/levels point into the arrays below */
     char **by, **pair;
     size_t nby, npair;
 } pr_cli_study;

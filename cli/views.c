@@ -112,7 +112,8 @@ int pr_cli_update_views(pr_store *st, const int64_t *ids, size_t n)
         if (!seen && update_one(st, ids[i], &err) < 0) {
             pr_cli_print_error(&err);
             pr_cli_errorf("run %lld is stored, but its figures in the run_summary and "
-                          "run_series views are not", (long long)ids[i]);
+                          "run_series views are not",
+                          (long long)ids[i]);
             rc = PR_EXIT_ERROR;
         }
     }

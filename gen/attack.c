@@ -85,9 +85,9 @@ static void describe_model(const pr_attack_opts *o, pr_run *run)
         run->offered_rate = o->rate_per_s;
         run->concurrency = -1;
         pr_run_meta_set(run, "rate_per_s", json_real(o->rate_per_s));
-        pr_run_meta_set(run, "max_connections",
-                        json_integer(o->max_connections ? o->max_connections
-                                                        : PR_ATTACK_MAX_CONNECTIONS));
+        pr_run_meta_set(
+            run, "max_connections",
+            json_integer(o->max_connections ? o->max_connections : PR_ATTACK_MAX_CONNECTIONS));
     } else {
         run->offered_rate = NAN;
         run->concurrency = o->connections;
@@ -117,11 +117,10 @@ void pr_attack_describe(const pr_attack_opts *o, pr_run *run)
     pr_run_meta_set(run, "max_body_bytes", json_integer(o->max_body_bytes));
     pr_run_meta_set(run, "keepalive", json_boolean(o->keepalive));
     pr_run_meta_set(run, "workers", json_integer(nworkers_for(o)));
-    pr_run_meta_set(run, "shard", json_pack("{s:i,s:i}", "index", o->shard, "count",
-                                            o->nshards));
-    pr_run_meta_set(run, "latency_origin",
-                    json_string(o->model == PR_LOAD_OPEN ? "intended send time"
-                                                         : "actual send time"));
+    pr_run_meta_set(run, "shard", json_pack("{s:i,s:i}", "index", o->shard, "count", o->nshards));
+    pr_run_meta_set(
+        run, "latency_origin",
+        json_string(o->model == PR_LOAD_OPEN ? "intended send time" : "actual send time"));
     pr_run_meta_set(run, "interrupted", json_false());
 }
 
@@ -129,13 +128,13 @@ void pr_attack_describe(const pr_attack_opts *o, pr_run *run)
 
 typedef struct consumer {
     pr_sink *sink;
-    uint32_t *xlat;    /* generator string id -> run string id (0 = not yet) */
+    uint32_t *xlat; /* generator string id -> run string id (0 = not yet) */
     size_t nxlat;
     pr_hist lat, late;
     pr_attack_stats st;
-    uint64_t *sent;    /* per worker */
+    uint64_t *sent; /* per worker */
     int64_t last_flush;
-    int rc;            /* the sink's first error */
+    int rc; /* the sink's first error */
 } consumer;
 
 static uint32_t xlat_id(pr_engine *a, consumer *k, uint32_t id)
@@ -350,8 +349,8 @@ static void worker_init(pr_engine *a, int i)
                           ? a->t0_mono + o->duration_ns + o->timeout_ns
                           : INT64_MAX;
     if (o->model == PR_LOAD_OPEN) {
-        pr_sched_init(&w->sched, o->rate_per_s, o->duration_ns, o->requests, o->shard,
-                      o->nshards, i, W);
+        pr_sched_init(&w->sched, o->rate_per_s, o->duration_ns, o->requests, o->shard, o->nshards,
+                      i, W);
         w->kcount = pr_sched_count(&w->sched);
         int cap = o->max_connections > 0 ? o->max_connections : PR_ATTACK_MAX_CONNECTIONS;
         w->max_open = (int)pr_attack_share(cap, i, W);

@@ -14,7 +14,7 @@
 #include "model/run.h"
 #include "model/sink.h"
 
-#define PR_ATTACK_BATCH 1024           /* samples per worker hand-off */
+#define PR_ATTACK_BATCH 1024            /* samples per worker hand-off */
 #define PR_ATTACK_MAX_CONNECTIONS 10000 /* open-model default cap on connections */
 #define PR_ATTACK_MAX_CONNECTING 32     /* per worker: connections being set up at once */
 #define PR_ATTACK_MAX_BODY (10 << 20)   /* default --max-body: a longer body is an error */
@@ -27,16 +27,16 @@
  * target g mod T. */
 typedef struct pr_sched {
     long double period_ns;
-    int64_t offset;  /* i + N * w */
-    int64_t stride;  /* N * W */
-    int64_t total;   /* requests g < total belong to the run (all shards) */
+    int64_t offset; /* i + N * w */
+    int64_t stride; /* N * W */
+    int64_t total;  /* requests g < total belong to the run (all shards) */
 } pr_sched;
 
 /* rate_per_s > 0; the run ends at duration_ns (g * period < duration) or after `requests`
  * requests over all shards, whichever comes first (0 = no limit of that kind; at least one
  * must be set). */
-void pr_sched_init(pr_sched *s, double rate_per_s, int64_t duration_ns, int64_t requests,
-                   int shard, int nshards, int worker, int nworkers);
+void pr_sched_init(pr_sched *s, double rate_per_s, int64_t duration_ns, int64_t requests, int shard,
+                   int nshards, int worker, int nworkers);
 /* Global index of this stream's k-th request. */
 static inline int64_t pr_sched_global(const pr_sched *s, int64_t k)
 {
@@ -64,15 +64,15 @@ int64_t pr_attack_share(int64_t total, int i, int n);
 /* Live figures, handed to the progress callback and returned at the end. */
 typedef struct pr_attack_stats {
     int64_t elapsed_ns;
-    uint64_t sent;        /* requests started (for the live line) */
-    uint64_t completed;   /* samples recorded */
-    uint64_t successes;   /* successes and errors as the report counts them */
-    uint64_t errors;      /* (pr_sample_outcome): no response, a bad one, or a status >= 400 */
+    uint64_t sent;      /* requests started (for the live line) */
+    uint64_t completed; /* samples recorded */
+    uint64_t successes; /* successes and errors as the report counts them */
+    uint64_t errors;    /* (pr_sample_outcome): no response, a bad one, or a status >= 400 */
     uint64_t bytes_in, bytes_out;
     int64_t p50_ns, p90_ns, p99_ns, max_ns; /* latency (model/hist.h: within 0.1%) */
     int64_t lateness_p99_ns, lateness_max_ns;
-    uint64_t status[6];   /* 0 (no response), 1xx..5xx */
-    uint64_t cut;         /* in flight at a stop (error "interrupted") or at the run's end,
+    uint64_t status[6]; /* 0 (no response), 1xx..5xx */
+    uint64_t cut;       /* in flight at a stop (error "interrupted") or at the run's end,
                            * duration + timeout (error "timeout"): recorded, latency unknown */
     uint64_t connections_opened;
     double send_rate_per_s; /* (sent - 1) / (last actual send - first actual send), at the end */
@@ -84,18 +84,18 @@ typedef struct pr_attack_stats {
 } pr_attack_stats;
 
 typedef struct pr_attack_opts {
-    const pr_targets *targets;  /* finished (pr_targets_finish) */
-    pr_load_model model;        /* PR_LOAD_OPEN or PR_LOAD_CLOSED */
-    double rate_per_s;          /* open: total rate over all shards */
-    int connections;            /* closed: connections over all shards */
-    int max_connections;        /* open: cap per generator (0 = PR_ATTACK_MAX_CONNECTIONS) */
-    int64_t duration_ns;        /* 0 = bounded by requests only */
-    int64_t requests;           /* total over all shards, 0 = bounded by duration only */
-    int64_t timeout_ns;         /* per request from its actual start, 0 = none; a run with a
+    const pr_targets *targets; /* finished (pr_targets_finish) */
+    pr_load_model model;       /* PR_LOAD_OPEN or PR_LOAD_CLOSED */
+    double rate_per_s;         /* open: total rate over all shards */
+    int connections;           /* closed: connections over all shards */
+    int max_connections;       /* open: cap per generator (0 = PR_ATTACK_MAX_CONNECTIONS) */
+    int64_t duration_ns;       /* 0 = bounded by requests only */
+    int64_t requests;          /* total over all shards, 0 = bounded by duration only */
+    int64_t timeout_ns;        /* per request from its actual start, 0 = none; a run with a
                                  * duration ends at most timeout_ns after it */
-    int64_t max_body_bytes;     /* a longer response body fails the request ("body too
+    int64_t max_body_bytes;    /* a longer response body fails the request ("body too
                                  * large"), 0 = no limit; default PR_ATTACK_MAX_BODY */
-    int workers;                /* 0 = one per online core */
+    int workers;               /* 0 = one per online core */
     int keepalive;
     int insecure;               /* https: do not verify certificates */
     int shard, nshards;         /* this generator is shard `shard` of `nshards` (0 of 1) */

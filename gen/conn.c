@@ -101,7 +101,8 @@ static const char *errno_text(int e)
     case ENETUNREACH: return "network unreachable";
     case EHOSTUNREACH: return "host unreachable";
     case EADDRNOTAVAIL: return "no local address available";
-    case EMFILE: case ENFILE: return "too many open files";
+    case EMFILE:
+    case ENFILE: return "too many open files";
     default: return "socket error";
     }
 }
@@ -116,8 +117,7 @@ long pr_conn_errno_fail(pr_conn *c, int e)
 
 /* Records the outcome of c's request, ended at `now`. error: NULL on a complete response.
  * known_latency: 0 when the request was cut short (the latency is not known). */
-static void record(pr_worker *w, pr_conn *c, const char *error, int error_static,
-                   int known_latency)
+static void record(pr_worker *w, pr_conn *c, const char *error, int error_static, int known_latency)
 {
     pr_engine *a = w->a;
     int64_t now = pr_loop_now_ns();
@@ -423,23 +423,18 @@ static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
             pr_conn_connected(w, c);
         return;
     }
-    case C_HANDSHAKE:
-        pr_tls_handshake(w, c);
-        return;
+    case C_HANDSHAKE: pr_tls_handshake(w, c); return;
     case C_WRITING:
         if (ready & (PR_LOOP_WRITE | PR_LOOP_ERROR))
             pr_conn_write(w, c);
         else if (ready & PR_LOOP_READ)
             do_read(w, c); /* early response or close while sending */
         return;
-    case C_READING:
-        do_read(w, c);
-        return;
+    case C_READING: do_read(w, c); return;
     case C_IDLE:
         pr_conn_release(w, c); /* the server closed (or wrote to) an idle connection */
         return;
-    default:
-        return;
+    default: return;
     }
 }
 

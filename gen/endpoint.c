@@ -12,7 +12,8 @@ static size_t find(const pr_engine *a, const pr_http_url *u)
 {
     size_t e;
     for (e = 0; e < a->neps; e++)
-        if (a->eps[e].port == u->port && a->eps[e].tls == u->tls && !strcmp(a->eps[e].host, u->host))
+        if (a->eps[e].port == u->port && a->eps[e].tls == u->tls &&
+            !strcmp(a->eps[e].host, u->host))
             break;
     return e;
 }
@@ -39,7 +40,8 @@ static int add(pr_engine *a, const pr_target *t, pr_error *err)
     ep->port = u->port;
     ep->host = pr_xstrdup(u->host);
     unsigned char tmp[16];
-    ep->ip_literal = inet_pton(AF_INET, u->host, tmp) == 1 || inet_pton(AF_INET6, u->host, tmp) == 1;
+    ep->ip_literal =
+        inet_pton(AF_INET, u->host, tmp) == 1 || inet_pton(AF_INET6, u->host, tmp) == 1;
     return 0;
 }
 

@@ -20,9 +20,9 @@
 #include "gen/loop.h"
 #include "model/strtab.h"
 
-#define PR_READ_BUF 65536          /* one recv */
-#define PR_READ_SLICE (4 * 65536)  /* bytes read from one connection per readiness callback */
-#define PR_EP_ADDRS 4              /* addresses kept per host name (tried in turn) */
+#define PR_READ_BUF 65536         /* one recv */
+#define PR_READ_SLICE (4 * 65536) /* bytes read from one connection per readiness callback */
+#define PR_EP_ADDRS 4             /* addresses kept per host name (tried in turn) */
 
 typedef struct pr_endpoint {
     struct sockaddr_storage addr[PR_EP_ADDRS];
@@ -37,7 +37,7 @@ typedef struct pr_endpoint {
 typedef struct pr_batch {
     struct pr_batch *next;
     int worker;
-    uint64_t sent;  /* the worker's requests started so far */
+    uint64_t sent; /* the worker's requests started so far */
     size_t n;
     pr_sample s[PR_ATTACK_BATCH];
 } pr_batch;
@@ -50,16 +50,16 @@ typedef struct pr_engine {
     int nworkers;
     pr_endpoint *eps;
     size_t neps;
-    int *target_ep;        /* endpoint of each target */
-    uint32_t *target_str;  /* per target: method, url, label ids (generator strings) */
+    int *target_ep;       /* endpoint of each target */
+    uint32_t *target_str; /* per target: method, url, label ids (generator strings) */
     SSL_CTX *ssl;
     int64_t t0_mono, mono_to_real;
-    pr_strtab *strings;    /* generator strings (ids used in worker samples) */
-    pthread_mutex_t mu;    /* guards strings, the queue, the spare batches, finished */
+    pr_strtab *strings; /* generator strings (ids used in worker samples) */
+    pthread_mutex_t mu; /* guards strings, the queue, the spare batches, finished */
     pthread_cond_t cv;
     pr_batch *head, *tail, *spare;
-    int finished;          /* workers done */
-    atomic_int halt;       /* stop early: the sink failed or a worker did not start */
+    int finished;    /* workers done */
+    atomic_int halt; /* stop early: the sink failed or a worker did not start */
     pr_worker *w;
 } pr_engine;
 
@@ -77,21 +77,21 @@ typedef struct pr_conn {
     pr_loop_timer timer;
     pr_worker *w;
     SSL *ssl;
-    int ep;             /* endpoint of the socket, -1 when none */
+    int ep; /* endpoint of the socket, -1 when none */
     int state;
-    int busy;           /* a request is in progress */
-    int queued;         /* on the worker's run queue (closed model) */
-    int reused;         /* the current request went on an already used connection */
-    int addr_tries;     /* other addresses of the host tried for this request */
+    int busy;       /* a request is in progress */
+    int queued;     /* on the worker's run queue (closed model) */
+    int reused;     /* the current request went on an already used connection */
+    int addr_tries; /* other addresses of the host tried for this request */
     int retried;
-    uint32_t requests;  /* requests sent on this socket */
+    uint32_t requests;           /* requests sent on this socket */
     struct pr_conn *prev, *next; /* idle list, spare list or run queue */
     /* the request in progress */
     uint32_t ti;
     size_t woff;
     int64_t intended, started, conn_start, connect_ns, first_byte;
     int64_t bytes_in, bytes_out;
-    const char *why;    /* the failure of the last transport call */
+    const char *why; /* the failure of the last transport call */
     int why_static, why_errno;
     pr_http_resp resp;
 } pr_conn;
@@ -103,16 +103,16 @@ struct pr_worker {
     pr_loop *loop;
     pr_conn **all;
     size_t nall, capall;
-    pr_conn *spare;       /* conns without a socket */
-    pr_conn **idle;       /* per endpoint: idle keep-alive conns */
-    int *addr_idx;        /* per endpoint: the address connections go to */
-    pr_conn *runq;        /* closed model: conns waiting to send their next request */
-    int open;             /* conns with a socket */
-    int connecting;       /* conns in TCP connect or TLS handshake */
+    pr_conn *spare; /* conns without a socket */
+    pr_conn **idle; /* per endpoint: idle keep-alive conns */
+    int *addr_idx;  /* per endpoint: the address connections go to */
+    pr_conn *runq;  /* closed model: conns waiting to send their next request */
+    int open;       /* conns with a socket */
+    int connecting; /* conns in TCP connect or TLS handshake */
     int max_open;
     int inflight;
-    int stopping;         /* stop requested: no new requests */
-    int nested;           /* inside an immediate closed-model send */
+    int stopping; /* stop requested: no new requests */
+    int nested;   /* inside an immediate closed-model send */
     int64_t stop_deadline;
     int64_t end_deadline; /* schedule end + timeout: what is still in flight then times out */
     int64_t issue_end;    /* when this worker sent its last request of the run (0: not yet) */
@@ -122,9 +122,9 @@ struct pr_worker {
     int64_t k, kcount;
     pr_loop_timer sched_timer;
     /* closed model */
-    int nconns;           /* connections of this worker */
-    int64_t quota;        /* requests left, -1 = unlimited */
-    int64_t end_mono;     /* INT64_MAX = no duration */
+    int nconns;       /* connections of this worker */
+    int64_t quota;    /* requests left, -1 = unlimited */
+    int64_t end_mono; /* INT64_MAX = no duration */
     uint64_t next_target;
     /* samples */
     pr_batch *b;
@@ -135,7 +135,7 @@ struct pr_worker {
     const char *err_text[16];
     uint32_t err_id[16];
     unsigned nerr;
-    char why_buf[300];    /* a dynamic failure text (TLS) */
+    char why_buf[300]; /* a dynamic failure text (TLS) */
     char rbuf[PR_READ_BUF];
 };
 
@@ -144,8 +144,8 @@ int pr_endpoints_resolve(pr_engine *a, pr_error *err);
 void pr_endpoints_free(pr_engine *a);
 
 /* gen/tls.c */
-int pr_tls_setup(pr_engine *a, pr_error *err); /* a context when any endpoint is https */
-void pr_tls_start(pr_worker *w, pr_conn *c);   /* a session on c's socket, then handshake */
+int pr_tls_setup(pr_engine *a, pr_error *err);   /* a context when any endpoint is https */
+void pr_tls_start(pr_worker *w, pr_conn *c);     /* a session on c's socket, then handshake */
 void pr_tls_handshake(pr_worker *w, pr_conn *c); /* the socket is ready: continue it */
 long pr_tls_send(pr_worker *w, pr_conn *c, const void *p, size_t n);
 long pr_tls_recv(pr_worker *w, pr_conn *c, void *p, size_t n);

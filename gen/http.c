@@ -289,10 +289,8 @@ static long on_line(pr_http_resp *r, const char *l, size_t n)
         if (n == 0)
             return 0; /* tolerate empty lines before the status line (RFC 9112 2.2) */
         return status_line(r, l, n);
-    case PR_HTTP_HEADER:
-        return header_line(r, l, n);
-    case PR_HTTP_CHUNK_SIZE:
-        return chunk_size_line(r, l, n);
+    case PR_HTTP_HEADER: return header_line(r, l, n);
+    case PR_HTTP_CHUNK_SIZE: return chunk_size_line(r, l, n);
     case PR_HTTP_CHUNK_CRLF:
         if (n != 0)
             return fail(r, "malformed response: missing CRLF after chunk data");
@@ -302,8 +300,7 @@ static long on_line(pr_http_resp *r, const char *l, size_t n)
         if (n == 0)
             r->state = PR_HTTP_DONE;
         return 0;
-    default:
-        return fail(r, "malformed response: internal parser state");
+    default: return fail(r, "malformed response: internal parser state");
     }
 }
 
@@ -369,8 +366,7 @@ long pr_http_resp_feed(pr_http_resp *r, const char *p, size_t n)
             r->body_bytes += (int64_t)avail;
             i = n;
             break;
-        default:
-            return fail(r, "malformed response: internal parser state");
+        default: return fail(r, "malformed response: internal parser state");
         }
     }
     return (long)i;
@@ -386,8 +382,8 @@ int pr_http_resp_eof(pr_http_resp *r)
     }
     if (r->state == PR_HTTP_ERROR)
         return -1;
-    int nothing = r->state == PR_HTTP_STATUS && r->status == 0 && r->linelen == 0 &&
-                  r->header_bytes == 0;
+    int nothing =
+        r->state == PR_HTTP_STATUS && r->status == 0 && r->linelen == 0 && r->header_bytes == 0;
     fail(r, nothing ? "connection closed before response"
                     : "connection closed before response complete");
     return -1;

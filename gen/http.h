@@ -13,11 +13,11 @@
 
 /* A parsed http:// or https:// URL. Strings are owned (pr_http_url_dispose). */
 typedef struct pr_http_url {
-    int tls;          /* https */
-    char *host;       /* without brackets for IPv6 literals */
+    int tls;    /* https */
+    char *host; /* without brackets for IPv6 literals */
     int port;
-    char *path;       /* path + query, "/" when empty */
-    char *authority;  /* Host header value: host[:port] as written (brackets kept) */
+    char *path;      /* path + query, "/" when empty */
+    char *authority; /* Host header value: host[:port] as written (brackets kept) */
 } pr_http_url;
 
 /* Parses url; 0 or PR_EUSAGE with err naming what is wrong. */
@@ -33,16 +33,24 @@ void pr_http_request_build(pr_buf *out, const char *method, const pr_http_url *u
 
 /* Response parser states (internal, exposed so the struct can live on the stack). */
 enum pr_http_state {
-    PR_HTTP_STATUS, PR_HTTP_HEADER, PR_HTTP_BODY_LEN, PR_HTTP_BODY_CLOSE, PR_HTTP_CHUNK_SIZE,
-    PR_HTTP_CHUNK_DATA, PR_HTTP_CHUNK_CRLF, PR_HTTP_TRAILER, PR_HTTP_DONE, PR_HTTP_ERROR
+    PR_HTTP_STATUS,
+    PR_HTTP_HEADER,
+    PR_HTTP_BODY_LEN,
+    PR_HTTP_BODY_CLOSE,
+    PR_HTTP_CHUNK_SIZE,
+    PR_HTTP_CHUNK_DATA,
+    PR_HTTP_CHUNK_CRLF,
+    PR_HTTP_TRAILER,
+    PR_HTTP_DONE,
+    PR_HTTP_ERROR
 };
 
 typedef struct pr_http_resp {
     enum pr_http_state state;
-    int head;               /* the request was HEAD: no body whatever the headers say */
-    int status;             /* final status (1xx are skipped), 0 until the status line */
-    int version_minor;      /* HTTP/1.x */
-    int keepalive;          /* connection may be reused after this response */
+    int head;          /* the request was HEAD: no body whatever the headers say */
+    int status;        /* final status (1xx are skipped), 0 until the status line */
+    int version_minor; /* HTTP/1.x */
+    int keepalive;     /* connection may be reused after this response */
     int chunked;
     int64_t content_length; /* -1 if absent */
     int64_t remaining;      /* body / chunk bytes left */
@@ -62,6 +70,9 @@ long pr_http_resp_feed(pr_http_resp *r, const char *p, size_t n);
 /* The peer closed the connection: completes a close-delimited body. Returns 0 when the
  * response is complete, -1 otherwise (r->error set). */
 int pr_http_resp_eof(pr_http_resp *r);
-static inline int pr_http_resp_done(const pr_http_resp *r) { return r->state == PR_HTTP_DONE; }
+static inline int pr_http_resp_done(const pr_http_resp *r)
+{
+    return r->state == PR_HTTP_DONE;
+}
 
 #endif

@@ -11,11 +11,11 @@
 
 struct pr_loop {
     int epfd;
-    int no_pwait2;            /* epoll_pwait2 unavailable: ms timeouts + short spin */
-    pr_loop_timer **heap;     /* min-heap on when_ns */
+    int no_pwait2;        /* epoll_pwait2 unavailable: ms timeouts + short spin */
+    pr_loop_timer **heap; /* min-heap on when_ns */
     size_t nheap, capheap;
     struct epoll_event ev[MAX_EVENTS];
-    int nready, iready;       /* events of the current round, for safe unwatch */
+    int nready, iready; /* events of the current round, for safe unwatch */
 };
 
 int64_t pr_loop_now_ns(void)
@@ -196,7 +196,7 @@ int pr_loop_run_once(pr_loop *l, int64_t max_wait_ns)
         return errno == EINTR ? 0 : -1;
     int ran = 0;
     l->nready = n;
-    for (l->iready = 0; l->iready < l->nready; ) {
+    for (l->iready = 0; l->iready < l->nready;) {
         if (l->nheap && l->heap[0]->when_ns <= pr_loop_now_ns())
             ran += run_timers(l); /* due timers first, between descriptors */
         struct epoll_event *e = &l->ev[l->iready++];

@@ -22,8 +22,8 @@ typedef struct pr_loop_io {
 /* A one-shot timer: caller-owned, armed with pr_loop_timer_set, disarmed when it fires or
  * by pr_loop_timer_clear. */
 typedef struct pr_loop_timer {
-    int64_t when_ns;  /* CLOCK_MONOTONIC deadline */
-    size_t slot;      /* position in the heap + 1, 0 when not armed */
+    int64_t when_ns; /* CLOCK_MONOTONIC deadline */
+    size_t slot;     /* position in the heap + 1, 0 when not armed */
     void (*fn)(pr_loop *loop, struct pr_loop_timer *t, void *payload);
     void *payload;
 } pr_loop_timer;

@@ -20,7 +20,7 @@
 
 /* Histogram bucket bounds in seconds: a log scale from 0.5 ms to a minute. */
 static const double bucket_s[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
-                                  0.25,   0.5,   1,      2.5,   5,    10,   30,    60};
+                                  0.25,   0.5,   1,      2.5,   5,    10,    30,   60};
 #define NBUCKETS (sizeof bucket_s / sizeof bucket_s[0])
 
 typedef struct histo {
@@ -47,19 +47,19 @@ typedef struct mconn {
 } mconn;
 
 struct pr_metrics {
-    pthread_mutex_t mu;       /* guards everything below but the listener */
+    pthread_mutex_t mu; /* guards everything below but the listener */
     series *labels;
     size_t nlabels, caplabels;
-    const pr_run *run;        /* the run whose label ids slot_of maps */
-    int *slot_of;             /* run label id -> index in labels + 1 (0: not looked up) */
+    const pr_run *run; /* the run whose label ids slot_of maps */
+    int *slot_of;      /* run label id -> index in labels + 1 (0: not looked up) */
     size_t nslot;
     histo latency, lateness;
     uint64_t sent;
     int64_t in_flight;
     /* listener */
     int lfd, port, wake[2], nconns;
-    int running;              /* the listener thread's own flag */
-    int started;              /* the thread was started (for pr_metrics_free) */
+    int running; /* the listener thread's own flag */
+    int started; /* the thread was started (for pr_metrics_free) */
     pthread_t th;
     pr_loop *loop;
     pr_loop_io lio, wio;
@@ -194,8 +194,7 @@ static void histogram(pr_buf *b, int om, const char *name, const char *help, con
         pr_buf_printf(b, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_s[i], (unsigned long long)cum);
     }
     pr_buf_printf(b, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.9g\n%s_count %llu\n", name,
-                  (unsigned long long)h->count, name, h->sum_s, name,
-                  (unsigned long long)h->count);
+                  (unsigned long long)h->count, name, h->sum_s, name, (unsigned long long)h->count);
 }
 
 void pr_metrics_render(pr_metrics *m, int om, pr_buf *b)
@@ -264,9 +263,10 @@ static void respond(mconn *c)
     } else {
         pr_buf_puts(&body, "perfreport attack: metrics are at /metrics\n");
     }
-    pr_buf_printf(&c->out, "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-                           "Connection: close\r\n\r\n", ok ? "200 OK" : "404 Not Found", type,
-                  body.len);
+    pr_buf_printf(&c->out,
+                  "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                  "Connection: close\r\n\r\n",
+                  ok ? "200 OK" : "404 Not Found", type, body.len);
     pr_buf_append(&c->out, body.p ? body.p : "", body.len);
     pr_buf_dispose(&body);
 }
@@ -282,8 +282,7 @@ static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
         }
         c->rlen += n > 0 ? (size_t)n : 0;
         c->req[c->rlen] = 0;
-        if (strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n") ||
-            c->rlen == sizeof c->req - 1) {
+        if (strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n") || c->rlen == sizeof c->req - 1) {
             respond(c);
             pr_loop_modify(l, io, PR_LOOP_WRITE);
         }
@@ -396,7 +395,8 @@ int pr_metrics_listen(pr_metrics *m, const char *addr, pr_error *err)
     if (parse_addr(addr, &ss, &len) < 0)
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                             "--metrics-listen %s: expected HOST:PORT with a numeric address "
-                            "(e.g. 127.0.0.1:9464)", addr);
+                            "(e.g. 127.0.0.1:9464)",
+                            addr);
     int one = 1;
     m->lfd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (m->lfd < 0 || setsockopt(m->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||

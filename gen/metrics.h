@@ -11,8 +11,8 @@
 #include "model/run.h"
 #include "model/sample.h"
 
-#define PR_METRICS_MAX_LABELS 256  /* label series beyond this count as label "other" */
-#define PR_METRICS_MAX_STATUS 32   /* status series per label beyond this count as "other" */
+#define PR_METRICS_MAX_LABELS 256 /* label series beyond this count as label "other" */
+#define PR_METRICS_MAX_STATUS 32  /* status series per label beyond this count as "other" */
 
 typedef struct pr_metrics pr_metrics;
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include "model/lex.h"
 
-void pr_sched_init(pr_sched *s, double rate_per_s, int64_t duration_ns, int64_t requests,
-                   int shard, int nshards, int worker, int nworkers)
+void pr_sched_init(pr_sched *s, double rate_per_s, int64_t duration_ns, int64_t requests, int shard,
+                   int nshards, int worker, int nworkers)
 {
     s->period_ns = 1e9L / (long double)rate_per_s;
     s->offset = (int64_t)shard + (int64_t)nshards * worker;

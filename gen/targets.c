@@ -44,13 +44,11 @@ static int valid_method(const char *m, size_t n)
     return 1;
 }
 
-int pr_targets_add(pr_targets *t, const char *method, const char *url,
-                   const char *const *headers, size_t nheaders, const void *body,
-                   size_t body_len, pr_error *err)
+int pr_targets_add(pr_targets *t, const char *method, const char *url, const char *const *headers,
+                   size_t nheaders, const void *body, size_t body_len, pr_error *err)
 {
     if (t->n >= PR_TARGETS_MAX)
-        return pr_error_set(err, PR_EUSAGE, NULL, 0, 0, "more than %d targets",
-                            PR_TARGETS_MAX);
+        return pr_error_set(err, PR_EUSAGE, NULL, 0, 0, "more than %d targets", PR_TARGETS_MAX);
     if (!valid_method(method, strlen(method)))
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                             "'%s': expected an HTTP method in upper case", method);
@@ -83,8 +81,7 @@ int pr_targets_load_file(const char *path, unsigned char **out, size_t *len, pr_
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return pr_error_set(err, PR_EIO, path, 0, 0, "cannot open body file: %s",
-                            strerror(errno));
+        return pr_error_set(err, PR_EIO, path, 0, 0, "cannot open body file: %s", strerror(errno));
     size_t cap = 4096, n = 0;
     unsigned char *b = pr_xmalloc(cap);
     for (;;) {
@@ -206,8 +203,8 @@ static int read_http(pr_targets *t, pr_input *in, pr_error *err)
             free(path);
             if (rc < 0) {
                 char msg[sizeof err->msg + 600];
-                snprintf(msg, sizeof msg, "%.*s: %s", (int)(s.n - 1 > 500 ? 500 : s.n - 1),
-                         s.p + 1, err->msg);
+                snprintf(msg, sizeof msg, "%.*s: %s", (int)(s.n - 1 > 500 ? 500 : s.n - 1), s.p + 1,
+                         err->msg);
                 rc = pr_error_set(err, rc, name, lineno, 1, "%s", msg);
                 goto out;
             }
@@ -286,7 +283,7 @@ static int json_headers(json_t *jh, char **headers, size_t *nh, const char *name
 {
     const char *key;
     json_t *vals;
-    json_object_foreach(jh, key, vals) {
+    json_object_foreach (jh, key, vals) {
         size_t nv = json_is_array(vals) ? json_array_size(vals) : 1;
         for (size_t i = 0; i < nv; i++) {
             json_t *v = json_is_array(vals) ? json_array_get(vals, i) : vals;
@@ -363,8 +360,7 @@ static int read_json(pr_targets *t, pr_input *in, pr_error *err)
         if (!o || !json_is_object(o)) {
             json_decref(o);
             return pr_error_set(err, PR_EPARSE, name, lineno, o ? 1 : je.column,
-                                "expected a JSON target object: %s",
-                                o ? "not an object" : je.text);
+                                "expected a JSON target object: %s", o ? "not an object" : je.text);
         }
         rc = json_target(t, o, name, lineno, err);
         json_decref(o);

@@ -10,20 +10,20 @@
 #include "model/error.h"
 #include "model/input.h"
 
-#define PR_TARGETS_MAX 1000000          /* targets per attack */
-#define PR_TARGET_HEADERS_MAX 256       /* headers per target */
-#define PR_TARGET_BODY_MAX (64u << 20)  /* body bytes per target */
+#define PR_TARGETS_MAX 1000000         /* targets per attack */
+#define PR_TARGET_HEADERS_MAX 256      /* headers per target */
+#define PR_TARGET_BODY_MAX (64u << 20) /* body bytes per target */
 
 typedef struct pr_target {
     char *method;
     char *url;
-    char **headers;      /* "Name: value" */
+    char **headers; /* "Name: value" */
     size_t nheaders;
     unsigned char *body; /* NULL when none */
     size_t body_len;
-    int has_body;        /* a body was given (possibly empty) */
-    pr_http_url u;       /* parsed url */
-    pr_buf request;      /* serialised request (after pr_targets_finish) */
+    int has_body;   /* a body was given (possibly empty) */
+    pr_http_url u;  /* parsed url */
+    pr_buf request; /* serialised request (after pr_targets_finish) */
 } pr_target;
 
 typedef struct pr_targets {
@@ -34,9 +34,8 @@ typedef struct pr_targets {
 void pr_targets_init(pr_targets *t);
 void pr_targets_dispose(pr_targets *t);
 /* Adds one target (everything copied). body may be NULL (no body). 0 or PR_EUSAGE (bad URL). */
-int pr_targets_add(pr_targets *t, const char *method, const char *url,
-                   const char *const *headers, size_t nheaders, const void *body,
-                   size_t body_len, pr_error *err);
+int pr_targets_add(pr_targets *t, const char *method, const char *url, const char *const *headers,
+                   size_t nheaders, const void *body, size_t body_len, pr_error *err);
 /* Reads targets from `in`; format "http", "json" or NULL to tell from the first
  * non-blank character ('{' = json). Errors name the input, line and what was expected. */
 int pr_targets_read(pr_targets *t, pr_input *in, const char *format, pr_error *err);

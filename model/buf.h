@@ -5,14 +5,17 @@
 #include <stddef.h>
 
 typedef struct pr_buf {
-    char *p;      /* always NUL-terminated when non-NULL */
+    char *p; /* always NUL-terminated when non-NULL */
     size_t len;
     size_t cap;
-    size_t max;   /* 0 = default limit (1 GiB); appends beyond it set `overflow` and are dropped */
+    size_t max; /* 0 = default limit (1 GiB); appends beyond it set `overflow` and are dropped */
     int overflow;
 } pr_buf;
 
-#define PR_BUF_INIT {NULL, 0, 0, 0, 0}
+#define PR_BUF_INIT                                                                                \
+    {                                                                                              \
+        NULL, 0, 0, 0, 0                                                                           \
+    }
 
 void pr_buf_append(pr_buf *b, const void *data, size_t n);
 void pr_buf_puts(pr_buf *b, const char *s);

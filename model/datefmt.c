@@ -66,13 +66,28 @@ int pr_datefmt_compile(pr_datefmt *f, const char *pattern, char *errbuf, size_t 
             t->letter = c == 'L' ? 'M' : c;
             t->width = (unsigned char)(w > 255 ? 255 : w);
             switch (t->letter) {
-            case 'y': case 'M': case 'd': case 'D': f->has_date = 1; break;
-            case 'Z': case 'X': case 'z': f->has_zone = 1; break;
+            case 'y':
+            case 'M':
+            case 'd':
+            case 'D': f->has_date = 1; break;
+            case 'Z':
+            case 'X':
+            case 'z': f->has_zone = 1; break;
             case 'S': f->resolution_ns = 1000000; break;
-            case 's': if (f->resolution_ns > 1000000000LL) f->resolution_ns = 1000000000LL; break;
-            case 'm': if (f->resolution_ns > 60000000000LL) f->resolution_ns = 60000000000LL; break;
-            case 'H': case 'k': case 'h': case 'K':
-                if (f->resolution_ns > 3600000000000LL) f->resolution_ns = 3600000000000LL;
+            case 's':
+                if (f->resolution_ns > 1000000000LL)
+                    f->resolution_ns = 1000000000LL;
+                break;
+            case 'm':
+                if (f->resolution_ns > 60000000000LL)
+                    f->resolution_ns = 60000000000LL;
+                break;
+            case 'H':
+            case 'k':
+            case 'h':
+            case 'K':
+                if (f->resolution_ns > 3600000000000LL)
+                    f->resolution_ns = 3600000000000LL;
                 break;
             default: break;
             }
@@ -131,8 +146,7 @@ typedef struct fields {
 
 /* A numeric field (token k) at s[*i]: adjacent numeric fields are split by width, otherwise
  * digits are read greedily. */
-static int numeric_field(const pr_datefmt *f, int k, const char *s, size_t n, size_t *i,
-                         fields *F)
+static int numeric_field(const pr_datefmt *f, int k, const char *s, size_t n, size_t *i, fields *F)
 {
     const pr_datefmt_tok *t = &f->tok[k];
     size_t maxd = 10;
@@ -147,14 +161,23 @@ static int numeric_field(const pr_datefmt *f, int k, const char *s, size_t n, si
     if (nd == 0)
         return -1;
     switch (t->letter) {
-    case 'y': F->year = v; F->twodigit = t->width <= 2 && nd == 2; break;
+    case 'y':
+        F->year = v;
+        F->twodigit = t->width <= 2 && nd == 2;
+        break;
     case 'M': F->mon = v; break;
     case 'd': F->day = v; break;
     case 'D': F->doy = v; break;
     case 'H': F->hour = v; break;
     case 'k': F->hour = v == 24 ? 0 : v; break;
-    case 'h': F->hour = v == 12 ? 0 : v; F->h12 = 1; break;
-    case 'K': F->hour = v; F->h12 = 1; break;
+    case 'h':
+        F->hour = v == 12 ? 0 : v;
+        F->h12 = 1;
+        break;
+    case 'K':
+        F->hour = v;
+        F->h12 = 1;
+        break;
     case 'm': F->min = v; break;
     case 's': F->sec = v; break;
     case 'S': F->ms = v; break;

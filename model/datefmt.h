@@ -9,16 +9,16 @@
 #define PR_DATEFMT_MAXTOK 32
 
 typedef struct pr_datefmt_tok {
-    char letter;        /* pattern letter (y M d H k h K m s S a Z X z E D u), 0 for a literal */
+    char letter;         /* pattern letter (y M d H k h K m s S a Z X z E D u), 0 for a literal */
     unsigned char width; /* count of repeated letters, or literal length */
-    char lit[14];       /* literal text */
+    char lit[14];        /* literal text */
 } pr_datefmt_tok;
 
 typedef struct pr_datefmt {
     pr_datefmt_tok tok[PR_DATEFMT_MAXTOK];
     int ntok;
-    int has_date;        /* the pattern has a year, month or day */
-    int has_zone;        /* the pattern carries a zone (Z, X, z) */
+    int has_date;          /* the pattern has a year, month or day */
+    int has_zone;          /* the pattern carries a zone (Z, X, z) */
     int64_t resolution_ns; /* smallest unit the pattern writes (1 ms with S, 1 s with s…) */
 } pr_datefmt;
 

@@ -20,8 +20,8 @@ static void set_path(pr_error *err, const char *path)
         err->path[0] = 0;
 }
 
-int pr_error_set(pr_error *err, int code, const char *path, long line, long col,
-                 const char *fmt, ...)
+int pr_error_set(pr_error *err, int code, const char *path, long line, long col, const char *fmt,
+                 ...)
 {
     if (!err)
         return code;
@@ -37,8 +37,8 @@ int pr_error_set(pr_error *err, int code, const char *path, long line, long col,
     return code;
 }
 
-int pr_error_at_offset(pr_error *err, int code, const char *path, long long offset,
-                       const char *fmt, ...)
+int pr_error_at_offset(pr_error *err, int code, const char *path, long long offset, const char *fmt,
+                       ...)
 {
     if (!err)
         return code;

@@ -15,12 +15,12 @@
 #define PR_HIST_SUB_BITS 9
 
 typedef struct pr_hist {
-    uint64_t *b;         /* buckets of octaves [lo_oct, hi_oct], NULL when empty */
-    int lo_oct, hi_oct;  /* -1 when empty */
+    uint64_t *b;        /* buckets of octaves [lo_oct, hi_oct], NULL when empty */
+    int lo_oct, hi_oct; /* -1 when empty */
     uint64_t n;
-    int64_t min, max;    /* INT64_MAX / INT64_MIN when empty */
+    int64_t min, max; /* INT64_MAX / INT64_MIN when empty */
     long double sum, sumsq;
-    uint64_t negatives;  /* values < 0 */
+    uint64_t negatives; /* values < 0 */
 } pr_hist;
 
 /* Prepares an empty histogram (caller-owned struct; pr_hist_dispose frees its buckets). */

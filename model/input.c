@@ -12,12 +12,12 @@
 #define BUF_SIZE (PR_LINE_MAX + (1u << 16))
 
 struct pr_input {
-    int fd;           /* -1 for memory inputs */
+    int fd; /* -1 for memory inputs */
     char *name;
     const unsigned char *mem;
     size_t mem_len, mem_pos;
     unsigned char *buf;
-    size_t pos, len;  /* unread bytes are buf[pos..len) */
+    size_t pos, len; /* unread bytes are buf[pos..len) */
     int eof;
     long long offset; /* bytes consumed */
     long lineno;

@@ -112,8 +112,7 @@ static int escape(const char **pp, const char *end, char *buf, size_t *k)
         *k = utf8(u, buf);
         break;
     }
-    default:
-        return -1;
+    default: return -1;
     }
     *pp = p;
     return 0;
@@ -284,7 +283,7 @@ int pr_jscan_object(pr_jscan *s, int *first, const char **what)
 int pr_jscan_member(pr_jscan *s, int *first, pr_str *key, const char **what)
 {
     pr_jscan_ws(s);
-    if (s->p < s->end && *s->p == '}' ) {
+    if (s->p < s->end && *s->p == '}') {
         s->p++;
         return 0;
     }
@@ -344,8 +343,7 @@ int pr_jsonl_next(pr_jsonl *j, pr_jscan *s, pr_error *err)
     return rc;
 }
 
-int pr_jsonl_fail(pr_jsonl *j, const pr_jscan *s, const char *what, const char *kind,
-                  pr_error *err)
+int pr_jsonl_fail(pr_jsonl *j, const pr_jscan *s, const char *what, const char *kind, pr_error *err)
 {
     long ln = pr_input_lineno(j->in);
     if (!pr_input_line_terminated(j->in))

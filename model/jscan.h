@@ -16,7 +16,7 @@ typedef struct pr_jscan {
     const char *p, *start, *end; /* cursor, and the text scanned [start, end) */
     char *out;                   /* unescape buffer (borrowed) */
     size_t out_len, out_cap;
-    size_t str_max;              /* longest unescaped string kept (longer: cut) */
+    size_t str_max; /* longest unescaped string kept (longer: cut) */
 } pr_jscan;
 
 /* Scans text[0..n); escaped strings kept with pr_jscan_string(..., 1) go to out (out_cap bytes,

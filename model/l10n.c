@@ -21,10 +21,10 @@
 
 /* gettext's state is the process's: these mirror what was asked of it. */
 static struct {
-    char lang[32];       /* "" = English */
-    char tag[32];        /* BCP 47 form of lang */
-    char dir[4096];      /* where its catalog is */
-    int tz_fixed;        /* 1: tz_fixed_min below; 0: the C library's local time (TZ) */
+    char lang[32];  /* "" = English */
+    char tag[32];   /* BCP 47 form of lang */
+    char dir[4096]; /* where its catalog is */
+    int tz_fixed;   /* 1: tz_fixed_min below; 0: the C library's local time (TZ) */
     int tz_fixed_min;
 } l10n;
 
@@ -138,8 +138,8 @@ static void list_languages(char *out, size_t size)
         DIR *dp = opendir(dirs[d]);
         struct dirent *e;
         while (dp && (e = readdir(dp)))
-            if (e->d_name[0] != '.' && has_catalog(dirs[d], e->d_name) &&
-                !strstr(out, e->d_name) && len + strlen(e->d_name) + 3 < size)
+            if (e->d_name[0] != '.' && has_catalog(dirs[d], e->d_name) && !strstr(out, e->d_name) &&
+                len + strlen(e->d_name) + 3 < size)
                 len += (size_t)snprintf(out + len, size - len, ", %s", e->d_name);
         if (dp)
             closedir(dp);
@@ -354,7 +354,8 @@ int pr_l10n_set_tz(const char *zone, pr_error *err)
     if (!known_zone(zone))
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
                             _("--tz %s: expected UTC, an offset like +08:00 or a time zone "
-                              "name like Asia/Shanghai"), zone);
+                              "name like Asia/Shanghai"),
+                            zone);
     setenv("TZ", zone, 1);
     tzset();
     return 0;

@@ -88,8 +88,8 @@ static int unit_ns(const char *u, size_t n, double *scale, size_t *used)
         const char *name;
         double ns;
     } units[] = {
-        {"ns", 1}, {"us", 1e3}, {"\xc2\xb5s", 1e3}, {"\xce\xbcs", 1e3}, {"ms", 1e6},
-        {"s", 1e9}, {"m", 60e9}, {"h", 3600e9}, {"min", 60e9},
+        {"ns", 1},  {"us", 1e3}, {"\xc2\xb5s", 1e3}, {"\xce\xbcs", 1e3}, {"ms", 1e6},
+        {"s", 1e9}, {"m", 60e9}, {"h", 3600e9},      {"min", 60e9},
     };
     size_t best = 0;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
@@ -182,8 +182,8 @@ static int digits(const char *s, size_t n, size_t at, size_t k, int *out)
 int pr_lex_rfc3339(const char *s, size_t n, int64_t *out_ns, int *offset_min)
 {
     int Y, M, D, h, mi, se;
-    if (digits(s, n, 0, 4, &Y) || n < 19 || s[4] != '-' || digits(s, n, 5, 2, &M) ||
-        s[7] != '-' || digits(s, n, 8, 2, &D) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+    if (digits(s, n, 0, 4, &Y) || n < 19 || s[4] != '-' || digits(s, n, 5, 2, &M) || s[7] != '-' ||
+        digits(s, n, 8, 2, &D) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
         digits(s, n, 11, 2, &h) || s[13] != ':' || digits(s, n, 14, 2, &mi) || s[16] != ':' ||
         digits(s, n, 17, 2, &se))
         return -1;
@@ -315,8 +315,8 @@ char *pr_format_rfc3339(int64_t ns, int offset_min, char *buf)
     if (offset_min == 0)
         snprintf(buf + n, 40 - n, "Z");
     else
-        snprintf(buf + n, 40 - n, "%c%02d:%02d", offset_min < 0 ? '-' : '+',
-                 abs(offset_min) / 60, abs(offset_min) % 60);
+        snprintf(buf + n, 40 - n, "%c%02d:%02d", offset_min < 0 ? '-' : '+', abs(offset_min) / 60,
+                 abs(offset_min) % 60);
     return buf;
 }
 

@@ -17,13 +17,15 @@ typedef struct column {
     unsigned char is_signed;
 } column;
 
-#define COL(f, sg) {offsetof(pr_sample, f), sizeof(((pr_sample *)0)->f), sg}
+#define COL(f, sg)                                                                                 \
+    {                                                                                              \
+        offsetof(pr_sample, f), sizeof(((pr_sample *)0)->f), sg                                    \
+    }
 static const column columns[] = {
-    COL(start_ns, 1),  COL(latency_ns, 1), COL(connect_ns, 1), COL(ttfb_ns, 1),
-    COL(lateness_ns, 1), COL(bytes_in, 1), COL(bytes_out, 1), COL(label, 0),
-    COL(url, 0),       COL(method, 0),     COL(error, 0),      COL(thread, 0),
-    COL(attrs, 0),     COL(threads, 1),    COL(status, 0),     COL(success, 0),
-    COL(flags, 0),
+    COL(start_ns, 1), COL(latency_ns, 1), COL(connect_ns, 1), COL(ttfb_ns, 1), COL(lateness_ns, 1),
+    COL(bytes_in, 1), COL(bytes_out, 1),  COL(label, 0),      COL(url, 0),     COL(method, 0),
+    COL(error, 0),    COL(thread, 0),     COL(attrs, 0),      COL(threads, 1), COL(status, 0),
+    COL(success, 0),  COL(flags, 0),
 };
 #define NCOLS (sizeof columns / sizeof columns[0])
 _Static_assert(sizeof columns / sizeof columns[0] == 17, "varying_columns() lists 17 columns");
@@ -74,8 +76,8 @@ static void put_uv(pr_buf *out, uint64_t v)
 static void load_column(const pr_sample *s, size_t n, const column *c, int64_t *vals)
 {
     const char *base = (const char *)s + c->off;
-#define LOAD(T)                                                                            \
-    for (size_t i = 0; i < n; i++)                                                         \
+#define LOAD(T)                                                                                    \
+    for (size_t i = 0; i < n; i++)                                                                 \
         vals[i] = (int64_t) * (const T *)(const void *)(base + i * sizeof(pr_sample));
     switch (c->size) {
     case 8: LOAD(int64_t); break;
@@ -96,9 +98,18 @@ static void load_column(const pr_sample *s, size_t n, const column *c, int64_t *
 static void scale_down(int64_t *v, size_t n, int e)
 {
     switch (e) {
-    case 3: for (size_t i = 0; i < n; i++) v[i] /= 1000000000; break;
-    case 2: for (size_t i = 0; i < n; i++) v[i] /= 1000000; break;
-    case 1: for (size_t i = 0; i < n; i++) v[i] /= 1000; break;
+    case 3:
+        for (size_t i = 0; i < n; i++)
+            v[i] /= 1000000000;
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++)
+            v[i] /= 1000000;
+        break;
+    case 1:
+        for (size_t i = 0; i < n; i++)
+            v[i] /= 1000;
+        break;
     default: break;
     }
 }
@@ -265,13 +276,22 @@ static int bad(pr_error *err, const char *what)
 static void field_range(const column *c, int64_t *lo, int64_t *hi)
 {
     switch (c->size) {
-    case 8: *lo = INT64_MIN; *hi = INT64_MAX; break;
+    case 8:
+        *lo = INT64_MIN;
+        *hi = INT64_MAX;
+        break;
     case 4:
         *lo = c->is_signed ? INT32_MIN : 0;
         *hi = c->is_signed ? INT32_MAX : (int64_t)UINT32_MAX;
         break;
-    case 2: *lo = 0; *hi = UINT16_MAX; break;
-    default: *lo = 0; *hi = UINT8_MAX; break;
+    case 2:
+        *lo = 0;
+        *hi = UINT16_MAX;
+        break;
+    default:
+        *lo = 0;
+        *hi = UINT8_MAX;
+        break;
     }
 }
 
@@ -293,8 +313,8 @@ static int check_range(const column *c, const int64_t *v, size_t n)
 static void store_column(pr_sample *s, size_t n, const column *c, const int64_t *vals)
 {
     char *base = (char *)s + c->off;
-#define STORE(T)                                                                           \
-    for (size_t i = 0; i < n; i++)                                                         \
+#define STORE(T)                                                                                   \
+    for (size_t i = 0; i < n; i++)                                                                 \
         *(T *)(void *)(base + i * sizeof(pr_sample)) = (T)vals[i];
     switch (c->size) {
     case 8: STORE(int64_t); break;
@@ -322,16 +342,15 @@ static inline const unsigned char *uv_fast(const unsigned char *p, uint64_t *out
     uint64_t t = ~w & 0x8080808080808080ull; /* high bits that are clear */
     if (t) {
         uint64_t low = t & (0 - t);
-        w &= (low << 1) - 1; /* the bytes up to the last one (low << 1 is 0 at byte 8) */
+        w &= (low << 1) - 1;        /* the bytes up to the last one (low << 1 is 0 at byte 8) */
         if (low <= 0x80000000ull) { /* up to 4 bytes (most durations and deltas) */
             *out = (w & 0x7full) | (w >> 1 & 0x3f80ull) | (w >> 2 & 0x1fc000ull) |
                    (w >> 3 & 0xfe00000ull);
             return p + (__builtin_ctzll(t) >> 3) + 1;
         }
         *out = (w & 0x7full) | (w >> 1 & 0x3f80ull) | (w >> 2 & 0x1fc000ull) |
-               (w >> 3 & 0xfe00000ull) | (w >> 4 & 0x7f0000000ull) |
-               (w >> 5 & 0x3f800000000ull) | (w >> 6 & 0x1fc0000000000ull) |
-               (w >> 7 & 0xfe000000000000ull);
+               (w >> 3 & 0xfe00000ull) | (w >> 4 & 0x7f0000000ull) | (w >> 5 & 0x3f800000000ull) |
+               (w >> 6 & 0x1fc0000000000ull) | (w >> 7 & 0xfe000000000000ull);
         return p + (__builtin_ctzll(t) >> 3) + 1;
     }
 #endif
@@ -405,12 +424,12 @@ static int expand_dict(const unsigned char *p, size_t count, unsigned bits, cons
 {
     unsigned maxidx = 0;
     size_t full = count / (8 / bits), i = 0;
-#define EXPAND(B)                                                                          \
-    for (size_t j = 0; j < full; j++) {                                                    \
-        unsigned byte = p[j];                                                              \
-        maxidx |= byte;                                                                    \
-        for (unsigned s = 0; s < 8; s += B)                                                \
-            vals[i++] = dv[(byte >> s) & ((1u << B) - 1)];                                 \
+#define EXPAND(B)                                                                                  \
+    for (size_t j = 0; j < full; j++) {                                                            \
+        unsigned byte = p[j];                                                                      \
+        maxidx |= byte;                                                                            \
+        for (unsigned s = 0; s < 8; s += B)                                                        \
+            vals[i++] = dv[(byte >> s) & ((1u << B) - 1)];                                         \
     }
     switch (bits) {
     case 8:
@@ -619,7 +638,7 @@ struct pr_native_writer {
     uint32_t strings_written; /* ids below this were written */
     pr_buf payload;
     unsigned long long total;
-    json_t *meta0;            /* the run's metadata as the header wrote it */
+    json_t *meta0; /* the run's metadata as the header wrote it */
 };
 
 static void put_u32(unsigned char *p, uint32_t v)
@@ -699,10 +718,10 @@ pr_native_writer *pr_native_writer_new(FILE *f, const pr_run *run, pr_error *err
     json_object_set_new(doc, "format", json_string("perfreport-native"));
     json_object_set_new(doc, "version", json_integer(PR_NATIVE_VERSION));
     json_t *cols = json_array();
-    static const char *const names[] = {"start_ns", "latency_ns", "connect_ns", "ttfb_ns",
-                                        "lateness_ns", "bytes_in", "bytes_out", "label", "url",
-                                        "method", "error", "thread", "attrs", "threads", "status",
-                                        "success", "flags"};
+    static const char *const names[] = {
+        "start_ns",  "latency_ns", "connect_ns", "ttfb_ns", "lateness_ns", "bytes_in",
+        "bytes_out", "label",      "url",        "method",  "error",       "thread",
+        "attrs",     "threads",    "status",     "success", "flags"};
     for (size_t i = 0; i < NCOLS; i++)
         json_array_append_new(cols, json_string(names[i]));
     json_object_set_new(doc, "columns", cols);
@@ -769,7 +788,7 @@ int pr_native_writer_close(pr_native_writer *w, const pr_run *run, pr_error *err
         json_t *changed = json_object();
         const char *k;
         json_t *v;
-        json_object_foreach(run->meta, k, v) {
+        json_object_foreach (run->meta, k, v) {
             if (!json_equal(v, json_object_get(w->meta0, k)))
                 json_object_set(changed, k, v);
         }

@@ -26,9 +26,23 @@ int pr_block_decode(const unsigned char *p, size_t len, pr_sample **out, size_t 
 
 /* The block's columns, in pr_sample field order (docs/format.md). */
 enum pr_col {
-    PR_COL_START = 0, PR_COL_LATENCY, PR_COL_CONNECT, PR_COL_TTFB, PR_COL_LATENESS,
-    PR_COL_BYTES_IN, PR_COL_BYTES_OUT, PR_COL_LABEL, PR_COL_URL, PR_COL_METHOD, PR_COL_ERROR,
-    PR_COL_THREAD, PR_COL_ATTRS, PR_COL_THREADS, PR_COL_STATUS, PR_COL_SUCCESS, PR_COL_FLAGS,
+    PR_COL_START = 0,
+    PR_COL_LATENCY,
+    PR_COL_CONNECT,
+    PR_COL_TTFB,
+    PR_COL_LATENESS,
+    PR_COL_BYTES_IN,
+    PR_COL_BYTES_OUT,
+    PR_COL_LABEL,
+    PR_COL_URL,
+    PR_COL_METHOD,
+    PR_COL_ERROR,
+    PR_COL_THREAD,
+    PR_COL_ATTRS,
+    PR_COL_THREADS,
+    PR_COL_STATUS,
+    PR_COL_SUCCESS,
+    PR_COL_FLAGS,
     PR_NCOLS
 };
 #define PR_COLS_ALL ((1u << PR_NCOLS) - 1)

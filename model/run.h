@@ -15,31 +15,31 @@ typedef struct pr_tag {
 } pr_tag;
 
 typedef struct pr_run {
-    int64_t id;              /* store id, 0 until stored */
-    char *name;              /* run name (attack name, --name, file base name) */
-    char *source;            /* input as named on the command line ("-" for stdin) */
-    char *format;            /* parser name, e.g. "vegeta-gob" */
-    char *tool;              /* producing tool, e.g. "vegeta" */
-    char *tool_version;      /* NULL if unknown */
+    int64_t id;         /* store id, 0 until stored */
+    char *name;         /* run name (attack name, --name, file base name) */
+    char *source;       /* input as named on the command line ("-" for stdin) */
+    char *format;       /* parser name, e.g. "vegeta-gob" */
+    char *tool;         /* producing tool, e.g. "vegeta" */
+    char *tool_version; /* NULL if unknown */
     pr_tag *tags;
     size_t ntags;
-    int64_t start_ns;        /* earliest request start, PR_UNKNOWN if unknown */
-    int64_t end_ns;          /* latest request end (start + latency), PR_UNKNOWN */
+    int64_t start_ns; /* earliest request start, PR_UNKNOWN if unknown */
+    int64_t end_ns;   /* latest request end (start + latency), PR_UNKNOWN */
     pr_load_model load_model;
-    double offered_rate;     /* requests/s the tool was asked for, NAN if unknown */
-    int32_t concurrency;     /* threads/connections, -1 if unknown */
-    int summary_only;        /* 1: no samples, only the tool's printed aggregates */
-    json_t *summary;         /* summary-only: the numbers the tool printed (owned), see below */
-    json_t *meta;            /* free-form metadata object (owned): time resolution, zone, notes;
+    double offered_rate;       /* requests/s the tool was asked for, NAN if unknown */
+    int32_t concurrency;       /* threads/connections, -1 if unknown */
+    int summary_only;          /* 1: no samples, only the tool's printed aggregates */
+    json_t *summary;           /* summary-only: the numbers the tool printed (owned), see below */
+    json_t *meta;              /* free-form metadata object (owned): time resolution, zone, notes;
                               * "lossy": what a per-request file cannot record exactly, any of
                               * "requests" (rows missing), "outcomes" (no success per row),
                               * "timing" (coarse or partial start times): for those, the tool's
                               * printed summary of the same run wins (analysis/headline.h) */
-    pr_strtab *strings;      /* interned strings of the run's samples (owned) */
-    int64_t samples;         /* samples stored for the run (store-maintained) */
-    int64_t successes;       /* of which successful (store-maintained) */
-    int64_t created_s;       /* when the store created the run, s since the epoch (0 unknown) */
-    char *key;               /* distributed run: the key its shards agree on, else NULL */
+    pr_strtab *strings;        /* interned strings of the run's samples (owned) */
+    int64_t samples;           /* samples stored for the run (store-maintained) */
+    int64_t successes;         /* of which successful (store-maintained) */
+    int64_t created_s;         /* when the store created the run, s since the epoch (0 unknown) */
+    char *key;                 /* distributed run: the key its shards agree on, else NULL */
     uint64_t strings_repaired; /* interned strings that were not UTF-8 or held NUL bytes */
 } pr_run;
 

@@ -36,12 +36,12 @@ typedef struct pr_sample {
     uint32_t label;      /* interned ids into the run's string table, PR_NOSTR if none */
     uint32_t url;
     uint32_t method;
-    uint32_t error;      /* error text; PR_NOSTR when there is none */
-    uint32_t thread;     /* thread / worker / connection name */
-    uint32_t attrs;      /* extra attributes "k=v\x1fk=v" (JMeter sample_variables), interned */
-    int32_t threads;     /* active threads/connections when the sample ended, -1 unknown */
-    uint16_t status;     /* HTTP status, 0 = no response */
-    uint8_t success;     /* enum pr_success: the source's own notion where it has one */
+    uint32_t error;  /* error text; PR_NOSTR when there is none */
+    uint32_t thread; /* thread / worker / connection name */
+    uint32_t attrs;  /* extra attributes "k=v\x1fk=v" (JMeter sample_variables), interned */
+    int32_t threads; /* active threads/connections when the sample ended, -1 unknown */
+    uint16_t status; /* HTTP status, 0 = no response */
+    uint8_t success; /* enum pr_success: the source's own notion where it has one */
     uint8_t flags;
 } pr_sample;
 

@@ -44,8 +44,8 @@ int pr_sink_flush(pr_sink *k, pr_error *err)
     return k->push(k->run, k->buf, n, err, k->payload);
 }
 
-int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned char *raw,
-                       size_t len, pr_error *err)
+int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned char *raw, size_t len,
+                       pr_error *err)
 {
     int rc = pr_sink_flush(k, err);
     if (rc < 0)
@@ -86,8 +86,10 @@ static void warn_repaired(pr_sink *k, long line)
                      "%s of this record%s %s not valid UTF-8 or held a NUL byte: kept, with "
                      "U+FFFD in place of each such byte%s",
                      n > 1 ? "strings" : "a label, URL, error or other string", at,
-                     n > 1 ? "were" : "was", k->repair_warnings == 3 ? " (further ones not "
-                     "reported)" : "");
+                     n > 1 ? "were" : "was",
+                     k->repair_warnings == 3 ? " (further ones not "
+                                               "reported)"
+                                             : "");
 }
 
 void pr_sink_strings_read(pr_sink *k, long line)
@@ -108,7 +110,8 @@ int pr_sink_check(pr_sink *k, const pr_sample *s, pr_error *err)
         if (!line && k->in) /* a binary input: the byte offset reached */
             return pr_error_at_offset(err, PR_EPARSE, path, pr_input_offset(k->in),
                                       "a negative %s (%lld ns): no percentile can be computed "
-                                      "from it", what[i], (long long)v[i]);
+                                      "from it",
+                                      what[i], (long long)v[i]);
         return pr_error_set(err, PR_EPARSE, path, line, 0,
                             "a negative %s (%lld ns): no percentile can be computed from it",
                             what[i], (long long)v[i]);

@@ -26,10 +26,10 @@ struct pr_sink {
      * run's (the native reader's pass-through, pr_sink_emit_block): `raw` is the encoded block
      * (kept as it is by a store), `cols` its columns decoded and checked. NULL: the producer
      * emits samples. */
-    int (*push_block)(pr_run *run, const pr_block_cols *cols, const unsigned char *raw,
-                      size_t len, pr_error *err, void *payload);
+    int (*push_block)(pr_run *run, const pr_block_cols *cols, const unsigned char *raw, size_t len,
+                      pr_error *err, void *payload);
     void *payload;
-    pr_run *run;        /* the run samples belong to; parsers fill its metadata */
+    pr_run *run; /* the run samples belong to; parsers fill its metadata */
     /* Where the samples come from, for the warnings the sink itself gives (optional, set by
      * the caller): the input (its name, line or byte offset) and, for readers that do not
      * read lines with pr_input_getline, the line of the record being read. */
@@ -60,8 +60,8 @@ int pr_sink_check(pr_sink *k, const pr_sample *s, pr_error *err);
 int pr_sink_flush(pr_sink *k, pr_error *err);
 /* Hands a native block to push_block (set: check before), after the buffered samples, and
  * widens the run's bounds as pr_sink_flush does. */
-int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned char *raw,
-                       size_t len, pr_error *err);
+int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned char *raw, size_t len,
+                       pr_error *err);
 /* Flushes and asks the consumer to start a new run; returns 0 (also when unsupported). */
 int pr_sink_split(pr_sink *k, pr_error *err);
 /* Reports a warning through the sink (formatted like an error). */

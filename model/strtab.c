@@ -5,14 +5,14 @@
 #include <string.h>
 
 struct pr_strtab {
-    char *arena;          /* all strings, each NUL-terminated */
+    char *arena; /* all strings, each NUL-terminated */
     size_t arena_len, arena_cap;
-    size_t *off;          /* off[id] = arena offset; off[0] unused */
-    uint32_t *len;        /* len[id] */
-    uint32_t count;       /* next id */
+    size_t *off;    /* off[id] = arena offset; off[0] unused */
+    uint32_t *len;  /* len[id] */
+    uint32_t count; /* next id */
     size_t off_cap;
-    uint32_t *slots;      /* hash slots holding ids, 0 = empty */
-    size_t nslots;        /* power of two */
+    uint32_t *slots; /* hash slots holding ids, 0 = empty */
+    size_t nslots;   /* power of two */
 };
 
 static uint64_t hash(const char *s, size_t n)

@@ -52,9 +52,10 @@ static int64_t parse_size(const char *s)
 {
     char *end;
     double v = strtod(s, &end);
-    int64_t mult = *end == 'k' || *end == 'K' ? 1024
+    int64_t mult = *end == 'k' || *end == 'K'   ? 1024
                    : *end == 'm' || *end == 'M' ? 1024 * 1024
-                   : *end == 'g' || *end == 'G' ? (int64_t)1024 * 1024 * 1024 : 1;
+                   : *end == 'g' || *end == 'G' ? (int64_t)1024 * 1024 * 1024
+                                                : 1;
     return v > 0 ? (int64_t)(v * (double)mult) : 0;
 }
 
@@ -70,7 +71,8 @@ int64_t pr_sysmem_available(void)
         avail = least(avail, max2 - read_num("/sys/fs/cgroup/memory.current", NULL, 1));
     int64_t max1 = read_num("/sys/fs/cgroup/memory/memory.limit_in_bytes", NULL, 1);
     if (max1 >= 0 && max1 < NO_LIMIT) /* v1 says "no limit" with a huge number */
-        avail = least(avail, max1 - read_num("/sys/fs/cgroup/memory/memory.usage_in_bytes", NULL, 1));
+        avail =
+            least(avail, max1 - read_num("/sys/fs/cgroup/memory/memory.usage_in_bytes", NULL, 1));
     struct rlimit rl;
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
         avail = least(avail, (int64_t)rl.rlim_cur - vm_size());

@@ -154,7 +154,7 @@ static void fix_keys(json_t *o, unsigned flags)
     json_t *v;
     void *tmp;
     json_t *moved = NULL;
-    json_object_foreach_safe(o, tmp, k, v) {
+    json_object_foreach_safe (o, tmp, k, v) {
         if (pr_text_is_safe(k, strlen(k), flags & ~(unsigned)PR_TEXT_CELL))
             continue;
         if (!moved)
@@ -178,11 +178,11 @@ void pr_text_visible_json(json_t *v, unsigned flags)
     switch (json_typeof(v)) {
     case JSON_OBJECT:
         fix_keys(v, flags);
-        json_object_foreach(v, k, x)
+        json_object_foreach (v, k, x)
             pr_text_visible_json(x, flags);
         break;
     case JSON_ARRAY:
-        json_array_foreach(v, i, x)
+        json_array_foreach (v, i, x)
             pr_text_visible_json(x, flags);
         break;
     case JSON_STRING: {
@@ -196,7 +196,6 @@ void pr_text_visible_json(json_t *v, unsigned flags)
         pr_buf_dispose(&b);
         break;
     }
-    default:
-        break;
+    default: break;
     }
 }

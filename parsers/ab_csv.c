@@ -52,8 +52,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                                 "expected 2 comma-separated fields (percentage, ms), found %zu",
                                 nf);
         if (pr_lex_i64(f[0].p, f[0].n, &pct) < 0 || pct != rows)
-            return pr_error_set(err, PR_EPARSE, name, lineno, 1,
-                                "expected percentage %d", rows);
+            return pr_error_set(err, PR_EPARSE, name, lineno, 1, "expected percentage %d", rows);
         if (pr_lex_double(f[1].p, f[1].n, &v) < 0 || v < 0 || v > 9e12)
             return pr_error_set(err, PR_EPARSE, name, lineno, (long)(f[1].p - l.p) + 1,
                                 "expected a time in ms");
@@ -101,7 +100,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             pr_textsum_append(bad, json_integer(i));
         pr_sink_warn(sink, name, bad_from + 2, 0,
                      "rows %d..99 are not monotonic: ab reads past its samples when a run has "
-                     "50 requests or fewer; left out of the percentiles", bad_from);
+                     "50 requests or fewer; left out of the percentiles",
+                     bad_from);
     }
     pr_run_meta_resolution(run, "latency_resolution_ns", 1000); /* ms, 3 decimals */
     pr_textsum_note(run, "ab -e: total time percentiles, row i = sorted[round(n*i/100)] (ab's "

@@ -45,10 +45,10 @@ typedef struct abt {
     int saw_total_row, in_pct, pct_rows, pct_100;
     int time_per_request; /* how many "Time per request" lines were read */
     int64_t complete, failed;
-    int64_t total_of;     /* "Total of N requests completed" (an aborted run), -1 if absent */
-    long last_line;       /* the last non-blank line and the column after its end */
+    int64_t total_of; /* "Total of N requests completed" (an aborted run), -1 if absent */
+    long last_line;   /* the last non-blank line and the column after its end */
     long last_col;
-    int64_t cat[4]; /* Connect, Receive, Length, Exceptions; PR_UNKNOWN if not printed */
+    int64_t cat[4];  /* Connect, Receive, Length, Exceptions; PR_UNKNOWN if not printed */
     json_t *warning; /* the WARNING/ERROR being assembled (its continuation follows) */
     char warnbuf[600];
     size_t warnlen;
@@ -59,7 +59,7 @@ static const char *const cat_names[4] = {"Connect", "Receive", "Length", "Except
 /* Labels whose values are text even when they look like numbers. */
 static int is_text_label(pr_str l)
 {
-    static const char *const text[] = {"Server Software", "Server Hostname", "Document Path",
+    static const char *const text[] = {"Server Software",  "Server Hostname", "Document Path",
                                        "SSL/TLS Protocol", "Server Temp Key", "TLS Server Name"};
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
         if (pr_str_eq(l, text[i]))
@@ -71,7 +71,7 @@ static void flush_warning(abt *a)
 {
     if (a->warnlen) {
         pr_textsum_append(pr_textsum_arr(a->tool, "warnings"),
-                              pr_textsum_string(a->warnbuf, a->warnlen));
+                          pr_textsum_string(a->warnbuf, a->warnlen));
         a->warnlen = 0;
     }
 }
@@ -212,8 +212,7 @@ static int time_row(abt *a, pr_str line, long lineno)
             pr_lex_i64(t[4].p, t[4].n, &v[3]) || !MS_OK(v[0]) || !MS_OK(v[1]) || !MS_OK(v[2]) ||
             !MS_OK(v[3])) {
             pr_sink_warn(a->sink, a->name, lineno, 0,
-                         "expected 'min mean sd median max' after '%.*s:'", (int)label.n,
-                         label.p);
+                         "expected 'min mean sd median max' after '%.*s:'", (int)label.n, label.p);
             return 1;
         }
         set_time_row(a, label, v, sd, 1);
@@ -314,7 +313,8 @@ static void key_value(abt *a, pr_str label, pr_str value)
     } else if (pr_str_eq(label, "Total transferred") && isint) {
         pr_textsum_int(s, "bytes_in_total", i);
     } else if ((pr_str_eq(label, "Total body sent") || pr_str_eq(label, "Total POSTed") ||
-                pr_str_eq(label, "Total PUT")) && isint) {
+                pr_str_eq(label, "Total PUT")) &&
+               isint) {
         pr_textsum_int(s, "bytes_out_total", i);
     } else if (pr_str_eq(label, "Transfer rate")) {
         pr_textsum_real(s, "bytes_in_per_s", d * 1024.0);
@@ -513,10 +513,10 @@ static void handle_line(abt *a, pr_str l, long lineno)
     }
     if (pr_str_eq(t, "Send request failed!") || pr_str_eq(t, "Send request timed out!")) {
         json_t *o = json_object_get(a->tool, t.p[13] == 'f' ? "Send request failed"
-                                                             : "Send request timed out");
+                                                            : "Send request timed out");
         json_int_t c = json_is_integer(o) ? json_integer_value(o) : 0;
-        json_object_set_new(a->tool, t.p[13] == 'f' ? "Send request failed"
-                                                    : "Send request timed out",
+        json_object_set_new(a->tool,
+                            t.p[13] == 'f' ? "Send request failed" : "Send request timed out",
                             json_integer(c + 1));
         return;
     }
@@ -574,11 +574,12 @@ static int no_report(const abt *a, pr_error *err)
         snprintf(after, sizeof after, "after %lld requests", (long long)a->total_of);
     if (why)
         return pr_error_set(err, PR_EFORMAT, a->name, a->last_line, a->last_col,
-                            "%s, but ab stopped %s with '%s': nothing to ingest", expected,
-                            after, why);
+                            "%s, but ab stopped %s with '%s': nothing to ingest", expected, after,
+                            why);
     return pr_error_set(err, PR_EFORMAT, a->name, a->last_line, a->last_col,
                         "%s, but ab stopped %s (its stderr says why: %s): nothing to "
-                        "ingest", expected, after,
+                        "ingest",
+                        expected, after,
                         a->total_of >= 0 ? "a reset without -r, a timeout with -s, ..."
                                          : "a refused connection, an unknown host, ...");
 }
@@ -688,6 +689,5 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     return 0;
 }
 
-const pr_parser pr_parser_ab_text = {"ab-text", "ab",
-                                     "ApacheBench printed report, plain or -w HTML (summary)",
-                                     sniff, parse};
+const pr_parser pr_parser_ab_text = {
+    "ab-text", "ab", "ApacheBench printed report, plain or -w HTML (summary)", sniff, parse};

@@ -42,8 +42,8 @@ static inline int field_i64(const char *p, const char *lim, int64_t *out, const 
     return 0;
 }
 
-static const char *const field_names[] = {"starttime", "seconds", "ctime", "dtime", "ttime",
-                                          "wait"};
+static const char *const field_names[] = {"starttime", "seconds", "ctime",
+                                          "dtime",     "ttime",   "wait"};
 
 /* "Mon Nov 30 15:09:36 2026" (apr_ctime, local time) → seconds as if it were UTC. */
 static int parse_ctime(const char *s, size_t n, int64_t *out)
@@ -72,8 +72,8 @@ static int parse_ctime(const char *s, size_t n, int64_t *out)
 
 /* The five numeric fields of a row (after the start time, up to its first tab) into v; an
  * error names the field or the field count. */
-static int row_fields(const char *line, size_t len, const char *tab, int64_t *v,
-                      const char *name, long lineno, pr_error *err)
+static int row_fields(const char *line, size_t len, const char *tab, int64_t *v, const char *name,
+                      long lineno, pr_error *err)
 {
     const char *lim = line + len, *p = tab + 1;
     for (int f = 0; f < 5; f++) {
@@ -85,7 +85,8 @@ static int row_fields(const char *line, size_t len, const char *tab, int64_t *v,
             if (nf != 6)
                 return pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
                                     "expected 6 tab-separated fields (starttime, seconds, "
-                                    "ctime, dtime, ttime, wait), found %zu", nf);
+                                    "ctime, dtime, ttime, wait), found %zu",
+                                    nf);
             return pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
                                 "field '%s': expected an integer", field_names[f + 1]);
         }
@@ -94,7 +95,8 @@ static int row_fields(const char *line, size_t len, const char *tab, int64_t *v,
             if (p >= lim)
                 return pr_error_set(err, PR_EPARSE, name, lineno, (long)(p - line) + 1,
                                     "expected 6 tab-separated fields (starttime, seconds, "
-                                    "ctime, dtime, ttime, wait), found %d", f + 2);
+                                    "ctime, dtime, ttime, wait), found %d",
+                                    f + 2);
             p++; /* the tab */
         }
     }

@@ -24,7 +24,7 @@ static json_t *latency_ns(json_t *sum)
     json_t *o = json_object();
     const char *k;
     json_t *x;
-    json_object_foreach(sum, k, x) {
+    json_object_foreach (sum, k, x) {
         if (!json_is_number(x))
             continue;
         char key[32];
@@ -55,7 +55,7 @@ static void period(const json_t *p, json_t *o, int full)
     json_t *codes = json_object(), *errors = json_array();
     const char *k;
     json_t *x;
-    json_object_foreach(c, k, x) {
+    json_object_foreach (c, k, x) {
         if (!strncmp(k, "http.codes.", 11)) {
             int64_t n = counter(c, k);
             pr_textsum_int(codes, k + 11, n);
@@ -143,11 +143,11 @@ static void endpoints(const json_t *agg, json_t *s)
     json_t *counters = json_object_get(agg, "counters");
     const char *k;
     json_t *x;
-    json_object_foreach(counters, k, x) {
+    json_object_foreach (counters, k, x) {
         if (!strncmp(k, ENDPOINT, sizeof ENDPOINT - 1))
             endpoint_counter(by_name, k, counter(counters, k));
     }
-    json_object_foreach(sums, k, x) {
+    json_object_foreach (sums, k, x) {
         if (strncmp(k, ENDPOINT_RT, sizeof ENDPOINT_RT - 1) || !json_is_object(x))
             continue;
         const char *ep = k + sizeof ENDPOINT_RT - 1;
@@ -158,11 +158,12 @@ static void endpoints(const json_t *agg, json_t *s)
         json_object_set_new(l, "latency_ns", latency_ns(x));
     }
     json_t *labels = pr_textsum_arr(s, "labels");
-    json_object_foreach(by_name, k, x) {
+    json_object_foreach (by_name, k, x) {
         json_t *req = json_object_get(x, "requests"), *ok = json_object_get(x, "successes");
         if (req && json_integer_value(req) > 0 && (ok || json_object_get(x, "failures")))
-            pr_textsum_real(x, "success_ratio", (double)(ok ? json_integer_value(ok) : 0) /
-                                                    (double)json_integer_value(req));
+            pr_textsum_real(x, "success_ratio",
+                            (double)(ok ? json_integer_value(ok) : 0) /
+                                (double)json_integer_value(req));
         pr_textsum_append(labels, json_incref(x));
     }
     json_decref(by_name);
@@ -202,7 +203,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     endpoints(agg, s);
     json_t *series = pr_textsum_arr(s, "series"), *p;
     size_t i;
-    json_array_foreach(json_object_get(doc, "intermediate"), i, p) {
+    json_array_foreach (json_object_get(doc, "intermediate"), i, p) {
         json_t *pt = json_object();
         int64_t t_ns;
         if (pr_time_from_epoch(stamp_ms(json_object_get(p, "period")), 1000000, &t_ns) == 0)
@@ -219,8 +220,9 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         json_object_set(tool, "vusers.session_length", sl);
     if (t0 != PR_UNKNOWN)
         pr_run_meta_set(run, "first_metric_ms", json_integer(t0));
-    pr_run_meta_set(run, "series_rule", json_string("series points are Artillery's intermediate "
-                                                    "periods; users = vusers created in the period"));
+    pr_run_meta_set(run, "series_rule",
+                    json_string("series points are Artillery's intermediate "
+                                "periods; users = vusers created in the period"));
     json_decref(doc);
     return 0;
 }

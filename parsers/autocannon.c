@@ -30,15 +30,15 @@ static void pct_key(const char *k, char *out, size_t cap)
 static json_t *latency_ns(json_t *lat)
 {
     json_t *o = json_object();
-    static const char *const lead[][2] = {{"min", "min"}, {"mean", "mean"}, {"stddev", "stdev"},
-                                          {"max", "max"}};
+    static const char *const lead[][2] = {
+        {"min", "min"}, {"mean", "mean"}, {"stddev", "stdev"}, {"max", "max"}};
     double v;
     for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
         if (pr_jsondoc_num(lat, lead[i][0], &v) == 0)
             pr_textsum_int(o, lead[i][1], pr_textsum_ns(v, 1e6));
     const char *k;
     json_t *x;
-    json_object_foreach(lat, k, x) {
+    json_object_foreach (lat, k, x) {
         if (k[0] != 'p' || k[1] < '0' || k[1] > '9' || !json_is_number(x))
             continue;
         char key[32];
@@ -101,7 +101,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     json_t *codes = json_object(), *sc = json_object_get(doc, "statusCodeStats");
     const char *k;
     json_t *x;
-    json_object_foreach(sc, k, x)
+    json_object_foreach (sc, k, x)
         pr_textsum_int(codes, k, count_of(x, "count"));
     if (json_object_size(codes))
         json_object_set_new(s, "status_codes", codes);
@@ -110,13 +110,13 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     json_t *errs = pr_textsum_arr(s, "errors");
     if (errors)
         pr_textsum_append(errs, json_pack("{s:s,s:I}", "message",
-                                          "request errors (autocannon records no message)",
-                                          "count", (json_int_t)errors));
+                                          "request errors (autocannon records no message)", "count",
+                                          (json_int_t)errors));
     json_t *tool = pr_textsum_obj(s, "tool");
-    static const char *const keep[] = {"url", "start", "finish", "sampleInt", "samples",
-                                       "pipelining", "workers", "timeouts", "mismatches",
-                                       "resets", "non2xx", "1xx", "2xx", "3xx", "4xx", "5xx",
-                                       "requests", "throughput", "errors"};
+    static const char *const keep[] = {
+        "url",      "start",      "finish",   "sampleInt",  "samples", "pipelining", "workers",
+        "timeouts", "mismatches", "resets",   "non2xx",     "1xx",     "2xx",        "3xx",
+        "4xx",      "5xx",        "requests", "throughput", "errors"};
     for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
         if ((x = json_object_get(doc, keep[i])))
             json_object_set(tool, keep[i], x);
@@ -125,5 +125,5 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     return 0;
 }
 
-const pr_parser pr_parser_autocannon = {
-    "autocannon", "autocannon", "autocannon -j JSON result: summary-only", sniff, parse};
+const pr_parser pr_parser_autocannon = {"autocannon", "autocannon",
+                                        "autocannon -j JSON result: summary-only", sniff, parse};

@@ -78,7 +78,8 @@ static int emit(pr_gatling *g, const pr_str *groups, size_t ngroups, pr_str name
         pr_time_from_epoch(end_ms, 1000000, &end_ns) < 0)
         return pr_error_set(g->err, PR_EPARSE, g->name, g->line, 0,
                             "timestamps outside the years 1678..2261 (start %lld ms, end %lld "
-                            "ms)", (long long)start_ms, (long long)end_ms);
+                            "ms)",
+                            (long long)start_ms, (long long)end_ms);
     if (end_ms < start_ms)
         return pr_error_set(g->err, PR_EPARSE, g->name, g->line, 0,
                             "a negative response time: end %lld ms before start %lld ms",
@@ -172,8 +173,9 @@ void pr_gatling_end(pr_gatling *g, const char *layout)
                                 "JMeter's Transaction Controllers): each has a label row of its "
                                 "own, and totals leave them out, as the requests they hold are "
                                 "already counted"));
-    pr_run_meta_set(r, "status_rule", json_string("simulation.log records no HTTP status: "
-                                                  "status 0 means unknown here"));
+    pr_run_meta_set(r, "status_rule",
+                    json_string("simulation.log records no HTTP status: "
+                                "status 0 means unknown here"));
 }
 
 void pr_gatling_dispose(pr_gatling *g)
@@ -198,10 +200,11 @@ typedef struct user_cols {
 } user_cols;
 
 static const req_cols req_layout[NLAYOUTS] = {
-    {11, 3, 4, 5, 8, 7, 9, 10}, /* scen uid REQUEST groups name reqStart reqEnd respStart respEnd st msg */
-    {9, 3, 4, 5, 6, -1, 7, 8},  /* REQUEST scen uid groups name start end st msg */
-    {8, 2, 3, 4, 5, -1, 6, 7},  /* REQUEST uid groups name start end st msg */
-    {7, 1, 2, 3, 4, -1, 5, 6},  /* REQUEST groups name start end st msg */
+    {11, 3, 4, 5, 8, 7, 9,
+     10}, /* scen uid REQUEST groups name reqStart reqEnd respStart respEnd st msg */
+    {9, 3, 4, 5, 6, -1, 7, 8}, /* REQUEST scen uid groups name start end st msg */
+    {8, 2, 3, 4, 5, -1, 6, 7}, /* REQUEST uid groups name start end st msg */
+    {7, 1, 2, 3, 4, -1, 5, 6}, /* REQUEST groups name start end st msg */
 };
 static const grp_cols grp_layout[NLAYOUTS] = {
     {10, 3, 4, 5, 6, 9}, /* scen uid GROUP groups start end cum oks kos st */
@@ -252,7 +255,8 @@ static int too_few(gtext *t, const char *kind, int want)
 {
     return pr_error_set(t->g.err, PR_EPARSE, t->g.name, t->g.line, 0,
                         "expected %d tab-separated fields in a %s record (Gatling %s layout), "
-                        "found %zu", want, kind, layout_names[t->layout], t->nf);
+                        "found %zu",
+                        want, kind, layout_names[t->layout], t->nf);
 }
 
 /* Splits "a,b,c" (Gatling's group hierarchy) into parts. */
@@ -349,8 +353,7 @@ static int text_run(gtext *t)
         int at = t->nf >= 7 ? 4 : 3;
         if ((rc = field_i64(t, at, &start)) < 0)
             return rc;
-        pr_gatling_run(&t->g, t->f[1], t->f[2].n ? t->f[2] : t->f[3], start, t->f[at + 1],
-                       none);
+        pr_gatling_run(&t->g, t->f[1], t->f[2].n ? t->f[2] : t->f[3], start, t->f[at + 1], none);
         return 0;
     }
     if (t->nf < 6) {
@@ -405,7 +408,8 @@ static int text_record(gtext *t, pr_str l)
     }
     return pr_error_set(t->g.err, PR_EPARSE, t->g.name, t->g.line, 1,
                         "expected a RUN, USER, REQUEST, GROUP, ERROR or ASSERTION record, found "
-                        "'%.*s'", (int)(kind.n > 40 ? 40 : kind.n), kind.p);
+                        "'%.*s'",
+                        (int)(kind.n > 40 ? 40 : kind.n), kind.p);
 }
 
 static int text_sniff(const unsigned char *buf, size_t len)
@@ -442,7 +446,8 @@ static int text_parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
         if (!pr_input_line_terminated(in)) { /* Gatling ends every record: this one was cut */
             rc = pr_error_set(err, PR_ETRUNC, t->g.name, t->g.line, (long)len + 1,
                               "record cut short (the run was interrupted): kept the %ld "
-                              "complete lines before it", t->g.line - 1);
+                              "complete lines before it",
+                              t->g.line - 1);
             break;
         }
         pr_str l = pr_textsum_line(line, len);

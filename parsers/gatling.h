@@ -14,13 +14,13 @@ typedef struct pr_gatling {
     pr_run *run;
     pr_error *err;
     const char *name;
-    long line;              /* text: line of the record; binary: 0 */
-    pr_jtl_icache ic;       /* recently interned labels and messages */
+    long line;        /* text: line of the record; binary: 0 */
+    pr_jtl_icache ic; /* recently interned labels and messages */
     int have_run;
     int64_t run_start_ms;
     int64_t users, users_max, user_starts, user_ends;
     int64_t requests, kos, groups, error_records, assertions;
-    json_t *errors;         /* ERROR record message → count (owned until pr_gatling_end) */
+    json_t *errors; /* ERROR record message → count (owned until pr_gatling_end) */
     char label[4096];
 } pr_gatling;
 

@@ -8,8 +8,8 @@
 enum { H_RUN = 0, H_REQUEST = 1, H_USER = 2, H_GROUP = 3, H_ERROR = 4 };
 
 #define GBIN_BUF 65536
-#define GBIN_STR_MAX (1u << 20)       /* longest string accepted (bytes as written) */
-#define GBIN_CACHE_MAX (1u << 22)     /* cached strings accepted */
+#define GBIN_STR_MAX (1u << 20)   /* longest string accepted (bytes as written) */
+#define GBIN_CACHE_MAX (1u << 22) /* cached strings accepted */
 #define GBIN_GROUPS_MAX 32
 #define GBIN_SCEN_MAX 4096
 
@@ -22,13 +22,13 @@ typedef struct gbin {
     pr_gatling g;
     unsigned char buf[GBIN_BUF];
     size_t pos, len;
-    long long base;   /* input offset of buf[0] */
+    long long base; /* input offset of buf[0] */
     int eof;
-    gstr *cache;      /* cached strings by index (1-based), UTF-8, owned */
+    gstr *cache; /* cached strings by index (1-based), UTF-8, owned */
     size_t ncache, cache_cap;
     gstr tmp[GBIN_GROUPS_MAX + 3]; /* decoded plain strings of the current record, owned */
     int64_t nscen;
-    char *scratch;    /* decoding buffer */
+    char *scratch; /* decoding buffer */
     size_t scratch_cap;
 } gbin;
 
@@ -382,7 +382,8 @@ static int bin_parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_
         if (rc == 1) {
             rc = pr_error_at_offset(err, PR_ETRUNC, b->g.name, at,
                                     "record cut short (the run was interrupted): kept the %llu "
-                                    "complete records before it", complete);
+                                    "complete records before it",
+                                    complete);
             break;
         }
         if (rc < 0)
@@ -402,5 +403,5 @@ static int bin_parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_
 
 const pr_parser pr_parser_gatling_bin = {
     "gatling-binary", "gatling",
-    "Gatling simulation.log, binary (3.13+): REQUEST samples, GROUP transactions, users",
-    bin_sniff, bin_parse};
+    "Gatling simulation.log, binary (3.13+): REQUEST samples, GROUP transactions, users", bin_sniff,
+    bin_parse};

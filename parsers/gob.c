@@ -5,24 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BUF_CAP (1u << 20)     /* read buffer; every contiguous read is far smaller */
-#define BYTES_MAX (64u << 10)  /* longest contiguous byte string handed to callers */
-#define INDEX_SIZE 8192        /* open-addressing index over type ids (> 2 * TYPES_MAX) */
+#define BUF_CAP (1u << 20)    /* read buffer; every contiguous read is far smaller */
+#define BYTES_MAX (64u << 10) /* longest contiguous byte string handed to callers */
+#define INDEX_SIZE 8192       /* open-addressing index over type ids (> 2 * TYPES_MAX) */
 #define FIRST_USER_ID 65
 
 struct pr_gob {
-    pr_input *in;             /* NULL for memory decoders */
+    pr_input *in; /* NULL for memory decoders */
     char *name;
-    unsigned char *own;       /* owned buffer (streaming decoders) */
-    const unsigned char *b;   /* bytes b[pos..len) are unread */
+    unsigned char *own;     /* owned buffer (streaming decoders) */
+    const unsigned char *b; /* bytes b[pos..len) are unread */
     size_t pos, len;
-    size_t lim;               /* min(len, end of the current message) as an index into b */
-    long long base;           /* input offset of b[0] */
+    size_t lim;     /* min(len, end of the current message) as an index into b */
+    long long base; /* input offset of b[0] */
     int eof;
-    long long msg_start;      /* offset of the current message's length prefix */
-    long long msg_end;        /* offset just past the current message; -1 outside one */
+    long long msg_start; /* offset of the current message's length prefix */
+    long long msg_end;   /* offset just past the current message; -1 outside one */
     int depth;
-    pr_gob_type *types;       /* defined types of the current stream */
+    pr_gob_type *types; /* defined types of the current stream */
     size_t ntypes, captypes;
     int32_t index[INDEX_SIZE]; /* slot -> types index + 1, 0 empty */
     unsigned long generation;
@@ -291,7 +291,7 @@ static int get_uint_slow(pr_gob *g, uint64_t *out, pr_error *err)
 
 static inline int64_t zigzag(uint64_t u)
 {
-    return (u & 1) ? (int64_t)~(u >> 1) : (int64_t)(u >> 1);
+    return (u & 1) ? (int64_t) ~(u >> 1) : (int64_t)(u >> 1);
 }
 
 int pr_gob_read_uint(pr_gob *g, uint64_t *out, pr_error *err)
@@ -308,8 +308,7 @@ int pr_gob_read_int(pr_gob *g, int64_t *out, pr_error *err)
     return rc;
 }
 
-int pr_gob_read_bytes(pr_gob *g, const unsigned char **p, size_t *len, size_t max,
-                      pr_error *err)
+int pr_gob_read_bytes(pr_gob *g, const unsigned char **p, size_t *len, size_t max, pr_error *err)
 {
     uint64_t n;
     int rc = get_uint(g, &n, err);
@@ -394,8 +393,7 @@ static int skip_kind(pr_gob *g, const pr_gob_type *t, pr_error *err)
     case PR_GOB_BOOL:
     case PR_GOB_INT:
     case PR_GOB_UINT:
-    case PR_GOB_FLOAT:
-        return get_uint(g, &u, err);
+    case PR_GOB_FLOAT: return get_uint(g, &u, err);
     case PR_GOB_COMPLEX:
         if ((rc = get_uint(g, &u, err)) < 0)
             return rc;
@@ -443,8 +441,8 @@ static int skip_kind(pr_gob *g, const pr_gob_type *t, pr_error *err)
                     if ((rc = skip_lenbytes(g, err)) < 0)
                         return rc;
                     uint64_t k = 1;
-                    if (strs && ((rc = get_uint(g, &k, err)) < 0 ||
-                                 (rc = check_count(g, k, err)) < 0))
+                    if (strs &&
+                        ((rc = get_uint(g, &k, err)) < 0 || (rc = check_count(g, k, err)) < 0))
                         return rc;
                     for (uint64_t j = 0; j < k; j++)
                         if ((rc = skip_lenbytes(g, err)) < 0)
@@ -469,8 +467,7 @@ static int skip_kind(pr_gob *g, const pr_gob_type *t, pr_error *err)
         }
         return rc;
     }
-    case PR_GOB_NONE:
-        break;
+    case PR_GOB_NONE: break;
     }
     return fail(g, err, PR_EPARSE, "value of an unknown kind");
 }
@@ -626,9 +623,8 @@ static void free_type(pr_gob_type *t)
 
 static int read_definition(pr_gob *g, int64_t id, pr_error *err)
 {
-    static const pr_gob_kind kinds[] = {PR_GOB_ARRAY,      PR_GOB_SLICE,  PR_GOB_STRUCT,
-                                        PR_GOB_MAP,        PR_GOB_GOBENCODER, PR_GOB_BINARY,
-                                        PR_GOB_TEXT};
+    static const pr_gob_kind kinds[] = {PR_GOB_ARRAY,      PR_GOB_SLICE,  PR_GOB_STRUCT, PR_GOB_MAP,
+                                        PR_GOB_GOBENCODER, PR_GOB_BINARY, PR_GOB_TEXT};
     if (id < FIRST_USER_ID)
         return pr_error_at_offset(err, PR_EPARSE, g->name, g->msg_start,
                                   "gob: definition of reserved type id %lld", (long long)id);

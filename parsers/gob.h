@@ -17,23 +17,40 @@
 #include "model/input.h"
 
 #define PR_GOB_MSG_MAX (1ll << 30) /* longest message accepted (1 GiB, as Go's decoder) */
-#define PR_GOB_DEPTH_MAX 64         /* deepest nesting of values */
-#define PR_GOB_TYPES_MAX 4096       /* type definitions per stream */
-#define PR_GOB_FIELDS_MAX 1024      /* fields per struct type */
-#define PR_GOB_NAME_MAX 1024        /* longest type or field name */
+#define PR_GOB_DEPTH_MAX 64        /* deepest nesting of values */
+#define PR_GOB_TYPES_MAX 4096      /* type definitions per stream */
+#define PR_GOB_FIELDS_MAX 1024     /* fields per struct type */
+#define PR_GOB_NAME_MAX 1024       /* longest type or field name */
 
 /* Built-in type ids (Go's encoding/gob). User types start at 65. */
 enum {
-    PR_GOB_ID_BOOL = 1, PR_GOB_ID_INT = 2, PR_GOB_ID_UINT = 3, PR_GOB_ID_FLOAT = 4,
-    PR_GOB_ID_BYTES = 5, PR_GOB_ID_STRING = 6, PR_GOB_ID_COMPLEX = 7, PR_GOB_ID_INTERFACE = 8
+    PR_GOB_ID_BOOL = 1,
+    PR_GOB_ID_INT = 2,
+    PR_GOB_ID_UINT = 3,
+    PR_GOB_ID_FLOAT = 4,
+    PR_GOB_ID_BYTES = 5,
+    PR_GOB_ID_STRING = 6,
+    PR_GOB_ID_COMPLEX = 7,
+    PR_GOB_ID_INTERFACE = 8
 };
 
 typedef enum pr_gob_kind {
     PR_GOB_NONE = 0,
-    PR_GOB_BOOL, PR_GOB_INT, PR_GOB_UINT, PR_GOB_FLOAT, PR_GOB_BYTES, PR_GOB_STRING,
-    PR_GOB_COMPLEX, PR_GOB_INTERFACE,
-    PR_GOB_ARRAY, PR_GOB_SLICE, PR_GOB_STRUCT, PR_GOB_MAP,
-    PR_GOB_GOBENCODER, PR_GOB_BINARY, PR_GOB_TEXT /* opaque: length + bytes */
+    PR_GOB_BOOL,
+    PR_GOB_INT,
+    PR_GOB_UINT,
+    PR_GOB_FLOAT,
+    PR_GOB_BYTES,
+    PR_GOB_STRING,
+    PR_GOB_COMPLEX,
+    PR_GOB_INTERFACE,
+    PR_GOB_ARRAY,
+    PR_GOB_SLICE,
+    PR_GOB_STRUCT,
+    PR_GOB_MAP,
+    PR_GOB_GOBENCODER,
+    PR_GOB_BINARY,
+    PR_GOB_TEXT /* opaque: length + bytes */
 } pr_gob_kind;
 
 typedef struct pr_gob_field {
@@ -90,8 +107,7 @@ int pr_gob_read_int(pr_gob *g, int64_t *out, pr_error *err);
 /* Reads a length-prefixed value (string, []byte, GobEncoder data...). *p points at the first
  * min(len, max) bytes (valid until the next call on g); *len gets the full length; bytes past
  * max are skipped. */
-int pr_gob_read_bytes(pr_gob *g, const unsigned char **p, size_t *len, size_t max,
-                      pr_error *err);
+int pr_gob_read_bytes(pr_gob *g, const unsigned char **p, size_t *len, size_t max, pr_error *err);
 /* Skips one value of type `id`, whatever it is. */
 int pr_gob_skip(pr_gob *g, int64_t id, pr_error *err);
 /* Skips whatever is left of the current message. */

@@ -91,8 +91,10 @@ static int footer_line(pr_sink *sink, const char *name, long ln, pr_str l, int64
         pr_textsum_int(lat, "max", pr_textsum_ns(x, 1e6));
         pr_textsum_int(tool, "total_count", pr_textsum_round(y));
         if (pr_textsum_round(y) != total)
-            pr_sink_warn(sink, name, ln, 1, "the footer's total count (%.0f) differs from the "
-                         "last row's (%lld)", y, (long long)total);
+            pr_sink_warn(sink, name, ln, 1,
+                         "the footer's total count (%.0f) differs from the "
+                         "last row's (%lld)",
+                         y, (long long)total);
     } else if (footer(l, "Buckets", "SubBuckets", &x, &y) == 0) {
         pr_textsum_int(tool, "buckets", pr_textsum_round(x));
         pr_textsum_int(tool, "sub_buckets", pr_textsum_round(y));
@@ -138,16 +140,17 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             break; /* the text after the distribution (wrk2's report) */
         int64_t ns, count;
         if (row(l, &ns, &count) < 0) {
-            rc = pr_error_set(err, pr_input_line_terminated(in) ? PR_EPARSE : PR_ETRUNC, name, ln,
-                              1, "expected a distribution row \"value percentile total-count "
-                              "[1/(1-percentile)]\"");
+            rc =
+                pr_error_set(err, pr_input_line_terminated(in) ? PR_EPARSE : PR_ETRUNC, name, ln, 1,
+                             "expected a distribution row \"value percentile total-count "
+                             "[1/(1-percentile)]\"");
             break;
         }
         if (count < prev || count > HGRM_MAX_COUNT) {
-            rc = pr_error_set(err, PR_EPARSE, name, ln, 1, count < prev
-                              ? "total count goes down (%lld after %lld)"
-                              : "total count %lld is beyond the %lld samples read", (long long)count,
-                              count < prev ? (long long)prev : HGRM_MAX_COUNT);
+            rc = pr_error_set(err, PR_EPARSE, name, ln, 1,
+                              count < prev ? "total count goes down (%lld after %lld)"
+                                           : "total count %lld is beyond the %lld samples read",
+                              (long long)count, count < prev ? (long long)prev : HGRM_MAX_COUNT);
             break;
         }
         s.latency_ns = ns;
@@ -158,7 +161,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         prev = total = count;
     }
     if (rc >= 0 && !blocks)
-        rc = pr_error_set(err, PR_EFORMAT, name, 0, 0, "no HdrHistogram distribution (\"Value "
+        rc = pr_error_set(err, PR_EFORMAT, name, 0, 0,
+                          "no HdrHistogram distribution (\"Value "
                           "Percentile TotalCount 1/(1-Percentile)\" header) found");
     json_decref(run->summary);
     run->summary = json_pack("{s:{s:o}}", "tool", "hgrm", tool);
@@ -179,6 +183,6 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     return rc < 0 ? rc : 0;
 }
 
-const pr_parser pr_parser_hdr_hgrm = {"hdr-hgrm", "hdrhistogram",
-                                      "HdrHistogram percentile distribution (.hgrm, wrk2 --latency)",
-                                      sniff, parse};
+const pr_parser pr_parser_hdr_hgrm = {
+    "hdr-hgrm", "hdrhistogram", "HdrHistogram percentile distribution (.hgrm, wrk2 --latency)",
+    sniff, parse};

@@ -16,10 +16,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#define HLOG_V2 0x1c849303u           /* uncompressed V2 encoding cookie base */
+#define HLOG_V2 0x1c849303u            /* uncompressed V2 encoding cookie base */
 #define HLOG_V2_COMPRESSED 0x1c849304u /* compressed V2 */
-#define HLOG_MAX_PAYLOAD (4u << 20)     /* a decompressed histogram, at most */
-#define HLOG_MAX_COUNT 200000000LL      /* samples a log may expand to */
+#define HLOG_MAX_PAYLOAD (4u << 20)    /* a decompressed histogram, at most */
+#define HLOG_MAX_COUNT 200000000LL     /* samples a log may expand to */
 
 static int sniff(const unsigned char *buf, size_t len)
 {
@@ -219,8 +219,9 @@ static int interval(hlog *g, pr_str *f, size_t nf, long ln, pr_error *err)
     }
     if (!g->unit_ns)
         find_unit(g, &h, max_ms);
-    double base = !isnan(g->base_s) ? g->base_s
-                  : !isnan(g->start_s) && ts < g->start_s - 365 * 86400.0 ? g->start_s : 0;
+    double base = !isnan(g->base_s)                                       ? g->base_s
+                  : !isnan(g->start_s) && ts < g->start_s - 365 * 86400.0 ? g->start_s
+                                                                          : 0;
     pr_sample s;
     pr_sample_init(&s);
     s.success = PR_SUCCESS_UNKNOWN;
@@ -240,8 +241,9 @@ static int interval(hlog *g, pr_str *f, size_t nf, long ln, pr_error *err)
         }
         int64_t v = value_at(&h, idx++);
         if (c && (v < 0 || v > INT64_MAX / unit || g->total + c > HLOG_MAX_COUNT)) {
-            rc = pr_error_set(err, PR_EPARSE, g->name, ln, 0, v < 0 || v > INT64_MAX / unit
-                              ? "histogram value out of range" : "more than %lld values",
+            rc = pr_error_set(err, PR_EPARSE, g->name, ln, 0,
+                              v < 0 || v > INT64_MAX / unit ? "histogram value out of range"
+                                                            : "more than %lld values",
                               HLOG_MAX_COUNT);
             break;
         }
@@ -283,7 +285,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         if (pr_str_starts(l, "Tag=")) {
             const char *comma = memchr(l.p, ',', l.n);
             if (!comma) {
-                rc = pr_error_set(err, PR_EPARSE, g.name, ln, 1, "expected Tag=NAME, then an interval");
+                rc = pr_error_set(err, PR_EPARSE, g.name, ln, 1,
+                                  "expected Tag=NAME, then an interval");
                 break;
             }
             tag = (pr_str){l.p + 4, (size_t)(comma - l.p - 4)};
@@ -311,7 +314,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     pr_run_meta_set(run, "intervals", json_integer(intervals));
     if (isnan(g.start_s) && isnan(g.base_s))
         pr_textsum_note(run, "the log has no StartTime or BaseTime: interval times are relative to "
-                        "an unknown start (shown from 1970-01-01)");
+                             "an unknown start (shown from 1970-01-01)");
     if (!g.unit_ns)
         pr_textsum_note(run, "value unit not recoverable from the log: taken as ns");
     return rc < 0 ? rc : 0;

@@ -4,11 +4,11 @@
 #include "parsers/textsum.h"
 #include <string.h>
 
-#define HEY_CSV_HEADER \
+#define HEY_CSV_HEADER                                                                             \
     "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset"
 
 enum { C_RESP, C_DIAL, C_DNS, C_WRITE, C_DELAY, C_READ, C_STATUS, C_OFFSET, NCOL };
-static const char *const col_names[NCOL] = {"response-time", "DNS+dialup",    "DNS",
+static const char *const col_names[NCOL] = {"response-time", "DNS+dialup",     "DNS",
                                             "Request-write", "Response-delay", "Response-read",
                                             "status-code",   "offset"};
 
@@ -20,8 +20,8 @@ static int sniff(const unsigned char *buf, size_t len)
 /* "0.0029" (seconds, hey's %4.4f) → ns exactly. -1 if not a non-negative decimal. */
 static int secs_ns(pr_str f, int64_t *out)
 {
-    if (f.n == 0 || ((f.p[0] < '0' || f.p[0] > '9') && f.p[0] != '.') ||
-        memchr(f.p, 'e', f.n) || memchr(f.p, 'E', f.n))
+    if (f.n == 0 || ((f.p[0] < '0' || f.p[0] > '9') && f.p[0] != '.') || memchr(f.p, 'e', f.n) ||
+        memchr(f.p, 'E', f.n))
         return -1;
     return pr_lex_decimal_ns(f.p, f.n, 9, out);
 }
@@ -52,7 +52,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         if (map[c] < 0)
             return pr_error_set(err, PR_EFORMAT, name, 1, 1,
                                 "expected hey's CSV header (" HEY_CSV_HEADER "), column '%s' "
-                                "missing", col_names[c]);
+                                "missing",
+                                col_names[c]);
     pr_run_set_format(run, "hey-csv", "hey");
     run->load_model = PR_LOAD_CLOSED;
     pr_sample s;

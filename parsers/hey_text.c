@@ -214,7 +214,7 @@ static void finish(hey *h, pr_run *run)
         int64_t bad = h->errors;
         const char *code;
         json_t *c;
-        json_object_foreach(json_object_get(h->sum, "status_codes"), code, c) {
+        json_object_foreach (json_object_get(h->sum, "status_codes"), code, c) {
             int v = atoi(code);
             if ((v < 200 || v > 399) && bad <= INT64_MAX - json_integer_value(c))
                 bad += json_integer_value(c);

@@ -157,7 +157,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     o = json_object_get(tool, "Errors");
     const char *key;
     json_t *x;
-    json_object_foreach(o, key, x) {
+    json_object_foreach (o, key, x) {
         if (strcmp(key, "total") == 0 || !json_is_number(x) || json_number_value(x) <= 0)
             continue;
         json_t *e = json_object();

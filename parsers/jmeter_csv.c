@@ -15,25 +15,46 @@
 #include "parsers/parser.h"
 #include "parsers/sniff.h"
 
-#define MAX_FIELDS 256          /* columns per record beyond this are an error */
-#define REC_MAX (4u << 20)      /* bytes in one record (all fields), 4 MiB */
+#define MAX_FIELDS 256     /* columns per record beyond this are an error */
+#define REC_MAX (4u << 20) /* bytes in one record (all fields), 4 MiB */
 #define CHUNK (1u << 16)
 #define BUF_SIZE (1u << 18)
-#define ICACHE 256     /* read buffer; longer lines go to libcsv in pieces */
+#define ICACHE 256                     /* read buffer; longer lines go to libcsv in pieces */
 #define GAP_NEW_RUN_MS (3600LL * 1000) /* a forward jump this long means an appended run */
 
 /* Column kinds, in JMeter's fixed output order (CSVSaveService). */
 enum col {
-    C_TS, C_ELAPSED, C_LABEL, C_CODE, C_MSG, C_THREAD, C_DTYPE, C_SUCCESS, C_FAILMSG, C_BYTES,
-    C_SENT, C_GRP, C_ALL, C_URL, C_FILENAME, C_LATENCY, C_ENCODING, C_SCOUNT, C_ECOUNT, C_HOST,
-    C_IDLE, C_CONNECT, NKNOWN, C_VAR = NKNOWN
+    C_TS,
+    C_ELAPSED,
+    C_LABEL,
+    C_CODE,
+    C_MSG,
+    C_THREAD,
+    C_DTYPE,
+    C_SUCCESS,
+    C_FAILMSG,
+    C_BYTES,
+    C_SENT,
+    C_GRP,
+    C_ALL,
+    C_URL,
+    C_FILENAME,
+    C_LATENCY,
+    C_ENCODING,
+    C_SCOUNT,
+    C_ECOUNT,
+    C_HOST,
+    C_IDLE,
+    C_CONNECT,
+    NKNOWN,
+    C_VAR = NKNOWN
 };
 
 static const char *const col_names[NKNOWN] = {
-    "timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName",
-    "dataType", "success", "failureMessage", "bytes", "sentBytes", "grpThreads", "allThreads",
-    "URL", "Filename", "Latency", "Encoding", "SampleCount", "ErrorCount", "Hostname",
-    "IdleTime", "Connect"};
+    "timeStamp",  "elapsed",  "label",          "responseCode", "responseMessage", "threadName",
+    "dataType",   "success",  "failureMessage", "bytes",        "sentBytes",       "grpThreads",
+    "allThreads", "URL",      "Filename",       "Latency",      "Encoding",        "SampleCount",
+    "ErrorCount", "Hostname", "IdleTime",       "Connect"};
 
 /* Header-less default column sets per JMeter version (jmeter.md §1.1). */
 static const struct {
@@ -41,30 +62,45 @@ static const struct {
     const char *version;
     const char *cols;
 } default_sets[] = {
-    {17, "5.0-5.6", "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
-                    "success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,"
-                    "IdleTime,Connect"},
-    {16, "3.1-4.0", "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
-                    "success,failureMessage,bytes,sentBytes,grpThreads,allThreads,Latency,"
-                    "IdleTime,Connect"},
-    {14, "3.0", "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
-                "success,failureMessage,bytes,grpThreads,allThreads,Latency,IdleTime"},
-    {13, "2.x with failureMessage", "timeStamp,elapsed,label,responseCode,responseMessage,"
-                                    "threadName,dataType,success,failureMessage,bytes,grpThreads,"
-                                    "allThreads,Latency"},
-    {12, "2.x-2.13", "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
-                     "success,bytes,grpThreads,allThreads,Latency"},
-    {10, "2.x (no thread counts)", "timeStamp,elapsed,label,responseCode,responseMessage,"
-                                   "threadName,dataType,success,bytes,Latency"},
+    {17, "5.0-5.6",
+     "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
+     "success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,"
+     "IdleTime,Connect"},
+    {16, "3.1-4.0",
+     "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
+     "success,failureMessage,bytes,sentBytes,grpThreads,allThreads,Latency,"
+     "IdleTime,Connect"},
+    {14, "3.0",
+     "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
+     "success,failureMessage,bytes,grpThreads,allThreads,Latency,IdleTime"},
+    {13, "2.x with failureMessage",
+     "timeStamp,elapsed,label,responseCode,responseMessage,"
+     "threadName,dataType,success,failureMessage,bytes,grpThreads,"
+     "allThreads,Latency"},
+    {12, "2.x-2.13",
+     "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
+     "success,bytes,grpThreads,allThreads,Latency"},
+    {10, "2.x (no thread counts)",
+     "timeStamp,elapsed,label,responseCode,responseMessage,"
+     "threadName,dataType,success,bytes,Latency"},
 };
 
 /* Timestamp formats JMeter tries when reading (CSVSaveService.DATE_FORMAT_STRINGS), then
  * ISO-8601 and time-of-day forms seen in the wild. */
-static const char *const date_patterns[] = {
-    "yyyy/MM/dd HH:mm:ss.SSS", "yyyy/MM/dd HH:mm:ss", "yyyy-MM-dd HH:mm:ss.SSS",
-    "yyyy-MM-dd HH:mm:ss", "MM/dd/yy HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss.SSSZ",
-    "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSS", "yyyy-MM-dd'T'HH:mm:ss",
-    "yyyy/MM/dd HH:mm:ss,SSS", "yyyy-MM-dd HH:mm:ss,SSS", "HH:mm:ss.SSS", "HH:mm:ss", NULL};
+static const char *const date_patterns[] = {"yyyy/MM/dd HH:mm:ss.SSS",
+                                            "yyyy/MM/dd HH:mm:ss",
+                                            "yyyy-MM-dd HH:mm:ss.SSS",
+                                            "yyyy-MM-dd HH:mm:ss",
+                                            "MM/dd/yy HH:mm:ss",
+                                            "yyyy-MM-dd'T'HH:mm:ss.SSSZ",
+                                            "yyyy-MM-dd'T'HH:mm:ssZ",
+                                            "yyyy-MM-dd'T'HH:mm:ss.SSS",
+                                            "yyyy-MM-dd'T'HH:mm:ss",
+                                            "yyyy/MM/dd HH:mm:ss,SSS",
+                                            "yyyy-MM-dd HH:mm:ss,SSS",
+                                            "HH:mm:ss.SSS",
+                                            "HH:mm:ss",
+                                            NULL};
 
 static const char delim_candidates[] = ",;\t|^~:#!";
 
@@ -81,11 +117,11 @@ typedef struct jcsv {
     /* columns */
     int ncols;
     unsigned char kind[MAX_FIELDS];
-    char *varname[MAX_FIELDS];    /* sample_variables names (owned) */
+    char *varname[MAX_FIELDS]; /* sample_variables names (owned) */
     size_t varlen[MAX_FIELDS];
-    int colidx[NKNOWN];           /* field index of each known column, -1 if absent */
+    int colidx[NKNOWN]; /* field index of each known column, -1 if absent */
     int have_header;
-    char header_sig[2048];        /* the header's fields joined by \x1f, to spot repeats */
+    char header_sig[2048]; /* the header's fields joined by \x1f, to spot repeats */
     size_t header_sig_n;
     const char *version_guess;
     /* current record */
@@ -96,16 +132,16 @@ typedef struct jcsv {
     int too_many;
     int too_long;
     long long extra_records; /* records with more fields than the columns: extras ignored */
-    long rec_nl;                  /* LFs inside the record's fields */
-    long line;                    /* line where the current record starts */
-    long nrec;                    /* records seen */
+    long rec_nl;             /* LFs inside the record's fields */
+    long line;               /* line where the current record starts */
+    long nrec;               /* records seen */
     /* timestamps */
     enum ts_mode ts_mode;
     pr_datefmt fmt;
     const char *fmt_pattern;
     int tz_offset_min;
     int tz_given;
-    int64_t tod_day;              /* time-of-day-only stamps: current day number */
+    int64_t tod_day; /* time-of-day-only stamps: current day number */
     int64_t tod_last_ns;
     int tod_seen;
     /* sub-results */
@@ -115,14 +151,14 @@ typedef struct jcsv {
     int parent_valid;
     uint32_t parent_label, parent_thread;
     int64_t parent_start_ms, parent_end_ms;
-    int64_t prev_start_ms, prev_end_ms;   /* the last top-level row, for the next one */
+    int64_t prev_start_ms, prev_end_ms; /* the last top-level row, for the next one */
     /* run accounting */
     int64_t run_max_end; /* for telling appended runs apart by their time gap */
     int32_t run_max_threads;
     long long n_sub, n_tc, n_empty_tc, n_idle_ms;
     int runs;
-    int in_csv;                   /* libcsv holds part of a record */
-    pr_jtl_icache icache;         /* recent interned ids */
+    int in_csv;           /* libcsv holds part of a record */
+    pr_jtl_icache icache; /* recent interned ids */
     /* status */
     int rc;
     int stopped;
@@ -354,8 +390,8 @@ static void setup_run(jcsv *j)
         pr_run_meta_set(r, "jmeter_version_guess", json_string(j->version_guess));
     json_t *cols = json_array();
     for (int i = 0; i < j->ncols; i++)
-        json_array_append_new(cols, json_string(j->kind[i] == C_VAR ? j->varname[i]
-                                                                    : col_names[j->kind[i]]));
+        json_array_append_new(
+            cols, json_string(j->kind[i] == C_VAR ? j->varname[i] : col_names[j->kind[i]]));
     pr_run_meta_set(r, "jtl_columns", cols);
     pr_run_meta_set(r, "timestamp_marks",
                     json_string(j->opts->jtl_timestamp_end ? "end" : "start"));
@@ -468,12 +504,9 @@ static int emit(jcsv *j, const pr_sample *s)
 static int keep_top(const jcsv *j, const pr_sample *s)
 {
     switch (j->opts->subresults) {
-    case PR_SUB_INCLUDE:
-        return 1;
-    case PR_SUB_ONLY:
-        return !(s->flags & (PR_SF_PARENT | PR_SF_TRANSACTION));
-    default:
-        return 1;
+    case PR_SUB_INCLUDE: return 1;
+    case PR_SUB_ONLY: return !(s->flags & (PR_SF_PARENT | PR_SF_TRANSACTION));
+    default: return 1;
     }
 }
 
@@ -539,8 +572,7 @@ static int get_int(jcsv *j, int k, int64_t *out)
         *out = PR_UNKNOWN;
         return 0;
     }
-    if (quick_int(FP(k), n, out) < 0 && pr_lex_i64(FP(k), n, out) < 0)
-    {
+    if (quick_int(FP(k), n, out) < 0 && pr_lex_i64(FP(k), n, out) < 0) {
         char b[SHOWN_MAX];
         return fail_at(j, PR_EPARSE, j->colidx[k], "column '%s': expected an integer, found '%s'",
                        col_names[k], shown(b, FP(k), n));
@@ -583,7 +615,8 @@ static int detect_time(jcsv *j, const char *s, size_t n)
     char b[SHOWN_MAX];
     return fail_at(j, PR_EPARSE, j->colidx[C_TS],
                    "column 'timeStamp': expected epoch milliseconds or a date JMeter writes, "
-                   "found '%s' (give --jtl-time-format)", shown(b, s, n));
+                   "found '%s' (give --jtl-time-format)",
+                   shown(b, s, n));
 }
 
 /* The timeStamp field in ms since the epoch. */
@@ -608,12 +641,11 @@ static int get_ts_ms(jcsv *j, int64_t *ms)
     int r = pr_datefmt_parse(&j->fmt, s, n, j->tz_offset_min, &ns);
     if (r == PR_TIME_RANGE)
         return fail_at(j, PR_EPARSE, j->colidx[C_TS],
-                       "column 'timeStamp': '%s' is outside the years 1678..2261",
-                       shown(b, s, n));
+                       "column 'timeStamp': '%s' is outside the years 1678..2261", shown(b, s, n));
     if (r < 0)
         return fail_at(j, PR_EPARSE, j->colidx[C_TS],
-                       "column 'timeStamp': expected a date like '%s', found '%s'",
-                       j->fmt_pattern, shown(b, s, n));
+                       "column 'timeStamp': expected a date like '%s', found '%s'", j->fmt_pattern,
+                       shown(b, s, n));
     if (!j->fmt.has_date) {
         /* Time of day only: choose the day that keeps the stamp nearest the previous one. */
         const int64_t day = 86400LL * 1000000000LL;
@@ -668,7 +700,8 @@ static int new_run(jcsv *j, const char *why)
     if (!j->opts->split_runs) {
         pr_sink_warn(j->sink, j->name, j->line, 0,
                      "another run seems to start here (%s); its samples are kept in the same "
-                     "run (use --split-runs to store them separately)", why);
+                     "run (use --split-runs to store them separately)",
+                     why);
         return 0;
     }
     pr_sink_warn(j->sink, j->name, j->line, 0,
@@ -733,14 +766,15 @@ static int record_shape(jcsv *j, int terminated)
         if (j->extra_records++ < 3)
             pr_sink_warn(j->sink, j->name, j->line, field_col(j, j->ncols),
                          "%d fields where the %s names %d: the record is kept, the extra "
-                         "fields are ignored%s", j->nf, j->have_header ? "header" : "column set",
-                         j->ncols, j->extra_records == 3 ? " (further ones counted at the end)"
-                                                         : "");
+                         "fields are ignored%s",
+                         j->nf, j->have_header ? "header" : "column set", j->ncols,
+                         j->extra_records == 3 ? " (further ones counted at the end)" : "");
         j->nf = j->ncols;
     }
     if (j->nf != j->ncols) {
         if (!terminated && j->nf < j->ncols)
-            return fail_at(j, PR_ETRUNC, -1, "input ends inside a record (%d of %d fields, "
+            return fail_at(j, PR_ETRUNC, -1,
+                           "input ends inside a record (%d of %d fields, "
                            "the last one possibly cut); the records before it are kept",
                            j->nf, j->ncols);
         return fail_at(j, PR_EPARSE, -1, "expected %d fields, found %d", j->ncols, j->nf);
@@ -763,7 +797,8 @@ static int record_numbers(jcsv *j, pr_sample *s, int64_t *start_ms, int64_t *ela
     if (*elapsed > PR_JTL_MS_MAX || *elapsed < -PR_JTL_MS_MAX)
         return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': out of range");
     if (*elapsed < 0)
-        return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED], "column 'elapsed': a negative "
+        return fail_at(j, PR_EPARSE, j->colidx[C_ELAPSED],
+                       "column 'elapsed': a negative "
                        "response time (%lld ms): no percentile can be computed from it",
                        (long long)*elapsed);
     /* the time stamp in range first, so that taking the elapsed time off cannot overflow */
@@ -771,8 +806,10 @@ static int record_numbers(jcsv *j, pr_sample *s, int64_t *start_ms, int64_t *ela
     if (pr_time_from_epoch(ts_ms, 1000000, &s->start_ns) == 0 && j->opts->jtl_timestamp_end)
         *start_ms = ts_ms - *elapsed;
     if (pr_time_from_epoch(*start_ms, 1000000, &s->start_ns) < 0)
-        return fail_at(j, PR_EPARSE, j->colidx[C_TS], "column 'timeStamp': %lld ms is outside "
-                       "the years 1678..2261", (long long)*start_ms);
+        return fail_at(j, PR_EPARSE, j->colidx[C_TS],
+                       "column 'timeStamp': %lld ms is outside "
+                       "the years 1678..2261",
+                       (long long)*start_ms);
     s->latency_ns = *elapsed * 1000000;
     if (get_int(j, C_LATENCY, &v) < 0)
         return j->rc;
@@ -820,9 +857,9 @@ static int record_strings(jcsv *j, pr_sample *s, const char **msg, size_t *msg_n
         }
     }
     if (s->success == PR_FAIL)
-        s->error = pr_jtl_error_id(run, code, code_n, *msg, *msg_n,
-                                   F(C_FAILMSG) ? FP(C_FAILMSG) : "",
-                                   F(C_FAILMSG) ? FN(C_FAILMSG) : 0);
+        s->error =
+            pr_jtl_error_id(run, code, code_n, *msg, *msg_n, F(C_FAILMSG) ? FP(C_FAILMSG) : "",
+                            F(C_FAILMSG) ? FN(C_FAILMSG) : 0);
     return 0;
 }
 
@@ -873,7 +910,9 @@ static int record_gap(jcsv *j, pr_sample *s, const pr_jtl_attrs *at, int64_t sta
     pr_run *nr = j->sink->run;
     if (nr == run)
         return 0;
-#define REINTERN(f) if (s->f) s->f = pr_run_intern(nr, pr_run_str(run, s->f), strlen(pr_run_str(run, s->f)))
+#define REINTERN(f)                                                                                \
+    if (s->f)                                                                                      \
+    s->f = pr_run_intern(nr, pr_run_str(run, s->f), strlen(pr_run_str(run, s->f)))
     REINTERN(label);
     REINTERN(thread);
     REINTERN(url);
@@ -1135,7 +1174,8 @@ static int read_columns(jcsv *j, size_t *skip)
                                 got ? "no header line, and %d fields per record match no JMeter "
                                       "default column set (10, 12, 13, 14, 16 or 17); give "
                                       "--jtl-columns"
-                                    : "empty input: expected a JMeter CSV result file%.0d", nf);
+                                    : "empty input: expected a JMeter CSV result file%.0d",
+                                nf);
     }
     for (size_t k = 0; header && j->ncols && k < sizeof default_sets / sizeof default_sets[0];
          k++) { /* version guess from the header's column set */
@@ -1230,11 +1270,13 @@ static int finish_input(jcsv *j, int rc, unsigned long long total_before)
         j->rc = saved;
     finish_run(j);
     if (j->extra_records > 3)
-        pr_sink_warn(j->sink, j->name, 0, 0, "%lld records in all had more fields than the "
-                     "%s names: their extra fields were ignored", j->extra_records,
-                     j->have_header ? "header" : "column set");
+        pr_sink_warn(j->sink, j->name, 0, 0,
+                     "%lld records in all had more fields than the "
+                     "%s names: their extra fields were ignored",
+                     j->extra_records, j->have_header ? "header" : "column set");
     if (j->have_header && j->sink->total == total_before)
-        pr_sink_warn(j->sink, j->name, 1, 0, "a header line and no records: the run has no "
+        pr_sink_warn(j->sink, j->name, 1, 0,
+                     "a header line and no records: the run has no "
                      "samples from this file");
     return rc;
 }

@@ -19,17 +19,18 @@
 
 /* Elements whose content the reader never uses: dropped by the guard before libxml2 (bodies
  * and headers of any size stream through; docs/jmeter.md). */
-static const char *const bulky[] = {"responseData", "samplerData", "responseHeader",
-                                    "requestHeader", "queryString", "cookies", NULL};
+static const char *const bulky[] = {
+    "responseData", "samplerData", "responseHeader", "requestHeader", "queryString",
+    "cookies",      NULL};
 
 enum capture { CAP_NONE, CAP_FAILMSG, CAP_FAILURE, CAP_ERROR, CAP_URL };
 
 typedef struct frame {
     pr_sample s;
     int depth;
-    int is_tc;          /* 1 TC, 2 empty TC */
+    int is_tc; /* 1 TC, 2 empty TC */
     int has_children;
-    int under_sampler;  /* some ancestor is a non-TC sample */
+    int under_sampler; /* some ancestor is a non-TC sample */
     char code[256];
     size_t code_n;
     char msg[1024];
@@ -54,7 +55,7 @@ typedef struct jxml {
     pr_error *err;
     const char *name;
     xmlTextReaderPtr reader;
-    frame *fr;          /* MAX_FRAMES frames */
+    frame *fr; /* MAX_FRAMES frames */
     int nfr;
     enum capture cap;
     int cap_depth;
@@ -68,10 +69,10 @@ typedef struct jxml {
     pr_xml_guard guard; /* attribute cap, bulky content dropped (parsers/xml_guard.h) */
     char *stage;        /* STAGE_MAX raw bytes for the guard */
     size_t stage_pos, stage_n;
-    char small[64];     /* guard output held back for a read of fewer than 32 bytes */
+    char small[64]; /* guard output held back for a read of fewer than 32 bytes */
     size_t small_pos, small_n;
-    int root_bytes;     /* "<testResults" went by */
-    char carry[64];     /* --recover: bytes held back from the previous read */
+    int root_bytes; /* "<testResults" went by */
+    char carry[64]; /* --recover: bytes held back from the previous read */
     size_t carry_n;
     long n_blanked;
     long nsamples_seen;
@@ -164,8 +165,8 @@ static long guarded_read(jxml *x, char *buf, size_t len)
             x->stage_n = (size_t)got;
         }
         size_t used;
-        long w = pr_xml_guard_filter(&x->guard, x->stage + x->stage_pos,
-                                     x->stage_n - x->stage_pos, &used, buf, len, x->name, x->err);
+        long w = pr_xml_guard_filter(&x->guard, x->stage + x->stage_pos, x->stage_n - x->stage_pos,
+                                     &used, buf, len, x->name, x->err);
         if (w < 0)
             return -1;
         x->stage_pos += used;
@@ -239,7 +240,8 @@ static int xread(void *ctx, char *buf, int len)
                  x->tail[t - 1] == '\t'))
         t--;
     static const char end[] = "</testResults>";
-    int ended = t >= sizeof end - 1 && memcmp(x->tail + t - (sizeof end - 1), end, sizeof end - 1) == 0;
+    int ended =
+        t >= sizeof end - 1 && memcmp(x->tail + t - (sizeof end - 1), end, sizeof end - 1) == 0;
     int selfclosed = t >= 2 && x->tail[t - 2] == '/' && x->tail[t - 1] == '>' && !x->nsamples_seen;
     if (!ended && !selfclosed && x->root_bytes && len >= (int)sizeof close_tag) {
         memcpy(buf, close_tag, sizeof close_tag - 1);
@@ -299,8 +301,27 @@ static size_t copy_capped(char *dst, size_t cap, const char *src, size_t n)
 }
 
 /* The sample attributes the reader knows (docs/jmeter.md); others are sample variables. */
-enum attr { A_OTHER, A_T, A_S, A_TS, A_LT, A_CT, A_IT, A_LB, A_RC, A_RM, A_TN, A_BY, A_NA,
-            A_NG, A_HN, A_SC, A_EC, A_SKIP, A_SBY };
+enum attr {
+    A_OTHER,
+    A_T,
+    A_S,
+    A_TS,
+    A_LT,
+    A_CT,
+    A_IT,
+    A_LB,
+    A_RC,
+    A_RM,
+    A_TN,
+    A_BY,
+    A_NA,
+    A_NG,
+    A_HN,
+    A_SC,
+    A_EC,
+    A_SKIP,
+    A_SBY
+};
 
 static enum attr attr_of(const char *k)
 {
@@ -464,7 +485,8 @@ static int open_sample(jxml *x, int depth)
         return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
                             xmlTextReaderGetParserColumnNumber(rd),
                             "attribute t: a negative response time (%lld ms): no percentile "
-                            "can be computed from it", (long long)f->elapsed_ms);
+                            "can be computed from it",
+                            (long long)f->elapsed_ms);
     /* the time stamp in range first, so that taking the elapsed time off cannot overflow */
     int64_t start = f->ts_ms;
     if (pr_time_from_epoch(start, 1000000, &f->s.start_ns) == 0 && x->opts->jtl_timestamp_end)
@@ -507,19 +529,12 @@ static int close_sample(jxml *x)
     if (f->attrs.n)
         f->s.attrs = pr_jtl_intern(&x->icache, run, PR_JTL_IC_ATTRS, f->attrs.buf, f->attrs.n);
     if (f->s.success == PR_FAIL)
-        f->s.error = pr_jtl_error_id(run, f->code, f->code_n, f->msg, f->msg_n, f->fail,
-                                     f->fail_n);
+        f->s.error = pr_jtl_error_id(run, f->code, f->code_n, f->msg, f->msg_n, f->fail, f->fail_n);
     int keep;
     switch (x->opts->subresults) {
-    case PR_SUB_INCLUDE:
-        keep = 1;
-        break;
-    case PR_SUB_ONLY:
-        keep = !f->has_children && !f->is_tc;
-        break;
-    default:
-        keep = !f->under_sampler && f->is_tc != 2;
-        break;
+    case PR_SUB_INCLUDE: keep = 1; break;
+    case PR_SUB_ONLY: keep = !f->has_children && !f->is_tc; break;
+    default: keep = !f->under_sampler && f->is_tc != 2; break;
     }
     return keep ? emit(x, &f->s) : 0;
 }
@@ -553,8 +568,7 @@ static void end_capture(jxml *x)
         memcpy(f->url, x->capbuf, x->cap_n + 1);
         f->url_n = x->cap_n;
         break;
-    default:
-        break;
+    default: break;
     }
     x->cap = CAP_NONE;
     x->cap_n = 0;
@@ -569,7 +583,8 @@ static void setup_run(jxml *x)
     pr_run_meta_set(r, "time_resolution_ns", json_integer(1000000));
     pr_run_meta_resolution(r, "latency_resolution_ns", 1000000); /* elapsed, Latency, Connect: ms */
     pr_run_meta_set(r, "timestamp_format", json_string("ms"));
-    pr_run_meta_set(r, "timestamp_marks", json_string(x->opts->jtl_timestamp_end ? "end" : "start"));
+    pr_run_meta_set(r, "timestamp_marks",
+                    json_string(x->opts->jtl_timestamp_end ? "end" : "start"));
     pr_jtl_meta_rule(r, x->opts->subresults);
 }
 
@@ -704,8 +719,8 @@ static int walk(jxml *x)
         int type = xmlTextReaderNodeType(rd);
         int depth = xmlTextReaderDepth(rd);
         if (depth > MAX_DEPTH)
-            return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd),
-                                0, "elements nested deeper than %d levels", MAX_DEPTH);
+            return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd), 0,
+                                "elements nested deeper than %d levels", MAX_DEPTH);
         switch (type) {
         case XML_READER_TYPE_DOCUMENT_TYPE:
             return pr_error_set(x->err, PR_EFORMAT, x->name, xmlTextReaderGetParserLineNumber(rd),
@@ -734,8 +749,8 @@ static int sniff(const unsigned char *buf, size_t len)
     const char *p = memmem(buf, n, "<testResults", 12);
     if (p)
         return 95;
-    if (n >= 5 && memcmp(buf, "<?xml", 5) == 0 && (memmem(buf, n, "<httpSample", 11) ||
-                                                   memmem(buf, n, "<sample ", 8)))
+    if (n >= 5 && memcmp(buf, "<?xml", 5) == 0 &&
+        (memmem(buf, n, "<httpSample", 11) || memmem(buf, n, "<sample ", 8)))
         return 60;
     return 0;
 }
@@ -753,8 +768,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     x->stage = pr_xmalloc(STAGE_MAX);
     pr_xml_guard_init(&x->guard, bulky);
     int rc = 0;
-    int options = XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT |
-                  XML_PARSE_NOWARNING | XML_PARSE_NOERROR;
+    int options = XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT | XML_PARSE_NOWARNING |
+                  XML_PARSE_NOERROR;
     if (opts->recover)
         options |= XML_PARSE_RECOVER;
     x->reader = xmlReaderForIO(xread, xclose, x, NULL, NULL, options);
@@ -778,11 +793,13 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         if (x->injected) {
             rc = pr_error_set(err, PR_ETRUNC, x->name, x->xerr_line, 0,
                               "input ends inside a sample (%s); the complete samples before it "
-                              "are kept", x->xerr_msg);
+                              "are kept",
+                              x->xerr_msg);
         } else if (opts->recover && x->saw_root && x->n_xerr < 1000000) {
             pr_sink_warn(sink, x->name, x->xerr_line, x->xerr_col,
                          "not well-formed XML (%s; %ld errors in all): kept what could be read "
-                         "(--recover)", x->xerr_msg, x->n_xerr);
+                         "(--recover)",
+                         x->xerr_msg, x->n_xerr);
         } else {
             rc = pr_error_set(err, PR_EPARSE, x->name, x->xerr_line, x->xerr_col,
                               "not well-formed XML: %s%s", x->xerr_msg,
@@ -790,16 +807,19 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             goto out;
         }
     } else if (!x->saw_root) {
-        rc = pr_error_set(err, PR_EFORMAT, x->name, 1, 0, "expected <testResults>: not a JMeter XML result file");
+        rc = pr_error_set(err, PR_EFORMAT, x->name, 1, 0,
+                          "expected <testResults>: not a JMeter XML result file");
         goto out;
     } else if (x->n_blanked && !x->injected) {
         pr_sink_warn(sink, x->name, 0, 0,
                      "not well-formed XML: %ld invalid characters or character references "
-                     "blanked (--recover)", x->n_blanked);
+                     "blanked (--recover)",
+                     x->n_blanked);
     } else if (x->injected) {
         pr_sink_warn(sink, x->name, 0, 0,
                      "no </testResults>: the run was probably killed; the %llu complete "
-                     "samples are kept", sink->total);
+                     "samples are kept",
+                     sink->total);
     }
     finish_run(x);
 out:
@@ -811,5 +831,5 @@ out:
     return rc;
 }
 
-const pr_parser pr_parser_jmeter_xml = {
-    "jmeter-xml", "jmeter", "Apache JMeter XML result file (JTL)", sniff, parse};
+const pr_parser pr_parser_jmeter_xml = {"jmeter-xml", "jmeter",
+                                        "Apache JMeter XML result file (JTL)", sniff, parse};

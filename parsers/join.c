@@ -48,8 +48,9 @@ static pr_run *run_of(const json_t *p)
     json_t *c = json_object_get(p, "concurrency");
     r->concurrency = json_is_integer(c) ? (int32_t)json_integer_value(c) : -1;
     const char *lm = get_str(p, "load_model");
-    r->load_model = lm && !strcmp(lm, "open") ? PR_LOAD_OPEN
-                    : lm && !strcmp(lm, "closed") ? PR_LOAD_CLOSED : PR_LOAD_UNKNOWN;
+    r->load_model = lm && !strcmp(lm, "open")     ? PR_LOAD_OPEN
+                    : lm && !strcmp(lm, "closed") ? PR_LOAD_CLOSED
+                                                  : PR_LOAD_UNKNOWN;
     json_t *o = json_object_get(p, "offered_rate_per_s");
     r->offered_rate = json_is_number(o) ? json_number_value(o) : NAN;
     r->summary_only = json_is_true(json_object_get(p, "summary_only"));
@@ -70,15 +71,15 @@ json_t *pr_join_begin(pr_run *run)
     if (json_array_size(inputs) > 1) {
         size_t i;
         json_t *p;
-        json_array_foreach(inputs, i, p)
+        json_array_foreach (inputs, i, p)
             json_array_append_new(parts, json_deep_copy(p));
     } else if (run->format || run->samples || run->summary) {
         /* a run of one input (or stored before parts were kept): it is its own part */
         json_t *one = json_array_get(inputs, 0);
         json_t *n = json_object_get(one, "samples");
-        json_array_append_new(parts, part_of(run, get_str(one, "source"),
-                                             json_is_integer(n) ? json_integer_value(n)
-                                                                : run->samples));
+        json_array_append_new(parts,
+                              part_of(run, get_str(one, "source"),
+                                      json_is_integer(n) ? json_integer_value(n) : run->samples));
     }
     json_decref(run->summary);
     run->summary = NULL;
@@ -206,9 +207,9 @@ static void join_notes(json_t *into_meta, const json_t *from_meta)
     json_t *have = pr_textsum_arr(into_meta, "notes");
     size_t i, k;
     json_t *n, *h;
-    json_array_foreach(notes, i, n) {
+    json_array_foreach (notes, i, n) {
         int dup = 0;
-        json_array_foreach(have, k, h)
+        json_array_foreach (have, k, h)
             dup |= json_equal(h, n);
         if (!dup && json_is_string(n))
             pr_textsum_append(have, json_incref(n));

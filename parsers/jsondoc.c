@@ -27,8 +27,8 @@ int pr_jsondoc_load(pr_input *in, json_t **out, pr_error *err)
     json_t *doc = json_loadb(buf, n, JSON_REJECT_DUPLICATES, &je);
     free(buf);
     if (!doc)
-        return pr_error_set(err, n ? PR_EPARSE : PR_EFORMAT, pr_input_name(in), je.line,
-                            je.column, "%s", n ? je.text : "empty input: expected a JSON report");
+        return pr_error_set(err, n ? PR_EPARSE : PR_EFORMAT, pr_input_name(in), je.line, je.column,
+                            "%s", n ? je.text : "empty input: expected a JSON report");
     if (!json_is_object(doc)) {
         json_decref(doc);
         return pr_error_set(err, PR_EFORMAT, pr_input_name(in), 1, 1, "expected a JSON object");

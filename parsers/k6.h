@@ -25,8 +25,16 @@
 
 /* The HTTP request metrics, in k6's order (httpext/tracer.go SaveSamples). */
 enum pr_k6_metric {
-    PR_K6_REQS, PR_K6_DURATION, PR_K6_BLOCKED, PR_K6_CONNECTING, PR_K6_TLS, PR_K6_SENDING,
-    PR_K6_WAITING, PR_K6_RECEIVING, PR_K6_FAILED, PR_K6_NHTTP,
+    PR_K6_REQS,
+    PR_K6_DURATION,
+    PR_K6_BLOCKED,
+    PR_K6_CONNECTING,
+    PR_K6_TLS,
+    PR_K6_SENDING,
+    PR_K6_WAITING,
+    PR_K6_RECEIVING,
+    PR_K6_FAILED,
+    PR_K6_NHTTP,
     PR_K6_OTHER = PR_K6_NHTTP
 };
 

@@ -9,9 +9,9 @@
 #include <string.h>
 
 static const char *const http_names[PR_K6_NHTTP] = {
-    "http_reqs", "http_req_duration", "http_req_blocked", "http_req_connecting",
-    "http_req_tls_handshaking", "http_req_sending", "http_req_waiting", "http_req_receiving",
-    "http_req_failed"};
+    "http_reqs",           "http_req_duration",        "http_req_blocked",
+    "http_req_connecting", "http_req_tls_handshaking", "http_req_sending",
+    "http_req_waiting",    "http_req_receiving",       "http_req_failed"};
 
 typedef struct req {
     uint64_t key;
@@ -45,9 +45,9 @@ struct pr_k6_acc {
     pr_sink *sink;
     const char *src;
     req ring[PR_K6_PENDING];
-    size_t head, count;                /* FIFO of requests, oldest at head */
-    uint32_t slot[2 * PR_K6_PENDING];  /* hash index: ring position + 1, 0 empty */
-    int has_failed;                    /* the file writes http_req_failed points */
+    size_t head, count;               /* FIFO of requests, oldest at head */
+    uint32_t slot[2 * PR_K6_PENDING]; /* hash index: ring position + 1, 0 empty */
+    int has_failed;                   /* the file writes http_req_failed points */
     int32_t vus;
     int zone_set;
     series *ser;
@@ -76,10 +76,14 @@ void pr_k6_tags_add(pr_k6_tags *t, pr_str k, pr_str v)
         const char *k;
         size_t off;
     } map[] = {
-        {"status", offsetof(pr_k6_tags, status)}, {"expected_response", offsetof(pr_k6_tags, expected)},
-        {"error_code", offsetof(pr_k6_tags, error_code)}, {"error", offsetof(pr_k6_tags, error)},
-        {"name", offsetof(pr_k6_tags, name)}, {"url", offsetof(pr_k6_tags, url)},
-        {"method", offsetof(pr_k6_tags, method)}, {"check", offsetof(pr_k6_tags, check)},
+        {"status", offsetof(pr_k6_tags, status)},
+        {"expected_response", offsetof(pr_k6_tags, expected)},
+        {"error_code", offsetof(pr_k6_tags, error_code)},
+        {"error", offsetof(pr_k6_tags, error)},
+        {"name", offsetof(pr_k6_tags, name)},
+        {"url", offsetof(pr_k6_tags, url)},
+        {"method", offsetof(pr_k6_tags, method)},
+        {"check", offsetof(pr_k6_tags, check)},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (pr_str_eq(k, map[i].k)) {
@@ -458,7 +462,7 @@ static int acc_finish(pr_k6_acc *a, pr_error *err)
     json_t *decl = json_object();
     const char *k;
     json_t *v;
-    json_object_foreach(a->decls, k, v)
+    json_object_foreach (a->decls, k, v)
         if (pr_k6_metric_of((pr_str){k, strlen(k)}) != PR_K6_OTHER)
             json_object_set(decl, k, v);
     json_object_set_new(k6, "http_metrics", decl);
@@ -471,7 +475,8 @@ static int acc_finish(pr_k6_acc *a, pr_error *err)
     pr_run_meta_set(run, "k6", k6);
     if (a->orphans || a->split) {
         char b[300];
-        snprintf(b, sizeof b, "%lld request(s) had points too far apart to join (window %d "
+        snprintf(b, sizeof b,
+                 "%lld request(s) had points too far apart to join (window %d "
                  "requests); %lld point group(s) without http_req_duration were dropped",
                  (long long)a->split, PR_K6_PENDING, (long long)a->orphans);
         pr_textsum_note(run, b);

@@ -28,7 +28,8 @@ static int sniff(const unsigned char *buf, size_t len)
     pr_str l;
     pr_sniff_line(buf, len, &l);
     if (!pr_str_starts(l, K6_CSV_HEAD))
-        return len < sizeof K6_CSV_HEAD - 1 && len > 20 && memcmp(buf, K6_CSV_HEAD, len) == 0 ? 40 : 0;
+        return len < sizeof K6_CSV_HEAD - 1 && len > 20 && memcmp(buf, K6_CSV_HEAD, len) == 0 ? 40
+                                                                                              : 0;
     return pr_sniff_has(l, "extra_tags") ? 95 : 70;
 }
 
@@ -143,12 +144,13 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         int64_t res;
         int sr = stamp(c, c->f[1], &p.time_ns, &p.tz_offset_min, &p.has_zone, &res);
         if (sr < 0) {
-            rc = pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, name, ln,
-                              (long)(c->f[1].p - line) + 1, "%s, found \"%.*s\"",
-                              sr == PR_TIME_RANGE ? "a k6 timestamp outside the years 1678..2261"
-                                                  : "expected a k6 timestamp (unix seconds/ms/µs/ns "
-                                                    "or RFC 3339)",
-                              (int)(c->f[1].n > 40 ? 40 : c->f[1].n), c->f[1].p);
+            rc =
+                pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, name, ln,
+                             (long)(c->f[1].p - line) + 1, "%s, found \"%.*s\"",
+                             sr == PR_TIME_RANGE ? "a k6 timestamp outside the years 1678..2261"
+                                                 : "expected a k6 timestamp (unix seconds/ms/µs/ns "
+                                                   "or RFC 3339)",
+                             (int)(c->f[1].n > 40 ? 40 : c->f[1].n), c->f[1].p);
             break;
         }
         if (!c->res_ns) {

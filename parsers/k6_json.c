@@ -169,7 +169,8 @@ static int sniff(const unsigned char *buf, size_t len)
     pr_sniff_line(buf, len, &l);
     if (l.n < 20 || l.p[0] != '{')
         return 0;
-    int point = pr_sniff_has(l, "\"type\":\"Point\""), metric = pr_sniff_has(l, "\"type\":\"Metric\"");
+    int point = pr_sniff_has(l, "\"type\":\"Point\""),
+        metric = pr_sniff_has(l, "\"type\":\"Metric\"");
     if ((point || metric) && pr_sniff_has(l, "\"metric\":\"") && pr_sniff_has(l, "\"data\":{"))
         return 95;
     return 0;
@@ -189,7 +190,7 @@ static int handle(pr_k6_acc *acc, k6j *st, line *l, const char *start, long ln, 
         return 0;
     }
     if (!pr_str_eq(l->type, "Point"))
-        return 0; /* other line types: nothing k6 writes today */
+        return 0;  /* other line types: nothing k6 writes today */
     if (l->data) { /* "data" came before "type" */
         const char *what = "malformed data";
         pr_jscan s;
@@ -255,6 +256,5 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     return rc < 0 ? rc : 0;
 }
 
-const pr_parser pr_parser_k6_json = {"k6-json", "k6",
-                                     "k6 --out json results (NDJSON points, joined per request)",
-                                     sniff, parse};
+const pr_parser pr_parser_k6_json = {
+    "k6-json", "k6", "k6 --out json results (NDJSON points, joined per request)", sniff, parse};

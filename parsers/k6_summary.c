@@ -44,9 +44,9 @@ static const char *contains_of(const char *name, const char *type)
     for (size_t i = 0; i < 2; i++)
         if (!strncmp(name, data[i], strlen(data[i])))
             return "data";
-    if (!strcmp(type, "trend") && (!strncmp(name, "http_req_", 9) ||
-                                   !strncmp(name, "iteration_duration", 18) ||
-                                   !strncmp(name, "group_duration", 14)))
+    if (!strcmp(type, "trend") &&
+        (!strncmp(name, "http_req_", 9) || !strncmp(name, "iteration_duration", 18) ||
+         !strncmp(name, "group_duration", 14)))
         return "time";
     return "default";
 }
@@ -63,7 +63,7 @@ static json_t *normalise(const char *name, json_t *m, int export_layout)
         json_t *t = json_object();
         const char *expr;
         json_t *failed;
-        json_object_foreach(th, expr, failed) /* the export writes {expr: failed} */
+        json_object_foreach (th, expr, failed) /* the export writes {expr: failed} */
             json_object_set_new(t, expr, json_pack("{s:b}", "ok", !json_is_true(failed)));
         json_object_set_new(out, "thresholds", t);
         json_object_del(values, "thresholds");
@@ -99,7 +99,7 @@ static void trend_ns(json_t *sum, const char *key, json_t *values)
             pr_textsum_int(o, map[i].ours, pr_textsum_ns(num(values, map[i].k6), 1e6));
     const char *k;
     json_t *v;
-    json_object_foreach(values, k, v) {
+    json_object_foreach (values, k, v) {
         size_t n = strlen(k);
         if (n > 3 && n < 16 && k[0] == 'p' && k[1] == '(' && k[n - 1] == ')' && json_is_number(v)) {
             char key2[24];
@@ -147,11 +147,12 @@ static json_t *thresholds(json_t *metrics, int *failed)
     json_t *a = json_array();
     const char *name, *expr;
     json_t *m, *t;
-    json_object_foreach(metrics, name, m) {
-        json_object_foreach(json_object_get(m, "thresholds"), expr, t) {
+    json_object_foreach (metrics, name, m) {
+        json_object_foreach (json_object_get(m, "thresholds"), expr, t) {
             int ok = json_is_true(json_object_get(t, "ok"));
             *failed |= !ok;
-            pr_textsum_append(a, json_pack("{s:s,s:s,s:b}", "metric", name, "expr", expr, "ok", ok));
+            pr_textsum_append(a,
+                              json_pack("{s:s,s:s,s:b}", "metric", name, "expr", expr, "ok", ok));
         }
     }
     return a;
@@ -171,8 +172,10 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     json_t *metrics = json_object_get(root, "metrics");
     if (!json_is_object(metrics)) {
         int rc = pr_error_set(err, root ? PR_EFORMAT : PR_EPARSE, name, root ? 1 : je.line,
-                              root ? 1 : je.column, "expected a k6 summary object with "
-                              "\"metrics\"%s%s", root ? "" : ": ", root ? "" : je.text);
+                              root ? 1 : je.column,
+                              "expected a k6 summary object with "
+                              "\"metrics\"%s%s",
+                              root ? "" : ": ", root ? "" : je.text);
         json_decref(root);
         return rc;
     }
@@ -180,11 +183,12 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     int export_layout = 1; /* handleSummary data has typed metrics with "values" */
     const char *k;
     json_t *m;
-    json_object_foreach(metrics, k, m)
-        if (json_is_object(json_object_get(m, "values")) && json_is_string(json_object_get(m, "type")))
+    json_object_foreach (metrics, k, m)
+        if (json_is_object(json_object_get(m, "values")) &&
+            json_is_string(json_object_get(m, "type")))
             export_layout = 0;
     json_t *norm = json_object();
-    json_object_foreach(metrics, k, m)
+    json_object_foreach (metrics, k, m)
         if (json_is_object(m))
             json_object_set_new(norm, k, normalise(k, m, export_layout));
     json_t *sum = pr_textsum_begin(run);
@@ -192,7 +196,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     canonical(sum, norm, state);
     json_t *tool = pr_textsum_obj(sum, "tool");
     json_t *k6 = json_object();
-    json_object_set_new(k6, "layout", json_string(export_layout ? "summary-export" : "handleSummary"));
+    json_object_set_new(k6, "layout",
+                        json_string(export_layout ? "summary-export" : "handleSummary"));
     int failed = 0;
     json_object_set_new(k6, "thresholds", thresholds(norm, &failed));
     json_object_set_new(k6, "metrics", norm);

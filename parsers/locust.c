@@ -10,12 +10,31 @@
 #include <string.h>
 
 enum { K_STATS, K_HISTORY, K_FAILURES, K_EXCEPTIONS, K_REQUESTS, K_DISTRIBUTION, NKINDS };
-static const char *const kind_names[NKINDS] = {"stats", "stats_history", "failures",
-                                               "exceptions", "requests", "distribution"};
+static const char *const kind_names[NKINDS] = {"stats",      "stats_history", "failures",
+                                               "exceptions", "requests",      "distribution"};
 
 /* The columns a reader looks for, under every name a Locust version gave them. */
-enum { C_TYPE, C_NAME, C_COUNT, C_FAILS, C_MEDIAN, C_AVG, C_MIN, C_MAX, C_SIZE, C_RPS, C_FPS,
-       C_TIME, C_USERS, C_ERROR, C_OCCUR, C_MESSAGE, C_TRACE, C_NODES, NCOLS };
+enum {
+    C_TYPE,
+    C_NAME,
+    C_COUNT,
+    C_FAILS,
+    C_MEDIAN,
+    C_AVG,
+    C_MIN,
+    C_MAX,
+    C_SIZE,
+    C_RPS,
+    C_FPS,
+    C_TIME,
+    C_USERS,
+    C_ERROR,
+    C_OCCUR,
+    C_MESSAGE,
+    C_TRACE,
+    C_NODES,
+    NCOLS
+};
 static const char *const col_alias[NCOLS][4] = {
     [C_TYPE] = {"Type", "Method"},
     [C_NAME] = {"Name"},
@@ -50,13 +69,13 @@ typedef struct lcsv {
     int pct_col[LOCUST_MAX_COLS]; /* percentile columns, in header order */
     char pct_key[LOCUST_MAX_COLS][16];
     int npct;
-    long line;                  /* first line of the current record */
-    char *rec, *out, *conv;     /* record text, unquoted fields, converted text (owned) */
+    long line;              /* first line of the current record */
+    char *rec, *out, *conv; /* record text, unquoted fields, converted text (owned) */
     size_t rec_n, rec_cap, conv_cap;
     pr_str f[LOCUST_MAX_COLS + 1];
     int nf;
-    iconv_t gbk;                /* GB18030 → UTF-8, opened on first need */
-    int converted;              /* records read as GBK */
+    iconv_t gbk;   /* GB18030 → UTF-8, opened on first need */
+    int converted; /* records read as GBK */
     json_t *summary;
     json_t *labels, *series, *errors, *exceptions;
     int64_t hist_rows, hist_label_rows;
@@ -220,8 +239,8 @@ static int bad_number(lcsv *c, int col, const char *what)
     for (int i = 0; i < col && i < c->nf; i++)
         at += (long)c->f[i].n + 1;
     pr_str v = c->col[col] >= 0 ? cell(c, col) : (pr_str){"", 0};
-    return pr_error_set(c->err, PR_EPARSE, c->name, c->line, at, "expected %s, found '%.*s'",
-                        what, (int)(v.n > 40 ? 40 : v.n), v.p);
+    return pr_error_set(c->err, PR_EPARSE, c->name, c->line, at, "expected %s, found '%.*s'", what,
+                        (int)(v.n > 40 ? 40 : v.n), v.p);
 }
 
 /* o[key] = ms text → ns; "N/A" and empty cells are left out. 0, or -1 if not a number. */
@@ -265,8 +284,10 @@ static int put_real(json_t *o, const char *key, pr_str v)
  * the header's own percentile columns. */
 static int row_latency(lcsv *c, json_t *lat)
 {
-    static const struct { int col; const char *key; } ms[] = {
-        {C_MIN, "min"}, {C_AVG, "mean"}, {C_MAX, "max"}, {C_MEDIAN, "median"}};
+    static const struct {
+        int col;
+        const char *key;
+    } ms[] = {{C_MIN, "min"}, {C_AVG, "mean"}, {C_MAX, "max"}, {C_MEDIAN, "median"}};
     for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
         if (c->col[ms[i].col] >= 0 && put_ms(lat, ms[i].key, cell(c, ms[i].col)) < 0)
             return bad_number(c, ms[i].col, "a response time in ms");
@@ -334,7 +355,8 @@ static int stats_row(lcsv *c)
     }
     json_t *size = json_object_get(o, "avg_content_size");
     if (size) /* Locust's average is total bytes / requests: the total comes back exactly */
-        pr_textsum_int(o, "bytes_in_total", pr_textsum_round(json_number_value(size) * (double)req));
+        pr_textsum_int(o, "bytes_in_total",
+                       pr_textsum_round(json_number_value(size) * (double)req));
     if (is_total(c)) {
         json_t *tool = json_object_get(o, "avg_content_size")
                            ? json_pack("{s:O}", "Average Content Size", size)
@@ -403,7 +425,8 @@ static int failures_row(lcsv *c)
     int k = snprintf(buf, sizeof buf, "%.*s%s%.*s: %.*s", (int)(t.n > 256 ? 256 : t.n), t.p,
                      t.n ? " " : "", (int)(n.n > 1024 ? 1024 : n.n), n.p,
                      (int)(m.n > 2048 ? 2048 : m.n), m.p);
-    json_object_set_new(e, "message", pr_textsum_string(buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1));
+    json_object_set_new(
+        e, "message", pr_textsum_string(buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1));
     json_object_set_new(e, "label", label_text(c));
     pr_textsum_append(c->errors, e);
     return 0;
@@ -424,8 +447,8 @@ static int exceptions_row(lcsv *c)
     return 0;
 }
 
-static int (*const rows[NKINDS])(lcsv *) = {stats_row, history_row, failures_row,
-                                             exceptions_row, stats_row, stats_row};
+static int (*const rows[NKINDS])(lcsv *) = {stats_row,      history_row, failures_row,
+                                            exceptions_row, stats_row,   stats_row};
 
 static int sniff(const unsigned char *buf, size_t len)
 {
@@ -453,7 +476,8 @@ static void finish(lcsv *c, pr_run *run)
     }
     if (c->converted)
         pr_textsum_int(m, "gbk_records", c->converted);
-    pr_run_meta_set(run, c->kind == K_STATS || c->kind == K_REQUESTS ? "locust" : "locust_extra", m);
+    pr_run_meta_set(run, c->kind == K_STATS || c->kind == K_REQUESTS ? "locust" : "locust_extra",
+                    m);
     if (json_array_size(c->labels))
         json_object_set(c->summary, c->kind == K_DISTRIBUTION ? "labels_distribution" : "labels",
                         c->labels);

@@ -26,7 +26,7 @@ typedef struct reader {
     uint32_t *map; /* segment string id -> run string id */
     size_t map_cap;
     uint32_t map_n;
-    int identity;  /* every segment id so far is the same id in the run (pass-through) */
+    int identity; /* every segment id so far is the same id in the run (pass-through) */
     pr_sample *samples;
     size_t samples_cap;
     int have_header;
@@ -44,8 +44,9 @@ static void apply_run_json(pr_run *run, json_t *r, int first)
     if ((s = json_string_value(json_object_get(r, "tool_version"))) && !run->tool_version)
         run->tool_version = pr_xstrdup(s);
     if ((s = json_string_value(json_object_get(r, "load_model"))) && first) {
-        run->load_model = !strcmp(s, "open") ? PR_LOAD_OPEN
-                          : !strcmp(s, "closed") ? PR_LOAD_CLOSED : PR_LOAD_UNKNOWN;
+        run->load_model = !strcmp(s, "open")     ? PR_LOAD_OPEN
+                          : !strcmp(s, "closed") ? PR_LOAD_CLOSED
+                                                 : PR_LOAD_UNKNOWN;
     }
     json_t *v;
     if ((v = json_object_get(r, "offered_rate")) && json_is_number(v) && isnan(run->offered_rate))
@@ -54,7 +55,7 @@ static void apply_run_json(pr_run *run, json_t *r, int first)
         run->concurrency = (int32_t)json_integer_value(v);
     json_t *tags = json_object_get(r, "tags");
     const char *k;
-    json_object_foreach(tags, k, v) {
+    json_object_foreach (tags, k, v) {
         if (json_is_string(v) && !pr_run_tag_get(run, k))
             pr_run_tag(run, k, json_string_value(v));
     }
@@ -69,8 +70,8 @@ static void apply_run_json(pr_run *run, json_t *r, int first)
     }
 }
 
-static int frame_header(reader *rd, const unsigned char *p, size_t len, long long off,
-                        int split, pr_error *err)
+static int frame_header(reader *rd, const unsigned char *p, size_t len, long long off, int split,
+                        pr_error *err)
 {
     json_error_t je;
     json_t *doc = json_loadb((const char *)p, len, 0, &je);
@@ -82,9 +83,10 @@ static int frame_header(reader *rd, const unsigned char *p, size_t len, long lon
     json_int_t version = json_integer_value(json_object_get(doc, "version"));
     if (version < 1 || version > PR_NATIVE_VERSION) {
         json_decref(doc);
-        return pr_error_at_offset(err, PR_EFORMAT, pr_input_name(rd->in), off,
-                                  "native format version %lld not supported (this build reads 1..%d)",
-                                  (long long)version, PR_NATIVE_VERSION);
+        return pr_error_at_offset(
+            err, PR_EFORMAT, pr_input_name(rd->in), off,
+            "native format version %lld not supported (this build reads 1..%d)", (long long)version,
+            PR_NATIVE_VERSION);
     }
     int first = !rd->have_header;
     if (rd->have_header && split) {
@@ -125,8 +127,7 @@ static int frame_strings(reader *rd, const unsigned char *p, size_t len, long lo
     }
     return 0;
 bad:
-    return pr_error_at_offset(err, PR_EPARSE, pr_input_name(rd->in), off,
-                              "corrupt string block");
+    return pr_error_at_offset(err, PR_EPARSE, pr_input_name(rd->in), off, "corrupt string block");
 }
 
 static inline int remap(reader *rd, uint32_t *id)
@@ -152,8 +153,8 @@ static int block_through(reader *rd, const unsigned char *p, size_t len, long lo
         return pr_error_at_offset(err, PR_EPARSE, pr_input_name(rd->in), off, "block %llu: %s",
                                   block, msg);
     }
-    static const int strcols[] = {PR_COL_LABEL, PR_COL_URL, PR_COL_METHOD, PR_COL_ERROR,
-                                  PR_COL_THREAD, PR_COL_ATTRS};
+    static const int strcols[] = {PR_COL_LABEL, PR_COL_URL,    PR_COL_METHOD,
+                                  PR_COL_ERROR, PR_COL_THREAD, PR_COL_ATTRS};
     for (size_t k = 0; k < sizeof strcols / sizeof strcols[0]; k++) {
         const int64_t *v = c.vals[strcols[k]];
         int64_t mx = v ? 0 : c.konst[strcols[k]];
@@ -235,8 +236,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         uint32_t len = get_u32(hdr + 8);
         if (len > PAYLOAD_MAX) {
             rc = pr_error_at_offset(err, PR_EPARSE, pr_input_name(in), off,
-                                    "block %llu: payload of %u bytes exceeds the 64 MiB limit", block,
-                                    len);
+                                    "block %llu: payload of %u bytes exceeds the 64 MiB limit",
+                                    block, len);
             break;
         }
         payload = pr_xgrow(payload, &payload_cap, (size_t)len + 4, 1);
@@ -248,7 +249,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         if ((size_t)got < (size_t)len + 4) {
             rc = pr_error_at_offset(err, PR_ETRUNC, pr_input_name(in), off,
                                     "block %llu is truncated (%ld of %u bytes); the %llu blocks "
-                                    "before it are kept", block, got, len + 4, block - 1);
+                                    "before it are kept",
+                                    block, got, len + 4, block - 1);
             break;
         }
         uLong crc = crc32(0L, hdr + 4, 8);
@@ -285,6 +287,5 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     return rc;
 }
 
-const pr_parser pr_parser_native = {"native", "perfreport",
-                                    "perfreport native sample stream (attack -o, export)",
-                                    sniff, parse};
+const pr_parser pr_parser_native = {
+    "native", "perfreport", "perfreport native sample stream (attack -o, export)", sniff, parse};

@@ -10,8 +10,19 @@
 
 /* siege's summary fields: text label, JSON key. */
 enum {
-    F_TRANS, F_AVAIL, F_ELAPSED, F_DATA, F_RESP, F_RATE, F_THRU, F_CONC, F_OK, F_FAIL,
-    F_LONG, F_SHORT, NF
+    F_TRANS,
+    F_AVAIL,
+    F_ELAPSED,
+    F_DATA,
+    F_RESP,
+    F_RATE,
+    F_THRU,
+    F_CONC,
+    F_OK,
+    F_FAIL,
+    F_LONG,
+    F_SHORT,
+    NF
 };
 static const struct {
     const char *label, *key;

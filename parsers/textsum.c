@@ -243,7 +243,7 @@ static void merge_depth(json_t *into, const json_t *from, int depth)
     } src = {from};
     if (depth > 16)
         return;
-    json_object_foreach(src.m, key, v) {
+    json_object_foreach (src.m, key, v) {
         json_t *have = json_object_get(into, key);
         if (!have) {
             json_object_set_new(into, key, json_deep_copy(v));
@@ -252,7 +252,7 @@ static void merge_depth(json_t *into, const json_t *from, int depth)
         } else if (json_is_array(have) && json_is_array(v) && json_array_size(have) == 0) {
             size_t i;
             json_t *e;
-            json_array_foreach(v, i, e)
+            json_array_foreach (v, i, e)
                 pr_textsum_append(have, json_deep_copy(e));
         }
     }

@@ -10,10 +10,10 @@
 
 /* One vegeta.Result as decoded; strings are borrowed from the parser's buffer. */
 typedef struct pr_vegeta_rec {
-    int64_t ts_ns;        /* request start, ns since the Unix epoch */
+    int64_t ts_ns; /* request start, ns since the Unix epoch */
     int has_ts;
-    int go_zero;          /* the timestamp was Go's zero time: start unknown */
-    int has_zone;         /* 0 for CSV, which loses the zone */
+    int go_zero;  /* the timestamp was Go's zero time: start unknown */
+    int has_zone; /* 0 for CSV, which loses the zone */
     int tz_offset_min;
     int64_t code;
     int64_t latency_ns;

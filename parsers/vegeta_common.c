@@ -102,7 +102,8 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *rec, pr_error *err)
                 pr_run_set_name(run, name);
         } else if (id != before && !a->mixed_attacks) {
             a->mixed_attacks = 1;
-            pr_sink_warn(a->sink, NULL, 0, 0, "results of more than one attack name (\"%s\" "
+            pr_sink_warn(a->sink, NULL, 0, 0,
+                         "results of more than one attack name (\"%s\" "
                          "and \"%s\"); the run keeps the first",
                          json_string_value(json_object_get(run->meta, "attack")),
                          pr_run_str(run, id));
@@ -118,7 +119,8 @@ void pr_vegeta_acc_finish(pr_vegeta_acc *a)
     if (a->mixed_zones)
         pr_run_meta_set(run, "tz_mixed", json_true());
     if (a->zero_times)
-        pr_sink_warn(a->sink, a->name, 0, 0, "%lld result(s) carry Go's zero time "
+        pr_sink_warn(a->sink, a->name, 0, 0,
+                     "%lld result(s) carry Go's zero time "
                      "(0001-01-01T00:00:00Z, no time): kept, with their start unknown",
                      a->zero_times);
 }

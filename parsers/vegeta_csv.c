@@ -9,8 +9,20 @@
 
 #define NCOLS 12
 
-enum { C_TS, C_CODE, C_LATENCY, C_BYTES_OUT, C_BYTES_IN, C_ERROR, C_BODY, C_ATTACK, C_SEQ,
-       C_METHOD, C_URL, C_HEADERS };
+enum {
+    C_TS,
+    C_CODE,
+    C_LATENCY,
+    C_BYTES_OUT,
+    C_BYTES_IN,
+    C_ERROR,
+    C_BODY,
+    C_ATTACK,
+    C_SEQ,
+    C_METHOD,
+    C_URL,
+    C_HEADERS
+};
 
 /* Splits a CSV line into at most NCOLS fields (see pr_lex_split_csv). */
 static int split(const char *line, size_t len, pr_str *f, char *out, size_t *bad_at)
@@ -62,8 +74,7 @@ static int sniff(const unsigned char *buf, size_t len)
 
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
-    static const char *const names[] = {"timestamp", "code", "latency", "bytes_out",
-                                        "bytes_in"};
+    static const char *const names[] = {"timestamp", "code", "latency", "bytes_out", "bytes_in"};
     pr_run_set_format(sink->run, "vegeta-csv", "vegeta");
     pr_vegeta_acc acc;
     pr_vegeta_acc_init(&acc, sink, pr_input_name(in));

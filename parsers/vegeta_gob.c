@@ -9,17 +9,25 @@
 #include <string.h>
 
 enum field_use {
-    F_SKIP = 0, F_ATTACK, F_CODE, F_TIMESTAMP, F_LATENCY, F_BYTESOUT, F_BYTESIN, F_ERROR,
-    F_METHOD, F_URL
+    F_SKIP = 0,
+    F_ATTACK,
+    F_CODE,
+    F_TIMESTAMP,
+    F_LATENCY,
+    F_BYTESOUT,
+    F_BYTESIN,
+    F_ERROR,
+    F_METHOD,
+    F_URL
 };
 
 static const struct {
     const char *name;
     enum field_use use;
 } field_names[] = {
-    {"Attack", F_ATTACK},     {"Code", F_CODE},       {"Timestamp", F_TIMESTAMP},
-    {"Latency", F_LATENCY},   {"BytesOut", F_BYTESOUT}, {"BytesIn", F_BYTESIN},
-    {"Error", F_ERROR},       {"Method", F_METHOD},   {"URL", F_URL},
+    {"Attack", F_ATTACK},   {"Code", F_CODE},         {"Timestamp", F_TIMESTAMP},
+    {"Latency", F_LATENCY}, {"BytesOut", F_BYTESOUT}, {"BytesIn", F_BYTESIN},
+    {"Error", F_ERROR},     {"Method", F_METHOD},     {"URL", F_URL},
 };
 
 /* Whether a definition is a Vegeta Result: a struct with Code, Timestamp and Latency. */
@@ -75,7 +83,7 @@ static int sniff(const unsigned char *buf, size_t len)
 }
 
 typedef struct gob_state {
-    pr_vegeta_rec rec;           /* shared record-to-sample mapping (parsers/vegeta.h) */
+    pr_vegeta_rec rec; /* shared record-to-sample mapping (parsers/vegeta.h) */
     int64_t result_id;
     unsigned long generation;
     const pr_gob_type *type;
@@ -110,15 +118,14 @@ static int map_type(pr_gob *g, gob_state *st, int64_t id, pr_input *in, pr_error
             case F_TIMESTAMP:
                 ok = k == PR_GOB_GOBENCODER || k == PR_GOB_BINARY || k == PR_GOB_TEXT;
                 break;
-            case F_ATTACK: case F_ERROR: case F_METHOD: case F_URL:
-                ok = k == PR_GOB_STRING || k == PR_GOB_BYTES;
-                break;
-            default:
-                ok = k == PR_GOB_UINT || k == PR_GOB_INT;
+            case F_ATTACK:
+            case F_ERROR:
+            case F_METHOD:
+            case F_URL: ok = k == PR_GOB_STRING || k == PR_GOB_BYTES; break;
+            default: ok = k == PR_GOB_UINT || k == PR_GOB_INT;
             }
             if (!ok && (u == F_TIMESTAMP || u == F_LATENCY || u == F_CODE))
-                return pr_error_at_offset(err, PR_EFORMAT, pr_input_name(in),
-                                          pr_gob_msg_offset(g),
+                return pr_error_at_offset(err, PR_EFORMAT, pr_input_name(in), pr_gob_msg_offset(g),
                                           "gob: field Result.%s has an unexpected type", n);
             st->use[i] = ok ? (unsigned char)u : F_SKIP;
         }
@@ -170,9 +177,7 @@ static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
         uint64_t u;
         int64_t v;
         switch ((enum field_use)st->use[f]) {
-        case F_SKIP:
-            rc = pr_gob_skip(g, t->fields[f].id, err);
-            break;
+        case F_SKIP: rc = pr_gob_skip(g, t->fields[f].id, err); break;
         case F_CODE:
         case F_BYTESOUT:
         case F_BYTESIN:
@@ -200,8 +205,9 @@ static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
                 break;
             int tr; /* 0, 1 Go's zero time, negative: malformed or out of range */
             if (pr_gob_type_get(g, t->fields[f].id)->kind == PR_GOB_TEXT)
-                tr = pr_time_is_go_zero((const char *)p, n) ? 1
-                     : pr_lex_rfc3339((const char *)p, n, &r->ts_ns, &r->tz_offset_min);
+                tr = pr_time_is_go_zero((const char *)p, n)
+                         ? 1
+                         : pr_lex_rfc3339((const char *)p, n, &r->ts_ns, &r->tz_offset_min);
             else
                 tr = decode_time(p, n, &r->ts_ns, &r->tz_offset_min);
             if (tr == PR_TIME_RANGE)
@@ -210,7 +216,8 @@ static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
             else if (tr < 0)
                 rc = pr_error_at_offset(err, PR_EPARSE, pr_input_name(in), pr_gob_offset(g),
                                         "gob: Result.Timestamp is not a valid time.Time "
-                                        "encoding (%zu bytes)", n);
+                                        "encoding (%zu bytes)",
+                                        n);
             r->go_zero = tr == 1;
             r->has_ts = tr == 0;
             r->has_zone = tr == 0;
@@ -225,8 +232,10 @@ static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
             if (n > PR_VEGETA_STR_MAX)
                 n = PR_VEGETA_STR_MAX;
             {
-                int slot = st->use[f] == F_ATTACK ? 0 : st->use[f] == F_ERROR ? 1
-                         : st->use[f] == F_METHOD ? 2 : 3;
+                int slot = st->use[f] == F_ATTACK   ? 0
+                           : st->use[f] == F_ERROR  ? 1
+                           : st->use[f] == F_METHOD ? 2
+                                                    : 3;
                 memcpy(st->strbuf[slot], p, n);
                 pr_str sv = {st->strbuf[slot], n};
                 if (slot == 0)
@@ -290,6 +299,5 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
 }
 
 const pr_parser pr_parser_vegeta_gob = {
-    "vegeta-gob", "vegeta", "Vegeta results in gob (vegeta attack's default output)",
-    sniff, parse,
+    "vegeta-gob", "vegeta", "Vegeta results in gob (vegeta attack's default output)", sniff, parse,
 };

@@ -7,26 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum key { K_OTHER, K_ATTACK, K_CODE, K_TIMESTAMP, K_LATENCY, K_BYTES_OUT, K_BYTES_IN, K_ERROR,
-           K_METHOD, K_URL };
+enum key {
+    K_OTHER,
+    K_ATTACK,
+    K_CODE,
+    K_TIMESTAMP,
+    K_LATENCY,
+    K_BYTES_OUT,
+    K_BYTES_IN,
+    K_ERROR,
+    K_METHOD,
+    K_URL
+};
 
 static enum key key_of(pr_str k)
 {
     switch (k.n) {
-    case 3:
-        return memcmp(k.p, "url", 3) == 0 ? K_URL : K_OTHER;
-    case 4:
-        return memcmp(k.p, "code", 4) == 0 ? K_CODE : K_OTHER;
-    case 5:
-        return memcmp(k.p, "error", 5) == 0 ? K_ERROR : K_OTHER;
+    case 3: return memcmp(k.p, "url", 3) == 0 ? K_URL : K_OTHER;
+    case 4: return memcmp(k.p, "code", 4) == 0 ? K_CODE : K_OTHER;
+    case 5: return memcmp(k.p, "error", 5) == 0 ? K_ERROR : K_OTHER;
     case 6:
         if (memcmp(k.p, "attack", 6) == 0)
             return K_ATTACK;
         return memcmp(k.p, "method", 6) == 0 ? K_METHOD : K_OTHER;
-    case 7:
-        return memcmp(k.p, "latency", 7) == 0 ? K_LATENCY : K_OTHER;
-    case 8:
-        return memcmp(k.p, "bytes_in", 8) == 0 ? K_BYTES_IN : K_OTHER;
+    case 7: return memcmp(k.p, "latency", 7) == 0 ? K_LATENCY : K_OTHER;
+    case 8: return memcmp(k.p, "bytes_in", 8) == 0 ? K_BYTES_IN : K_OTHER;
     case 9:
         if (memcmp(k.p, "timestamp", 9) == 0)
             return K_TIMESTAMP;
@@ -135,8 +140,8 @@ static int sniff(const unsigned char *buf, size_t len)
     if (line.n == 0 || line.p[0] != '{')
         return 0;
     int hits = 0;
-    static const char *const keys[] = {"\"timestamp\":", "\"latency\":", "\"code\":",
-                                       "\"bytes_in\":"};
+    static const char *const keys[] = {
+        "\"timestamp\":", "\"latency\":", "\"code\":", "\"bytes_in\":"};
     for (size_t i = 0; i < 4; i++)
         hits += pr_sniff_has(line, keys[i]);
     if (hits == 4)
@@ -170,6 +175,5 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
 }
 
 const pr_parser pr_parser_vegeta_json = {
-    "vegeta-json", "vegeta", "Vegeta results as JSON lines (vegeta encode --to json)",
-    sniff, parse,
+    "vegeta-json", "vegeta", "Vegeta results as JSON lines (vegeta encode --to json)", sniff, parse,
 };

@@ -57,7 +57,7 @@ static void outcomes(json_t *s)
     json_int_t ok = 0, all = 0;
     const char *k;
     json_t *v;
-    json_object_foreach(codes, k, v) {
+    json_object_foreach (codes, k, v) {
         int code = atoi(k);
         json_int_t n = json_integer_value(v);
         if (n < 0 || n > INT64_MAX / 4)
@@ -225,13 +225,15 @@ static int parse_text(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
                 pr_str tok = {rest.p, sp ? (size_t)(sp - rest.p) : rest.n};
                 const char *colon = memchr(tok.p, ':', tok.n);
                 int64_t count;
-                if (!colon || pr_lex_i64(colon + 1, (size_t)(tok.p + tok.n - colon - 1), &count) < 0) {
+                if (!colon ||
+                    pr_lex_i64(colon + 1, (size_t)(tok.p + tok.n - colon - 1), &count) < 0) {
                     rc = pr_error_set(err, PR_EPARSE, pr_input_name(in), ln,
                                       (long)(tok.p - line.p) + 1, "expected code:count");
                     goto done;
                 }
                 char code[32];
-                snprintf(code, sizeof code, "%.*s", (int)((size_t)(colon - tok.p) > 20 ? 20 : (size_t)(colon - tok.p)), tok.p);
+                snprintf(code, sizeof code, "%.*s",
+                         (int)((size_t)(colon - tok.p) > 20 ? 20 : (size_t)(colon - tok.p)), tok.p);
                 json_object_set_new(codes, code, json_integer(count));
                 rest = pr_str_trim((pr_str){tok.p + tok.n, rest.n - tok.n});
             }
@@ -301,9 +303,9 @@ static int parse_json(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
     json_t *doc = json_loadb(buf, len, JSON_DISABLE_EOF_CHECK, &je);
     free(buf);
     if (!doc || !json_is_object(doc) || !json_is_object(json_object_get(doc, "latencies"))) {
-        int rc = pr_error_set(err, PR_EFORMAT, pr_input_name(in), doc ? 1 : je.line,
-                              doc ? 1 : je.column, "not a Vegeta JSON report: %s",
-                              doc ? "no \"latencies\" object" : je.text);
+        int rc =
+            pr_error_set(err, PR_EFORMAT, pr_input_name(in), doc ? 1 : je.line, doc ? 1 : je.column,
+                         "not a Vegeta JSON report: %s", doc ? "no \"latencies\" object" : je.text);
         json_decref(doc);
         return rc;
     }
@@ -312,9 +314,9 @@ static int parse_json(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
     int ok = 1;
     json_t *lat = json_object_get(doc, "latencies");
     json_t *l = json_object();
-    static const char *const lk[][2] = {{"min", "min"},   {"mean", "mean"}, {"50th", "p50"},
-                                         {"90th", "p90"}, {"95th", "p95"}, {"99th", "p99"},
-                                         {"max", "max"}};
+    static const char *const lk[][2] = {{"min", "min"},  {"mean", "mean"}, {"50th", "p50"},
+                                        {"90th", "p90"}, {"95th", "p95"},  {"99th", "p99"},
+                                        {"max", "max"}};
     for (size_t i = 0; i < 7; i++) {
         json_t *v = json_object_get(lat, lk[i][0]);
         if (json_is_integer(v))
@@ -326,9 +328,8 @@ static int parse_json(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
     json_object_set_new(s, "requests", json_integer(int_of(doc, "requests", &ok)));
     json_object_set_new(s, "duration_ns", json_integer(int_of(doc, "duration", &ok)));
     json_object_set_new(s, "wait_ns", json_integer(int_of(doc, "wait", &ok)));
-    static const char *const nums[][2] = {{"rate", "rate_per_s"},
-                                          {"throughput", "throughput_per_s"},
-                                          {"success", "success_ratio"}};
+    static const char *const nums[][2] = {
+        {"rate", "rate_per_s"}, {"throughput", "throughput_per_s"}, {"success", "success_ratio"}};
     for (size_t i = 0; i < 3; i++) {
         json_t *v = json_object_get(doc, nums[i][0]);
         if (json_is_number(v))
@@ -351,8 +352,7 @@ static int parse_json(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
     json_t *errs = json_array();
     json_t *e;
     size_t i;
-    json_array_foreach(json_object_get(doc, "errors"), i, e)
-    {
+    json_array_foreach (json_object_get(doc, "errors"), i, e) {
         if (!json_is_string(e))
             continue;
         json_t *x = json_object();
@@ -374,8 +374,10 @@ static int parse_json(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
             continue;
         int rc = pr_lex_rfc3339(ts, tn, &ns, &off);
         if (rc == PR_TIME_RANGE)
-            pr_sink_warn(sink, pr_input_name(in), 0, 0, "%s %.40s is outside the years "
-                         "1678..2261: kept as unknown", times[t], ts);
+            pr_sink_warn(sink, pr_input_name(in), 0, 0,
+                         "%s %.40s is outside the years "
+                         "1678..2261: kept as unknown",
+                         times[t], ts);
         if (rc < 0)
             continue;
         if (t == 0) {
@@ -467,10 +469,10 @@ const pr_parser pr_parser_vegeta_text = {
     "vegeta-text", "vegeta", "Vegeta's text report (vegeta report)", sniff_text, parse_text,
 };
 const pr_parser pr_parser_vegeta_report_json = {
-    "vegeta-report-json", "vegeta", "Vegeta's JSON report (vegeta report -type=json)",
-    sniff_json, parse_json,
+    "vegeta-report-json", "vegeta",   "Vegeta's JSON report (vegeta report -type=json)",
+    sniff_json,           parse_json,
 };
 const pr_parser pr_parser_vegeta_hist = {
-    "vegeta-hist", "vegeta", "Vegeta's histogram report (vegeta report -type=hist[...])",
-    sniff_hist, parse_hist,
+    "vegeta-hist", "vegeta",   "Vegeta's histogram report (vegeta report -type=hist[...])",
+    sniff_hist,    parse_hist,
 };

@@ -158,14 +158,12 @@ static int step(pr_xml_guard *g, char c)
         else if (c == '>' && g->match <= 0)
             g->state = G_TEXT;
         return 0;
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
 /* Plain text up to the next '<': copied, or (skipped) reduced to its line breaks. */
-static size_t text_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room,
-                       size_t *w)
+static size_t text_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room, size_t *w)
 {
     const char *lt = memchr(in, '<', n);
     size_t k = lt ? (size_t)(lt - in) : n;
@@ -269,7 +267,7 @@ long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used
             continue;
         }
         if (g->skipping && g->state == G_LT && c == '/' && --g->skipping == 0)
-            out[w++] = '<'; /* the skipped element's own end tag */
+            out[w++] = '<';      /* the skipped element's own end tag */
         int emit = !g->skipping; /* decided before the byte: a skip starts after its '>' */
         if (step(g, c) < 0) {
             *used = r;

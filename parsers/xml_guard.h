@@ -21,20 +21,20 @@
 typedef struct pr_xml_guard {
     const char *const *skip; /* element names whose content is dropped (NULL-terminated) */
     int state;
-    int match;               /* progress through "--", "[CDATA[", "-->", "]]>", "?>" */
-    char quote;              /* the quote that opened the attribute value being read */
-    int end_tag;             /* the tag being read is an end tag */
-    int slash;               /* the last byte of the tag so far was '/' */
-    char name[32];           /* the start of the tag's name */
-    size_t name_n;           /* its length (past sizeof name: not a skipped name) */
-    size_t attrs;            /* attributes of the start tag being read */
-    int skipping;            /* inside a skipped element: its nesting depth, else 0 */
-    size_t newlines;         /* line breaks kept since the last split */
-    long line, col;          /* position of the byte being read (1-based) */
-    long tag_line, tag_col;  /* where the current tag starts */
-    long long dropped;       /* bytes of skipped content dropped */
-    char root[32];           /* the name of the first element (cut to 31 bytes) */
-    size_t root_n;           /* its length; 0 until its name has been read */
+    int match;              /* progress through "--", "[CDATA[", "-->", "]]>", "?>" */
+    char quote;             /* the quote that opened the attribute value being read */
+    int end_tag;            /* the tag being read is an end tag */
+    int slash;              /* the last byte of the tag so far was '/' */
+    char name[32];          /* the start of the tag's name */
+    size_t name_n;          /* its length (past sizeof name: not a skipped name) */
+    size_t attrs;           /* attributes of the start tag being read */
+    int skipping;           /* inside a skipped element: its nesting depth, else 0 */
+    size_t newlines;        /* line breaks kept since the last split */
+    long line, col;         /* position of the byte being read (1-based) */
+    long tag_line, tag_col; /* where the current tag starts */
+    long long dropped;      /* bytes of skipped content dropped */
+    char root[32];          /* the name of the first element (cut to 31 bytes) */
+    size_t root_n;          /* its length; 0 until its name has been read */
 } pr_xml_guard;
 
 /* Starts a guard over a new input; skip names the elements whose content is dropped. */

@@ -38,7 +38,7 @@ static const rgb GRID2 = {0.94, 0.94, 0.94};
 
 rgb pr_chart_series_colour(size_t i)
 {
-    const rgb *order[] = {&PR_OI_BLUE, &PR_OI_ORANGE, &PR_OI_GREEN, &PR_OI_PURPLE,
+    const rgb *order[] = {&PR_OI_BLUE, &PR_OI_ORANGE, &PR_OI_GREEN,      &PR_OI_PURPLE,
                           &PR_OI_SKY,  &PR_OI_BLACK,  &PR_OI_VERMILLION, &PR_OI_YELLOW};
     return *order[i % 8];
 }
@@ -100,8 +100,8 @@ static void show_layout(pr_canvas *cv, PangoLayout *l, double x, double y, doubl
     cairo_restore(cv->cr);
 }
 
-void cv_text(pr_canvas *cv, double x, double y, const char *s, double size, int bold,
-             double ax, double ay, rgb c, double angle_deg)
+void cv_text(pr_canvas *cv, double x, double y, const char *s, double size, int bold, double ax,
+             double ay, rgb c, double angle_deg)
 {
     if (!s || !*s)
         return;
@@ -110,8 +110,8 @@ void cv_text(pr_canvas *cv, double x, double y, const char *s, double size, int 
     g_object_unref(l);
 }
 
-void cv_text_max(pr_canvas *cv, double x, double y, const char *s, double size, int bold,
-                 double ax, double ay, rgb c, double max_w)
+void cv_text_max(pr_canvas *cv, double x, double y, const char *s, double size, int bold, double ax,
+                 double ay, rgb c, double max_w)
 {
     if (!s || !*s)
         return;
@@ -526,8 +526,9 @@ void cv_annotate(pr_canvas *cv)
         double w, h;
         cv_text_size(cv, m->label ? m->label : "", FS_NOTE, 0, &w, &h);
         int flip = p + 4 + w > cv->px + cv->pw;
-        cv_text_boxed(cv, flip ? p - 4 : p + 4, cv->py + 4 + (cv->o.n_thresholds && cv->thr_on_x ? h + 4 : 0),
-                      m->label, FS_NOTE, flip ? 1 : 0, 0, (rgb){0.45, 0.2, 0.4});
+        cv_text_boxed(cv, flip ? p - 4 : p + 4,
+                      cv->py + 4 + (cv->o.n_thresholds && cv->thr_on_x ? h + 4 : 0), m->label,
+                      FS_NOTE, flip ? 1 : 0, 0, (rgb){0.45, 0.2, 0.4});
     }
     cv_unclip(cv);
     /* plot border: left and bottom axis lines */
@@ -545,8 +546,8 @@ void cv_annotate(pr_canvas *cv)
 void cv_nodata(pr_canvas *cv, const char *why)
 {
     cv_describe(cv, NULL, why ? why : _("No data"));
-    cv_text(cv, cv->px + cv->pw / 2, cv->py + cv->ph / 2, why ? why : _("No data"), 14, 0, 0.5,
-            0.5, INK2, 0);
+    cv_text(cv, cv->px + cv->pw / 2, cv->py + cv->ph / 2, why ? why : _("No data"), 14, 0, 0.5, 0.5,
+            INK2, 0);
 }
 
 /* ---- output ------------------------------------------------------------------------- */
@@ -617,26 +618,18 @@ static void pdf_date(char *buf, size_t n)
         snprintf(buf, n, "1970-01-01T00:00:00Z");
         return;
     }
-    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+             tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
 static void xml_escape(pr_buf *b, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '<':
-            pr_buf_puts(b, "&lt;");
-            break;
-        case '>':
-            pr_buf_puts(b, "&gt;");
-            break;
-        case '&':
-            pr_buf_puts(b, "&amp;");
-            break;
-        case '"':
-            pr_buf_puts(b, "&quot;");
-            break;
+        case '<': pr_buf_puts(b, "&lt;"); break;
+        case '>': pr_buf_puts(b, "&gt;"); break;
+        case '&': pr_buf_puts(b, "&amp;"); break;
+        case '"': pr_buf_puts(b, "&quot;"); break;
         default:
             /* control characters are not allowed in XML 1.0 */
             if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
@@ -750,11 +743,12 @@ int pr_chart_render_buf(const pr_chart_kind *kind, const pr_chart_input *in,
                             _("chart size %dx%d out of range (expected 16..20000 px each)"),
                             o.width, o.height);
     if (!isfinite(o.scale) || o.scale > 8 ||
-        (double)o.width * o.scale * (double)o.height * o.scale > 200e6 ||
-        o.width * o.scale < 1 || o.height * o.scale < 1)
+        (double)o.width * o.scale * (double)o.height * o.scale > 200e6 || o.width * o.scale < 1 ||
+        o.height * o.scale < 1)
         return pr_error_set(err, PR_EUSAGE, "", 0, 0,
                             _("chart scale %g out of range (expected 0 < scale <= 8 and at "
-                              "most 200 Mpixel)"), o.scale);
+                              "most 200 Mpixel)"),
+                            o.scale);
     pr_chart_input none;
     memset(&none, 0, sizeof none);
     if (!in)
@@ -819,7 +813,8 @@ int pr_chart_render_buf(const pr_chart_kind *kind, const pr_chart_input *in,
     free(cv);
     if (st != CAIRO_STATUS_SUCCESS || out->overflow || svg_overflow)
         return pr_error_set(err, PR_EIO, "", 0, 0, _("drawing chart '%s' failed: %s"), kind->name,
-                            out->overflow || svg_overflow ? _("output too large") : cairo_status_to_string(st));
+                            out->overflow || svg_overflow ? _("output too large")
+                                                          : cairo_status_to_string(st));
     return 0;
 }
 
@@ -842,7 +837,8 @@ int pr_chart_render_file(const pr_chart_kind *kind, const pr_chart_input *in,
     FILE *f = fopen(path, "wb");
     if (!f) {
         pr_buf_dispose(&b);
-        return pr_error_set(err, PR_EIO, path, 0, 0, _("cannot create chart file: %s"), strerror(errno));
+        return pr_error_set(err, PR_EIO, path, 0, 0, _("cannot create chart file: %s"),
+                            strerror(errno));
     }
     size_t w = b.len ? fwrite(b.p, 1, b.len, f) : 0;
     int bad = w != b.len;

@@ -29,13 +29,13 @@ typedef struct pr_chart_points {
 /* Per-interval series of one run. Every array has n entries (or is NULL when unknown). */
 typedef struct pr_chart_timeseries {
     size_t n;
-    const int64_t *t_ns;       /* interval start, ns since the run start (required) */
-    int64_t interval_ns;       /* interval length (> 0) */
+    const int64_t *t_ns; /* interval start, ns since the run start (required) */
+    int64_t interval_ns; /* interval length (> 0) */
     const int64_t *p50_ns, *p90_ns, *p99_ns, *max_ns; /* < 0 = no sample in the interval */
-    const double *ok_per_s;    /* successful responses per second */
-    const double *fail_per_s;  /* failed responses per second */
-    const double *rate_per_s;  /* requests sent per second (offered rate) */
-    const double *threads;     /* active threads / connections (second axis) */
+    const double *ok_per_s;                           /* successful responses per second */
+    const double *fail_per_s;                         /* failed responses per second */
+    const double *rate_per_s;                         /* requests sent per second (offered rate) */
+    const double *threads; /* active threads / connections (second axis) */
     /* Status codes: n_codes codes, counts[c * n + i] responses with codes[c] in interval i.
      * Code 0 means "no response". */
     size_t n_codes;
@@ -45,12 +45,12 @@ typedef struct pr_chart_timeseries {
 
 /* Latency distribution of one run (overlaid when several are given). */
 typedef struct pr_chart_dist {
-    const char *name;             /* run name for the legend (UTF-8) */
-    size_t n_pct;                 /* percentile spectrum: n_pct points, ascending */
-    const double *pct;            /* 0..100 (e.g. 50, 99.9, 100 = max) */
+    const char *name;  /* run name for the legend (UTF-8) */
+    size_t n_pct;      /* percentile spectrum: n_pct points, ascending */
+    const double *pct; /* 0..100 (e.g. 50, 99.9, 100 = max) */
     const int64_t *pct_latency_ns;
-    size_t n_buckets;             /* log-bucket histogram */
-    const int64_t *bucket_lo_ns;  /* bucket i covers [lo, hi) */
+    size_t n_buckets;            /* log-bucket histogram */
+    const int64_t *bucket_lo_ns; /* bucket i covers [lo, hi) */
     const int64_t *bucket_hi_ns;
     const uint64_t *bucket_count;
 } pr_chart_dist;
@@ -71,10 +71,10 @@ typedef struct pr_chart_labels {
 
 /* The unit of a comparison metric, used for its axis and value labels. */
 typedef enum pr_chart_unit {
-    PR_CHART_UNIT_NS = 0,   /* duration in ns */
-    PR_CHART_UNIT_PER_S,    /* rate per second */
-    PR_CHART_UNIT_RATIO,    /* 0..1, shown as % */
-    PR_CHART_UNIT_COUNT     /* plain number */
+    PR_CHART_UNIT_NS = 0, /* duration in ns */
+    PR_CHART_UNIT_PER_S,  /* rate per second */
+    PR_CHART_UNIT_RATIO,  /* 0..1, shown as % */
+    PR_CHART_UNIT_COUNT   /* plain number */
 } pr_chart_unit;
 
 typedef struct pr_chart_metric {
@@ -134,21 +134,21 @@ typedef struct pr_chart_marker {
 enum { PR_CHART_LOG_AUTO = 0, PR_CHART_LOG_ON = 1, PR_CHART_LOG_OFF = 2 };
 
 typedef struct pr_chart_opts {
-    const char *title;     /* NULL = the kind's default title */
-    const char *subtitle;  /* NULL = none (e.g. run name and date) */
-    int width;             /* logical pixels (points in SVG/PDF); 0 = 1200 */
-    int height;            /* 0 = 675 */
-    double scale;          /* HiDPI factor for PNG (2 = twice the pixels); 0 = 1 */
-    int log_y;             /* PR_CHART_LOG_*: logarithmic latency axis */
-    int abs_time;          /* time axes in UTC wall clock instead of time since start */
-    int64_t start_ns;      /* run start, ns since the Unix epoch (for abs_time) */
-    int64_t from_ns;       /* time charts: window since run start; to_ns <= from_ns = all */
+    const char *title;    /* NULL = the kind's default title */
+    const char *subtitle; /* NULL = none (e.g. run name and date) */
+    int width;            /* logical pixels (points in SVG/PDF); 0 = 1200 */
+    int height;           /* 0 = 675 */
+    double scale;         /* HiDPI factor for PNG (2 = twice the pixels); 0 = 1 */
+    int log_y;            /* PR_CHART_LOG_*: logarithmic latency axis */
+    int abs_time;         /* time axes in UTC wall clock instead of time since start */
+    int64_t start_ns;     /* run start, ns since the Unix epoch (for abs_time) */
+    int64_t from_ns;      /* time charts: window since run start; to_ns <= from_ns = all */
     int64_t to_ns;
     const pr_chart_threshold *thresholds;
     size_t n_thresholds;
     const pr_chart_marker *markers;
     size_t n_markers;
-    const char *font;      /* pango family list; NULL = PR_CHART_FONT */
+    const char *font; /* pango family list; NULL = PR_CHART_FONT */
 } pr_chart_opts;
 
 typedef enum pr_chart_format { PR_CHART_PNG = 0, PR_CHART_SVG, PR_CHART_PDF } pr_chart_format;
@@ -173,15 +173,15 @@ enum {
     PR_CHART_NEEDS_CAPACITY = 1u << 5,
     /* kinds drawn from samples: nothing to draw for a summary-only run (compare and capacity
      * draw from the statistics, which a tool's printed summary also gives) */
-    PR_CHART_NEEDS_SAMPLES = PR_CHART_NEEDS_POINTS | PR_CHART_NEEDS_TS | PR_CHART_NEEDS_DISTS |
-                             PR_CHART_NEEDS_LABELS
+    PR_CHART_NEEDS_SAMPLES =
+        PR_CHART_NEEDS_POINTS | PR_CHART_NEEDS_TS | PR_CHART_NEEDS_DISTS | PR_CHART_NEEDS_LABELS
 };
 
 /* One chart kind: the table row `perfreport chart --list` prints. */
 typedef struct pr_chart_kind {
     const char *name;
-    const char *summary;  /* one line */
-    unsigned needs;       /* PR_CHART_NEEDS_* */
+    const char *summary; /* one line */
+    unsigned needs;      /* PR_CHART_NEEDS_* */
     void (*draw)(pr_canvas *cv, const pr_chart_input *in);
 } pr_chart_kind;
 

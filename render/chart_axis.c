@@ -26,8 +26,8 @@ static double nice125(double raw)
 /* Round steps for time axes (ns): sub-second 1-2-5, then clock-friendly ones. */
 static double nice_time(double raw)
 {
-    static const double steps_s[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600,
-                                     7200, 10800, 21600, 43200, 86400};
+    static const double steps_s[] = {1,   2,   5,    10,   15,   30,    60,    120,   300,
+                                     600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400};
     if (raw < NS_S)
         return nice125(raw);
     for (size_t i = 0; i < sizeof steps_s / sizeof steps_s[0]; i++)
@@ -383,9 +383,7 @@ void pr_axis_label(const pr_axis *a, double v, char *buf, size_t n)
                 snprintf(buf, n, "%lld:%02lld", s / 3600, (s / 60) % 60);
         }
         return;
-    case AX_NONE:
-        buf[0] = 0;
-        return;
+    case AX_NONE: buf[0] = 0; return;
     }
     buf[0] = 0;
 }
@@ -417,8 +415,9 @@ static void axis_title(const pr_axis *a, char *buf, size_t n)
             return;
         }
         snprintf(buf, n, _("%s (%s)"), t,
-                 a->tfmt == 0 ? C_("unit", "s") : a->tfmt == 1 ? C_("unit", "min:s")
-                                                                : C_("unit", "h:min"));
+                 a->tfmt == 0   ? C_("unit", "s")
+                 : a->tfmt == 1 ? C_("unit", "min:s")
+                                : C_("unit", "h:min"));
         return;
     default:
         if (a->log)

@@ -72,7 +72,8 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
     size_t nvalid = 0;
     double half = ts->interval_ns > 0 ? ts->interval_ns / 2.0 : 0;
     for (size_t i = 0; i < ts->n; i++) {
-        if (ts->t_ns[i] < 0 || !cv_in_window(cv, (double)ts->t_ns[i], (double)ts->t_ns[i] + 2 * half))
+        if (ts->t_ns[i] < 0 ||
+            !cv_in_window(cv, (double)ts->t_ns[i], (double)ts->t_ns[i] + 2 * half))
             continue;
         double te = (double)ts->t_ns[i] + 2 * half;
         if (te > tmax)
@@ -122,8 +123,7 @@ static void draw_percentiles(pr_canvas *cv, const pr_chart_input *in)
             xs[i] = pr_axis_map(&cv->x, (double)ts->t_ns[i] + half);
             ys[i] = v[i] ? pr_axis_map(&cv->y, (double)ser[k][i]) : 0;
         }
-        polyline(cv, ts->n, xs, ys, v, cols[k], k == 3 ? 1.5 : 2, k == 3,
-                 ts->n <= 40);
+        polyline(cv, ts->n, xs, ys, v, cols[k], k == 3 ? 1.5 : 2, k == 3, ts->n <= 40);
     }
     cv_unclip(cv);
     free(xs);
@@ -302,13 +302,13 @@ static rgb code_colour(int rank, int nth)
     static const rgb grey = {0.55, 0.55, 0.55};
     static const rgb dgreen = {0, 0.42, 0.31}, dorange = {0.6, 0.4, 0}, dred = {0.55, 0.22, 0};
     const rgb *pal[7][3] = {
-        {&PR_OI_GREEN, &dgreen, &PR_OI_SKY},          /* 2xx */
-        {&PR_OI_SKY, &PR_OI_BLUE, &grey},              /* 1xx */
-        {&PR_OI_SKY, &PR_OI_BLUE, &grey},              /* 3xx */
-        {&PR_OI_ORANGE, &PR_OI_YELLOW, &dorange},      /* 4xx */
-        {&PR_OI_VERMILLION, &PR_OI_PURPLE, &dred},     /* 5xx */
-        {&grey, &grey, &grey},                         /* other */
-        {&PR_OI_BLACK, &PR_OI_BLACK, &PR_OI_BLACK},    /* no response */
+        {&PR_OI_GREEN, &dgreen, &PR_OI_SKY},        /* 2xx */
+        {&PR_OI_SKY, &PR_OI_BLUE, &grey},           /* 1xx */
+        {&PR_OI_SKY, &PR_OI_BLUE, &grey},           /* 3xx */
+        {&PR_OI_ORANGE, &PR_OI_YELLOW, &dorange},   /* 4xx */
+        {&PR_OI_VERMILLION, &PR_OI_PURPLE, &dred},  /* 5xx */
+        {&grey, &grey, &grey},                      /* other */
+        {&PR_OI_BLACK, &PR_OI_BLACK, &PR_OI_BLACK}, /* no response */
     };
     rgb c = *pal[rank][nth % 3];
     double f = 0.25 * (nth / 3);
@@ -753,16 +753,15 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
         }
         int he;
         label_note(l, note, sizeof note, &he);
-        cv_text(cv, cv->px + cv->pw + 8, yc, note, 11, he, 0, 0.5,
-                he ? PR_OI_VERMILLION : INK2, 0);
+        cv_text(cv, cv->px + cv->pw + 8, yc, note, 11, he, 0, 0.5, he ? PR_OI_VERMILLION : INK2, 0);
     }
     if (shown < n) {
         char more[128];
         snprintf(more, sizeof more, n_("… and %zu more label", "… and %zu more labels", n - shown),
                  n - shown);
         cv_describe(cv, NULL, more);
-        cv_text(cv, cv->px + 4, cv->py + rowh * ((double)shown + 0.5), more, 11, 0, 0, 0.5,
-                INK2, 0);
+        cv_text(cv, cv->px + 4, cv->py + rowh * ((double)shown + 0.5), more, 11, 0, 0, 0.5, INK2,
+                0);
     }
     free(idx);
     cv_annotate(cv);
@@ -773,21 +772,15 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
 static void fmt_value(pr_chart_unit u, double v, char *buf, size_t n)
 {
     switch (u) {
-    case PR_CHART_UNIT_NS:
-        pr_fmt_duration(v, buf, n);
-        return;
-    case PR_CHART_UNIT_RATIO:
-        snprintf(buf, n, "%.*f%%", v * 100 < 1 ? 2 : 1, v * 100);
-        return;
+    case PR_CHART_UNIT_NS: pr_fmt_duration(v, buf, n); return;
+    case PR_CHART_UNIT_RATIO: snprintf(buf, n, "%.*f%%", v * 100 < 1 ? 2 : 1, v * 100); return;
     case PR_CHART_UNIT_PER_S: {
         char t[32];
         pr_fmt_number(v, t, sizeof t);
         snprintf(buf, n, "%s/s", t);
         return;
     }
-    default:
-        pr_fmt_number(v, buf, n);
-        return;
+    default: pr_fmt_number(v, buf, n); return;
     }
 }
 
@@ -1044,10 +1037,9 @@ static void capacity_annotate(pr_canvas *cv, const pr_chart_capacity *C, long kn
         snprintf(lab, sizeof lab, _("knee at %s req/s: %s"), num, why);
     pr_chart_marker mk[17];
     size_t nmk = 0;
-    mk[nmk++] = (pr_chart_marker){C->offered_per_s[knee],
-                                  okd(C->throughput_per_s, (size_t)knee)
-                                      ? C->throughput_per_s[knee] : NAN,
-                                  lab};
+    mk[nmk++] = (pr_chart_marker){
+        C->offered_per_s[knee],
+        okd(C->throughput_per_s, (size_t)knee) ? C->throughput_per_s[knee] : NAN, lab};
     const pr_chart_marker *own = cv->o.markers;
     size_t nown = cv->o.n_markers;
     for (size_t i = 0; i < nown && nmk < 17; i++)

@@ -28,12 +28,12 @@ typedef enum ax_kind {
 
 typedef struct pr_axis {
     ax_kind kind;
-    int log;            /* axis space is log10(data) */
-    double lo, hi;      /* axis-space range */
-    double p0, p1;      /* pixels of lo and hi */
-    const char *title;  /* base title; the unit is appended */
-    char note[48];      /* appended after the unit, e.g. "1 s intervals" */
-    int64_t epoch_ns;   /* AX_TIME abs labels */
+    int log;           /* axis space is log10(data) */
+    double lo, hi;     /* axis-space range */
+    double p0, p1;     /* pixels of lo and hi */
+    const char *title; /* base title; the unit is appended */
+    char note[48];     /* appended after the unit, e.g. "1 s intervals" */
+    int64_t epoch_ns;  /* AX_TIME abs labels */
     int abs_time;
     int nt;
     double t[AX_MAXTICKS]; /* ticks in axis space */
@@ -75,34 +75,34 @@ typedef struct leg_item {
 struct pr_canvas {
     cairo_t *cr;
     pr_chart_opts o;
-    double w, h;          /* logical size */
-    double raster_res;    /* device pixels per logical pixel for embedded rasters */
-    double top;           /* first free y below title and legend */
-    double right_extra;   /* extra right margin the kind needs (annotations) */
-    double left_min;      /* minimum left margin (category names) */
+    double w, h;           /* logical size */
+    double raster_res;     /* device pixels per logical pixel for embedded rasters */
+    double top;            /* first free y below title and legend */
+    double right_extra;    /* extra right margin the kind needs (annotations) */
+    double left_min;       /* minimum left margin (category names) */
     double px, py, pw, ph; /* plot rectangle */
     pr_axis x, y, y2;
     int has_y2;
-    int64_t interval_ns;  /* time series interval, noted on the time axis (0 = none) */
-    int thr_on_x;         /* thresholds belong to the x axis (latency is x) */
-    int thr_y2;           /* thresholds belong to y2 */
+    int64_t interval_ns; /* time series interval, noted on the time axis (0 = none) */
+    int thr_on_x;        /* thresholds belong to the x axis (latency is x) */
+    int thr_y2;          /* thresholds belong to y2 */
     int nleg;
     leg_item leg[CV_MAXLEG];
     pr_chart_frame frame;
     int frame_set;
-    char title[512];      /* the title drawn (for the SVG <title>) */
-    pr_buf desc;          /* text description: axes, legend, notes (for the SVG <desc>) */
+    char title[512]; /* the title drawn (for the SVG <title>) */
+    pr_buf desc;     /* text description: axes, legend, notes (for the SVG <desc>) */
 };
 
 /* Appends "text; " to the canvas description (what the chart shows, in words). */
 void cv_describe(pr_canvas *cv, const char *what, const char *text);
 
 /* Text through pango: anchor (ax, ay) in 0..1 of the text box lands on (x, y). */
-void cv_text(pr_canvas *cv, double x, double y, const char *s, double size, int bold,
-             double ax, double ay, rgb c, double angle_deg);
+void cv_text(pr_canvas *cv, double x, double y, const char *s, double size, int bold, double ax,
+             double ay, rgb c, double angle_deg);
 /* Same, ellipsized to max_w logical px. */
-void cv_text_max(pr_canvas *cv, double x, double y, const char *s, double size, int bold,
-                 double ax, double ay, rgb c, double max_w);
+void cv_text_max(pr_canvas *cv, double x, double y, const char *s, double size, int bold, double ax,
+                 double ay, rgb c, double max_w);
 void cv_text_size(pr_canvas *cv, const char *s, double size, int bold, double *w, double *h);
 /* Text with a white halo box behind it, for annotations over data. */
 void cv_text_boxed(pr_canvas *cv, double x, double y, const char *s, double size, double ax,

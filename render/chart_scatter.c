@@ -43,7 +43,7 @@ static double fastlog2(const fastlog *f, double v)
 
 /* The points inside the window: their time and latency range, successes and errors. */
 typedef struct range {
-    int64_t wlo, whi;        /* the window (--from/--to), else everything */
+    int64_t wlo, whi; /* the window (--from/--to), else everything */
     int64_t tmax, lmin, lmax;
     size_t nok, nerr;
 } range;
@@ -119,8 +119,8 @@ static void bin_points(const pr_canvas *cv, const pr_chart_points *p, const rang
         if (t < r->wlo || t > r->whi || l < 0)
             continue;
         double fx = ((double)t - xlo) * xk;
-        double fy = lg_axis ? (l > 0 ? fastlog2(fl, (double)l) * lk - lo2 : 0)
-                            : ((double)l - ylo) * yk;
+        double fy =
+            lg_axis ? (l > 0 ? fastlog2(fl, (double)l) * lk - lo2 : 0) : ((double)l - ylo) * yk;
         int cx = (int)fx, cy = (int)fy;
         if (cx >= g->gw)
             cx = g->gw - 1;

@@ -117,14 +117,14 @@ typedef struct field {
 } field;
 
 static const field run_fields[] = {
-    {"req", "requests", 0},        {"ok", "successes", 0},       {"err", "errors", 0},
-    {"p50", "p50_ns", 1e-6},       {"p90", "p90_ns", 1e-6},      {"p99", "p99_ns", 1e-6},
-    {"max", "max_ns", 1e-6},       {"thr", "threads", 1},        {"conn", "connect_mean_ns", 1e-6},
+    {"req", "requests", 0},         {"ok", "successes", 0},  {"err", "errors", 0},
+    {"p50", "p50_ns", 1e-6},        {"p90", "p90_ns", 1e-6}, {"p99", "p99_ns", 1e-6},
+    {"max", "max_ns", 1e-6},        {"thr", "threads", 1},   {"conn", "connect_mean_ns", 1e-6},
     {"ttfb", "ttfb_mean_ns", 1e-6},
 };
 
 static const field label_fields[] = {
-    {"req", "requests", 0},  {"ok", "successes", 0}, {"err", "errors", 0},
+    {"req", "requests", 0},    {"ok", "successes", 0},  {"err", "errors", 0},
     {"mean", "mean_ns", 1e-6}, {"p50", "p50_ns", 1e-6}, {"p90", "p90_ns", 1e-6},
     {"p99", "p99_ns", 1e-6},
 };
@@ -137,7 +137,7 @@ static void series_fields(json_t *out, json_t *points, double secs, const field 
         int any = 0;
         size_t i;
         json_t *p;
-        json_array_foreach(points, i, p) {
+        json_array_foreach (points, i, p) {
             double v = num(p, f[k].model);
             any |= isfinite(v);
             push(arr, f[k].scale ? v * f[k].scale : v / secs);
@@ -155,10 +155,10 @@ static json_t *codes_json(json_t *points, double secs)
     json_t *codes = json_object();
     size_t i, n = json_array_size(points);
     json_t *p;
-    json_array_foreach(points, i, p) {
+    json_array_foreach (points, i, p) {
         const char *code;
         json_t *c;
-        json_object_foreach(json_object_get(p, "status_codes"), code, c) {
+        json_object_foreach (json_object_get(p, "status_codes"), code, c) {
             json_t *arr = json_object_get(codes, code);
             if (!arr) {
                 arr = json_array();
@@ -181,7 +181,7 @@ static json_t *ts_json(json_t *ts)
     json_t *o = json_object(), *t = json_array();
     size_t i;
     json_t *p;
-    json_array_foreach(pts, i, p)
+    json_array_foreach (pts, i, p)
         push(t, num(p, "t_ns") / 1e9);
     json_object_set_new(o, "t", t);
     json_object_set_new(o, "interval_s", json_real(secs));
@@ -195,7 +195,7 @@ static json_t *labels_json(json_t *run)
     json_t *arr = json_array();
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(run, "labels"), i, l) {
+    json_array_foreach (json_object_get(run, "labels"), i, l) {
         json_t *ts = json_object_get(l, "timeseries");
         double secs = num(ts, "interval_ns") / 1e9;
         if (!ts || !(secs > 0))
@@ -215,7 +215,7 @@ static json_t *breakdown_json(json_t *run)
     json_t *arr = json_array();
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(run, "labels"), i, l) {
+    json_array_foreach (json_object_get(run, "labels"), i, l) {
         double c = num(json_object_get(l, "connect_ns"), "mean");
         double t = num(json_object_get(l, "ttfb_ns"), "mean");
         double r = num(json_object_get(l, "receive_ns"), "mean");
@@ -338,7 +338,7 @@ static json_t *findings_json(json_t *run, double span_s, double interval_s)
     json_t *arr = json_array();
     size_t i;
     json_t *f;
-    json_array_foreach(json_object_get(run, "findings"), i, f) {
+    json_array_foreach (json_object_get(run, "findings"), i, f) {
         json_t *o = json_object();
         json_object_set(o, "index", json_object_get(f, "index"));
         json_object_set(o, "id", json_object_get(f, "id"));
@@ -411,7 +411,7 @@ int pr_dashboard_add(json_t *ctx, pr_points_fn points, void *payload, pr_error *
     size_t i;
     json_t *run;
     int rc = 0;
-    json_array_foreach(json_object_get(ctx, "runs"), i, run) {
+    json_array_foreach (json_object_get(ctx, "runs"), i, run) {
         int printed = json_is_true(json_object_get(run, "summary_only"));
         if (printed && !json_object_get(run, "timeseries"))
             continue; /* nothing to draw: the tool printed no series */

@@ -35,8 +35,9 @@ int pr_markdown_to_html(const char *md, size_t len, pr_buf *out, pr_error *err)
     size_t n = in.len;
     static const char slack[64];
     pr_buf_append(&in, slack, sizeof slack);
-    int rc = n > 0xFFFFFFFFu ? -1 : md_html(in.p ? in.p : "", (MD_SIZE)n, emit, out, flags,
-                                            MD_HTML_FLAG_SKIP_UTF8_BOM);
+    int rc = n > 0xFFFFFFFFu ? -1
+                             : md_html(in.p ? in.p : "", (MD_SIZE)n, emit, out, flags,
+                                       MD_HTML_FLAG_SKIP_UTF8_BOM);
     pr_buf_dispose(&in);
     if (rc != 0)
         return pr_error_set(err, PR_EPARSE, "", 0, 0, "markdown conversion failed");

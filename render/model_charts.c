@@ -50,7 +50,7 @@ static void fill_ts(pr_model_charts *mc, json_t *ts)
     int codes[64], ncodes = 0;
     size_t i;
     json_t *p;
-    json_array_foreach(pts, i, p) {
+    json_array_foreach (pts, i, p) {
         tt[i] = ival(p, "t_ns");
         p50[i] = ival(p, "p50_ns");
         p90[i] = ival(p, "p90_ns");
@@ -71,7 +71,7 @@ static void fill_ts(pr_model_charts *mc, json_t *ts)
         }
         const char *k;
         json_t *v;
-        json_object_foreach(json_object_get(p, "status_codes"), k, v) {
+        json_object_foreach (json_object_get(p, "status_codes"), k, v) {
             int code = strcmp(k, "other") ? atoi(k) : 999;
             int seen = 0;
             for (int c = 0; c < ncodes; c++)
@@ -84,7 +84,7 @@ static void fill_ts(pr_model_charts *mc, json_t *ts)
     int *cc = own(mc, (size_t)ncodes * sizeof *cc);
     double *counts = own(mc, (size_t)ncodes * n * sizeof *counts);
     memcpy(cc, codes, (size_t)ncodes * sizeof *cc);
-    json_array_foreach(pts, i, p) {
+    json_array_foreach (pts, i, p) {
         json_t *sc = json_object_get(p, "status_codes");
         for (int c = 0; c < ncodes; c++) {
             char k[16];
@@ -125,11 +125,11 @@ static void fill_dist(pr_model_charts *mc, json_t *run)
     uint64_t *cnt = own(mc, nh * sizeof *cnt);
     size_t i;
     json_t *e;
-    json_array_foreach(spec, i, e) {
+    json_array_foreach (spec, i, e) {
         pct[i] = dval(e, "percentile");
         pl[i] = ival(e, "latency_ns");
     }
-    json_array_foreach(hist, i, e) {
+    json_array_foreach (hist, i, e) {
         lo[i] = ival(e, "from_ns");
         hi[i] = ival(e, "to_ns");
         cnt[i] = (uint64_t)ival(e, "count");
@@ -151,7 +151,7 @@ static void fill_labels(pr_model_charts *mc, json_t *run, const char *stat)
     pr_chart_label *v = own(mc, n * sizeof *v);
     size_t i;
     json_t *l;
-    json_array_foreach(labels, i, l) {
+    json_array_foreach (labels, i, l) {
         v[i].name = json_string_value(json_object_get(l, "label"));
         v[i].latency_ns = ival(json_object_get(l, "latency_ns"), stat);
         v[i].count = (uint64_t)ival(l, "requests");
@@ -181,7 +181,7 @@ void pr_model_charts_runs(pr_model_charts *mc, json_t *doc, const char *load_tag
     int64_t *p99 = own(mc, n * sizeof *p99);
     size_t i, ncap = 0;
     json_t *r;
-    json_array_foreach(runs, i, r) {
+    json_array_foreach (runs, i, r) {
         json_t *s = json_object_get(r, "stats");
         json_t *lat = json_object_get(s, "latency_ns");
         names[i] = json_string_value(json_object_get(r, "name"));
@@ -192,7 +192,8 @@ void pr_model_charts_runs(pr_model_charts *mc, json_t *doc, const char *load_tag
         vals[3 * n + i] = dval(s, "error_ratio");
         double load = dval(r, "offered_rate_per_s");
         if (load_tag) {
-            const char *t = json_string_value(json_object_get(json_object_get(r, "tags"), load_tag));
+            const char *t =
+                json_string_value(json_object_get(json_object_get(r, "tags"), load_tag));
             load = t ? atof(t) : NAN;
         }
         if (isfinite(load)) {
@@ -231,15 +232,20 @@ void pr_model_charts_capacity(pr_model_charts *mc, json_t *analysis, const char 
            *err = own(mc, n * sizeof *err);
     int64_t *p99 = own(mc, n * sizeof *p99);
     json_t *p;
-    json_array_foreach(pts, i, p) {
+    json_array_foreach (pts, i, p) {
         load[i] = dval(p, "load");
         thr[i] = dval(p, "throughput_per_s");
         err[i] = dval(p, "error_ratio");
         p99[i] = isfinite(dval(p, "p99_ns")) ? (int64_t)dval(p, "p99_ns") : -1;
     }
-    mc->capacity = (pr_chart_capacity){n, load, thr, p99, err,
+    mc->capacity = (pr_chart_capacity){n,
+                                       load,
+                                       thr,
+                                       p99,
+                                       err,
                                        json_is_object(k) ? (long)dval(k, "index") : -1,
-                                       json_string_value(json_object_get(k, "reason")), load_title};
+                                       json_string_value(json_object_get(k, "reason")),
+                                       load_title};
     mc->has_capacity = 1;
 }
 

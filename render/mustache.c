@@ -16,22 +16,31 @@
 /* ---- Tokens (first pass) ---------------------------------------------------------------- */
 
 enum {
-    T_TEXT, T_VAR, T_RAW, T_SECTION, T_INVERTED, T_CLOSE, T_COMMENT, T_PARTIAL, T_PARENT,
-    T_BLOCK, T_DELIM
+    T_TEXT,
+    T_VAR,
+    T_RAW,
+    T_SECTION,
+    T_INVERTED,
+    T_CLOSE,
+    T_COMMENT,
+    T_PARTIAL,
+    T_PARENT,
+    T_BLOCK,
+    T_DELIM
 };
 
 typedef struct tok {
     int type;
-    size_t start, len;  /* TEXT: the text; tags: the (trimmed) name */
-    size_t at;          /* offset of the tag's opening delimiter (or of the text) */
-    int dynamic;        /* {{>*x}} / {{<*x}} */
-    int in_parent;      /* block directly inside a parent's body (an override) */
-    size_t match;       /* CLOSE: index of its opening tag */
-    int standalone;     /* tag on a standalone line */
-    int removed;        /* TEXT dropped because its line is standalone */
-    int bol;            /* first token of a kept line */
+    size_t start, len;       /* TEXT: the text; tags: the (trimmed) name */
+    size_t at;               /* offset of the tag's opening delimiter (or of the text) */
+    int dynamic;             /* {{>*x}} / {{<*x}} */
+    int in_parent;           /* block directly inside a parent's body (an override) */
+    size_t match;            /* CLOSE: index of its opening tag */
+    int standalone;          /* tag on a standalone line */
+    int removed;             /* TEXT dropped because its line is standalone */
+    int bol;                 /* first token of a kept line */
     size_t ws_start, ws_len; /* tags: whitespace before the tag when only whitespace precedes it */
-    int ws_only;        /* only whitespace precedes the tag on its line */
+    int ws_only;             /* only whitespace precedes the tag on its line */
 } tok;
 
 typedef struct toks {
@@ -45,13 +54,13 @@ enum { N_TEXT, N_BOL, N_VAR, N_RAW, N_SECTION, N_INVERTED, N_PARTIAL, N_PARENT, 
 
 typedef struct node {
     int type;
-    const char *s;   /* text or name */
+    const char *s; /* text or name */
     size_t n;
-    const char *ws;  /* BOL: leading whitespace of the line; PARTIAL/PARENT: standalone indent;
+    const char *ws; /* BOL: leading whitespace of the line; PARTIAL/PARENT: standalone indent;
                         BLOCK: the block's indentation (see block_indent) */
     size_t wsn;
     int dynamic, standalone;
-    size_t at;       /* tags: offset of the opening delimiter, for messages */
+    size_t at; /* tags: offset of the opening delimiter, for messages */
     struct node *kids;
     size_t nkids;
 } node;
@@ -174,8 +183,8 @@ static int tag_type(const char *s, size_t len, size_t *p, const tz *z, char *bra
                     const char **endmark, size_t *endlen)
 {
     static const char sigils[] = "{&#^/!><$=";
-    static const int types[] = {T_RAW,     T_RAW,    T_SECTION, T_INVERTED, T_CLOSE,
-                                T_COMMENT, T_PARTIAL, T_PARENT, T_BLOCK,    T_DELIM};
+    static const int types[] = {T_RAW,     T_RAW,     T_SECTION, T_INVERTED, T_CLOSE,
+                                T_COMMENT, T_PARTIAL, T_PARENT,  T_BLOCK,    T_DELIM};
     *endmark = z->close;
     *endlen = z->clen;
     const char *q = *p < len && s[*p] ? strchr(sigils, s[*p]) : NULL;
@@ -298,7 +307,8 @@ static int tokenize(cc *c, toks *t)
             ns++;
         while (ne > ns && (is_ws(s[ne - 1]) || s[ne - 1] == '\n' || s[ne - 1] == '\r'))
             ne--;
-        int rc = type == T_DELIM ? set_delims(c, &z, ns, ne, at) : name_tag(c, &z, t, type, ns, ne, at);
+        int rc =
+            type == T_DELIM ? set_delims(c, &z, ns, ne, at) : name_tag(c, &z, t, type, ns, ne, at);
         if (rc < 0)
             return rc;
         if (type == T_DELIM)
@@ -307,8 +317,11 @@ static int tokenize(cc *c, toks *t)
     if (z.depth > 0) {
         char b1[80];
         tok *op = &t->v[z.stack[z.depth - 1]];
-        const char *what = op->type == T_PARENT ? "parent" : op->type == T_BLOCK ? "block" : "section";
-        return cerr(c, op->at, "unclosed %s '%s'", what, shown(s + op->start, op->len, b1, sizeof b1));
+        const char *what = op->type == T_PARENT  ? "parent"
+                           : op->type == T_BLOCK ? "block"
+                                                 : "section";
+        return cerr(c, op->at, "unclosed %s '%s'", what,
+                    shown(s + op->start, op->len, b1, sizeof b1));
     }
     return 0;
 }
@@ -508,8 +521,7 @@ static void build(const char *s, toks *t, size_t *i, nodes *out)
                 block_indent(x, k, s);
             break;
         }
-        default:
-            break; /* comments, delimiters */
+        default: break; /* comments, delimiters */
         }
     }
 }
@@ -572,12 +584,8 @@ void pr_mustache_format_value(json_t *v, pr_buf *out)
 {
     char buf[64];
     switch (json_typeof(v)) {
-    case JSON_STRING:
-        pr_buf_append(out, json_string_value(v), json_string_length(v));
-        break;
-    case JSON_INTEGER:
-        pr_buf_printf(out, "%lld", (long long)json_integer_value(v));
-        break;
+    case JSON_STRING: pr_buf_append(out, json_string_value(v), json_string_length(v)); break;
+    case JSON_INTEGER: pr_buf_printf(out, "%lld", (long long)json_integer_value(v)); break;
     case JSON_REAL: {
         double d = json_real_value(v);
         if (d == floor(d) && fabs(d) < 1e15) {
@@ -592,14 +600,9 @@ void pr_mustache_format_value(json_t *v, pr_buf *out)
         pr_buf_puts(out, buf);
         break;
     }
-    case JSON_TRUE:
-        pr_buf_puts(out, "true");
-        break;
-    case JSON_FALSE:
-        pr_buf_puts(out, "false");
-        break;
-    default:
-        break;
+    case JSON_TRUE: pr_buf_puts(out, "true"); break;
+    case JSON_FALSE: pr_buf_puts(out, "false"); break;
+    default: break;
     }
 }
 
@@ -616,8 +619,14 @@ static void escape_chars(const char *s, size_t n, int escape, pr_buf *out)
         case '&': rep = "&amp;"; break;
         case '<': rep = "&lt;"; break;
         case '>': rep = "&gt;"; break;
-        case '"': if (escape == PR_ESC_HTML) rep = "&quot;"; break;
-        case '\'': if (escape == PR_ESC_HTML) rep = "&#39;"; break;
+        case '"':
+            if (escape == PR_ESC_HTML)
+                rep = "&quot;";
+            break;
+        case '\'':
+            if (escape == PR_ESC_HTML)
+                rep = "&#39;";
+            break;
         default: break;
         }
         if (!rep && escape == PR_ESC_MARKDOWN) {
@@ -882,7 +891,7 @@ static int render_section(rs *r, const node *x, const xform *xs, const scope *sc
     if (json_is_array(v)) {
         size_t i;
         json_t *e;
-        json_array_foreach(v, i, e) {
+        json_array_foreach (v, i, e) {
             if (++r->steps > PR_MUSTACHE_MAX_STEPS) {
                 r->node = x;
                 rc = rerr(r, PR_EPARSE, "rendering takes more than 2^26 steps");
@@ -988,9 +997,7 @@ static int render(rs *r, const node *kids, size_t n, const xform *xs, const scop
             return pr_error_set(r->err, PR_EIO, r->cur ? r->cur->name : "", 0, 0,
                                 "output larger than %zu bytes", r->out->max);
         switch (x->type) {
-        case N_TEXT:
-            pr_buf_append(r->out, x->s, x->n);
-            break;
+        case N_TEXT: pr_buf_append(r->out, x->s, x->n); break;
         case N_BOL:
             if (!xs) {
                 pr_buf_append(r->out, x->ws, x->wsn);
@@ -1017,25 +1024,18 @@ static int render(rs *r, const node *kids, size_t n, const xform *xs, const scop
             break;
         }
         case N_SECTION:
-        case N_INVERTED:
-            rc = render_section(r, x, xs, sc);
-            break;
+        case N_INVERTED: rc = render_section(r, x, xs, sc); break;
         case N_PARTIAL:
-        case N_PARENT:
-            rc = render_partial(r, x, xs, sc);
-            break;
-        case N_BLOCK:
-            rc = render_block(r, x, xs, sc);
-            break;
-        default:
-            break;
+        case N_PARENT: rc = render_partial(r, x, xs, sc); break;
+        case N_BLOCK: rc = render_block(r, x, xs, sc); break;
+        default: break;
         }
     }
     return rc;
 }
 
-int pr_template_render(const pr_template *t, json_t *ctx, const pr_tpl_loader *partials,
-                       int escape, pr_buf *out, pr_error *err)
+int pr_template_render(const pr_template *t, json_t *ctx, const pr_tpl_loader *partials, int escape,
+                       pr_buf *out, pr_error *err)
 {
     rs r;
     memset(&r, 0, sizeof r);

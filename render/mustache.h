@@ -57,8 +57,8 @@ const char *pr_template_name(const pr_template *t);
  * found); each is loaded and compiled at most once per call. escape is a PR_ESC_* value.
  * Returns 0, PR_EPARSE (a partial does not compile, nesting or work limit hit), PR_EIO (output
  * exceeds out->max) or a loader's error. */
-int pr_template_render(const pr_template *t, json_t *ctx, const pr_tpl_loader *partials,
-                       int escape, pr_buf *out, pr_error *err);
+int pr_template_render(const pr_template *t, json_t *ctx, const pr_tpl_loader *partials, int escape,
+                       pr_buf *out, pr_error *err);
 
 /* Compile + render + free in one call. */
 int pr_mustache_render(const char *tpl, size_t len, const char *tpl_name, json_t *ctx,
@@ -103,8 +103,8 @@ const char *pr_tpl_builtin_variant(const char *name, const char *lang, char *buf
  * unless it is listed in `allowed`, in which case it is opened as given (relative to the
  * directory when relative). */
 typedef struct pr_tpl_dir {
-    char root[4096];              /* realpath of the directory, set by pr_tpl_dir_init */
-    const char *const *allowed;   /* NULL-terminated list of names trusted as-is, or NULL */
+    char root[4096];            /* realpath of the directory, set by pr_tpl_dir_init */
+    const char *const *allowed; /* NULL-terminated list of names trusted as-is, or NULL */
     const char *ext;
 } pr_tpl_dir;
 /* Returns 0, or PR_ENOTFOUND / PR_EIO when `dir` is not a readable directory. */

@@ -49,8 +49,9 @@ int pr_report_page_html(const char *md, size_t len, json_t *ctx, pr_buf *out, pr
     }
     pr_buf_puts(out, "</head>\n<body>\n<div class=\"page\">\n");
     if (dash)
-        pr_buf_puts(out, "<div class=\"toolbar\"><button type=\"button\" id=\"pr-reset\">&#8596;"
-                         "</button> <button type=\"button\" id=\"pr-theme\">&#9680;</button></div>\n");
+        pr_buf_puts(out,
+                    "<div class=\"toolbar\"><button type=\"button\" id=\"pr-reset\">&#8596;"
+                    "</button> <button type=\"button\" id=\"pr-theme\">&#9680;</button></div>\n");
     int rc = pr_markdown_to_html(md, len, out, err);
     pr_buf_puts(out, "</div>\n<script>");
     const char *js = builtin("report-script.mustache", &n);
@@ -127,8 +128,8 @@ typedef struct chart_out {
 /* Draws one chart and stores its reference under key in charts: a data: URI (inline, tagged
  * #pr-chart=RUN-KEY for the interactive page) or a PNG file in OUTPUT_files/. */
 static int draw_one(chart_out *co, const pr_chart_kind *kind, const pr_chart_input *in,
-                    const pr_chart_opts *o, long long run_id, const char *file_key,
-                    const char *key, json_t *charts, pr_error *err)
+                    const pr_chart_opts *o, long long run_id, const char *file_key, const char *key,
+                    json_t *charts, pr_error *err)
 {
     char name[160];
     snprintf(name, sizeof name, "run%lld-%s", run_id, file_key);
@@ -165,7 +166,7 @@ static size_t finding_marks(json_t *run, pr_chart_marker *marks, size_t max)
 {
     size_t n = 0, fi;
     json_t *fd;
-    json_array_foreach(json_object_get(run, "findings"), fi, fd) {
+    json_array_foreach (json_object_get(run, "findings"), fi, fd) {
         json_t *t = json_object_get(fd, "t_ns");
         if (json_is_integer(t) && n < max) {
             marks[n].x = (double)json_integer_value(t);
@@ -184,9 +185,10 @@ static int label_charts(chart_out *co, json_t *run, long long run_id, pr_error *
     size_t i;
     json_t *l;
     int rc = 0;
-    json_array_foreach(json_object_get(run, "labels"), i, l) {
+    json_array_foreach (json_object_get(run, "labels"), i, l) {
         json_t *ts = json_object_get(l, "timeseries");
-        if (rc < 0 || i >= LABEL_CHARTS_MAX || !ts || json_array_size(json_object_get(run, "labels")) < 2)
+        if (rc < 0 || i >= LABEL_CHARTS_MAX || !ts ||
+            json_array_size(json_object_get(run, "labels")) < 2)
             break;
         json_t *wrap = json_object();
         json_object_set(wrap, "timeseries", ts);
@@ -209,8 +211,7 @@ static int label_charts(chart_out *co, json_t *run, long long run_id, pr_error *
 }
 
 /* Every standard chart of one run into run.charts. */
-static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *payload,
-                      pr_error *err)
+static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *payload, pr_error *err)
 {
     pr_model_charts mc;
     memset(&mc, 0, sizeof mc);
@@ -242,14 +243,14 @@ static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *pay
     return rc == 0 ? label_charts(co, run, id, err) : rc;
 }
 
-int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
-                          pr_points_fn points, void *payload, pr_error *err)
+int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts, pr_points_fn points,
+                          void *payload, pr_error *err)
 {
     chart_out co = {output, inline_charts};
     int rc = 0;
     size_t i;
     json_t *run;
-    json_array_foreach(json_object_get(ctx, "runs"), i, run) {
+    json_array_foreach (json_object_get(ctx, "runs"), i, run) {
         if (rc < 0)
             break;
         if (!json_is_true(json_object_get(run, "summary_only"))) {
@@ -285,7 +286,8 @@ int pr_report_page_chart(const pr_chart_kind *kind, const pr_chart_input *in,
         if (f)
             bad |= fclose(f) != 0;
         if (bad) {
-            rc = pr_error_set(err, PR_EIO, path, 0, 0, _("cannot write chart: %s"), strerror(errno));
+            rc =
+                pr_error_set(err, PR_EIO, path, 0, 0, _("cannot write chart: %s"), strerror(errno));
             unlink(path); /* no truncated chart left behind */
         }
         pr_buf_printf(ref, "%s/%s.png", base, name);

@@ -20,8 +20,8 @@ typedef int (*pr_points_fn)(json_t *run, pr_chart_points *out, pr_error *err, vo
  * runs[i].charts.{latency_over_time, percentiles_over_time, throughput, distribution}:
  * files in OUTPUT_files/ referenced relatively, or data: URIs when inline (HTML output).
  * points may be NULL (no latency-over-time chart). */
-int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts,
-                          pr_points_fn points, void *payload, pr_error *err);
+int pr_report_page_charts(json_t *ctx, const char *output, int inline_charts, pr_points_fn points,
+                          void *payload, pr_error *err);
 
 /* Draws one chart for a report written to output: a data: URI (inline_charts: SVG) or a PNG
  * written to OUTPUT_files/NAME.png, whose path relative to the report goes into ref. */

@@ -27,8 +27,10 @@ static int capacity_chart(json_t *cap, json_t *series, const char *output, int i
                           pr_error *err)
 {
     char *xt = json_is_true(json_object_get(cap, "load_is_rate"))
-                   ? NULL : pr_xasprintf(_("Load (%s)"), json_is_string(json_object_get(cap, "load_key"))
-                                                          ? jstr(cap, "load_key") : jstr(cap, "load_source"));
+                   ? NULL
+                   : pr_xasprintf(_("Load (%s)"), json_is_string(json_object_get(cap, "load_key"))
+                                                      ? jstr(cap, "load_key")
+                                                      : jstr(cap, "load_source"));
     pr_model_charts mc;
     memset(&mc, 0, sizeof mc);
     pr_model_charts_capacity(&mc, series, xt);
@@ -67,7 +69,7 @@ static double cell_value(json_t *rows, const char *config, const char *level, co
 {
     size_t i;
     json_t *r;
-    json_array_foreach(rows, i, r) {
+    json_array_foreach (rows, i, r) {
         if (strcmp(jstr(r, "configuration"), config) || strcmp(jstr(r, "level"), level))
             continue;
         return !strcmp(metric, "p50") ? num(json_object_get(r, "latency_ns"), "p50")
@@ -80,7 +82,8 @@ static double cell_value(json_t *rows, const char *config, const char *level, co
 static int level_chart(json_t *study, const char *metric, const char *output, int inline_charts,
                        json_t *charts, pr_error *err)
 {
-    json_t *configs = json_object_get(study, "configurations"), *levels = json_object_get(study, "levels");
+    json_t *configs = json_object_get(study, "configurations"),
+           *levels = json_object_get(study, "levels");
     json_t *rows = json_object_get(json_array_get(json_object_get(study, "interfaces"), 0), "rows");
     size_t nc = json_array_size(configs), nl = json_array_size(levels);
     const char **names = pr_xcalloc(nc + 1, sizeof *names);
@@ -125,7 +128,7 @@ int pr_study_page_charts(json_t *study, const char *output, int inline_charts, p
     json_t *cap = json_object_get(study, "capacity"), *s;
     size_t i;
     int rc = 0;
-    json_array_foreach(json_object_get(cap, "series"), i, s)
+    json_array_foreach (json_object_get(cap, "series"), i, s)
         if (rc == 0 && json_is_true(json_object_get(s, "has_curve")))
             rc = capacity_chart(cap, s, output, inline_charts, err);
     json_t *charts = json_object();

@@ -131,9 +131,9 @@ int pr_tpl_read_file(const char *path, const char *name, char **text, size_t *le
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return errno == ENOENT || errno == ENOTDIR ? PR_ENOTFOUND
-                                                   : pr_error_set(err, PR_EIO, name, 0, 0,
-                                                                  "cannot open: %s", strerror(errno));
+        return errno == ENOENT || errno == ENOTDIR
+                   ? PR_ENOTFOUND
+                   : pr_error_set(err, PR_EIO, name, 0, 0, "cannot open: %s", strerror(errno));
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) { /* a folder of that name */
         fclose(f);

@@ -13,13 +13,13 @@ typedef struct pr_store_ops pr_store_ops;
 /* Every backend's handle starts with this. */
 struct pr_store {
     const pr_store_ops *ops;
-    char *path;  /* what error messages name: a file path or a URL without its password */
+    char *path; /* what error messages name: a file path or a URL without its password */
 };
 
 /* One stored block of samples (the D codec of docs/format.md); `data` is borrowed. */
 typedef struct pr_store_block {
     int64_t seq, samples;
-    int64_t start_min, start_max;  /* PR_UNKNOWN when no sample has a start time */
+    int64_t start_min, start_max; /* PR_UNKNOWN when no sample has a start time */
     const void *data;
     size_t len;
 } pr_store_block;
@@ -28,7 +28,7 @@ typedef struct pr_store_block {
 typedef struct pr_store_count {
     const char *key;
     int64_t code;
-    int64_t a, b;  /* labels: samples, errors; errors and status codes: count, unused */
+    int64_t a, b; /* labels: samples, errors; errors and status codes: count, unused */
 } pr_store_count;
 
 typedef enum pr_store_agg { PR_AGG_LABELS, PR_AGG_ERRORS, PR_AGG_STATUS } pr_store_agg;
@@ -38,7 +38,7 @@ typedef struct pr_store_source {
     int64_t run_id;
     const char *path, *digest, *format;
     int64_t samples, ingested_at;
-    int forced;  /* ingested with --force: not part of the unique digest index */
+    int forced; /* ingested with --force: not part of the unique digest index */
 } pr_store_source;
 
 /* A row of `shards`: one shard of a distributed run that has landed. */
@@ -49,12 +49,16 @@ typedef struct pr_store_shard {
 
 /* Which runs pr_store_ops.runs returns (ascending ids). */
 typedef enum pr_store_which {
-    PR_RUNS_ALL, PR_RUNS_ID, PR_RUNS_LAST, PR_RUNS_NAMED, PR_RUNS_KEYED
+    PR_RUNS_ALL,
+    PR_RUNS_ID,
+    PR_RUNS_LAST,
+    PR_RUNS_NAMED,
+    PR_RUNS_KEYED
 } pr_store_which;
 
 /* Every operation returns 0 or a negative PR_E* code with `err` filled, unless noted. */
 struct pr_store_ops {
-    const char *name;  /* "sqlite", "postgresql" */
+    const char *name; /* "sqlite", "postgresql" */
     void (*close)(pr_store *st);
 
     /* ---- the write transaction of one input ---- */
@@ -73,8 +77,8 @@ struct pr_store_ops {
      * and upserts its tags. */
     int (*run_write)(pr_store *st, const pr_run *run, pr_error *err);
     /* Stores string ids [from, to) of the run's table. */
-    int (*strings_put)(pr_store *st, int64_t run_id, const pr_strtab *t, uint32_t from,
-                       uint32_t to, pr_error *err);
+    int (*strings_put)(pr_store *st, int64_t run_id, const pr_strtab *t, uint32_t from, uint32_t to,
+                       pr_error *err);
     /* Adds rows to an aggregate table (upsert: existing keys add up). */
     int (*agg_add)(pr_store *st, int64_t run_id, pr_store_agg which, const pr_store_count *rows,
                    size_t n, pr_error *err);
@@ -99,13 +103,11 @@ struct pr_store_ops {
     int (*load_run)(pr_store *st, int64_t id, pr_run **out, pr_error *err);
     /* Calls cb with each block of the run in sequence order; a non-zero cb return stops
      * the scan and is returned. */
-    int (*scan_blocks)(pr_store *st, int64_t id,
-                       int (*cb)(const pr_store_block *b, void *payload), void *payload,
-                       pr_error *err);
+    int (*scan_blocks)(pr_store *st, int64_t id, int (*cb)(const pr_store_block *b, void *payload),
+                       void *payload, pr_error *err);
     /* Calls cb with each source of the run in ingest order. */
-    int (*sources)(pr_store *st, int64_t id,
-                   int (*cb)(const pr_store_source *s, void *payload), void *payload,
-                   pr_error *err);
+    int (*sources)(pr_store *st, int64_t id, int (*cb)(const pr_store_source *s, void *payload),
+                   void *payload, pr_error *err);
     /* Landed shards of the run, ascending index. *out is malloc'd. */
     int (*shards)(pr_store *st, int64_t id, pr_store_shard **out, size_t *n, pr_error *err);
     int (*remove)(pr_store *st, int64_t id, pr_error *err);

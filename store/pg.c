@@ -20,7 +20,7 @@ typedef struct pg {
     pr_store base;
     PGconn *conn;
     int in_tx;
-    unsigned cursors;  /* scans opened, for unique cursor names */
+    unsigned cursors; /* scans opened, for unique cursor names */
 } pg;
 
 static PGconn *CONN(pr_store *st)
@@ -162,13 +162,17 @@ static void put_utf8(pr_buf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
-        size_t k = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+        size_t k = *p < 0x80         ? 1
+                   : (*p >> 5) == 6  ? 2
+                   : (*p >> 4) == 14 ? 3
+                   : (*p >> 3) == 30 ? 4
+                                     : 0;
         size_t i = 1;
         while (k && i < k && (p[i] & 0xc0) == 0x80)
             i++;
-        int over = (k == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (k == 4 && p[0] == 0xf0 && p[1] < 0x90) ||
-                   (k == 2 && p[0] < 0xc2) || (k == 4 && p[0] > 0xf4) ||
-                   (k == 3 && p[0] == 0xed && p[1] >= 0xa0);
+        int over = (k == 3 && p[0] == 0xe0 && p[1] < 0xa0) ||
+                   (k == 4 && p[0] == 0xf0 && p[1] < 0x90) || (k == 2 && p[0] < 0xc2) ||
+                   (k == 4 && p[0] > 0xf4) || (k == 3 && p[0] == 0xed && p[1] >= 0xa0);
         if (k && i == k && !over) {
             pr_buf_append(b, p, k);
             p += k;
@@ -252,8 +256,8 @@ static void p_dispose(params *p)
 static PGresult *sql(pr_store *st, const char *q, const params *p, int binary, pr_error *err,
                      const char *what)
 {
-    PGresult *r = PQexecParams(CONN(st), q, p ? p->n : 0, NULL, p ? p->v : NULL,
-                               p ? p->len : NULL, p ? p->fmt : NULL, binary);
+    PGresult *r = PQexecParams(CONN(st), q, p ? p->n : 0, NULL, p ? p->v : NULL, p ? p->len : NULL,
+                               p ? p->fmt : NULL, binary);
     ExecStatusType s = PQresultStatus(r);
     if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
         return r;
@@ -263,11 +267,10 @@ static PGresult *sql(pr_store *st, const char *q, const params *p, int binary, p
 }
 
 /* A statement whose result is not needed; a unique violation sets *dup (if dup). */
-static int sql_do(pr_store *st, const char *q, params *p, int *dup, pr_error *err,
-                  const char *what)
+static int sql_do(pr_store *st, const char *q, params *p, int *dup, pr_error *err, const char *what)
 {
-    PGresult *r = PQexecParams(CONN(st), q, p ? p->n : 0, NULL, p ? p->v : NULL,
-                               p ? p->len : NULL, p ? p->fmt : NULL, 0);
+    PGresult *r = PQexecParams(CONN(st), q, p ? p->n : 0, NULL, p ? p->v : NULL, p ? p->len : NULL,
+                               p ? p->fmt : NULL, 0);
     ExecStatusType s = PQresultStatus(r);
     int rc = 0;
     if (dup)
@@ -290,7 +293,8 @@ static int script(pr_store *st, const char *q, pr_error *err, const char *what)
 {
     PGresult *r = PQexec(CONN(st), q);
     int rc = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK
-                 ? 0 : pg_error(st, err, what, r);
+                 ? 0
+                 : pg_error(st, err, what, r);
     PQclear(r);
     return rc;
 }
@@ -316,8 +320,7 @@ static int64_t get_bin_i64(const PGresult *r, int row, int col)
 }
 
 /* Feeds `data` to a COPY ... FROM STDIN statement. */
-static int copy_in(pr_store *st, const char *q, const pr_buf *data, pr_error *err,
-                   const char *what)
+static int copy_in(pr_store *st, const char *q, const pr_buf *data, pr_error *err, const char *what)
 {
     PGconn *c = CONN(st);
     PGresult *r = PQexec(c, q);
@@ -500,9 +503,10 @@ static int pg_commit(pr_store *st, int64_t *ids, size_t n, pr_error *err)
             continue;
         params p = {0};
         p_i64(&p, ids[i]);
-        PGresult *r = sql(st, "UPDATE runs SET id = (SELECT coalesce(max(id), 0) + 1 FROM runs"
-                              " WHERE id > 0) WHERE id = $1 RETURNING id", &p, 0, err,
-                          "cannot number the run");
+        PGresult *r = sql(st,
+                          "UPDATE runs SET id = (SELECT coalesce(max(id), 0) + 1 FROM runs"
+                          " WHERE id > 0) WHERE id = $1 RETURNING id",
+                          &p, 0, err, "cannot number the run");
         p_dispose(&p);
         if (!r)
             rc = PR_ESTORE;
@@ -540,8 +544,9 @@ static int pg_run_create(pr_store *st, const char *name, const char *key, int64_
     p_text(&p, name);
     p_text(&p, key);
     p_i64(&p, created_at);
-    PGresult *r = sql(st, "INSERT INTO runs(id, name, run_key, created_at) VALUES"
-                          " (-nextval('runs_provisional'), $1, $2, $3) RETURNING id",
+    PGresult *r = sql(st,
+                      "INSERT INTO runs(id, name, run_key, created_at) VALUES"
+                      " (-nextval('runs_provisional'), $1, $2, $3) RETURNING id",
                       &p, 0, err, "cannot create run");
     p_dispose(&p);
     if (!r)
@@ -565,8 +570,9 @@ static int put_tag(pr_store *st, int64_t id, const char *key, const char *value,
         return sql_do(st, "DELETE FROM tags WHERE run_id=$1 AND key=$2", &p, NULL, err,
                       "cannot tag run");
     p_text(&p, value);
-    return sql_do(st, "INSERT INTO tags(run_id,key,value) VALUES($1,$2,$3)"
-                      " ON CONFLICT (run_id,key) DO UPDATE SET value = excluded.value",
+    return sql_do(st,
+                  "INSERT INTO tags(run_id,key,value) VALUES($1,$2,$3)"
+                  " ON CONFLICT (run_id,key) DO UPDATE SET value = excluded.value",
                   &p, NULL, err, "cannot tag run");
 }
 
@@ -591,10 +597,12 @@ static int pg_run_write(pr_store *st, const pr_run *run, pr_error *err)
     p_i64(&p, run->id);
     free(sum);
     free(meta);
-    int rc = sql_do(st, "UPDATE runs SET name=$1, tool=$2, format=$3, tool_version=$4,"
-                        " samples=$5, successes=$6, start_ns=$7, end_ns=$8, load_model=$9,"
-                        " offered_rate=$10, concurrency=$11, summary_only=$12, summary_json=$13,"
-                        " meta_json=$14 WHERE id=$15", &p, NULL, err, "cannot update run");
+    int rc = sql_do(st,
+                    "UPDATE runs SET name=$1, tool=$2, format=$3, tool_version=$4,"
+                    " samples=$5, successes=$6, start_ns=$7, end_ns=$8, load_model=$9,"
+                    " offered_rate=$10, concurrency=$11, summary_only=$12, summary_json=$13,"
+                    " meta_json=$14 WHERE id=$15",
+                    &p, NULL, err, "cannot update run");
     for (size_t i = 0; i < run->ntags && rc == 0; i++)
         rc = put_tag(st, run->id, run->tags[i].key, run->tags[i].value, err);
     return rc;
@@ -657,8 +665,8 @@ static const char *const agg_sql[] = {
                       " DO UPDATE SET count = status_codes.count + excluded.count",
 };
 
-static int pg_agg_add(pr_store *st, int64_t run_id, pr_store_agg which,
-                      const pr_store_count *rows, size_t n, pr_error *err)
+static int pg_agg_add(pr_store *st, int64_t run_id, pr_store_agg which, const pr_store_count *rows,
+                      size_t n, pr_error *err)
 {
     int rc = 0;
     for (size_t at = 0; at < n && rc == 0; at += ROWS_PER_STATEMENT) {
@@ -719,8 +727,10 @@ static int pg_block_put(pr_store *st, int64_t run_id, const pr_store_block *b, p
     p_i64(&p, b->start_min);
     p_i64(&p, b->start_max);
     p_bin(&p, b->data, b->len);
-    return sql_do(st, "INSERT INTO blocks(run_id, seq, samples, start_min, start_max, data)"
-                      " VALUES($1, $2, $3, $4, $5, $6)", &p, NULL, err, "cannot store samples");
+    return sql_do(st,
+                  "INSERT INTO blocks(run_id, seq, samples, start_min, start_max, data)"
+                  " VALUES($1, $2, $3, $4, $5, $6)",
+                  &p, NULL, err, "cannot store samples");
 }
 
 static int pg_source_put(pr_store *st, const pr_store_source *s, int *dup, pr_error *err)
@@ -733,17 +743,18 @@ static int pg_source_put(pr_store *st, const pr_store_source *s, int *dup, pr_er
     p_i64(&p, s->samples);
     p_i64(&p, s->ingested_at);
     p_i64(&p, s->forced);
-    return sql_do(st, "INSERT INTO sources(run_id, path, digest, format, samples, ingested_at,"
-                      " forced) VALUES($1, $2, $3, $4, $5, $6, $7)", &p, dup, err,
-                  "cannot record source");
+    return sql_do(st,
+                  "INSERT INTO sources(run_id, path, digest, format, samples, ingested_at,"
+                  " forced) VALUES($1, $2, $3, $4, $5, $6, $7)",
+                  &p, dup, err, "cannot record source");
 }
 
 static int pg_source_find(pr_store *st, const char *digest, int64_t *run_id, pr_error *err)
 {
     params p = {0};
     p_text(&p, digest);
-    PGresult *r = sql(st, "SELECT run_id FROM sources WHERE digest = $1 ORDER BY id LIMIT 1", &p,
-                      0, err, "cannot read sources");
+    PGresult *r = sql(st, "SELECT run_id FROM sources WHERE digest = $1 ORDER BY id LIMIT 1", &p, 0,
+                      err, "cannot read sources");
     p_dispose(&p);
     if (!r)
         return PR_ESTORE;
@@ -761,16 +772,17 @@ static int pg_shard_put(pr_store *st, int64_t run_id, const pr_store_shard *s, i
     p_i64(&p, s->count);
     p_i64(&p, s->samples);
     p_i64(&p, s->landed_at);
-    return sql_do(st, "INSERT INTO shards(run_id, shard_index, shard_count, samples, landed_at)"
-                      " VALUES($1, $2, $3, $4, $5)", &p, dup, err, "cannot record shard");
+    return sql_do(st,
+                  "INSERT INTO shards(run_id, shard_index, shard_count, samples, landed_at)"
+                  " VALUES($1, $2, $3, $4, $5)",
+                  &p, dup, err, "cannot record shard");
 }
 
 static int pg_cache_clear(pr_store *st, int64_t run_id, pr_error *err)
 {
     params p = {0};
     p_i64(&p, run_id);
-    return sql_do(st, "DELETE FROM cache WHERE run_id = $1", &p, NULL, err,
-                  "cannot clear cache");
+    return sql_do(st, "DELETE FROM cache WHERE run_id = $1", &p, NULL, err, "cannot clear cache");
 }
 
 /* ---- reads ---- */
@@ -783,8 +795,8 @@ static const char *const runs_sql[] = {
     [PR_RUNS_KEYED] = "SELECT id FROM runs WHERE run_key = $1 ORDER BY id",
 };
 
-static int pg_runs(pr_store *st, pr_store_which which, const char *arg, int64_t **ids,
-                   size_t *n, pr_error *err)
+static int pg_runs(pr_store *st, pr_store_which which, const char *arg, int64_t **ids, size_t *n,
+                   pr_error *err)
 {
     params p = {0};
     if (which == PR_RUNS_ID)
@@ -815,10 +827,12 @@ static pr_run *run_row(pr_store *st, int64_t id, pr_error *err)
 {
     params p = {0};
     p_i64(&p, id);
-    PGresult *r = sql(st, "SELECT name, tool, format, tool_version, samples, successes,"
-                          " start_ns, end_ns, load_model, offered_rate, concurrency,"
-                          " summary_only, summary_json, meta_json, created_at, run_key"
-                          " FROM runs WHERE id = $1", &p, 0, err, "cannot load run");
+    PGresult *r = sql(st,
+                      "SELECT name, tool, format, tool_version, samples, successes,"
+                      " start_ns, end_ns, load_model, offered_rate, concurrency,"
+                      " summary_only, summary_json, meta_json, created_at, run_key"
+                      " FROM runs WHERE id = $1",
+                      &p, 0, err, "cannot load run");
     p_dispose(&p);
     if (!r || PQntuples(r) != 1) {
         if (r)
@@ -837,8 +851,9 @@ static pr_run *run_row(pr_store *st, int64_t id, pr_error *err)
     run->start_ns = get_i64(r, 0, 6);
     run->end_ns = get_i64(r, 0, 7);
     const char *lm = PQgetvalue(r, 0, 8);
-    run->load_model = !strcmp(lm, "open") ? PR_LOAD_OPEN
-                      : !strcmp(lm, "closed") ? PR_LOAD_CLOSED : PR_LOAD_UNKNOWN;
+    run->load_model = !strcmp(lm, "open")     ? PR_LOAD_OPEN
+                      : !strcmp(lm, "closed") ? PR_LOAD_CLOSED
+                                              : PR_LOAD_UNKNOWN;
     if (!PQgetisnull(r, 0, 9))
         run->offered_rate = strtod(PQgetvalue(r, 0, 9), NULL);
     if (!PQgetisnull(r, 0, 10))
@@ -865,14 +880,16 @@ static int pg_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
         return err && err->code ? err->code : PR_ESTORE;
     params p = {0};
     p_i64(&p, id);
-    PGresult *r = sql(st, "SELECT key, value FROM tags WHERE run_id = $1 ORDER BY key COLLATE \"C\"",
-                      &p, 0, err, "cannot load run");
+    PGresult *r =
+        sql(st, "SELECT key, value FROM tags WHERE run_id = $1 ORDER BY key COLLATE \"C\"", &p, 0,
+            err, "cannot load run");
     int rc = r ? 0 : PR_ESTORE;
     for (int i = 0; r && i < PQntuples(r); i++)
         pr_run_tag(run, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
     PQclear(r);
-    r = rc ? NULL : sql(st, "SELECT id, value FROM strings WHERE run_id = $1 ORDER BY id", &p, 1,
-                        err, "cannot load run");
+    r = rc ? NULL
+           : sql(st, "SELECT id, value FROM strings WHERE run_id = $1 ORDER BY id", &p, 1, err,
+                 "cannot load run");
     p_dispose(&p);
     if (rc == 0 && !r)
         rc = PR_ESTORE;
@@ -905,8 +922,9 @@ static int pg_scan_blocks(pr_store *st, int64_t id,
     if (own_tx && script(st, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err,
                          "cannot read samples") < 0)
         return PR_ESTORE;
-    snprintf(q, sizeof q, "DECLARE prscan%u BINARY NO SCROLL CURSOR FOR SELECT seq, samples,"
-                          " start_min, start_max, data FROM blocks WHERE run_id = $1 ORDER BY seq",
+    snprintf(q, sizeof q,
+             "DECLARE prscan%u BINARY NO SCROLL CURSOR FOR SELECT seq, samples,"
+             " start_min, start_max, data FROM blocks WHERE run_id = $1 ORDER BY seq",
              cur);
     params p = {0};
     p_i64(&p, id);
@@ -921,9 +939,9 @@ static int pg_scan_blocks(pr_store *st, int64_t id,
         int rows = PQntuples(r);
         more = rows > 0;
         for (int i = 0; i < rows && rc == 0; i++) {
-            pr_store_block b = {get_bin_i64(r, i, 0), get_bin_i64(r, i, 1), get_bin_i64(r, i, 2),
-                                get_bin_i64(r, i, 3), PQgetvalue(r, i, 4),
-                                (size_t)PQgetlength(r, i, 4)};
+            pr_store_block b = {get_bin_i64(r, i, 0), get_bin_i64(r, i, 1),
+                                get_bin_i64(r, i, 2), get_bin_i64(r, i, 3),
+                                PQgetvalue(r, i, 4),  (size_t)PQgetlength(r, i, 4)};
             rc = cb(&b, payload);
         }
         PQclear(r);
@@ -935,22 +953,27 @@ static int pg_scan_blocks(pr_store *st, int64_t id,
     return rc;
 }
 
-static int pg_sources(pr_store *st, int64_t id,
-                      int (*cb)(const pr_store_source *s, void *payload), void *payload,
-                      pr_error *err)
+static int pg_sources(pr_store *st, int64_t id, int (*cb)(const pr_store_source *s, void *payload),
+                      void *payload, pr_error *err)
 {
     params p = {0};
     p_i64(&p, id);
-    PGresult *r = sql(st, "SELECT path, digest, format, samples, ingested_at, forced FROM sources"
-                          " WHERE run_id = $1 ORDER BY id", &p, 0, err, "cannot read sources");
+    PGresult *r = sql(st,
+                      "SELECT path, digest, format, samples, ingested_at, forced FROM sources"
+                      " WHERE run_id = $1 ORDER BY id",
+                      &p, 0, err, "cannot read sources");
     p_dispose(&p);
     if (!r)
         return PR_ESTORE;
     int rc = 0;
     for (int i = 0; i < PQntuples(r) && rc == 0; i++) {
-        pr_store_source s = {id, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
+        pr_store_source s = {id,
+                             PQgetvalue(r, i, 0),
+                             PQgetvalue(r, i, 1),
                              PQgetisnull(r, i, 2) ? NULL : PQgetvalue(r, i, 2),
-                             get_i64(r, i, 3), get_i64(r, i, 4), (int)get_i64(r, i, 5)};
+                             get_i64(r, i, 3),
+                             get_i64(r, i, 4),
+                             (int)get_i64(r, i, 5)};
         rc = cb(&s, payload);
     }
     PQclear(r);
@@ -961,9 +984,10 @@ static int pg_shards(pr_store *st, int64_t id, pr_store_shard **out, size_t *n, 
 {
     params p = {0};
     p_i64(&p, id);
-    PGresult *r = sql(st, "SELECT shard_index, shard_count, samples, landed_at FROM shards"
-                          " WHERE run_id = $1 ORDER BY shard_index", &p, 0, err,
-                      "cannot read shards");
+    PGresult *r = sql(st,
+                      "SELECT shard_index, shard_count, samples, landed_at FROM shards"
+                      " WHERE run_id = $1 ORDER BY shard_index",
+                      &p, 0, err, "cannot read shards");
     p_dispose(&p);
     *out = NULL;
     *n = 0;
@@ -990,15 +1014,15 @@ static int pg_tag(pr_store *st, int64_t id, const char *key, const char *value, 
     return put_tag(st, id, key, value, err);
 }
 
-static int pg_cache_put(pr_store *st, int64_t id, const char *key, const char *json,
-                        pr_error *err)
+static int pg_cache_put(pr_store *st, int64_t id, const char *key, const char *json, pr_error *err)
 {
     params p = {0};
     p_i64(&p, id);
     p_text(&p, key);
     p_text(&p, json);
-    return sql_do(st, "INSERT INTO cache(run_id, key, json) VALUES($1, $2, $3)"
-                      " ON CONFLICT (run_id, key) DO UPDATE SET json = excluded.json",
+    return sql_do(st,
+                  "INSERT INTO cache(run_id, key, json) VALUES($1, $2, $3)"
+                  " ON CONFLICT (run_id, key) DO UPDATE SET json = excluded.json",
                   &p, NULL, err, "cannot cache");
 }
 
@@ -1045,8 +1069,8 @@ static void stats_copy(int64_t id, const pr_store_stats *s, pr_buf *st_rows, pr_
     copy_i64(st_rows, s->duration_ns, '\t');
     copy_real(st_rows, s->rate_per_s, '\t');
     copy_real(st_rows, s->throughput_per_s, '\t');
-    const int64_t lat[] = {s->min_ns, s->mean_ns, s->p50_ns, s->p90_ns, s->p95_ns,
-                           s->p99_ns, s->p999_ns, s->max_ns};
+    const int64_t lat[] = {s->min_ns, s->mean_ns, s->p50_ns,  s->p90_ns,
+                           s->p95_ns, s->p99_ns,  s->p999_ns, s->max_ns};
     for (int i = 0; i < 8; i++)
         copy_i64(st_rows, lat[i], '\t');
     copy_real(st_rows, s->apdex, '\t');
@@ -1102,10 +1126,10 @@ static int pg_stats_put(pr_store *st, int64_t id, const pr_store_stats *s, pr_er
 }
 
 static const pr_store_ops pg_ops = {
-    "postgresql", pg_close,
-    pg_begin, pg_commit, pg_rollback, pg_lock_name, pg_run_create, pg_run_write,
-    pg_strings_put, pg_agg_add, pg_block_next_seq, pg_block_put, pg_source_put,
-    pg_source_find, pg_shard_put, pg_cache_clear,
-    pg_runs, pg_load_run, pg_scan_blocks, pg_sources, pg_shards, pg_remove, pg_tag,
-    pg_cache_put, pg_cache_get, pg_stats_put,
+    "postgresql",      pg_close,      pg_begin,      pg_commit,      pg_rollback,
+    pg_lock_name,      pg_run_create, pg_run_write,  pg_strings_put, pg_agg_add,
+    pg_block_next_seq, pg_block_put,  pg_source_put, pg_source_find, pg_shard_put,
+    pg_cache_clear,    pg_runs,       pg_load_run,   pg_scan_blocks, pg_sources,
+    pg_shards,         pg_remove,     pg_tag,        pg_cache_put,   pg_cache_get,
+    pg_stats_put,
 };

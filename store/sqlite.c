@@ -177,8 +177,10 @@ static int unwritable(const char *path, int create, pr_error *err)
         rc = pr_error_set(err, PR_ESTORE, path, 0, 0, "the store file is not writable (%s)",
                           strerror(errno));
     else if (access(dir, W_OK) != 0)
-        rc = pr_error_set(err, PR_ESTORE, path, 0, 0, "the store's folder '%s' is not writable "
-                          "(%s): a store keeps its journal beside it", dir, strerror(errno));
+        rc = pr_error_set(err, PR_ESTORE, path, 0, 0,
+                          "the store's folder '%s' is not writable "
+                          "(%s): a store keeps its journal beside it",
+                          dir, strerror(errno));
     free(dir);
     return rc;
 }
@@ -284,8 +286,10 @@ int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error 
     }
     sqlite3_busy_timeout(s->db, 60000);
     int version = 0;
-    int rc = exec_when_free(st, "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; "
-                            "PRAGMA synchronous=NORMAL;", err);
+    int rc = exec_when_free(st,
+                            "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; "
+                            "PRAGMA synchronous=NORMAL;",
+                            err);
     if (rc == 0)
         user_version(st, &version);
     if (rc == 0 && version > PR_STORE_SCHEMA_VERSION)
@@ -337,8 +341,8 @@ static int sq_lock_name(pr_store *st, const char *name, pr_error *err)
 static int sq_run_create(pr_store *st, const char *name, const char *key, int64_t created_at,
                          int64_t *id, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "INSERT INTO runs(name, run_key, created_at) VALUES(?, ?, ?)",
-                           err, "cannot create run");
+    sqlite3_stmt *q = prep(st, "INSERT INTO runs(name, run_key, created_at) VALUES(?, ?, ?)", err,
+                           "cannot create run");
     if (!q)
         return PR_ESTORE;
     sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
@@ -357,10 +361,12 @@ static char *dumps(json_t *j)
 
 static int sq_run_write(pr_store *st, const pr_run *run, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st,
-        "UPDATE runs SET name=?, tool=?, format=?, tool_version=?, samples=?, successes=?,"
-        " start_ns=?, end_ns=?, load_model=?, offered_rate=?, concurrency=?, summary_only=?,"
-        " summary_json=?, meta_json=? WHERE id=?", err, "cannot update run");
+    sqlite3_stmt *q =
+        prep(st,
+             "UPDATE runs SET name=?, tool=?, format=?, tool_version=?, samples=?, successes=?,"
+             " start_ns=?, end_ns=?, load_model=?, offered_rate=?, concurrency=?, summary_only=?,"
+             " summary_json=?, meta_json=? WHERE id=?",
+             err, "cannot update run");
     if (!q)
         return PR_ESTORE;
     char *meta = dumps(run->meta);
@@ -382,8 +388,8 @@ static int sq_run_write(pr_store *st, const pr_run *run, pr_error *err)
     free(meta);
     sqlite3_bind_int64(q, 15, run->id);
     int rc = done(st, q, err, "cannot update run");
-    if (rc < 0 || !(q = prep(st, "INSERT OR REPLACE INTO tags(run_id,key,value) VALUES(?,?,?)",
-                             err, "cannot store tags")))
+    if (rc < 0 || !(q = prep(st, "INSERT OR REPLACE INTO tags(run_id,key,value) VALUES(?,?,?)", err,
+                             "cannot store tags")))
         return rc < 0 ? rc : PR_ESTORE;
     for (size_t i = 0; i < run->ntags && rc == 0; i++) {
         sqlite3_reset(q);
@@ -400,8 +406,8 @@ static int sq_run_write(pr_store *st, const pr_run *run, pr_error *err)
 static int sq_strings_put(pr_store *st, int64_t run_id, const pr_strtab *t, uint32_t from,
                           uint32_t to, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "INSERT INTO strings(run_id,id,value) VALUES(?,?,?)", err,
-                           "cannot store strings");
+    sqlite3_stmt *q =
+        prep(st, "INSERT INTO strings(run_id,id,value) VALUES(?,?,?)", err, "cannot store strings");
     if (!q)
         return PR_ESTORE;
     int rc = 0;
@@ -427,8 +433,8 @@ static const char *const agg_sql[] = {
                       " ON CONFLICT(run_id,status) DO UPDATE SET count=count+excluded.count",
 };
 
-static int sq_agg_add(pr_store *st, int64_t run_id, pr_store_agg which,
-                      const pr_store_count *rows, size_t n, pr_error *err)
+static int sq_agg_add(pr_store *st, int64_t run_id, pr_store_agg which, const pr_store_count *rows,
+                      size_t n, pr_error *err)
 {
     sqlite3_stmt *q = prep(st, agg_sql[which], err, "cannot store aggregates");
     if (!q)
@@ -473,8 +479,10 @@ static int sq_block_put(pr_store *st, int64_t run_id, const pr_store_block *b, p
 {
     sq *s = (sq *)st;
     if (!s->ins_block &&
-        !(s->ins_block = prep(st, "INSERT INTO blocks(run_id,seq,samples,start_min,start_max,data)"
-                                  " VALUES(?,?,?,?,?,?)", err, "cannot store samples")))
+        !(s->ins_block = prep(st,
+                              "INSERT INTO blocks(run_id,seq,samples,start_min,start_max,data)"
+                              " VALUES(?,?,?,?,?,?)",
+                              err, "cannot store samples")))
         return PR_ESTORE;
     sqlite3_stmt *q = s->ins_block;
     sqlite3_reset(q);
@@ -506,8 +514,9 @@ static int insert_once(pr_store *st, sqlite3_stmt *q, int *dup, pr_error *err, c
 
 static int sq_source_put(pr_store *st, const pr_store_source *s, int *dup, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "INSERT INTO sources(run_id,path,digest,format,samples,"
-                               "ingested_at,forced) VALUES(?,?,?,?,?,?,?)",
+    sqlite3_stmt *q = prep(st,
+                           "INSERT INTO sources(run_id,path,digest,format,samples,"
+                           "ingested_at,forced) VALUES(?,?,?,?,?,?,?)",
                            err, "cannot record source");
     if (!q)
         return PR_ESTORE;
@@ -523,8 +532,8 @@ static int sq_source_put(pr_store *st, const pr_store_source *s, int *dup, pr_er
 
 static int sq_source_find(pr_store *st, const char *digest, int64_t *run_id, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "SELECT run_id FROM sources WHERE digest=? ORDER BY id LIMIT 1",
-                           err, "cannot read sources");
+    sqlite3_stmt *q = prep(st, "SELECT run_id FROM sources WHERE digest=? ORDER BY id LIMIT 1", err,
+                           "cannot read sources");
     if (!q)
         return PR_ESTORE;
     sqlite3_bind_text(q, 1, digest, -1, SQLITE_STATIC);
@@ -536,8 +545,10 @@ static int sq_source_find(pr_store *st, const char *digest, int64_t *run_id, pr_
 static int sq_shard_put(pr_store *st, int64_t run_id, const pr_store_shard *s, int *dup,
                         pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "INSERT INTO shards(run_id,shard_index,shard_count,samples,"
-                               "landed_at) VALUES(?,?,?,?,?)", err, "cannot record shard");
+    sqlite3_stmt *q = prep(st,
+                           "INSERT INTO shards(run_id,shard_index,shard_count,samples,"
+                           "landed_at) VALUES(?,?,?,?,?)",
+                           err, "cannot record shard");
     if (!q)
         return PR_ESTORE;
     sqlite3_bind_int64(q, 1, run_id);
@@ -567,8 +578,8 @@ static const char *const runs_sql[] = {
     [PR_RUNS_KEYED] = "SELECT id FROM runs WHERE run_key=? ORDER BY id",
 };
 
-static int sq_runs(pr_store *st, pr_store_which which, const char *arg, int64_t **ids,
-                   size_t *n, pr_error *err)
+static int sq_runs(pr_store *st, pr_store_which which, const char *arg, int64_t **ids, size_t *n,
+                   pr_error *err)
 {
     sqlite3_stmt *q = prep(st, runs_sql[which], err, "cannot list runs");
     if (!q)
@@ -603,10 +614,12 @@ static json_t *col_json(sqlite3_stmt *q, int i)
 /* The run row into a new pr_run (NULL when there is no such run). */
 static pr_run *run_row(pr_store *st, int64_t id)
 {
-    sqlite3_stmt *q = prep(st,
-        "SELECT name, tool, format, tool_version, samples, successes, start_ns, end_ns,"
-        " load_model, offered_rate, concurrency, summary_only, summary_json, meta_json,"
-        " created_at, run_key FROM runs WHERE id=?", NULL, "");
+    sqlite3_stmt *q =
+        prep(st,
+             "SELECT name, tool, format, tool_version, samples, successes, start_ns, end_ns,"
+             " load_model, offered_rate, concurrency, summary_only, summary_json, meta_json,"
+             " created_at, run_key FROM runs WHERE id=?",
+             NULL, "");
     if (!q)
         return NULL;
     sqlite3_bind_int64(q, 1, id);
@@ -627,8 +640,9 @@ static pr_run *run_row(pr_store *st, int64_t id)
     if (sqlite3_column_type(q, 7) != SQLITE_NULL)
         r->end_ns = sqlite3_column_int64(q, 7);
     const char *lm = (const char *)sqlite3_column_text(q, 8);
-    r->load_model = lm && !strcmp(lm, "open") ? PR_LOAD_OPEN
-                    : lm && !strcmp(lm, "closed") ? PR_LOAD_CLOSED : PR_LOAD_UNKNOWN;
+    r->load_model = lm && !strcmp(lm, "open")     ? PR_LOAD_OPEN
+                    : lm && !strcmp(lm, "closed") ? PR_LOAD_CLOSED
+                                                  : PR_LOAD_UNKNOWN;
     if (sqlite3_column_type(q, 9) != SQLITE_NULL)
         r->offered_rate = sqlite3_column_double(q, 9);
     if (sqlite3_column_type(q, 10) != SQLITE_NULL)
@@ -653,8 +667,8 @@ static int sq_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
     pr_run *r = run_row(st, id);
     if (!r)
         return pr_error_set(err, PR_ENOTFOUND, NULL, 0, 0, "no run %lld", (long long)id);
-    sqlite3_stmt *q = prep(st, "SELECT key, value FROM tags WHERE run_id=? ORDER BY key", err,
-                           "cannot load run");
+    sqlite3_stmt *q =
+        prep(st, "SELECT key, value FROM tags WHERE run_id=? ORDER BY key", err, "cannot load run");
     int rc = q ? 0 : PR_ESTORE;
     if (q) {
         sqlite3_bind_int64(q, 1, id);
@@ -663,8 +677,8 @@ static int sq_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
                        (const char *)sqlite3_column_text(q, 1));
         sqlite3_finalize(q);
     }
-    if (rc == 0 && !(q = prep(st, "SELECT id, value FROM strings WHERE run_id=? ORDER BY id",
-                              err, "cannot load run")))
+    if (rc == 0 && !(q = prep(st, "SELECT id, value FROM strings WHERE run_id=? ORDER BY id", err,
+                              "cannot load run")))
         rc = PR_ESTORE;
     if (rc == 0) {
         sqlite3_bind_int64(q, 1, id);
@@ -673,8 +687,8 @@ static int sq_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
             const char *v = (const char *)sqlite3_column_text(q, 1);
             if (pr_run_intern(r, v ? v : "", (size_t)sqlite3_column_bytes(q, 1)) != want)
                 rc = pr_error_set(err, PR_ESTORE, st->path, 0, 0,
-                                  "run %lld: string table is inconsistent at id %u",
-                                  (long long)id, want);
+                                  "run %lld: string table is inconsistent at id %u", (long long)id,
+                                  want);
         }
         sqlite3_finalize(q);
     }
@@ -690,16 +704,18 @@ static int sq_scan_blocks(pr_store *st, int64_t id,
                           int (*cb)(const pr_store_block *b, void *payload), void *payload,
                           pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "SELECT seq, samples, start_min, start_max, data FROM blocks"
-                               " WHERE run_id=? ORDER BY seq", err, "cannot read samples");
+    sqlite3_stmt *q = prep(st,
+                           "SELECT seq, samples, start_min, start_max, data FROM blocks"
+                           " WHERE run_id=? ORDER BY seq",
+                           err, "cannot read samples");
     if (!q)
         return PR_ESTORE;
     sqlite3_bind_int64(q, 1, id);
     int rc = 0, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        pr_store_block b = {sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1),
-                            PR_UNKNOWN, PR_UNKNOWN, sqlite3_column_blob(q, 4),
-                            (size_t)sqlite3_column_bytes(q, 4)};
+        pr_store_block b = {
+            sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1),        PR_UNKNOWN, PR_UNKNOWN,
+            sqlite3_column_blob(q, 4),  (size_t)sqlite3_column_bytes(q, 4)};
         if (sqlite3_column_type(q, 2) != SQLITE_NULL)
             b.start_min = sqlite3_column_int64(q, 2);
         if (sqlite3_column_type(q, 3) != SQLITE_NULL)
@@ -713,22 +729,24 @@ static int sq_scan_blocks(pr_store *st, int64_t id,
     return rc;
 }
 
-static int sq_sources(pr_store *st, int64_t id,
-                      int (*cb)(const pr_store_source *s, void *payload), void *payload,
-                      pr_error *err)
+static int sq_sources(pr_store *st, int64_t id, int (*cb)(const pr_store_source *s, void *payload),
+                      void *payload, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "SELECT path, digest, format, samples, ingested_at, forced"
-                               " FROM sources WHERE run_id=? ORDER BY id", err,
-                           "cannot read sources");
+    sqlite3_stmt *q = prep(st,
+                           "SELECT path, digest, format, samples, ingested_at, forced"
+                           " FROM sources WHERE run_id=? ORDER BY id",
+                           err, "cannot read sources");
     if (!q)
         return PR_ESTORE;
     sqlite3_bind_int64(q, 1, id);
     int rc = 0;
     while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
-        pr_store_source s = {id, (const char *)sqlite3_column_text(q, 0),
+        pr_store_source s = {id,
+                             (const char *)sqlite3_column_text(q, 0),
                              (const char *)sqlite3_column_text(q, 1),
                              (const char *)sqlite3_column_text(q, 2),
-                             sqlite3_column_int64(q, 3), sqlite3_column_int64(q, 4),
+                             sqlite3_column_int64(q, 3),
+                             sqlite3_column_int64(q, 4),
                              sqlite3_column_int(q, 5)};
         rc = cb(&s, payload);
     }
@@ -738,8 +756,10 @@ static int sq_sources(pr_store *st, int64_t id,
 
 static int sq_shards(pr_store *st, int64_t id, pr_store_shard **out, size_t *n, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "SELECT shard_index, shard_count, samples, landed_at FROM shards"
-                               " WHERE run_id=? ORDER BY shard_index", err, "cannot read shards");
+    sqlite3_stmt *q = prep(st,
+                           "SELECT shard_index, shard_count, samples, landed_at FROM shards"
+                           " WHERE run_id=? ORDER BY shard_index",
+                           err, "cannot read shards");
     if (!q)
         return PR_ESTORE;
     sqlite3_bind_int64(q, 1, id);
@@ -766,8 +786,9 @@ static int sq_remove(pr_store *st, int64_t id, pr_error *err)
 
 static int sq_tag(pr_store *st, int64_t id, const char *key, const char *value, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, value ? "INSERT OR REPLACE INTO tags(run_id,key,value) VALUES(?,?,?)"
-                                     : "DELETE FROM tags WHERE run_id=? AND key=?",
+    sqlite3_stmt *q = prep(st,
+                           value ? "INSERT OR REPLACE INTO tags(run_id,key,value) VALUES(?,?,?)"
+                                 : "DELETE FROM tags WHERE run_id=? AND key=?",
                            err, "cannot tag run");
     if (!q)
         return PR_ESTORE;
@@ -778,11 +799,10 @@ static int sq_tag(pr_store *st, int64_t id, const char *key, const char *value, 
     return done(st, q, err, "cannot tag run");
 }
 
-static int sq_cache_put(pr_store *st, int64_t id, const char *key, const char *json,
-                        pr_error *err)
+static int sq_cache_put(pr_store *st, int64_t id, const char *key, const char *json, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "INSERT OR REPLACE INTO cache(run_id,key,json) VALUES(?,?,?)",
-                           err, "cannot cache");
+    sqlite3_stmt *q = prep(st, "INSERT OR REPLACE INTO cache(run_id,key,json) VALUES(?,?,?)", err,
+                           "cannot cache");
     if (!q)
         return PR_ESTORE;
     sqlite3_bind_int64(q, 1, id);
@@ -793,8 +813,8 @@ static int sq_cache_put(pr_store *st, int64_t id, const char *key, const char *j
 
 static int sq_cache_get(pr_store *st, int64_t id, const char *key, char **json, pr_error *err)
 {
-    sqlite3_stmt *q = prep(st, "SELECT json FROM cache WHERE run_id=? AND key=?", err,
-                           "cannot read cache");
+    sqlite3_stmt *q =
+        prep(st, "SELECT json FROM cache WHERE run_id=? AND key=?", err, "cannot read cache");
     *json = NULL;
     if (!q)
         return PR_ESTORE;
@@ -813,8 +833,8 @@ static int stats_rows(pr_store *st, int64_t id, const pr_store_stats *s, pr_erro
     if (!q)
         return PR_ESTORE;
     const int64_t ints[] = {s->requests, s->successes, s->errors};
-    const int64_t lat[] = {s->min_ns, s->mean_ns, s->p50_ns, s->p90_ns, s->p95_ns,
-                           s->p99_ns, s->p999_ns, s->max_ns};
+    const int64_t lat[] = {s->min_ns, s->mean_ns, s->p50_ns,  s->p90_ns,
+                           s->p95_ns, s->p99_ns,  s->p999_ns, s->max_ns};
     sqlite3_bind_int64(q, 1, id);
     for (int i = 0; i < 3; i++)
         bind_i64(q, 2 + i, ints[i]);
@@ -877,10 +897,10 @@ static int sq_stats_put(pr_store *st, int64_t id, const pr_store_stats *s, pr_er
 }
 
 static const pr_store_ops sqlite_ops = {
-    "sqlite", sq_close,
-    sq_begin, sq_commit, sq_rollback, sq_lock_name, sq_run_create, sq_run_write,
-    sq_strings_put, sq_agg_add, sq_block_next_seq, sq_block_put, sq_source_put,
-    sq_source_find, sq_shard_put, sq_cache_clear,
-    sq_runs, sq_load_run, sq_scan_blocks, sq_sources, sq_shards, sq_remove, sq_tag,
-    sq_cache_put, sq_cache_get, sq_stats_put,
+    "sqlite",          sq_close,      sq_begin,      sq_commit,      sq_rollback,
+    sq_lock_name,      sq_run_create, sq_run_write,  sq_strings_put, sq_agg_add,
+    sq_block_next_seq, sq_block_put,  sq_source_put, sq_source_find, sq_shard_put,
+    sq_cache_clear,    sq_runs,       sq_load_run,   sq_scan_blocks, sq_sources,
+    sq_shards,         sq_remove,     sq_tag,        sq_cache_put,   sq_cache_get,
+    sq_stats_put,
 };

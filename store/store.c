@@ -17,11 +17,28 @@ const char *pr_store_default_path(void)
 }
 
 /* libpq connection keywords: a target starting "KEYWORD=" is a connection string. */
-static const char *const pg_keywords[] = {
-    "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service",
-    "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name",
-    "options", "target_session_attrs", "channel_binding", "gssencmode", "requiressl",
-    "keepalives", "load_balance_hosts", NULL};
+static const char *const pg_keywords[] = {"host",
+                                          "hostaddr",
+                                          "port",
+                                          "dbname",
+                                          "user",
+                                          "password",
+                                          "passfile",
+                                          "service",
+                                          "sslmode",
+                                          "sslrootcert",
+                                          "sslcert",
+                                          "sslkey",
+                                          "connect_timeout",
+                                          "application_name",
+                                          "options",
+                                          "target_session_attrs",
+                                          "channel_binding",
+                                          "gssencmode",
+                                          "requiressl",
+                                          "keepalives",
+                                          "load_balance_hosts",
+                                          NULL};
 
 int pr_store_target_is_pg(const char *t)
 {
@@ -83,9 +100,9 @@ struct pr_ingest {
     pr_sink sink;
     pr_run *run;
     char *source;
-    char *key;                /* shard ingests: the shared run's key */
+    char *key; /* shard ingests: the shared run's key */
     int shard_index, shard_count;
-    uint32_t strings_stored;  /* ids below this are already in the strings table */
+    uint32_t strings_stored; /* ids below this are already in the strings table */
     int64_t next_seq;
     pr_sample *pending;
     size_t npending;
@@ -96,9 +113,9 @@ struct pr_ingest {
     counts label_n, label_err, error_n, status_n;
     int64_t total_samples;
     int runs;
-    int64_t *created;         /* runs created in this transaction (ids change at commit) */
+    int64_t *created; /* runs created in this transaction (ids change at commit) */
     size_t ncreated, capcreated;
-    int run_created;          /* the current run is created[ncreated - 1] */
+    int run_created; /* the current run is created[ncreated - 1] */
     int shards_landed;
 };
 
@@ -108,8 +125,8 @@ static int flush_block(pr_ingest *ing, pr_error *err)
         return 0;
     pr_buf_reset(&ing->block);
     pr_block_encode(ing->pending, ing->npending, &ing->block);
-    pr_store_block b = {ing->next_seq++, (int64_t)ing->npending, PR_UNKNOWN, PR_UNKNOWN,
-                        ing->block.p, ing->block.len};
+    pr_store_block b = {ing->next_seq++, (int64_t)ing->npending, PR_UNKNOWN,
+                        PR_UNKNOWN,      ing->block.p,           ing->block.len};
     for (size_t i = 0; i < ing->npending; i++) {
         int64_t t = ing->pending[i].start_ns;
         if (t == PR_UNKNOWN)
@@ -157,8 +174,8 @@ static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *
 
 /* A native block whose string ids are the run's: counted from its columns and stored as it
  * is (after the samples pushed before it), never decoded into samples nor encoded again. */
-static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *raw,
-                      size_t len, pr_error *err, void *payload)
+static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *raw, size_t len,
+                      pr_error *err, void *payload)
 {
     pr_ingest *ing = payload;
     (void)run;
@@ -192,12 +209,11 @@ static int create_run_row(pr_ingest *ing, pr_error *err)
 {
     pr_run *r = ing->run;
     int rc = ing->st->ops->run_create(ing->st, r->name ? r->name : "", ing->key,
-                                      r->created_s ? r->created_s : pr_clock_now_s(), &r->id,
-                                      err);
+                                      r->created_s ? r->created_s : pr_clock_now_s(), &r->id, err);
     if (rc < 0)
         return rc;
-    ing->created = pr_xgrow(ing->created, &ing->capcreated, ing->ncreated + 1,
-                            sizeof *ing->created);
+    ing->created =
+        pr_xgrow(ing->created, &ing->capcreated, ing->ncreated + 1, sizeof *ing->created);
     ing->created[ing->ncreated++] = r->id;
     ing->run_created = 1;
     ing->next_seq = 0;
@@ -215,8 +231,9 @@ static const char *base_name(const char *path)
 static int put_counts(pr_ingest *ing, pr_store_agg which, pr_error *err)
 {
     pr_run *run = ing->run;
-    const counts *c = which == PR_AGG_LABELS ? &ing->label_n
-                      : which == PR_AGG_ERRORS ? &ing->error_n : &ing->status_n;
+    const counts *c = which == PR_AGG_LABELS   ? &ing->label_n
+                      : which == PR_AGG_ERRORS ? &ing->error_n
+                                               : &ing->status_n;
     pr_store_count *rows = pr_xmalloc((c->cap ? c->cap : 1) * sizeof *rows);
     size_t n = 0;
     for (size_t id = which == PR_AGG_ERRORS ? 1 : 0; id < c->cap; id++) {
@@ -262,8 +279,8 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     pr_store *st = ing->st;
     pr_run *run = ing->run;
     if (!run->name || !*run->name) {
-        char *n = strcmp(ing->source, "-") ? pr_xstrdup(base_name(ing->source))
-                                           : stdin_name(st, run->id);
+        char *n =
+            strcmp(ing->source, "-") ? pr_xstrdup(base_name(ing->source)) : stdin_name(st, run->id);
         char *dot = strrchr(n, '.');
         if (dot && dot != n && strcmp(ing->source, "-"))
             *dot = 0;
@@ -281,8 +298,8 @@ static int finish_run(pr_ingest *ing, pr_error *err)
     uint32_t count = pr_strtab_count(run->strings);
     if ((rc = st->ops->run_write(st, run, err)) < 0 ||
         (ing->strings_stored < count &&
-         (rc = st->ops->strings_put(st, run->id, run->strings, ing->strings_stored, count,
-                                    err)) < 0) ||
+         (rc = st->ops->strings_put(st, run->id, run->strings, ing->strings_stored, count, err)) <
+             0) ||
         (rc = put_counts(ing, PR_AGG_LABELS, err)) < 0 ||
         (rc = put_counts(ing, PR_AGG_ERRORS, err)) < 0 ||
         (rc = put_counts(ing, PR_AGG_STATUS, err)) < 0 ||
@@ -368,8 +385,8 @@ static int begin_run(pr_store *st, pr_ingest **out, const char *name, const char
     int64_t existing = 0;
     if (lock && (rc = st->ops->lock_name(st, lock, err)) < 0)
         goto fail;
-    if (lock && (rc = newest_run(st, key ? PR_RUNS_KEYED : PR_RUNS_NAMED, lock, &existing,
-                                 err)) < 0)
+    if (lock &&
+        (rc = newest_run(st, key ? PR_RUNS_KEYED : PR_RUNS_NAMED, lock, &existing, err)) < 0)
         goto fail;
     if (existing) {
         if ((rc = st->ops->load_run(st, existing, &ing->run, err)) < 0 ||
@@ -405,8 +422,8 @@ int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const c
     return begin_run(st, out, run_name, NULL, source, err);
 }
 
-int pr_ingest_begin_shard(pr_store *st, pr_ingest **out, const char *run_key, int index,
-                          int count, const char *source, pr_error *err)
+int pr_ingest_begin_shard(pr_store *st, pr_ingest **out, const char *run_key, int index, int count,
+                          const char *source, pr_error *err)
 {
     if (!run_key || !*run_key)
         return pr_error_set(err, PR_EUSAGE, NULL, 0, 0, "a shard needs a run id");
@@ -440,7 +457,8 @@ static int land_shard(pr_ingest *ing, pr_error *err)
     if (count < 1 || index < 0 || index >= count)
         return pr_error_set(err, PR_EUSAGE, ing->source, 0, 0,
                             "run '%s': this input does not say which shard it is (give "
-                            "--shard I/N)", ing->key);
+                            "--shard I/N)",
+                            ing->key);
     pr_store_shard *have = NULL;
     size_t n = 0;
     int rc = st->ops->shards(st, run->id, &have, &n, err);
@@ -454,8 +472,8 @@ static int land_shard(pr_ingest *ing, pr_error *err)
         rc = st->ops->shard_put(st, run->id, &me, &dup, err);
     if (rc == 0 && dup)
         rc = pr_error_set(err, PR_EDUP, ing->source, 0, 0,
-                          "run '%s': shard %d of %d already landed; nothing added", ing->key,
-                          index, count);
+                          "run '%s': shard %d of %d already landed; nothing added", ing->key, index,
+                          count);
     if (rc == 0) {
         char *seen = pr_xcalloc((size_t)count, 1);
         seen[index] = 1;
@@ -472,9 +490,9 @@ static int land_shard(pr_ingest *ing, pr_error *err)
         free(seen);
         /* the per-shard header's "shard" is one part's; the run's truth is "shards" */
         json_object_del(run->meta, "shard");
-        pr_run_meta_set(run, "shards", json_pack("{s:i,s:i,s:o,s:b}", "count", count, "landed",
-                                                 landed, "missing", missing, "complete",
-                                                 landed == count));
+        pr_run_meta_set(run, "shards",
+                        json_pack("{s:i,s:i,s:o,s:b}", "count", count, "landed", landed, "missing",
+                                  missing, "complete", landed == count));
         ing->shards_landed = landed;
         ing->shard_index = index;
         ing->shard_count = count;
@@ -484,8 +502,7 @@ static int land_shard(pr_ingest *ing, pr_error *err)
 }
 
 /* Fills res->duplicate_of from the store; 0 or an error. */
-static int find_duplicate(pr_store *st, const char *digest, pr_ingest_result *res,
-                          pr_error *err)
+static int find_duplicate(pr_store *st, const char *digest, pr_ingest_result *res, pr_error *err)
 {
     int64_t id = 0;
     int rc = st->ops->source_find(st, digest, &id, err);
@@ -513,8 +530,13 @@ int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_re
         rc = finish_run(ing, err);
     int dup = 0;
     if (rc == 0) {
-        pr_store_source src = {ing->run->id, ing->source, digest ? digest : "",
-                               ing->run->format, ing->total_samples, pr_clock_now_s(), !check};
+        pr_store_source src = {ing->run->id,
+                               ing->source,
+                               digest ? digest : "",
+                               ing->run->format,
+                               ing->total_samples,
+                               pr_clock_now_s(),
+                               !check};
         rc = st->ops->source_put(st, &src, &dup, err);
     }
     if (rc == 0 && dup) {
@@ -556,18 +578,18 @@ int pr_store_find_run(pr_store *st, const char *ref, int64_t *id, pr_error *err)
 {
     char *end;
     strtoll(ref, &end, 10);
-    pr_store_which which = *ref && !*end ? PR_RUNS_ID
-                           : !strcmp(ref, "last") ? PR_RUNS_LAST : PR_RUNS_NAMED;
+    pr_store_which which = *ref && !*end          ? PR_RUNS_ID
+                           : !strcmp(ref, "last") ? PR_RUNS_LAST
+                                                  : PR_RUNS_NAMED;
     int64_t *ids = NULL;
     size_t n = 0;
     int rc = st->ops->runs(st, which, ref, &ids, &n, err);
     if (rc == 0 && n == 0)
-        rc = pr_error_set(err, PR_ENOTFOUND, NULL, 0, 0, "no run '%s' (see perfreport runs)",
-                          ref);
+        rc = pr_error_set(err, PR_ENOTFOUND, NULL, 0, 0, "no run '%s' (see perfreport runs)", ref);
     else if (rc == 0 && n > 1)
         rc = pr_error_set(err, PR_EUSAGE, NULL, 0, 0,
-                          "%zu runs are named '%s'; name one by its id (see perfreport runs)",
-                          n, ref);
+                          "%zu runs are named '%s'; name one by its id (see perfreport runs)", n,
+                          ref);
     if (rc == 0)
         *id = ids[0];
     free(ids);
@@ -603,9 +625,8 @@ static int scan_block(const pr_store_block *b, void *payload)
     return c->cb(c->buf, n, c->payload);
 }
 
-int pr_store_scan(pr_store *st, int64_t id,
-                  int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
-                  pr_error *err)
+int pr_store_scan(pr_store *st, int64_t id, int (*cb)(const pr_sample *s, size_t n, void *payload),
+                  void *payload, pr_error *err)
 {
     scan_ctx c = {st, id, cb, payload, NULL, 0, err};
     int rc = st->ops->scan_blocks(st, id, scan_block, &c, err);
@@ -703,7 +724,7 @@ int pr_store_put_stats(pr_store *st, int64_t id, const pr_store_stats *s, pr_err
 /* ---- copying a run between stores ------------------------------------------------------ */
 
 typedef struct copier {
-    pr_ingest *ing;        /* the target's transaction; its aggregates count the samples */
+    pr_ingest *ing; /* the target's transaction; its aggregates count the samples */
     pr_sample *buf;
     size_t cap;
     pr_error *err;
@@ -725,7 +746,7 @@ typedef struct source_check {
     pr_store *to;
     int64_t found;
     int64_t new_id;
-    int put;               /* 0: check the target holds none; 1: record them there */
+    int put; /* 0: check the target holds none; 1: record them there */
     pr_error *err;
 } source_check;
 
@@ -742,9 +763,9 @@ static int copy_source(const pr_store_source *s, void *payload)
     int dup = 0;
     t.run_id = c->new_id;
     int rc = c->to->ops->source_put(c->to, &t, &dup, c->err);
-    return rc < 0 ? rc : dup ? pr_error_set(c->err, PR_EDUP, c->to->path, 0, 0,
-                                            "%s is already there", s->path)
-                             : 0;
+    return rc < 0 ? rc
+           : dup  ? pr_error_set(c->err, PR_EDUP, c->to->path, 0, 0, "%s is already there", s->path)
+                  : 0;
 }
 
 /* Shards of the run, recorded again under its new id. */
@@ -771,9 +792,10 @@ static int copy_check(pr_store *from, pr_run *run, pr_store *to, pr_error *err)
     if (rc < 0)
         return rc;
     if (sc.found)
-        return pr_error_set(err, PR_EDUP, to->path, 0, 0, "run %lld '%s' is already there as "
-                            "run %lld", (long long)run->id, run->name ? run->name : "",
-                            (long long)sc.found);
+        return pr_error_set(err, PR_EDUP, to->path, 0, 0,
+                            "run %lld '%s' is already there as "
+                            "run %lld",
+                            (long long)run->id, run->name ? run->name : "", (long long)sc.found);
     int64_t keyed = 0;
     if (run->key && (rc = newest_run(to, PR_RUNS_KEYED, run->key, &keyed, err)) < 0)
         return rc;

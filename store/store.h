@@ -40,13 +40,13 @@ const char *pr_store_name(const pr_store *st);
 typedef struct pr_ingest pr_ingest;
 
 typedef struct pr_ingest_result {
-    int64_t run_id;        /* the (last) run written */
-    int64_t samples;       /* samples added by this input */
-    int runs;              /* runs created or extended (more than 1 with --split-runs) */
-    int duplicate_of;      /* >0: the content was already ingested as that run (skipped) */
-    char name[256];        /* the (last) run's name */
-    int shard_index;       /* shard ingests: this shard, and the shards of the run landed so */
-    int shards_landed;     /* far, of shard_count */
+    int64_t run_id;    /* the (last) run written */
+    int64_t samples;   /* samples added by this input */
+    int runs;          /* runs created or extended (more than 1 with --split-runs) */
+    int duplicate_of;  /* >0: the content was already ingested as that run (skipped) */
+    char name[256];    /* the (last) run's name */
+    int shard_index;   /* shard ingests: this shard, and the shards of the run landed so */
+    int shards_landed; /* far, of shard_count */
     int shard_count;
 } pr_ingest_result;
 
@@ -60,8 +60,8 @@ int pr_ingest_begin(pr_store *st, pr_ingest **out, const char *run_name, const c
  * run land one after the other. index/count: this shard (index < 0: taken at commit from
  * the input's meta "shard" object, as `perfreport attack --shard` writes it). The commit
  * fails with PR_EDUP when that shard already landed (nothing is added twice). */
-int pr_ingest_begin_shard(pr_store *st, pr_ingest **out, const char *run_key, int index,
-                          int count, const char *source, pr_error *err);
+int pr_ingest_begin_shard(pr_store *st, pr_ingest **out, const char *run_key, int index, int count,
+                          const char *source, pr_error *err);
 /* The sink parsers push into; sink->run is the run being written (the ingest's: never
  * freed by the caller). Its consumer returns PR_ESTORE when a block cannot be written. */
 pr_sink *pr_ingest_sink(pr_ingest *ing);
@@ -88,9 +88,8 @@ int pr_store_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err);
 /* Calls cb for each stored block of samples of the run (borrowed for the call), in storage
  * order. A non-zero return from cb stops the scan and is returned. PR_ESTORE (also for a
  * block that does not decode); a run without samples is scanned without a call. */
-int pr_store_scan(pr_store *st, int64_t id,
-                  int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
-                  pr_error *err);
+int pr_store_scan(pr_store *st, int64_t id, int (*cb)(const pr_sample *s, size_t n, void *payload),
+                  void *payload, pr_error *err);
 /* The same scan column by column: only the columns in `want` (model/native.h PR_COLBIT) are
  * decoded; cb sees each block's columns (borrowed until it returns). */
 int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
@@ -114,7 +113,7 @@ int pr_store_cache_get(pr_store *st, int64_t id, const char *key, char **json, p
 /* ---- the tables behind the run_summary and run_series views (docs/format.md) ---- */
 /* One interval of a run's time series. Unknown: PR_UNKNOWN (integers), NAN (reals). */
 typedef struct pr_store_point {
-    int64_t t_ns;            /* interval start, ns since the Unix epoch */
+    int64_t t_ns; /* interval start, ns since the Unix epoch */
     int64_t requests, successes, errors, bytes_in;
     double throughput_per_s, rate_per_s;
     int64_t p50_ns, p90_ns, p99_ns, max_ns;
@@ -126,10 +125,10 @@ typedef struct pr_store_stats {
     double error_ratio, rate_per_s, throughput_per_s, apdex;
     int64_t duration_ns;
     int64_t min_ns, mean_ns, p50_ns, p90_ns, p95_ns, p99_ns, p999_ns, max_ns;
-    int64_t interval_ns;     /* of the series */
+    int64_t interval_ns; /* of the series */
     const pr_store_point *points;
     size_t npoints;
-    int64_t basis_samples;   /* the run's sample count these figures were computed from */
+    int64_t basis_samples; /* the run's sample count these figures were computed from */
 } pr_store_stats;
 
 /* Replaces the run's stored headline figures and series, unless the run has changed since

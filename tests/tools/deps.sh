@@ -4,7 +4,7 @@
 set -eu
 PKGS="build-essential pkg-config libjansson-dev libxml2-dev libcsv-dev libcairo2-dev
 libpango1.0-dev libsqlite3-dev sqlite3 libpq-dev libmd4c-dev libmd4c-html0-dev libssl-dev
-libcmocka-dev zlib1g-dev libxxhash-dev libxml2-utils jq fonts-dejavu-core fonts-wqy-zenhei time gettext
+libcmocka-dev zlib1g-dev libxxhash-dev libxml2-utils clang-format jq fonts-dejavu-core fonts-wqy-zenhei time gettext
 ${PERFREPORT_EXTRA_PKGS:-}"
 missing=""
 for p in $PKGS; do
