@@ -38,3 +38,6 @@ pr ingest --meta meta.json --name with-meta "$DATA/vegeta/basic.bin"
 sh_ "\$PR render --template summary.md with-meta | head -1"
 sh_ "\$PR render --no-charts with-meta | sed -n '1,12p'"
 pr render --template report.html --no-charts 3
+# a failed threshold in the verdict reads as written inside its code span (no &lt; entity)
+pr render --template report.md --no-charts --max p99=1ms -o out/verdict.md 1
+sh_ "grep -F '✗' out/verdict.md"
