@@ -19,7 +19,6 @@
 #define REC_MAX (4u << 20) /* bytes in one record (all fields), 4 MiB */
 #define CHUNK (1u << 16)
 #define BUF_SIZE (1u << 18)
-#define ICACHE 256                     /* read buffer; longer lines go to libcsv in pieces */
 #define GAP_NEW_RUN_MS (3600LL * 1000) /* a forward jump this long means an appended run */
 
 /* Column kinds, in JMeter's fixed output order (CSVSaveService). */
@@ -895,6 +894,15 @@ static int record_attrs(jcsv *j, pr_sample *s, pr_jtl_attrs *at)
     return 0;
 }
 
+/* The string *id of run interned again into nr (ids other than 0 only). */
+static void reintern(pr_run *nr, const pr_run *run, uint32_t *id)
+{
+    if (*id) {
+        const char *str = pr_run_str(run, *id);
+        *id = pr_run_intern(nr, str, strlen(str));
+    }
+}
+
 /* An appended run (a forward jump of more than an hour past everything seen): a new run,
  * s's strings interned again into it. */
 static int record_gap(jcsv *j, pr_sample *s, const pr_jtl_attrs *at, int64_t start_ms)
@@ -910,14 +918,10 @@ static int record_gap(jcsv *j, pr_sample *s, const pr_jtl_attrs *at, int64_t sta
     pr_run *nr = j->sink->run;
     if (nr == run)
         return 0;
-#define REINTERN(f)                                                                                \
-    if (s->f)                                                                                      \
-    s->f = pr_run_intern(nr, pr_run_str(run, s->f), strlen(pr_run_str(run, s->f)))
-    REINTERN(label);
-    REINTERN(thread);
-    REINTERN(url);
-    REINTERN(error);
-#undef REINTERN
+    reintern(nr, run, &s->label);
+    reintern(nr, run, &s->thread);
+    reintern(nr, run, &s->url);
+    reintern(nr, run, &s->error);
     if (s->attrs)
         s->attrs = pr_run_intern(nr, at->buf, at->n);
     return 0;
