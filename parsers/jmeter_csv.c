@@ -894,17 +894,32 @@ static int record_attrs(jcsv *j, pr_sample *s, pr_jtl_attrs *at)
     return 0;
 }
 
-/* The string *id of run interned again into nr (ids other than 0 only). */
-static void reintern(pr_run *nr, const pr_run *run, uint32_t *id)
+/* Copies of a sample's strings, taken before a split hands its run to the consumer (which may
+ * free it), and interned into the new run after. */
+typedef struct {
+    char *str[4];
+} saved_strs;
+
+static void save_strs(saved_strs *v, const pr_run *run, const pr_sample *s)
 {
-    if (*id) {
-        const char *str = pr_run_str(run, *id);
-        *id = pr_run_intern(nr, str, strlen(str));
+    const uint32_t ids[4] = {s->label, s->thread, s->url, s->error};
+    for (int i = 0; i < 4; i++)
+        v->str[i] = ids[i] ? pr_xstrdup(pr_run_str(run, ids[i])) : NULL;
+}
+
+static void restore_strs(saved_strs *v, pr_run *nr, pr_sample *s)
+{
+    uint32_t *ids[4] = {&s->label, &s->thread, &s->url, &s->error};
+    for (int i = 0; i < 4; i++) {
+        if (v->str[i])
+            *ids[i] = pr_run_intern(nr, v->str[i], strlen(v->str[i]));
+        free(v->str[i]);
     }
 }
 
 /* An appended run (a forward jump of more than an hour past everything seen): a new run,
- * s's strings interned again into it. */
+ * s's strings interned again into it. Kept in the same run (no --split-runs), the jump is the
+ * run's new end, so the rows after it do not warn again. */
 static int record_gap(jcsv *j, pr_sample *s, const pr_jtl_attrs *at, int64_t start_ms)
 {
     if (j->run_max_end == PR_UNKNOWN || start_ms <= j->run_max_end / 1000000 + GAP_NEW_RUN_MS)
@@ -913,15 +928,18 @@ static int record_gap(jcsv *j, pr_sample *s, const pr_jtl_attrs *at, int64_t sta
     char why[96];
     snprintf(why, sizeof why, "a gap of %.1f h in the timestamps",
              (double)(start_ms - j->run_max_end / 1000000) / 3.6e6);
-    if (new_run(j, why) < 0)
-        return j->rc;
+    saved_strs v;
+    save_strs(&v, run, s);
+    int rc = new_run(j, why);
     pr_run *nr = j->sink->run;
-    if (nr == run)
-        return 0;
-    reintern(nr, run, &s->label);
-    reintern(nr, run, &s->thread);
-    reintern(nr, run, &s->url);
-    reintern(nr, run, &s->error);
+    if (rc < 0 || nr == run) {
+        for (int i = 0; i < 4; i++)
+            free(v.str[i]);
+        if (rc == 0 && j->run_max_end / 1000000 < start_ms)
+            j->run_max_end = start_ms * 1000000;
+        return rc < 0 ? j->rc : 0;
+    }
+    restore_strs(&v, nr, s);
     if (s->attrs)
         s->attrs = pr_run_intern(nr, at->buf, at->n);
     return 0;

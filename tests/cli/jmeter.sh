@@ -11,3 +11,10 @@ pr summary --format jmeter --percentiles jmeter --apdex-t 5 csv-default
 pr summary --by label xml
 head -c 20000 "$DATA/jmeter/csv-default.jtl" > cut.jtl
 pr ingest cut.jtl
+# a JTL with a second run appended 2.4 h later: one warning (not one per row after the jump);
+# split, the second run keeps its first sample's label and thread (they were read from the
+# first run after the split had handed it to the store)
+printf 'timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,bytes\n1796051469000,12,first,200,OK,t1,true,10\n1796051470000,14,first,200,OK,t1,true,10\n1796060000000,20,second,500,Err,t2,false,10\n1796060001000,22,second,200,OK,t2,true,10\n' > gap.jtl
+pr ingest --name kept gap.jtl
+pr ingest --force --name split --split-runs gap.jtl
+pr summary --by label --no-findings split#2
