@@ -54,6 +54,17 @@ measure "summary, bounded mode" "$N" "$BIN" summary --exact-limit 1 --store "$DA
 measure "summary --by label (100 labels)" "$N" "$BIN" summary --store "$DATA/bench.db" --by label 1
 measure "summary --json (time series, hist.)" "$N" "$BIN" summary --json --store "$DATA/bench.db" 1
 measure "export native" "$N" "$BIN" export --store "$DATA/bench.db" -o "$DATA/export.prf" 1
+# issue 18: the tool-format summaries against the plain one (target within 1.2x), compare of
+# the run against itself, the charts and the interactive page, on the same store
+for f in vegeta vegeta-json jmeter ab k6 gatling locust; do
+  measure "summary --format $f" "$N" "$BIN" summary --store "$DATA/bench.db" --format "$f" 1
+done
+measure "summary --format vegeta, bounded" "$N" "$BIN" summary --store "$DATA/bench.db" --format vegeta --exact-limit 1 1
+measure "compare (the run against itself)" "$((2 * N))" "$BIN" compare --store "$DATA/bench.db" 1 1
+for k in latency percentiles throughput histogram labels; do
+  measure "chart $k" "$N" "$BIN" chart "$k" --store "$DATA/bench.db" -o "$DATA/chart-$k.png" 1
+done
+measure "render report.html" "$N" "$BIN" render --store "$DATA/bench.db" --template report.html -o "$DATA/bench.html" 1
 # The same input into the PostgreSQL store: a scratch server (tests/tools/pg.sh, fsync on as a
 # team's server would run), the client's CPU only (the server's is not in the cpu column).
 if [ "${BENCH_PG:-1}" = 1 ]; then
