@@ -19,11 +19,26 @@ static int list_kinds(void)
     return 0;
 }
 
-/* Why run model r has nothing a sample-drawn chart could show, or NULL when it has samples. */
-static const char *no_samples(json_t *r, char *buf, size_t n)
+/* Whether a summary-only run model r holds what kind draws: the time series its tool printed
+ * (Locust's history, Artillery's periods) or its printed labels. */
+static int printed_drawable(const pr_chart_kind *kind, json_t *r)
+{
+    unsigned nd = kind->needs & PR_CHART_NEEDS_SAMPLES;
+    if (nd == PR_CHART_NEEDS_TS)
+        return json_array_size(json_object_get(json_object_get(r, "timeseries"), "points")) > 0;
+    if (nd == PR_CHART_NEEDS_LABELS)
+        return json_array_size(json_object_get(r, "labels")) > 0;
+    return 0;
+}
+
+/* Why run model r has nothing kind could show, or NULL when it has samples (or, summary only,
+ * what its tool printed is what kind draws). */
+static const char *no_samples(const pr_chart_kind *kind, json_t *r, char *buf, size_t n)
 {
     const char *tool = json_string_value(json_object_get(r, "tool"));
     json_t *s = json_object_get(r, "stats");
+    if (json_is_true(json_object_get(r, "summary_only")) && printed_drawable(kind, r))
+        return NULL;
     if (json_is_true(json_object_get(r, "summary_only")))
         snprintf(buf, n, "has no samples (summary only: the numbers %s printed)",
                  tool ? tool : "its tool");
@@ -51,7 +66,7 @@ static int check_samples(const pr_chart_kind *kind, json_t *doc)
     json_t *lastrun = NULL;
     for (size_t i = 0; i < n; i++) {
         json_t *r = json_array_get(runs, i);
-        const char *w = no_samples(r, why, sizeof why);
+        const char *w = no_samples(kind, r, why, sizeof why);
         if (!w) {
             usable++;
             continue;

@@ -40,3 +40,8 @@ sh_ "ls peers_files"
 # the interactive report: the printed series drawn for the summary-only runs
 pr render --template report.html -o peers.html run report
 sh_ "grep -o 'data-run=\"[0-9]*\" data-kind=\"[a-z]*\"' peers.html"
+# chart: a summary-only run's printed series and labels can be drawn; what needs samples is refused
+pr chart throughput -o locust-throughput.svg run
+pr chart labels -o artillery-labels.svg report
+pr chart latency -o locust-latency.png run
+sh_ "ls locust-throughput.svg artillery-labels.svg"
