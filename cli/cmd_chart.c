@@ -353,7 +353,8 @@ static int run(int argc, char **argv)
 const pr_command pr_cmd_chart = {
     "chart", "chart KIND [OPTIONS] [RUN…] -o FILE.png|.svg|.pdf", "draw a chart of runs",
     "Draws one chart of the RUNs (default: every run; time-based kinds use the first).\n"
-    "Kinds drawn from samples refuse a run that has none (a tool's printed summary only).\n"
+    "Kinds drawn from samples refuse a run that has none (a tool's printed summary only),\n"
+    "except the time-series and labels kinds where the tool printed a series or labels.\n"
     "`perfreport chart --list` names the kinds. The file extension picks the format.\n\n"
     "options:\n"
     "  -o, --output FILE     .png, .svg or .pdf (required)\n"
