@@ -775,8 +775,8 @@ int pr_report_bounded(const pr_report_opts *o, int64_t n, char *why, size_t whys
         return 0;
     char h1[32], h2[32];
     snprintf(why, whysize,
-             "%lld samples need about %s in exact mode, more than half of the %s "
-             "this process may use (--exact-limit N to choose)",
+             _("%lld samples need about %s in exact mode, more than half of the %s "
+               "this process may use (--exact-limit N to choose)"),
              (long long)n, pr_human_bytes((double)n * PR_EXACT_BYTES_PER_SAMPLE, h1),
              pr_human_bytes((double)avail, h2));
     return 1;
@@ -806,17 +806,17 @@ static void labels_grouping_json(json_t *j, const acc *a)
         set_str(g, "pattern", "url");
         set_int(g, "pattern_threshold", PR_PATTERN_MIN);
         pr_buf_printf(&t,
-                      "%lld distinct values grouped by URL pattern (numbers, UUIDs and hex "
-                      "ids in paths and query values shown as {id})",
+                      _("%lld distinct values grouped by URL pattern (numbers, UUIDs and hex "
+                        "ids in paths and query values shown as {id})"),
                       (long long)a->distinct_keys);
         if (a->o->patterns == 0 && a->o->nby <= 1 &&
             (a->o->nby == 0 || a->o->by[0] == PR_BY_LABEL || a->o->by[0] == PR_BY_URL))
-            pr_buf_printf(&t, ", as there are more than %d", PR_PATTERN_MIN);
+            pr_buf_printf(&t, _(", as there are more than %d"), PR_PATTERN_MIN);
     }
     set_int(g, "shown", shown);
     set_int(g, "other", other);
     if (other)
-        pr_buf_printf(&t, "%sthe top %lld by requests, then one row for the other %lld",
+        pr_buf_printf(&t, _("%sthe top %lld by requests, then one row for the other %lld"),
                       t.len ? "; " : "", (long long)shown, (long long)other);
     set_str(g, "text", t.p);
     pr_buf_dispose(&t);
