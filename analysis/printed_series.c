@@ -1,5 +1,6 @@
 /* A summary-only run's printed time series as the report's "timeseries" (printed_series.h). */
 #include "analysis/printed_series.h"
+#include "analysis/vec.h"
 #include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
@@ -28,19 +29,13 @@ static void put_real(json_t *o, const char *key, double v)
         json_object_set_new(o, key, json_real(v));
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median of the n - 1 gaps between the increasing stamps t[0..n). */
 static int64_t median_gap(const int64_t *t, size_t n)
 {
     int64_t *gaps = pr_xcalloc(n - 1, sizeof *gaps);
     for (size_t i = 1; i < n; i++)
         gaps[i - 1] = t[i] - t[i - 1];
-    qsort(gaps, n - 1, sizeof *gaps, cmp_i64);
+    pr_sort_i64(gaps, n - 1);
     int64_t g = gaps[(n - 1) / 2];
     free(gaps);
     return g;
@@ -81,9 +76,8 @@ static json_t *point(const json_t *row, const json_t *prev, int64_t t_rel, doubl
             req = NAN;
         if (num(row, "failures", &fail) < 0 || num(row, "successes", &ok) < 0)
             fail = ok = NAN;
-        /* a period's rate over its active time (the first and last periods are partial) */
-        if (num(row, "rate_per_s", &v) == 0 && v > 0 && req > 0)
-            secs = req / v;
+        if (num(row, "rate_per_s", &v) == 0) /* over the period's active time */
+            put_real(p, "tool_rate_per_s", v);
     }
     put_real(p, "rate_per_s", req / secs);
     put_real(p, "throughput_per_s", ok / secs);

@@ -338,14 +338,18 @@ static void test_peers__printed_series(void **st)
     json_decref(ts);
     collect_free(&c);
     /* Artillery's periods: their counts add up to the aggregate's 350 requests; a period's rate
-     * is Artillery's (the first period is partial: 106 requests at 30/s) */
+     * is its requests over its 10 s (as the charts draw it), Artillery's own rate over the
+     * period's active time is kept beside it (the first period is partial: 106 at 30/s) */
     assert_int_equal(collect_parse_ok(&c, "artillery", "artillery/report.json", COLLECT_TRUNC_OK), 0);
     ts = pr_printed_series(c.run->summary, "Artillery's report");
     assert_non_null(ts);
     assert_int_equal(points_sum(ts, "requests"), 350);
     json_t *p0 = json_array_get(json_object_get(ts, "points"), 0);
     assert_int_equal(json_integer_value(json_object_get(p0, "requests")), 106);
-    assert_float_equal(json_real_value(json_object_get(p0, "rate_per_s")), 30.0, 1e-9);
+    assert_int_equal(json_integer_value(json_object_get(ts, "interval_ns")), 10000000000);
+    assert_float_equal(json_real_value(json_object_get(p0, "rate_per_s")), 10.6, 1e-9);
+    assert_float_equal(json_real_value(json_object_get(p0, "throughput_per_s")), 3.4, 1e-9);
+    assert_float_equal(json_real_value(json_object_get(p0, "tool_rate_per_s")), 30.0, 1e-9);
     assert_null(json_object_get(p0, "threads"));
     json_decref(ts);
     collect_free(&c);
