@@ -10,7 +10,6 @@
 #include "model/xalloc.h"
 
 static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload);
-static void conn_timeout(pr_loop *l, pr_loop_timer *t, void *payload);
 static int conn_open(pr_worker *w, pr_conn *c, int epi);
 
 /* ---- connection bookkeeping ---- */
@@ -82,11 +81,57 @@ pr_conn *pr_conn_new(pr_worker *w)
     c->io.fd = -1;
     c->io.fn = conn_io;
     c->io.payload = c;
-    c->timer.fn = conn_timeout;
-    c->timer.payload = c;
     w->all = pr_xgrow(w->all, &w->capall, w->nall + 1, sizeof *w->all);
     w->all[w->nall++] = c;
     return c;
+}
+
+/* ---- request timeouts: the worker's list in start order and one timer at its head ---- */
+
+static void timeout_fire(pr_loop *l, pr_loop_timer *t, void *payload)
+{
+    pr_worker *w = payload;
+    int64_t now = pr_loop_now_ns();
+    while (w->thead && w->thead->deadline <= now)
+        pr_conn_fail(w, w->thead, "timeout", 1); /* records it: off the list */
+    if (w->thead)
+        pr_loop_timer_set(l, t, w->thead->deadline);
+}
+
+/* c's request times out at `deadline`, after every request already on the list. The timer
+ * stays where it is when the head leaves early: it fires, then moves to the new head. */
+static void deadline_add(pr_worker *w, pr_conn *c, int64_t deadline)
+{
+    c->deadline = deadline;
+    c->timed = 1;
+    c->tnext = NULL;
+    c->tprev = w->ttail;
+    if (w->ttail)
+        w->ttail->tnext = c;
+    else
+        w->thead = c;
+    w->ttail = c;
+    if (!w->timeout_timer.slot) {
+        w->timeout_timer.fn = timeout_fire;
+        w->timeout_timer.payload = w;
+        pr_loop_timer_set(w->loop, &w->timeout_timer, deadline);
+    }
+}
+
+static void deadline_remove(pr_worker *w, pr_conn *c)
+{
+    if (!c->timed)
+        return;
+    c->timed = 0;
+    if (c->tprev)
+        c->tprev->tnext = c->tnext;
+    else
+        w->thead = c->tnext;
+    if (c->tnext)
+        c->tnext->tprev = c->tprev;
+    else
+        w->ttail = c->tprev;
+    c->tprev = c->tnext = NULL;
 }
 
 /* ---- outcomes ---- */
@@ -143,7 +188,7 @@ static void record(pr_worker *w, pr_conn *c, const char *error, int error_static
     s->flags = 0;
     c->busy = 0;
     w->inflight--;
-    pr_loop_timer_clear(w->loop, &c->timer);
+    deadline_remove(w, c);
     pr_worker_sample_done(w, now);
 }
 
@@ -391,7 +436,7 @@ void pr_conn_start(pr_worker *w, pr_conn *c, uint32_t ti, int64_t intended)
     const pr_target *t = &a->targets->v[ti];
     pr_http_resp_init(&c->resp, !strcmp(t->method, "HEAD"));
     if (a->o->timeout_ns > 0)
-        pr_loop_timer_set(w->loop, &c->timer, now + a->o->timeout_ns);
+        deadline_add(w, c, now + a->o->timeout_ns);
     int epi = a->target_ep[ti];
     if (c->ep >= 0 && c->ep != epi)
         pr_conn_close(w, c);
@@ -436,11 +481,4 @@ static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
         return;
     default: return;
     }
-}
-
-static void conn_timeout(pr_loop *l, pr_loop_timer *t, void *payload)
-{
-    pr_conn *c = payload;
-    if (c->busy)
-        pr_conn_fail(c->w, c, "timeout", 1);
 }

@@ -74,7 +74,6 @@ enum {
 
 typedef struct pr_conn {
     pr_loop_io io;
-    pr_loop_timer timer;
     pr_worker *w;
     SSL *ssl;
     int ep; /* endpoint of the socket, -1 when none */
@@ -84,8 +83,11 @@ typedef struct pr_conn {
     int reused;     /* the current request went on an already used connection */
     int addr_tries; /* other addresses of the host tried for this request */
     int retried;
-    uint32_t requests;           /* requests sent on this socket */
-    struct pr_conn *prev, *next; /* idle list, spare list or run queue */
+    uint32_t requests;             /* requests sent on this socket */
+    struct pr_conn *prev, *next;   /* idle list, spare list or run queue */
+    struct pr_conn *tprev, *tnext; /* the worker's timeout list (while timed) */
+    int timed;
+    int64_t deadline; /* the request's timeout */
     /* the request in progress */
     uint32_t ti;
     size_t woff;
@@ -107,6 +109,10 @@ struct pr_worker {
     pr_conn **idle; /* per endpoint: idle keep-alive conns */
     int *addr_idx;  /* per endpoint: the address connections go to */
     pr_conn *runq;  /* closed model: conns waiting to send their next request */
+    /* requests with a timeout, in start order: every request has the same timeout, so this
+     * is deadline order and one timer at the head serves them all (gen/conn.c) */
+    pr_conn *thead, *ttail;
+    pr_loop_timer timeout_timer;
     int open;       /* conns with a socket */
     int connecting; /* conns in TCP connect or TLS handshake */
     int max_open;

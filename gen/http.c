@@ -132,9 +132,36 @@ static long fail(pr_http_resp *r, const char *msg)
     return -1;
 }
 
-static int is_tchar(int c)
+/* RFC 9110 tchar: ALPHA / DIGIT / "!#$%&'*+-.^_`|~" (checked against that definition by
+ * tests/unit/test_http.c for every byte); bytes from 0x80 are none. */
+static const unsigned char tchar[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+    0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0, /* 0x20  !"#$%&'()*+,-./ */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, /* 0x30 0-9 :;<=>? */
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 @A-O */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, /* 0x50 P-Z [\]^_ */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 `a-o */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0, /* 0x70 p-z {|}~ DEL */
+};
+
+static int is_digit(char c)
 {
-    return isalnum(c) || (c && strchr("!#$%&'*+-.^_`|~", c));
+    return (unsigned char)(c - '0') < 10;
+}
+
+/* Equality of n bytes of a, ASCII letters folded to lower case, with `lower` (lower case):
+ * header names and the tokens read here are ASCII whatever the locale. */
+static int ascii_ieq(const char *a, const char *lower, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)a[i];
+        if ((unsigned char)(c - 'A') < 26)
+            c |= 0x20;
+        if (c != (unsigned char)lower[i])
+            return 0;
+    }
+    return 1;
 }
 
 /* Does the comma-separated list v (length n) contain token tok (case-insensitive)? */
@@ -151,7 +178,7 @@ static int has_token(const char *v, size_t n, const char *tok)
         size_t e = i;
         while (e > s && (v[e - 1] == ' ' || v[e - 1] == '\t'))
             e--;
-        if (e - s == tl && !strncasecmp(v + s, tok, tl))
+        if (e - s == tl && ascii_ieq(v + s, tok, tl))
             return 1;
     }
     return 0;
@@ -167,14 +194,13 @@ static int last_token_is(const char *v, size_t n, const char *tok)
     while (s > 0 && v[s - 1] != ',' && v[s - 1] != ' ' && v[s - 1] != '\t')
         s--;
     size_t tl = strlen(tok);
-    return e - s == tl && !strncasecmp(v + s, tok, tl);
+    return e - s == tl && ascii_ieq(v + s, tok, tl);
 }
 
 static long status_line(pr_http_resp *r, const char *l, size_t n)
 {
-    if (n < 12 || memcmp(l, "HTTP/1.", 7) || !isdigit((unsigned char)l[7]) || l[8] != ' ' ||
-        !isdigit((unsigned char)l[9]) || !isdigit((unsigned char)l[10]) ||
-        !isdigit((unsigned char)l[11]) || (n > 12 && l[12] != ' '))
+    if (n < 12 || memcmp(l, "HTTP/1.", 7) || !is_digit(l[7]) || l[8] != ' ' || !is_digit(l[9]) ||
+        !is_digit(l[10]) || !is_digit(l[11]) || (n > 12 && l[12] != ' '))
         return fail(r, "malformed response: invalid status line");
     int status = (l[9] - '0') * 100 + (l[10] - '0') * 10 + (l[11] - '0');
     if (status < 100)
@@ -221,34 +247,36 @@ static long header_line(pr_http_resp *r, const char *l, size_t n)
     if (l[0] == ' ' || l[0] == '\t')
         return 0; /* obsolete line folding: continuation of a header we do not interpret */
     size_t c = 0;
-    while (c < n && is_tchar((unsigned char)l[c]))
+    while (c < n && tchar[(unsigned char)l[c]])
         c++;
     if (c == 0 || c >= n || l[c] != ':')
         return fail(r, "malformed response: invalid header line");
+    if (c != 10 && c != 14 && c != 17)
+        return 0; /* not a header read here (the names below) */
     const char *v = l + c + 1;
     size_t vn = n - c - 1;
     while (vn && (*v == ' ' || *v == '\t'))
         v++, vn--;
     while (vn && (v[vn - 1] == ' ' || v[vn - 1] == '\t'))
         vn--;
-    if (c == 14 && !strncasecmp(l, "Content-Length", 14)) {
+    if (c == 14 && ascii_ieq(l, "content-length", 14)) {
         int64_t len = 0;
         if (vn == 0 || vn > 18)
             return fail(r, "malformed response: invalid Content-Length");
         for (size_t i = 0; i < vn; i++) {
-            if (!isdigit((unsigned char)v[i]))
+            if (!is_digit(v[i]))
                 return fail(r, "malformed response: invalid Content-Length");
             len = len * 10 + (v[i] - '0');
         }
         if (r->content_length >= 0 && r->content_length != len)
             return fail(r, "malformed response: conflicting Content-Length");
         r->content_length = len;
-    } else if (c == 17 && !strncasecmp(l, "Transfer-Encoding", 17)) {
+    } else if (c == 17 && ascii_ieq(l, "transfer-encoding", 17)) {
         if (last_token_is(v, vn, "chunked"))
             r->chunked = 1;
         else
             r->chunked = 0, r->content_length = -2; /* other coding: read until close */
-    } else if (c == 10 && !strncasecmp(l, "Connection", 10)) {
+    } else if (c == 10 && ascii_ieq(l, "connection", 10)) {
         if (has_token(v, vn, "close"))
             r->keepalive = 0;
         else if (has_token(v, vn, "keep-alive"))

@@ -524,6 +524,57 @@ static void test_gen__errors(void **st)
     expect_errors(HTTPD_SLOW, 400, 100000000, 4, "timeout", 0);
 }
 
+/* Request timeouts among answered requests: the open model alternates a server that
+ * answers and one that never does, so requests leave the worker's timeout list from its
+ * head and from its middle while others wait there; each silent one times out no earlier
+ * than its timeout after its send, each answered one succeeds. */
+static void test_gen__timeouts_between_answers(void **st)
+{
+    httpd *ok = httpd_start(HTTPD_OK, 0, 0), *silent = httpd_start(HTTPD_SILENT, 0, 0);
+    assert_non_null(ok);
+    assert_non_null(silent);
+    pr_targets t;
+    pr_error err;
+    pr_targets_init(&t);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/", httpd_port(ok));
+    assert_int_equal(pr_targets_add(&t, "GET", url, NULL, 0, NULL, 0, &err), 0);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/", httpd_port(silent));
+    assert_int_equal(pr_targets_add(&t, "GET", url, NULL, 0, NULL, 0, &err), 0);
+    assert_int_equal(pr_targets_finish(&t, NULL, 0, NULL, 0, 1, &err), 0);
+    collect c;
+    collect_init(&c);
+    pr_attack_opts o;
+    pr_attack_opts_init(&o);
+    o.targets = &t;
+    o.model = PR_LOAD_OPEN;
+    o.rate_per_s = 200;
+    o.requests = 60;
+    o.workers = 1;
+    o.timeout_ns = 120000000;
+    pr_attack_stats as;
+    pr_attack_describe(&o, c.run);
+    assert_int_equal(pr_attack_run(&o, &c.sink, &as, &err), 0);
+    assert_int_equal(c.n, 60);
+    int timeouts = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        const pr_sample *s = &c.s[i];
+        if (strcmp(pr_run_str(c.run, s->url), url)) { /* to the server that answers */
+            assert_int_equal(s->success, PR_OK_SUCCESS);
+            continue;
+        }
+        timeouts++;
+        assert_string_equal(pr_run_str(c.run, s->error), "timeout");
+        assert_true(s->latency_ns - s->lateness_ns >= o.timeout_ns); /* from the actual send */
+    }
+    assert_int_equal(timeouts, 30);
+    assert_int_equal(as.cut, 0);
+    collect_free(&c);
+    pr_targets_dispose(&t);
+    httpd_stop(ok);
+    httpd_stop(silent);
+}
+
 static long max_rss_kb(void)
 {
     struct rusage ru;
@@ -1070,6 +1121,7 @@ int main(void)
         cmocka_unit_test(test_gen__hostile_servers),
         cmocka_unit_test(test_gen__endless_body_keeps_schedule),
         cmocka_unit_test(test_gen__ends_at_duration_plus_timeout),
+        cmocka_unit_test(test_gen__timeouts_between_answers),
         cmocka_unit_test(test_gen__last_batch_after_slow_flush),
         cmocka_unit_test(test_gen__refused),
         cmocka_unit_test(test_gen__chunked_and_statuses),

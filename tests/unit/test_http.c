@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,44 @@ static void test_http__malformed_headers(void **st)
                 (outcome){-1, 200, 0, 0, 0, "malformed response: conflicting Content-Length"});
 }
 
+/* Every byte in a header name: accepted exactly when RFC 9110 calls it a tchar (the parser
+ * reads names through a bit table; this is the definition written out). */
+static void test_http__header_name_bytes(void **st)
+{
+    for (int c = 1; c < 256; c++) {
+        if (c == ':')
+            continue; /* ends the name "A": valid whatever follows */
+        char in[96];
+        int n =
+            snprintf(in, sizeof in, "HTTP/1.1 200 OK\r\nA%cB: v\r\nContent-Length: 0\r\n\r\n", c);
+        int tchar = c < 128 && (isalnum(c) || strchr("!#$%&'*+-.^_`|~", c));
+        pr_http_resp r;
+        pr_http_resp_init(&r, 0);
+        long used = pr_http_resp_feed(&r, in, (size_t)n);
+        if (tchar != (used == n && pr_http_resp_done(&r))) {
+            print_error("byte 0x%02x: used %ld of %d, error %s\n", c, used, n,
+                        r.error ? r.error : "-");
+            fail();
+        }
+        if (!tchar)
+            assert_string_equal(r.error, "malformed response: invalid header line");
+    }
+}
+
+/* Header names and the tokens read (close, keep-alive, chunked) in any letter case. */
+static void test_http__header_case(void **st)
+{
+    const char *r = "HTTP/1.1 200 OK\r\nCONTENT-length: 2\r\nconnection: CLOSE\r\n\r\nok";
+    every_split(r, 0, 0, (outcome){0, 200, 2, 0, strlen(r), NULL});
+    r = "HTTP/1.0 200 OK\r\nCoNnEcTiOn: x, KEEP-ALIVE\r\ncontent-LENGTH: 1\r\n\r\nk";
+    every_split(r, 0, 0, (outcome){0, 200, 1, 1, strlen(r), NULL});
+    r = "HTTP/1.1 200 OK\r\ntransfer-ENCODING: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n";
+    every_split(r, 0, 0, (outcome){0, 200, 3, 1, strlen(r), NULL});
+    /* a name one letter off is not the header */
+    r = "HTTP/1.1 200 OK\r\nContent-Lengtx: 2\r\nConnection: closed\r\n\r\nok";
+    every_split(r, 0, 1, (outcome){0, 200, 2, 0, strlen(r), NULL});
+}
+
 static void test_http__header_limits(void **st)
 {
     size_t n = PR_HTTP_HEADERS_MAX + 1000;
@@ -254,6 +293,8 @@ int main(void)
         cmocka_unit_test(test_http__truncated),
         cmocka_unit_test(test_http__malformed_status),
         cmocka_unit_test(test_http__malformed_headers),
+        cmocka_unit_test(test_http__header_name_bytes),
+        cmocka_unit_test(test_http__header_case),
         cmocka_unit_test(test_http__header_limits),
         cmocka_unit_test(test_http__url),
         cmocka_unit_test(test_http__request_build),
