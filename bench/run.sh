@@ -1,6 +1,8 @@
 #!/bin/sh
 # Benchmarks (make bench): per stage, samples/second and peak memory. Data comes from
-# deterministic generators into bench/data/ (not committed). Env: BENCH_N (default 10000000).
+# deterministic generators into bench/data/ (not committed). Env: BENCH_N (default 10000000),
+# BENCH_ONLY=report|gen (only the report pages, or only the load generator: bench/gen.sh),
+# BENCH_GEN=0 (leave the load generator out of the full run).
 set -eu
 BIN=${PERFREPORT_BIN:-./perfreport}
 BUILD=${BUILD:-build}
@@ -42,6 +44,11 @@ bench_report() {
 }
 if [ "${BENCH_ONLY:-}" = report ]; then
   bench_report
+  exit 0
+fi
+# the load generator against wrk and the open model's lateness (bench/gen.sh, issue 18 item 6)
+if [ "${BENCH_ONLY:-}" = gen ]; then
+  PERFREPORT_BIN=$BIN bash bench/gen.sh
   exit 0
 fi
 [ -f "$DATA/native-$N.prf" ] || "$BUILD/bench/gen_native" "$N" "$DATA/native-$N.prf" 100
@@ -119,4 +126,8 @@ measure "ingest hgrm (distribution of run 1)" "$N" "$BIN" ingest --quiet --store
 # the peer tools' own reports on the same workloads, where installed
 if command -v vegeta >/dev/null 2>&1 && [ -f bench/data/vegeta-2000000.bin ]; then
   measure "vegeta report (peer)" 2000000 vegeta report bench/data/vegeta-2000000.bin
+fi
+# the load generator (nginx and wrk on this machine; BENCH_GEN=0 leaves it out)
+if [ "${BENCH_GEN:-1}" = 1 ]; then
+  PERFREPORT_BIN=$BIN bash bench/gen.sh
 fi
