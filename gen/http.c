@@ -240,6 +240,7 @@ static long end_of_headers(pr_http_resp *r)
     return 0;
 }
 
+/* A header line l of n bytes; l[n] is the CR or LF that ended it (pr_http_resp_feed). */
 static long header_line(pr_http_resp *r, const char *l, size_t n)
 {
     if (n == 0)
@@ -247,7 +248,7 @@ static long header_line(pr_http_resp *r, const char *l, size_t n)
     if (l[0] == ' ' || l[0] == '\t')
         return 0; /* obsolete line folding: continuation of a header we do not interpret */
     size_t c = 0;
-    while (c < n && tchar[(unsigned char)l[c]])
+    while (tchar[(unsigned char)l[c]]) /* l[n] is the line's CR or LF: no tchar */
         c++;
     if (c == 0 || c >= n || l[c] != ':')
         return fail(r, "malformed response: invalid header line");
@@ -277,7 +278,9 @@ static long header_line(pr_http_resp *r, const char *l, size_t n)
         else
             r->chunked = 0, r->content_length = -2; /* other coding: read until close */
     } else if (c == 10 && ascii_ieq(l, "connection", 10)) {
-        if (has_token(v, vn, "close"))
+        if (vn == 10 && ascii_ieq(v, "keep-alive", 10)) /* the usual value */
+            r->keepalive = 1;
+        else if (has_token(v, vn, "close"))
             r->keepalive = 0;
         else if (has_token(v, vn, "keep-alive"))
             r->keepalive = 1;
