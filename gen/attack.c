@@ -137,12 +137,9 @@ typedef struct consumer {
     int rc; /* the sink's first error */
 } consumer;
 
-static uint32_t xlat_id(pr_engine *a, consumer *k, uint32_t id)
+/* The run's id of a generator string seen first now (xlat_id has the known ones). */
+static uint32_t xlat_new(pr_engine *a, consumer *k, uint32_t id)
 {
-    if (id == PR_NOSTR)
-        return PR_NOSTR;
-    if (id < k->nxlat && k->xlat[id])
-        return k->xlat[id];
     pthread_mutex_lock(&a->mu);
     uint32_t count = pr_strtab_count(a->strings);
     const char *s = pr_strtab_get(a->strings, id);
@@ -157,6 +154,15 @@ static uint32_t xlat_id(pr_engine *a, consumer *k, uint32_t id)
     }
     k->xlat[id] = rid;
     return rid;
+}
+
+static inline uint32_t xlat_id(pr_engine *a, consumer *k, uint32_t id)
+{
+    if (id == PR_NOSTR)
+        return PR_NOSTR;
+    if (id < k->nxlat && k->xlat[id])
+        return k->xlat[id];
+    return xlat_new(a, k, id);
 }
 
 /* Counts one sample into the live figures. */
