@@ -164,6 +164,28 @@ static int ascii_ieq(const char *a, const char *lower, size_t n)
     return 1;
 }
 
+/* Whether the header name l (n >= 8 bytes, all tchar: header_line checked them) is `lower`
+ * (lower-case letters and '-'), eight bytes at a time: OR 0x20 folds the upper-case letters,
+ * and no other tchar folds onto a letter or '-' (only CR, no tchar, folds onto '-'). */
+static int name_is(const char *l, const char *lower, size_t n)
+{
+    const uint64_t fold = 0x2020202020202020u;
+    uint64_t a, b;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        memcpy(&a, l + i, 8);
+        memcpy(&b, lower + i, 8);
+        if ((a | fold) != b)
+            return 0;
+    }
+    if (n % 8) {
+        memcpy(&a, l + n - 8, 8);
+        memcpy(&b, lower + n - 8, 8);
+        if ((a | fold) != b)
+            return 0;
+    }
+    return 1;
+}
+
 /* Does the comma-separated list v (length n) contain token tok (case-insensitive)? */
 static int has_token(const char *v, size_t n, const char *tok)
 {
@@ -260,7 +282,7 @@ static long header_line(pr_http_resp *r, const char *l, size_t n)
         v++, vn--;
     while (vn && (v[vn - 1] == ' ' || v[vn - 1] == '\t'))
         vn--;
-    if (c == 14 && ascii_ieq(l, "content-length", 14)) {
+    if (c == 14 && name_is(l, "content-length", 14)) {
         int64_t len = 0;
         if (vn == 0 || vn > 18)
             return fail(r, "malformed response: invalid Content-Length");
@@ -272,12 +294,12 @@ static long header_line(pr_http_resp *r, const char *l, size_t n)
         if (r->content_length >= 0 && r->content_length != len)
             return fail(r, "malformed response: conflicting Content-Length");
         r->content_length = len;
-    } else if (c == 17 && ascii_ieq(l, "transfer-encoding", 17)) {
+    } else if (c == 17 && name_is(l, "transfer-encoding", 17)) {
         if (last_token_is(v, vn, "chunked"))
             r->chunked = 1;
         else
             r->chunked = 0, r->content_length = -2; /* other coding: read until close */
-    } else if (c == 10 && ascii_ieq(l, "connection", 10)) {
+    } else if (c == 10 && name_is(l, "connection", 10)) {
         if (vn == 10 && ascii_ieq(v, "keep-alive", 10)) /* the usual value */
             r->keepalive = 1;
         else if (has_token(v, vn, "close"))

@@ -203,9 +203,13 @@ static void test_http__header_case(void **st)
     every_split(r, 0, 0, (outcome){0, 200, 1, 1, strlen(r), NULL});
     r = "HTTP/1.1 200 OK\r\ntransfer-ENCODING: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n";
     every_split(r, 0, 0, (outcome){0, 200, 3, 1, strlen(r), NULL});
-    /* a name one letter off is not the header */
+    /* a name one letter off is not the header, nor one whose bytes fold onto it */
     r = "HTTP/1.1 200 OK\r\nContent-Lengtx: 2\r\nConnection: closed\r\n\r\nok";
     every_split(r, 0, 1, (outcome){0, 200, 2, 0, strlen(r), NULL});
+    r = "HTTP/1.1 200 OK\r\nContent_Length: 2\r\nConnecti`n: close\r\n\r\nok";
+    every_split(r, 0, 1, (outcome){0, 200, 2, 0, strlen(r), NULL});
+    r = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnecti`n: close\r\n\r\nok";
+    every_split(r, 0, 0, (outcome){0, 200, 2, 1, strlen(r), NULL});
 }
 
 static void test_http__header_limits(void **st)
