@@ -121,4 +121,7 @@ measure "ingest hgrm (distribution of run 1)" "$N" "$BIN" ingest --quiet --store
 # --format vegeta on the gob bench_vegeta wrote above, interleaved rounds, medians
 VN=2000000
 [ "${BENCH_SMALL:-}" = 1 ] && VN=20000
+if [ -n "${VEGETA_SRC:-}" ] && [ -z "${VEGETA:-}" ] && [ ! -x build/peers/vegeta ]; then
+  sh bench/peers/vegeta.sh build/peers/vegeta
+fi
 BENCH_DATA=$DATA PERFREPORT_BIN=$BIN sh bench/peers/vegeta_bench.sh "$DATA/vegeta-$VN.bin" "$VN"
