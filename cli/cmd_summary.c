@@ -256,7 +256,8 @@ static void print_label_table(json_t *r, json_t *labels)
     const char *by = jstr(r, "by"); /* "label", or the tag the rows are grouped by */
     json_t *grouping = json_object_get(r, "labels_grouping");
     if (grouping)
-        printf("\n  %s: %s\n", jstr(r, "by"), jstr(grouping, "text"));
+        printf("\n  %s: %s\n", strcmp(by, "label") ? by : C_("summary column", "label"),
+               jstr(grouping, "text"));
     printf("\n  ");
     pr_cli_print_cell(strcmp(by, "label") ? by : C_("summary column", "label"), w);
     const char *head[] = {C_("summary", "requests"),
