@@ -12,80 +12,84 @@
 
 /* ---- order statistics in place ----------------------------------------------------------- */
 
-static inline void swap64(int64_t *v, size_t i, size_t j)
-{
-    int64_t t = v[i];
-    v[i] = v[j];
-    v[j] = t;
-}
-
-/* Reorders v[0..n) so that v[k] holds the value of 0-based rank k, no larger value before it
- * and no smaller one after it (Hoare's partition around a median of three). */
-static void select_k(int64_t *v, size_t n, size_t k)
-{
-    size_t lo = 0, hi = n - 1; /* inclusive */
-    while (hi - lo > 16) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < v[lo])
-            swap64(v, mid, lo);
-        if (v[hi] < v[lo])
-            swap64(v, hi, lo);
-        if (v[hi] < v[mid])
-            swap64(v, hi, mid);
-        int64_t p = v[mid];
-        size_t i = lo, j = hi;
-        for (;;) { /* v[lo] <= p <= v[hi]: both scans stop inside [lo, hi] */
-            while (v[i] < p)
-                i++;
-            while (v[j] > p)
-                j--;
-            if (i >= j)
-                break;
-            swap64(v, i, j);
-            i++;
-            j--;
-        }
-        /* v[lo..j] <= p <= v[j+1..hi], lo <= j < hi */
-        if (k <= j)
-            hi = j;
-        else
-            lo = j + 1;
-    }
-    for (size_t i = lo + 1; i <= hi; i++) { /* the last few: insertion sort */
-        int64_t x = v[i];
-        size_t j = i;
-        while (j > lo && v[j - 1] > x) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = x;
-    }
-}
+#define SEL_NAME(x) x##_i64
+#define SEL_T int64_t
+#include "analysis/select_impl.h"
+#undef SEL_NAME
+#undef SEL_T
+#define SEL_NAME(x) x##_u32
+#define SEL_T uint32_t
+#include "analysis/select_impl.h"
+#undef SEL_NAME
+#undef SEL_T
 
 void pr_select_ranks(int64_t *v, size_t n, const size_t *rank, size_t nr, int64_t *out)
 {
-    size_t lo = 0; /* v[0..lo) holds the lo smallest values, the selected ranks in place */
-    for (size_t i = 0; i < nr; i++) {
-        size_t k = rank[i] - 1;
-        if (k < lo) { /* the rank selected before */
-            out[i] = v[k];
-        } else if (k == n - 1) { /* the maximum: a scan */
-            int64_t m = v[lo];
-            for (size_t j = lo + 1; j < n; j++)
-                m = v[j] > m ? v[j] : m;
-            out[i] = m;
-        } else if (k == lo) { /* the smallest left: a scan */
-            size_t at = lo;
-            for (size_t j = lo + 1; j < n; j++)
-                at = v[j] < v[at] ? j : at;
-            swap64(v, lo, at);
-            out[i] = v[lo++];
-        } else {
-            select_k(v + lo, n - lo, k - lo);
-            out[i] = v[k];
-            lo = k + 1;
-        }
+    select_ranks_i64(v, n, rank, nr, out);
+}
+
+/* The latencies: 4 bytes each while every one is in [0, 2^32) (4.29 s), else 8. */
+typedef struct lats {
+    uint32_t *v32;
+    int64_t *v64;
+    size_t n, cap;
+} lats;
+
+static void lats_put(lats *l, int64_t v)
+{
+    if (l->v32 && (v < 0 || v > (int64_t)UINT32_MAX)) { /* widen what is there */
+        l->v64 = pr_xmalloc(l->cap * sizeof *l->v64);
+        for (size_t i = 0; i < l->n; i++)
+            l->v64[i] = l->v32[i];
+        free(l->v32);
+        l->v32 = NULL;
     }
+    if (l->n == l->cap && l->v32)
+        l->v32 = pr_xgrow(l->v32, &l->cap, l->n + 1, sizeof *l->v32);
+    else if (l->n == l->cap)
+        l->v64 = pr_xgrow(l->v64, &l->cap, l->n + 1, sizeof *l->v64);
+    if (l->v32)
+        l->v32[l->n++] = (uint32_t)v;
+    else
+        l->v64[l->n++] = v;
+}
+
+static inline int64_t lats_get(const lats *l, size_t i)
+{
+    return l->v32 ? (int64_t)l->v32[i] : l->v64[i];
+}
+
+static inline void lats_swap(lats *l, size_t i, size_t j)
+{
+    if (l->v32)
+        swap_u32(l->v32, i, j);
+    else
+        swap_i64(l->v64, i, j);
+}
+
+static void lats_ranks(lats *l, size_t from, size_t n, const size_t *rank, size_t nr, int64_t *out)
+{
+    if (l->v32)
+        select_ranks_u32(l->v32 + from, n, rank, nr, out);
+    else
+        select_ranks_i64(l->v64 + from, n, rank, nr, out);
+}
+
+/* Log-linear buckets of latencies (128 per power of two above 256 ns, each value below; all
+ * negative ones in bucket 0), in the order of the values: the run's percentiles are looked
+ * for in the few buckets that hold their ranks. */
+#define SUB_BITS 7
+#define NBUCKETS (2 + (64 << SUB_BITS))
+
+static inline uint32_t bucket_of(int64_t v)
+{
+    if (v < 0)
+        return 0;
+    uint64_t u = (uint64_t)v;
+    if (u < (2u << SUB_BITS))
+        return 1 + (uint32_t)u;
+    int e = 63 - __builtin_clzll(u);
+    return 1 + ((uint32_t)(e - SUB_BITS) << SUB_BITS) + (uint32_t)(u >> (e - SUB_BITS));
 }
 
 /* ---- the scan ---------------------------------------------------------------------------- */
@@ -96,6 +100,18 @@ typedef struct vbin {
     int64_t done, ok, fail, bytes_in;
 } vbin;
 
+/* The run's percentiles among the buckets: the bucket (slot) holding each rank, its rank
+ * there, and the values of those buckets collected from the latencies. */
+#define NPCT 5
+typedef struct vtargets {
+    uint64_t *hist;   /* NBUCKETS counts */
+    uint8_t *slot_of; /* bucket -> slot + 1 (0: not wanted) */
+    size_t rank_in[NPCT], slot[NPCT], nslots;
+    int64_t *cand[NPCT];
+    size_t ncand[NPCT];
+    int collect; /* 0: the buckets hold too many values, select among all of them instead */
+} vtargets;
+
 typedef struct vacc {
     pr_series total;
     int64_t apdex_t_ns, apdex_f_ns, apdex_s, apdex_t;
@@ -103,11 +119,12 @@ typedef struct vacc {
     double inv_interval;
     vbin *bins;
     size_t nbins;
-    int64_t *lat;  /* the latencies of the run's requests, in scan order until grouped */
+    lats lat;      /* the latencies of the run's requests, in scan order until grouped */
     uint32_t *bin; /* each one's interval (nbins: none), once they are out of interval order */
-    size_t n, cap;
     uint32_t last_bin;
     __int128 sum;
+    int64_t min, max;
+    vtargets q;
 } vacc;
 
 /* The interval holding t, -1 when none (report_acc.c's bin_index). */
@@ -154,23 +171,26 @@ static void add_latency(vacc *a, int64_t v, long k)
 {
     uint32_t b = k >= 0 ? (uint32_t)k : (uint32_t)a->nbins;
     if (!a->bin && b < a->last_bin) { /* out of order: from now on each one's interval */
-        a->bin = pr_xmalloc((a->cap ? a->cap : 1) * sizeof *a->bin);
+        a->bin = pr_xmalloc((a->lat.cap > a->lat.n ? a->lat.cap : a->lat.n + 1) * sizeof *a->bin);
         size_t i = 0;
         for (size_t j = 0; j <= a->nbins; j++)
-            for (int64_t m = j < a->nbins ? a->bins[j].lat_n : (int64_t)(a->n - i); m > 0; m--)
+            for (int64_t m = j < a->nbins ? a->bins[j].lat_n : (int64_t)(a->lat.n - i); m > 0; m--)
                 a->bin[i++] = (uint32_t)j;
     }
-    if (a->n == a->cap) {
-        size_t cap = a->cap;
-        a->lat = pr_xgrow(a->lat, &a->cap, a->n + 1, sizeof *a->lat);
-        if (a->bin)
-            a->bin = pr_xgrow(a->bin, &cap, a->n + 1, sizeof *a->bin);
+    if (a->bin && a->lat.n == a->lat.cap) {
+        size_t cap = a->lat.cap;
+        a->bin = pr_xgrow(a->bin, &cap, a->lat.n + 1, sizeof *a->bin);
     }
     if (a->bin)
-        a->bin[a->n] = b;
-    a->lat[a->n++] = v;
+        a->bin[a->lat.n] = b;
+    if (!a->lat.n || v < a->min)
+        a->min = v;
+    if (!a->lat.n || v > a->max)
+        a->max = v;
+    lats_put(&a->lat, v);
     a->last_bin = b > a->last_bin ? b : a->last_bin;
     a->sum += v;
+    a->q.hist[bucket_of(v)]++;
     if (k >= 0)
         a->bins[k].lat_n++;
 }
@@ -229,6 +249,45 @@ static int view_block(const pr_block_cols *c, void *payload)
 
 /* ---- the figures ------------------------------------------------------------------------- */
 
+static const double view_pct[NPCT] = {50, 90, 95, 99, 99.9};
+
+/* The buckets holding the run's percentile ranks; collecting their values when they are few
+ * enough (at most a quarter of the run's and 64 Mi of them). */
+static void targets_find(vtargets *q, size_t n)
+{
+    q->slot_of = pr_xcalloc(NBUCKETS, 1);
+    size_t want = 0, b = 0;
+    uint64_t below = 0; /* values in the buckets before b */
+    for (size_t i = 0; i < NPCT; i++) {
+        size_t r = pr_percentile_rank(n, view_pct[i]);
+        while (below + q->hist[b] < r)
+            below += q->hist[b++];
+        if (!q->slot_of[b]) {
+            q->slot_of[b] = (uint8_t)(++q->nslots);
+            q->ncand[q->nslots - 1] = (size_t)q->hist[b];
+            want += (size_t)q->hist[b];
+        }
+        q->slot[i] = q->slot_of[b] - 1u;
+        q->rank_in[i] = r - (size_t)below;
+    }
+    q->collect = want <= n / 4 + 1024 && want <= ((size_t)64 << 20);
+    for (size_t k = 0; q->collect && k < q->nslots; k++) {
+        q->cand[k] = pr_xmalloc((q->ncand[k] ? q->ncand[k] : 1) * sizeof *q->cand[k]);
+        q->ncand[k] = 0;
+    }
+}
+
+/* The values of the wanted buckets among the latencies [from, to). */
+static void targets_collect(vtargets *q, const lats *l, size_t from, size_t to)
+{
+    for (size_t i = from; q->collect && i < to; i++) {
+        int64_t v = lats_get(l, i);
+        uint8_t s = q->slot_of[bucket_of(v)];
+        if (s)
+            q->cand[s - 1][q->ncand[s - 1]++] = v;
+    }
+}
+
 /* Groups the latencies by interval in place (one pass of swaps, American flag order):
  * interval k's are lat[from[k] .. from[k + 1]). */
 static void group_by_bin(vacc *a, size_t *from)
@@ -240,7 +299,7 @@ static void group_by_bin(vacc *a, size_t *from)
         int64_t m = k < a->nbins ? a->bins[k].lat_n : 0;
         from[k + 1] = from[k] + (size_t)m;
     }
-    from[nb] = a->n; /* the latencies of no interval */
+    from[nb] = a->lat.n; /* the latencies of no interval */
     memcpy(next, from, nb * sizeof *next);
     for (size_t k = 0; k < nb; k++) {
         while (next[k] < from[k + 1]) {
@@ -251,7 +310,7 @@ static void group_by_bin(vacc *a, size_t *from)
                 continue;
             }
             size_t j = next[b]++;
-            swap64(a->lat, i, j);
+            lats_swap(&a->lat, i, j);
             a->bin[i] = a->bin[j];
             a->bin[j] = b;
         }
@@ -264,7 +323,8 @@ static double finite_or_nan(double v)
     return isfinite(v) ? v : NAN;
 }
 
-/* The run's headline figures (report.c's series_json and samples_model). */
+/* The run's headline figures (report.c's series_json and samples_model); its percentiles from
+ * the collected buckets, or among all the latencies (then reordered). */
 static void headline(vacc *a, pr_store_stats *s)
 {
     pr_rates r;
@@ -283,28 +343,58 @@ static void headline(vacc *a, pr_store_stats *s)
         count ? finite_or_nan(((double)a->apdex_s + (double)a->apdex_t / 2) / (double)count) : NAN;
     s->min_ns = s->mean_ns = s->p50_ns = s->p90_ns = s->p95_ns = PR_UNKNOWN;
     s->p99_ns = s->p999_ns = s->max_ns = PR_UNKNOWN;
-    if (!a->n)
+    size_t n = a->lat.n;
+    if (!n)
         return;
-    long double mean = (long double)a->sum / (long double)a->n;
+    long double mean = (long double)a->sum / (long double)n;
     s->mean_ns = (int64_t)llround((double)mean);
-    static const double pct[] = {50, 90, 95, 99, 99.9};
-    size_t rank[7];
-    int64_t q[7];
-    rank[0] = 1;
-    for (size_t i = 0; i < 5; i++)
-        rank[i + 1] = pr_percentile_rank(a->n, pct[i]);
-    rank[6] = a->n;
-    pr_select_ranks(a->lat, a->n, rank, 7, q);
-    s->min_ns = q[0];
-    s->p50_ns = q[1];
-    s->p90_ns = q[2];
-    s->p95_ns = q[3];
-    s->p99_ns = q[4];
-    s->p999_ns = q[5];
-    s->max_ns = q[6];
+    int64_t q[NPCT];
+    vtargets *t = &a->q;
+    for (size_t i = 0; i < NPCT; i++) {
+        size_t rank = t->collect ? t->rank_in[i] : pr_percentile_rank(n, view_pct[i]);
+        if (t->collect)
+            select_ranks_i64(t->cand[t->slot[i]], t->ncand[t->slot[i]], &rank, 1, &q[i]);
+        else
+            lats_ranks(&a->lat, 0, n, &rank, 1, &q[i]);
+    }
+    s->min_ns = a->min;
+    s->p50_ns = q[0];
+    s->p90_ns = q[1];
+    s->p95_ns = q[2];
+    s->p99_ns = q[3];
+    s->p999_ns = q[4];
+    s->max_ns = a->max;
 }
 
-/* The series points (report.c's timeseries_json); the latencies grouped by interval. */
+/* An interval's point (report.c's timeseries_json), its latencies lat[from, from + m). */
+static void point(vacc *a, size_t k, size_t from, pr_store_point *p)
+{
+    const vbin *b = &a->bins[k];
+    double per_s = (double)a->interval / 1e9;
+    p->t_ns = a->t0 + (int64_t)k * a->interval;
+    p->requests = b->count;
+    int known = b->ok + b->fail > 0 || b->done == 0;
+    p->successes = known ? b->ok : PR_UNKNOWN;
+    p->errors = known ? b->fail : PR_UNKNOWN;
+    p->throughput_per_s = known ? finite_or_nan((double)b->ok / per_s) : NAN;
+    p->rate_per_s = finite_or_nan((double)b->count / per_s);
+    p->bytes_in = b->bytes_in;
+    p->p50_ns = p->p90_ns = p->p99_ns = p->max_ns = PR_UNKNOWN;
+    if (!b->lat_n)
+        return;
+    size_t m = (size_t)b->lat_n;
+    size_t rank[4] = {pr_percentile_rank(m, 50), pr_percentile_rank(m, 90),
+                      pr_percentile_rank(m, 99), m};
+    int64_t q[4];
+    lats_ranks(&a->lat, from, m, rank, 4, q);
+    p->p50_ns = q[0];
+    p->p90_ns = q[1];
+    p->p99_ns = q[2];
+    p->max_ns = q[3];
+}
+
+/* The series points, the latencies grouped by interval; the run's wanted buckets collected
+ * from each interval while it is at hand. */
 static size_t series(vacc *a, pr_store_stats *s, pr_store_point **out)
 {
     size_t nb = a->nbins;
@@ -319,31 +409,12 @@ static size_t series(vacc *a, pr_store_stats *s, pr_store_point **out)
             from[k + 1] = from[k] + (size_t)a->bins[k].lat_n;
     }
     *out = pr_xcalloc(nb ? nb : 1, sizeof **out);
-    double per_s = (double)a->interval / 1e9;
-    for (size_t k = 0; k < nb; k++) {
-        const vbin *b = &a->bins[k];
-        pr_store_point *p = &(*out)[k];
-        p->t_ns = a->t0 + (int64_t)k * a->interval;
-        p->requests = b->count;
-        int known = b->ok + b->fail > 0 || b->done == 0;
-        p->successes = known ? b->ok : PR_UNKNOWN;
-        p->errors = known ? b->fail : PR_UNKNOWN;
-        p->throughput_per_s = known ? finite_or_nan((double)b->ok / per_s) : NAN;
-        p->rate_per_s = finite_or_nan((double)b->count / per_s);
-        p->bytes_in = b->bytes_in;
-        p->p50_ns = p->p90_ns = p->p99_ns = p->max_ns = PR_UNKNOWN;
-        if (!b->lat_n)
-            continue;
-        size_t m = (size_t)b->lat_n;
-        size_t rank[4] = {pr_percentile_rank(m, 50), pr_percentile_rank(m, 90),
-                          pr_percentile_rank(m, 99), m};
-        int64_t q[4];
-        pr_select_ranks(a->lat + from[k], m, rank, 4, q);
-        p->p50_ns = q[0];
-        p->p90_ns = q[1];
-        p->p99_ns = q[2];
-        p->max_ns = q[3];
+    for (size_t k = 0; k < a->nbins; k++) {
+        if (k < nb)
+            point(a, k, from[k], &(*out)[k]);
+        targets_collect(&a->q, &a->lat, from[k], from[k + 1]);
     }
+    targets_collect(&a->q, &a->lat, from[a->nbins], a->lat.n); /* of no interval */
     free(from);
     s->interval_ns = a->interval;
     return nb;
@@ -363,6 +434,19 @@ static void set_bins(vacc *a, const pr_run *run, const pr_report_opts *o)
     a->bins = pr_xcalloc(a->nbins, sizeof *a->bins);
 }
 
+static void vacc_dispose(vacc *a)
+{
+    pr_series_dispose(&a->total);
+    free(a->bins);
+    free(a->lat.v32);
+    free(a->lat.v64);
+    free(a->bin);
+    free(a->q.hist);
+    free(a->q.slot_of);
+    for (size_t k = 0; k < NPCT; k++)
+        free(a->q.cand[k]);
+}
+
 int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_point **points,
                   pr_error *err)
 {
@@ -379,23 +463,24 @@ int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_p
     a.apdex_f_ns = o.apdex_f_ns;
     a.interval = PR_UNKNOWN;
     set_bins(&a, run, &o);
-    a.lat = pr_xmalloc((run->samples > 0 ? (size_t)run->samples : 1) * sizeof *a.lat);
-    a.cap = run->samples > 0 ? (size_t)run->samples : 1;
+    a.lat.cap = run->samples > 0 ? (size_t)run->samples : 1;
+    a.lat.v32 = pr_xmalloc(a.lat.cap * sizeof *a.lat.v32);
+    a.q.hist = pr_xcalloc(NBUCKETS, sizeof *a.q.hist);
     int rc = pr_store_scan_cols(st, run->id, VIEW_COLS, view_block, &a, err);
-    if (rc == 0) { /* the intervals' order statistics first: they need the latencies grouped */
+    if (rc == 0) {
+        if (a.lat.n)
+            targets_find(&a.q, a.lat.n);
         if (a.nbins) {
             s->npoints = series(&a, s, points);
         } else {
+            targets_collect(&a.q, &a.lat, 0, a.lat.n);
             *points = pr_xcalloc(1, sizeof **points);
             s->npoints = 0;
             s->interval_ns = PR_UNKNOWN;
         }
         s->points = *points;
-        headline(&a, s);
+        headline(&a, s); /* last: it may reorder the latencies */
     }
-    pr_series_dispose(&a.total);
-    free(a.bins);
-    free(a.lat);
-    free(a.bin);
+    vacc_dispose(&a);
     return rc < 0 ? rc : 1;
 }

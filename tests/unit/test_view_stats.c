@@ -86,7 +86,7 @@ static void check_against_model(pr_store *st, int64_t id, const pr_store_stats *
     json_decref(run);
 }
 
-enum { SHUFFLED, IN_ORDER, SAME_LATENCY, NO_OUTCOMES, NO_LATENCY, APDEX_BOUNDS };
+enum { SHUFFLED, IN_ORDER, SAME_LATENCY, NO_OUTCOMES, NO_LATENCY, APDEX_BOUNDS, NEGATIVE };
 
 /* n random samples of layout `how` ingested as a native file; the figures of both ways. */
 static void run_case(size_t n, uint64_t seed, int how)
@@ -109,6 +109,8 @@ static void run_case(size_t n, uint64_t seed, int how)
             s[i].latency_ns = PR_UNKNOWN;
         if (how == APDEX_BOUNDS) /* at and past T (500 ms) and F (2 s) */
             s[i].latency_ns = (int64_t[]){500000000, 500000001, 2000000000, 2000000001}[i % 4];
+        if (how == NEGATIVE && i % 5 == 0) /* a clock that stepped back */
+            s[i].latency_ns = -(int64_t)i * 1000;
     }
     size_t len;
     char *buf = gen_native(run, s, n, &len);
@@ -141,10 +143,10 @@ static void test_view_stats__match_the_model(void **state)
     static const struct {
         size_t n;
         int how;
-    } cases[] = {{30000, SHUFFLED},   {20000, IN_ORDER},  {5000, SAME_LATENCY},
-                 {3000, NO_OUTCOMES}, {2000, NO_LATENCY}, {1, SHUFFLED},
-                 {2, IN_ORDER},       {37, SHUFFLED},     {250000, IN_ORDER},
-                 {120000, SHUFFLED},  {0, SHUFFLED},      {4000, APDEX_BOUNDS}};
+    } cases[] = {{30000, SHUFFLED},  {20000, IN_ORDER},  {5000, SAME_LATENCY}, {3000, NO_OUTCOMES},
+                 {2000, NO_LATENCY}, {1, SHUFFLED},      {2, IN_ORDER},        {37, SHUFFLED},
+                 {250000, IN_ORDER}, {120000, SHUFFLED}, {0, SHUFFLED},        {4000, APDEX_BOUNDS},
+                 {9000, NEGATIVE}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(cases[i].n, 100 + i, cases[i].how);
 }
