@@ -172,6 +172,59 @@ static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *
     return 0;
 }
 
+/* Column c of a block as a pointer and a step (0: the block's constant). */
+static const int64_t *col_of(const pr_block_cols *c, int k, size_t *step)
+{
+    *step = c->vals[k] ? 1 : 0;
+    return c->vals[k] ? c->vals[k] : &c->konst[k];
+}
+
+/* The largest value of column k of a block (0 for none). */
+static size_t col_max(const pr_block_cols *c, int k)
+{
+    size_t step;
+    const int64_t *v = col_of(c, k, &step);
+    int64_t m = 0;
+    for (size_t i = 0; i < (step ? c->n : 1); i++)
+        m = v[i] > m ? v[i] : m;
+    return (size_t)m;
+}
+
+/* count_sample over a block's columns: the counters grown once, then plain additions. */
+static void count_block(pr_ingest *ing, const pr_block_cols *c)
+{
+    if (!c->n)
+        return;
+    count_add(&ing->label_n, col_max(c, PR_COL_LABEL), 0);
+    count_add(&ing->label_err, col_max(c, PR_COL_LABEL), 0);
+    count_add(&ing->error_n, col_max(c, PR_COL_ERROR), 0);
+    count_add(&ing->status_n, col_max(c, PR_COL_STATUS), 0);
+    size_t sl, se, ss, su, sf;
+    const int64_t *lab = col_of(c, PR_COL_LABEL, &sl), *er = col_of(c, PR_COL_ERROR, &se);
+    const int64_t *st = col_of(c, PR_COL_STATUS, &ss), *su_ = col_of(c, PR_COL_SUCCESS, &su);
+    const int64_t *fl = col_of(c, PR_COL_FLAGS, &sf);
+    int64_t *ln = ing->label_n.v, *le = ing->label_err.v, *en = ing->error_n.v;
+    int64_t *sn = ing->status_n.v, ok = 0, tx = 0;
+    pr_sample x;
+    pr_sample_init(&x);
+    for (size_t i = 0; i < c->n; i++) {
+        x.error = (uint32_t)er[i * se];
+        x.status = (uint16_t)st[i * ss];
+        x.success = (uint8_t)su_[i * su];
+        int outcome = pr_sample_outcome(&x);
+        size_t l = (size_t)lab[i * sl];
+        ok += outcome == 1;
+        tx += (fl[i * sf] & PR_SF_TRANSACTION) != 0;
+        ln[l]++;
+        le[l] += outcome == 0;
+        en[x.error] += x.error != 0;
+        sn[x.status]++;
+    }
+    ing->samples += (int64_t)c->n;
+    ing->successes += ok;
+    ing->tx_samples += tx;
+}
+
 /* A native block whose string ids are the run's: counted from its columns and stored as it
  * is (after the samples pushed before it), never decoded into samples nor encoded again. */
 static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *raw, size_t len,
@@ -183,25 +236,17 @@ static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *
     if (rc < 0)
         return rc;
     pr_store_block b = {ing->next_seq++, (int64_t)c->n, PR_UNKNOWN, PR_UNKNOWN, raw, len};
-    pr_sample x;
-    pr_sample_init(&x);
-#define COL(k) (c->vals[k] ? c->vals[k][i] : c->konst[k])
+    count_block(ing, c);
+    size_t step;
+    const int64_t *t = col_of(c, PR_COL_START, &step);
     for (size_t i = 0; i < c->n; i++) {
-        x.label = (uint32_t)COL(PR_COL_LABEL);
-        x.error = (uint32_t)COL(PR_COL_ERROR);
-        x.status = (uint16_t)COL(PR_COL_STATUS);
-        x.success = (uint8_t)COL(PR_COL_SUCCESS);
-        x.flags = (uint8_t)COL(PR_COL_FLAGS);
-        count_sample(ing, &x);
-        int64_t t = COL(PR_COL_START);
-        if (t == PR_UNKNOWN)
+        if (t[i * step] == PR_UNKNOWN)
             continue;
-        if (b.start_min == PR_UNKNOWN || t < b.start_min)
-            b.start_min = t;
-        if (b.start_max == PR_UNKNOWN || t > b.start_max)
-            b.start_max = t;
+        if (b.start_min == PR_UNKNOWN || t[i * step] < b.start_min)
+            b.start_min = t[i * step];
+        if (b.start_max == PR_UNKNOWN || t[i * step] > b.start_max)
+            b.start_max = t[i * step];
     }
-#undef COL
     return ing->st->ops->block_put(ing->st, ing->run->id, &b, err);
 }
 
