@@ -1,6 +1,7 @@
 /* The store's common part: choosing a backend, ingest transactions (sample blocks plus the
  * aggregates of what an input adds), shards landing in a shared run, and the queries. */
 #include "store/backend.h"
+#include "store/writer.h"
 #include "model/buf.h"
 #include "model/clock.h"
 #include "model/native.h"
@@ -117,7 +118,22 @@ struct pr_ingest {
     size_t ncreated, capcreated;
     int run_created; /* the current run is created[ncreated - 1] */
     int shards_landed;
+    pr_block_writer *writer; /* stores the blocks on a thread of its own (NULL: here) */
 };
+
+/* Stores a block of the current run, through the writer when there is one. */
+static int put_block(pr_ingest *ing, const pr_store_block *b, pr_error *err)
+{
+    if (ing->writer)
+        return pr_block_writer_put(ing->writer, ing->run->id, b, err);
+    return ing->st->ops->block_put(ing->st, ing->run->id, b, err);
+}
+
+/* Every block queued so far stored: before any other call on the connection. */
+static int drain_blocks(pr_ingest *ing, pr_error *err)
+{
+    return ing->writer ? pr_block_writer_drain(ing->writer, err) : 0;
+}
 
 static int flush_block(pr_ingest *ing, pr_error *err)
 {
@@ -136,7 +152,7 @@ static int flush_block(pr_ingest *ing, pr_error *err)
         if (b.start_max == PR_UNKNOWN || t > b.start_max)
             b.start_max = t;
     }
-    int rc = ing->st->ops->block_put(ing->st, ing->run->id, &b, err);
+    int rc = put_block(ing, &b, err);
     ing->npending = 0;
     return rc;
 }
@@ -247,7 +263,7 @@ static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *
         if (b.start_max == PR_UNKNOWN || t[i * step] > b.start_max)
             b.start_max = t[i * step];
     }
-    return ing->st->ops->block_put(ing->st, ing->run->id, &b, err);
+    return put_block(ing, &b, err);
 }
 
 static int create_run_row(pr_ingest *ing, pr_error *err)
@@ -319,6 +335,8 @@ static char *stdin_name(pr_store *st, int64_t run_id)
 static int finish_run(pr_ingest *ing, pr_error *err)
 {
     int rc = flush_block(ing, err);
+    if (rc == 0)
+        rc = drain_blocks(ing, err);
     if (rc < 0)
         return rc;
     pr_store *st = ing->st;
@@ -386,6 +404,7 @@ static int split(pr_sink *sink, pr_error *err, void *payload)
 
 static void free_ingest(pr_ingest *ing)
 {
+    pr_block_writer_free(ing->writer);
     pr_run_free(ing->run);
     free(ing->source);
     free(ing->key);
@@ -451,6 +470,7 @@ static int begin_run(pr_store *st, pr_ingest **out, const char *name, const char
     ing->run->source = pr_xstrdup(source);
     pr_sink_init(&ing->sink, ing->run, push, ing);
     ing->sink.push_block = push_block; /* native blocks go in as they are */
+    ing->writer = pr_block_writer_new(st);
     if (!key)
         ing->sink.split = split; /* a shard is one part of one run */
     *out = ing;
@@ -561,6 +581,8 @@ int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_re
     pr_store *st = ing->st;
     memset(res, 0, sizeof *res);
     int rc = pr_sink_flush(&ing->sink, err);
+    if (rc == 0)
+        rc = drain_blocks(ing, err);
     int check = digest && *digest && !force;
     if (rc == 0 && check) {
         rc = find_duplicate(st, digest, res, err);
@@ -608,6 +630,8 @@ int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_re
 
 void pr_ingest_abort(pr_ingest *ing)
 {
+    pr_block_writer_free(ing->writer); /* its queue dropped, before the connection is used */
+    ing->writer = NULL;
     ing->st->ops->rollback(ing->st);
     free_ingest(ing);
 }
