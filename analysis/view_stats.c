@@ -35,7 +35,8 @@ typedef struct lats {
     size_t n, cap;
 } lats;
 
-static void lats_put(lats *l, int64_t v)
+/* lats_put past the fast case: widening, growing. */
+static void lats_put_slow(lats *l, int64_t v)
 {
     if (l->v32 && (v < 0 || v > (int64_t)UINT32_MAX)) { /* widen what is there */
         l->v64 = pr_xmalloc(l->cap * sizeof *l->v64);
@@ -52,6 +53,14 @@ static void lats_put(lats *l, int64_t v)
         l->v32[l->n++] = (uint32_t)v;
     else
         l->v64[l->n++] = v;
+}
+
+static inline void lats_put(lats *l, int64_t v)
+{
+    if (l->v32 && (uint64_t)v <= UINT32_MAX && l->n < l->cap)
+        l->v32[l->n++] = (uint32_t)v;
+    else
+        lats_put_slow(l, v);
 }
 
 static inline int64_t lats_get(const lats *l, size_t i)
@@ -225,23 +234,25 @@ static int view_block(const pr_block_cols *c, void *payload)
     static const int cols[] = {PR_COL_START, PR_COL_LATENCY, PR_COL_BYTES_IN, PR_COL_BYTES_OUT,
                                PR_COL_ERROR, PR_COL_STATUS,  PR_COL_SUCCESS,  PR_COL_FLAGS};
     const int64_t *p[8];
-    size_t step[8];
+    size_t mask[8]; /* index mask: all ones for a column of values, 0 for a constant */
     for (int j = 0; j < 8; j++) {
         p[j] = c->vals[cols[j]] ? c->vals[cols[j]] : &c->konst[cols[j]];
-        step[j] = c->vals[cols[j]] ? 1 : 0;
+        mask[j] = c->vals[cols[j]] ? SIZE_MAX : 0;
     }
+    /* Transaction Controller samples are not in the run's totals */
+    int some_tx = c->vals[PR_COL_FLAGS] || (c->konst[PR_COL_FLAGS] & PR_SF_TRANSACTION);
     pr_sample x;
     pr_sample_init(&x);
     for (size_t i = 0; i < c->n; i++) {
-        if ((uint8_t)p[7][i * step[7]] & PR_SF_TRANSACTION)
-            continue; /* a Transaction Controller sample: not in the run's totals */
-        x.start_ns = p[0][i * step[0]];
-        x.latency_ns = p[1][i * step[1]];
-        x.bytes_in = p[2][i * step[2]];
-        x.bytes_out = p[3][i * step[3]];
-        x.error = (uint32_t)p[4][i * step[4]];
-        x.status = (uint16_t)p[5][i * step[5]];
-        x.success = (uint8_t)p[6][i * step[6]];
+        if (some_tx && ((uint8_t)p[7][i & mask[7]] & PR_SF_TRANSACTION))
+            continue;
+        x.start_ns = p[0][i & mask[0]];
+        x.latency_ns = p[1][i & mask[1]];
+        x.bytes_in = p[2][i & mask[2]];
+        x.bytes_out = p[3][i & mask[3]];
+        x.error = (uint32_t)p[4][i & mask[4]];
+        x.status = (uint16_t)p[5][i & mask[5]];
+        x.success = (uint8_t)p[6][i & mask[6]];
         add_sample(a, &x);
     }
     return 0;
