@@ -849,24 +849,30 @@ static void runs_bounds(pr_run *const *runs, size_t n, int64_t *t0, int64_t *t1)
     }
 }
 
-/* The time-series bins of the window [lo, hi] of runs that end at t1 and hold total
- * samples. */
-static void set_bins(acc *a, const pr_run *first, int64_t total, int64_t lo, int64_t hi, int64_t t1)
+int64_t pr_report_interval(const pr_report_opts *o, const pr_run *first, int64_t total, int64_t lo,
+                           int64_t hi)
 {
-    const pr_report_opts *o = a->o;
-    a->t0 = lo;
     /* a few hundred points, but enough samples per point for percentiles to mean something
      * (about 20 on average) */
     int points = total / 20 < 300 ? (int)(total / 20) : 300;
     if (points < 10)
         points = 10;
-    a->interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, points);
+    int64_t interval = o->interval_ns > 0 ? o->interval_ns : auto_interval(hi - lo, points);
     /* never finer than the timestamps themselves (ab -g: whole seconds) */
     json_int_t res = json_integer_value(json_object_get(first->meta, "time_resolution_ns"));
-    if (o->interval_ns <= 0 && res > a->interval)
-        a->interval = (int64_t)res;
-    if ((hi - lo) / a->interval + 1 > 100000)
-        a->interval = (hi - lo) / 99999 + 1;
+    if (o->interval_ns <= 0 && res > interval)
+        interval = (int64_t)res;
+    if ((hi - lo) / interval + 1 > 100000)
+        interval = (hi - lo) / 99999 + 1;
+    return interval;
+}
+
+/* The time-series bins of the window [lo, hi] of runs that end at t1 and hold total
+ * samples. */
+static void set_bins(acc *a, const pr_run *first, int64_t total, int64_t lo, int64_t hi, int64_t t1)
+{
+    a->t0 = lo;
+    a->interval = pr_report_interval(a->o, first, total, lo, hi);
     /* responses count where they complete: up to the runs' last end, even past a --to (at
      * most 100000 points; later completions fall outside the series) */
     int64_t span = t1 > hi ? t1 - lo : hi - lo;

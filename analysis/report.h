@@ -91,6 +91,12 @@ void pr_report_opts_init(pr_report_opts *o);
 /* Parses "50,90,99.9" into o->percentiles. Returns 0 or -1 on a bad list. */
 int pr_report_parse_percentiles(pr_report_opts *o, const char *list);
 
+/* The time-series interval of the model of the window [lo, hi] (ns since the epoch, hi > lo)
+ * of total samples whose first run is first: o->interval_ns, else a 1-2-5 step giving a few
+ * hundred points, never finer than the run's time_resolution_ns, at most 100000 points. */
+int64_t pr_report_interval(const pr_report_opts *o, const pr_run *first, int64_t total, int64_t lo,
+                           int64_t hi);
+
 /* The model of one run (a new reference). */
 int pr_report_run(pr_store *st, int64_t run_id, const pr_report_opts *o, json_t **out,
                   pr_error *err);

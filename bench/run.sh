@@ -55,6 +55,10 @@ fi
 ls -l "$DATA/native-$N.prf" | awk -v n="$N" '{ printf "native file: %d bytes, %.2f bytes/sample\n", $5, $5 / n }'
 rm -f "$DATA/bench.db" "$DATA/bench.db-wal" "$DATA/bench.db-shm"
 measure "ingest native -> store" "$N" "$BIN" ingest --quiet --store "$DATA/bench.db" "$DATA/native-$N.prf"
+# the same on one thread (no block writer beside the parse): what the second core adds
+rm -f "$DATA/bench1.db" "$DATA/bench1.db-wal" "$DATA/bench1.db-shm"
+measure "ingest native -> store, 1 thread" "$N" env PERFREPORT_THREADS=1 "$BIN" ingest --quiet --store "$DATA/bench1.db" "$DATA/native-$N.prf"
+rm -f "$DATA/bench1.db" "$DATA/bench1.db-wal" "$DATA/bench1.db-shm"
 measure "summary, no findings" "$N" "$BIN" summary --no-findings --store "$DATA/bench.db" -p 50,75,90,95,99,99.9,99.99 1
 measure "summary (7 percentiles, findings)" "$N" "$BIN" summary --store "$DATA/bench.db" -p 50,75,90,95,99,99.9,99.99 1
 measure "summary, bounded mode" "$N" "$BIN" summary --exact-limit 1 --store "$DATA/bench.db" 1

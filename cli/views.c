@@ -2,6 +2,7 @@
  * report model of each changed run, so SQL readers (Grafana) see the same numbers as summary. */
 #include "cli/views.h"
 #include "analysis/report.h"
+#include "analysis/view_stats.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/xalloc.h"
@@ -86,11 +87,19 @@ static int update_one(pr_store *st, int64_t id, pr_error *err)
         return rc;
     pr_store_stats s;
     s.basis_samples = stored->samples;
+    pr_store_point *pts = NULL;
+    /* the figures straight from the columns where they are the model's (most runs) */
+    rc = pr_view_stats(st, stored, &s, &pts, err);
     pr_run_free(stored);
+    if (rc != 0) {
+        if (rc > 0)
+            rc = pr_store_put_stats(st, id, &s, err);
+        free(pts);
+        return rc;
+    }
     json_t *run = NULL;
     if ((rc = pr_report_run(st, id, &o, &run, err)) < 0)
         return rc;
-    pr_store_point *pts = NULL;
     headline(run, &s);
     s.npoints = series(run, &s, &pts);
     s.points = pts;

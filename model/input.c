@@ -146,11 +146,38 @@ const unsigned char *pr_input_peek(pr_input *in, size_t want, size_t *got)
     return in->buf + in->pos;
 }
 
+/* A large read (half the buffer or more: the gob reader takes 1 MiB at a time) of a file with
+ * nothing buffered: straight into the caller's buffer; a copy through buf was a tenth of the
+ * gob reader's time. Smaller reads (the XML reader's 64 KiB) still go through buf. */
+static long read_direct(pr_input *in, unsigned char *out, size_t n, pr_error *err)
+{
+    ssize_t r;
+    do
+        r = read(in->fd, out, n);
+    while (r < 0 && errno == EINTR);
+    if (r < 0) {
+        pr_error_set(err, PR_EIO, in->name, 0, 0, "read error: %s", strerror(errno));
+        return -1;
+    }
+    if (r == 0)
+        in->eof = 1;
+    XXH3_128bits_update(in->md, out, (size_t)r);
+    in->offset += (long long)r;
+    return (long)r;
+}
+
 long pr_input_read(pr_input *in, void *out, size_t n, pr_error *err)
 {
     size_t done = 0;
     unsigned char *o = out;
     while (done < n) {
+        if (in->pos == in->len && !in->eof && in->fd >= 0 && n - done >= BUF_SIZE / 2) {
+            long r = read_direct(in, o + done, n - done, err);
+            if (r < 0)
+                return -1;
+            done += (size_t)r;
+            continue;
+        }
         if (in->pos == in->len) {
             if (in->eof)
                 break;

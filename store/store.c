@@ -1,6 +1,7 @@
 /* The store's common part: choosing a backend, ingest transactions (sample blocks plus the
  * aggregates of what an input adds), shards landing in a shared run, and the queries. */
 #include "store/backend.h"
+#include "store/writer.h"
 #include "model/buf.h"
 #include "model/clock.h"
 #include "model/native.h"
@@ -117,7 +118,22 @@ struct pr_ingest {
     size_t ncreated, capcreated;
     int run_created; /* the current run is created[ncreated - 1] */
     int shards_landed;
+    pr_block_writer *writer; /* stores the blocks on a thread of its own (NULL: here) */
 };
+
+/* Stores a block of the current run, through the writer when there is one. */
+static int put_block(pr_ingest *ing, const pr_store_block *b, pr_error *err)
+{
+    if (ing->writer)
+        return pr_block_writer_put(ing->writer, ing->run->id, b, err);
+    return ing->st->ops->block_put(ing->st, ing->run->id, b, err);
+}
+
+/* Every block queued so far stored: before any other call on the connection. */
+static int drain_blocks(pr_ingest *ing, pr_error *err)
+{
+    return ing->writer ? pr_block_writer_drain(ing->writer, err) : 0;
+}
 
 static int flush_block(pr_ingest *ing, pr_error *err)
 {
@@ -136,7 +152,7 @@ static int flush_block(pr_ingest *ing, pr_error *err)
         if (b.start_max == PR_UNKNOWN || t > b.start_max)
             b.start_max = t;
     }
-    int rc = ing->st->ops->block_put(ing->st, ing->run->id, &b, err);
+    int rc = put_block(ing, &b, err);
     ing->npending = 0;
     return rc;
 }
@@ -172,6 +188,59 @@ static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *
     return 0;
 }
 
+/* Column c of a block as a pointer and a step (0: the block's constant). */
+static const int64_t *col_of(const pr_block_cols *c, int k, size_t *step)
+{
+    *step = c->vals[k] ? 1 : 0;
+    return c->vals[k] ? c->vals[k] : &c->konst[k];
+}
+
+/* The largest value of column k of a block (0 for none). */
+static size_t col_max(const pr_block_cols *c, int k)
+{
+    size_t step;
+    const int64_t *v = col_of(c, k, &step);
+    int64_t m = 0;
+    for (size_t i = 0; i < (step ? c->n : 1); i++)
+        m = v[i] > m ? v[i] : m;
+    return (size_t)m;
+}
+
+/* count_sample over a block's columns: the counters grown once, then plain additions. */
+static void count_block(pr_ingest *ing, const pr_block_cols *c)
+{
+    if (!c->n)
+        return;
+    count_add(&ing->label_n, col_max(c, PR_COL_LABEL), 0);
+    count_add(&ing->label_err, col_max(c, PR_COL_LABEL), 0);
+    count_add(&ing->error_n, col_max(c, PR_COL_ERROR), 0);
+    count_add(&ing->status_n, col_max(c, PR_COL_STATUS), 0);
+    size_t sl, se, ss, su, sf;
+    const int64_t *lab = col_of(c, PR_COL_LABEL, &sl), *er = col_of(c, PR_COL_ERROR, &se);
+    const int64_t *st = col_of(c, PR_COL_STATUS, &ss), *su_ = col_of(c, PR_COL_SUCCESS, &su);
+    const int64_t *fl = col_of(c, PR_COL_FLAGS, &sf);
+    int64_t *ln = ing->label_n.v, *le = ing->label_err.v, *en = ing->error_n.v;
+    int64_t *sn = ing->status_n.v, ok = 0, tx = 0;
+    pr_sample x;
+    pr_sample_init(&x);
+    for (size_t i = 0; i < c->n; i++) {
+        x.error = (uint32_t)er[i * se];
+        x.status = (uint16_t)st[i * ss];
+        x.success = (uint8_t)su_[i * su];
+        int outcome = pr_sample_outcome(&x);
+        size_t l = (size_t)lab[i * sl];
+        ok += outcome == 1;
+        tx += (fl[i * sf] & PR_SF_TRANSACTION) != 0;
+        ln[l]++;
+        le[l] += outcome == 0;
+        en[x.error] += x.error != 0;
+        sn[x.status]++;
+    }
+    ing->samples += (int64_t)c->n;
+    ing->successes += ok;
+    ing->tx_samples += tx;
+}
+
 /* A native block whose string ids are the run's: counted from its columns and stored as it
  * is (after the samples pushed before it), never decoded into samples nor encoded again. */
 static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *raw, size_t len,
@@ -183,26 +252,18 @@ static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *
     if (rc < 0)
         return rc;
     pr_store_block b = {ing->next_seq++, (int64_t)c->n, PR_UNKNOWN, PR_UNKNOWN, raw, len};
-    pr_sample x;
-    pr_sample_init(&x);
-#define COL(k) (c->vals[k] ? c->vals[k][i] : c->konst[k])
+    count_block(ing, c);
+    size_t step;
+    const int64_t *t = col_of(c, PR_COL_START, &step);
     for (size_t i = 0; i < c->n; i++) {
-        x.label = (uint32_t)COL(PR_COL_LABEL);
-        x.error = (uint32_t)COL(PR_COL_ERROR);
-        x.status = (uint16_t)COL(PR_COL_STATUS);
-        x.success = (uint8_t)COL(PR_COL_SUCCESS);
-        x.flags = (uint8_t)COL(PR_COL_FLAGS);
-        count_sample(ing, &x);
-        int64_t t = COL(PR_COL_START);
-        if (t == PR_UNKNOWN)
+        if (t[i * step] == PR_UNKNOWN)
             continue;
-        if (b.start_min == PR_UNKNOWN || t < b.start_min)
-            b.start_min = t;
-        if (b.start_max == PR_UNKNOWN || t > b.start_max)
-            b.start_max = t;
+        if (b.start_min == PR_UNKNOWN || t[i * step] < b.start_min)
+            b.start_min = t[i * step];
+        if (b.start_max == PR_UNKNOWN || t[i * step] > b.start_max)
+            b.start_max = t[i * step];
     }
-#undef COL
-    return ing->st->ops->block_put(ing->st, ing->run->id, &b, err);
+    return put_block(ing, &b, err);
 }
 
 static int create_run_row(pr_ingest *ing, pr_error *err)
@@ -274,6 +335,8 @@ static char *stdin_name(pr_store *st, int64_t run_id)
 static int finish_run(pr_ingest *ing, pr_error *err)
 {
     int rc = flush_block(ing, err);
+    if (rc == 0)
+        rc = drain_blocks(ing, err);
     if (rc < 0)
         return rc;
     pr_store *st = ing->st;
@@ -341,6 +404,7 @@ static int split(pr_sink *sink, pr_error *err, void *payload)
 
 static void free_ingest(pr_ingest *ing)
 {
+    pr_block_writer_free(ing->writer);
     pr_run_free(ing->run);
     free(ing->source);
     free(ing->key);
@@ -406,6 +470,7 @@ static int begin_run(pr_store *st, pr_ingest **out, const char *name, const char
     ing->run->source = pr_xstrdup(source);
     pr_sink_init(&ing->sink, ing->run, push, ing);
     ing->sink.push_block = push_block; /* native blocks go in as they are */
+    ing->writer = pr_block_writer_new(st);
     if (!key)
         ing->sink.split = split; /* a shard is one part of one run */
     *out = ing;
@@ -516,6 +581,8 @@ int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_re
     pr_store *st = ing->st;
     memset(res, 0, sizeof *res);
     int rc = pr_sink_flush(&ing->sink, err);
+    if (rc == 0)
+        rc = drain_blocks(ing, err);
     int check = digest && *digest && !force;
     if (rc == 0 && check) {
         rc = find_duplicate(st, digest, res, err);
@@ -563,6 +630,8 @@ int pr_ingest_commit(pr_ingest *ing, const char *digest, int force, pr_ingest_re
 
 void pr_ingest_abort(pr_ingest *ing)
 {
+    pr_block_writer_free(ing->writer); /* its queue dropped, before the connection is used */
+    ing->writer = NULL;
     ing->st->ops->rollback(ing->st);
     free_ingest(ing);
 }

@@ -105,9 +105,9 @@ static char *snapshot(void)
     sqlite3 *db;
     sqlite3_open(dbpath, &db);
     pr_buf b = PR_BUF_INIT;
-    static const char *const tables[] = {"runs", "sources", "tags", "strings", "labels",
-                                         "errors", "status_codes", "blocks", "cache", "shards",
-                                         "run_stats", "run_points"};
+    static const char *const tables[] = {"runs",   "sources", "tags",         "strings",
+                                         "labels", "errors",  "status_codes", "blocks",
+                                         "cache",  "shards",  "run_stats",    "run_points"};
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
         char sql[128];
         snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1, 2", tables[t]);
@@ -219,7 +219,7 @@ static void test_store__duplicates_and_append(void **state)
     assert_int_equal(ingest_mem(s, "other", buf, len, 0, &r2, &err), 0);
     assert_int_equal(r2.duplicate_of, r1.run_id);
     assert_int_equal(ingest_mem(s, "shards", buf2, len2, 0, &r3, &err), 0);
-    assert_int_equal(r3.run_id, r1.run_id); /* appended to the same run */
+    assert_int_equal(r3.run_id, r1.run_id);                           /* appended to the same run */
     assert_int_equal(ingest_mem(s, NULL, buf, len, 1, &r4, &err), 0); /* --force */
     assert_int_not_equal(r4.run_id, r1.run_id);
     pr_run *back;
@@ -299,10 +299,18 @@ static void test_store__target_kind(void **state)
         const char *target;
         int pg;
     } cases[] = {
-        {"perfreport.db", 0}, {"./runs/a=b.db", 0}, {"/tmp/postgresql.db", 0},
-        {"postgresql://ci@db/perf", 1}, {"postgres://db/perf", 1},
-        {"postgresql:///perf?host=/run/postgresql", 1}, {"host=db dbname=perf", 1},
-        {"  dbname = perf", 1}, {"service=perf", 1}, {"hostname=x", 0}, {"=x", 0}, {"", 0},
+        {"perfreport.db", 0},
+        {"./runs/a=b.db", 0},
+        {"/tmp/postgresql.db", 0},
+        {"postgresql://ci@db/perf", 1},
+        {"postgres://db/perf", 1},
+        {"postgresql:///perf?host=/run/postgresql", 1},
+        {"host=db dbname=perf", 1},
+        {"  dbname = perf", 1},
+        {"service=perf", 1},
+        {"hostname=x", 0},
+        {"=x", 0},
+        {"", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         assert_int_equal(pr_store_target_is_pg(cases[i].target), cases[i].pg);
@@ -406,8 +414,8 @@ static void test_store__stale_stats_not_stored(void **state)
     pr_ingest_result r;
     assert_int_equal(ingest_mem(s, NULL, buf, len, 0, &r, &err), 0);
     pr_store_point p = {1000, 10, 9, 1, 50, 10.0, 10.0, 1, 2, 3, 4};
-    pr_store_stats st = {100, 90, 10, 0.1, 50.0, 45.0, 0.9, 2000000000, 1, 2, 3, 4, 5, 6, 7, 8,
-                         1000000000, &p, 1, 99};
+    pr_store_stats st = {100, 90, 10, 0.1, 50.0, 45.0, 0.9,        2000000000, 1, 2,
+                         3,   4,  5,  6,   7,    8,    1000000000, &p,         1, 99};
     assert_int_equal(pr_store_put_stats(s, r.run_id, &st, &err), 0);
     char *none = rows_of(dbpath, "SELECT count(*) FROM run_stats");
     assert_string_equal(none, "0|\n");
@@ -423,6 +431,52 @@ static void test_store__stale_stats_not_stored(void **state)
     pr_store_close(s);
 }
 
+/* The ingest's block writer thread (PERFREPORT_THREADS=2, the default) leaves the store as the
+ * ingest writing its own blocks does: pass-through blocks, blocks encoded from samples (an
+ * append to an existing run), a failed ingest with blocks still queued, shards. */
+static char *ingest_all_with(const char *threads)
+{
+    setenv("PERFREPORT_THREADS", threads, 1);
+    setenv("SOURCE_DATE_EPOCH", "1800000000", 1);
+    teardown(NULL);
+    pr_store *s;
+    pr_error err;
+    assert_int_equal(pr_store_open(&s, dbpath, 1, &err), 0);
+    pr_run *run = pr_run_new(), *run2 = pr_run_new();
+    size_t n = 300000, len, len2;
+    pr_sample *x = calloc(n, sizeof *x);
+    char *buf = gen_stream(run, x, n, 21, &len), *buf2 = gen_stream(run2, x, n / 3, 22, &len2);
+    pr_ingest_result res;
+    assert_int_equal(ingest_mem(s, "a", buf, len, 0, &res, &err), 0);
+    assert_int_equal(ingest_mem(s, "a", buf2, len2, 0, &res, &err), 0); /* encoded blocks */
+    buf[len - 100] ^= 0x7f;
+    assert_true(ingest_mem(s, "b", buf, len, 1, &res, &err) < 0);
+    assert_int_equal(ingest_shard(s, NULL, "k", 1, 2, buf2, len2, 1, &res, &err), 0);
+    pr_store_close(s);
+    free(buf);
+    free(buf2);
+    free(x);
+    pr_run_free(run);
+    pr_run_free(run2);
+    unsetenv("PERFREPORT_THREADS");
+    /* the tables before blocks (a snapshot ends at a blob's first zero byte), then blocks */
+    char *a = snapshot(), *b = rows_of(dbpath, "SELECT run_id, seq, samples, start_min, "
+                                               "start_max, hex(data) FROM blocks ORDER BY 1, 2");
+    char *both = pr_xasprintf("%s\n--\n%s", a, b);
+    free(a);
+    free(b);
+    return both;
+}
+
+static void test_store__writer_thread_same_store(void **state)
+{
+    char *one = ingest_all_with("1"), *two = ingest_all_with("2");
+    assert_string_equal(one, two);
+    assert_true(strlen(one) > 1000000); /* the blocks are in it, in hex */
+    free(one);
+    free(two);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -435,6 +489,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store__copy_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__shards_land_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__stale_stats_not_stored, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store__writer_thread_same_store, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,497 @@
+/* The views' figures (run_summary, run_series) from a run's columns, as the report model has
+ * them: counts, rates, Apdex and latency order statistics of the run and of each interval. */
+#include "analysis/view_stats.h"
+#include "analysis/report.h"
+#include "analysis/report_labels.h"
+#include "analysis/stats.h"
+#include "model/native.h"
+#include "model/xalloc.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- order statistics in place ----------------------------------------------------------- */
+
+#define SEL_NAME(x) x##_i64
+#define SEL_T int64_t
+#include "analysis/select_impl.h"
+#undef SEL_NAME
+#undef SEL_T
+#define SEL_NAME(x) x##_u32
+#define SEL_T uint32_t
+#include "analysis/select_impl.h"
+#undef SEL_NAME
+#undef SEL_T
+
+void pr_select_ranks(int64_t *v, size_t n, const size_t *rank, size_t nr, int64_t *out)
+{
+    select_ranks_i64(v, n, rank, nr, out);
+}
+
+/* The latencies: 4 bytes each while every one is in [0, 2^32) (4.29 s), else 8. */
+typedef struct lats {
+    uint32_t *v32;
+    int64_t *v64;
+    size_t n, cap;
+} lats;
+
+/* lats_put past the fast case: widening, growing. */
+static void lats_put_slow(lats *l, int64_t v)
+{
+    if (l->v32 && (v < 0 || v > (int64_t)UINT32_MAX)) { /* widen what is there */
+        l->v64 = pr_xmalloc(l->cap * sizeof *l->v64);
+        for (size_t i = 0; i < l->n; i++)
+            l->v64[i] = l->v32[i];
+        free(l->v32);
+        l->v32 = NULL;
+    }
+    if (l->n == l->cap && l->v32)
+        l->v32 = pr_xgrow(l->v32, &l->cap, l->n + 1, sizeof *l->v32);
+    else if (l->n == l->cap)
+        l->v64 = pr_xgrow(l->v64, &l->cap, l->n + 1, sizeof *l->v64);
+    if (l->v32)
+        l->v32[l->n++] = (uint32_t)v;
+    else
+        l->v64[l->n++] = v;
+}
+
+static inline void lats_put(lats *l, int64_t v)
+{
+    if (l->v32 && (uint64_t)v <= UINT32_MAX && l->n < l->cap)
+        l->v32[l->n++] = (uint32_t)v;
+    else
+        lats_put_slow(l, v);
+}
+
+static inline int64_t lats_get(const lats *l, size_t i)
+{
+    return l->v32 ? (int64_t)l->v32[i] : l->v64[i];
+}
+
+static inline void lats_swap(lats *l, size_t i, size_t j)
+{
+    if (l->v32)
+        swap_u32(l->v32, i, j);
+    else
+        swap_i64(l->v64, i, j);
+}
+
+static void lats_ranks(lats *l, size_t from, size_t n, const size_t *rank, size_t nr, int64_t *out)
+{
+    if (l->v32)
+        select_ranks_u32(l->v32 + from, n, rank, nr, out);
+    else
+        select_ranks_i64(l->v64 + from, n, rank, nr, out);
+}
+
+/* Log-linear buckets of latencies (128 per power of two above 256 ns, each value below; all
+ * negative ones in bucket 0), in the order of the values: the run's percentiles are looked
+ * for in the few buckets that hold their ranks. */
+#define SUB_BITS 7
+#define NBUCKETS (2 + (64 << SUB_BITS))
+
+static inline uint32_t bucket_of(int64_t v)
+{
+    if (v < 0)
+        return 0;
+    uint64_t u = (uint64_t)v;
+    if (u < (2u << SUB_BITS))
+        return 1 + (uint32_t)u;
+    int e = 63 - __builtin_clzll(u);
+    return 1 + ((uint32_t)(e - SUB_BITS) << SUB_BITS) + (uint32_t)(u >> (e - SUB_BITS));
+}
+
+/* ---- the scan ---------------------------------------------------------------------------- */
+
+/* One interval: requests and latencies where sent, responses where completed (as report_acc). */
+typedef struct vbin {
+    int64_t count, lat_n;
+    int64_t done, ok, fail, bytes_in;
+} vbin;
+
+/* The run's percentiles among the buckets: the bucket (slot) holding each rank, its rank
+ * there, and the values of those buckets collected from the latencies. */
+#define NPCT 5
+typedef struct vtargets {
+    uint64_t *hist;   /* NBUCKETS counts */
+    uint8_t *slot_of; /* bucket -> slot + 1 (0: not wanted) */
+    size_t rank_in[NPCT], slot[NPCT], nslots;
+    int64_t *cand[NPCT];
+    size_t ncand[NPCT];
+    int collect; /* 0: the buckets hold too many values, select among all of them instead */
+} vtargets;
+
+typedef struct vacc {
+    pr_series total;
+    int64_t apdex_t_ns, apdex_f_ns, apdex_s, apdex_t;
+    int64_t t0, interval;
+    double inv_interval;
+    vbin *bins;
+    size_t nbins;
+    lats lat;      /* the latencies of the run's requests, in scan order until grouped */
+    uint32_t *bin; /* each one's interval (nbins: none), once they are out of interval order */
+    uint32_t last_bin;
+    __int128 sum;
+    int64_t min, max;
+    vtargets q;
+} vacc;
+
+/* The interval holding t, -1 when none (report_acc.c's bin_index). */
+static inline long bin_of(const vacc *a, int64_t t)
+{
+    if (!a->nbins || t == PR_UNKNOWN)
+        return -1;
+    int64_t d = t - a->t0, k;
+    if (d < 0)
+        return 0;
+    if (d < ((int64_t)1 << 52)) {
+        k = (int64_t)((double)d * a->inv_interval);
+        if (k * a->interval > d)
+            k--;
+        else if ((k + 1) * a->interval <= d)
+            k++;
+    } else {
+        k = d / a->interval;
+    }
+    return (size_t)k < a->nbins ? (long)k : -1;
+}
+
+/* A response where it completed (start + latency); ks: the interval of its start. */
+static void add_response(vacc *a, const pr_sample *x, int outcome, long ks)
+{
+    long k = ks;
+    if (x->latency_ns != PR_UNKNOWN && x->latency_ns > 0) {
+        int64_t end = x->start_ns + x->latency_ns;
+        if (end - a->t0 >= ((int64_t)ks + 1) * a->interval)
+            k = bin_of(a, end);
+    }
+    if (k < 0)
+        return;
+    vbin *b = &a->bins[k];
+    b->done++;
+    b->ok += outcome == 1;
+    b->fail += outcome == 0;
+    if (x->bytes_in != PR_UNKNOWN)
+        b->bytes_in += x->bytes_in;
+}
+
+/* A latency and its interval: intervals stay implicit while they come in order. */
+static void add_latency(vacc *a, int64_t v, long k)
+{
+    uint32_t b = k >= 0 ? (uint32_t)k : (uint32_t)a->nbins;
+    if (!a->bin && b < a->last_bin) { /* out of order: from now on each one's interval */
+        a->bin = pr_xmalloc((a->lat.cap > a->lat.n ? a->lat.cap : a->lat.n + 1) * sizeof *a->bin);
+        size_t i = 0;
+        for (size_t j = 0; j <= a->nbins; j++)
+            for (int64_t m = j < a->nbins ? a->bins[j].lat_n : (int64_t)(a->lat.n - i); m > 0; m--)
+                a->bin[i++] = (uint32_t)j;
+    }
+    if (a->bin && a->lat.n == a->lat.cap) {
+        size_t cap = a->lat.cap;
+        a->bin = pr_xgrow(a->bin, &cap, a->lat.n + 1, sizeof *a->bin);
+    }
+    if (a->bin)
+        a->bin[a->lat.n] = b;
+    if (!a->lat.n || v < a->min)
+        a->min = v;
+    if (!a->lat.n || v > a->max)
+        a->max = v;
+    lats_put(&a->lat, v);
+    a->last_bin = b > a->last_bin ? b : a->last_bin;
+    a->sum += v;
+    a->q.hist[bucket_of(v)]++;
+    if (k >= 0)
+        a->bins[k].lat_n++;
+}
+
+static void add_sample(vacc *a, const pr_sample *x)
+{
+    int outcome = pr_sample_outcome(x);
+    pr_series_count(&a->total, x, outcome);
+    if (outcome == 1 && x->latency_ns != PR_UNKNOWN) {
+        if (x->latency_ns <= a->apdex_t_ns)
+            a->apdex_s++;
+        else if (x->latency_ns <= a->apdex_f_ns)
+            a->apdex_t++;
+    }
+    long k = bin_of(a, x->start_ns);
+    if (x->latency_ns != PR_UNKNOWN)
+        add_latency(a, x->latency_ns, k);
+    if (k < 0)
+        return;
+    a->bins[k].count++;
+    add_response(a, x, outcome, k);
+}
+
+#define VIEW_COLS                                                                                  \
+    (PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_BYTES_IN) |            \
+     PR_COLBIT(PR_COL_BYTES_OUT) | PR_COLBIT(PR_COL_ERROR) | PR_COLBIT(PR_COL_STATUS) |            \
+     PR_COLBIT(PR_COL_SUCCESS) | PR_COLBIT(PR_COL_FLAGS))
+
+static int view_block(const pr_block_cols *c, void *payload)
+{
+    vacc *a = payload;
+    static const int cols[] = {PR_COL_START, PR_COL_LATENCY, PR_COL_BYTES_IN, PR_COL_BYTES_OUT,
+                               PR_COL_ERROR, PR_COL_STATUS,  PR_COL_SUCCESS,  PR_COL_FLAGS};
+    const int64_t *p[8];
+    size_t mask[8]; /* index mask: all ones for a column of values, 0 for a constant */
+    for (int j = 0; j < 8; j++) {
+        p[j] = c->vals[cols[j]] ? c->vals[cols[j]] : &c->konst[cols[j]];
+        mask[j] = c->vals[cols[j]] ? SIZE_MAX : 0;
+    }
+    /* Transaction Controller samples are not in the run's totals */
+    int some_tx = c->vals[PR_COL_FLAGS] || (c->konst[PR_COL_FLAGS] & PR_SF_TRANSACTION);
+    pr_sample x;
+    pr_sample_init(&x);
+    for (size_t i = 0; i < c->n; i++) {
+        if (some_tx && ((uint8_t)p[7][i & mask[7]] & PR_SF_TRANSACTION))
+            continue;
+        x.start_ns = p[0][i & mask[0]];
+        x.latency_ns = p[1][i & mask[1]];
+        x.bytes_in = p[2][i & mask[2]];
+        x.bytes_out = p[3][i & mask[3]];
+        x.error = (uint32_t)p[4][i & mask[4]];
+        x.status = (uint16_t)p[5][i & mask[5]];
+        x.success = (uint8_t)p[6][i & mask[6]];
+        add_sample(a, &x);
+    }
+    return 0;
+}
+
+/* ---- the figures ------------------------------------------------------------------------- */
+
+static const double view_pct[NPCT] = {50, 90, 95, 99, 99.9};
+
+/* The buckets holding the run's percentile ranks; collecting their values when they are few
+ * enough (at most a quarter of the run's and 64 Mi of them). */
+static void targets_find(vtargets *q, size_t n)
+{
+    q->slot_of = pr_xcalloc(NBUCKETS, 1);
+    size_t want = 0, b = 0;
+    uint64_t below = 0; /* values in the buckets before b */
+    for (size_t i = 0; i < NPCT; i++) {
+        size_t r = pr_percentile_rank(n, view_pct[i]);
+        while (below + q->hist[b] < r)
+            below += q->hist[b++];
+        if (!q->slot_of[b]) {
+            q->slot_of[b] = (uint8_t)(++q->nslots);
+            q->ncand[q->nslots - 1] = (size_t)q->hist[b];
+            want += (size_t)q->hist[b];
+        }
+        q->slot[i] = q->slot_of[b] - 1u;
+        q->rank_in[i] = r - (size_t)below;
+    }
+    q->collect = want <= n / 4 + 1024 && want <= ((size_t)64 << 20);
+    for (size_t k = 0; q->collect && k < q->nslots; k++) {
+        q->cand[k] = pr_xmalloc((q->ncand[k] ? q->ncand[k] : 1) * sizeof *q->cand[k]);
+        q->ncand[k] = 0;
+    }
+}
+
+/* The values of the wanted buckets among the latencies [from, to). */
+static void targets_collect(vtargets *q, const lats *l, size_t from, size_t to)
+{
+    for (size_t i = from; q->collect && i < to; i++) {
+        int64_t v = lats_get(l, i);
+        uint8_t s = q->slot_of[bucket_of(v)];
+        if (s)
+            q->cand[s - 1][q->ncand[s - 1]++] = v;
+    }
+}
+
+/* Groups the latencies by interval in place (one pass of swaps, American flag order):
+ * interval k's are lat[from[k] .. from[k + 1]). */
+static void group_by_bin(vacc *a, size_t *from)
+{
+    size_t nb = a->nbins + 1;
+    size_t *next = pr_xmalloc(nb * sizeof *next);
+    from[0] = 0;
+    for (size_t k = 0; k < nb; k++) {
+        int64_t m = k < a->nbins ? a->bins[k].lat_n : 0;
+        from[k + 1] = from[k] + (size_t)m;
+    }
+    from[nb] = a->lat.n; /* the latencies of no interval */
+    memcpy(next, from, nb * sizeof *next);
+    for (size_t k = 0; k < nb; k++) {
+        while (next[k] < from[k + 1]) {
+            size_t i = next[k];
+            uint32_t b = a->bin[i];
+            if (b == k) {
+                next[k]++;
+                continue;
+            }
+            size_t j = next[b]++;
+            lats_swap(&a->lat, i, j);
+            a->bin[i] = a->bin[j];
+            a->bin[j] = b;
+        }
+    }
+    free(next);
+}
+
+static double finite_or_nan(double v)
+{
+    return isfinite(v) ? v : NAN;
+}
+
+/* The run's headline figures (report.c's series_json and samples_model); its percentiles from
+ * the collected buckets, or among all the latencies (then reordered). */
+static void headline(vacc *a, pr_store_stats *s)
+{
+    pr_rates r;
+    pr_rates_compute(&a->total, &r);
+    int64_t known = a->total.count - a->total.unknown;
+    s->requests = a->total.count;
+    s->successes = known ? a->total.successes : PR_UNKNOWN;
+    s->errors = known ? known - a->total.successes : PR_UNKNOWN;
+    s->error_ratio =
+        known ? finite_or_nan((double)(known - a->total.successes) / (double)known) : NAN;
+    s->duration_ns = r.duration_ns;
+    s->rate_per_s = finite_or_nan(r.rate_per_s);
+    s->throughput_per_s = finite_or_nan(r.throughput_per_s);
+    int64_t count = a->total.unknown < a->total.count ? a->total.count : 0;
+    s->apdex =
+        count ? finite_or_nan(((double)a->apdex_s + (double)a->apdex_t / 2) / (double)count) : NAN;
+    s->min_ns = s->mean_ns = s->p50_ns = s->p90_ns = s->p95_ns = PR_UNKNOWN;
+    s->p99_ns = s->p999_ns = s->max_ns = PR_UNKNOWN;
+    size_t n = a->lat.n;
+    if (!n)
+        return;
+    long double mean = (long double)a->sum / (long double)n;
+    s->mean_ns = (int64_t)llround((double)mean);
+    int64_t q[NPCT];
+    vtargets *t = &a->q;
+    for (size_t i = 0; i < NPCT; i++) {
+        size_t rank = t->collect ? t->rank_in[i] : pr_percentile_rank(n, view_pct[i]);
+        if (t->collect)
+            select_ranks_i64(t->cand[t->slot[i]], t->ncand[t->slot[i]], &rank, 1, &q[i]);
+        else
+            lats_ranks(&a->lat, 0, n, &rank, 1, &q[i]);
+    }
+    s->min_ns = a->min;
+    s->p50_ns = q[0];
+    s->p90_ns = q[1];
+    s->p95_ns = q[2];
+    s->p99_ns = q[3];
+    s->p999_ns = q[4];
+    s->max_ns = a->max;
+}
+
+/* An interval's point (report.c's timeseries_json), its latencies lat[from, from + m). */
+static void point(vacc *a, size_t k, size_t from, pr_store_point *p)
+{
+    const vbin *b = &a->bins[k];
+    double per_s = (double)a->interval / 1e9;
+    p->t_ns = a->t0 + (int64_t)k * a->interval;
+    p->requests = b->count;
+    int known = b->ok + b->fail > 0 || b->done == 0;
+    p->successes = known ? b->ok : PR_UNKNOWN;
+    p->errors = known ? b->fail : PR_UNKNOWN;
+    p->throughput_per_s = known ? finite_or_nan((double)b->ok / per_s) : NAN;
+    p->rate_per_s = finite_or_nan((double)b->count / per_s);
+    p->bytes_in = b->bytes_in;
+    p->p50_ns = p->p90_ns = p->p99_ns = p->max_ns = PR_UNKNOWN;
+    if (!b->lat_n)
+        return;
+    size_t m = (size_t)b->lat_n;
+    size_t rank[4] = {pr_percentile_rank(m, 50), pr_percentile_rank(m, 90),
+                      pr_percentile_rank(m, 99), m};
+    int64_t q[4];
+    lats_ranks(&a->lat, from, m, rank, 4, q);
+    p->p50_ns = q[0];
+    p->p90_ns = q[1];
+    p->p99_ns = q[2];
+    p->max_ns = q[3];
+}
+
+/* The series points, the latencies grouped by interval; the run's wanted buckets collected
+ * from each interval while it is at hand. */
+static size_t series(vacc *a, pr_store_stats *s, pr_store_point **out)
+{
+    size_t nb = a->nbins;
+    while (nb > 1 && a->bins[nb - 1].count == 0 && a->bins[nb - 1].done == 0)
+        nb--; /* past the last start and the last completion */
+    size_t *from = pr_xmalloc((a->nbins + 2) * sizeof *from);
+    if (a->bin) {
+        group_by_bin(a, from);
+    } else {
+        from[0] = 0;
+        for (size_t k = 0; k < a->nbins; k++)
+            from[k + 1] = from[k] + (size_t)a->bins[k].lat_n;
+    }
+    *out = pr_xcalloc(nb ? nb : 1, sizeof **out);
+    for (size_t k = 0; k < a->nbins; k++) {
+        if (k < nb)
+            point(a, k, from[k], &(*out)[k]);
+        targets_collect(&a->q, &a->lat, from[k], from[k + 1]);
+    }
+    targets_collect(&a->q, &a->lat, from[a->nbins], a->lat.n); /* of no interval */
+    free(from);
+    s->interval_ns = a->interval;
+    return nb;
+}
+
+/* The intervals of the run's model (report.c's acc_init and set_bins, no window). */
+static void set_bins(vacc *a, const pr_run *run, const pr_report_opts *o)
+{
+    int64_t lo = run->start_ns, hi = run->end_ns;
+    a->t0 = lo;
+    if (lo == PR_UNKNOWN || hi == PR_UNKNOWN || hi <= lo)
+        return;
+    a->interval = pr_report_interval(o, run, run->samples, lo, hi);
+    a->inv_interval = 1.0 / (double)a->interval;
+    int64_t span = hi - lo;
+    a->nbins = span / a->interval + 1 > 100000 ? 100000 : (size_t)(span / a->interval) + 1;
+    a->bins = pr_xcalloc(a->nbins, sizeof *a->bins);
+}
+
+static void vacc_dispose(vacc *a)
+{
+    pr_series_dispose(&a->total);
+    free(a->bins);
+    free(a->lat.v32);
+    free(a->lat.v64);
+    free(a->bin);
+    free(a->q.hist);
+    free(a->q.slot_of);
+    for (size_t k = 0; k < NPCT; k++)
+        free(a->q.cand[k]);
+}
+
+int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_point **points,
+                  pr_error *err)
+{
+    pr_report_opts o;
+    pr_report_opts_init(&o);
+    char why[160];
+    if (run->summary_only || json_is_object(run->summary) ||
+        pr_report_bounded(&o, run->samples, why, sizeof why))
+        return 0;
+    vacc a;
+    memset(&a, 0, sizeof a);
+    pr_series_init(&a.total);
+    a.apdex_t_ns = o.apdex_t_ns;
+    a.apdex_f_ns = o.apdex_f_ns;
+    a.interval = PR_UNKNOWN;
+    set_bins(&a, run, &o);
+    a.lat.cap = run->samples > 0 ? (size_t)run->samples : 1;
+    a.lat.v32 = pr_xmalloc(a.lat.cap * sizeof *a.lat.v32);
+    a.q.hist = pr_xcalloc(NBUCKETS, sizeof *a.q.hist);
+    int rc = pr_store_scan_cols(st, run->id, VIEW_COLS, view_block, &a, err);
+    if (rc == 0) {
+        if (a.lat.n)
+            targets_find(&a.q, a.lat.n);
+        if (a.nbins) {
+            s->npoints = series(&a, s, points);
+        } else {
+            targets_collect(&a.q, &a.lat, 0, a.lat.n);
+            *points = pr_xcalloc(1, sizeof **points);
+            s->npoints = 0;
+            s->interval_ns = PR_UNKNOWN;
+        }
+        s->points = *points;
+        headline(&a, s); /* last: it may reorder the latencies */
+    }
+    vacc_dispose(&a);
+    return rc < 0 ? rc : 1;
+}

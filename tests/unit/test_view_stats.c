@@ -1,0 +1,210 @@
+/* Unit tests: the views' figures straight from the columns (analysis/view_stats.c) against
+ * the report model's (pr_report_run with the options cli/views.c used) on random runs: in
+ * and out of time order, unknown starts, latencies and outcomes, Transaction Controller
+ * samples, equal latencies, tiny runs, one interval, and the runs it leaves to the model. Every
+ * figure must be the same; the order statistics also against sorted copies. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "analysis/report.h"
+#include "analysis/view_stats.h"
+#include "model/native.h"
+#include "tests/unit/lib/gen.h"
+#include "tests/unit/lib/ingest.h"
+
+static int64_t jint(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : PR_UNKNOWN;
+}
+
+static double jreal(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void same_real(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        assert_true(isnan(a) && isnan(b));
+    else
+        assert_true(a == b);
+}
+
+/* The model's figures, read as cli/views.c reads them, against s and its points. */
+static void check_against_model(pr_store *st, int64_t id, const pr_store_stats *s)
+{
+    pr_report_opts o;
+    pr_report_opts_init(&o);
+    o.histogram = 0;
+    o.findings = 0;
+    o.rows = 0;
+    json_t *run;
+    pr_error err;
+    assert_int_equal(pr_report_run(st, id, &o, &run, &err), 0);
+    json_t *j = json_object_get(run, "stats"), *lat = json_object_get(j, "latency_ns");
+    assert_int_equal(s->requests, jint(j, "requests"));
+    assert_int_equal(s->successes, jint(j, "successes"));
+    assert_int_equal(s->errors, jint(j, "errors"));
+    same_real(s->error_ratio, jreal(j, "error_ratio"));
+    assert_int_equal(s->duration_ns, jint(j, "duration_ns"));
+    same_real(s->rate_per_s, jreal(j, "rate_per_s"));
+    same_real(s->throughput_per_s, jreal(j, "throughput_per_s"));
+    same_real(s->apdex, jreal(json_object_get(j, "apdex"), "score"));
+    static const char *const keys[] = {"min", "mean", "p50", "p90", "p95", "p99", "p99_9", "max"};
+    const int64_t got[] = {s->min_ns, s->mean_ns, s->p50_ns,  s->p90_ns,
+                           s->p95_ns, s->p99_ns,  s->p999_ns, s->max_ns};
+    for (size_t i = 0; i < 8; i++)
+        assert_int_equal(got[i], jint(lat, keys[i]));
+    json_t *ts = json_object_get(run, "timeseries"), *pts = json_object_get(ts, "points");
+    assert_int_equal(s->interval_ns, jint(ts, "interval_ns"));
+    assert_int_equal(s->npoints, json_array_size(pts));
+    int64_t t0 = jint(ts, "start_ns");
+    for (size_t i = 0; i < s->npoints; i++) {
+        json_t *p = json_array_get(pts, i);
+        const pr_store_point *q = &s->points[i];
+        assert_int_equal(q->t_ns, t0 + jint(p, "t_ns"));
+        assert_int_equal(q->requests, jint(p, "requests"));
+        assert_int_equal(q->successes, jint(p, "successes"));
+        assert_int_equal(q->errors, jint(p, "errors"));
+        assert_int_equal(q->bytes_in, jint(p, "bytes_in"));
+        same_real(q->throughput_per_s, jreal(p, "throughput_per_s"));
+        same_real(q->rate_per_s, jreal(p, "rate_per_s"));
+        assert_int_equal(q->p50_ns, jint(p, "p50_ns"));
+        assert_int_equal(q->p90_ns, jint(p, "p90_ns"));
+        assert_int_equal(q->p99_ns, jint(p, "p99_ns"));
+        assert_int_equal(q->max_ns, jint(p, "max_ns"));
+    }
+    json_decref(run);
+}
+
+enum { SHUFFLED, IN_ORDER, SAME_LATENCY, NO_OUTCOMES, NO_LATENCY, APDEX_BOUNDS, NEGATIVE };
+
+/* n random samples of layout `how` ingested as a native file; the figures of both ways. */
+static void run_case(size_t n, uint64_t seed, int how)
+{
+    pr_store *st = test_store_open();
+    pr_run *run = pr_run_new();
+    pr_sample *s = calloc(n ? n : 1, sizeof *s);
+    gen_samples(run, s, n, seed);
+    for (size_t i = 0; i < n; i++) {
+        if (how == IN_ORDER && s[i].start_ns != PR_UNKNOWN)
+            s[i].start_ns = 1796051469000000000LL + (int64_t)i * 1000003;
+        if (how == SAME_LATENCY)
+            s[i].latency_ns = 7000000;
+        if (how == NO_OUTCOMES) {
+            s[i].success = PR_SUCCESS_UNKNOWN;
+            s[i].status = 0;
+            s[i].error = PR_NOSTR;
+        }
+        if (how == NO_LATENCY)
+            s[i].latency_ns = PR_UNKNOWN;
+        if (how == APDEX_BOUNDS) /* at and past T (500 ms) and F (2 s) */
+            s[i].latency_ns = (int64_t[]){500000000, 500000001, 2000000000, 2000000001}[i % 4];
+        if (how == NEGATIVE && i % 5 == 0) /* a clock that stepped back */
+            s[i].latency_ns = -(int64_t)i * 1000;
+    }
+    size_t len;
+    char *buf = gen_native(run, s, n, &len);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pr-views-%ld.prf", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    fwrite(buf, 1, len, f);
+    fclose(f);
+    free(buf);
+    int64_t id = test_ingest(st, "native", path, "r");
+    unlink(path);
+    assert_true(id > 0);
+    pr_run *stored;
+    pr_error err;
+    assert_int_equal(pr_store_load_run(st, id, &stored, &err), 0);
+    pr_store_stats vs;
+    pr_store_point *pts = NULL;
+    assert_int_equal(pr_view_stats(st, stored, &vs, &pts, &err), 1);
+    check_against_model(st, id, &vs);
+    free(pts);
+    pr_run_free(stored);
+    free(s);
+    pr_run_free(run);
+    test_store_close(st);
+}
+
+static void test_view_stats__match_the_model(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t n;
+        int how;
+    } cases[] = {{30000, SHUFFLED},  {20000, IN_ORDER},  {5000, SAME_LATENCY}, {3000, NO_OUTCOMES},
+                 {2000, NO_LATENCY}, {1, SHUFFLED},      {2, IN_ORDER},        {37, SHUFFLED},
+                 {250000, IN_ORDER}, {120000, SHUFFLED}, {0, SHUFFLED},        {4000, APDEX_BOUNDS},
+                 {9000, NEGATIVE}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(cases[i].n, 100 + i, cases[i].how);
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* pr_select_ranks against a sorted copy: random, few distinct and sorted values. */
+static void test_view_stats__select_ranks(void **state)
+{
+    (void)state;
+    uint64_t r = 88172645463325252ull;
+    for (size_t round = 0; round < 300; round++) {
+        size_t n = 1 + round * 37 % 5000;
+        int64_t *v = malloc(n * sizeof *v), *c = malloc(n * sizeof *c);
+        for (size_t i = 0; i < n; i++) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            v[i] = round % 3 == 0   ? (int64_t)(r % 5)
+                   : round % 3 == 1 ? (int64_t)i
+                                    : (int64_t)(r >> 1) - INT64_MAX / 2;
+        }
+        memcpy(c, v, n * sizeof *v);
+        qsort(c, n, sizeof *c, cmp_i64);
+        size_t rank[6] = {1, 1 + n / 3, 1 + n / 3, 1 + n / 2, n - n / 10, n};
+        int64_t out[6];
+        pr_select_ranks(v, n, rank, 6, out);
+        for (size_t i = 0; i < 6; i++)
+            assert_int_equal(out[i], c[rank[i] - 1]);
+        free(v);
+        free(c);
+    }
+}
+
+/* A summary-only run is left to the model. */
+static void test_view_stats__summary_only_left_to_the_model(void **state)
+{
+    (void)state;
+    pr_run run;
+    memset(&run, 0, sizeof run);
+    run.summary_only = 1;
+    pr_store_stats vs;
+    pr_store_point *pts = NULL;
+    pr_error err;
+    assert_int_equal(pr_view_stats(NULL, &run, &vs, &pts, &err), 0);
+    assert_null(pts);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_view_stats__match_the_model),
+        cmocka_unit_test(test_view_stats__select_ranks),
+        cmocka_unit_test(test_view_stats__summary_only_left_to_the_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
