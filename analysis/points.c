@@ -1,4 +1,4 @@
-/* Loads per-sample points of a run for scatter charts. */
+/* Loads per-sample points of a run for scatter charts: flat arrays, or compact chunks. */
 #include "analysis/points.h"
 #include "model/xalloc.h"
 #include <stdlib.h>
@@ -9,10 +9,34 @@ typedef struct loader {
     size_t cap;
     int64_t from, to;
     uint64_t seen;
+    int chunked;
+    /* chunked: one block's kept points before they are narrowed */
+    int64_t *bt, *bl;
+    uint8_t *bok;
+    size_t bcap;
 } loader;
 
-/* A block's points: starts, latencies and outcomes read column by column. */
-static int cb(const pr_block_cols *c, void *payload)
+#define COL(c, k, i) ((c)->vals[k] ? (c)->vals[k][i] : (c)->konst[k])
+
+/* Whether sample i of the block is a point: a known start in the window, every stride-th. */
+static int keep(loader *l, const pr_block_cols *c, size_t i, int64_t *t)
+{
+    int64_t start = COL(c, PR_COL_START, i);
+    if (start == PR_UNKNOWN || (l->p->stride > 1 && l->seen++ % l->p->stride != 0))
+        return 0;
+    *t = start - l->p->start_ns;
+    return *t >= l->from && *t < l->to;
+}
+
+/* Whether sample i of the block is not a failure. */
+static inline uint8_t ok_of(const pr_block_cols *c, size_t i)
+{
+    return pr_outcome_of((uint8_t)COL(c, PR_COL_SUCCESS, i), (uint16_t)COL(c, PR_COL_STATUS, i),
+                         (uint32_t)COL(c, PR_COL_ERROR, i)) != 0;
+}
+
+/* A block's points into the flat arrays. */
+static int flat_block(const pr_block_cols *c, void *payload)
 {
     loader *l = payload;
     pr_points *p = l->p;
@@ -23,31 +47,113 @@ static int cb(const pr_block_cols *c, void *payload)
         p->ok = pr_xrealloc(p->ok, cap);
         l->cap = cap;
     }
-    pr_sample x;
-    pr_sample_init(&x);
     for (size_t i = 0; i < c->n; i++) {
-        int64_t start = c->vals[PR_COL_START] ? c->vals[PR_COL_START][i] : c->konst[PR_COL_START];
-        if (start == PR_UNKNOWN || l->seen++ % p->stride != 0)
+        int64_t t;
+        if (!keep(l, c, i, &t))
             continue;
-        int64_t t = start - p->start_ns;
-        if (t < l->from || t >= l->to)
-            continue;
-#define COL(k) (c->vals[k] ? c->vals[k][i] : c->konst[k])
-        int64_t lat = COL(PR_COL_LATENCY);
-        x.success = (uint8_t)COL(PR_COL_SUCCESS);
-        x.status = (uint16_t)COL(PR_COL_STATUS);
-        x.error = (uint32_t)COL(PR_COL_ERROR);
-#undef COL
+        int64_t lat = COL(c, PR_COL_LATENCY, i);
         p->t_ns[p->n] = t;
         p->latency_ns[p->n] = lat == PR_UNKNOWN ? -1 : lat;
-        p->ok[p->n] = pr_sample_outcome(&x) != 0;
+        p->ok[p->n] = ok_of(c, i);
         p->n++;
     }
     return 0;
 }
 
-int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, pr_points *out,
-                   pr_error *err)
+/* n values from lo to hi as offsets from lo when they span less than 2^32, else copied. */
+static void narrow(const int64_t *v, size_t n, int64_t lo, int64_t hi, int64_t *base, uint32_t **d,
+                   int64_t **wide)
+{
+    *base = lo;
+    if ((uint64_t)hi - (uint64_t)lo <= UINT32_MAX) {
+        uint32_t *o = pr_xmalloc(n * sizeof *o);
+        for (size_t i = 0; i < n; i++)
+            o[i] = (uint32_t)((uint64_t)v[i] - (uint64_t)lo);
+        *d = o;
+    } else {
+        *wide = pr_xmalloc(n * sizeof **wide);
+        memcpy(*wide, v, n * sizeof **wide);
+    }
+}
+
+/* The least and greatest of n values, and the least > 0 (INT64_MAX: none). */
+static void span(const int64_t *v, size_t n, int64_t *lo, int64_t *hi, int64_t *pos)
+{
+    int64_t a = INT64_MAX, b = INT64_MIN, p = INT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        a = v[i] < a ? v[i] : a;
+        b = v[i] > b ? v[i] : b;
+        p = v[i] > 0 && v[i] < p ? v[i] : p;
+    }
+    *lo = a;
+    *hi = b;
+    *pos = p;
+}
+
+/* A block's kept points with a known latency into the loader's scratch arrays; their count.
+ * The outcome columns are read per sample only when one of them varies in the block. */
+static size_t gather(loader *l, const pr_block_cols *c, size_t *errors)
+{
+    pr_points *p = l->p;
+    const int64_t *sv = c->vals[PR_COL_START], *lv = c->vals[PR_COL_LATENCY];
+    int64_t sk = c->konst[PR_COL_START], lk = c->konst[PR_COL_LATENCY];
+    int vary = c->vals[PR_COL_SUCCESS] || c->vals[PR_COL_STATUS] || c->vals[PR_COL_ERROR];
+    uint8_t kok = c->n ? ok_of(c, 0) : 1;
+    size_t n = 0, bad = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t start = sv ? sv[i] : sk;
+        if (start == PR_UNKNOWN || (p->stride > 1 && l->seen++ % p->stride != 0))
+            continue;
+        int64_t t = start - p->start_ns, lat = lv ? lv[i] : lk;
+        if (t < l->from || t >= l->to)
+            continue;
+        p->in_window++;
+        if (lat < 0)
+            continue; /* unknown (PR_UNKNOWN is negative): the chart skips it */
+        uint8_t ok = vary ? ok_of(c, i) : kok;
+        l->bt[n] = t;
+        l->bl[n] = lat;
+        l->bok[n++] = ok;
+        bad += !ok;
+    }
+    *errors = bad;
+    return n;
+}
+
+/* A block's points with a known latency as one compact chunk. */
+static int chunk_block(const pr_block_cols *c, void *payload)
+{
+    loader *l = payload;
+    pr_points *p = l->p;
+    if (c->n > l->bcap) {
+        size_t cap = l->bcap;
+        l->bt = pr_xgrow(l->bt, &cap, c->n, sizeof *l->bt);
+        l->bl = pr_xrealloc(l->bl, cap * sizeof *l->bl);
+        l->bok = pr_xrealloc(l->bok, cap);
+        l->bcap = cap;
+    }
+    size_t errors, n = gather(l, c, &errors);
+    if (!n)
+        return 0;
+    p->chunks = pr_xgrow(p->chunks, &p->chunks_cap, p->nchunks + 1, sizeof *p->chunks);
+    pr_points_chunk *k = &p->chunks[p->nchunks++];
+    int64_t tmin, tmax, tpos, lmin, lmax, lpos;
+    span(l->bt, n, &tmin, &tmax, &tpos);
+    span(l->bl, n, &lmin, &lmax, &lpos);
+    *k = (pr_points_chunk){n, 0, 0, NULL, NULL, NULL, NULL, NULL, tmin, tmax, lpos, lmax, errors};
+    narrow(l->bt, n, tmin, tmax, &k->t0_ns, &k->dt, &k->t_ns);
+    narrow(l->bl, n, lmin, lmax, &k->l0_ns, &k->dl, &k->latency_ns);
+    if (errors) {
+        k->ok_bits = pr_xcalloc((n + 7) / 8, 1);
+        for (size_t i = 0; i < n; i++)
+            k->ok_bits[i / 8] |= (uint8_t)(l->bok[i] << (i % 8));
+    }
+    p->n += n;
+    return 0;
+}
+
+static int load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, int chunked,
+                pr_points *out, pr_error *err)
 {
     memset(out, 0, sizeof *out);
     pr_run *run;
@@ -55,12 +161,20 @@ int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns,
     if (rc < 0)
         return rc;
     out->start_ns = run->start_ns == PR_UNKNOWN ? 0 : run->start_ns;
-    loader l = {out, 0, from_ns == PR_UNKNOWN ? INT64_MIN : from_ns,
-                to_ns == PR_UNKNOWN ? INT64_MAX : to_ns, 0};
+    loader l = {out,
+                0,
+                from_ns == PR_UNKNOWN ? INT64_MIN : from_ns,
+                to_ns == PR_UNKNOWN ? INT64_MAX : to_ns,
+                0,
+                chunked,
+                NULL,
+                NULL,
+                NULL,
+                0};
     out->stride = run->samples > PR_POINTS_MAX
                       ? (uint64_t)((run->samples + PR_POINTS_MAX - 1) / PR_POINTS_MAX)
                       : 1;
-    if (run->samples > 0) {
+    if (run->samples > 0 && !chunked) {
         l.cap = (size_t)(run->samples / (int64_t)out->stride + 1);
         out->t_ns = pr_xmalloc(l.cap * sizeof *out->t_ns);
         out->latency_ns = pr_xmalloc(l.cap * sizeof *out->latency_ns);
@@ -71,10 +185,27 @@ int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns,
                             PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) |
                                 PR_COLBIT(PR_COL_SUCCESS) | PR_COLBIT(PR_COL_STATUS) |
                                 PR_COLBIT(PR_COL_ERROR),
-                            cb, &l, err);
+                            chunked ? chunk_block : flat_block, &l, err);
+    if (!chunked)
+        out->in_window = out->n;
+    free(l.bt);
+    free(l.bl);
+    free(l.bok);
     if (rc < 0)
         pr_points_dispose(out);
     return rc;
+}
+
+int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, pr_points *out,
+                   pr_error *err)
+{
+    return load(st, run_id, from_ns, to_ns, 0, out, err);
+}
+
+int pr_points_load_chunks(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns,
+                          pr_points *out, pr_error *err)
+{
+    return load(st, run_id, from_ns, to_ns, 1, out, err);
 }
 
 void pr_points_dispose(pr_points *p)
@@ -82,5 +213,14 @@ void pr_points_dispose(pr_points *p)
     free(p->t_ns);
     free(p->latency_ns);
     free(p->ok);
+    for (size_t i = 0; i < p->nchunks; i++) {
+        pr_points_chunk *k = &p->chunks[i];
+        free(k->dt);
+        free(k->dl);
+        free(k->t_ns);
+        free(k->latency_ns);
+        free(k->ok_bits);
+    }
+    free(p->chunks);
     memset(p, 0, sizeof *p);
 }
