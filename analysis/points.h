@@ -42,8 +42,10 @@ typedef struct pr_points {
  * when from/to are not PR_UNKNOWN). */
 int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, pr_points *out,
                    pr_error *err);
-/* The same points, those with a known latency only, in compact chunks (out->chunks). */
-int pr_points_load_chunks(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns,
+/* The same points, those with a known latency only, in compact chunks (out->chunks, in
+ * storage order), the blocks decoded on `threads` threads (at most 2; one for runs above
+ * PR_POINTS_MAX): the same chunks for any number. */
+int pr_points_load_chunks(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, int threads,
                           pr_points *out, pr_error *err);
 void pr_points_dispose(pr_points *p);
 

@@ -1,6 +1,7 @@
 /* `perfreport chart`: one chart of runs as PNG, SVG or PDF. */
 #include "analysis/points.h"
 #include "analysis/report.h"
+#include "analysis/rsort.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/buf.h"
@@ -264,6 +265,7 @@ static int parse_args(chart_args *a, int argc, char **argv)
         return PR_EXIT_USAGE;
     }
     chart_model_opts(a->kind, &a->ro);
+    a->co.threads = pr_rsort_threads(); /* loading and binning the latency chart's points */
     return 0;
 }
 
@@ -275,8 +277,8 @@ static int load_model(chart_args *a, const pr_cli_runs *sel, pr_points *pts, jso
     int rc = 0;
     if (sel->n > 0 && a->kind->needs == PR_CHART_NEEDS_POINTS) {
         /* every sample drawn: the points, and of the model only what check_samples reads */
-        if (pr_points_load_chunks(sel->st, sel->ids[0], a->ro.from_ns, a->ro.to_ns, pts, &err) <
-                0 ||
+        if (pr_points_load_chunks(sel->st, sel->ids[0], a->ro.from_ns, a->ro.to_ns, a->co.threads,
+                                  pts, &err) < 0 ||
             points_model(sel->st, sel->ids[0], &a->ro, pts, doc, &err) < 0)
             rc = -1;
     } else if (pr_report_build(sel->st, sel->ids, sel->n, 0, &a->ro, doc, &err) < 0) {
