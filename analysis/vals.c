@@ -59,8 +59,8 @@ void pr_vals_dist(pr_vals *s, pr_dist *out)
     out->min = h->min;
     out->max = h->max;
     out->sum = (int64_t)h->sum;
-    long double mean = h->sum / h->n;
-    long double var = h->sumsq / h->n - mean * mean;
+    long double mean = pr_hist_sum(h) / h->n;
+    long double var = pr_hist_sumsq(h) / h->n - mean * mean;
     out->mean = (double)mean;
     out->stdev = (double)sqrtl(var > 0 ? var : 0);
 }

@@ -72,7 +72,8 @@ for f in vegeta vegeta-json jmeter ab k6 gatling locust; do
 done
 measure "summary --format vegeta, bounded" "$N" "$BIN" summary --store "$DATA/bench.db" --format vegeta --exact-limit 1 1
 measure "compare (the run against itself)" "$((2 * N))" "$BIN" compare --store "$DATA/bench.db" 1 1
-for k in latency percentiles throughput histogram labels; do
+# every kind of `chart --list` that draws one run (capacity needs a series of runs with loads)
+for k in latency percentiles throughput status spectrum histogram labels compare; do
   measure "chart $k" "$N" "$BIN" chart "$k" --store "$DATA/bench.db" -o "$DATA/chart-$k.png" 1
 done
 measure "render report.html" "$N" "$BIN" render --store "$DATA/bench.db" --template report.html -o "$DATA/bench.html" 1

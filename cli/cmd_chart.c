@@ -1,6 +1,7 @@
 /* `perfreport chart`: one chart of runs as PNG, SVG or PDF. */
 #include "analysis/points.h"
 #include "analysis/report.h"
+#include "analysis/rsort.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/buf.h"
@@ -128,7 +129,7 @@ static int points_model(pr_store *st, int64_t id, const pr_report_opts *ro, cons
                           run->summary_only, "start_ns", (json_int_t)run->start_ns, "stats",
                           "requests", (json_int_t)run->samples);
     if (ro->from_ns != PR_UNKNOWN || ro->to_ns != PR_UNKNOWN)
-        json_object_set_new(r, "window", json_pack("{s:b}", "empty", pts->n == 0));
+        json_object_set_new(r, "window", json_pack("{s:b}", "empty", pts->in_window == 0));
     pr_run_free(run);
     *out = json_pack("{s:[o]}", "runs", r);
     return 0;
@@ -264,6 +265,7 @@ static int parse_args(chart_args *a, int argc, char **argv)
         return PR_EXIT_USAGE;
     }
     chart_model_opts(a->kind, &a->ro);
+    a->co.threads = pr_rsort_threads(); /* loading and binning the latency chart's points */
     return 0;
 }
 
@@ -275,7 +277,8 @@ static int load_model(chart_args *a, const pr_cli_runs *sel, pr_points *pts, jso
     int rc = 0;
     if (sel->n > 0 && a->kind->needs == PR_CHART_NEEDS_POINTS) {
         /* every sample drawn: the points, and of the model only what check_samples reads */
-        if (pr_points_load(sel->st, sel->ids[0], a->ro.from_ns, a->ro.to_ns, pts, &err) < 0 ||
+        if (pr_points_load_chunks(sel->st, sel->ids[0], a->ro.from_ns, a->ro.to_ns, a->co.threads,
+                                  pts, &err) < 0 ||
             points_model(sel->st, sel->ids[0], &a->ro, pts, doc, &err) < 0)
             rc = -1;
     } else if (pr_report_build(sel->st, sel->ids, sel->n, 0, &a->ro, doc, &err) < 0) {
@@ -308,9 +311,19 @@ static int draw(chart_args *a, json_t *doc, const pr_points *pts)
     }
     in.dists = nd ? dists : NULL;
     in.n_dists = nd;
-    pr_chart_points cp = {pts->n, pts->t_ns, pts->latency_ns, pts->ok};
-    if (a->kind->needs & PR_CHART_NEEDS_POINTS)
+    pr_chart_points cp = {0, NULL, NULL, NULL};
+    pr_chart_point_chunk *ck = pr_xcalloc(pts->nchunks ? pts->nchunks : 1, sizeof *ck);
+    for (size_t i = 0; i < pts->nchunks; i++) {
+        const pr_points_chunk *k = &pts->chunks[i];
+        ck[i] = (pr_chart_point_chunk){
+            k->n,       k->t0_ns,   k->l0_ns,   k->dt,      k->dl,      k->t_ns,  k->latency_ns,
+            k->ok_bits, k->tmin_ns, k->tmax_ns, k->lmin_ns, k->lmax_ns, k->errors};
+    }
+    if (a->kind->needs & PR_CHART_NEEDS_POINTS) {
         in.points = &cp;
+        in.point_chunks = ck;
+        in.n_point_chunks = pts->nchunks;
+    }
     a->co.start_ns = json_integer_value(json_object_get(first, "start_ns"));
     pr_error err;
     pr_error_clear(&err);
@@ -323,6 +336,7 @@ static int draw(chart_args *a, json_t *doc, const pr_points *pts)
         pr_model_charts_dispose(&per[i]);
     free(per);
     free(dists);
+    free(ck);
     pr_model_charts_dispose(&mc);
     return rc;
 }

@@ -4,8 +4,10 @@
  * Precision: values 0..511 are counted exactly; above, every power of two is split into 512
  * buckets (PR_HIST_SUB_BITS = 9), so a bucket's midpoint is within 2^-10 (0.098%) of any
  * value in it. Quantiles report that midpoint, clamped to the exact minimum and maximum.
- * Count, minimum, maximum, sum and sum of squares are exact. Negative values are counted
- * (n, min, sum) and kept in bucket 0. Buckets exist only over the octaves seen (4 KiB each:
+ * Count, minimum, maximum, sum and sum of squares are exact: both sums are integers (the
+ * squares of values from 2^42 ns, 73 minutes, summed apart in a long double), so adding
+ * a value is a few integer instructions. Negative values are counted (n, min, sum) and kept in
+ * bucket 0. Buckets exist only over the octaves seen (4 KiB each:
  * a few tens of KiB for a run from microseconds to seconds). Histograms add together. */
 #ifndef PR_HIST_H
 #define PR_HIST_H
@@ -18,9 +20,11 @@ typedef struct pr_hist {
     uint64_t *b;        /* buckets of octaves [lo_oct, hi_oct], NULL when empty */
     int lo_oct, hi_oct; /* -1 when empty */
     uint64_t n;
-    int64_t min, max; /* INT64_MAX / INT64_MIN when empty */
-    long double sum, sumsq;
-    uint64_t negatives; /* values < 0 */
+    int64_t min, max;        /* INT64_MAX / INT64_MIN when empty */
+    __int128 sum;            /* of every value */
+    unsigned __int128 sumsq; /* of the squares of values with |x| < 2^42 */
+    long double sumsq_big;   /* of the squares of the others */
+    uint64_t negatives;      /* values < 0 */
 } pr_hist;
 
 /* Prepares an empty histogram (caller-owned struct; pr_hist_dispose frees its buckets). */
@@ -29,6 +33,9 @@ void pr_hist_dispose(pr_hist *h);
 /* Empties h, keeping its buckets allocated. */
 void pr_hist_reset(pr_hist *h);
 void pr_hist_add(pr_hist *h, int64_t x);
+/* The sum of the values and of their squares (exact up to the long double's 64-bit mantissa). */
+long double pr_hist_sum(const pr_hist *h);
+long double pr_hist_sumsq(const pr_hist *h);
 /* a += b (b unchanged). */
 void pr_hist_merge(pr_hist *a, const pr_hist *b);
 /* Nearest-rank percentile, p in 0..100 (0: the minimum, 100: the maximum); 0 when empty. */

@@ -48,19 +48,27 @@ typedef struct pr_sample {
 /* A sample with every field unknown. */
 void pr_sample_init(pr_sample *s);
 /* The success rule used when the source has none: 200 <= status < 400. */
+static inline int pr_ok_of(uint8_t success, uint16_t status)
+{
+    if (success != PR_SUCCESS_UNKNOWN)
+        return success == PR_OK_SUCCESS;
+    return status >= 200 && status < 400;
+}
 static inline int pr_sample_ok(const pr_sample *s)
 {
-    if (s->success != PR_SUCCESS_UNKNOWN)
-        return s->success == PR_OK_SUCCESS;
-    return s->status >= 200 && s->status < 400;
+    return pr_ok_of(s->success, s->status);
 }
 /* 1 success, 0 failure, -1 unknown: the source has no success flag, no status and no error
  * (ab's -g rows). Statistics leave unknown outcomes out of success and error ratios. */
+static inline int pr_outcome_of(uint8_t success, uint16_t status, uint32_t error)
+{
+    if (success == PR_SUCCESS_UNKNOWN && status == 0 && error == PR_NOSTR)
+        return -1;
+    return pr_ok_of(success, status);
+}
 static inline int pr_sample_outcome(const pr_sample *s)
 {
-    if (s->success == PR_SUCCESS_UNKNOWN && s->status == 0 && s->error == PR_NOSTR)
-        return -1;
-    return pr_sample_ok(s);
+    return pr_outcome_of(s->success, s->status, s->error);
 }
 
 #endif

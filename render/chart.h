@@ -26,6 +26,22 @@ typedef struct pr_chart_points {
     const uint8_t *ok;         /* 1 success, 0 error; NULL = all successes */
 } pr_chart_points;
 
+/* More points of the same chart, compact (analysis/points.h keeps a run's points so): each
+ * time and latency is base + offset when the offsets are given, else the value itself; every
+ * latency is known (>= 0). The summary lets the chart take the chunk's range without reading
+ * its points when the chunk lies inside the window. */
+typedef struct pr_chart_point_chunk {
+    size_t n;
+    int64_t t0_ns, l0_ns;             /* bases of dt, dl */
+    const uint32_t *dt, *dl;          /* offsets, or NULL: */
+    const int64_t *t_ns, *latency_ns; /* the values */
+    const uint8_t *ok_bits;           /* bit i % 8 of byte i / 8: 1 success, 0 error; NULL:
+                                         all successes */
+    int64_t tmin_ns, tmax_ns;         /* summary: the times' range, */
+    int64_t lmin_ns, lmax_ns;         /* the least latency > 0 (INT64_MAX: none), the greatest */
+    size_t errors;                    /* and the errors */
+} pr_chart_point_chunk;
+
 /* Per-interval series of one run. Every array has n entries (or is NULL when unknown). */
 typedef struct pr_chart_timeseries {
     size_t n;
@@ -114,6 +130,9 @@ typedef struct pr_chart_input {
     const pr_chart_labels *labels;
     const pr_chart_compare *compare;
     const pr_chart_capacity *capacity;
+    /* the points kind draws points (required) and these chunks, as if they were appended */
+    const pr_chart_point_chunk *point_chunks;
+    size_t n_point_chunks;
 } pr_chart_input;
 
 /* A horizontal threshold line on the value axis, e.g. {250e6, "p99 SLO 250 ms"}.
@@ -149,6 +168,8 @@ typedef struct pr_chart_opts {
     const pr_chart_marker *markers;
     size_t n_markers;
     const char *font; /* pango family list; NULL = PR_CHART_FONT */
+    int threads;      /* threads binning the points of the latency chart: 0 = 2, 1 = the caller's
+                         only; the chart is the same for any number */
 } pr_chart_opts;
 
 typedef enum pr_chart_format { PR_CHART_PNG = 0, PR_CHART_SVG, PR_CHART_PDF } pr_chart_format;

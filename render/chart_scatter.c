@@ -1,6 +1,7 @@
 /* Latency over time: every sample binned into a pixel grid and shaded by count, errors on top. */
 #include "render/chart_priv.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,56 @@ static double fastlog2(const fastlog *f, double v)
     return e + (double)f->t[(bits >> 40) & 0xfff];
 }
 
+/* A run of points: the flat points' arrays or one chunk's, read in place. */
+typedef struct pt_view {
+    size_t n;
+    int64_t t0, l0;
+    const uint32_t *dt, *dl; /* t = t0 + dt[i] when dt, else t[i]; the same for l */
+    const int64_t *t, *l;
+    const uint8_t *ok, *ok_bits; /* both NULL: all successes */
+} pt_view;
+
+static inline int64_t pt_t(const pt_view *v, size_t i)
+{
+    return v->dt ? v->t0 + (int64_t)v->dt[i] : v->t[i];
+}
+
+static inline int64_t pt_l(const pt_view *v, size_t i)
+{
+    return v->dl ? v->l0 + (int64_t)v->dl[i] : v->l[i];
+}
+
+static inline int pt_error(const pt_view *v, size_t i)
+{
+    return v->ok ? !v->ok[i] : v->ok_bits ? !(v->ok_bits[i / 8] >> (i % 8) & 1) : 0;
+}
+
+/* The views of a chart's points: 0 and 1 the halves of the flat points, then the chunks. */
+static size_t pt_nviews(const pr_chart_input *in)
+{
+    return 2 + in->n_point_chunks;
+}
+
+static pt_view pt_get(const pr_chart_input *in, size_t k)
+{
+    const pr_chart_points *p = in->points;
+    if (k < 2) {
+        size_t h = p->n / 2, at = k ? h : 0;
+        return (pt_view){k ? p->n - h : h,
+                         0,
+                         0,
+                         NULL,
+                         NULL,
+                         p->t_ns ? p->t_ns + at : NULL,
+                         p->latency_ns ? p->latency_ns + at : NULL,
+                         p->ok ? p->ok + at : NULL,
+                         NULL};
+    }
+    const pr_chart_point_chunk *c = &in->point_chunks[k - 2];
+    return (pt_view){c->n,    c->t0_ns,      c->l0_ns, c->dt,     c->dl,
+                     c->t_ns, c->latency_ns, NULL,     c->ok_bits};
+}
+
 /* The points inside the window: their time and latency range, successes and errors. */
 typedef struct range {
     int64_t wlo, whi; /* the window (--from/--to), else everything */
@@ -48,12 +99,10 @@ typedef struct range {
     size_t nok, nerr;
 } range;
 
-static void points_range(const pr_canvas *cv, const pr_chart_points *p, range *r)
+static void view_range(const pt_view *p, range *r)
 {
-    int win = cv->o.to_ns > cv->o.from_ns;
-    *r = (range){win ? cv->o.from_ns : 0, win ? cv->o.to_ns : INT64_MAX, 0, INT64_MAX, 0, 0, 0};
     for (size_t i = 0; i < p->n; i++) {
-        int64_t t = p->t_ns[i], l = p->latency_ns[i];
+        int64_t t = pt_t(p, i), l = pt_l(p, i);
         if (t < r->wlo || t > r->whi || l < 0)
             continue;
         if (t > r->tmax)
@@ -62,10 +111,29 @@ static void points_range(const pr_canvas *cv, const pr_chart_points *p, range *r
             r->lmin = l;
         if (l > r->lmax)
             r->lmax = l;
-        if (p->ok && !p->ok[i])
+        if (pt_error(p, i))
             r->nerr++;
         else
             r->nok++;
+    }
+}
+
+static void points_range(const pr_canvas *cv, const pr_chart_input *in, range *r)
+{
+    int win = cv->o.to_ns > cv->o.from_ns;
+    *r = (range){win ? cv->o.from_ns : 0, win ? cv->o.to_ns : INT64_MAX, 0, INT64_MAX, 0, 0, 0};
+    for (size_t k = 0; k < pt_nviews(in); k++) {
+        const pr_chart_point_chunk *c = k >= 2 ? &in->point_chunks[k - 2] : NULL;
+        if (c && c->tmin_ns >= r->wlo && c->tmax_ns <= r->whi) { /* inside: its summary */
+            r->tmax = c->tmax_ns > r->tmax ? c->tmax_ns : r->tmax;
+            r->lmin = c->lmin_ns < r->lmin ? c->lmin_ns : r->lmin;
+            r->lmax = c->lmax_ns > r->lmax ? c->lmax_ns : r->lmax;
+            r->nerr += c->errors;
+            r->nok += c->n - c->errors;
+            continue;
+        }
+        pt_view v = pt_get(in, k);
+        view_range(&v, r);
     }
 }
 
@@ -101,38 +169,126 @@ typedef struct grid {
     uint32_t *okc, *errc;
 } grid;
 
-static void bin_points(const pr_canvas *cv, const pr_chart_points *p, const range *r, grid *g)
+/* The mapping of points to cells: on log axes fy = (log2(l) * log10(2) - ylo) * yk. */
+typedef struct binner {
+    double xk, xlo, yk, ylo, lk, lo2;
+    const fastlog *fl; /* log axis */
+} binner;
+
+/* One point into its cell (outside the window or the plot: none). */
+static inline void bin_one(const binner *m, const range *r, grid *g, int64_t t, int64_t l, int err)
 {
-    size_t cells = (size_t)g->gw * (size_t)g->gh;
-    g->okc = pr_xcalloc(cells, sizeof *g->okc);
-    g->errc = pr_xcalloc(cells, sizeof *g->errc);
-    double xk = g->gw / (cv->x.hi - cv->x.lo), xlo = cv->x.lo;
-    double yk = g->gh / (cv->y.hi - cv->y.lo), ylo = cv->y.lo;
-    int lg_axis = cv->y.log;
-    fastlog *fl = lg_axis ? pr_xmalloc(sizeof *fl) : NULL;
+    if (t < r->wlo || t > r->whi || l < 0)
+        return;
+    double fx = ((double)t - m->xlo) * m->xk;
+    double fy = m->fl ? (l > 0 ? fastlog2(m->fl, (double)l) * m->lk - m->lo2 : 0)
+                      : ((double)l - m->ylo) * m->yk;
+    int cx = (int)fx, cy = (int)fy;
+    if (cx >= g->gw)
+        cx = g->gw - 1;
+    if (cy >= g->gh)
+        cy = g->gh - 1;
+    if (cx < 0 || cy < 0 || !(fx >= 0) || !(fy >= 0))
+        return;
+    size_t at = (size_t)(g->gh - 1 - cy) * (size_t)g->gw + (size_t)cx;
+    uint32_t *c = err ? &g->errc[at] : &g->okc[at];
+    if (*c != UINT32_MAX)
+        (*c)++;
+}
+
+static void bin_view(const binner *m, const pt_view *p, const range *r, grid *g)
+{
+    if (p->dt && p->dl && !p->ok) { /* the usual chunk: offsets, outcomes as bits or none */
+        for (size_t i = 0; i < p->n; i++)
+            bin_one(m, r, g, p->t0 + (int64_t)p->dt[i], p->l0 + (int64_t)p->dl[i],
+                    p->ok_bits && !(p->ok_bits[i / 8] >> (i % 8) & 1));
+        return;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        bin_one(m, r, g, pt_t(p, i), pt_l(p, i), pt_error(p, i));
+}
+
+/* One thread's share: views [lo, hi) into its own grid. */
+typedef struct bin_job {
+    const binner *m;
+    const pr_chart_input *in;
+    const range *r;
+    grid g;
+    size_t lo, hi;
+} bin_job;
+
+static void *bin_run(void *arg)
+{
+    bin_job *j = arg;
+    size_t cells = (size_t)j->g.gw * (size_t)j->g.gh;
+    j->g.okc = pr_xcalloc(cells, sizeof *j->g.okc);
+    j->g.errc = pr_xcalloc(cells, sizeof *j->g.errc);
+    for (size_t k = j->lo; k < j->hi; k++) {
+        pt_view v = pt_get(j->in, k);
+        bin_view(j->m, &v, j->r, &j->g);
+    }
+    return NULL;
+}
+
+/* b's counts added into a's, saturating as one thread's counts do. */
+static void grid_add(grid *a, const grid *b)
+{
+    size_t cells = (size_t)a->gw * (size_t)a->gh;
+    for (size_t i = 0; i < cells; i++) {
+        uint64_t o = (uint64_t)a->okc[i] + b->okc[i], e = (uint64_t)a->errc[i] + b->errc[i];
+        a->okc[i] = o > UINT32_MAX ? UINT32_MAX : (uint32_t)o;
+        a->errc[i] = e > UINT32_MAX ? UINT32_MAX : (uint32_t)e;
+    }
+}
+
+/* Where the second thread's views start: half the points before it. */
+static size_t bin_split(const pr_chart_input *in)
+{
+    size_t total = in->points->n, seen = 0, k = 2;
+    for (size_t i = 0; i < in->n_point_chunks; i++)
+        total += in->point_chunks[i].n;
+    seen = in->points->n / 2;
+    if (2 * seen >= total)
+        return 1;
+    for (; k < pt_nviews(in) && 2 * seen < total; k++)
+        seen += in->point_chunks[k - 2].n;
+    return k;
+}
+
+/* Fewer points than this are binned by the calling thread alone. */
+#define BIN_THREADED_MIN 200000
+
+static void bin_points(const pr_canvas *cv, const pr_chart_input *in, const range *r, grid *g)
+{
+    binner m;
+    m.xk = g->gw / (cv->x.hi - cv->x.lo);
+    m.xlo = cv->x.lo;
+    m.yk = g->gh / (cv->y.hi - cv->y.lo);
+    m.ylo = cv->y.lo;
+    m.lk = m.yk * M_LOG10E * M_LN2;
+    m.lo2 = m.ylo * m.yk;
+    fastlog *fl = cv->y.log ? pr_xmalloc(sizeof *fl) : NULL;
     if (fl)
         fastlog_init(fl);
-    /* on log axes: fy = (log2(l) * log10(2) - ylo) * yk */
-    double lk = yk * M_LOG10E * M_LN2, lo2 = ylo * yk;
-    for (size_t i = 0; i < p->n; i++) {
-        int64_t t = p->t_ns[i], l = p->latency_ns[i];
-        if (t < r->wlo || t > r->whi || l < 0)
-            continue;
-        double fx = ((double)t - xlo) * xk;
-        double fy =
-            lg_axis ? (l > 0 ? fastlog2(fl, (double)l) * lk - lo2 : 0) : ((double)l - ylo) * yk;
-        int cx = (int)fx, cy = (int)fy;
-        if (cx >= g->gw)
-            cx = g->gw - 1;
-        if (cy >= g->gh)
-            cy = g->gh - 1;
-        if (cx < 0 || cy < 0 || !(fx >= 0) || !(fy >= 0))
-            continue;
-        size_t at = (size_t)(g->gh - 1 - cy) * (size_t)g->gw + (size_t)cx;
-        uint32_t *c = p->ok && !p->ok[i] ? &g->errc[at] : &g->okc[at];
-        if (*c != UINT32_MAX)
-            (*c)++;
+    m.fl = fl;
+    size_t nv = pt_nviews(in), mid = bin_split(in);
+    bin_job j[2] = {{&m, in, r, *g, 0, nv}, {&m, in, r, *g, nv, nv}};
+    pthread_t th;
+    int two = cv->o.threads != 1 && r->nok + r->nerr >= BIN_THREADED_MIN;
+    if (two) {
+        j[0].hi = j[1].lo = mid;
+        two = pthread_create(&th, NULL, bin_run, &j[1]) == 0;
+        if (!two)
+            j[0].hi = nv;
     }
+    bin_run(&j[0]);
+    if (two) {
+        pthread_join(th, NULL);
+        grid_add(&j[0].g, &j[1].g);
+        free(j[1].g.okc);
+        free(j[1].g.errc);
+    }
+    *g = j[0].g;
     free(fl);
 }
 
@@ -232,7 +388,7 @@ static void blit(pr_canvas *cv, const grid *g)
 void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
 {
     range r;
-    points_range(cv, in->points, &r);
+    points_range(cv, in, &r);
     scatter_frame(cv, &r);
     if (r.nok + r.nerr == 0) {
         cv_nodata(cv, _("No samples"));
@@ -245,7 +401,7 @@ void pr_chart_draw_latency(pr_canvas *cv, const pr_chart_input *in)
     g.gh = (int)floor(cv->ph * g.res);
     g.halo = (int)lround(g.res) < 1 ? 1 : (int)lround(g.res);
     if (g.gw >= 1 && g.gh >= 1) {
-        bin_points(cv, in->points, &r, &g);
+        bin_points(cv, in, &r, &g);
         blit(cv, &g);
         free(g.okc);
         free(g.errc);

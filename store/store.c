@@ -7,6 +7,7 @@
 #include "model/native.h"
 #include "model/xalloc.h"
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -732,6 +733,176 @@ int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
 {
     cols_ctx c = {st, id, want, cb, payload, err};
     return st->ops->scan_blocks(st, id, cols_block, &c, err);
+}
+
+/* ---- the column scan on worker threads ------------------------------------------------- */
+
+#define MT_SLOTS 8
+
+/* One block read and not yet decoded (its bytes copied: the backend's are borrowed). */
+typedef struct mt_slot {
+    unsigned char *data;
+    size_t len, cap, ordinal;
+    int64_t seq;
+    int state; /* MT_FREE, MT_FULL (read), MT_BUSY (a worker's) */
+} mt_slot;
+
+enum { MT_FREE, MT_FULL, MT_BUSY };
+
+typedef struct mt_scan {
+    pthread_mutex_t mu;
+    pthread_cond_t can_put, can_take;
+    mt_slot slot[MT_SLOTS];
+    size_t head, tail; /* blocks taken by workers, blocks read */
+    int done, stop, rc;
+    pr_error err; /* the first failure's */
+    pr_store *st;
+    int64_t run_id;
+    unsigned want;
+    int (*cb)(const pr_block_cols *c, size_t ordinal, int worker, void *payload);
+    void *payload;
+} mt_scan;
+
+typedef struct mt_worker {
+    mt_scan *m;
+    int id;
+} mt_worker;
+
+/* The worker's block: decoded and handed to cb; rc and err as the serial scan's. */
+static int mt_decode(mt_scan *m, const mt_slot *s, int worker, pr_error *err)
+{
+    pr_block_cols cols;
+    int rc = pr_block_decode_cols(s->data, s->len, m->want, &cols, err);
+    if (rc < 0) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return pr_error_set(err, PR_ESTORE, m->st->path, 0, 0, "run %lld block %lld: %s",
+                            (long long)m->run_id, (long long)s->seq, msg);
+    }
+    return m->cb(&cols, s->ordinal, worker, m->payload);
+}
+
+static void *mt_work(void *arg)
+{
+    mt_worker *w = arg;
+    mt_scan *m = w->m;
+    pr_error e;
+    pr_error_clear(&e);
+    pthread_mutex_lock(&m->mu);
+    for (;;) {
+        while (m->head == m->tail && !m->done && !m->stop)
+            pthread_cond_wait(&m->can_take, &m->mu);
+        if (m->stop || m->head == m->tail)
+            break;
+        mt_slot *s = &m->slot[m->head++ % MT_SLOTS];
+        s->state = MT_BUSY;
+        pthread_mutex_unlock(&m->mu);
+        int rc = mt_decode(m, s, w->id, &e);
+        pthread_mutex_lock(&m->mu);
+        s->state = MT_FREE;
+        if (rc && !m->stop) {
+            m->stop = 1;
+            m->rc = rc;
+            m->err = e;
+            pthread_cond_broadcast(&m->can_take);
+        }
+        pthread_cond_broadcast(&m->can_put);
+    }
+    pthread_mutex_unlock(&m->mu);
+    pr_block_decode_release();
+    return NULL;
+}
+
+/* The reader: each block's bytes into the next free slot. */
+static int mt_put(const pr_store_block *b, void *payload)
+{
+    mt_scan *m = payload;
+    pthread_mutex_lock(&m->mu);
+    mt_slot *s = &m->slot[m->tail % MT_SLOTS];
+    while (s->state != MT_FREE && !m->stop)
+        pthread_cond_wait(&m->can_put, &m->mu);
+    int stop = m->stop;
+    pthread_mutex_unlock(&m->mu);
+    if (stop)
+        return 1;
+    if (b->len > s->cap) {
+        s->cap = b->len;
+        s->data = pr_xrealloc(s->data, s->cap);
+    }
+    if (b->len)
+        memcpy(s->data, b->data, b->len);
+    s->len = b->len;
+    s->seq = b->seq;
+    pthread_mutex_lock(&m->mu);
+    s->ordinal = m->tail++;
+    s->state = MT_FULL;
+    pthread_cond_signal(&m->can_take);
+    pthread_mutex_unlock(&m->mu);
+    return 0;
+}
+
+/* The serial scan of pr_store_scan_cols_mt: ordinals counted, worker 0. */
+typedef struct mt_serial {
+    int (*cb)(const pr_block_cols *c, size_t ordinal, int worker, void *payload);
+    void *payload;
+    size_t next;
+} mt_serial;
+
+static int mt_serial_block(const pr_block_cols *c, void *payload)
+{
+    mt_serial *s = payload;
+    return s->cb(c, s->next++, 0, s->payload);
+}
+
+int pr_store_scan_cols_mt(pr_store *st, int64_t id, unsigned want, int threads,
+                          int (*cb)(const pr_block_cols *c, size_t ordinal, int worker,
+                                    void *payload),
+                          void *payload, pr_error *err)
+{
+    if (threads <= 1) {
+        mt_serial s = {cb, payload, 0};
+        return pr_store_scan_cols(st, id, want, mt_serial_block, &s, err);
+    }
+    mt_scan *m = pr_xcalloc(1, sizeof *m);
+    pthread_mutex_init(&m->mu, NULL);
+    pthread_cond_init(&m->can_put, NULL);
+    pthread_cond_init(&m->can_take, NULL);
+    m->st = st;
+    m->run_id = id;
+    m->want = want;
+    m->cb = cb;
+    m->payload = payload;
+    pthread_t *tid = pr_xcalloc((size_t)threads, sizeof *tid);
+    mt_worker *w = pr_xcalloc((size_t)threads, sizeof *w);
+    int started = 0;
+    for (; started < threads; started++) {
+        w[started] = (mt_worker){m, started};
+        if (pthread_create(&tid[started], NULL, mt_work, &w[started]) != 0)
+            break;
+    }
+    int rc = started ? st->ops->scan_blocks(st, id, mt_put, m, err) : 0;
+    pthread_mutex_lock(&m->mu);
+    m->done = 1;
+    pthread_cond_broadcast(&m->can_take);
+    pthread_mutex_unlock(&m->mu);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    if (!started) { /* no thread: the serial scan */
+        mt_serial s = {cb, payload, 0};
+        rc = pr_store_scan_cols(st, id, want, mt_serial_block, &s, err);
+    } else if (m->rc) {
+        rc = m->rc;
+        *err = m->err;
+    }
+    for (int i = 0; i < MT_SLOTS; i++)
+        free(m->slot[i].data);
+    pthread_mutex_destroy(&m->mu);
+    pthread_cond_destroy(&m->can_put);
+    pthread_cond_destroy(&m->can_take);
+    free(m);
+    free(tid);
+    free(w);
+    return rc;
 }
 
 typedef struct some_scan {

@@ -95,6 +95,15 @@ int pr_store_scan(pr_store *st, int64_t id, int (*cb)(const pr_sample *s, size_t
 int pr_store_scan_cols(pr_store *st, int64_t id, unsigned want,
                        int (*cb)(const pr_block_cols *c, void *payload), void *payload,
                        pr_error *err);
+/* pr_store_scan_cols with the decoding on `threads` worker threads: the calling thread reads
+ * the blocks in storage order, the workers decode them and call cb concurrently (cb must be
+ * safe so), each call with the block's ordinal in storage order and the worker's number
+ * (0 .. threads - 1, for per-thread scratch). threads <= 1: every call from the calling
+ * thread, in order, worker 0. A non-zero cb return stops the scan and is returned. */
+int pr_store_scan_cols_mt(pr_store *st, int64_t id, unsigned want, int threads,
+                          int (*cb)(const pr_block_cols *c, size_t ordinal, int worker,
+                                    void *payload),
+                          void *payload, pr_error *err);
 /* pr_store_scan with only the columns in `want` decoded (the others keep their block's
  * constant, else the field's default), in batches of at most 512 samples. */
 int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,

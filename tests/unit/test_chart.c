@@ -58,7 +58,9 @@ static px pixel(cairo_surface_t *s, int x, int y)
     if (x < 0 || y < 0 || x >= w || y >= h)
         return p;
     const uint8_t *d = cairo_image_surface_get_data(s);
-    uint32_t v = *(const uint32_t *)(const void *)(d + (size_t)y * (size_t)cairo_image_surface_get_stride(s) + (size_t)x * 4);
+    uint32_t v = *(
+        const uint32_t *)(const void *)(d + (size_t)y * (size_t)cairo_image_surface_get_stride(s) +
+                                        (size_t)x * 4);
     /* opaque background: premultiplied == straight */
     p.r = (int)(v >> 16 & 0xff);
     p.g = (int)(v >> 8 & 0xff);
@@ -143,9 +145,8 @@ static fixture *fixture_new(void)
     f->codes[0] = 200;
     f->codes[1] = 404;
     f->codes[2] = 503;
-    f->ts = (pr_chart_timeseries){FN,     f->t,    1000000000, f->p50,   f->p90, f->p99,
-                                  f->mx,  f->ok,   f->fail,    f->rate,  f->thr, 3,
-                                  f->codes, f->counts};
+    f->ts = (pr_chart_timeseries){FN,    f->t,    1000000000, f->p50, f->p90, f->p99,   f->mx,
+                                  f->ok, f->fail, f->rate,    f->thr, 3,      f->codes, f->counts};
     static const double ps[8] = {0, 50, 90, 99, 99.9, 99.99, 99.999, 100};
     for (int i = 0; i < 8; i++) {
         f->pct[i] = ps[i];
@@ -474,8 +475,10 @@ static void test_chart__byte_identical(void **st)
     pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
     for (int fmt = PR_CHART_PNG; fmt <= PR_CHART_PDF; fmt++)
         for (size_t k = 0; k < pr_chart_nkinds; k++) {
-            assert_int_equal(render(pr_chart_kinds[k].name, &f->in, &o, (pr_chart_format)fmt, &a, NULL), 0);
-            assert_int_equal(render(pr_chart_kinds[k].name, &f->in, &o, (pr_chart_format)fmt, &b, NULL), 0);
+            assert_int_equal(
+                render(pr_chart_kinds[k].name, &f->in, &o, (pr_chart_format)fmt, &a, NULL), 0);
+            assert_int_equal(
+                render(pr_chart_kinds[k].name, &f->in, &o, (pr_chart_format)fmt, &b, NULL), 0);
             if (a.len != b.len || memcmp(a.p, b.p, a.len))
                 fail_msg("%s (format %d) differs between two renders", pr_chart_kinds[k].name, fmt);
         }
@@ -498,11 +501,12 @@ static void test_chart__empty_and_one_point(void **st)
     pr_chart_capacity cap0;
     memset(&cap0, 0, sizeof cap0);
     cap0.knee = -1;
-    pr_chart_input in = {&p0, &ts0, NULL, 0, &l0, &c0, &cap0};
+    pr_chart_input in = {&p0, &ts0, NULL, 0, &l0, &c0, &cap0, NULL, 0};
     pr_buf b = PR_BUF_INIT;
     for (int fmt = PR_CHART_PNG; fmt <= PR_CHART_PDF; fmt++)
         for (size_t k = 0; k < pr_chart_nkinds; k++)
-            assert_int_equal(render(pr_chart_kinds[k].name, &in, NULL, (pr_chart_format)fmt, &b, NULL), 0);
+            assert_int_equal(
+                render(pr_chart_kinds[k].name, &in, NULL, (pr_chart_format)fmt, &b, NULL), 0);
     assert_int_equal(render("percentiles", &in, NULL, PR_CHART_SVG, &b, NULL), 0);
     assert_non_null(strstr(b.p, "No data"));
 
@@ -513,7 +517,8 @@ static void test_chart__empty_and_one_point(void **st)
     double pct1 = 50;
     uint64_t c1 = 3;
     pr_chart_points p = {1, &t1, &l1, &ok1};
-    pr_chart_timeseries ts = {1, &t1, 1000000000, &p1, &p1, &p1, &p1, &d1, &d1, &d1, &d1, 1, &code, &d1};
+    pr_chart_timeseries ts = {1,   &t1, 1000000000, &p1, &p1, &p1,   &p1,
+                              &d1, &d1, &d1,        &d1, 1,   &code, &d1};
     pr_chart_dist d = {"one", 1, &pct1, &p1, 1, &l1, &l1, &c1};
     pr_chart_label lab = {"only", 5000000, 1, 1};
     pr_chart_labels ls = {1, &lab, NULL};
@@ -521,7 +526,7 @@ static void test_chart__empty_and_one_point(void **st)
     pr_chart_metric mt = {"p99", PR_CHART_UNIT_NS};
     pr_chart_compare cmp = {1, &rn, 1, &mt, &d1};
     pr_chart_capacity cap = {1, &off1, &d1, &p1, &d1, 0, NULL, NULL};
-    pr_chart_input in1 = {&p, &ts, &d, 1, &ls, &cmp, &cap};
+    pr_chart_input in1 = {&p, &ts, &d, 1, &ls, &cmp, &cap, NULL, 0};
     for (size_t k = 0; k < pr_chart_nkinds; k++)
         assert_int_equal(render(pr_chart_kinds[k].name, &in1, NULL, PR_CHART_PNG, &b, NULL), 0);
     pr_buf_dispose(&b);
@@ -552,13 +557,14 @@ static void test_chart__hostile_values(void **st)
     pr_chart_points p = {N, t, l, ok};
     pr_chart_timeseries ts = {N, t, -5, l, l, l, l, dv, dv, dv, dv, 3, codes, dv};
     pr_chart_dist d[2] = {{NULL, N, pct, l, N, lo, hi, cnt}, {"", N, pct, l, N, hi, lo, cnt}};
-    pr_chart_label labs[3] = {{NULL, INT64_MAX, 0, 5}, {"x", PR_UNKNOWN, UINT64_MAX, UINT64_MAX}, {"", 0, 1, 0}};
+    pr_chart_label labs[3] = {
+        {NULL, INT64_MAX, 0, 5}, {"x", PR_UNKNOWN, UINT64_MAX, UINT64_MAX}, {"", 0, 1, 0}};
     pr_chart_labels ls = {3, labs, ""};
     const char *rn[2] = {NULL, ""};
     pr_chart_metric mt[2] = {{NULL, (pr_chart_unit)77}, {"", PR_CHART_UNIT_RATIO}};
     pr_chart_compare cmp = {2, rn, 2, mt, dv};
     pr_chart_capacity cap = {N, dv, dv, l, dv, 1000, NULL, NULL};
-    pr_chart_input in = {&p, &ts, d, 2, &ls, &cmp, &cap};
+    pr_chart_input in = {&p, &ts, d, 2, &ls, &cmp, &cap, NULL, 0};
     pr_chart_threshold thr[3] = {{NAN, NULL}, {1e300, "huge"}, {-5, "neg"}};
     pr_chart_marker mk[3] = {{NAN, NAN, NULL}, {1e300, -1e300, "far"}, {-1, INFINITY, ""}};
     pr_chart_opts o;
@@ -578,7 +584,8 @@ static void test_chart__hostile_values(void **st)
                 o.log_y = lg;
                 o.abs_time = abs_time;
                 o.start_ns = abs_time ? INT64_MAX - 5 : 0;
-                assert_int_equal(render(pr_chart_kinds[k].name, &in, &o, PR_CHART_PNG, &b, NULL), 0);
+                assert_int_equal(render(pr_chart_kinds[k].name, &in, &o, PR_CHART_PNG, &b, NULL),
+                                 0);
             }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     assert_true(t1.tv_sec - t0.tv_sec < 20);
@@ -611,7 +618,8 @@ static void test_chart__many_series(void **st)
     ts.code_counts = counts;
     pr_chart_label *labs = pr_xcalloc(NL, sizeof *labs);
     for (int i = 0; i < NL; i++)
-        labs[i] = (pr_chart_label){"same name", (int64_t)(i % 1000) * 1000000, 10, (uint64_t)(i % 3)};
+        labs[i] =
+            (pr_chart_label){"same name", (int64_t)(i % 1000) * 1000000, 10, (uint64_t)(i % 3)};
     pr_chart_labels ls = {NL, labs, "p50"};
     fixture *f = fixture_new();
     pr_chart_dist *d = pr_xcalloc(ND, sizeof *d);
@@ -668,10 +676,12 @@ static void test_chart__usage_errors(void **st)
     o.scale = 9;
     assert_int_equal(pr_chart_render_buf(k, &f->in, &o, PR_CHART_PNG, &b, NULL, &err), PR_EUSAGE);
     o.scale = 1;
-    assert_int_equal(pr_chart_render_buf(NULL, &f->in, &o, PR_CHART_PNG, &b, NULL, &err), PR_EUSAGE);
+    assert_int_equal(pr_chart_render_buf(NULL, &f->in, &o, PR_CHART_PNG, &b, NULL, &err),
+                     PR_EUSAGE);
     assert_int_equal(pr_chart_render_file(k, &f->in, &o, "chart.gif", NULL, &err), PR_EUSAGE);
     assert_string_equal(err.path, "chart.gif");
-    assert_int_equal(pr_chart_render_file(k, &f->in, &o, "/nonexistent-dir/x.png", NULL, &err), PR_EIO);
+    assert_int_equal(pr_chart_render_file(k, &f->in, &o, "/nonexistent-dir/x.png", NULL, &err),
+                     PR_EIO);
     assert_string_equal(err.path, "/nonexistent-dir/x.png");
     /* a full disk is an error, and no truncated file stays behind */
     char full[64];
@@ -687,7 +697,8 @@ static void test_chart__usage_errors(void **st)
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(pr_chart_render_file(pr_chart_kind_find("spectrum"), &f->in, &o, path, NULL, &err), 0);
+    assert_int_equal(
+        pr_chart_render_file(pr_chart_kind_find("spectrum"), &f->in, &o, path, NULL, &err), 0);
     FILE *fp = fopen(path, "rb");
     char head[6] = {0};
     assert_int_equal(fread(head, 1, 5, fp), 5);
@@ -875,6 +886,107 @@ static void test_chart__scatter_hidpi(void **st)
     pr_buf_dispose(&b);
 }
 
+/* The latency chart of compact chunks (analysis/points.h: offsets or plain values, outcomes
+ * as bits or none, unknown latencies left out, a summary per chunk) is the chart of the same
+ * points as flat arrays, byte for byte, binned on one thread or two, on log and linear axes,
+ * with and without a window that cuts chunks. */
+static void test_chart__latency_chunks_same_as_flat(void **st)
+{
+    enum { N = 300000, CH = 4096 };
+    int64_t *t = malloc(N * sizeof *t), *l = malloc(N * sizeof *l);
+    uint8_t *ok = malloc(N);
+    uint64_t r = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < N; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        int k = i / CH;
+        /* most chunks span ~80 ms of starts; every 7th spans minutes (plain values) */
+        t[i] = k % 7 == 3 ? (int64_t)(r % 600000000000ull)
+                          : (int64_t)k * 80000000 + (int64_t)(r % 80000000);
+        l[i] = 100000 + (int64_t)(r >> 40) * (1 + (int64_t)(r >> 60)); /* 0.1 ms .. ~250 ms */
+        if (k % 5 == 2 && i % 97 == 0)
+            l[i] = 9000000000LL; /* 9 s: this chunk's latencies as plain values */
+        if (i % 1013 == 0)
+            l[i] = -1; /* unknown */
+        if (i % 499 == 0)
+            l[i] = 0;
+        ok[i] = !(k % 3 == 0 && r % 50 == 0); /* errors in every third chunk only */
+    }
+    size_t nc = (N + CH - 1) / CH;
+    pr_chart_point_chunk *ck = calloc(nc, sizeof *ck);
+    uint32_t *dt = malloc(N * sizeof *dt), *dl = malloc(N * sizeof *dl);
+    int64_t *wt = malloc(N * sizeof *wt), *wl = malloc(N * sizeof *wl);
+    uint8_t *bits = calloc(N / 8 + nc, 1);
+    size_t m = 0, bitat = 0;
+    for (size_t k = 0; k < nc; k++) {
+        pr_chart_point_chunk *c = &ck[k];
+        size_t at = m, errs = 0;
+        int64_t tlo = INT64_MAX, thi = INT64_MIN, llo = INT64_MAX, lhi = INT64_MIN,
+                lpos = INT64_MAX;
+        for (size_t i = k * CH; i < (k + 1) * CH && i < N; i++) {
+            if (l[i] < 0)
+                continue;
+            wt[m] = t[i], wl[m] = l[i];
+            tlo = t[i] < tlo ? t[i] : tlo, thi = t[i] > thi ? t[i] : thi;
+            llo = l[i] < llo ? l[i] : llo, lhi = l[i] > lhi ? l[i] : lhi;
+            lpos = l[i] > 0 && l[i] < lpos ? l[i] : lpos;
+            if (!ok[i])
+                errs++;
+            else
+                bits[bitat + (m - at) / 8] |= (uint8_t)(1u << ((m - at) % 8));
+            m++;
+        }
+        size_t n = m - at;
+        *c = (pr_chart_point_chunk){
+            n,   tlo, llo,  NULL, NULL, wt + at, wl + at, errs ? bits + bitat : NULL,
+            tlo, thi, lpos, lhi,  errs};
+        bitat += n / 8 + 1;
+        if (thi - tlo <= UINT32_MAX) {
+            for (size_t i = at; i < m; i++)
+                dt[i] = (uint32_t)(wt[i] - tlo);
+            c->dt = dt + at, c->t_ns = NULL;
+        }
+        if (lhi - llo <= UINT32_MAX) {
+            for (size_t i = at; i < m; i++)
+                dl[i] = (uint32_t)(wl[i] - llo);
+            c->dl = dl + at, c->latency_ns = NULL;
+        }
+    }
+    assert_true(ck[3].t_ns && !ck[0].t_ns && ck[2].latency_ns && !ck[1].latency_ns);
+    pr_chart_points flat = {N, t, l, ok}, none = {0, NULL, NULL, NULL};
+    pr_chart_input fi, ci;
+    memset(&fi, 0, sizeof fi);
+    memset(&ci, 0, sizeof ci);
+    fi.points = &flat;
+    ci.points = &none;
+    ci.point_chunks = ck;
+    ci.n_point_chunks = nc;
+    pr_buf want = PR_BUF_INIT, got = PR_BUF_INIT;
+    for (int v = 0; v < 4; v++) {
+        pr_chart_opts o;
+        pr_chart_opts_init(&o);
+        o.width = 500;
+        o.height = 300;
+        o.log_y = v % 2 ? PR_CHART_LOG_OFF : PR_CHART_LOG_ON;
+        if (v >= 2) { /* a window through the middle of chunks */
+            o.from_ns = 1000000000 + 12345;
+            o.to_ns = 4000000000LL - 777;
+        }
+        o.threads = 1;
+        assert_int_equal(render("latency", &fi, &o, PR_CHART_PNG, &want, NULL), 0);
+        for (int th = 1; th <= 2; th++) {
+            o.threads = th;
+            assert_int_equal(render("latency", &ci, &o, PR_CHART_PNG, &got, NULL), 0);
+            assert_true(got.len == want.len && memcmp(got.p, want.p, want.len) == 0);
+            assert_int_equal(render("latency", &fi, &o, PR_CHART_PNG, &got, NULL), 0);
+            assert_true(got.len == want.len && memcmp(got.p, want.p, want.len) == 0);
+        }
+    }
+    pr_buf_dispose(&want);
+    pr_buf_dispose(&got);
+    free(t), free(l), free(ok), free(ck), free(dt), free(dl), free(wt), free(wl), free(bits);
+    (void)st;
+}
+
 static void test_chart__capacity_knee(void **st)
 {
     double off[5] = {100, 200, 300, 400, 500}, tp[5] = {100, 200, 299, 330, 320};
@@ -907,6 +1019,7 @@ int main(void)
         cmocka_unit_test(test_chart__usage_errors),
         cmocka_unit_test(test_chart__axis_ticks),
         cmocka_unit_test(test_chart__capacity_knee),
+        cmocka_unit_test(test_chart__latency_chunks_same_as_flat),
         cmocka_unit_test(test_chart__annotations_position),
         cmocka_unit_test(test_chart__scatter_hidpi),
     };

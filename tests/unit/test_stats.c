@@ -39,8 +39,10 @@ static void test_stats__radix_sort_matches_qsort(void **st)
         for (size_t i = 0; i < n; i++) {
             /* latencies, negatives, huge values and duplicates */
             uint64_t r = next();
-            a[i] = r % 4 == 0 ? (int64_t)(r % 1000) : r % 4 == 1 ? -(int64_t)(r % 100000)
-                   : r % 4 == 2 ? (int64_t)(r >> 1) : (int64_t)(r % 3000000000ull);
+            a[i] = r % 4 == 0   ? (int64_t)(r % 1000)
+                   : r % 4 == 1 ? -(int64_t)(r % 100000)
+                   : r % 4 == 2 ? (int64_t)(r >> 1)
+                                : (int64_t)(r % 3000000000ull);
             b[i] = a[i];
         }
         pr_sort_i64(a, n);
@@ -116,8 +118,8 @@ static void test_stats__rates_vegeta_definitions(void **st)
     pr_rates_compute(&s, &r);
     assert_true(r.duration_ns == 2000000000);
     assert_true(r.wait_ns == 500000000);
-    assert_true(fabs(r.rate_per_s - 1.5) < 1e-12);         /* 3 / 2 s */
-    assert_true(fabs(r.throughput_per_s - 0.8) < 1e-12);   /* 2 / 2.5 s */
+    assert_true(fabs(r.rate_per_s - 1.5) < 1e-12);              /* 3 / 2 s */
+    assert_true(fabs(r.throughput_per_s - 0.8) < 1e-12);        /* 2 / 2.5 s */
     assert_true(fabs(r.jmeter_throughput_per_s - 1.2) < 1e-12); /* 3 / 2.5 s */
     pr_series_dispose(&s);
     /* a single result: no division (Vegeta) */
@@ -178,7 +180,8 @@ static void test_stats__bounded_mode_within_0_1_percent(void **st)
     pr_vals_init(&switched, 0); /* exact for the first 1000 values, a histogram after */
     for (int i = 0; i < 300000; i++) {
         /* lognormal-ish latencies from 20 µs to minutes, plus exact small values */
-        double u1 = (double)(next() % 1000000 + 1) / 1000001.0, u2 = (double)(next() % 1000000) / 1e6;
+        double u1 = (double)(next() % 1000000 + 1) / 1000001.0,
+               u2 = (double)(next() % 1000000) / 1e6;
         double z = sqrt(-2 * log(u1)) * cos(6.283185307 * u2);
         int64_t x = i % 1000 == 0 ? (int64_t)(next() % 300) : (int64_t)exp(log(3e6) + 1.5 * z);
         pr_vals_add(&exact, x);
@@ -264,6 +267,90 @@ static void test_stats__hist_precision(void **st)
     free(v);
 }
 
+/* A value's octave and bucket by the header's definition, by division rather than the bit
+ * scan of model/hist.c: octave 0 holds 0..511 one by one, octave k >= 1 holds [512 << (k - 1),
+ * 512 << k) in 512 buckets of width 2^(k - 1); negative values count in bucket 0. */
+static void ref_bucket(int64_t x, int *oct, int *sub)
+{
+    *oct = 0;
+    *sub = x < 0 ? 0 : (int)(x < 512 ? x : 0);
+    for (int k = 1; x >= 512 && k < 64; k++)
+        if ((uint64_t)x < (512ull << k)) {
+            *oct = k;
+            *sub = (int)(((uint64_t)x - (512ull << (k - 1))) / (1ull << (k - 1)));
+            return;
+        }
+}
+
+/* pr_hist_add's integer sums against the histogram as it was (long double sum and sum of
+ * squares at every add) and its buckets against their definition, on random data with zeros,
+ * negatives and values past 2^42 (whose squares go to the long double side): buckets, count,
+ * minimum, maximum and sum the same, the sum of squares within the old one's own rounding
+ * (the old rounded at every add; the new is exact below 2^42 and rounds once), and the mean
+ * and standard deviation vals.c derives from them equal to 13 digits. Merged halves too. */
+static void test_stats__hist_integer_sums_match_long_double(void **st)
+{
+    enum { N = 300000 };
+    int64_t *v = malloc(N * sizeof *v);
+    for (int round = 0; round < 3; round++) {
+        pr_hist h, half1, half2;
+        pr_hist_init(&h);
+        pr_hist_init(&half1);
+        pr_hist_init(&half2);
+        long double osum = 0, osumsq = 0;
+        int64_t omin = INT64_MAX, omax = INT64_MIN;
+        uint64_t oneg = 0;
+        int lo = 64, hi = -1;
+        for (int i = 0; i < N; i++) {
+            uint64_t r = next();
+            int64_t x = (int64_t)(r >> (r % 44 + 20)); /* 0 .. 2^44 */
+            if (round == 1 && i % 11 == 0)
+                x = -x;
+            if (round == 2 && i % 101 == 0)
+                x = (int64_t)(next() >> 14); /* up to 2^50: squares past 2^84 */
+            v[i] = x;
+            pr_hist_add(&h, x);
+            pr_hist_add(i % 2 ? &half1 : &half2, x);
+            osum += x;
+            osumsq += (long double)x * x;
+            omin = x < omin ? x : omin;
+            omax = x > omax ? x : omax;
+            oneg += x < 0;
+            int oct, sub;
+            ref_bucket(x, &oct, &sub);
+            lo = oct < lo ? oct : lo;
+            hi = oct > hi ? oct : hi;
+        }
+        uint64_t *want = calloc((size_t)(hi - lo + 1) * 512, sizeof *want);
+        for (int i = 0; i < N; i++) {
+            int oct, sub;
+            ref_bucket(v[i], &oct, &sub);
+            want[(size_t)(oct - lo) * 512 + (size_t)sub]++;
+        }
+        pr_hist_merge(&half1, &half2);
+        const pr_hist *hs[] = {&h, &half1};
+        for (int k = 0; k < 2; k++) {
+            const pr_hist *a = hs[k];
+            assert_true(a->n == N && a->min == omin && a->max == omax && a->negatives == oneg);
+            assert_true(a->lo_oct == lo && a->hi_oct == hi);
+            assert_memory_equal(a->b, want, (size_t)(hi - lo + 1) * 512 * sizeof *want);
+            assert_true(pr_hist_sum(a) == osum); /* every partial sum < 2^64: exact both ways */
+            assert_true(fabsl(pr_hist_sumsq(a) - osumsq) / osumsq < 1e-15L);
+            long double mean = pr_hist_sum(a) / a->n, omean = osum / N;
+            double sd = (double)sqrtl(pr_hist_sumsq(a) / a->n - mean * mean);
+            double osd = (double)sqrtl(osumsq / N - omean * omean);
+            assert_true((double)mean == (double)omean);
+            assert_true(fabs(sd - osd) <= osd * 1e-13);
+        }
+        free(want);
+        pr_hist_dispose(&h);
+        pr_hist_dispose(&half1);
+        pr_hist_dispose(&half2);
+    }
+    free(v);
+    (void)st;
+}
+
 /* A zero from a coarse clock is "below the resolution", never "0 ns" (issue 13). */
 static void test_stats__resolution_aware_durations(void **st)
 {
@@ -271,9 +358,15 @@ static void test_stats__resolution_aware_durations(void **st)
         int64_t ns, res;
         const char *want;
     } cases[] = {
-        {0, 1, "0 ns"},           {0, 0, "0 ns"},           {0, 1000000, "< 1 ms"},
-        {0, 100000, "< 100 \xc2\xb5s"}, {0, 10000000, "< 10 ms"}, {0, 1000000000, "< 1 s"},
-        {0, 1000, "< 1 \xc2\xb5s"},  {1000000, 1000000, "1.00 ms"}, {834000, 1000000, "834 \xc2\xb5s"},
+        {0, 1, "0 ns"},
+        {0, 0, "0 ns"},
+        {0, 1000000, "< 1 ms"},
+        {0, 100000, "< 100 \xc2\xb5s"},
+        {0, 10000000, "< 10 ms"},
+        {0, 1000000000, "< 1 s"},
+        {0, 1000, "< 1 \xc2\xb5s"},
+        {1000000, 1000000, "1.00 ms"},
+        {834000, 1000000, "834 \xc2\xb5s"},
         {PR_UNKNOWN, 1000000, "-"},
     };
     char buf[32];
@@ -284,7 +377,8 @@ static void test_stats__resolution_aware_durations(void **st)
     pr_run_meta_resolution(r, "latency_resolution_ns", 1000);
     pr_run_meta_resolution(r, "latency_resolution_ns", 1000000);
     pr_run_meta_resolution(r, "latency_resolution_ns", 1000);
-    assert_int_equal(json_integer_value(json_object_get(r->meta, "latency_resolution_ns")), 1000000);
+    assert_int_equal(json_integer_value(json_object_get(r->meta, "latency_resolution_ns")),
+                     1000000);
     pr_run_free(r);
     json_t *stats = json_pack("{s:i}", "latency_resolution_ns", 1000000);
     assert_int_equal(pr_report_latency_res(stats), 1000000);
@@ -323,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_stats__merge_equals_whole),
         cmocka_unit_test(test_stats__bounded_mode_within_0_1_percent),
         cmocka_unit_test(test_stats__hist_precision),
+        cmocka_unit_test(test_stats__hist_integer_sums_match_long_double),
         cmocka_unit_test(test_stats__error_groups_and_options),
         cmocka_unit_test(test_stats__resolution_aware_durations),
     };
