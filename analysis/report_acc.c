@@ -430,12 +430,12 @@ static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
     add_response(a, x, outcome, k);
 }
 
-/* One sample of the main scan. Returns RESTART when the rows must be decided first. */
-static int scan_one(pr_acc *a, const pr_sample *x)
+/* One sample of the main scan, its outcome (pr_sample_outcome) given. Returns RESTART when
+ * the rows must be decided first. */
+static int scan_one(pr_acc *a, const pr_sample *x, int outcome)
 {
     if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
         return 0;
-    int outcome = pr_sample_outcome(x);
     uint32_t r = row_of(a, x);
     if (r == NOROW)
         return RESTART;
@@ -494,6 +494,19 @@ static inline void colview_get(const colview *v, size_t i, pr_sample *x)
 #undef V
 }
 
+/* pr_sample_outcome of sample i read from the columns (not from the sample just written:
+ * its narrow fields read back at once stall the stores' forwarding). */
+static inline int colview_outcome(const colview *v, size_t i)
+{
+#define V(c) v->p[c][i * v->step[c]]
+    pr_sample x;
+    x.success = (uint8_t)V(PR_COL_SUCCESS);
+    x.status = (uint16_t)V(PR_COL_STATUS);
+    x.error = (uint32_t)V(PR_COL_ERROR);
+#undef V
+    return pr_sample_outcome(&x);
+}
+
 static int scan_block(const pr_block_cols *c, void *payload)
 {
     pr_acc *a = payload;
@@ -503,7 +516,7 @@ static int scan_block(const pr_block_cols *c, void *payload)
     pr_sample_init(&x);
     for (size_t i = 0; i < c->n; i++) {
         colview_get(&v, i, &x);
-        int rc = scan_one(a, &x);
+        int rc = scan_one(a, &x, colview_outcome(&v, i));
         if (rc)
             return rc;
     }
@@ -978,6 +991,7 @@ static void clear_main(pr_acc *a)
     memset(p->known, 0, sizeof p->known);
     p->total_lat_min = INT64_MAX;
     p->other_row = NOROW;
+    p->raw_distinct = 0;
     if (p->row_of_key)
         memset(p->row_of_key, 0, p->row_of_key_cap * sizeof *p->row_of_key);
     pr_series_dispose(&a->total);
