@@ -17,6 +17,8 @@
 #define NOROW UINT32_MAX
 #define RESTART 1 /* a scan callback's "start again with the rows decided" */
 #define ABORT 2   /* the parts of a scan on two threads do not merge exactly: scan on one */
+/* The columns the main scan reads (colview_get: all but the attributes). */
+#define MAIN_COLS (PR_COLS_ALL & ~PR_COLBIT(PR_COL_ATTRS))
 #define PART_TS_MAX (PR_LABEL_TS_MAX * 16) /* labels with bins a part may hold */
 
 /* Per row, exact mode: what the pass over the sorted values needs before it starts. */
@@ -1329,11 +1331,11 @@ static int scan_par(pr_acc *a, pr_store *st, int64_t id, pr_run *run, pr_error *
     part_setup(&w, a, run);
     int rc;
     if (pr_cellsort_part_open(&p->vals, &w.priv->vals) < 0) {
-        rc = pr_store_scan_cols(st, id, PR_COLS_ALL, scan_block, a, err);
+        rc = pr_store_scan_cols(st, id, MAIN_COLS, scan_block, a, err);
     } else {
         void *pl[2] = {a, &w};
         int rcs[2] = {0, 0};
-        int used = pr_store_scan_cols_par(st, id, PR_COLS_ALL, scan_block, pl, 2, rcs, err);
+        int used = pr_store_scan_cols_par(st, id, MAIN_COLS, scan_block, pl, 2, rcs, err);
         rc = used < 0           ? used
              : rcs[0] < 0       ? rcs[0]
              : used < 2         ? rcs[0]
@@ -1363,16 +1365,16 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
     acc_setup(a, runs, nids, par ? 2 : 1);
     pr_report_acc *p = a->priv;
     int rc = par ? scan_par(a, st, ids[0], runs[0], err)
-                 : scan_runs(a, st, ids, runs, nids, PR_COLS_ALL, scan_block, err);
+                 : scan_runs(a, st, ids, runs, nids, MAIN_COLS, scan_block, err);
     if (rc == ABORT) { /* the parts would not merge exactly: on one thread */
         clear_main(a);
-        rc = scan_runs(a, st, ids, runs, nids, PR_COLS_ALL, scan_block, err);
+        rc = scan_runs(a, st, ids, runs, nids, MAIN_COLS, scan_block, err);
     }
     if (rc == RESTART) { /* more keys than rows: count them, decide the rows, scan again */
         clear_main(a);
         rc = decide_rows(a, st, ids, runs, nids, err);
         if (rc == 0)
-            rc = scan_runs(a, st, ids, runs, nids, PR_COLS_ALL, scan_block, err);
+            rc = scan_runs(a, st, ids, runs, nids, MAIN_COLS, scan_block, err);
     }
     if (rc < 0)
         return rc;
