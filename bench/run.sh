@@ -116,7 +116,12 @@ done
 "$BIN" export --format hgrm --store "$DATA/bench.db" 1 > "$DATA/native.hgrm"
 rm -f "$DATA/k6.db" "$DATA/k6.db-wal" "$DATA/k6.db-shm"
 measure "ingest hgrm (distribution of run 1)" "$N" "$BIN" ingest --quiet --store "$DATA/k6.db" "$DATA/native.hgrm"
-# the peer tools' own reports on the same workloads, where installed
-if command -v vegeta >/dev/null 2>&1 && [ -f bench/data/vegeta-2000000.bin ]; then
-  measure "vegeta report (peer)" 2000000 vegeta report bench/data/vegeta-2000000.bin
+# issue 18 target 1 (>= 10x): `vegeta report` (the peer: $VEGETA, build/peers/vegeta made by
+# bench/peers/vegeta.sh, or vegeta on PATH; skipped when there is none) against ingest + summary
+# --format vegeta on the gob bench_vegeta wrote above, interleaved rounds, medians
+VN=2000000
+[ "${BENCH_SMALL:-}" = 1 ] && VN=20000
+if [ -n "${VEGETA_SRC:-}" ] && [ -z "${VEGETA:-}" ] && [ ! -x build/peers/vegeta ]; then
+  sh bench/peers/vegeta.sh build/peers/vegeta
 fi
+BENCH_DATA=$DATA PERFREPORT_BIN=$BIN sh bench/peers/vegeta_bench.sh "$DATA/vegeta-$VN.bin" "$VN"

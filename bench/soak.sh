@@ -18,7 +18,9 @@ done
 dir=$(mktemp -d)
 pid=$(bash "$here/nginx.sh" "$dir" "$PORT")
 apid=
-trap 'kill $apid $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
+# nginx is not this shell's child: wait says 127, and under set -e a failing command in the
+# trap ends it there (the script exited 127 and left $dir behind)
+trap 'kill $apid $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
 url=http://127.0.0.1:$PORT/
 
 for soak in $SOAKS; do

@@ -228,7 +228,8 @@ static void print_errors(json_t *errs)
 
 /* The nine column titles of the --by table, right-aligned by display width (a translation's
  * are wide). */
-static void print_label_head(const char *const cells[9])
+/* One row of the --by table's nine right-aligned cells, padded by display width. */
+static void print_label_cells(const char *const cells[9])
 {
     static const int widths[9] = {9, 8, 10, 10, 10, 10, 10, 10, 10};
     pr_buf b = PR_BUF_INIT;
@@ -255,7 +256,8 @@ static void print_label_table(json_t *r, json_t *labels)
     const char *by = jstr(r, "by"); /* "label", or the tag the rows are grouped by */
     json_t *grouping = json_object_get(r, "labels_grouping");
     if (grouping)
-        printf("\n  %s: %s\n", jstr(r, "by"), jstr(grouping, "text"));
+        printf("\n  %s: %s\n", strcmp(by, "label") ? by : C_("summary column", "label"),
+               jstr(grouping, "text"));
     printf("\n  ");
     pr_cli_print_cell(strcmp(by, "label") ? by : C_("summary column", "label"), w);
     const char *head[] = {C_("summary", "requests"),
@@ -267,16 +269,24 @@ static void print_label_table(json_t *r, json_t *labels)
                           C_("metric", "max"),
                           C_("summary column", "req/s"),
                           C_("summary column", "ok/s")};
-    print_label_head(head);
+    print_label_cells(head);
     json_array_foreach (labels, i, l) {
         json_t *lat = json_object_get(l, "latency");
         printf("  ");
         pr_cli_print_cell(jstr(l, "label"), w);
-        /* padded by bytes, as the transcripts have it (a µs cell sits one column left) */
-        printf(" %9lld %8s %10s %10s %10s %10s %10s %10s %10s\n",
-               (long long)json_integer_value(json_object_get(l, "requests")), jstr(l, "error_pct"),
-               jstr(lat, "mean"), jstr(lat, "p50"), jstr(lat, "p90"), jstr(lat, "p99"),
-               jstr(lat, "max"), jstr(l, "request_throughput"), jstr(l, "throughput"));
+        char count[24];
+        snprintf(count, sizeof count, "%lld",
+                 (long long)json_integer_value(json_object_get(l, "requests")));
+        const char *cells[9] = {count,
+                                jstr(l, "error_pct"),
+                                jstr(lat, "mean"),
+                                jstr(lat, "p50"),
+                                jstr(lat, "p90"),
+                                jstr(lat, "p99"),
+                                jstr(lat, "max"),
+                                jstr(l, "request_throughput"),
+                                jstr(l, "throughput")};
+        print_label_cells(cells); /* padded by display width: a µs cell lines up */
     }
 }
 

@@ -87,3 +87,10 @@ sh_ "\$PR render --tz -05:30 --template report.md 1 | grep -E '^\\| Date|request
 sh_ "TZ=America/New_York \$PR summary --json 1 | grep -E '\"(start|end|generated)\"'"
 pr --tz Mars/Olympus render --template report.md 1
 pr --tz +25:00 summary 1
+
+# past 1000 distinct labels the rows are grouped by URL pattern; the sentence's heading is the
+# column's word too (it said "label:" in English)
+awk 'BEGIN { print "timeStamp,elapsed,label,responseCode,success,URL"
+  for (i = 0; i < 1200; i++) printf "%d,%d,GET /item/%d,200,true,http://x/item/%d\n", 1700000000000 + i, 10 + i % 7, i, i }' > many.jtl
+pr ingest --quiet --name many many.jtl
+sh_ "\$PR --lang zh_CN summary --by label --no-findings last | sed -n '/分组/,\$p'"
