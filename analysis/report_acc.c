@@ -803,27 +803,35 @@ double pr_report_spectrum_pct(int k)
 }
 
 /* The pass over the sorted latencies, in two halves that share nothing but the values (on
- * two threads): the rows and their intervals; the run, its histogram and intervals. */
+ * two threads): the rows and their first half of intervals; the run, its histogram and
+ * intervals and the rows' other intervals. */
 typedef struct lat_pass {
     pr_acc *a;
     qclass *rq, *tq;
     qbin *bq, *lq;
     const long *lbix; /* row -> its intervals in lq / nbins, -1: none */
+    size_t mid;       /* the rows' intervals from mid on are lat_pass_total's */
 } lat_pass;
+
+/* The rows' intervals [lo, hi) of value v in cell c. */
+static inline void lat_pass_row_bins(lat_pass *lp, uint32_t c, int64_t v, size_t lo, size_t hi)
+{
+    pr_report_acc *p = lp->a->priv;
+    uint32_t b = c & ((1u << p->bin_bits) - 1);
+    long lb = lp->lbix[p->row_of_group[c >> p->bin_bits]];
+    if (lb >= 0 && b >= lo && b < hi)
+        qbin_step(&lp->lq[(size_t)lb * lp->a->nbins + b], v);
+}
 
 static void lat_pass_rows(lat_pass *lp)
 {
     pr_acc *a = lp->a;
     pr_report_acc *p = a->priv;
-    unsigned bits = p->bin_bits;
-    uint32_t bmask = (1u << bits) - 1;
     for (size_t i = 0; i < p->vals.n; i++) {
         int64_t v = p->vals.v[i];
         uint32_t c = pr_cellsort_cell(&p->vals, i);
-        uint32_t b = c & bmask, r = p->row_of_group[c >> bits];
-        qclass_step(&lp->rq[r], v);
-        if (lp->lbix[r] >= 0 && b < a->nbins)
-            qbin_step(&lp->lq[(size_t)lp->lbix[r] * a->nbins + b], v);
+        qclass_step(&lp->rq[p->row_of_group[c >> p->bin_bits]], v);
+        lat_pass_row_bins(lp, c, v, 0, lp->mid);
     }
 }
 
@@ -838,6 +846,7 @@ static void *lat_pass_total(void *arg)
     for (size_t i = 0; i < p->vals.n; i++) {
         int64_t v = p->vals.v[i];
         uint32_t c = pr_cellsort_cell(&p->vals, i);
+        lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
         if (p->tx_of_group[c >> bits])
             continue;
         while (hb < a->nhist && v >= a->hist_bound[hb])
@@ -885,7 +894,7 @@ static void latency_pass(pr_acc *a)
             int64_t *q = pr_label_extras_bin_q(&a->lx, (uint32_t)r, b, &n);
             qbin_init(&lq[(size_t)lbix[r] * a->nbins + b], (uint64_t)n, q);
         }
-    lat_pass lp = {a, rq, &tq, bq, lq, lbix};
+    lat_pass lp = {a, rq, &tq, bq, lq, lbix, a->nbins / 2};
     pthread_t th;
     int par = p->vals.n >= PR_CELLSORT_BUCKETED && pr_rsort_threads() >= 2 &&
               pthread_create(&th, NULL, lat_pass_total, &lp) == 0;

@@ -1,8 +1,10 @@
 /* Data and assets of the interactive report: the model's series plus downsampled samples. */
 #include "render/dashboard.h"
+#include "analysis/rsort.h"
 #include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,8 +310,23 @@ static json_t *density_json(grid *g)
     return d;
 }
 
-/* The columns' minima, maxima and counts and the density grid, in one pass over the points. */
-static void columns_fill(const pr_chart_points *p, col *c, int64_t w, grid *g)
+typedef struct grid_job {
+    grid *g;
+    const pr_chart_points *p;
+} grid_job;
+
+static void *grid_fill(void *arg)
+{
+    grid_job *j = arg;
+    const pr_chart_points *p = j->p;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->latency_ns[i] >= 0 && p->t_ns[i] >= 0)
+            grid_add(j->g, p->t_ns[i], p->latency_ns[i]);
+    return NULL;
+}
+
+/* The columns' minima, maxima and counts, and the density grid unless g is NULL. */
+static void columns_pass(const pr_chart_points *p, col *c, int64_t w, grid *g)
 {
     double inv = 1.0 / (double)w;
     for (size_t i = 0; i < p->n; i++) {
@@ -325,8 +342,22 @@ static void columns_fill(const pr_chart_points *p, col *c, int64_t w, grid *g)
             *mx = l;
         k->n++;
         k->nerr += !ok;
-        grid_add(g, t, l);
+        if (g)
+            grid_add(g, t, l);
     }
+}
+
+/* The columns' minima, maxima and counts and the density grid: two passes over the points at
+ * once on the analysis threads (pr_rsort_threads), else one. */
+static void columns_fill(const pr_chart_points *p, col *c, int64_t w, grid *g)
+{
+    grid_job j = {g, p};
+    pthread_t th;
+    int par = p->n >= ((size_t)1 << 20) && pr_rsort_threads() >= 2 &&
+              pthread_create(&th, NULL, grid_fill, &j) == 0;
+    columns_pass(p, c, w, par ? NULL : g);
+    if (par)
+        pthread_join(th, NULL);
 }
 
 static json_t *latency_json(const pr_chart_points *p)
