@@ -549,6 +549,14 @@ static int decode_column(const unsigned char **pp, const unsigned char *end, siz
     return got;
 }
 
+static __thread int64_t *colbuf; /* NCOLS x PR_NATIVE_BLOCK_MAX, kept for the thread */
+
+void pr_block_decode_thread_end(void)
+{
+    free(colbuf);
+    colbuf = NULL;
+}
+
 int pr_block_decode_cols(const unsigned char *p, size_t len, unsigned want, pr_block_cols *out,
                          pr_error *err)
 {
@@ -562,7 +570,6 @@ int pr_block_decode_cols(const unsigned char *p, size_t len, unsigned want, pr_b
         return bad(err, "too many samples");
     if (ncols > 64)
         return bad(err, "too many columns");
-    static __thread int64_t *colbuf; /* NCOLS x PR_NATIVE_BLOCK_MAX, kept for the thread */
     if (!colbuf)
         colbuf = pr_xmalloc(NCOLS * PR_NATIVE_BLOCK_MAX * sizeof *colbuf);
     /* columns an older writer lacks stay at their defaults (unknown) */

@@ -683,6 +683,14 @@ static void *par_main(void *arg)
     return NULL;
 }
 
+/* A part on a thread of its own, which frees its decode buffer as it ends. */
+static void *par_thread(void *arg)
+{
+    par_main(arg);
+    pr_block_decode_thread_end();
+    return NULL;
+}
+
 /* The first seq of each part (bounds[parts] past the last block): equal shares of samples. */
 static void par_bounds(const int64_t *seq, const int64_t *samples, size_t n, int parts,
                        int64_t *bounds)
@@ -731,7 +739,7 @@ int pr_store_scan_cols_par(pr_store *st, int64_t id, unsigned want,
         pp[k] = (par_part){st,  id, bounds[k], bounds[k + 1], {st, id, want, cb, payloads[k], NULL},
                            {0}, 0};
         if (k > 0)
-            started[k] = pthread_create(&th[k], NULL, par_main, &pp[k]) == 0;
+            started[k] = pthread_create(&th[k], NULL, par_thread, &pp[k]) == 0;
     }
     par_main(&pp[0]);
     for (int k = 1; k < parts; k++) {
