@@ -1126,32 +1126,10 @@ static int pg_stats_put(pr_store *st, int64_t id, const pr_store_stats *s, pr_er
 }
 
 static const pr_store_ops pg_ops = {
-    "postgresql",
-    pg_close,
-    pg_begin,
-    pg_commit,
-    pg_rollback,
-    pg_lock_name,
-    pg_run_create,
-    pg_run_write,
-    pg_strings_put,
-    pg_agg_add,
-    pg_block_next_seq,
-    pg_block_put,
-    pg_source_put,
-    pg_source_find,
-    pg_shard_put,
-    pg_cache_clear,
-    pg_runs,
-    pg_load_run,
-    pg_scan_blocks,
-    pg_sources,
-    pg_shards,
-    pg_remove,
-    pg_tag,
-    pg_cache_put,
-    pg_cache_get,
-    pg_stats_put,
-    NULL, /* block_list: one connection, one query at a time */
-    NULL,
+    "postgresql",      pg_close,      pg_begin,      pg_commit,      pg_rollback,
+    pg_lock_name,      pg_run_create, pg_run_write,  pg_strings_put, pg_agg_add,
+    pg_block_next_seq, pg_block_put,  pg_source_put, pg_source_find, pg_shard_put,
+    pg_cache_clear,    pg_runs,       pg_load_run,   pg_scan_blocks, pg_sources,
+    pg_shards,         pg_remove,     pg_tag,        pg_cache_put,   pg_cache_get,
+    pg_stats_put,      NULL,          NULL, /* no concurrent scans on one connection */
 };
