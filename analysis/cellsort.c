@@ -2,21 +2,30 @@
 #include "analysis/cellsort.h"
 #include "analysis/rsort.h"
 #include "analysis/vec.h"
-#include <math.h>
 #include "model/xalloc.h"
+#include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BLOCK 128                      /* pairs per block of a bucketed set */
 #define BUCKETS (PR_RSORT_BUCKETS + 1) /* 0: negative values; 1 + pr_rsort_bucket(v) */
 
-/* A bucketed set: the arrays are blocks of BLOCK pairs, each holding pairs of one bucket. */
+/* A bucketed set: the arrays are blocks of BLOCK pairs, each holding pairs of one bucket. Two
+ * fillers on two threads (pr_cellsort_part_open) share the arrays: the set takes blocks from
+ * the bottom, its part from the top, counted together in one atomic `taken`. */
 struct pr_cellsort_bk {
     uint32_t cur[BUCKETS];  /* the bucket's open block + 1 (0: none) */
     uint16_t fill[BUCKETS]; /* pairs in it */
-    uint16_t *blk_bucket;   /* per block, in the order taken: its bucket */
+    uint16_t *blk_bucket;   /* per block, in the order taken: its bucket (EMPTY: a gap) */
     size_t nblocks, capblocks;
+    _Atomic size_t *taken; /* two fillers: blocks taken by both (NULL: one filler) */
+    _Atomic size_t taken_both;
+    int top;              /* the part: its k-th block is capblocks - 1 - k */
+    int lost;             /* two fillers: a pair found no room (they neither grow nor widen) */
+    unsigned char *pairs; /* after a join: pairs per block (NULL: full but the open ones) */
 };
+#define EMPTY BUCKETS /* the bucket of the unused blocks between two fillers' */
 
 static void arrays_resize(pr_cellsort *cs, size_t cap)
 {
@@ -28,18 +37,23 @@ static void arrays_resize(pr_cellsort *cs, size_t cap)
     cs->cap = cap;
 }
 
-void pr_cellsort_init(pr_cellsort *cs, size_t cap)
+void pr_cellsort_init_fillers(pr_cellsort *cs, size_t cap, int fillers)
 {
     memset(cs, 0, sizeof *cs);
     cs->cap = cap ? cap : 1;
     if (cap >= PR_CELLSORT_BUCKETED) { /* room for a partial block per bucket in use */
         cs->bk = pr_xcalloc(1, sizeof *cs->bk);
-        cs->bk->capblocks = (cap + BLOCK - 1) / BLOCK + 1024;
+        cs->bk->capblocks = (cap + BLOCK - 1) / BLOCK + 1024 * (size_t)(fillers > 1 ? 2 : 1);
         cs->bk->blk_bucket = pr_xmalloc(cs->bk->capblocks * sizeof *cs->bk->blk_bucket);
         cs->cap = cs->bk->capblocks * BLOCK;
     }
     cs->v = pr_xmalloc(cs->cap * sizeof *cs->v);
     cs->c16 = pr_xmalloc(cs->cap * sizeof *cs->c16);
+}
+
+void pr_cellsort_init(pr_cellsort *cs, size_t cap)
+{
+    pr_cellsort_init_fillers(cs, cap, 1);
 }
 
 /* 16-bit cells to 32 (once, when a cell does not fit). */
@@ -53,19 +67,37 @@ static void widen(pr_cellsort *cs)
     cs->c16 = NULL;
 }
 
-/* The slot of a new pair of value v in a bucketed set. */
+/* A new block for bucket b: its index, SIZE_MAX when two fillers have no room left. */
+static size_t take_block(pr_cellsort *cs, size_t b)
+{
+    pr_cellsort_bk *bk = cs->bk;
+    size_t at = bk->nblocks;
+    if (bk->taken) {
+        if (atomic_fetch_add_explicit(bk->taken, 1, memory_order_relaxed) >= bk->capblocks) {
+            bk->lost = 1;
+            return SIZE_MAX;
+        }
+        if (bk->top)
+            at = bk->capblocks - 1 - bk->nblocks;
+    } else if (bk->nblocks == bk->capblocks) { /* grows in place mostly (large blocks: mremap) */
+        bk->capblocks += bk->capblocks / 8 + 64;
+        bk->blk_bucket = pr_xrealloc(bk->blk_bucket, bk->capblocks * sizeof *bk->blk_bucket);
+        arrays_resize(cs, bk->capblocks * BLOCK);
+    }
+    bk->blk_bucket[bk->nblocks++] = (uint16_t)b;
+    return at;
+}
+
+/* The slot of a new pair of value v in a bucketed set (SIZE_MAX: lost). */
 static size_t bucket_slot(pr_cellsort *cs, int64_t v)
 {
     pr_cellsort_bk *bk = cs->bk;
     size_t b = v < 0 ? 0 : 1 + pr_rsort_bucket((uint64_t)v);
     if (!bk->cur[b] || bk->fill[b] == BLOCK) {
-        if (bk->nblocks == bk->capblocks) { /* grows in place mostly (large blocks: mremap) */
-            bk->capblocks += bk->capblocks / 8 + 64;
-            bk->blk_bucket = pr_xrealloc(bk->blk_bucket, bk->capblocks * sizeof *bk->blk_bucket);
-            arrays_resize(cs, bk->capblocks * BLOCK);
-        }
-        bk->blk_bucket[bk->nblocks] = (uint16_t)b;
-        bk->cur[b] = (uint32_t)++bk->nblocks;
+        size_t at = take_block(cs, b);
+        if (at == SIZE_MAX)
+            return at;
+        bk->cur[b] = (uint32_t)at + 1;
         bk->fill[b] = 0;
     }
     return (size_t)(bk->cur[b] - 1) * BLOCK + bk->fill[b]++;
@@ -73,11 +105,18 @@ static size_t bucket_slot(pr_cellsort *cs, int64_t v)
 
 void pr_cellsort_add(pr_cellsort *cs, int64_t v, uint32_t cell)
 {
-    if (!cs->c32 && cell > UINT16_MAX)
+    if (!cs->c32 && cell > UINT16_MAX) {
+        if (cs->bk && cs->bk->taken) { /* the other filler writes the 16-bit cells */
+            cs->bk->lost = 1;
+            return;
+        }
         widen(cs);
+    }
     size_t at;
     if (cs->bk) {
         at = bucket_slot(cs, v);
+        if (at == SIZE_MAX)
+            return;
     } else {
         if (cs->n == cs->cap) /* sized by the caller's count: grows only if that was short */
             arrays_resize(cs, cs->cap + cs->cap / 2 + 16);
@@ -89,6 +128,94 @@ void pr_cellsort_add(pr_cellsort *cs, int64_t v, uint32_t cell)
     else
         cs->c16[at] = (uint16_t)cell;
     cs->n++;
+}
+
+int pr_cellsort_part_open(pr_cellsort *cs, pr_cellsort *part)
+{
+    memset(part, 0, sizeof *part);
+    if (!cs->bk || cs->c32 || cs->bk->taken || cs->bk->pairs)
+        return -1;
+    pr_cellsort_bk *bk = cs->bk, *pk = pr_xcalloc(1, sizeof *pk);
+    atomic_store(&bk->taken_both, bk->nblocks);
+    bk->taken = pk->taken = &bk->taken_both;
+    pk->top = 1;
+    pk->capblocks = bk->capblocks;
+    pk->blk_bucket = pr_xmalloc(pk->capblocks * sizeof *pk->blk_bucket);
+    *part = (pr_cellsort){cs->v, cs->c16, NULL, 0, cs->cap, pk};
+    return 0;
+}
+
+int pr_cellsort_part_lost(const pr_cellsort *cs, const pr_cellsort *part)
+{
+    return (cs->bk && cs->bk->lost) || (part->bk && part->bk->lost);
+}
+
+/* The part's cells remapped (see pr_cellsort_part_join) in cs's arrays, widened to 32 bits
+ * first when one no longer fits in 16; pairs[i]: the pairs block i holds. */
+static void remap_part(pr_cellsort *cs, size_t first, const unsigned char *pairs,
+                       const uint32_t *map, unsigned shift)
+{
+    uint32_t mask = (1u << shift) - 1, top = 0;
+    size_t nb = cs->bk->capblocks;
+    for (size_t k = first; k < nb; k++)
+        for (size_t i = k * BLOCK; i < k * BLOCK + pairs[k]; i++) {
+            uint32_t c = cs->c16[i];
+            uint32_t m = map[c >> shift] << shift | (c & mask);
+            top = m > top ? m : top;
+        }
+    if (top > UINT16_MAX) {
+        cs->c32 = pr_xmalloc(cs->cap * sizeof *cs->c32);
+        for (size_t i = 0; i < cs->bk->nblocks * BLOCK; i++)
+            cs->c32[i] = cs->c16[i];
+    }
+    for (size_t k = first; k < nb; k++)
+        for (size_t i = k * BLOCK; i < k * BLOCK + pairs[k]; i++) {
+            uint32_t c = cs->c16[i], m = map[c >> shift] << shift | (c & mask);
+            if (cs->c32)
+                cs->c32[i] = m;
+            else
+                cs->c16[i] = (uint16_t)m;
+        }
+    if (cs->c32) {
+        free(cs->c16);
+        cs->c16 = NULL;
+    }
+}
+
+void pr_cellsort_part_join(pr_cellsort *cs, pr_cellsort *part, const uint32_t *map, unsigned shift)
+{
+    pr_cellsort_bk *bk = cs->bk, *pk = part->bk;
+    size_t nb = bk->capblocks, low = bk->nblocks;
+    unsigned char *pairs = pr_xmalloc(nb + 1);
+    uint16_t *bucket = pr_xmalloc((nb + 1) * sizeof *bucket);
+    memcpy(bucket, bk->blk_bucket, low * sizeof *bucket);
+    memset(pairs, BLOCK, low);
+    for (size_t i = low; i < nb; i++) {
+        bucket[i] = EMPTY;
+        pairs[i] = 0;
+    }
+    for (size_t b = 0; b < BUCKETS; b++)
+        if (bk->cur[b])
+            pairs[bk->cur[b] - 1] = (unsigned char)bk->fill[b];
+    if (map && pk->nblocks) {
+        for (size_t k = 0; k < pk->nblocks; k++) {
+            bucket[nb - 1 - k] = pk->blk_bucket[k];
+            pairs[nb - 1 - k] = BLOCK;
+        }
+        for (size_t b = 0; b < BUCKETS; b++)
+            if (pk->cur[b])
+                pairs[pk->cur[b] - 1] = (unsigned char)pk->fill[b];
+        remap_part(cs, nb - pk->nblocks, pairs, map, shift);
+        cs->n += part->n;
+    }
+    free(bk->blk_bucket);
+    bk->blk_bucket = bucket;
+    bk->pairs = pairs;
+    bk->nblocks = nb;
+    bk->taken = NULL;
+    free(pk->blk_bucket);
+    free(pk);
+    memset(part, 0, sizeof *part);
 }
 
 /* Swaps blocks i and j (values and cells). */
@@ -106,50 +233,89 @@ static void swap_blocks(pr_cellsort *cs, size_t i, size_t j, int64_t *tv, uint32
     memcpy(cb, tc, BLOCK * w);
 }
 
+/* pairs[i]: the pairs block i holds, from a join or else full blocks but the open ones. */
+static unsigned char *block_pairs(pr_cellsort_bk *bk)
+{
+    unsigned char *pairs = bk->pairs;
+    bk->pairs = NULL;
+    if (pairs)
+        return pairs;
+    pairs = pr_xmalloc(bk->nblocks + 1);
+    memset(pairs, BLOCK, bk->nblocks);
+    for (size_t b = 0; b < BUCKETS; b++)
+        if (bk->cur[b])
+            pairs[bk->cur[b] - 1] = (unsigned char)bk->fill[b];
+    return pairs;
+}
+
+/* After the blocks are in bucket order: each block's pairs moved down to close the gaps of
+ * partial and empty blocks; bounds[b], the first pair of bucket b. */
+static size_t close_gaps(pr_cellsort *cs, const size_t *start, const unsigned char *dpairs,
+                         size_t *bounds)
+{
+    size_t cw = cs->c32 ? sizeof *cs->c32 : sizeof *cs->c16, w = 0, k = 0;
+    char *cells = cs->c32 ? (char *)cs->c32 : (char *)cs->c16;
+    for (size_t b = 0; b < BUCKETS; b++) {
+        bounds[b] = w;
+        for (; k < start[b + 1]; k++) {
+            size_t src = k * BLOCK, count = dpairs[k];
+            /* a run of full blocks moves at once */
+            while (dpairs[k] == BLOCK && k + 1 < start[b + 1] && dpairs[k + 1])
+                count += dpairs[++k];
+            if (count && src != w) {
+                memmove(cs->v + w, cs->v + src, count * sizeof *cs->v);
+                memmove(cells + w * cw, cells + src * cw, count * cw);
+            }
+            w += count;
+        }
+    }
+    bounds[BUCKETS] = w;
+    return w;
+}
+
 /* A bucketed set sorted: blocks moved to bucket order, the gaps of partial blocks closed,
  * then each bucket sorted on its own (they fit in cache), on the analysis threads. */
 static void sort_bucketed(pr_cellsort *cs)
 {
     pr_cellsort_bk *bk = cs->bk;
     size_t nb = bk->nblocks;
-    size_t *nblk = pr_xcalloc(BUCKETS + 1, sizeof *nblk),
-           *start = pr_xmalloc((BUCKETS + 1) * sizeof *start);
+    unsigned char *pairs = block_pairs(bk), *dpairs = pr_xmalloc(nb + 1);
+    size_t *nblk = pr_xcalloc(BUCKETS + 2, sizeof *nblk),
+           *start = pr_xmalloc((BUCKETS + 2) * sizeof *start);
     for (size_t i = 0; i < nb; i++)
         nblk[bk->blk_bucket[i]]++;
     start[0] = 0;
-    for (size_t b = 0; b < BUCKETS; b++)
+    for (size_t b = 0; b <= BUCKETS; b++) /* EMPTY blocks last */
         start[b + 1] = start[b] + nblk[b];
-    size_t *dest = pr_xmalloc((nb + 1) * sizeof *dest), *next = pr_xmalloc(BUCKETS * sizeof *next);
-    memcpy(next, start, BUCKETS * sizeof *next);
-    for (size_t i = 0; i < nb; i++) /* a bucket's blocks in the order taken: the open one last */
+    size_t *dest = pr_xmalloc((nb + 1) * sizeof *dest),
+           *next = pr_xmalloc((BUCKETS + 1) * sizeof *next);
+    memcpy(next, start, (BUCKETS + 1) * sizeof *next);
+    for (size_t i = 0; i < nb; i++) {
         dest[i] = next[bk->blk_bucket[i]]++;
+        dpairs[dest[i]] = pairs[i];
+    }
     int64_t *tv = pr_xmalloc(BLOCK * sizeof *tv);
     uint32_t *tc = pr_xmalloc(BLOCK * sizeof *tc);
     for (size_t i = 0; i < nb; i++)
         while (dest[i] != i) {
             size_t j = dest[i];
-            swap_blocks(cs, i, j, tv, tc);
+            if (bk->blk_bucket[i] != EMPTY || bk->blk_bucket[j] != EMPTY)
+                swap_blocks(cs, i, j, tv, tc);
+            uint16_t t = bk->blk_bucket[i];
+            bk->blk_bucket[i] = bk->blk_bucket[j];
+            bk->blk_bucket[j] = t;
             dest[i] = dest[j];
             dest[j] = j;
         }
-    size_t *bounds = pr_xmalloc((BUCKETS + 1) * sizeof *bounds), w = 0;
-    size_t cw = cs->c32 ? sizeof *cs->c32 : sizeof *cs->c16;
-    char *cells = cs->c32 ? (char *)cs->c32 : (char *)cs->c16;
-    for (size_t b = 0; b < BUCKETS; b++) {
-        size_t count = nblk[b] ? (nblk[b] - 1) * BLOCK + bk->fill[b] : 0, src = start[b] * BLOCK;
-        bounds[b] = w;
-        if (count && src != w) {
-            memmove(cs->v + w, cs->v + src, count * sizeof *cs->v);
-            memmove(cells + w * cw, cells + src * cw, count * cw);
-        }
-        w += count;
-    }
-    bounds[BUCKETS] = w;
+    size_t *bounds = pr_xmalloc((BUCKETS + 1) * sizeof *bounds);
+    cs->n = close_gaps(cs, start, dpairs, bounds);
     int threads = pr_rsort_threads();
     if (cs->c32)
         pr_rsort_i64_u32_ranges(cs->v, cs->c32, bounds, BUCKETS, threads);
     else
         pr_rsort_i64_u16_ranges(cs->v, cs->c16, bounds, BUCKETS, threads);
+    free(pairs);
+    free(dpairs);
     free(nblk);
     free(start);
     free(dest);
@@ -182,8 +348,10 @@ size_t pr_cellsort_bytes(const pr_cellsort *cs)
 
 void pr_cellsort_dispose(pr_cellsort *cs)
 {
-    if (cs->bk)
+    if (cs->bk) {
         free(cs->bk->blk_bucket);
+        free(cs->bk->pairs);
+    }
     free(cs->bk);
     free(cs->v);
     free(cs->c16);

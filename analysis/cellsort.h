@@ -23,7 +23,22 @@ typedef struct pr_cellsort {
  * and then sorts buckets that fit in cache, rather than moving every pair at random. */
 #define PR_CELLSORT_BUCKETED (1u << 20)
 void pr_cellsort_init(pr_cellsort *cs, size_t cap);
+/* pr_cellsort_init with room for `fillers` (1 or 2) to add pairs at once (a partial block per
+ * bucket each). */
+void pr_cellsort_init_fillers(pr_cellsort *cs, size_t cap, int fillers);
 void pr_cellsort_add(pr_cellsort *cs, int64_t v, uint32_t cell);
+
+/* Two threads filling one set: *part becomes a second set over cs's arrays (the first takes
+ * their blocks from the bottom, the part from the top), each added to by one thread. Neither
+ * grows nor widens its cells: a pair that finds no room, or whose cell needs 32 bits, is lost
+ * and pr_cellsort_part_lost says so (the caller then fills cs again on one thread). 0, or -1
+ * when cs is not bucketed (below PR_CELLSORT_BUCKETED), has 32-bit cells or was joined. */
+int pr_cellsort_part_open(pr_cellsort *cs, pr_cellsort *part);
+int pr_cellsort_part_lost(const pr_cellsort *cs, const pr_cellsort *part);
+/* Ends the filling on one thread: the part's pairs join cs's, each cell c of the part becoming
+ * map[c >> shift] << shift | (c & (2^shift - 1)) (cells widen to 32 bits if one needs it);
+ * map NULL drops the part's pairs. The part is emptied; cs can be sorted (not added to). */
+void pr_cellsort_part_join(pr_cellsort *cs, pr_cellsort *part, const uint32_t *map, unsigned shift);
 /* Sorts by value (cells follow), on pr_rsort_threads() threads. */
 void pr_cellsort_sort(pr_cellsort *cs);
 static inline uint32_t pr_cellsort_cell(const pr_cellsort *cs, size_t i)

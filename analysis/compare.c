@@ -4,11 +4,13 @@
 #include "model/native.h"
 #include "analysis/human.h"
 #include "analysis/report.h"
+#include "analysis/rsort.h"
 #include "model/l10n.h"
 #include "model/run.h"
 #include "model/strtab.h"
 #include "model/xalloc.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -506,6 +508,35 @@ static void moments(const pr_vec *v, double *mean, double *var)
     *var = v->n > 1 ? (double)(s2 / (v->n - 1)) : 0;
 }
 
+typedef struct moments_job {
+    const pr_vec *v;
+    double mean, var;
+} moments_job;
+
+static void *moments_main(void *arg)
+{
+    moments_job *j = arg;
+    moments(j->v, &j->mean, &j->var);
+    return NULL;
+}
+
+/* moments of a and b, the first on another thread when both are large. */
+static void moments_two(const pr_vec *a, const pr_vec *b, double *ma, double *va, double *mb,
+                        double *vb)
+{
+    moments_job j = {a, 0, 0};
+    pthread_t th;
+    int par = a->n >= PR_CELLSORT_BUCKETED && b->n >= PR_CELLSORT_BUCKETED &&
+              pr_rsort_threads() >= 2 && pthread_create(&th, NULL, moments_main, &j) == 0;
+    if (!par)
+        moments_main(&j);
+    moments(b, mb, vb);
+    if (par)
+        pthread_join(th, NULL);
+    *ma = j.mean;
+    *va = j.var;
+}
+
 /* Per-interval series of a rate from the model's time series: the intervals of the sending
  * period (the partial one of the last send and those of the wait after it left out). */
 static size_t interval_rates(json_t *model, const char *key, double **out)
@@ -555,8 +586,7 @@ static int run_test(const metric_def *m, const cell *c, const pr_compare_opts *o
         if (!c->va || !c->vb || c->va->n < 2 || c->vb->n < 2)
             return 0;
         double ma, va, mb, vb;
-        moments(c->va, &ma, &va);
-        moments(c->vb, &mb, &vb);
+        moments_two(c->va, c->vb, &ma, &va, &mb, &vb);
         double se = sqrt(va / (double)c->va->n + vb / (double)c->vb->n);
         double z = se > 0 ? (mb - ma) / se : 0;
         double p = se > 0 ? erfc(fabs(z) / sqrt(2.0)) : (ma == mb ? 1 : 0);
@@ -778,6 +808,36 @@ static size_t label_batch(const pr_compare_side *sides, size_t n, json_t *names,
     return k;
 }
 
+typedef struct side_job {
+    pr_compare_side *side;
+    const char *const *names;
+    size_t n;
+} side_job;
+
+static void *side_labels_main(void *arg)
+{
+    side_job *j = arg;
+    pr_compare_side_labels(j->side, j->names, j->n);
+    return NULL;
+}
+
+/* pr_compare_side_labels of every side, two sides at a time on the analysis threads. */
+static void side_labels_all(pr_compare_side *sides, size_t n, const char *const *names, size_t nn)
+{
+    int two = pr_rsort_threads() >= 2;
+    for (size_t i = 0; i < n; i += 2) {
+        side_job j = {&sides[i], names, nn};
+        pthread_t th;
+        int par = two && i + 1 < n && pthread_create(&th, NULL, side_labels_main, &j) == 0;
+        if (!par)
+            pr_compare_side_labels(&sides[i], names, nn);
+        if (i + 1 < n)
+            pr_compare_side_labels(&sides[i + 1], names, nn);
+        if (par)
+            pthread_join(th, NULL);
+    }
+}
+
 /* Extracts the latencies of the batch of labels from `from` into every side; returns the
  * batch's end. */
 static size_t extract_batch(pr_compare_side *sides, size_t n, json_t *names, size_t from)
@@ -786,8 +846,7 @@ static size_t extract_batch(pr_compare_side *sides, size_t n, json_t *names, siz
     const char **bn = pr_xmalloc((end - from + 1) * sizeof *bn);
     for (size_t b = from; b < end; b++)
         bn[b - from] = json_string_value(json_array_get(names, b));
-    for (size_t i = 0; i < n; i++)
-        pr_compare_side_labels(&sides[i], bn, end - from);
+    side_labels_all(sides, n, bn, end - from);
     free(bn);
     return end;
 }

@@ -3,17 +3,23 @@
 #include "analysis/report_acc.h"
 #include "analysis/cellsort.h"
 #include "analysis/pattern.h"
+#include "analysis/rsort.h"
 #include "model/buf.h"
 #include "model/l10n.h"
 #include "model/native.h"
 #include "model/xalloc.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NOROW UINT32_MAX
 #define RESTART 1 /* a scan callback's "start again with the rows decided" */
+#define ABORT 2   /* the parts of a scan on two threads do not merge exactly: scan on one */
+/* The columns the main scan reads (colview_get: all but the attributes). */
+#define MAIN_COLS (PR_COLS_ALL & ~PR_COLBIT(PR_COL_ATTRS))
+#define PART_TS_MAX (PR_LABEL_TS_MAX * 16) /* labels with bins a part may hold */
 
 /* Per row, exact mode: what the pass over the sorted values needs before it starts. */
 typedef struct row_sum {
@@ -55,6 +61,8 @@ struct pr_report_acc {
     /* the counting pass */
     int64_t *key_count; /* per names id */
     size_t key_count_cap;
+    size_t nsamples; /* the selection's samples (sizes the exact values' arrays) */
+    int parallel;    /* the main scan runs on two threads (scan_par) */
 };
 
 /* ---- keys and rows ----------------------------------------------------------------------- */
@@ -425,12 +433,12 @@ static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
     add_response(a, x, outcome, k);
 }
 
-/* One sample of the main scan. Returns RESTART when the rows must be decided first. */
-static int scan_one(pr_acc *a, const pr_sample *x)
+/* One sample of the main scan, its outcome (pr_sample_outcome) given. Returns RESTART when
+ * the rows must be decided first. */
+static int scan_one(pr_acc *a, const pr_sample *x, int outcome)
 {
     if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
         return 0;
-    int outcome = pr_sample_outcome(x);
     uint32_t r = row_of(a, x);
     if (r == NOROW)
         return RESTART;
@@ -467,7 +475,9 @@ static void colview_init(colview *v, const pr_block_cols *c)
     }
 }
 
-static inline void colview_get(const colview *v, size_t i, pr_sample *x)
+/* Inlined into each scan's loop whatever its size (a call per sample costs 5 % of a scan). */
+static inline __attribute__((always_inline)) void colview_get(const colview *v, size_t i,
+                                                              pr_sample *x)
 {
 #define V(c) v->p[c][i * v->step[c]]
     x->start_ns = V(PR_COL_START);
@@ -489,6 +499,19 @@ static inline void colview_get(const colview *v, size_t i, pr_sample *x)
 #undef V
 }
 
+/* pr_sample_outcome of sample i read from the columns (not from the sample just written:
+ * its narrow fields read back at once stall the stores' forwarding). */
+static inline int colview_outcome(const colview *v, size_t i)
+{
+#define V(c) v->p[c][i * v->step[c]]
+    pr_sample x;
+    x.success = (uint8_t)V(PR_COL_SUCCESS);
+    x.status = (uint16_t)V(PR_COL_STATUS);
+    x.error = (uint32_t)V(PR_COL_ERROR);
+#undef V
+    return pr_sample_outcome(&x);
+}
+
 static int scan_block(const pr_block_cols *c, void *payload)
 {
     pr_acc *a = payload;
@@ -498,7 +521,7 @@ static int scan_block(const pr_block_cols *c, void *payload)
     pr_sample_init(&x);
     for (size_t i = 0; i < c->n; i++) {
         colview_get(&v, i, &x);
-        int rc = scan_one(a, &x);
+        int rc = scan_one(a, &x, colview_outcome(&v, i));
         if (rc)
             return rc;
     }
@@ -779,6 +802,64 @@ double pr_report_spectrum_pct(int k)
     return pct;
 }
 
+/* The pass over the sorted latencies, in two halves that share nothing but the values (on
+ * two threads): the rows and their first half of intervals; the run, its histogram and
+ * intervals and the rows' other intervals. */
+typedef struct lat_pass {
+    pr_acc *a;
+    qclass *rq, *tq;
+    qbin *bq, *lq;
+    const long *lbix; /* row -> its intervals in lq / nbins, -1: none */
+    size_t mid;       /* the rows' intervals from mid on are lat_pass_total's */
+} lat_pass;
+
+/* The rows' intervals [lo, hi) of value v in cell c. */
+static inline void lat_pass_row_bins(lat_pass *lp, uint32_t c, int64_t v, size_t lo, size_t hi)
+{
+    pr_report_acc *p = lp->a->priv;
+    uint32_t b = c & ((1u << p->bin_bits) - 1);
+    long lb = lp->lbix[p->row_of_group[c >> p->bin_bits]];
+    if (lb >= 0 && b >= lo && b < hi)
+        qbin_step(&lp->lq[(size_t)lb * lp->a->nbins + b], v);
+}
+
+static void lat_pass_rows(lat_pass *lp)
+{
+    pr_acc *a = lp->a;
+    pr_report_acc *p = a->priv;
+    for (size_t i = 0; i < p->vals.n; i++) {
+        int64_t v = p->vals.v[i];
+        uint32_t c = pr_cellsort_cell(&p->vals, i);
+        qclass_step(&lp->rq[p->row_of_group[c >> p->bin_bits]], v);
+        lat_pass_row_bins(lp, c, v, 0, lp->mid);
+    }
+}
+
+static void *lat_pass_total(void *arg)
+{
+    lat_pass *lp = arg;
+    pr_acc *a = lp->a;
+    pr_report_acc *p = a->priv;
+    unsigned bits = p->bin_bits;
+    uint32_t bmask = (1u << bits) - 1;
+    int hb = 0;
+    for (size_t i = 0; i < p->vals.n; i++) {
+        int64_t v = p->vals.v[i];
+        uint32_t c = pr_cellsort_cell(&p->vals, i);
+        lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
+        if (p->tx_of_group[c >> bits])
+            continue;
+        while (hb < a->nhist && v >= a->hist_bound[hb])
+            a->hist_below[hb++] = (size_t)lp->tq->seen;
+        qclass_step(lp->tq, v);
+        if ((c & bmask) < a->nbins)
+            qbin_step(&lp->bq[c & bmask], v);
+    }
+    while (hb < a->nhist)
+        a->hist_below[hb++] = (size_t)lp->tq->seen;
+    return NULL;
+}
+
 /* The pass over the sorted latencies: rows, the run (with its spectrum and histogram),
  * intervals and the rows' intervals. */
 static void latency_pass(pr_acc *a)
@@ -813,26 +894,15 @@ static void latency_pass(pr_acc *a)
             int64_t *q = pr_label_extras_bin_q(&a->lx, (uint32_t)r, b, &n);
             qbin_init(&lq[(size_t)lbix[r] * a->nbins + b], (uint64_t)n, q);
         }
-    unsigned bits = p->bin_bits;
-    uint32_t bmask = (1u << bits) - 1;
-    int hb = 0;
-    for (size_t i = 0; i < p->vals.n; i++) {
-        int64_t v = p->vals.v[i];
-        uint32_t c = pr_cellsort_cell(&p->vals, i);
-        uint32_t g = c >> bits, b = c & bmask, r = p->row_of_group[g];
-        qclass_step(&rq[r], v);
-        if (!p->tx_of_group[g]) {
-            while (hb < a->nhist && v >= a->hist_bound[hb])
-                a->hist_below[hb++] = (size_t)tq.seen;
-            qclass_step(&tq, v);
-            if (b < a->nbins)
-                qbin_step(&bq[b], v);
-        }
-        if (lbix[r] >= 0 && b < a->nbins)
-            qbin_step(&lq[(size_t)lbix[r] * a->nbins + b], v);
-    }
-    while (hb < a->nhist)
-        a->hist_below[hb++] = (size_t)tq.seen;
+    lat_pass lp = {a, rq, &tq, bq, lq, lbix, a->nbins / 2};
+    pthread_t th;
+    int par = p->vals.n >= PR_CELLSORT_BUCKETED && pr_rsort_threads() >= 2 &&
+              pthread_create(&th, NULL, lat_pass_total, &lp) == 0;
+    if (!par)
+        lat_pass_total(&lp);
+    lat_pass_rows(&lp);
+    if (par)
+        pthread_join(th, NULL);
     for (size_t r = 0; r < a->nrows; r++)
         qclass_done(&rq[r], &a->rows[r].d[PR_D_LATENCY]);
     qclass_done(&tq, &a->total_d[PR_D_LATENCY]);
@@ -932,23 +1002,28 @@ static void bounded_results(pr_acc *a)
 
 /* ---- driver ------------------------------------------------------------------------------ */
 
+/* Before a run's scan: the tag dimensions' values, fresh string maps. */
+static void run_begin(pr_acc *a, pr_run *run)
+{
+    pr_report_acc *p = a->priv;
+    p->run = run;
+    for (size_t d = 0; d < a->o->nby; d++) {
+        const char *v = a->o->by[d] == PR_BY_TAG ? pr_run_tag_get(run, a->o->by_tag[d]) : NULL;
+        p->tag_ids[d] = v ? pr_strtab_intern_cstr(a->names, v) : 0;
+    }
+    if (p->map)
+        memset(p->map, 0, p->map_cap * sizeof *p->map);
+    if (p->rowmap)
+        memset(p->rowmap, 0xff, p->rowmap_cap * sizeof *p->rowmap);
+}
+
 /* Scans every run with cb; per run: the tag dimensions' values, fresh string maps. */
 static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
                      unsigned want, int (*cb)(const pr_block_cols *, void *), pr_error *err)
 {
-    pr_report_acc *p = a->priv;
     int rc = 0;
     for (size_t i = 0; i < nids && rc == 0; i++) {
-        p->run = runs[i];
-        for (size_t d = 0; d < a->o->nby; d++) {
-            const char *v =
-                a->o->by[d] == PR_BY_TAG ? pr_run_tag_get(runs[i], a->o->by_tag[d]) : NULL;
-            p->tag_ids[d] = v ? pr_strtab_intern_cstr(a->names, v) : 0;
-        }
-        if (p->map)
-            memset(p->map, 0, p->map_cap * sizeof *p->map);
-        if (p->rowmap)
-            memset(p->rowmap, 0xff, p->rowmap_cap * sizeof *p->rowmap);
+        run_begin(a, runs[i]);
         rc = pr_store_scan_cols(st, ids[i], want, cb, a, err);
     }
     return rc;
@@ -968,6 +1043,7 @@ static void clear_main(pr_acc *a)
     memset(p->known, 0, sizeof p->known);
     p->total_lat_min = INT64_MAX;
     p->other_row = NOROW;
+    p->raw_distinct = 0;
     if (p->row_of_key)
         memset(p->row_of_key, 0, p->row_of_key_cap * sizeof *p->row_of_key);
     pr_series_dispose(&a->total);
@@ -986,7 +1062,10 @@ static void clear_main(pr_acc *a)
     size_t nb = a->lx.nbins;
     pr_label_extras_dispose(&a->lx);
     pr_label_extras_init(&a->lx, nb, a->bounded, a->o->apdex_t_ns, a->o->apdex_f_ns);
-    p->vals.n = 0;
+    if (p->vals.v) { /* made again: a bucketed set cannot be emptied in place */
+        pr_cellsort_dispose(&p->vals);
+        pr_cellsort_init(&p->vals, p->nsamples);
+    }
 }
 
 /* The exact mode's later passes: each other duration the rows have, collected, sorted and
@@ -1066,7 +1145,9 @@ void pr_report_latencies_dispose(pr_report_latencies *l)
     memset(l, 0, sizeof *l);
 }
 
-static void acc_setup(pr_acc *a, pr_run **runs, size_t nids)
+/* The accumulator's working state; fillers: 0 for a part (its values go in the first
+ * accumulator's arrays, pr_cellsort_part_open), else how many threads may fill them. */
+static void acc_setup(pr_acc *a, pr_run **runs, size_t nids, int fillers)
 {
     pr_report_acc *p = a->priv = pr_xcalloc(1, sizeof *a->priv);
     const pr_report_opts *o = a->o;
@@ -1090,22 +1171,219 @@ static void acc_setup(pr_acc *a, pr_run **runs, size_t nids)
     int64_t n = 0;
     for (size_t i = 0; i < nids; i++)
         n += runs[i]->samples;
-    if (!a->bounded && o->durations)
-        pr_cellsort_init(&p->vals, (size_t)n);
+    p->nsamples = (size_t)n;
+    if (!a->bounded && o->durations && fillers)
+        pr_cellsort_init_fillers(&p->vals, (size_t)n, fillers);
     p->dur = PR_D_LATENCY;
+}
+
+/* ---- the main scan on two threads -------------------------------------------------------
+ * The run's blocks are cut in two (pr_store_scan_cols_par): this accumulator takes the first
+ * part, a second one (a "part") the rest on another thread, its values in the same arrays.
+ * The part is then added in as if its samples had come after the first part's: its strings
+ * interned in the order it met them, its rows and groups made in that order, its intervals'
+ * status codes given slots in that order, its cells renumbered. What cannot be replayed so
+ * (a part that lost values, tracked too many status codes or label errors) is ABORT. */
+
+static void part_setup(pr_acc *w, const pr_acc *a, pr_run *run)
+{
+    memset(w, 0, sizeof *w);
+    w->o = a->o;
+    w->res = a->res;
+    w->t0 = a->t0;
+    w->from = a->from;
+    w->to = a->to;
+    w->interval = a->interval;
+    w->nbins = a->nbins;
+    w->bins = pr_xcalloc(a->nbins + 1, sizeof *w->bins);
+    for (size_t b = 0; b < a->nbins; b++)
+        pr_vals_init(&w->bins[b].lat, 0);
+    acc_setup(w, &run, 1, 0);
+    w->lx.ts_max = PART_TS_MAX;
+    run_begin(w, run);
+}
+
+/* A part that counted a status code in an interval's "other" slot: its slots cannot be
+ * renumbered exactly. */
+static int codes_spilled(const pr_acc *w)
+{
+    for (size_t b = 0; b < w->nbins; b++)
+        if (w->bins[b].codes[PR_BIN_CODES])
+            return 1;
+    return 0;
+}
+
+/* The part's rows (rm: its row -> ours) and their counters, sums and run string rows. */
+static void merge_rows(pr_acc *a, const pr_acc *w, const uint32_t *rm)
+{
+    pr_report_acc *p = a->priv, *q = w->priv;
+    for (size_t r = 0; r < w->nrows; r++) {
+        pr_row *dst = &a->rows[rm[r]];
+        pr_series_merge(&dst->s, &w->rows[r].s);
+        dst->tx |= w->rows[r].tx;
+        for (int d = 0; d < PR_NDUR; d++) {
+            p->sums[rm[r]].sum[d] += q->sums[r].sum[d];
+            p->sums[rm[r]].n[d] += q->sums[r].n[d];
+        }
+    }
+    for (size_t id = 0; id < q->rowmap_cap; id++) { /* run strings first seen by the part */
+        if (q->rowmap[id] == NOROW || (id < p->rowmap_cap && p->rowmap[id] != NOROW))
+            continue;
+        if (id >= p->rowmap_cap) {
+            size_t old = p->rowmap_cap;
+            p->rowmap = pr_xgrow(p->rowmap, &p->rowmap_cap, id + 1, sizeof *p->rowmap);
+            memset(p->rowmap + old, 0xff, (p->rowmap_cap - old) * sizeof *p->rowmap);
+        }
+        p->rowmap[id] = rm[q->rowmap[id]];
+        p->raw_distinct++;
+    }
+}
+
+/* The part's totals, errors (nm: its names id -> ours), status codes and Apdex. */
+static void merge_totals(pr_acc *a, const pr_acc *w, const uint32_t *nm)
+{
+    pr_report_acc *p = a->priv, *q = w->priv;
+    pr_series_merge(&a->total, &w->total);
+    for (int d = 0; d < PR_NDUR; d++) {
+        p->known[d] += q->known[d];
+        p->total_sum.sum[d] += q->total_sum.sum[d];
+        p->total_sum.n[d] += q->total_sum.n[d];
+    }
+    if (q->total_lat_min < p->total_lat_min)
+        p->total_lat_min = q->total_lat_min;
+    for (size_t e = 0; e < w->errors_cap; e++) {
+        if (!w->errors[e])
+            continue;
+        uint32_t k = nm[e];
+        if (k >= a->errors_cap) {
+            size_t old = a->errors_cap;
+            a->errors = pr_xgrow(a->errors, &a->errors_cap, (size_t)k + 1, sizeof *a->errors);
+            memset(a->errors + old, 0, (a->errors_cap - old) * sizeof *a->errors);
+        }
+        a->errors[k] += w->errors[e];
+    }
+    for (size_t c = 0; c < 1000; c++)
+        a->status[c] += w->status[c];
+    a->apdex_s += w->apdex_s;
+    a->apdex_t += w->apdex_t;
+    a->tx_samples += w->tx_samples;
+    a->has_threads |= w->has_threads;
+}
+
+/* The part's intervals, its status code slots given ours in the order it met them. */
+static void merge_bins(pr_acc *a, const pr_acc *w)
+{
+    int sm[PR_BIN_CODES + 1];
+    for (int c = 0; c < w->ncodes; c++)
+        sm[c] = code_slot(a, w->codes[c]);
+    for (size_t k = 0; k < a->nbins; k++) {
+        pr_bin *d = &a->bins[k];
+        const pr_bin *b = &w->bins[k];
+        d->count += b->count;
+        d->sent_fail += b->sent_fail;
+        d->sent_unknown += b->sent_unknown;
+        d->done += b->done;
+        d->ok += b->ok;
+        d->fail += b->fail;
+        d->unknown += b->unknown;
+        d->bytes_in += b->bytes_in;
+        d->connect_sum += b->connect_sum;
+        d->connect_n += b->connect_n;
+        d->ttfb_sum += b->ttfb_sum;
+        d->ttfb_n += b->ttfb_n;
+        d->lat_n += b->lat_n;
+        if (b->threads > d->threads)
+            d->threads = b->threads;
+        for (int c = 0; c < w->ncodes; c++)
+            d->codes[sm[c]] += b->codes[c];
+    }
+}
+
+/* Adds the part w into a; RESTART when its keys pass the top rows. */
+static int merge_part(pr_acc *a, pr_acc *w)
+{
+    pr_report_acc *p = a->priv, *q = w->priv;
+    uint32_t nn = pr_strtab_count(w->names);
+    uint32_t *nm = pr_xcalloc((size_t)nn + 1, sizeof *nm);
+    for (uint32_t id = 1; id < nn; id++) /* interned in the order the part met them */
+        nm[id] =
+            pr_strtab_intern(a->names, pr_strtab_get(w->names, id), pr_strtab_len(w->names, id));
+    uint32_t *rm = pr_xmalloc((w->nrows + 1) * sizeof *rm);
+    uint32_t *gm = pr_xmalloc((q->ngroups + 1) * sizeof *gm);
+    int rc = 0;
+    for (size_t r = 0; r < w->nrows && rc == 0; r++) {
+        rm[r] =
+            !a->o->rows ? (a->nrows ? 0 : new_row(a, 0, 0)) : row_for_key(a, nm[w->rows[r].key]);
+        rc = rm[r] == NOROW ? RESTART : 0;
+    }
+    if (rc == 0) {
+        for (size_t g = 0; g < q->ngroups; g++)
+            gm[g] = group_of(a, rm[q->row_of_group[g]], q->tx_of_group[g]);
+        merge_rows(a, w, rm);
+        merge_totals(a, w, nm);
+        merge_bins(a, w);
+        pr_label_extras_merge(&a->lx, &w->lx, rm, nm);
+        pr_cellsort_part_join(&p->vals, &q->vals, gm, p->bin_bits);
+    }
+    free(nm);
+    free(rm);
+    free(gm);
+    return rc;
+}
+
+/* The main scan of one run on two threads (0, RESTART, ABORT or a negative code). */
+static int scan_par(pr_acc *a, pr_store *st, int64_t id, pr_run *run, pr_error *err)
+{
+    pr_report_acc *p = a->priv;
+    run_begin(a, run);
+    pr_acc w;
+    part_setup(&w, a, run);
+    int rc;
+    if (pr_cellsort_part_open(&p->vals, &w.priv->vals) < 0) {
+        rc = pr_store_scan_cols(st, id, MAIN_COLS, scan_block, a, err);
+    } else {
+        void *pl[2] = {a, &w};
+        int rcs[2] = {0, 0};
+        int used = pr_store_scan_cols_par(st, id, MAIN_COLS, scan_block, pl, 2, rcs, err);
+        rc = used < 0           ? used
+             : rcs[0] < 0       ? rcs[0]
+             : used < 2         ? rcs[0]
+             : rcs[1] < 0       ? rcs[1]
+             : rcs[0] || rcs[1] ? RESTART
+                                : 0;
+        if (rc == 0 &&
+            (pr_cellsort_part_lost(&p->vals, &w.priv->vals) || w.lx.refused || codes_spilled(&w)))
+            rc = ABORT;
+        if (rc == 0 && used == 2)
+            rc = merge_part(a, &w);
+        if (w.priv->vals.bk) /* not joined: the part's values dropped */
+            pr_cellsort_part_join(&p->vals, &w.priv->vals, NULL, 0);
+        if (rc == 0 && pr_cellsort_part_lost(&p->vals, &w.priv->vals))
+            rc = ABORT;
+    }
+    pr_acc_dispose(&w);
+    return rc;
 }
 
 int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
                 pr_error *err)
 {
-    acc_setup(a, runs, nids);
+    /* one run of an exact analysis with a bucketed value set: the main scan on two threads */
+    int par = nids == 1 && !a->bounded && a->o->durations && pr_rsort_threads() >= 2 &&
+              runs[0]->samples >= (int64_t)PR_CELLSORT_BUCKETED;
+    acc_setup(a, runs, nids, par ? 2 : 1);
     pr_report_acc *p = a->priv;
-    int rc = scan_runs(a, st, ids, runs, nids, PR_COLS_ALL, scan_block, err);
+    int rc = par ? scan_par(a, st, ids[0], runs[0], err)
+                 : scan_runs(a, st, ids, runs, nids, MAIN_COLS, scan_block, err);
+    if (rc == ABORT) { /* the parts would not merge exactly: on one thread */
+        clear_main(a);
+        rc = scan_runs(a, st, ids, runs, nids, MAIN_COLS, scan_block, err);
+    }
     if (rc == RESTART) { /* more keys than rows: count them, decide the rows, scan again */
         clear_main(a);
         rc = decide_rows(a, st, ids, runs, nids, err);
         if (rc == 0)
-            rc = scan_runs(a, st, ids, runs, nids, PR_COLS_ALL, scan_block, err);
+            rc = scan_runs(a, st, ids, runs, nids, MAIN_COLS, scan_block, err);
     }
     if (rc < 0)
         return rc;

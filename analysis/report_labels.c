@@ -36,6 +36,7 @@ void pr_label_extras_init(pr_label_extras *lx, size_t nbins, int bounded, int64_
     lx->bounded = bounded;
     lx->apdex_t_ns = apdex_t_ns;
     lx->apdex_f_ns = apdex_f_ns;
+    lx->ts_max = PR_LABEL_TS_MAX;
 }
 
 static pr_label_extra *extra(pr_label_extras *lx, uint32_t lid)
@@ -63,6 +64,23 @@ static void count_error(pr_label_extra *e, uint32_t id)
     e->errs[e->nerrs++] = (err_count){id, 1};
 }
 
+/* Label lid's bins, made if it may have them (NULL if not). */
+static lbin *label_bins(pr_label_extras *lx, pr_label_extra *e, uint32_t lid)
+{
+    if (e->bins)
+        return e->bins;
+    if (lx->with_ts >= lx->ts_max) {
+        lx->refused = 1;
+        return NULL;
+    }
+    lx->ts_order = pr_xgrow(lx->ts_order, &lx->ts_order_cap, lx->with_ts + 1, sizeof *lx->ts_order);
+    lx->ts_order[lx->with_ts++] = lid;
+    e->bins = pr_xcalloc(lx->nbins, sizeof *e->bins);
+    for (size_t k = 0; k < lx->nbins; k++)
+        pr_vals_init(&e->bins[k].lat, lx->bounded);
+    return e->bins;
+}
+
 void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, int outcome,
                          uint32_t error_id, long bin)
 {
@@ -74,19 +92,16 @@ void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, 
         else if (x->latency_ns <= lx->apdex_f_ns)
             e->apdex_t++;
     }
-    if (error_id)
+    if (error_id) {
         count_error(e, error_id);
+        lx->refused |= e->errs_untracked != 0;
+    }
     if (bin < 0 || (size_t)bin >= lx->nbins)
         return;
-    if (!e->bins) {
-        if (lx->with_ts == PR_LABEL_TS_MAX)
-            return;
-        lx->with_ts++;
-        e->bins = pr_xcalloc(lx->nbins, sizeof *e->bins);
-        for (size_t k = 0; k < lx->nbins; k++)
-            pr_vals_init(&e->bins[k].lat, lx->bounded);
-    }
-    lbin *b = &e->bins[bin];
+    lbin *bins = label_bins(lx, e, lid);
+    if (!bins)
+        return;
+    lbin *b = &bins[bin];
     b->count++;
     b->ok += outcome == 1;
     b->fail += outcome == 0;
@@ -96,6 +111,48 @@ void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, 
         if (lx->bounded)
             pr_vals_add(&b->lat, x->latency_ns);
     }
+}
+
+int pr_label_extras_merge(pr_label_extras *a, const pr_label_extras *b, const uint32_t *lmap,
+                          const uint32_t *emap)
+{
+    if (b->refused)
+        return -1;
+    for (size_t l = 0; l < b->cap; l++) {
+        const pr_label_extra *eb = &b->v[l];
+        if (!eb->count)
+            continue;
+        pr_label_extra *ea = extra(a, lmap[l]);
+        ea->count += eb->count;
+        ea->apdex_s += eb->apdex_s;
+        ea->apdex_t += eb->apdex_t;
+        for (size_t i = 0; i < eb->nerrs; i++) { /* in the order b first saw them */
+            uint32_t id = emap[eb->errs[i].id];
+            size_t j = 0;
+            while (j < ea->nerrs && ea->errs[j].id != id)
+                j++;
+            if (j < ea->nerrs) {
+                ea->errs[j].count += eb->errs[i].count;
+            } else if (ea->nerrs == PR_LABEL_ERRORS_MAX) {
+                ea->errs_untracked += eb->errs[i].count;
+            } else {
+                ea->errs = pr_xgrow(ea->errs, &ea->errs_cap, ea->nerrs + 1, sizeof *ea->errs);
+                ea->errs[ea->nerrs++] = (err_count){id, eb->errs[i].count};
+            }
+        }
+    }
+    for (size_t i = 0; i < b->with_ts; i++) { /* bins in the order b made them */
+        uint32_t l = b->ts_order[i];
+        lbin *src = b->v[l].bins, *dst = label_bins(a, extra(a, lmap[l]), lmap[l]);
+        for (size_t k = 0; dst && k < a->nbins; k++) {
+            dst[k].count += src[k].count;
+            dst[k].ok += src[k].ok;
+            dst[k].fail += src[k].fail;
+            dst[k].lat_n += src[k].lat_n;
+            dst[k].lat_sum += src[k].lat_sum; /* sums of integers: exact */
+        }
+    }
+    return 0;
 }
 
 int64_t *pr_label_extras_bin_q(pr_label_extras *lx, uint32_t lid, size_t bin, int64_t *lat_n)
@@ -236,5 +293,6 @@ void pr_label_extras_dispose(pr_label_extras *lx)
         }
     }
     free(lx->v);
+    free(lx->ts_order);
     memset(lx, 0, sizeof *lx);
 }

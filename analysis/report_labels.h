@@ -25,6 +25,10 @@ typedef struct pr_label_extras {
     int bounded;    /* latency histograms per interval (analysis/vals.h); else exact
                         * order statistics filled by pr_label_extras_bin_q's caller */
     int64_t apdex_t_ns, apdex_f_ns;
+    size_t ts_max;      /* labels that may hold bins (PR_LABEL_TS_MAX unless changed) */
+    uint32_t *ts_order; /* the labels holding bins, in the order they got them */
+    size_t ts_order_cap;
+    int refused; /* a label was refused bins or an error message went untracked */
 } pr_label_extras;
 
 /* nbins: time-series intervals per label (0 = none). */
@@ -34,6 +38,12 @@ void pr_label_extras_init(pr_label_extras *lx, size_t nbins, int bounded, int64_
  * (0 = none); bin: its time-series interval, or -1. */
 void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, int outcome,
                          uint32_t error_id, long bin);
+/* Adds b into a, b having been fed the samples that come after a's (a part of one scan, on
+ * another thread): label l of b is label lmap[l] of a, error id e of b is emap[e] of a. The
+ * result is what a would hold had it been fed b's samples itself, provided b refused nothing
+ * (b->refused: 0 is returned only then, else -1 and a is unchanged). Exact mode only. */
+int pr_label_extras_merge(pr_label_extras *a, const pr_label_extras *b, const uint32_t *lmap,
+                          const uint32_t *emap);
 /* Exact mode: the label's interval `bin` as {p50, p90, p99, max} for the report's pass over
  * the sorted latencies to fill, its latency count in *lat_n; NULL when the label has no time
  * series. */

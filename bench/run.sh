@@ -72,6 +72,10 @@ for f in vegeta vegeta-json jmeter ab k6 gatling locust; do
 done
 measure "summary --format vegeta, bounded" "$N" "$BIN" summary --store "$DATA/bench.db" --format vegeta --exact-limit 1 1
 measure "compare (the run against itself)" "$((2 * N))" "$BIN" compare --store "$DATA/bench.db" 1 1
+# the same on one analysis thread: what the second core brings (scan, passes, sides)
+measure "summary, no findings, 1 thread" "$N" env PERFREPORT_THREADS=1 "$BIN" summary --no-findings --store "$DATA/bench.db" -p 50,75,90,95,99,99.9,99.99 1
+measure "compare, 1 thread" "$((2 * N))" env PERFREPORT_THREADS=1 "$BIN" compare --store "$DATA/bench.db" 1 1
+measure "render report.html, 1 thread" "$N" env PERFREPORT_THREADS=1 "$BIN" render --store "$DATA/bench.db" --template report.html -o "$DATA/bench1.html" 1
 # every kind of `chart --list` that draws one run (capacity needs a series of runs with loads)
 for k in latency percentiles throughput status spectrum histogram labels compare; do
   measure "chart $k" "$N" "$BIN" chart "$k" --store "$DATA/bench.db" -o "$DATA/chart-$k.png" 1

@@ -551,7 +551,7 @@ static int decode_column(const unsigned char **pp, const unsigned char *end, siz
 
 static __thread int64_t *colbuf; /* NCOLS x PR_NATIVE_BLOCK_MAX, kept for the thread */
 
-void pr_block_decode_release(void)
+void pr_block_decode_thread_end(void)
 {
     free(colbuf);
     colbuf = NULL;

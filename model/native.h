@@ -65,9 +65,9 @@ typedef struct pr_block_cols {
  * pr_block_decode. */
 int pr_block_decode_cols(const unsigned char *p, size_t len, unsigned want, pr_block_cols *out,
                          pr_error *err);
-/* Frees the calling thread's column buffers of pr_block_decode_cols (a worker thread calls it
- * before it ends; the columns of its last decode go with them). */
-void pr_block_decode_release(void);
+/* Frees the calling thread's decode buffer (a thread that decoded blocks calls it before it
+ * ends; the next decode on the thread makes a new one). */
+void pr_block_decode_thread_end(void);
 /* Samples at..at+m of a decoded block into out[0..m) (the columns not decoded keep their
  * constants or defaults). */
 void pr_block_cols_samples(const pr_block_cols *c, size_t at, size_t m, pr_sample *out);

@@ -1,8 +1,10 @@
 /* Data and assets of the interactive report: the model's series plus downsampled samples. */
 #include "render/dashboard.h"
+#include "analysis/rsort.h"
 #include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,33 +253,111 @@ static void put_col(json_t *o, const char *k, const col *c, size_t n, size_t off
     json_object_set_new(o, k, arr);
 }
 
-static json_t *density_json(const pr_chart_points *p, int64_t w_ns, int64_t lmin, int64_t lmax)
+/* t / w for t >= 0, w > 0, inv = 1.0 / w: a multiplication, corrected, rather than a division
+ * (two per point); exact. */
+static inline int64_t div_ns(int64_t t, int64_t w, double inv)
+{
+    if (t >= ((int64_t)1 << 52))
+        return t / w;
+    int64_t q = (int64_t)((double)t * inv);
+    if (q * w > t)
+        q--;
+    else if ((q + 1) * w <= t)
+        q++;
+    return q;
+}
+
+/* The density grid of the points: cols x rows counts, rows by log latency from lo to hi. */
+typedef struct grid {
+    int64_t w_ns;
+    double inv, lo, hi;
+    uint32_t *cells;
+} grid;
+
+static void grid_init(grid *g, int64_t w_ns, int64_t lmin, int64_t lmax)
+{
+    g->w_ns = w_ns;
+    g->inv = 1.0 / (double)w_ns;
+    g->lo = log10((double)(lmin > 0 ? lmin : 1));
+    g->hi = log10((double)(lmax > 0 ? lmax : 1));
+    if (g->hi <= g->lo)
+        g->hi = g->lo + 1;
+    g->cells = pr_xcalloc((size_t)PR_DASH_DENSITY_COLS * PR_DASH_DENSITY_ROWS, sizeof *g->cells);
+}
+
+static inline void grid_add(grid *g, int64_t t, int64_t l)
 {
     const size_t cols = PR_DASH_DENSITY_COLS, rows = PR_DASH_DENSITY_ROWS;
-    uint32_t *cells = pr_xcalloc(cols * rows, sizeof *cells);
-    double lo = log10((double)(lmin > 0 ? lmin : 1)), hi = log10((double)(lmax > 0 ? lmax : 1));
-    if (hi <= lo)
-        hi = lo + 1;
-    for (size_t i = 0; i < p->n; i++) {
-        int64_t l = p->latency_ns[i];
-        if (l < 0 || p->t_ns[i] < 0)
-            continue;
-        size_t c = (size_t)(p->t_ns[i] / w_ns);
-        double f = (log10((double)(l > 0 ? l : 1)) - lo) / (hi - lo);
-        size_t r = f <= 0 ? 0 : f >= 1 ? rows - 1 : (size_t)(f * (double)rows);
-        cells[(c < cols ? c : cols - 1) * rows + r]++;
-    }
+    size_t c = (size_t)div_ns(t, g->w_ns, g->inv);
+    double f = (log10((double)(l > 0 ? l : 1)) - g->lo) / (g->hi - g->lo);
+    size_t r = f <= 0 ? 0 : f >= 1 ? rows - 1 : (size_t)(f * (double)rows);
+    g->cells[(c < cols ? c : cols - 1) * rows + r]++;
+}
+
+static json_t *density_json(grid *g)
+{
+    const size_t cols = PR_DASH_DENSITY_COLS, rows = PR_DASH_DENSITY_ROWS;
     json_t *d = json_object(), *arr = json_array();
     for (size_t i = 0; i < cols * rows; i++)
-        json_array_append_new(arr, json_integer(cells[i]));
-    free(cells);
+        json_array_append_new(arr, json_integer(g->cells[i]));
+    free(g->cells);
     json_object_set_new(d, "cols", json_integer((json_int_t)cols));
     json_object_set_new(d, "rows", json_integer((json_int_t)rows));
-    json_object_set_new(d, "w_s", json_real((double)w_ns / 1e9));
-    json_object_set_new(d, "lo_ms", json_real(pow(10, lo) * 1e-6));
-    json_object_set_new(d, "hi_ms", json_real(pow(10, hi) * 1e-6));
+    json_object_set_new(d, "w_s", json_real((double)g->w_ns / 1e9));
+    json_object_set_new(d, "lo_ms", json_real(pow(10, g->lo) * 1e-6));
+    json_object_set_new(d, "hi_ms", json_real(pow(10, g->hi) * 1e-6));
     json_object_set_new(d, "c", arr);
     return d;
+}
+
+typedef struct grid_job {
+    grid *g;
+    const pr_chart_points *p;
+} grid_job;
+
+static void *grid_fill(void *arg)
+{
+    grid_job *j = arg;
+    const pr_chart_points *p = j->p;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->latency_ns[i] >= 0 && p->t_ns[i] >= 0)
+            grid_add(j->g, p->t_ns[i], p->latency_ns[i]);
+    return NULL;
+}
+
+/* The columns' minima, maxima and counts, and the density grid unless g is NULL. */
+static void columns_pass(const pr_chart_points *p, col *c, int64_t w, grid *g)
+{
+    double inv = 1.0 / (double)w;
+    for (size_t i = 0; i < p->n; i++) {
+        int64_t l = p->latency_ns[i], t = p->t_ns[i];
+        if (l < 0 || t < 0)
+            continue;
+        col *k = &c[div_ns(t, w, inv)];
+        int ok = !p->ok || p->ok[i];
+        int64_t *mn = ok ? &k->okmin : &k->errmin, *mx = ok ? &k->okmax : &k->errmax;
+        if (*mn < 0 || l < *mn)
+            *mn = l;
+        if (l > *mx)
+            *mx = l;
+        k->n++;
+        k->nerr += !ok;
+        if (g)
+            grid_add(g, t, l);
+    }
+}
+
+/* The columns' minima, maxima and counts and the density grid: two passes over the points at
+ * once on the analysis threads (pr_rsort_threads), else one. */
+static void columns_fill(const pr_chart_points *p, col *c, int64_t w, grid *g)
+{
+    grid_job j = {g, p};
+    pthread_t th;
+    int par = p->n >= ((size_t)1 << 20) && pr_rsort_threads() >= 2 &&
+              pthread_create(&th, NULL, grid_fill, &j) == 0;
+    columns_pass(p, c, w, par ? NULL : g);
+    if (par)
+        pthread_join(th, NULL);
 }
 
 static json_t *latency_json(const pr_chart_points *p)
@@ -298,20 +378,9 @@ static json_t *latency_json(const pr_chart_points *p)
     col *c = pr_xmalloc(n * sizeof *c);
     for (size_t i = 0; i < n; i++)
         c[i] = (col){-1, -1, -1, -1, 0, 0};
-    for (size_t i = 0; i < p->n; i++) {
-        int64_t l = p->latency_ns[i];
-        if (l < 0 || p->t_ns[i] < 0)
-            continue;
-        col *k = &c[p->t_ns[i] / w];
-        int ok = !p->ok || p->ok[i];
-        int64_t *mn = ok ? &k->okmin : &k->errmin, *mx = ok ? &k->okmax : &k->errmax;
-        if (*mn < 0 || l < *mn)
-            *mn = l;
-        if (l > *mx)
-            *mx = l;
-        k->n++;
-        k->nerr += !ok;
-    }
+    grid g;
+    grid_init(&g, tmax / PR_DASH_DENSITY_COLS + 1, lmin == INT64_MAX ? 1 : lmin, lmax);
+    columns_fill(p, c, w, &g);
     while (n > 1 && c[n - 1].n == 0) /* nothing after the last sample */
         n--;
     json_t *o = json_object(), *cnt = json_array(), *cerr = json_array();
@@ -326,8 +395,7 @@ static json_t *latency_json(const pr_chart_points *p)
     }
     json_object_set_new(o, "n", cnt);
     json_object_set_new(o, "nerr", cerr);
-    int64_t dw = tmax / PR_DASH_DENSITY_COLS + 1;
-    json_object_set_new(o, "dens", density_json(p, dw, lmin == INT64_MAX ? 1 : lmin, lmax));
+    json_object_set_new(o, "dens", density_json(&g));
     free(c);
     return o;
 }

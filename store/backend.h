@@ -116,6 +116,17 @@ struct pr_store_ops {
     int (*cache_get)(pr_store *st, int64_t id, const char *key, char **json, pr_error *err);
     /* Replaces the run's headline figures and time series (the tables behind the views). */
     int (*stats_put)(pr_store *st, int64_t id, const pr_store_stats *s, pr_error *err);
+
+    /* ---- concurrent scans (NULL: the backend scans on one thread only) ---- */
+    /* The run's blocks in sequence order: seq[i] and its samples[i]; both malloc'd.
+     * PR_EUSAGE (err untouched) when this handle cannot be scanned from several threads. */
+    int (*block_list)(pr_store *st, int64_t id, int64_t **seq, int64_t **samples, size_t *n,
+                      pr_error *err);
+    /* scan_blocks over the blocks with lo <= seq < hi; callable from several threads at
+     * once on one handle (each call its own statement). */
+    int (*scan_range)(pr_store *st, int64_t id, int64_t lo, int64_t hi,
+                      int (*cb)(const pr_store_block *b, void *payload), void *payload,
+                      pr_error *err);
 };
 
 /* Backend constructors: open (creating the schema if `create`) or fail with a message. */

@@ -1131,5 +1131,5 @@ static const pr_store_ops pg_ops = {
     pg_block_next_seq, pg_block_put,  pg_source_put, pg_source_find, pg_shard_put,
     pg_cache_clear,    pg_runs,       pg_load_run,   pg_scan_blocks, pg_sources,
     pg_shards,         pg_remove,     pg_tag,        pg_cache_put,   pg_cache_get,
-    pg_stats_put,
+    pg_stats_put,      NULL,          NULL, /* no concurrent scans on one connection */
 };

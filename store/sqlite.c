@@ -744,17 +744,11 @@ static int sq_load_run(pr_store *st, int64_t id, pr_run **out, pr_error *err)
     return 0;
 }
 
-static int sq_scan_blocks(pr_store *st, int64_t id,
-                          int (*cb)(const pr_store_block *b, void *payload), void *payload,
-                          pr_error *err)
+/* Steps a block query (seq, samples, start_min, start_max, data) into cb; finalizes it. */
+static int scan_rows(pr_store *st, sqlite3_stmt *q,
+                     int (*cb)(const pr_store_block *b, void *payload), void *payload,
+                     pr_error *err)
 {
-    sqlite3_stmt *q = prep(st,
-                           "SELECT seq, samples, start_min, start_max, data FROM blocks"
-                           " WHERE run_id=? ORDER BY seq",
-                           err, "cannot read samples");
-    if (!q)
-        return PR_ESTORE;
-    sqlite3_bind_int64(q, 1, id);
     int rc = 0, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         pr_store_block b = {
@@ -771,6 +765,63 @@ static int sq_scan_blocks(pr_store *st, int64_t id,
         rc = db_error(st, err, "cannot read samples");
     sqlite3_finalize(q);
     return rc;
+}
+
+static int sq_scan_blocks(pr_store *st, int64_t id,
+                          int (*cb)(const pr_store_block *b, void *payload), void *payload,
+                          pr_error *err)
+{
+    sqlite3_stmt *q = prep(st,
+                           "SELECT seq, samples, start_min, start_max, data FROM blocks"
+                           " WHERE run_id=? ORDER BY seq",
+                           err, "cannot read samples");
+    if (!q)
+        return PR_ESTORE;
+    sqlite3_bind_int64(q, 1, id);
+    return scan_rows(st, q, cb, payload, err);
+}
+
+static int sq_block_list(pr_store *st, int64_t id, int64_t **seq, int64_t **samples, size_t *n,
+                         pr_error *err)
+{
+    *seq = *samples = NULL;
+    *n = 0;
+    if (sqlite3_threadsafe() != 1) /* threads may not share the handle: scan on one */
+        return PR_EUSAGE;
+    sqlite3_stmt *q = prep(st, "SELECT seq, samples FROM blocks WHERE run_id=? ORDER BY seq", err,
+                           "cannot read samples");
+    if (!q)
+        return PR_ESTORE;
+    sqlite3_bind_int64(q, 1, id);
+    size_t cap = 0, cap2 = 0;
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        *seq = pr_xgrow(*seq, &cap, *n + 1, sizeof **seq);
+        *samples = pr_xgrow(*samples, &cap2, *n + 1, sizeof **samples);
+        (*seq)[*n] = sqlite3_column_int64(q, 0);
+        (*samples)[(*n)++] = sqlite3_column_int64(q, 1);
+    }
+    int rc = step == SQLITE_DONE ? 0 : db_error(st, err, "cannot read samples");
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* The blocks lo <= seq < hi. SQLite's serialized mode (its default build, checked by
+ * sq_block_list) lets threads step statements of their own on one handle. */
+static int sq_scan_range(pr_store *st, int64_t id, int64_t lo, int64_t hi,
+                         int (*cb)(const pr_store_block *b, void *payload), void *payload,
+                         pr_error *err)
+{
+    sqlite3_stmt *q = prep(st,
+                           "SELECT seq, samples, start_min, start_max, data FROM blocks"
+                           " WHERE run_id=? AND seq>=? AND seq<? ORDER BY seq",
+                           err, "cannot read samples");
+    if (!q)
+        return PR_ESTORE;
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_int64(q, 2, lo);
+    sqlite3_bind_int64(q, 3, hi);
+    return scan_rows(st, q, cb, payload, err);
 }
 
 static int sq_sources(pr_store *st, int64_t id, int (*cb)(const pr_store_source *s, void *payload),
@@ -946,5 +997,5 @@ static const pr_store_ops sqlite_ops = {
     sq_block_next_seq, sq_block_put,  sq_source_put, sq_source_find, sq_shard_put,
     sq_cache_clear,    sq_runs,       sq_load_run,   sq_scan_blocks, sq_sources,
     sq_shards,         sq_remove,     sq_tag,        sq_cache_put,   sq_cache_get,
-    sq_stats_put,
+    sq_stats_put,      sq_block_list, sq_scan_range,
 };

@@ -809,7 +809,7 @@ static void *mt_work(void *arg)
         pthread_cond_broadcast(&m->can_put);
     }
     pthread_mutex_unlock(&m->mu);
-    pr_block_decode_release();
+    pr_block_decode_thread_end();
     return NULL;
 }
 
@@ -903,6 +903,97 @@ int pr_store_scan_cols_mt(pr_store *st, int64_t id, unsigned want, int threads,
     free(tid);
     free(w);
     return rc;
+}
+
+/* One part of a concurrent scan. */
+typedef struct par_part {
+    pr_store *st;
+    int64_t id, lo, hi;
+    cols_ctx c;
+    pr_error err;
+    int rc;
+} par_part;
+
+static void *par_main(void *arg)
+{
+    par_part *p = arg;
+    p->c.err = &p->err;
+    p->rc = p->st->ops->scan_range(p->st, p->id, p->lo, p->hi, cols_block, &p->c, &p->err);
+    return NULL;
+}
+
+/* A part on a thread of its own, which frees its decode buffer as it ends. */
+static void *par_thread(void *arg)
+{
+    par_main(arg);
+    pr_block_decode_thread_end();
+    return NULL;
+}
+
+/* The first seq of each part (bounds[parts] past the last block): equal shares of samples. */
+static void par_bounds(const int64_t *seq, const int64_t *samples, size_t n, int parts,
+                       int64_t *bounds)
+{
+    int64_t total = 0, sum = 0;
+    for (size_t i = 0; i < n; i++)
+        total += samples[i];
+    int k = 1;
+    bounds[0] = seq[0];
+    for (size_t i = 0; i < n && k < parts; i++) {
+        /* block i starts part k once the parts before hold their share */
+        if (i > 0 && sum * parts >= total * k)
+            bounds[k++] = seq[i];
+        sum += samples[i];
+    }
+    while (k < parts) /* fewer blocks than the shares need: empty trailing parts */
+        bounds[k++] = seq[n - 1] + 1;
+    bounds[parts] = seq[n - 1] + 1;
+}
+
+int pr_store_scan_cols_par(pr_store *st, int64_t id, unsigned want,
+                           int (*cb)(const pr_block_cols *c, void *payload), void *const *payloads,
+                           int parts, int *rcs, pr_error *err)
+{
+    int64_t *seq = NULL, *samples = NULL;
+    size_t n = 0;
+    int rc = parts >= 2 && parts <= PR_SCAN_PARTS && st->ops->block_list
+                 ? st->ops->block_list(st, id, &seq, &samples, &n, err)
+                 : PR_EUSAGE;
+    if (rc < 0 && rc != PR_EUSAGE)
+        return rc;
+    if (rc == PR_EUSAGE || n < (size_t)parts) {
+        free(seq);
+        free(samples);
+        rcs[0] = pr_store_scan_cols(st, id, want, cb, payloads[0], err);
+        return 1;
+    }
+    int64_t bounds[PR_SCAN_PARTS + 1];
+    par_bounds(seq, samples, n, parts, bounds);
+    free(seq);
+    free(samples);
+    par_part pp[PR_SCAN_PARTS];
+    pthread_t th[PR_SCAN_PARTS];
+    int started[PR_SCAN_PARTS] = {0};
+    for (int k = 0; k < parts; k++) {
+        pp[k] = (par_part){st,  id, bounds[k], bounds[k + 1], {st, id, want, cb, payloads[k], NULL},
+                           {0}, 0};
+        if (k > 0)
+            started[k] = pthread_create(&th[k], NULL, par_thread, &pp[k]) == 0;
+    }
+    par_main(&pp[0]);
+    for (int k = 1; k < parts; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else /* no thread: the part after the first, on this one */
+            par_main(&pp[k]);
+    }
+    int failed = 0;
+    for (int k = 0; k < parts; k++) {
+        rcs[k] = pp[k].rc;
+        if (rcs[k] < 0 && !failed++)
+            *err = pp[k].err;
+    }
+    return parts;
 }
 
 typedef struct some_scan {

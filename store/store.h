@@ -104,6 +104,18 @@ int pr_store_scan_cols_mt(pr_store *st, int64_t id, unsigned want, int threads,
                           int (*cb)(const pr_block_cols *c, size_t ordinal, int worker,
                                     void *payload),
                           void *payload, pr_error *err);
+/* pr_store_scan_cols on `parts` threads (at most PR_SCAN_PARTS): the run's blocks cut into
+ * `parts` ranges of about equal samples, part k's blocks (in storage order, every one after
+ * those of part k - 1) handed to cb with payloads[k] on a thread of its own, so a caller that
+ * merges its parts in order gets what one scan gives. Returns how many parts were used: 1
+ * when the backend scans on one thread only (PostgreSQL), the run has fewer blocks than parts
+ * or parts < 2 (then everything went to payloads[0] on the calling thread), else `parts`;
+ * rcs[k] is part k's result (cb's non-zero return or a negative code), the first failure's
+ * message in err. A negative return: the blocks could not be listed (PR_ESTORE). */
+#define PR_SCAN_PARTS 2
+int pr_store_scan_cols_par(pr_store *st, int64_t id, unsigned want,
+                           int (*cb)(const pr_block_cols *c, void *payload), void *const *payloads,
+                           int parts, int *rcs, pr_error *err);
 /* pr_store_scan with only the columns in `want` decoded (the others keep their block's
  * constant, else the field's default), in batches of at most 512 samples. */
 int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,

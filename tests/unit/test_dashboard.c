@@ -65,6 +65,67 @@ static void test_dashboard__spike_survives_downsampling(void **state)
     free(ok);
 }
 
+/* 1.2 M random points (some unknown): the columns' counts and the density grid against a plain
+ * division and log10 per point, and the same document on one analysis thread and on two. */
+static void test_dashboard__columns_match_plain_division(void **state)
+{
+    (void)state;
+    size_t n = 1200000;
+    int64_t *t = pr_xmalloc(n * sizeof *t), *lat = pr_xmalloc(n * sizeof *lat);
+    uint8_t *ok = pr_xmalloc(n);
+    uint64_t r = 88172645463325252ull;
+    for (size_t i = 0; i < n; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        t[i] = (int64_t)(r % 3600000000000ull); /* an hour */
+        lat[i] = r % 97 == 0 ? -1 : (int64_t)(r >> 20) % 5000000000LL;
+        ok[i] = r % 31 != 0;
+    }
+    pr_chart_points pts = {n, t, lat, ok};
+    json_t *run = json_pack("{s:i, s:s, s:[]}", "id", 1, "name", "r", "labels");
+    setenv("PERFREPORT_THREADS", "1", 1);
+    json_t *one = pr_dashboard_run_data(run, &pts);
+    setenv("PERFREPORT_THREADS", "2", 1);
+    json_t *two = pr_dashboard_run_data(run, &pts);
+    unsetenv("PERFREPORT_THREADS");
+    assert_true(json_equal(one, two));
+    int64_t tmax = -1, lmin = INT64_MAX, lmax = 0;
+    for (size_t i = 0; i < n; i++)
+        if (lat[i] >= 0) {
+            tmax = t[i] > tmax ? t[i] : tmax;
+            lmin = lat[i] > 0 && lat[i] < lmin ? lat[i] : lmin;
+            lmax = lat[i] > lmax ? lat[i] : lmax;
+        }
+    int64_t w = tmax / PR_DASH_COLUMNS + 1, dw = tmax / PR_DASH_DENSITY_COLS + 1;
+    double lo = log10((double)lmin), hi = log10((double)lmax);
+    double *cnt = calloc(PR_DASH_COLUMNS, sizeof *cnt);
+    double *cells = calloc(PR_DASH_DENSITY_COLS * PR_DASH_DENSITY_ROWS, sizeof *cells);
+    for (size_t i = 0; i < n; i++) {
+        if (lat[i] < 0)
+            continue;
+        cnt[t[i] / w]++;
+        double f = (log10((double)(lat[i] > 0 ? lat[i] : 1)) - lo) / (hi - lo);
+        size_t row = f <= 0   ? 0
+                     : f >= 1 ? PR_DASH_DENSITY_ROWS - 1
+                              : (size_t)(f * PR_DASH_DENSITY_ROWS);
+        cells[(size_t)(t[i] / dw) * PR_DASH_DENSITY_ROWS + row]++;
+    }
+    json_t *L = json_object_get(one, "lat");
+    for (size_t i = 0; i < json_array_size(json_object_get(L, "n")); i++)
+        assert_true(at(json_object_get(L, "n"), i) == cnt[i]);
+    json_t *c = json_object_get(json_object_get(L, "dens"), "c");
+    assert_int_equal(json_array_size(c), PR_DASH_DENSITY_COLS * PR_DASH_DENSITY_ROWS);
+    for (size_t i = 0; i < json_array_size(c); i++)
+        assert_true(at(c, i) == cells[i]);
+    free(cnt);
+    free(cells);
+    json_decref(one);
+    json_decref(two);
+    json_decref(run);
+    free(t);
+    free(lat);
+    free(ok);
+}
+
 /* Series: counts per interval become rates, ns become ms, a code's absence is 0 per second. */
 static void test_dashboard__series_units(void **state)
 {
@@ -76,7 +137,8 @@ static void test_dashboard__series_units(void **state)
         " \"status_codes\": {\"200\": 9, \"500\": 1}},"
         "{\"t_ns\": 500000000, \"requests\": 4, \"successes\": 4, \"errors\": 0,"
         " \"status_codes\": {\"200\": 4}}]},"
-        " \"findings\": [{\"index\": 1, \"id\": \"x\", \"t_ns\": 500000000}]}", 0, &je);
+        " \"findings\": [{\"index\": 1, \"id\": \"x\", \"t_ns\": 500000000}]}",
+        0, &je);
     assert_non_null(run);
     json_t *d = pr_dashboard_run_data(run, NULL);
     json_t *ts = json_object_get(d, "ts");
@@ -120,7 +182,8 @@ static void test_dashboard__label_apdex_top_errors(void **state)
     assert_string_equal(json_string_value(json_object_get(ap, "score_text")), "0.250");
     json_t *top = json_object_get(l, "top_errors");
     assert_int_equal(json_array_size(top), 2);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(top, 0), "message")), "500");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(top, 0), "message")),
+                        "500");
     assert_int_equal(json_integer_value(json_object_get(json_array_get(top, 0), "count")), 2);
     json_t *pts = json_object_get(json_object_get(l, "timeseries"), "points");
     assert_int_equal(json_array_size(pts), 2);
@@ -169,18 +232,21 @@ static void test_dashboard__data_is_script_safe(void **state)
 {
     (void)state;
     json_error_t je;
-    json_t *ctx = json_loads("{\"runs\": [{\"id\": 1, \"name\": \"</script><!--x\", \"labels\": []}]}",
-                             0, &je);
+    json_t *ctx = json_loads(
+        "{\"runs\": [{\"id\": 1, \"name\": \"</script><!--x\", \"labels\": []}]}", 0, &je);
     assert_int_equal(pr_dashboard_add(ctx, NULL, NULL, NULL), 0);
-    const char *data = json_string_value(json_object_get(json_object_get(ctx, "dashboard"), "data"));
+    const char *data =
+        json_string_value(json_object_get(json_object_get(ctx, "dashboard"), "data"));
     assert_non_null(data);
     assert_null(strchr(data, '<'));
     assert_non_null(strstr(data, "\\u003c/script\\u003e\\u003c!--x"));
     json_t *back = json_loads(data, 0, &je);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(back, "runs"), 0), "name")),
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(back, "runs"), 0), "name")),
                         "</script><!--x");
     json_decref(back);
-    const char *lib = json_string_value(json_object_get(json_object_get(ctx, "dashboard"), "library"));
+    const char *lib =
+        json_string_value(json_object_get(json_object_get(ctx, "dashboard"), "library"));
     assert_true(lib && strlen(lib) > 10000 && strstr(lib, "uPlot"));
     json_decref(ctx);
 }
@@ -189,6 +255,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dashboard__spike_survives_downsampling),
+        cmocka_unit_test(test_dashboard__columns_match_plain_division),
         cmocka_unit_test(test_dashboard__series_units),
         cmocka_unit_test(test_dashboard__label_apdex_top_errors),
         cmocka_unit_test(test_dashboard__verdict),

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "analysis/cellsort.h"
 #include "analysis/jmeter_stats.h"
 #include "analysis/pattern.h"
 #include "analysis/peer_stats.h"
@@ -70,8 +71,8 @@ static void refset_free(refset *s)
     free(s->r);
 }
 
-static const char *const dur_names[PR_NDUR] = {"latency_ns", "connect_ns", "ttfb_ns",
-                                               "receive_ns", "lateness_ns"};
+static const char *const dur_names[PR_NDUR] = {"latency_ns", "connect_ns", "ttfb_ns", "receive_ns",
+                                               "lateness_ns"};
 
 static void pkey(double p, char *buf, size_t n)
 {
@@ -150,7 +151,7 @@ static void check_distribution(json_t *run, pr_vec *lat)
                          pr_percentile_sorted(lat->v, lat->n, pr_report_spectrum_pct(k)));
     size_t i;
     json_t *b;
-    json_array_foreach(json_object_get(run, "histogram"), i, b) {
+    json_array_foreach (json_object_get(run, "histogram"), i, b) {
         int64_t from = jint(b, "from_ns"), to = jint(b, "to_ns"), c = 0;
         for (size_t j = 0; j < lat->n; j++)
             c += lat->v[j] >= from && lat->v[j] < to;
@@ -167,11 +168,11 @@ typedef struct scenario {
     int64_t from_ns, to_ns; /* PR_UNKNOWN: none */
     int64_t top;
     int by_url_pattern;
+    int few_codes; /* status codes 0, 200, 300, 400, 500 only (else up to 400 of them) */
 } scenario;
 
 /* The key of a sample as the model names its row. */
-static void key_of(const scenario *sc, const pr_run *run, const pr_sample *x, char *buf,
-                   size_t n)
+static void key_of(const scenario *sc, const pr_run *run, const pr_sample *x, char *buf, size_t n)
 {
     uint32_t id = sc->by_url_pattern ? x->url : x->label;
     const char *s = id ? pr_run_str(run, id) : NULL;
@@ -197,6 +198,9 @@ static void ingest_runs(pr_store *st, const scenario *sc, pr_run **runs, pr_samp
         runs[i] = pr_run_new();
         samples[i] = calloc(sc->n, sizeof **samples);
         gen_samples(runs[i], samples[i], sc->n, sc->seed + i);
+        for (size_t k = 0; sc->few_codes && k < sc->n; k++)
+            if (samples[i][k].status)
+                samples[i][k].status = (uint16_t)(200 + samples[i][k].status % 4 * 100);
         size_t len;
         char *buf = gen_native(runs[i], samples[i], sc->n, &len);
         char path[64];
@@ -222,7 +226,7 @@ static void check_rows(json_t *run, refset *rows, const scenario *sc, const pr_r
     ref *oth = ref_get(&other, "other");
     size_t shown = 0, i;
     json_t *l;
-    json_array_foreach(labels, i, l) {
+    json_array_foreach (labels, i, l) {
         if (json_is_true(json_object_get(l, "other")))
             continue;
         ref *r = ref_get(rows, json_string_value(json_object_get(l, "label")));
@@ -333,7 +337,7 @@ static void run_scenario(const scenario *sc)
  * one label, so every sample of the run is in it (transaction samples included). */
 static void test_report_exact__label_intervals(void **st_)
 {
-    scenario sc = {11, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 0, 0};
+    scenario sc = {11, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 0, 0, 0};
     pr_store *st = test_store_open();
     pr_run *run = pr_run_new();
     pr_sample *s = calloc(sc.n, sizeof *s);
@@ -388,13 +392,18 @@ static void test_report_exact__label_intervals(void **st_)
 static void test_report_exact__matches_sorted_copies(void **st)
 {
     static const scenario cases[] = {
-        {1, 30000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0},
-        {2, 5000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0},
-        {3, 20000, 1, 2000000000LL, 20000000000LL, 100, 0}, /* a window */
-        {4, 15000, 3, PR_UNKNOWN, PR_UNKNOWN, 100, 0},      /* merged runs */
-        {5, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0},        /* top 2 and "other" */
-        {6, 20000, 2, PR_UNKNOWN, PR_UNKNOWN, 0, 1},        /* URL patterns, every row */
-        {7, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 0, 0},        /* every row */
+        {1, 30000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0},
+        {2, 5000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0},
+        {3, 20000, 1, 2000000000LL, 20000000000LL, 100, 0, 0}, /* a window */
+        {4, 15000, 3, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0},      /* merged runs */
+        {5, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 0},        /* top 2 and "other" */
+        {6, 20000, 2, PR_UNKNOWN, PR_UNKNOWN, 0, 1, 0},        /* URL patterns, every row */
+        {7, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 0, 0, 0},        /* every row */
+        /* past PR_CELLSORT_BUCKETED: the main scan on two threads (PERFREPORT_THREADS unset,
+         * 2 cores) merged, and its restart with the rows decided (top 2), which kept the first
+         * scan's values in the set before */
+        {8, PR_CELLSORT_BUCKETED + 60000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1},
+        {9, PR_CELLSORT_BUCKETED + 60000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_scenario(&cases[i]);
@@ -470,12 +479,75 @@ static void test_report_exact__tool_layouts(void **st)
     }
 }
 
+/* The report model of run `id` as text, on `threads` analysis threads. */
+static char *model_text(pr_store *st, int64_t id, const char *threads, const char *by, int top)
+{
+    setenv("PERFREPORT_THREADS", threads, 1);
+    pr_report_opts o;
+    pr_report_opts_init(&o);
+    o.label_timeseries = 1;
+    o.exact_limit = 0;
+    o.top = top;
+    if (by)
+        assert_int_equal(pr_report_parse_by(&o, by), 0);
+    json_t *doc;
+    pr_error err;
+    pr_error_clear(&err);
+    assert_int_equal(pr_report_build(st, &id, 1, 0, &o, &doc, &err), 0);
+    char *t = json_dumps(doc, JSON_SORT_KEYS);
+    json_decref(doc);
+    unsetenv("PERFREPORT_THREADS");
+    return t;
+}
+
+/* The main scan on two threads (its parts merged, or scanned again on one when they cannot
+ * be: many status codes) gives the model of one thread, byte for byte, for several rows. */
+static void test_report_exact__threads(void **st_)
+{
+    (void)st_;
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+    pr_store *st = test_store_open();
+    for (int few = 1; few >= 0; few--) {
+        scenario sc = {31 + (uint64_t)few,
+                       PR_CELLSORT_BUCKETED + 5000,
+                       1,
+                       PR_UNKNOWN,
+                       PR_UNKNOWN,
+                       100,
+                       0,
+                       few};
+        pr_run *run;
+        pr_sample *s;
+        int64_t id;
+        ingest_runs(st, &sc, &run, &s, &id);
+        /* breakdowns by a column, by pattern, by two columns; every row or the top 100 */
+        static const struct {
+            const char *by;
+            int top;
+        } cases[] = {{NULL, 100}, {NULL, 0}, {"url-pattern", 100}, {"label,status", 100}};
+        for (size_t k = 0; k < (few ? sizeof cases / sizeof cases[0] : 1); k++) {
+            char *one = model_text(st, id, "1", cases[k].by, cases[k].top);
+            char *two = model_text(st, id, "2", cases[k].by, cases[k].top);
+            assert_string_equal(one, two);
+            free(one);
+            free(two);
+        }
+        free(s);
+        pr_run_free(run);
+    }
+    test_store_close(st);
+    unsetenv("SOURCE_DATE_EPOCH");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_exact__matches_sorted_copies),
         cmocka_unit_test(test_report_exact__label_intervals),
         cmocka_unit_test(test_report_exact__tool_layouts),
+        cmocka_unit_test(test_report_exact__threads),
     };
+    if (getenv("TEST_FILTER")) /* one test by name (a glob) */
+        cmocka_set_test_filter(getenv("TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
