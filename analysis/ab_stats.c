@@ -2,6 +2,7 @@
 #include "analysis/ab_stats.h"
 #include "analysis/rsort.h"
 #include "analysis/vec.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include "model/sample.h"
 #include <math.h>
@@ -34,7 +35,7 @@ void pr_ab_stats_column(int64_t *v, size_t n, pr_ab_row *row)
         sd += a * a;
     }
     sd = n > 1 ? sqrt(sd / (double)(n - 1)) : 0;
-    pr_rsort_i64_par(v, n, pr_rsort_threads());
+    pr_rsort_i64_par(v, n, pr_threads());
     int64_t median_us;
     if (n > 1 && n % 2)
         median_us = (v[n / 2] + v[n / 2 + 1]) / 2;

@@ -2,6 +2,7 @@
 #include "analysis/cellsort.h"
 #include "analysis/rsort.h"
 #include "analysis/vec.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdatomic.h>
@@ -309,7 +310,7 @@ static void sort_bucketed(pr_cellsort *cs)
         }
     size_t *bounds = pr_xmalloc((BUCKETS + 1) * sizeof *bounds);
     cs->n = close_gaps(cs, start, dpairs, bounds);
-    int threads = pr_rsort_threads();
+    int threads = pr_threads();
     if (cs->c32)
         pr_rsort_i64_u32_ranges(cs->v, cs->c32, bounds, BUCKETS, threads);
     else
@@ -334,7 +335,7 @@ void pr_cellsort_sort(pr_cellsort *cs)
         sort_bucketed(cs);
         return;
     }
-    int threads = pr_rsort_threads();
+    int threads = pr_threads();
     if (cs->c32)
         pr_rsort_i64_u32_par(cs->v, cs->c32, cs->n, threads);
     else

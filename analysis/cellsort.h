@@ -39,7 +39,7 @@ int pr_cellsort_part_lost(const pr_cellsort *cs, const pr_cellsort *part);
  * map[c >> shift] << shift | (c & (2^shift - 1)) (cells widen to 32 bits if one needs it);
  * map NULL drops the part's pairs. The part is emptied; cs can be sorted (not added to). */
 void pr_cellsort_part_join(pr_cellsort *cs, pr_cellsort *part, const uint32_t *map, unsigned shift);
-/* Sorts by value (cells follow), on pr_rsort_threads() threads. */
+/* Sorts by value (cells follow), on pr_threads() threads. */
 void pr_cellsort_sort(pr_cellsort *cs);
 static inline uint32_t pr_cellsort_cell(const pr_cellsort *cs, size_t i)
 {

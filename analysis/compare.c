@@ -8,6 +8,7 @@
 #include "model/l10n.h"
 #include "model/run.h"
 #include "model/strtab.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <pthread.h>
@@ -526,8 +527,8 @@ static void moments_two(const pr_vec *a, const pr_vec *b, double *ma, double *va
 {
     moments_job j = {a, 0, 0};
     pthread_t th;
-    int par = a->n >= PR_CELLSORT_BUCKETED && b->n >= PR_CELLSORT_BUCKETED &&
-              pr_rsort_threads() >= 2 && pthread_create(&th, NULL, moments_main, &j) == 0;
+    int par = a->n >= PR_CELLSORT_BUCKETED && b->n >= PR_CELLSORT_BUCKETED && pr_threads() >= 2 &&
+              pthread_create(&th, NULL, moments_main, &j) == 0;
     if (!par)
         moments_main(&j);
     moments(b, mb, vb);
@@ -824,7 +825,7 @@ static void *side_labels_main(void *arg)
 /* pr_compare_side_labels of every side, two sides at a time on the analysis threads. */
 static void side_labels_all(pr_compare_side *sides, size_t n, const char *const *names, size_t nn)
 {
-    int two = pr_rsort_threads() >= 2;
+    int two = pr_threads() >= 2;
     for (size_t i = 0; i < n; i += 2) {
         side_job j = {&sides[i], names, nn};
         pthread_t th;

@@ -7,6 +7,7 @@
 #include "model/buf.h"
 #include "model/l10n.h"
 #include "model/native.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <pthread.h>
@@ -896,7 +897,7 @@ static void latency_pass(pr_acc *a)
         }
     lat_pass lp = {a, rq, &tq, bq, lq, lbix, a->nbins / 2};
     pthread_t th;
-    int par = p->vals.n >= PR_CELLSORT_BUCKETED && pr_rsort_threads() >= 2 &&
+    int par = p->vals.n >= PR_CELLSORT_BUCKETED && pr_threads() >= 2 &&
               pthread_create(&th, NULL, lat_pass_total, &lp) == 0;
     if (!par)
         lat_pass_total(&lp);
@@ -1369,7 +1370,7 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
                 pr_error *err)
 {
     /* one run of an exact analysis with a bucketed value set: the main scan on two threads */
-    int par = nids == 1 && !a->bounded && a->o->durations && pr_rsort_threads() >= 2 &&
+    int par = nids == 1 && !a->bounded && a->o->durations && pr_threads() >= 2 &&
               runs[0]->samples >= (int64_t)PR_CELLSORT_BUCKETED;
     acc_setup(a, runs, nids, par ? 2 : 1);
     pr_report_acc *p = a->priv;

@@ -1,10 +1,10 @@
 /* In-place radix sorts (MSD in place, LSD through a small buffer), on one or more threads. */
 #include "analysis/rsort.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define SIGN ((uint64_t)1 << 63)
 #define RS_SMALL 48      /* insertion sort below this */
@@ -12,7 +12,7 @@
 #define RS_LSD_BITS 11   /* LSD digit width at most */
 #define RS_MSD_BUCKETS PR_RSORT_BUCKETS
 #define RS_PAR_MIN 65536 /* smaller sorts stay on one thread */
-#define RS_MAX_THREADS 8
+#define RS_MAX_THREADS PR_THREADS_MAX
 
 static inline size_t rs_bucket(uint64_t u)
 {
@@ -85,17 +85,6 @@ void pr_rsort_i64_u16_par(int64_t *key, uint16_t *payload, size_t n, int threads
 void pr_rsort_i64_u32_par(int64_t *key, uint32_t *payload, size_t n, int threads)
 {
     sort_par_k32(key, payload, n, threads);
-}
-
-int pr_rsort_threads(void)
-{
-    const char *e = getenv("PERFREPORT_THREADS");
-    if (e && *e) {
-        int t = atoi(e);
-        return t < 1 ? 1 : t > RS_MAX_THREADS ? RS_MAX_THREADS : t;
-    }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n >= 2 ? 2 : 1;
 }
 
 void pr_rsort_i64_u16_ranges(int64_t *key, uint16_t *payload, const size_t *bounds, size_t nranges,

@@ -36,8 +36,5 @@ static inline size_t pr_rsort_bucket(uint64_t u)
     return (size_t)(msb - 5) << 6 | (size_t)(u >> (msb - 6) & 63);
 }
 
-/* Threads worth using for analysis: the online processors, at most 2 (the machines this runs
- * on share their cores; PERFREPORT_THREADS overrides, 1 turns threading off). */
-int pr_rsort_threads(void);
 
 #endif

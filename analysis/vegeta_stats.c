@@ -4,6 +4,7 @@
 #include "analysis/vals.h"
 #include "model/buf.h"
 #include "model/lex.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdio.h>
@@ -159,7 +160,7 @@ static void finish_percentiles(pr_vegeta_stats_acc *a)
         out->lat_p99_ns = pr_vals_percentile(&a->hist, 99);
         return;
     }
-    pr_rsort_i64_par(a->lat, a->nlat, pr_rsort_threads());
+    pr_rsort_i64_par(a->lat, a->nlat, pr_threads());
     out->lat_p50_ns = pr_vegeta_percentile(a->lat, n, 50);
     out->lat_p90_ns = pr_vegeta_percentile(a->lat, n, 90);
     out->lat_p95_ns = pr_vegeta_percentile(a->lat, n, 95);

@@ -6,6 +6,7 @@
 #include "cli/common.h"
 #include "model/buf.h"
 #include "model/lex.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
 #include "render/model_charts.h"
@@ -265,7 +266,7 @@ static int parse_args(chart_args *a, int argc, char **argv)
         return PR_EXIT_USAGE;
     }
     chart_model_opts(a->kind, &a->ro);
-    a->co.threads = pr_rsort_threads(); /* loading and binning the latency chart's points */
+    a->co.threads = pr_threads(); /* loading and binning the latency chart's points */
     return 0;
 }
 

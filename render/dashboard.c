@@ -2,6 +2,7 @@
 #include "render/dashboard.h"
 #include "analysis/rsort.h"
 #include "model/l10n.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <pthread.h>
@@ -348,12 +349,12 @@ static void columns_pass(const pr_chart_points *p, col *c, int64_t w, grid *g)
 }
 
 /* The columns' minima, maxima and counts and the density grid: two passes over the points at
- * once on the analysis threads (pr_rsort_threads), else one. */
+ * once on the analysis threads (pr_threads), else one. */
 static void columns_fill(const pr_chart_points *p, col *c, int64_t w, grid *g)
 {
     grid_job j = {g, p};
     pthread_t th;
-    int par = p->n >= ((size_t)1 << 20) && pr_rsort_threads() >= 2 &&
+    int par = p->n >= ((size_t)1 << 20) && pr_threads() >= 2 &&
               pthread_create(&th, NULL, grid_fill, &j) == 0;
     columns_pass(p, c, w, par ? NULL : g);
     if (par)

@@ -1,5 +1,6 @@
 /* The SQLite backend of the store: one file, WAL mode, writers serialised by BEGIN IMMEDIATE. */
 #include "store/backend.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include "store/writer.h"
 #include <errno.h>
@@ -45,7 +46,7 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
         s->ckpt_running = 0;
     if (s->ckpt_running)
         return SQLITE_OK; /* the running one takes these frames too, or the next commit */
-    if (pr_store_threads() < 2 || pthread_create(&s->ckpt, NULL, checkpoint_run, s->base.path))
+    if (pr_threads() < 2 || pthread_create(&s->ckpt, NULL, checkpoint_run, s->base.path))
         sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     else
         s->ckpt_running = 1;

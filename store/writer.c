@@ -1,5 +1,6 @@
 /* The ingest's block writer: a queue of block copies and the thread that stores them. */
 #include "store/writer.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,12 +26,6 @@ struct pr_block_writer {
     int rc; /* the first failure (nothing written after it) */
     pr_error err;
 };
-
-int pr_store_threads(void)
-{
-    const char *e = getenv("PERFREPORT_THREADS");
-    return e && *e == '1' && !e[1] ? 1 : 2;
-}
 
 static void *run_writer(void *arg)
 {
@@ -64,7 +59,7 @@ static void *run_writer(void *arg)
 
 pr_block_writer *pr_block_writer_new(pr_store *st)
 {
-    if (pr_store_threads() < 2)
+    if (pr_threads() < 2)
         return NULL;
     pr_block_writer *w = pr_xcalloc(1, sizeof *w);
     w->st = st;

@@ -18,7 +18,5 @@ int pr_block_writer_drain(pr_block_writer *w, pr_error *err);
 /* Stops the thread (blocks still queued are dropped: the ingest is rolled back) and frees. */
 void pr_block_writer_free(pr_block_writer *w);
 
-/* The threads an ingest may use: PERFREPORT_THREADS (1 or 2), default 2. */
-int pr_store_threads(void);
 
 #endif
