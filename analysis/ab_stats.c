@@ -35,7 +35,8 @@ void pr_ab_stats_column(int64_t *v, size_t n, pr_ab_row *row)
         sd += a * a;
     }
     sd = n > 1 ? sqrt(sd / (double)(n - 1)) : 0;
-    pr_rsort_i64_par(v, n, pr_threads());
+    if (mn < mx) /* all equal (a column the file does not have): already in order */
+        pr_rsort_i64_par(v, n, pr_threads());
     int64_t median_us;
     if (n > 1 && n % 2)
         median_us = (v[n / 2] + v[n / 2 + 1]) / 2;
