@@ -2,6 +2,7 @@
  * sorted array per duration (each value kept once, 10 bytes per sample) or histograms. */
 #include "analysis/report_acc.h"
 #include "analysis/cellsort.h"
+#include "analysis/interval.h"
 #include "analysis/pattern.h"
 #include "analysis/rsort.h"
 #include "model/buf.h"
@@ -282,25 +283,11 @@ static int64_t dur_value(int d, const pr_sample *x)
 
 /* ---- the main scan ----------------------------------------------------------------------- */
 
-/* The time-series interval holding time t (ns since the epoch): its index, -1 when there are
- * no intervals, t is unknown or t is past the last one (times before the first count in it). */
+/* The time-series interval holding time t (analysis/interval.h's rule). */
 static inline long bin_index(const pr_acc *a, int64_t t)
 {
-    if (!a->nbins || t == PR_UNKNOWN)
-        return -1;
-    int64_t d = t - a->t0, k;
-    if (d < 0)
-        return 0;
-    if (d < ((int64_t)1 << 52)) { /* a multiplication, corrected, instead of a division */
-        k = (int64_t)((double)d * a->priv->inv_interval);
-        if (k * a->interval > d)
-            k--;
-        else if ((k + 1) * a->interval <= d)
-            k++;
-    } else {
-        k = d / a->interval;
-    }
-    return (size_t)k < a->nbins ? (long)k : -1;
+    pr_intervals iv = {a->t0, a->interval, a->priv->inv_interval, a->nbins};
+    return pr_interval_of(&iv, t);
 }
 
 static int code_slot(pr_acc *a, int code)
@@ -319,12 +306,8 @@ static int code_slot(pr_acc *a, int code)
  * of its start (>= 0), where most responses complete. */
 static void add_response(pr_acc *a, const pr_sample *x, int outcome, long ks)
 {
-    long k = ks;
-    if (x->latency_ns != PR_UNKNOWN && x->latency_ns > 0) {
-        int64_t end = x->start_ns + x->latency_ns;
-        if (end - a->t0 >= ((int64_t)ks + 1) * a->interval)
-            k = bin_index(a, end);
-    }
+    pr_intervals iv = {a->t0, a->interval, a->priv->inv_interval, a->nbins};
+    long k = pr_interval_done(&iv, x->start_ns, x->latency_ns, ks);
     if (k < 0)
         return;
     pr_bin *b = &a->bins[k];

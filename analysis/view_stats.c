@@ -1,6 +1,7 @@
 /* The views' figures (run_summary, run_series) from a run's columns, as the report model has
  * them: counts, rates, Apdex and latency order statistics of the run and of each interval. */
 #include "analysis/view_stats.h"
+#include "analysis/interval.h"
 #include "analysis/report.h"
 #include "analysis/report_labels.h"
 #include "analysis/stats.h"
@@ -136,35 +137,18 @@ typedef struct vacc {
     vtargets q;
 } vacc;
 
-/* The interval holding t, -1 when none (report_acc.c's bin_index). */
+/* The interval holding t, -1 when none (analysis/interval.h's rule). */
 static inline long bin_of(const vacc *a, int64_t t)
 {
-    if (!a->nbins || t == PR_UNKNOWN)
-        return -1;
-    int64_t d = t - a->t0, k;
-    if (d < 0)
-        return 0;
-    if (d < ((int64_t)1 << 52)) {
-        k = (int64_t)((double)d * a->inv_interval);
-        if (k * a->interval > d)
-            k--;
-        else if ((k + 1) * a->interval <= d)
-            k++;
-    } else {
-        k = d / a->interval;
-    }
-    return (size_t)k < a->nbins ? (long)k : -1;
+    pr_intervals iv = {a->t0, a->interval, a->inv_interval, a->nbins};
+    return pr_interval_of(&iv, t);
 }
 
 /* A response where it completed (start + latency); ks: the interval of its start. */
 static void add_response(vacc *a, const pr_sample *x, int outcome, long ks)
 {
-    long k = ks;
-    if (x->latency_ns != PR_UNKNOWN && x->latency_ns > 0) {
-        int64_t end = x->start_ns + x->latency_ns;
-        if (end - a->t0 >= ((int64_t)ks + 1) * a->interval)
-            k = bin_of(a, end);
-    }
+    pr_intervals iv = {a->t0, a->interval, a->inv_interval, a->nbins};
+    long k = pr_interval_done(&iv, x->start_ns, x->latency_ns, ks);
     if (k < 0)
         return;
     vbin *b = &a->bins[k];
