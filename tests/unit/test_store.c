@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "model/native.h"
@@ -477,6 +478,45 @@ static void test_store__writer_thread_same_store(void **state)
     free(two);
 }
 
+/* The checkpoint thread (PERFREPORT_THREADS=2) copies a large commit's WAL into the store file:
+ * with another connection open (so that closing this one does not checkpoint), the store file
+ * holds the committed pages once the connection that committed them is closed. */
+static void test_store__checkpoint_thread_copies(void **state)
+{
+    setenv("PERFREPORT_THREADS", "2", 1);
+    pr_store *s;
+    pr_error err;
+    assert_int_equal(pr_store_open(&s, dbpath, 1, &err), 0);
+    pr_run *run = pr_run_new();
+    size_t n = 1000, len;
+    pr_sample *x = calloc(n, sizeof *x);
+    char *buf = gen_stream(run, x, n, 5, &len);
+    pr_ingest_result res;
+    assert_int_equal(ingest_mem(s, "small", buf, len, 0, &res, &err), 0);
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(dbpath, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "SELECT count(*) FROM runs", NULL, NULL, NULL), SQLITE_OK);
+    /* 24 MiB of cached text: about 1,500 WAL frames of 16 KiB, past the checkpoint's 1,000 */
+    size_t big = (size_t)24 << 20;
+    char *json = malloc(big + 3);
+    json[0] = '"';
+    for (size_t i = 1; i <= big; i++)
+        json[i] = (char)('a' + i * 7919 % 26);
+    json[big + 1] = '"';
+    json[big + 2] = 0;
+    assert_int_equal(pr_store_cache_put(s, res.run_id, "big", json, &err), 0);
+    pr_store_close(s);
+    struct stat sb;
+    assert_int_equal(stat(dbpath, &sb), 0);
+    assert_true(sb.st_size > (off_t)big);
+    sqlite3_close(other);
+    unsetenv("PERFREPORT_THREADS");
+    free(json);
+    free(buf);
+    free(x);
+    pr_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -490,6 +530,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store__shards_land_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__stale_stats_not_stored, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__writer_thread_same_store, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store__checkpoint_thread_copies, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
