@@ -6,6 +6,7 @@
 #include "analysis/report_labels.h"
 #include "analysis/stats.h"
 #include "model/native.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdlib.h>
@@ -159,17 +160,23 @@ static void add_response(vacc *a, const pr_sample *x, int outcome, long ks)
         b->bytes_in += x->bytes_in;
 }
 
+/* Each latency's interval made explicit (a->bin, room for `cap` of them) from the implicit
+ * order: interval 0's latencies, then interval 1's..., then those of no interval. */
+static void bins_explicit(vacc *a, size_t cap)
+{
+    a->bin = pr_xmalloc((cap > a->lat.n ? cap : a->lat.n + 1) * sizeof *a->bin);
+    size_t i = 0;
+    for (size_t j = 0; j <= a->nbins; j++)
+        for (int64_t m = j < a->nbins ? a->bins[j].lat_n : (int64_t)(a->lat.n - i); m > 0; m--)
+            a->bin[i++] = (uint32_t)j;
+}
+
 /* A latency and its interval: intervals stay implicit while they come in order. */
 static void add_latency(vacc *a, int64_t v, long k)
 {
     uint32_t b = k >= 0 ? (uint32_t)k : (uint32_t)a->nbins;
-    if (!a->bin && b < a->last_bin) { /* out of order: from now on each one's interval */
-        a->bin = pr_xmalloc((a->lat.cap > a->lat.n ? a->lat.cap : a->lat.n + 1) * sizeof *a->bin);
-        size_t i = 0;
-        for (size_t j = 0; j <= a->nbins; j++)
-            for (int64_t m = j < a->nbins ? a->bins[j].lat_n : (int64_t)(a->lat.n - i); m > 0; m--)
-                a->bin[i++] = (uint32_t)j;
-    }
+    if (!a->bin && b < a->last_bin) /* out of order: from now on each one's interval */
+        bins_explicit(a, a->lat.cap);
     if (a->bin && a->lat.n == a->lat.cap) {
         size_t cap = a->lat.cap;
         a->bin = pr_xgrow(a->bin, &cap, a->lat.n + 1, sizeof *a->bin);
@@ -442,6 +449,111 @@ static void vacc_dispose(vacc *a)
         free(a->q.cand[k]);
 }
 
+/* An accumulator for the run's figures, room for `cap` latencies. */
+static void vacc_init(vacc *a, const pr_run *run, const pr_report_opts *o, size_t cap)
+{
+    memset(a, 0, sizeof *a);
+    pr_series_init(&a->total);
+    a->apdex_t_ns = o->apdex_t_ns;
+    a->apdex_f_ns = o->apdex_f_ns;
+    a->interval = PR_UNKNOWN;
+    set_bins(a, run, o);
+    a->lat.cap = cap ? cap : 1;
+    a->lat.v32 = pr_xmalloc(a->lat.cap * sizeof *a->lat.v32);
+    a->q.hist = pr_xcalloc(NBUCKETS, sizeof *a->q.hist);
+}
+
+/* The latencies in 8 bytes each. */
+static void lats_widen(lats *l)
+{
+    if (!l->v32)
+        return;
+    l->v64 = pr_xmalloc((l->cap ? l->cap : 1) * sizeof *l->v64);
+    for (size_t i = 0; i < l->n; i++)
+        l->v64[i] = l->v32[i];
+    free(l->v32);
+    l->v32 = NULL;
+}
+
+/* The interval of b's first latency in its implicit order (a->nbins: none). */
+static uint32_t first_bin(const vacc *b)
+{
+    uint32_t k = 0;
+    while (k < b->nbins && !b->bins[k].lat_n)
+        k++;
+    return k;
+}
+
+/* Adds b, the accumulator of the blocks after a's, into a: what one scan of a's blocks then
+ * b's gives (counts added, b's latencies after a's, each one's interval explicit unless both
+ * keep theirs in order). */
+static void vacc_merge(vacc *a, vacc *b)
+{
+    if (b->lat.n && (a->bin || b->bin || first_bin(b) < a->last_bin)) {
+        if (!a->bin)
+            bins_explicit(a, a->lat.n + b->lat.n);
+        if (!b->bin)
+            bins_explicit(b, b->lat.n);
+        size_t cap = a->lat.n;
+        a->bin = pr_xgrow(a->bin, &cap, a->lat.n + b->lat.n, sizeof *a->bin);
+        memcpy(a->bin + a->lat.n, b->bin, b->lat.n * sizeof *b->bin);
+    }
+    if (!a->lat.v32 || !b->lat.v32) {
+        lats_widen(&a->lat);
+        lats_widen(&b->lat);
+    }
+    size_t w = a->lat.v32 ? sizeof *a->lat.v32 : sizeof *a->lat.v64;
+    void **v = a->lat.v32 ? (void **)&a->lat.v32 : (void **)&a->lat.v64;
+    *v = pr_xgrow(*v, &a->lat.cap, a->lat.n + b->lat.n, w);
+    memcpy((char *)*v + a->lat.n * w, b->lat.v32 ? (void *)b->lat.v32 : (void *)b->lat.v64,
+           b->lat.n * w);
+    if (b->lat.n) {
+        a->min = a->lat.n && a->min < b->min ? a->min : b->min;
+        a->max = a->lat.n && a->max > b->max ? a->max : b->max;
+        a->last_bin = b->last_bin > a->last_bin ? b->last_bin : a->last_bin;
+    }
+    a->lat.n += b->lat.n;
+    a->sum += b->sum;
+    a->apdex_s += b->apdex_s;
+    a->apdex_t += b->apdex_t;
+    pr_series_merge(&a->total, &b->total);
+    for (size_t k = 0; k < a->nbins; k++) {
+        vbin *x = &a->bins[k];
+        const vbin *y = &b->bins[k];
+        x->count += y->count;
+        x->lat_n += y->lat_n;
+        x->done += y->done;
+        x->ok += y->ok;
+        x->fail += y->fail;
+        x->bytes_in += y->bytes_in;
+    }
+    for (size_t k = 0; k < NBUCKETS; k++)
+        a->q.hist[k] += b->q.hist[k];
+}
+
+/* The run's blocks into a[0]: in two halves on two threads (a[1] the second, then merged) when
+ * two may run and the store scans so, else in one scan. 0 or the first failure. */
+static int view_scan(pr_store *st, const pr_run *run, const pr_report_opts *o, vacc *a,
+                     pr_error *err)
+{
+    size_t n = run->samples > 0 ? (size_t)run->samples : 1;
+    vacc_init(&a[0], run, o, n);
+    if (pr_threads() < 2)
+        return pr_store_scan_cols(st, run->id, VIEW_COLS, view_block, &a[0], err);
+    vacc_init(&a[1], run, o, n / 2 + 1); /* the second part holds at most half the samples */
+    void *pl[PR_SCAN_PARTS] = {&a[0], &a[1]};
+    int rcs[PR_SCAN_PARTS] = {0};
+    int used = pr_store_scan_cols_par(st, run->id, VIEW_COLS, view_block, pl, 2, rcs, err);
+    if (used < 0)
+        return used;
+    for (int k = 0; k < used; k++)
+        if (rcs[k] < 0)
+            return rcs[k];
+    if (used == 2)
+        vacc_merge(&a[0], &a[1]);
+    return 0;
+}
+
 int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_point **points,
                   pr_error *err)
 {
@@ -451,31 +563,25 @@ int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_p
     if (run->summary_only || json_is_object(run->summary) ||
         pr_report_bounded(&o, run->samples, why, sizeof why))
         return 0;
-    vacc a;
-    memset(&a, 0, sizeof a);
-    pr_series_init(&a.total);
-    a.apdex_t_ns = o.apdex_t_ns;
-    a.apdex_f_ns = o.apdex_f_ns;
-    a.interval = PR_UNKNOWN;
-    set_bins(&a, run, &o);
-    a.lat.cap = run->samples > 0 ? (size_t)run->samples : 1;
-    a.lat.v32 = pr_xmalloc(a.lat.cap * sizeof *a.lat.v32);
-    a.q.hist = pr_xcalloc(NBUCKETS, sizeof *a.q.hist);
-    int rc = pr_store_scan_cols(st, run->id, VIEW_COLS, view_block, &a, err);
+    vacc two[2], *a = &two[0];
+    memset(two, 0, sizeof two);
+    int rc = view_scan(st, run, &o, two, err);
+    if (two[1].q.hist) /* the second part's, merged */
+        vacc_dispose(&two[1]);
     if (rc == 0) {
-        if (a.lat.n)
-            targets_find(&a.q, a.lat.n);
-        if (a.nbins) {
-            s->npoints = series(&a, s, points);
+        if (a->lat.n)
+            targets_find(&a->q, a->lat.n);
+        if (a->nbins) {
+            s->npoints = series(a, s, points);
         } else {
-            targets_collect(&a.q, &a.lat, 0, a.lat.n);
+            targets_collect(&a->q, &a->lat, 0, a->lat.n);
             *points = pr_xcalloc(1, sizeof **points);
             s->npoints = 0;
             s->interval_ns = PR_UNKNOWN;
         }
         s->points = *points;
-        headline(&a, s); /* last: it may reorder the latencies */
+        headline(a, s); /* last: it may reorder the latencies */
     }
-    vacc_dispose(&a);
+    vacc_dispose(a);
     return rc < 0 ? rc : 1;
 }

@@ -1,7 +1,8 @@
 /* The figures behind the store's Grafana views (run_summary, run_series) straight from a run's
  * columns: the headline figures and time series of the report model (analysis/report.c, its
- * default options) without building the model. One scan of the columns they need, each latency
- * kept once (8 bytes, 12 when samples come out of time order), the percentiles selected in
+ * default options) without building the model. One scan of the columns they need (two halves
+ * of the run's blocks on two threads when two may run, merged in order), each latency kept once
+ * (4 or 8 bytes, 4 more when samples come out of time order), the percentiles selected in
  * place per interval and for the run. The same numbers as the model (tests/unit/
  * test_view_stats.c compares them on random data). */
 #ifndef PR_VIEW_STATS_H

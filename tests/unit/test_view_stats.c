@@ -86,7 +86,22 @@ static void check_against_model(pr_store *st, int64_t id, const pr_store_stats *
     json_decref(run);
 }
 
-enum { SHUFFLED, IN_ORDER, SAME_LATENCY, NO_OUTCOMES, NO_LATENCY, APDEX_BOUNDS, NEGATIVE };
+/* WIDE_HEAD, WIDE_TAIL: in order, latencies past 2^32 ns in the first or last quarter only (one
+ * half of a two-part scan widened, the other not); REWOUND: in order, the second half starting
+ * again from the first's start (gen_native writes blocks of 1,000 samples: at 200,000 the halves
+ * of a two-part scan, each in order, the second's first interval before the first's last). */
+enum {
+    SHUFFLED,
+    IN_ORDER,
+    SAME_LATENCY,
+    NO_OUTCOMES,
+    NO_LATENCY,
+    APDEX_BOUNDS,
+    NEGATIVE,
+    WIDE_HEAD,
+    WIDE_TAIL,
+    REWOUND
+};
 
 /* n random samples of layout `how` ingested as a native file; the figures of both ways. */
 static void run_case(size_t n, uint64_t seed, int how)
@@ -96,8 +111,13 @@ static void run_case(size_t n, uint64_t seed, int how)
     pr_sample *s = calloc(n ? n : 1, sizeof *s);
     gen_samples(run, s, n, seed);
     for (size_t i = 0; i < n; i++) {
-        if (how == IN_ORDER && s[i].start_ns != PR_UNKNOWN)
-            s[i].start_ns = 1796051469000000000LL + (int64_t)i * 1000003;
+        int in_order = how == IN_ORDER || how == WIDE_HEAD || how == WIDE_TAIL || how == REWOUND;
+        size_t at = how == REWOUND && i >= n / 2 ? i - n / 2 : i;
+        if (in_order && (s[i].start_ns != PR_UNKNOWN || how == REWOUND)) /* every start known */
+            s[i].start_ns = 1796051469000000000LL + (int64_t)at * 1000003;
+        if ((how == WIDE_HEAD && i < n / 4 && i % 7 == 0) ||
+            (how == WIDE_TAIL && i >= n - n / 4 && i % 7 == 0))
+            s[i].latency_ns = 5000000000LL + (int64_t)i;
         if (how == SAME_LATENCY)
             s[i].latency_ns = 7000000;
         if (how == NO_OUTCOMES) {
@@ -143,10 +163,12 @@ static void test_view_stats__match_the_model(void **state)
     static const struct {
         size_t n;
         int how;
-    } cases[] = {{30000, SHUFFLED},  {20000, IN_ORDER},  {5000, SAME_LATENCY}, {3000, NO_OUTCOMES},
-                 {2000, NO_LATENCY}, {1, SHUFFLED},      {2, IN_ORDER},        {37, SHUFFLED},
-                 {250000, IN_ORDER}, {120000, SHUFFLED}, {0, SHUFFLED},        {4000, APDEX_BOUNDS},
-                 {9000, NEGATIVE}};
+    } cases[] = {{30000, SHUFFLED},   {20000, IN_ORDER},   {5000, SAME_LATENCY},
+                 {3000, NO_OUTCOMES}, {2000, NO_LATENCY},  {1, SHUFFLED},
+                 {2, IN_ORDER},       {37, SHUFFLED},      {250000, IN_ORDER},
+                 {120000, SHUFFLED},  {0, SHUFFLED},       {4000, APDEX_BOUNDS},
+                 {9000, NEGATIVE},    {200000, WIDE_HEAD}, {200000, WIDE_TAIL},
+                 {200000, REWOUND},   {150000, NEGATIVE}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(cases[i].n, 100 + i, cases[i].how);
 }
