@@ -2,10 +2,13 @@
 #include "analysis/ab_stats.h"
 #include "analysis/rsort.h"
 #include "analysis/vec.h"
+#include "model/hist.h"
+#include "model/native.h"
 #include "model/threads.h"
 #include "model/xalloc.h"
 #include "model/sample.h"
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,14 +67,17 @@ int pr_ab_stats_compute(int64_t *connect_us, int64_t *processing_us, int64_t *wa
     return 0;
 }
 
+/* The index of ab's percentage row p in n sorted values: floor(n p / 100), 100% the last. */
+static size_t pct_index(size_t n, int p)
+{
+    return p >= 100 ? n - 1 : (size_t)((unsigned long long)n * (unsigned)p / 100);
+}
+
 void pr_ab_stats_percentages(const int64_t *total_sorted, size_t n, pr_ab_tables *out)
 {
     out->has_percentiles = n > 1;
-    for (int i = 0; i < PR_AB_NPERCS && n; i++) {
-        int p = pr_ab_percs[i];
-        size_t idx = p >= 100 ? n - 1 : (size_t)((unsigned long long)n * (unsigned)p / 100);
-        out->pct_ms[i] = round_ms(total_sorted[idx]);
-    }
+    for (int i = 0; i < PR_AB_NPERCS && n; i++)
+        out->pct_ms[i] = round_ms(total_sorted[pct_index(n, pr_ab_percs[i])]);
 }
 
 size_t pr_ab_csv_index(size_t n, int i)
@@ -93,18 +99,13 @@ static int64_t us_of(int64_t ns)
     return (ns + 500) / 1000;
 }
 
-int64_t pr_ab_value(const pr_run *run, const pr_sample *s, int col)
+/* ab's processing time (µs) from total and connect (µs): time - ctime, or ab's own dtime
+ * where ab -g wrote it in the sample's attrs. */
+static int64_t processing_us(const pr_run *run, int64_t t, int64_t c, uint32_t attrs)
 {
-    int64_t t = us_of(s->latency_ns), c = us_of(s->connect_ns);
-    switch (col) {
-    case PR_AB_CONNECT: return c;
-    case PR_AB_WAITING: return us_of(s->ttfb_ns);
-    case PR_AB_TOTAL: return t;
-    default: break;
-    }
     int64_t p = t - c > 0 ? t - c : 0;
-    if (s->attrs != PR_NOSTR && run) { /* ab's own dtime where ab -g wrote it */
-        const char *a = pr_run_str(run, s->attrs);
+    if (attrs != PR_NOSTR && run) { /* ab's own dtime where ab -g wrote it */
+        const char *a = pr_run_str(run, attrs);
         size_t plen = strlen(PR_AB_DTIME_ATTR);
         if (strncmp(a, PR_AB_DTIME_ATTR, plen) == 0) {
             char *end;
@@ -114,6 +115,18 @@ int64_t pr_ab_value(const pr_run *run, const pr_sample *s, int col)
         }
     }
     return p;
+}
+
+int64_t pr_ab_value(const pr_run *run, const pr_sample *s, int col)
+{
+    int64_t t = us_of(s->latency_ns), c = us_of(s->connect_ns);
+    switch (col) {
+    case PR_AB_CONNECT: return c;
+    case PR_AB_WAITING: return us_of(s->ttfb_ns);
+    case PR_AB_TOTAL: return t;
+    default: break;
+    }
+    return processing_us(run, t, c, s->attrs);
 }
 
 int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n, pr_ab_tables *out,
@@ -133,6 +146,240 @@ int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n, pr
     }
     int rc = pr_ab_stats_compute(c, p, w, t, n, out);
     free(col);
+    return rc;
+}
+
+/* ---- the tables of a stored run ---------------------------------------------------------- */
+
+/* The stored columns each of ab's columns is made of. */
+static const unsigned col_need[4] = {[PR_AB_CONNECT] = PR_COLBIT(PR_COL_CONNECT),
+                                     [PR_AB_PROCESSING] = PR_COLBIT(PR_COL_CONNECT) |
+                                                          PR_COLBIT(PR_COL_LATENCY) |
+                                                          PR_COLBIT(PR_COL_ATTRS),
+                                     [PR_AB_WAITING] = PR_COLBIT(PR_COL_TTFB),
+                                     [PR_AB_TOTAL] = PR_COLBIT(PR_COL_LATENCY)};
+
+/* Value i of a decoded block's column c (its constant when it does not vary). */
+static inline int64_t col_at(const pr_block_cols *b, int c, size_t i)
+{
+    return b->varying & PR_COLBIT(c) ? b->vals[c][i] : b->konst[c];
+}
+
+/* A block's values in ab's column `col` (µs, as pr_ab_value) to o[0], o[step], o[2 step]...:
+ * the single-column cases straight from the decoded column, without building samples. */
+static void block_values(const pr_run *run, const pr_block_cols *b, int col, int64_t *o,
+                         ptrdiff_t step)
+{
+    if (col == PR_AB_PROCESSING) {
+        for (size_t i = 0; i < b->n; i++)
+            o[(ptrdiff_t)i * step] = processing_us(run, us_of(col_at(b, PR_COL_LATENCY, i)),
+                                                   us_of(col_at(b, PR_COL_CONNECT, i)),
+                                                   (uint32_t)col_at(b, PR_COL_ATTRS, i));
+        return;
+    }
+    int c = col == PR_AB_CONNECT   ? PR_COL_CONNECT
+            : col == PR_AB_WAITING ? PR_COL_TTFB
+                                   : PR_COL_LATENCY;
+    if (!(b->varying & PR_COLBIT(c))) {
+        int64_t v = us_of(b->konst[c]);
+        for (size_t i = 0; i < b->n; i++)
+            o[(ptrdiff_t)i * step] = v;
+        return;
+    }
+    const int64_t *x = b->vals[c];
+    for (size_t i = 0; i < b->n; i++)
+        o[(ptrdiff_t)i * step] = us_of(x[i]);
+}
+
+/* One part of a column's scan into the one shared array v[0..cap): part 0 writes upward from
+ * v[0], part 1 (on its own thread) downward from v[cap - 1], its values put back in order
+ * after the scan. Each block's room is reserved in `used` first, so the parts never meet; a
+ * part that finds no room (the run holds more samples than it said) stops with AB_FULL. A
+ * scan on one thread (grow) enlarges v instead. */
+typedef struct ab_fill {
+    const pr_run *run;
+    int col;
+    int down, grow;
+    int64_t **v;
+    size_t *cap;
+    atomic_size_t *used;
+    size_t n; /* values this part wrote */
+} ab_fill;
+
+#define AB_FULL 1
+
+static int fill_block(const pr_block_cols *b, void *payload)
+{
+    ab_fill *f = payload;
+    size_t m = b->n;
+    if (f->grow) {
+        if (f->n + m > *f->cap)
+            *f->v = pr_xgrow(*f->v, f->cap, f->n + m, sizeof **f->v);
+    } else if (atomic_fetch_add(f->used, m) + m > *f->cap) {
+        return AB_FULL;
+    }
+    int64_t *o = f->down ? *f->v + *f->cap - 1 - f->n : *f->v + f->n;
+    block_values(f->run, b, f->col, o, f->down ? -1 : 1);
+    f->n += m;
+    return 0;
+}
+
+/* Column `col` of the run into *v (capacity *cap, grown if need be) in storage order, *n
+ * values: decoded on two threads where pr_threads() and the store allow. 0 or the scan's
+ * error. */
+static int scan_column(pr_store *st, const pr_run *run, int col, int64_t **v, size_t *cap,
+                       size_t *n, pr_error *err)
+{
+    atomic_size_t used = 0;
+    ab_fill f[2] = {{run, col, 0, 0, v, cap, &used, 0}, {run, col, 1, 0, v, cap, &used, 0}};
+    if (pr_threads() >= 2) {
+        void *pl[2] = {&f[0], &f[1]};
+        int rcs[2] = {0, 0};
+        int parts = pr_store_scan_cols_par(st, run->id, col_need[col], fill_block, pl, 2, rcs, err);
+        if (parts < 0)
+            return parts;
+        for (int k = 0; k < parts; k++)
+            if (rcs[k] < 0)
+                return rcs[k];
+        if (rcs[0] == 0 && (parts < 2 || rcs[1] == 0)) {
+            size_t n0 = f[0].n, n1 = parts == 2 ? f[1].n : 0;
+            int64_t *p1 = *v + *cap - n1;
+            for (size_t i = 0; i < n1 / 2; i++) { /* part 1's values back in order */
+                int64_t x = p1[i];
+                p1[i] = p1[n1 - 1 - i];
+                p1[n1 - 1 - i] = x;
+            }
+            if (p1 != *v + n0) /* the run held fewer samples than it said */
+                memmove(*v + n0, p1, n1 * sizeof **v);
+            *n = n0 + n1;
+            return 0;
+        }
+    }
+    f[0] = (ab_fill){run, col, 0, 1, v, cap, &used, 0}; /* one thread, or a run fuller than said */
+    int rc = pr_store_scan_cols(st, run->id, col_need[col], fill_block, &f[0], err);
+    *n = f[0].n;
+    return rc;
+}
+
+static int no_samples(pr_error *err)
+{
+    return pr_error_set(err, PR_EUSAGE, NULL, 0, 0, "no samples: ab prints no tables");
+}
+
+/* The exact tables: a column at a time, each value kept once (8 bytes a sample). */
+static int tables_exact(pr_store *st, const pr_run *run, pr_ab_tables *t, pr_error *err)
+{
+    size_t cap = run->samples > 0 ? (size_t)run->samples : 1, n = 0;
+    int64_t *v = pr_xmalloc(cap * sizeof *v);
+    pr_ab_row *rows[4] = {&t->connect, &t->processing, &t->waiting, &t->total};
+    int rc = 0;
+    for (int col = PR_AB_CONNECT; col <= PR_AB_TOTAL && rc == 0; col++) {
+        rc = scan_column(st, run, col, &v, &cap, &n, err);
+        if (rc == 0 && n == 0)
+            rc = no_samples(err);
+        if (rc == 0)
+            pr_ab_stats_column(v, n, rows[col]);
+    }
+    if (rc == 0) { /* the total times, the last column, are sorted */
+        t->n = n;
+        pr_ab_stats_percentages(v, n, t);
+    }
+    free(v);
+    return rc;
+}
+
+/* A part of the bounded scan: the four columns' histograms. */
+typedef struct ab_hists {
+    const pr_run *run;
+    pr_hist h[4];
+} ab_hists;
+
+static int hist_block(const pr_block_cols *b, void *payload)
+{
+    ab_hists *a = payload;
+    for (size_t i = 0; i < b->n; i++) {
+        int64_t t = us_of(col_at(b, PR_COL_LATENCY, i)), c = us_of(col_at(b, PR_COL_CONNECT, i));
+        pr_hist_add(&a->h[PR_AB_CONNECT], c);
+        pr_hist_add(&a->h[PR_AB_PROCESSING],
+                    processing_us(a->run, t, c, (uint32_t)col_at(b, PR_COL_ATTRS, i)));
+        pr_hist_add(&a->h[PR_AB_WAITING], us_of(col_at(b, PR_COL_TTFB, i)));
+        pr_hist_add(&a->h[PR_AB_TOTAL], t);
+    }
+    return 0;
+}
+
+/* The value of 0-based rank k (k < n) of a histogram's values, within 0.1%: the nearest rank
+ * of p = 100 (k + 1/2) / n is k + 1, half a rank clear of any rounding. */
+static int64_t hist_at(const pr_hist *h, size_t k)
+{
+    return pr_hist_percentile(h, 100.0 * ((double)k + 0.5) / (double)h->n);
+}
+
+/* A row with ab's rules from a histogram: min, max and the truncated mean exact, the sd from
+ * the exact sums (sum (v - m)^2 = sum v^2 - 2 m sum v + n m^2), the median's ranks as ab's. */
+static void hist_row(const pr_hist *h, pr_ab_row *row)
+{
+    size_t n = (size_t)h->n;
+    long double sum = pr_hist_sum(h), m;
+    int64_t mean_us = (int64_t)(sum / (long double)n);
+    m = (long double)mean_us;
+    long double ss = pr_hist_sumsq(h) - 2 * m * sum + (long double)n * m * m;
+    row->sd_ms = n > 1 && ss > 0 ? sqrt((double)(ss / (long double)(n - 1))) / 1000.0 : 0;
+    int64_t median_us =
+        n > 1 && n % 2 ? (hist_at(h, n / 2) + hist_at(h, n / 2 + 1)) / 2 : hist_at(h, n / 2);
+    row->min_ms = round_ms(h->min);
+    row->max_ms = round_ms(h->max);
+    row->mean_ms = round_ms(mean_us);
+    row->median_ms = round_ms(median_us);
+}
+
+/* The bounded tables: one scan into four histograms (a few hundred KiB whatever the run's
+ * size), on two threads where pr_threads() and the store allow, the parts' histograms added. */
+static int tables_bounded(pr_store *st, const pr_run *run, pr_ab_tables *t, pr_error *err)
+{
+    ab_hists a[2];
+    for (int k = 0; k < 2; k++) {
+        a[k].run = run;
+        for (int c = 0; c < 4; c++)
+            pr_hist_init(&a[k].h[c]);
+    }
+    void *pl[2] = {&a[0], &a[1]};
+    int rcs[2] = {0, 0};
+    int parts = pr_store_scan_cols_par(st, run->id,
+                                       PR_COLBIT(PR_COL_CONNECT) | PR_COLBIT(PR_COL_LATENCY) |
+                                           PR_COLBIT(PR_COL_ATTRS) | PR_COLBIT(PR_COL_TTFB),
+                                       hist_block, pl, pr_threads() >= 2 ? 2 : 1, rcs, err);
+    int rc = parts < 0 ? parts : rcs[0] < 0 ? rcs[0] : parts == 2 && rcs[1] < 0 ? rcs[1] : 0;
+    for (int c = 0; c < 4; c++)
+        pr_hist_merge(&a[0].h[c], &a[1].h[c]);
+    const pr_hist *h = a[0].h;
+    if (rc == 0 && h[PR_AB_TOTAL].n == 0)
+        rc = no_samples(err);
+    if (rc == 0) {
+        pr_ab_row *rows[4] = {&t->connect, &t->processing, &t->waiting, &t->total};
+        for (int c = 0; c < 4; c++)
+            hist_row(&h[c], rows[c]);
+        t->n = (size_t)h[PR_AB_TOTAL].n;
+        t->has_percentiles = t->n > 1;
+        for (int i = 0; i < PR_AB_NPERCS; i++) {
+            size_t k = pct_index(t->n, pr_ab_percs[i]);
+            t->pct_ms[i] =
+                round_ms(k == t->n - 1 ? h[PR_AB_TOTAL].max : hist_at(&h[PR_AB_TOTAL], k));
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 4; c++)
+            pr_hist_dispose(&a[k].h[c]);
+    return rc;
+}
+
+int pr_ab_stats_from_store(pr_store *st, const pr_run *run, int bounded, pr_ab_tables *out,
+                           pr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = bounded ? tables_bounded(st, run, out, err) : tables_exact(st, run, out, err);
+    if (rc < 0)
+        memset(out, 0, sizeof *out);
     return rc;
 }
 

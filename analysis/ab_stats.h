@@ -19,6 +19,7 @@
 #include "model/error.h"
 #include "model/run.h"
 #include "model/sample.h"
+#include "store/store.h"
 
 #define PR_AB_NPERCS 9
 /* ab's percentage rows: 50 66 75 80 90 95 98 99 100. */
@@ -47,6 +48,17 @@ int pr_ab_stats_compute(int64_t *connect_us, int64_t *processing_us, int64_t *wa
  * carries it (parsers/ab.h), else latency - connect. Returns 0 or PR_EUSAGE if n == 0. */
 int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n, pr_ab_tables *out,
                              pr_error *err);
+
+/* Same from a stored run's samples, scanned from st. Exact (bounded 0): a column at a time
+ * into one array (8 bytes a sample), decoded on two threads where pr_threads() and the store
+ * allow, each row by pr_ab_stats_column: the tables pr_ab_stats_from_samples makes. Bounded:
+ * one scan into four histograms (model/hist.h), memory independent of the run's size: min,
+ * max, mean and the reliability checks' sd from exact counts and sums, medians and the
+ * percentage rows within 0.1% (ab's ranks looked up in the histograms). Returns 0, PR_EUSAGE
+ * when the run has no samples (err: "no samples: ab prints no tables") or the scan's error
+ * (out zeroed then). */
+int pr_ab_stats_from_store(pr_store *st, const pr_run *run, int bounded, pr_ab_tables *out,
+                           pr_error *err);
 
 /* The same tables filled from a summary-only run's printed numbers (run->summary): ab's own
  * rows and percentage table when the summary is ab's report, else Total from latency_ns,

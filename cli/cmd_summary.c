@@ -512,63 +512,21 @@ static int print_jmeter(pr_store *st, const pr_run *run, int pct_rule, const pr_
     return 0;
 }
 
-typedef struct ab_scan {
-    const pr_run *run;
-    int col;
-    int64_t *v;
-    size_t n, cap;
-} ab_scan;
-
-static int ab_cb(const pr_sample *s, size_t n, void *payload)
-{
-    ab_scan *a = payload;
-    if (a->n + n > a->cap)
-        a->v = pr_xgrow(a->v, &a->cap, a->n + n, sizeof *a->v);
-    for (size_t i = 0; i < n; i++)
-        a->v[a->n++] = pr_ab_value(a->run, &s[i], a->col);
-    return 0;
-}
-
-/* ab's tables of a run, a column at a time (one scan each, each value kept once). Bounded
- * mode changes nothing here: ab's rules (its sd in input order, its medians) need the values,
- * so the tables are exact and the memory is 8 bytes a sample. */
+/* ab's tables of a run: exact, a column at a time (each value kept once), or in bounded mode
+ * from histograms (pr_ab_stats_from_store). */
 static int print_ab(pr_store *st, const pr_run *run, int bounded)
 {
-    (void)bounded;
     pr_error err;
     pr_error_clear(&err);
-    static const unsigned need[4] = {PR_COLBIT(PR_COL_CONNECT),
-                                     PR_COLBIT(PR_COL_CONNECT) | PR_COLBIT(PR_COL_LATENCY) |
-                                         PR_COLBIT(PR_COL_ATTRS),
-                                     PR_COLBIT(PR_COL_TTFB), PR_COLBIT(PR_COL_LATENCY)};
     pr_ab_tables t;
-    memset(&t, 0, sizeof t);
-    pr_ab_row *rows[4] = {&t.connect, &t.processing, &t.waiting, &t.total};
-    ab_scan a = {run, 0, pr_xmalloc((size_t)(run->samples > 0 ? run->samples : 1) * 8), 0,
-                 (size_t)(run->samples > 0 ? run->samples : 1)};
-    int rc = 0;
-    for (int col = 0; col < 4 && rc == 0; col++) {
-        a.col = col;
-        a.n = 0;
-        rc = pr_store_scan_some(st, run->id, need[col], ab_cb, &a, &err);
-        if (rc == 0 && a.n == 0)
-            rc = pr_error_set(&err, PR_EUSAGE, NULL, 0, 0, "no samples: ab prints no tables");
-        if (rc == 0)
-            pr_ab_stats_column(a.v, a.n, rows[col]);
-    }
-    if (rc == 0) {
-        t.n = a.n;
-        pr_ab_stats_percentages(a.v, a.n, &t);
-        pr_buf b = PR_BUF_INIT;
-        pr_ab_stats_print(&t, &b);
-        pr_cli_put_text(stdout, b.p);
-        pr_buf_dispose(&b);
-    }
-    free(a.v);
-    if (rc < 0) {
+    if (pr_ab_stats_from_store(st, run, bounded, &t, &err) < 0) {
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
     }
+    pr_buf b = PR_BUF_INIT;
+    pr_ab_stats_print(&t, &b);
+    pr_cli_put_text(stdout, b.p);
+    pr_buf_dispose(&b);
     return 0;
 }
 

@@ -31,8 +31,9 @@ static int skipped_name(const pr_xml_guard *g)
 {
     if (g->name_n >= sizeof g->name)
         return 0;
-    for (size_t i = 0; g->skip && g->skip[i]; i++)
-        if (strlen(g->skip[i]) == g->name_n && !memcmp(g->skip[i], g->name, g->name_n))
+    for (size_t i = 0; g->skip && g->skip[i]; i++) /* the first byte first: most tags differ */
+        if (g->skip[i][0] == g->name[0] && strlen(g->skip[i]) == g->name_n &&
+            !memcmp(g->skip[i], g->name, g->name_n))
             return 1;
     return 0;
 }
@@ -202,6 +203,29 @@ static size_t quoted_run(pr_xml_guard *g, const char *in, size_t n, char *out, s
     return k;
 }
 
+/* Bytes that end a run of a tag's bytes, outside a quoted value: its end ('>', '/'), a quote,
+ * a line break, an '=' (counted); inside a value: its quote or a line break; and the bytes
+ * that end an element's name. */
+static const unsigned char tag_stop[256] = {
+    ['>'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\n'] = 1, ['='] = 1};
+static const unsigned char dquote_stop[256] = {['"'] = 1, ['\n'] = 1};
+static const unsigned char squote_stop[256] = {['\''] = 1, ['\n'] = 1};
+static const unsigned char name_stop[256] = {
+    [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['/'] = 1, ['>'] = 1};
+
+/* The index of the first byte of in[k..max) in `stop` (max when none is): a table look-up a
+ * byte, four bytes a step while none of them stops (a branch a byte, and a compare per byte
+ * it could be, were most of the guard's cost). */
+static inline size_t span_to(const char *in, size_t k, size_t max, const unsigned char *stop)
+{
+    const unsigned char *u = (const unsigned char *)in;
+    while (k + 4 <= max && !(stop[u[k]] | stop[u[k + 1]] | stop[u[k + 2]] | stop[u[k + 3]]))
+        k += 4;
+    while (k < max && !stop[u[k]])
+        k++;
+    return k;
+}
+
 /* A tag's attributes (not skipping), copied at once up to the tag's end ('>' or '/', left to
  * step()), '=' counted, line breaks counted in the same scan: a byte at a time through step()
  * they were most of the guard's cost, and a memchr per value (most are a few bytes) the most
@@ -212,19 +236,17 @@ static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, si
 {
     size_t max = room - *w < n ? room - *w : n, k = 0, nl = SIZE_MAX; /* the last '\n' */
     long lines = 0;
-    while (k < max) {
+    while ((k = span_to(in, k, max, tag_stop)) < max) {
         char c = in[k];
         if (c == '>' || c == '/')
             break;
         if (c == '"' || c == '\'') {
+            const unsigned char *stop = c == '"' ? dquote_stop : squote_stop;
             size_t j = k + 1, jnl = nl;
             long jl = lines;
-            while (j < max && in[j] != c) {
-                if (in[j] == '\n') {
-                    jl++;
-                    jnl = j;
-                }
-                j++;
+            while ((j = span_to(in, j, max, stop)) < max && in[j] != c) { /* a '\n' */
+                jl++;
+                jnl = j++;
             }
             if (j == max)
                 break;
@@ -236,8 +258,7 @@ static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, si
         if (c == '\n') {
             lines++;
             nl = k;
-        }
-        if (c == '=' && !g->end_tag) {
+        } else if (!g->end_tag) { /* '=' */
             if (g->attrs >= PR_XML_MAX_ATTRS)
                 break;
             g->attrs++;
@@ -254,19 +275,15 @@ static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, si
 }
 
 /* The rest of an element's name (state G_NAME, not skipping) up to the byte that ends it,
- * copied at once (step() takes that byte). */
+ * copied at once (step() takes that byte); the name kept up to sizeof g->name bytes, its
+ * length counted to one past that (not a skipped name). */
 static size_t name_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room, size_t *w)
 {
-    size_t max = room - *w < n ? room - *w : n, k = 0;
-    while (k < max) {
-        char c = in[k];
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '/' || c == '>')
-            break;
-        if (g->name_n < sizeof g->name)
-            g->name[g->name_n] = c;
-        g->name_n += g->name_n <= sizeof g->name;
-        k++;
-    }
+    size_t max = room - *w < n ? room - *w : n, k = span_to(in, 0, max, name_stop);
+    size_t keep = g->name_n < sizeof g->name ? sizeof g->name - g->name_n : 0;
+    if (keep)
+        memcpy(g->name + g->name_n, in, k < keep ? k : keep);
+    g->name_n = g->name_n + k > sizeof g->name ? sizeof g->name + 1 : g->name_n + k;
     memcpy(out + *w, in, k);
     *w += k;
     g->col += (long)k;

@@ -17,11 +17,14 @@
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/jcheck.h"
 #include "tests/unit/lib/files.h"
+#include "tests/unit/lib/gen.h"
+#include "tests/unit/lib/ingest.h"
+#include <unistd.h>
 
 /* Fixtures with a -g file (and a .txt report and a -e .csv from the same run). */
 static const char *const with_tsv[] = {
-    "ab_big_64k", "ab_error_500", "ab_keepalive_c50", "ab_missing_404", "ab_plain_c10",
-    "ab_post_json", "ab_refused_r", "ab_small_n20", "ab_timelimit_t2", "ab_varlen_length",
+    "ab_big_64k",   "ab_error_500", "ab_keepalive_c50", "ab_missing_404",  "ab_plain_c10",
+    "ab_post_json", "ab_refused_r", "ab_small_n20",     "ab_timelimit_t2", "ab_varlen_length",
 };
 #define NTSV (sizeof with_tsv / sizeof with_tsv[0])
 
@@ -51,9 +54,8 @@ static void check_row(const char *fx, const char *name, const pr_ab_row *r, cons
 {
     const json_t *p = jobj(tbl, name);
     if (r->min_ms != jint(p, "min") || r->max_ms != jint(p, "max"))
-        fail_msg("%s %s: min/max %lld/%lld, ab printed %lld/%lld", fx, name,
-                 (long long)r->min_ms, (long long)r->max_ms, (long long)jint(p, "min"),
-                 (long long)jint(p, "max"));
+        fail_msg("%s %s: min/max %lld/%lld, ab printed %lld/%lld", fx, name, (long long)r->min_ms,
+                 (long long)r->max_ms, (long long)jint(p, "min"), (long long)jint(p, "max"));
     if (llabs(r->mean_ms - jint(p, "mean")) > 1 || llabs(r->median_ms - jint(p, "median")) > 1)
         fail_msg("%s %s: mean/median %lld/%lld, ab printed %lld/%lld", fx, name,
                  (long long)r->mean_ms, (long long)r->median_ms, (long long)jint(p, "mean"),
@@ -86,8 +88,8 @@ static void test_ab__tables_match_ab_for_every_fixture(void **st)
             char k[16];
             snprintf(k, sizeof k, "%d", pr_ab_percs[i]);
             if (t.pct_ms[i] != jint(pct, k))
-                fail_msg("%s %s%%: %lld, ab printed %lld", with_tsv[f], k,
-                         (long long)t.pct_ms[i], (long long)jint(pct, k));
+                fail_msg("%s %s%%: %lld, ab printed %lld", with_tsv[f], k, (long long)t.pct_ms[i],
+                         (long long)jint(pct, k));
         }
         collect_free(&tsv);
         collect_free(&txt);
@@ -235,8 +237,8 @@ static void test_ab__csv_index_rule(void **st)
             snprintf(k, sizeof k, "%d", i);
             int64_t us = llround(jnum(raw, k) * 1000);
             if ((us + 500) / 1000 != t[idx])
-                fail_msg("%s row %d: %.3f vs ttime[%zu] = %lld", with_tsv[f], i, jnum(raw, k),
-                         idx, (long long)t[idx]);
+                fail_msg("%s row %d: %.3f vs ttime[%zu] = %lld", with_tsv[f], i, jnum(raw, k), idx,
+                         (long long)t[idx]);
             checked++;
         }
         assert_true(checked >= 98);
@@ -371,8 +373,7 @@ static void test_ab__text_key_numbers(void **st)
     s = c.run->summary;
     assert_int_equal(jint(s, "requests"), 164);
     assert_int_equal(jint(jobj(s, "latency_ns"), "p99"), 200000000);
-    assert_true(jnum(jobj(jobj(jobj(s, "tool"), "Connection Times (ms)"), "Total"), "sd") ==
-                56.6);
+    assert_true(jnum(jobj(jobj(jobj(s, "tool"), "Connection Times (ms)"), "Total"), "sd") == 56.6);
     collect_free(&c);
 }
 
@@ -527,24 +528,21 @@ static void test_ab__tsv_errors(void **st)
                       "Mon Nov 30 15:09:36 2026\t1796051376\t0\t0\t0\t0\n"
                       "Mon Nov 30 15:09:36 2026\t1796051376\t0\tx\t0\t0\n";
     collect_init(&c);
-    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", bad, strlen(bad), NULL, &err),
-                     PR_EPARSE);
+    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", bad, strlen(bad), NULL, &err), PR_EPARSE);
     assert_int_equal(err.line, 3);
     assert_true(strstr(err.msg, "dtime") != NULL);
     collect_free(&c);
     const char *few = "starttime\tseconds\tctime\tdtime\tttime\twait\n"
                       "Mon Nov 30 15:09:36 2026\t1796051376\t0\t0\n";
     collect_init(&c);
-    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", few, strlen(few), NULL, &err),
-                     PR_EPARSE);
+    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", few, strlen(few), NULL, &err), PR_EPARSE);
     assert_true(strstr(err.msg, "found 4") != NULL);
     collect_free(&c);
     const char *cut = "starttime\tseconds\tctime\tdtime\tttime\twait\n"
                       "Mon Nov 30 15:09:36 2026\t1796051376\t0\t0\t0\t0\n"
                       "Mon Nov 30 15:09:36 2026\t1796051376\t0\t0\t1";
     collect_init(&c);
-    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", cut, strlen(cut), NULL, &err),
-                     PR_ETRUNC);
+    assert_int_equal(collect_parse_mem(&c, "ab-gnuplot", cut, strlen(cut), NULL, &err), PR_ETRUNC);
     assert_int_equal(c.n, 1);
     assert_int_equal(err.line, 3);
     collect_free(&c);
@@ -589,9 +587,9 @@ static void test_ab__merge_text_and_csv(void **st)
     pr_run_join(txt.run, csv.run);
     json_t *into = txt.run->summary;
     const json_t *lat = jobj(into, "latency_ns");
-    assert_int_equal(jint(lat, "p50"), 1000000);  /* the text's own 50% row wins */
-    assert_int_equal(jint(lat, "p1"), 213000);    /* the CSV adds its rows */
-    assert_int_equal(jint(lat, "min"), 0);        /* text min (ms) kept */
+    assert_int_equal(jint(lat, "p50"), 1000000); /* the text's own 50% row wins */
+    assert_int_equal(jint(lat, "p1"), 213000);   /* the CSV adds its rows */
+    assert_int_equal(jint(lat, "min"), 0);       /* text min (ms) kept */
     assert_int_equal(jint(into, "requests"), 5000);
     assert_non_null(json_object_get(jobj(into, "tool"), "Percentage served (ms)"));
     collect_free(&txt);
@@ -627,20 +625,20 @@ static void test_ab__sniff_every_fixture(void **st)
         const char *file;
         const char *format; /* NULL: nobody claims it */
     } cases[] = {
-        {"ab/ab_plain_c10.tsv", "ab-gnuplot"},     {"ab/ab_small_n20.tsv", "ab-gnuplot"},
-        {"ab/ab_plain_c10.csv", "ab-csv"},         {"ab/ab_small_n20.csv", "ab-csv"},
-        {"ab/ab_plain_c10.txt", "ab-text"},        {"ab/ab_html_w.txt", "ab-text"},
-        {"ab/ab_verbose_v2.txt", "ab-text"},       {"ab/ab_nopercentile_dS.txt", "ab-text"},
-        {"ab/ab_refused.txt", "ab-text"},          {"ab/ab_timeout_s1.txt", "ab-text"},
-        {"ab/ab_flaky_abort.txt", "ab-text"},      {"ab/ab_refused_r.txt", "ab-text"},
-        {"ab/ab_plain_c10.stderr.txt", NULL},      {"ab/ab_refused.stderr.txt", NULL},
+        {"ab/ab_plain_c10.tsv", "ab-gnuplot"}, {"ab/ab_small_n20.tsv", "ab-gnuplot"},
+        {"ab/ab_plain_c10.csv", "ab-csv"},     {"ab/ab_small_n20.csv", "ab-csv"},
+        {"ab/ab_plain_c10.txt", "ab-text"},    {"ab/ab_html_w.txt", "ab-text"},
+        {"ab/ab_verbose_v2.txt", "ab-text"},   {"ab/ab_nopercentile_dS.txt", "ab-text"},
+        {"ab/ab_refused.txt", "ab-text"},      {"ab/ab_timeout_s1.txt", "ab-text"},
+        {"ab/ab_flaky_abort.txt", "ab-text"},  {"ab/ab_refused_r.txt", "ab-text"},
+        {"ab/ab_plain_c10.stderr.txt", NULL},  {"ab/ab_refused.stderr.txt", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t n;
         char *buf = test_read_file(testdata(cases[i].file), (1 << 20) - 1, &n);
         int score;
-        const pr_parser *p = pr_parser_sniff((const unsigned char *)buf, n < 4096 ? n : 4096,
-                                             &score);
+        const pr_parser *p =
+            pr_parser_sniff((const unsigned char *)buf, n < 4096 ? n : 4096, &score);
         if (cases[i].format == NULL) {
             if (p)
                 fail_msg("%s claimed by %s", cases[i].file, p->name);
@@ -650,6 +648,108 @@ static void test_ab__sniff_every_fixture(void **st)
         }
         free(buf);
     }
+}
+
+enum { STORE_N = 150001 }; /* odd: ab's two-value medians */
+
+/* A stored run of random samples (tests/unit/lib/gen.h), some with ab's own dtime in their
+ * attrs and the middle third without a TTFB (blocks where the column is constant). */
+static int64_t ingest_random_run(pr_store *st)
+{
+    pr_run *run = pr_run_new();
+    pr_sample *s = calloc(STORE_N, sizeof *s);
+    gen_samples(run, s, STORE_N, 18);
+    for (size_t i = 0; i < STORE_N; i++) {
+        if (i % 11 == 0) {
+            char a[64];
+            snprintf(a, sizeof a, "%s%zu", PR_AB_DTIME_ATTR, i % 4000);
+            s[i].attrs = pr_run_intern(run, a, strlen(a));
+        }
+        if (i > STORE_N / 3 && i < 2 * STORE_N / 3)
+            s[i].ttfb_ns = PR_UNKNOWN;
+    }
+    size_t len;
+    char *buf = gen_native(run, s, STORE_N, &len);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pr-ab-%ld.prf", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    fwrite(buf, 1, len, f);
+    fclose(f);
+    free(buf);
+    int64_t id = test_ingest(st, "native", path, "ab");
+    unlink(path);
+    free(s);
+    pr_run_free(run);
+    return id;
+}
+
+static void assert_rows_equal(const pr_ab_row *a, const pr_ab_row *b)
+{
+    assert_true(a->min_ms == b->min_ms && a->mean_ms == b->mean_ms);
+    assert_true(a->median_ms == b->median_ms && a->max_ms == b->max_ms);
+    assert_true(a->sd_ms == b->sd_ms);
+}
+
+/* |a - b| within 0.1% of b (the histogram) and the rounding to whole ms. */
+static void assert_ms_near(int64_t a, int64_t b)
+{
+    assert_true(llabs(a - b) <= 1 + b / 1000);
+}
+
+/* A bounded row against the exact one: min, max and mean the same, sd as good as equal,
+ * the median within the histogram's precision. */
+static void assert_row_near(const pr_ab_row *a, const pr_ab_row *b)
+{
+    assert_true(a->min_ms == b->min_ms && a->mean_ms == b->mean_ms && a->max_ms == b->max_ms);
+    assert_true(fabs(a->sd_ms - b->sd_ms) <= 1e-9 * b->sd_ms);
+    assert_ms_near(a->median_ms, b->median_ms);
+}
+
+/* ab's tables of a stored run (pr_ab_stats_from_store): on one thread and on two the same
+ * tables, sd included, as pr_ab_stats_from_samples of the run's samples; bounded, the same
+ * min/max/mean and the medians and percentage rows within 0.1%. */
+static void test_ab__tables_from_store_match_samples(void **st_)
+{
+    pr_store *st = test_store_open();
+    int64_t id = ingest_random_run(st);
+    assert_true(id > 0);
+    pr_error err;
+    pr_error_clear(&err);
+    pr_run *run;
+    assert_int_equal(pr_store_load_run(st, id, &run, &err), 0);
+    gather c = {0};
+    assert_int_equal(pr_store_scan(st, id, gather_cb, &c, &err), 0);
+    assert_int_equal(c.n, STORE_N);
+    pr_ab_tables want, got;
+    assert_int_equal(pr_ab_stats_from_samples(run, c.s, c.n, &want, &err), 0);
+    /* the columns differ, so a mix-up of them shows */
+    assert_true(want.processing.median_ms != want.total.median_ms);
+    assert_true(want.waiting.max_ms != want.total.max_ms && want.connect.max_ms < 1000);
+    for (int th = 1; th <= 2; th++) {
+        setenv("PERFREPORT_THREADS", th == 1 ? "1" : "2", 1);
+        assert_int_equal(pr_ab_stats_from_store(st, run, 0, &got, &err), 0);
+        assert_int_equal(got.n, STORE_N);
+        assert_rows_equal(&got.connect, &want.connect);
+        assert_rows_equal(&got.processing, &want.processing);
+        assert_rows_equal(&got.waiting, &want.waiting);
+        assert_rows_equal(&got.total, &want.total);
+        assert_true(got.has_percentiles);
+        assert_memory_equal(got.pct_ms, want.pct_ms, sizeof got.pct_ms);
+        assert_int_equal(pr_ab_stats_from_store(st, run, 1, &got, &err), 0);
+        assert_int_equal(got.n, STORE_N);
+        assert_row_near(&got.connect, &want.connect);
+        assert_row_near(&got.processing, &want.processing);
+        assert_row_near(&got.waiting, &want.waiting);
+        assert_row_near(&got.total, &want.total);
+        for (int i = 0; i < PR_AB_NPERCS; i++)
+            assert_ms_near(got.pct_ms[i], want.pct_ms[i]);
+        assert_int_equal(got.pct_ms[PR_AB_NPERCS - 1], want.pct_ms[PR_AB_NPERCS - 1]);
+    }
+    unsetenv("PERFREPORT_THREADS");
+    free(c.s);
+    pr_run_free(run);
+    test_store_close(st);
+    (void)st_;
 }
 
 int main(void)
@@ -672,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_ab__merge_text_and_csv),
         cmocka_unit_test(test_ab__join_runs),
         cmocka_unit_test(test_ab__sniff_every_fixture),
+        cmocka_unit_test(test_ab__tables_from_store_match_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -196,10 +196,16 @@ static void test_jmeter__csv_quoted(void **st)
     assert_int_equal(c.n, 200);
     assert_int_equal(count_fail(&c), 60);
     static const char *const labels[] = {
-        "Home, with comma", "Big \"quoted\" label", "Label with\nnewline",
-        "Label; semicolon\ttab", "\xc3\x9cn\xc3\xaf\x63\xc3\xb6\x64\xc3\xa9 \xe9\xa6\x96\xe9\xa1\xb5 "
-                                 "\xe3\x83\xa9\xe3\x83\x99\xe3\x83\xab",
-        "Missing, custom message", "Home, BSF failure", "Error 500", "Home msg override",
+        "Home, with comma",
+        "Big \"quoted\" label",
+        "Label with\nnewline",
+        "Label; semicolon\ttab",
+        "\xc3\x9cn\xc3\xaf\x63\xc3\xb6\x64\xc3\xa9 \xe9\xa6\x96\xe9\xa1\xb5 "
+        "\xe3\x83\xa9\xe3\x83\x99\xe3\x83\xab",
+        "Missing, custom message",
+        "Home, BSF failure",
+        "Error 500",
+        "Home msg override",
         "Empty message"};
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
         assert_int_equal(count_label(&c, labels[i]), 20);
@@ -441,7 +447,7 @@ static const char sub5x[] =
     "1000,10,HTTP Request 5-0,302,Found,G 1-1,true,300\n"
     "1010,20,HTTP Request 5-1,200,OK,G 1-1,true,600\n"
     "1005,5,Login,200,OK,G 1-2,true,50\n"
-    "1011,4,Login-1,200,OK,G 1-2,true,50\n"   /* a sampler really named Login-1 (not inside) */
+    "1011,4,Login-1,200,OK,G 1-2,true,50\n" /* a sampler really named Login-1 (not inside) */
     "1040,8,Other,200,OK,G 1-1,true,10\n"
     "1000,48,TX,200,\"Number of samples in transaction : 2, number of failing samples : 0\","
     "G 1-1,true,910\n"
@@ -835,11 +841,10 @@ static void test_jmeter__stats_dashboard(void **st)
     assert_int_equal(json_integer_value(json_object_get(h, "sampleCount")), 1050);
     assert_close(json_real_value(json_object_get(h, "pct3ResTime")), 31.90000000000009);
     assert_close(json_real_value(json_object_get(h, "throughput")), 331.75355450236964);
-    static const char *const keys[] = {"transaction", "sampleCount", "errorCount", "errorPct",
-                                       "meanResTime", "medianResTime", "minResTime",
-                                       "maxResTime", "pct1ResTime", "pct2ResTime",
-                                       "pct3ResTime", "throughput", "receivedKBytesPerSec",
-                                       "sentKBytesPerSec"};
+    static const char *const keys[] = {
+        "transaction",   "sampleCount", "errorCount",           "errorPct",        "meanResTime",
+        "medianResTime", "minResTime",  "maxResTime",           "pct1ResTime",     "pct2ResTime",
+        "pct3ResTime",   "throughput",  "receivedKBytesPerSec", "sentKBytesPerSec"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         assert_non_null(json_object_get(h, keys[i]));
     assert_int_equal(json_object_size(h), 14);
@@ -999,7 +1004,8 @@ static void test_jmeter__xml_guard(void **st)
                     "<responseData>");
     for (int i = 0; i < 200000; i++)
         pr_buf_puts(&b, "some body text\n");
-    pr_buf_puts(&b, "</responseData></httpSample>\n<httpSample t=\"1\" ts=\"2\" bad/>\n</testResults>\n");
+    pr_buf_puts(
+        &b, "</responseData></httpSample>\n<httpSample t=\"1\" ts=\"2\" bad/>\n</testResults>\n");
     int rc;
     char *got = guard_run(b.p, b.len, 65536, 4096, &rc);
     assert_int_equal(rc, 0);
@@ -1014,6 +1020,60 @@ static void test_jmeter__xml_guard(void **st)
     assert_non_null(strstr(err.msg, "not well-formed"));
     collect_free(&c);
     pr_buf_dispose(&b);
+}
+
+/* Random markup without skipped elements (names past 32 bytes, both quotes, '=', '>', '/'
+ * and line breaks inside values, line breaks between attributes) passes through the guard
+ * unchanged whatever the chunking and room, and its line and column at the end are the
+ * input's (the runs it copies at once count them as a byte at a time would). */
+static void test_jmeter__xml_guard_random(void **st)
+{
+    static const char *const skip[] = {"responseData", NULL};
+    static const char *const pieces[] = {" a=\"1\"",    " lb='x\"y'",        " v=\"a=b>c/d\"",
+                                         "\n  n=\"2\"", " m=\"l1\nl2\nl3\"", " q='\n'",
+                                         " e=\"\""};
+    uint64_t r = 0x2545F4914F6CDD1DULL;
+    pr_buf b = PR_BUF_INIT;
+    for (int doc = 0; doc < 40; doc++) {
+        pr_buf_reset(&b);
+        pr_buf_puts(&b, "<testResults>\n");
+        for (int t = 0; t < 60; t++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            int name = (int)(r % 3);
+            pr_buf_puts(&b, name == 0   ? "<httpSample"
+                            : name == 1 ? "<sample"
+                                        : "<aVeryLongElementNameOfMoreThanThirtyTwoBytes");
+            for (int a = 0; a < (int)(r >> 8 & 15); a++)
+                pr_buf_puts(&b, pieces[(r >> (12 + a % 16)) % 7]);
+            pr_buf_puts(&b, r >> 40 & 1 ? "/>" : "></x>");
+            pr_buf_puts(&b, r >> 41 & 1 ? "\ntext\n" : "");
+        }
+        pr_buf_puts(&b, "</testResults>\n");
+        long line = 1, col = 1;
+        for (size_t i = 0; i < b.len; i++)
+            b.p[i] == '\n' ? (line++, col = 1) : col++;
+        size_t chunk = 1 + (size_t)(r % 97), cap = 32 + (size_t)(r >> 20) % 200;
+        pr_xml_guard g;
+        pr_xml_guard_init(&g, skip);
+        pr_buf out = PR_BUF_INIT;
+        char *o = pr_xmalloc(cap);
+        pr_error err;
+        for (size_t pos = 0; pos < b.len;) {
+            size_t k = b.len - pos < chunk ? b.len - pos : chunk, used;
+            long w = pr_xml_guard_filter(&g, b.p + pos, k, &used, o, cap, "r.jtl", &err);
+            assert_true(w >= 0);
+            pr_buf_append(&out, o, (size_t)w);
+            pos += used;
+        }
+        assert_int_equal(out.len, b.len);
+        assert_memory_equal(out.p, b.p, b.len);
+        assert_int_equal(g.line, line);
+        assert_int_equal(g.col, col);
+        free(o);
+        pr_buf_dispose(&out);
+    }
+    pr_buf_dispose(&b);
+    (void)st;
 }
 
 int main(void)
@@ -1041,6 +1101,7 @@ int main(void)
         cmocka_unit_test(test_jmeter__xml_damaged),
         cmocka_unit_test(test_jmeter__xml_hostile),
         cmocka_unit_test(test_jmeter__xml_guard),
+        cmocka_unit_test(test_jmeter__xml_guard_random),
         cmocka_unit_test(test_jmeter__stats_dashboard),
         cmocka_unit_test(test_jmeter__stats_window),
         cmocka_unit_test(test_jmeter__sniff),
