@@ -58,6 +58,9 @@ struct pr_report_acc {
     double inv_interval;    /* 1 / a->interval */
     int64_t known[PR_NDUR]; /* values of each duration (sizes the arrays of later passes) */
     row_sum *sums;          /* per row */
+    /* exact mode, per row: the counters of its Transaction Controller samples, kept apart from
+     * a->rows[r].s (its others) until rows_total: the run's total is then the rows' sum */
+    pr_series *txs;
     row_sum total_sum;
     int64_t total_lat_min;
     /* the counting pass */
@@ -165,6 +168,9 @@ static uint32_t new_row(pr_acc *a, uint32_t key, int other)
         size_t scap = cap;
         p->sums = pr_xgrow(p->sums, &scap, p->rows_cap, sizeof *p->sums);
         memset(p->sums + cap, 0, (p->rows_cap - cap) * sizeof *p->sums);
+        p->txs = pr_xrealloc(p->txs, p->rows_cap * sizeof *p->txs);
+        for (size_t r = cap; r < p->rows_cap; r++)
+            pr_series_init_mode(&p->txs[r], 0);
         p->group_of_row = pr_xrealloc(p->group_of_row, p->rows_cap * 2 * sizeof *p->group_of_row);
         memset(p->group_of_row + cap * 2, 0, (p->rows_cap - cap) * 2 * sizeof *p->group_of_row);
     }
@@ -372,8 +378,9 @@ static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
     int ok = outcome == 1;
     if (a->bounded && a->o->durations)
         pr_series_add(&a->total, x, outcome);
-    else
+    else if (a->bounded)
         pr_series_count(&a->total, x, outcome);
+    /* exact mode: the total's counters are the sum of the rows' (rows_total) */
     if (x->error) {
         uint32_t e = map_str(a, x->error);
         if (e >= a->errors_cap) {
@@ -429,8 +436,8 @@ static int scan_one(pr_acc *a, const pr_sample *x, int outcome)
     int tx = (x->flags & PR_SF_TRANSACTION) != 0;
     long k = bin_index(a, x->start_ns);
     uint32_t g = group_of(a, r, tx);
-    if (!a->bounded)
-        pr_series_count(&a->rows[r].s, x, outcome);
+    if (!a->bounded) /* a row's other samples are the total's (rows_total) */
+        pr_series_count(tx ? &a->priv->txs[r] : &a->rows[r].s, x, outcome);
     add_durations(a, r, g, k, x, tx);
     if (a->o->rows) /* the labels list's Apdex, top errors and time series */
         pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
@@ -1001,6 +1008,20 @@ static void run_begin(pr_acc *a, pr_run *run)
         memset(p->rowmap, 0xff, p->rowmap_cap * sizeof *p->rowmap);
 }
 
+/* Exact mode, after the main scan: the run's total counters summed from the rows' (each
+ * sample is in one row; the sums, minima and maxima are those of counting each sample), then
+ * each row's Transaction Controller samples, which the total leaves out, added to its own. */
+static void rows_total(pr_acc *a)
+{
+    pr_report_acc *p = a->priv;
+    for (size_t r = 0; r < a->nrows; r++)
+        pr_series_merge(&a->total, &a->rows[r].s);
+    for (size_t r = 0; r < a->nrows; r++) {
+        pr_series_merge(&a->rows[r].s, &p->txs[r]);
+        pr_series_init_mode(&p->txs[r], 0);
+    }
+}
+
 /* Scans every run with cb; per run: the tag dimensions' values, fresh string maps. */
 static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
                      unsigned want, int (*cb)(const pr_block_cols *, void *), pr_error *err)
@@ -1017,8 +1038,10 @@ static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs,
 static void clear_main(pr_acc *a)
 {
     pr_report_acc *p = a->priv;
-    for (size_t r = 0; r < a->nrows; r++)
+    for (size_t r = 0; r < a->nrows; r++) {
         pr_series_dispose(&a->rows[r].s);
+        pr_series_init_mode(&p->txs[r], 0);
+    }
     a->nrows = 0;
     memset(p->group_of_row, 0, p->rows_cap * 2 * sizeof *p->group_of_row);
     p->ngroups = 0;
@@ -1204,6 +1227,8 @@ static void merge_rows(pr_acc *a, const pr_acc *w, const uint32_t *rm)
     for (size_t r = 0; r < w->nrows; r++) {
         pr_row *dst = &a->rows[rm[r]];
         pr_series_merge(&dst->s, &w->rows[r].s);
+        if (!a->bounded)
+            pr_series_merge(&p->txs[rm[r]], &q->txs[r]);
         dst->tx |= w->rows[r].tx;
         for (int d = 0; d < PR_NDUR; d++) {
             p->sums[rm[r]].sum[d] += q->sums[r].sum[d];
@@ -1373,6 +1398,8 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
         return rc;
     if (!p->fixed) /* rows as they came: one per key */
         a->distinct_keys = p->fastdim >= 0 ? p->raw_distinct : (int64_t)a->nrows;
+    if (!a->bounded)
+        rows_total(a);
     if (a->bounded) {
         bounded_results(a);
         return 0;
@@ -1408,6 +1435,7 @@ void pr_acc_dispose(pr_acc *a)
         free(p->row_of_group);
         free(p->tx_of_group);
         free(p->sums);
+        free(p->txs);
         free(p->key_count);
         free(p);
     }
