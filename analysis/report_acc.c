@@ -61,6 +61,7 @@ struct pr_report_acc {
     /* exact mode, per row: the counters of its Transaction Controller samples, kept apart from
      * a->rows[r].s (its others) until rows_total: the run's total is then the rows' sum */
     pr_series *txs;
+    row_sum *txsums; /* the same for their durations' counts and sums (p->sums: the others) */
     row_sum total_sum;
     int64_t total_lat_min;
     /* the counting pass */
@@ -169,6 +170,8 @@ static uint32_t new_row(pr_acc *a, uint32_t key, int other)
         p->sums = pr_xgrow(p->sums, &scap, p->rows_cap, sizeof *p->sums);
         memset(p->sums + cap, 0, (p->rows_cap - cap) * sizeof *p->sums);
         p->txs = pr_xrealloc(p->txs, p->rows_cap * sizeof *p->txs);
+        p->txsums = pr_xrealloc(p->txsums, p->rows_cap * sizeof *p->txsums);
+        memset(p->txsums + cap, 0, (p->rows_cap - cap) * sizeof *p->txsums);
         for (size_t r = cap; r < p->rows_cap; r++)
             pr_series_init_mode(&p->txs[r], 0);
         p->group_of_row = pr_xrealloc(p->group_of_row, p->rows_cap * 2 * sizeof *p->group_of_row);
@@ -207,19 +210,34 @@ static uint32_t row_for_key(pr_acc *a, uint32_t k)
     return r;
 }
 
+/* The main scan's functions take `fast` (a constant where they are inlined, so the compiler
+ * drops the tests it answers): 1 when the accumulator is exact (not bounded, with durations)
+ * with a labels list of one breakdown column read straight from the samples (fast_mode). */
+#define INLINE static inline __attribute__((always_inline))
+
+static int fast_mode(const pr_acc *a)
+{
+    return !a->bounded && a->o->durations && a->o->rows && a->priv->fastdim >= 0;
+}
+
 /* The row of a sample, NOROW to start again. A one-column breakdown maps the run's string ids
  * once each. */
 static uint32_t row_of_slow(pr_acc *a, const pr_sample *x);
 
-static inline uint32_t row_of(pr_acc *a, const pr_sample *x)
+INLINE uint32_t row_of_mode(pr_acc *a, const pr_sample *x, int fast)
 {
     pr_report_acc *p = a->priv;
-    if (p->fastdim >= 0 && a->o->rows) {
+    if (fast || (p->fastdim >= 0 && a->o->rows)) {
         uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
         if (id < p->rowmap_cap && p->rowmap[id] != NOROW)
             return p->rowmap[id];
     }
     return row_of_slow(a, x);
+}
+
+static inline uint32_t row_of(pr_acc *a, const pr_sample *x)
+{
+    return row_of_mode(a, x, 0);
 }
 
 static uint32_t row_of_slow(pr_acc *a, const pr_sample *x)
@@ -310,7 +328,7 @@ static int code_slot(pr_acc *a, int code)
 
 /* A response counts in the interval where it completed (start + latency); ks is the interval
  * of its start (>= 0), where most responses complete. */
-static void add_response(pr_acc *a, const pr_sample *x, int outcome, long ks)
+INLINE void add_response(pr_acc *a, const pr_sample *x, int outcome, long ks)
 {
     pr_intervals iv = {a->t0, a->interval, a->priv->inv_interval, a->nbins};
     long k = pr_interval_done(&iv, x->start_ns, x->latency_ns, ks);
@@ -326,44 +344,41 @@ static void add_response(pr_acc *a, const pr_sample *x, int outcome, long ks)
     b->codes[code_slot(a, x->status)]++;
 }
 
-/* Exact mode: one value of duration d, counted and summed for its row and the run. */
-static inline void add_dur(pr_report_acc *p, row_sum *rs, int tx, int d, int64_t v)
+/* Exact mode: one value of duration d, counted and summed for its row (the run's and the
+ * counts of each duration are the rows' sums: rows_total). */
+static inline void add_dur(row_sum *rs, int d, int64_t v)
 {
-    p->known[d]++;
     rs->sum[d] += v;
     rs->n[d]++;
-    if (!tx) {
-        p->total_sum.sum[d] += v;
-        p->total_sum.n[d]++;
-    }
 }
 
 /* The durations of a sample of row r (group g) outside the latency array's pass: histograms
  * in bounded mode, counts and sums in exact mode (the values come in later passes). */
-static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x, int tx)
+INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x, int tx,
+                          int fast)
 {
     pr_report_acc *p = a->priv;
-    if (!a->o->durations) {
+    if (!fast && !a->o->durations) {
         if (a->bounded)
             pr_series_count(&a->rows[r].s, x, pr_sample_outcome(x));
         return;
     }
-    if (a->bounded) {
+    if (!fast && a->bounded) {
         pr_series_add(&a->rows[r].s, x, pr_sample_outcome(x));
         return;
     }
-    row_sum *rs = &p->sums[r];
+    row_sum *rs = tx ? &p->txsums[r] : &p->sums[r];
     if (x->latency_ns != PR_UNKNOWN)
-        add_dur(p, rs, tx, PR_D_LATENCY, x->latency_ns);
+        add_dur(rs, PR_D_LATENCY, x->latency_ns);
     if (x->connect_ns != PR_UNKNOWN)
-        add_dur(p, rs, tx, PR_D_CONNECT, x->connect_ns);
+        add_dur(rs, PR_D_CONNECT, x->connect_ns);
     if (x->ttfb_ns != PR_UNKNOWN) {
-        add_dur(p, rs, tx, PR_D_TTFB, x->ttfb_ns);
+        add_dur(rs, PR_D_TTFB, x->ttfb_ns);
         if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
-            add_dur(p, rs, tx, PR_D_RECEIVE, x->latency_ns - x->ttfb_ns);
+            add_dur(rs, PR_D_RECEIVE, x->latency_ns - x->ttfb_ns);
     }
     if (x->lateness_ns != PR_UNKNOWN)
-        add_dur(p, rs, tx, PR_D_LATENESS, x->lateness_ns);
+        add_dur(rs, PR_D_LATENESS, x->lateness_ns);
     if (x->latency_ns != PR_UNKNOWN) {
         pr_cellsort_add(&p->vals, x->latency_ns,
                         g << p->bin_bits | (uint32_t)(k >= 0 ? (size_t)k : a->nbins));
@@ -373,12 +388,12 @@ static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
 }
 
 /* The sample's part of the run's totals, status codes, errors, Apdex and intervals. */
-static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
+INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fast)
 {
     int ok = outcome == 1;
-    if (a->bounded && a->o->durations)
+    if (!fast && a->bounded && a->o->durations)
         pr_series_add(&a->total, x, outcome);
-    else if (a->bounded)
+    else if (!fast && a->bounded)
         pr_series_count(&a->total, x, outcome);
     /* exact mode: the total's counters are the sum of the rows' (rows_total) */
     if (x->error) {
@@ -403,9 +418,9 @@ static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
     b->count++;
     b->sent_fail += outcome == 0;
     b->sent_unknown += outcome < 0;
-    if (x->latency_ns != PR_UNKNOWN && a->o->durations) {
+    if (x->latency_ns != PR_UNKNOWN && (fast || a->o->durations)) {
         b->lat_n++;
-        if (a->bounded)
+        if (!fast && a->bounded)
             pr_vals_add(&b->lat, x->latency_ns);
     }
     if (x->connect_ns != PR_UNKNOWN) {
@@ -426,20 +441,20 @@ static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
 
 /* One sample of the main scan, its outcome (pr_sample_outcome) given. Returns RESTART when
  * the rows must be decided first. */
-static int scan_one(pr_acc *a, const pr_sample *x, int outcome)
+INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast)
 {
     if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
         return 0;
-    uint32_t r = row_of(a, x);
+    uint32_t r = row_of_mode(a, x, fast);
     if (r == NOROW)
         return RESTART;
     int tx = (x->flags & PR_SF_TRANSACTION) != 0;
     long k = bin_index(a, x->start_ns);
     uint32_t g = group_of(a, r, tx);
-    if (!a->bounded) /* a row's other samples are the total's (rows_total) */
+    if (fast || !a->bounded) /* a row's other samples are the total's (rows_total) */
         pr_series_count(tx ? &a->priv->txs[r] : &a->rows[r].s, x, outcome);
-    add_durations(a, r, g, k, x, tx);
-    if (a->o->rows) /* the labels list's Apdex, top errors and time series */
+    add_durations(a, r, g, k, x, tx, fast);
+    if (fast || a->o->rows) /* the labels list's Apdex, top errors and time series */
         pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
     if (tx) {
         /* a Transaction Controller sample sums its children: it has a label row of its
@@ -448,7 +463,7 @@ static int scan_one(pr_acc *a, const pr_sample *x, int outcome)
         a->tx_samples++;
         return 0;
     }
-    add_total(a, x, outcome, k);
+    add_total(a, x, outcome, k, fast);
     return 0;
 }
 
@@ -503,20 +518,26 @@ static inline int colview_outcome(const colview *v, size_t i)
     return pr_sample_outcome(&x);
 }
 
-static int scan_block(const pr_block_cols *c, void *payload)
+/* The main scan of a block's samples, fast as fast_mode says (a constant: two loops). */
+INLINE int scan_samples(pr_acc *a, const pr_block_cols *c, int fast)
 {
-    pr_acc *a = payload;
     colview v;
     colview_init(&v, c);
     pr_sample x;
     pr_sample_init(&x);
     for (size_t i = 0; i < c->n; i++) {
         colview_get(&v, i, &x);
-        int rc = scan_one(a, &x, colview_outcome(&v, i));
+        int rc = scan_one(a, &x, colview_outcome(&v, i), fast);
         if (rc)
             return rc;
     }
     return 0;
+}
+
+static int scan_block(const pr_block_cols *c, void *payload)
+{
+    pr_acc *a = payload;
+    return fast_mode(a) ? scan_samples(a, c, 1) : scan_samples(a, c, 0);
 }
 
 /* ---- the counting pass (rows decided before the main scan) ------------------------------- */
@@ -1008,17 +1029,25 @@ static void run_begin(pr_acc *a, pr_run *run)
         memset(p->rowmap, 0xff, p->rowmap_cap * sizeof *p->rowmap);
 }
 
-/* Exact mode, after the main scan: the run's total counters summed from the rows' (each
- * sample is in one row; the sums, minima and maxima are those of counting each sample), then
- * each row's Transaction Controller samples, which the total leaves out, added to its own. */
+/* Exact mode, after the main scan: the run's total counters and durations' counts and sums
+ * summed from the rows' (each sample is in one row; the sums, minima and maxima are those of
+ * counting each sample), then each row's Transaction Controller samples, which the total
+ * leaves out, added to its own. */
 static void rows_total(pr_acc *a)
 {
     pr_report_acc *p = a->priv;
-    for (size_t r = 0; r < a->nrows; r++)
-        pr_series_merge(&a->total, &a->rows[r].s);
     for (size_t r = 0; r < a->nrows; r++) {
+        pr_series_merge(&a->total, &a->rows[r].s);
         pr_series_merge(&a->rows[r].s, &p->txs[r]);
         pr_series_init_mode(&p->txs[r], 0);
+        for (int d = 0; d < PR_NDUR; d++) {
+            p->total_sum.sum[d] += p->sums[r].sum[d];
+            p->total_sum.n[d] += p->sums[r].n[d];
+            p->sums[r].sum[d] += p->txsums[r].sum[d];
+            p->sums[r].n[d] += p->txsums[r].n[d];
+            p->known[d] += (int64_t)p->sums[r].n[d];
+        }
+        memset(&p->txsums[r], 0, sizeof p->txsums[r]);
     }
 }
 
@@ -1046,6 +1075,8 @@ static void clear_main(pr_acc *a)
     memset(p->group_of_row, 0, p->rows_cap * 2 * sizeof *p->group_of_row);
     p->ngroups = 0;
     memset(p->sums, 0, p->rows_cap * sizeof *p->sums);
+    if (p->txsums)
+        memset(p->txsums, 0, p->rows_cap * sizeof *p->txsums);
     memset(&p->total_sum, 0, sizeof p->total_sum);
     memset(p->known, 0, sizeof p->known);
     p->total_lat_min = INT64_MAX;
@@ -1233,6 +1264,8 @@ static void merge_rows(pr_acc *a, const pr_acc *w, const uint32_t *rm)
         for (int d = 0; d < PR_NDUR; d++) {
             p->sums[rm[r]].sum[d] += q->sums[r].sum[d];
             p->sums[rm[r]].n[d] += q->sums[r].n[d];
+            p->txsums[rm[r]].sum[d] += q->txsums[r].sum[d];
+            p->txsums[rm[r]].n[d] += q->txsums[r].n[d];
         }
     }
     for (size_t id = 0; id < q->rowmap_cap; id++) { /* run strings first seen by the part */
@@ -1252,12 +1285,7 @@ static void merge_rows(pr_acc *a, const pr_acc *w, const uint32_t *rm)
 static void merge_totals(pr_acc *a, const pr_acc *w, const uint32_t *nm)
 {
     pr_report_acc *p = a->priv, *q = w->priv;
-    pr_series_merge(&a->total, &w->total);
-    for (int d = 0; d < PR_NDUR; d++) {
-        p->known[d] += q->known[d];
-        p->total_sum.sum[d] += q->total_sum.sum[d];
-        p->total_sum.n[d] += q->total_sum.n[d];
-    }
+    pr_series_merge(&a->total, &w->total); /* bounded mode (exact: rows_total) */
     if (q->total_lat_min < p->total_lat_min)
         p->total_lat_min = q->total_lat_min;
     for (size_t e = 0; e < w->errors_cap; e++) {
@@ -1436,6 +1464,7 @@ void pr_acc_dispose(pr_acc *a)
         free(p->tx_of_group);
         free(p->sums);
         free(p->txs);
+        free(p->txsums);
         free(p->key_count);
         free(p);
     }
