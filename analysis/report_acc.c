@@ -21,6 +21,7 @@
 #define ABORT 2   /* the parts of a scan on two threads do not merge exactly: scan on one */
 /* The columns the main scan reads (colview_get: all but the attributes). */
 #define MAIN_COLS (PR_COLS_ALL & ~PR_COLBIT(PR_COL_ATTRS))
+#define STATUS_MEMO 1000                   /* status codes whose interval slot code_slot keeps */
 #define PART_TS_MAX (PR_LABEL_TS_MAX * 16) /* labels with bins a part may hold */
 
 /* Per row, exact mode: what the pass over the sorted values needs before it starts. */
@@ -45,6 +46,9 @@ struct pr_report_acc {
     int64_t raw_distinct; /* its distinct values (per run, summed) */
     uint32_t tag_ids[4];  /* per run: the interned value of each tag dimension */
     uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
+    /* code_slot's answer for the codes below STATUS_MEMO, + 1 (0: not asked yet); the
+     * slots are given once each in order of appearance, so an answer never changes */
+    unsigned char slot_of_code[STATUS_MEMO];
     size_t rows_cap;
     /* groups: a row's samples without (tx 0) and with (tx 1) the Transaction Controller flag */
     uint32_t *group_of_row; /* [row * 2 + tx] -> group + 1 */
@@ -215,9 +219,12 @@ static uint32_t row_for_key(pr_acc *a, uint32_t k)
  * with a labels list of one breakdown column read straight from the samples (fast_mode). */
 #define INLINE static inline __attribute__((always_inline))
 
+int pr_acc_fast_mode = 1;
+
 static int fast_mode(const pr_acc *a)
 {
-    return !a->bounded && a->o->durations && a->o->rows && a->priv->fastdim >= 0;
+    return pr_acc_fast_mode && !a->bounded && a->o->durations && a->o->rows &&
+           a->priv->fastdim >= 0;
 }
 
 /* The row of a sample, NOROW to start again. A one-column breakdown maps the run's string ids
@@ -314,16 +321,28 @@ static inline long bin_index(const pr_acc *a, int64_t t)
     return pr_interval_of(&iv, t);
 }
 
-static int code_slot(pr_acc *a, int code)
+/* The interval slot of a status code: given in order of appearance, PR_BIN_CODES ("other")
+ * once they are all given. */
+static int code_slot_new(pr_acc *a, int code)
 {
-    for (int i = 0; i < a->ncodes; i++)
+    int s = PR_BIN_CODES;
+    for (int i = 0; i < a->ncodes && s == PR_BIN_CODES; i++)
         if (a->codes[i] == code)
-            return i;
-    if (a->ncodes < PR_BIN_CODES) {
+            s = i;
+    if (s == PR_BIN_CODES && a->ncodes < PR_BIN_CODES) {
         a->codes[a->ncodes] = code;
-        return a->ncodes++;
+        s = a->ncodes++;
     }
-    return PR_BIN_CODES;
+    if (code >= 0 && code < STATUS_MEMO)
+        a->priv->slot_of_code[code] = (unsigned char)(s + 1);
+    return s;
+}
+
+static inline int code_slot(pr_acc *a, int code)
+{
+    if (code >= 0 && code < STATUS_MEMO && a->priv->slot_of_code[code])
+        return a->priv->slot_of_code[code] - 1;
+    return code_slot_new(a, code);
 }
 
 /* A response counts in the interval where it completed (start + latency); ks is the interval
@@ -482,8 +501,8 @@ static void colview_init(colview *v, const pr_block_cols *c)
 }
 
 /* Inlined into each scan's loop whatever its size (a call per sample costs 5 % of a scan). */
-static inline __attribute__((always_inline)) void colview_get(const colview *v, size_t i,
-                                                              pr_sample *x)
+static inline __attribute__((always_inline)) void colview_get_mode(const colview *v, size_t i,
+                                                                   pr_sample *x, int fast)
 {
 #define V(c) v->p[c][i * v->step[c]]
     x->start_ns = V(PR_COL_START);
@@ -495,14 +514,22 @@ static inline __attribute__((always_inline)) void colview_get(const colview *v, 
     x->bytes_out = V(PR_COL_BYTES_OUT);
     x->label = (uint32_t)V(PR_COL_LABEL);
     x->url = (uint32_t)V(PR_COL_URL);
-    x->method = (uint32_t)V(PR_COL_METHOD);
+    if (!fast) { /* breakdown columns: the fast mode's is the label or URL */
+        x->method = (uint32_t)V(PR_COL_METHOD);
+        x->thread = (uint32_t)V(PR_COL_THREAD);
+    }
     x->error = (uint32_t)V(PR_COL_ERROR);
-    x->thread = (uint32_t)V(PR_COL_THREAD);
     x->threads = (int32_t)V(PR_COL_THREADS);
     x->status = (uint16_t)V(PR_COL_STATUS);
     x->success = (uint8_t)V(PR_COL_SUCCESS);
     x->flags = (uint8_t)V(PR_COL_FLAGS);
 #undef V
+}
+
+static inline __attribute__((always_inline)) void colview_get(const colview *v, size_t i,
+                                                              pr_sample *x)
+{
+    colview_get_mode(v, i, x, 0);
 }
 
 /* pr_sample_outcome of sample i read from the columns (not from the sample just written:
@@ -526,7 +553,7 @@ INLINE int scan_samples(pr_acc *a, const pr_block_cols *c, int fast)
     pr_sample x;
     pr_sample_init(&x);
     for (size_t i = 0; i < c->n; i++) {
-        colview_get(&v, i, &x);
+        colview_get_mode(&v, i, &x, fast);
         int rc = scan_one(a, &x, colview_outcome(&v, i), fast);
         if (rc)
             return rc;
@@ -1096,6 +1123,7 @@ static void clear_main(pr_acc *a)
         pr_vals_init(&a->bins[b].lat, a->bounded);
     }
     a->ncodes = 0;
+    memset(p->slot_of_code, 0, sizeof p->slot_of_code);
     a->has_threads = 0;
     size_t nb = a->lx.nbins;
     pr_label_extras_dispose(&a->lx);

@@ -539,6 +539,68 @@ static void test_report_exact__threads(void **st_)
     unsetenv("SOURCE_DATE_EPOCH");
 }
 
+/* The report model of runs ids as text, the main scan's fast mode on or off. */
+static char *model_text_mode(pr_store *st, const int64_t *ids, size_t n, const scenario *sc,
+                             int fast)
+{
+    pr_report_opts o;
+    pr_report_opts_init(&o);
+    o.label_timeseries = 1;
+    o.exact_limit = 0;
+    o.top = sc->top;
+    o.from_ns = sc->from_ns;
+    o.to_ns = sc->to_ns;
+    json_t *doc;
+    pr_error err;
+    pr_error_clear(&err);
+    pr_acc_fast_mode = fast;
+    assert_int_equal(pr_report_build(st, ids, n, n > 1, &o, &doc, &err), 0);
+    pr_acc_fast_mode = 1;
+    char *t = json_dumps(doc, JSON_SORT_KEYS);
+    json_decref(doc);
+    return t;
+}
+
+/* The main scan's fast mode (exact, rows by label) against its general path on random data:
+ * labels, "other" rows, intervals and label intervals, errors, Transaction Controller
+ * samples, windows, merged runs, on one and two threads; the models are the same byte for
+ * byte (a sample in the wrong row, group or interval changes a count or a percentile). */
+static void test_report_exact__fast_mode(void **st_)
+{
+    (void)st_;
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+    static const scenario cases[] = {
+        {41, 30000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0},
+        {42, 20000, 3, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1},    /* merged runs */
+        {43, 20000, 2, 2000000000LL, 20000000000LL, 0, 0, 0}, /* a window, every row */
+        {44, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 1},      /* top 2 and "other" */
+        {45, PR_CELLSORT_BUCKETED + 5000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1}, /* two parts */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const scenario *sc = &cases[c];
+        pr_store *st = test_store_open();
+        pr_run *runs[4];
+        pr_sample *s[4];
+        int64_t ids[4];
+        ingest_runs(st, sc, runs, s, ids);
+        for (int threads = 1; threads <= 2; threads++) {
+            setenv("PERFREPORT_THREADS", threads == 1 ? "1" : "2", 1);
+            char *fast = model_text_mode(st, ids, sc->runs, sc, 1);
+            char *general = model_text_mode(st, ids, sc->runs, sc, 0);
+            assert_string_equal(fast, general);
+            free(fast);
+            free(general);
+        }
+        unsetenv("PERFREPORT_THREADS");
+        for (size_t i = 0; i < sc->runs; i++) {
+            free(s[i]);
+            pr_run_free(runs[i]);
+        }
+        test_store_close(st);
+    }
+    unsetenv("SOURCE_DATE_EPOCH");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_report_exact__label_intervals),
         cmocka_unit_test(test_report_exact__tool_layouts),
         cmocka_unit_test(test_report_exact__threads),
+        cmocka_unit_test(test_report_exact__fast_mode),
     };
     if (getenv("TEST_FILTER")) /* one test by name (a glob) */
         cmocka_set_test_filter(getenv("TEST_FILTER"));
