@@ -848,7 +848,7 @@ typedef struct lat_pass {
     pr_acc *a;
     qclass *rq, *tq;
     qbin *bq, *lq;
-    const long *lbix; /* row -> its intervals in lq / nbins, -1: none */
+    const long *lbix; /* row -> its intervals in lq / nbins, -1: none (NULL: no row has) */
     size_t mid;       /* the rows' intervals from mid on are lat_pass_total's */
 } lat_pass;
 
@@ -862,7 +862,9 @@ static inline void lat_pass_row_bins(lat_pass *lp, uint32_t c, int64_t v, size_t
         qbin_step(&lp->lq[(size_t)lb * lp->a->nbins + b], v);
 }
 
-static void lat_pass_rows(lat_pass *lp)
+/* The two halves take `bins` (a constant: lp->lbix != NULL) so that without rows' intervals
+ * their loops skip them. */
+INLINE void lat_pass_rows_mode(lat_pass *lp, int bins)
 {
     pr_acc *a = lp->a;
     pr_report_acc *p = a->priv;
@@ -870,13 +872,21 @@ static void lat_pass_rows(lat_pass *lp)
         int64_t v = p->vals.v[i];
         uint32_t c = pr_cellsort_cell(&p->vals, i);
         qclass_step(&lp->rq[p->row_of_group[c >> p->bin_bits]], v);
-        lat_pass_row_bins(lp, c, v, 0, lp->mid);
+        if (bins)
+            lat_pass_row_bins(lp, c, v, 0, lp->mid);
     }
 }
 
-static void *lat_pass_total(void *arg)
+static void lat_pass_rows(lat_pass *lp)
 {
-    lat_pass *lp = arg;
+    if (lp->lbix)
+        lat_pass_rows_mode(lp, 1);
+    else
+        lat_pass_rows_mode(lp, 0);
+}
+
+INLINE void lat_pass_total_mode(lat_pass *lp, int bins)
+{
     pr_acc *a = lp->a;
     pr_report_acc *p = a->priv;
     unsigned bits = p->bin_bits;
@@ -885,7 +895,8 @@ static void *lat_pass_total(void *arg)
     for (size_t i = 0; i < p->vals.n; i++) {
         int64_t v = p->vals.v[i];
         uint32_t c = pr_cellsort_cell(&p->vals, i);
-        lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
+        if (bins)
+            lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
         if (p->tx_of_group[c >> bits])
             continue;
         while (hb < a->nhist && v >= a->hist_bound[hb])
@@ -896,6 +907,15 @@ static void *lat_pass_total(void *arg)
     }
     while (hb < a->nhist)
         a->hist_below[hb++] = (size_t)lp->tq->seen;
+}
+
+static void *lat_pass_total(void *arg)
+{
+    lat_pass *lp = arg;
+    if (lp->lbix)
+        lat_pass_total_mode(lp, 1);
+    else
+        lat_pass_total_mode(lp, 0);
     return NULL;
 }
 
@@ -933,7 +953,7 @@ static void latency_pass(pr_acc *a)
             int64_t *q = pr_label_extras_bin_q(&a->lx, (uint32_t)r, b, &n);
             qbin_init(&lq[(size_t)lbix[r] * a->nbins + b], (uint64_t)n, q);
         }
-    lat_pass lp = {a, rq, &tq, bq, lq, lbix, a->nbins / 2};
+    lat_pass lp = {a, rq, &tq, bq, lq, nlb ? lbix : NULL, a->nbins / 2};
     pthread_t th;
     int par = p->vals.n >= PR_CELLSORT_BUCKETED && pr_threads() >= 2 &&
               pthread_create(&th, NULL, lat_pass_total, &lp) == 0;
