@@ -925,6 +925,7 @@ INLINE void lat_pass_total_mode(lat_pass *lp, int bins)
     unsigned bits = p->bin_bits;
     uint32_t bmask = (1u << bits) - 1;
     int hb = 0;
+    int64_t next = a->nhist ? a->hist_bound[0] : INT64_MAX; /* the histogram bound to pass */
     for (size_t i = 0; i < p->vals.n; i++) {
         int64_t v = p->vals.v[i];
         uint32_t c = pr_cellsort_cell(&p->vals, i);
@@ -932,8 +933,11 @@ INLINE void lat_pass_total_mode(lat_pass *lp, int bins)
             lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
         if (p->tx_of_group[c >> bits])
             continue;
-        while (hb < a->nhist && v >= a->hist_bound[hb])
-            a->hist_below[hb++] = (size_t)lp->tq->seen;
+        if (v >= next) {
+            while (hb < a->nhist && v >= a->hist_bound[hb])
+                a->hist_below[hb++] = (size_t)lp->tq->seen;
+            next = hb < a->nhist ? a->hist_bound[hb] : INT64_MAX;
+        }
         qclass_step(lp->tq, v);
         if ((c & bmask) < a->nbins)
             qbin_step(&lp->bq[c & bmask], v);
