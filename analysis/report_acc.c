@@ -895,30 +895,45 @@ static inline void lat_pass_row_bins(lat_pass *lp, uint32_t c, int64_t v, size_t
         qbin_step(&lp->lq[(size_t)lb * lp->a->nbins + b], v);
 }
 
-/* The two halves take `bins` (a constant: lp->lbix != NULL) so that without rows' intervals
- * their loops skip them. */
-INLINE void lat_pass_rows_mode(lat_pass *lp, int bins)
+/* The two halves take a constant `mode` (lat_pass_mode) so that their loops test neither
+ * whether there are rows' intervals nor the cells' width. */
+#define LP_BINS 1 /* rows have intervals (lp->lbix) */
+#define LP_WIDE 2 /* 32-bit cells */
+
+static int lat_pass_mode(const lat_pass *lp)
+{
+    return (lp->lbix ? LP_BINS : 0) | (lp->a->priv->vals.c32 ? LP_WIDE : 0);
+}
+
+INLINE uint32_t lat_pass_cell(const pr_cellsort *cs, size_t i, int mode)
+{
+    return mode & LP_WIDE ? cs->c32[i] : cs->c16[i];
+}
+
+INLINE void lat_pass_rows_mode(lat_pass *lp, int mode)
 {
     pr_acc *a = lp->a;
     pr_report_acc *p = a->priv;
     for (size_t i = 0; i < p->vals.n; i++) {
         int64_t v = p->vals.v[i];
-        uint32_t c = pr_cellsort_cell(&p->vals, i);
+        uint32_t c = lat_pass_cell(&p->vals, i, mode);
         qclass_step(&lp->rq[p->row_of_group[c >> p->bin_bits]], v);
-        if (bins)
+        if (mode & LP_BINS)
             lat_pass_row_bins(lp, c, v, 0, lp->mid);
     }
 }
 
 static void lat_pass_rows(lat_pass *lp)
 {
-    if (lp->lbix)
-        lat_pass_rows_mode(lp, 1);
-    else
-        lat_pass_rows_mode(lp, 0);
+    switch (lat_pass_mode(lp)) {
+    case 0: lat_pass_rows_mode(lp, 0); break;
+    case LP_BINS: lat_pass_rows_mode(lp, LP_BINS); break;
+    case LP_WIDE: lat_pass_rows_mode(lp, LP_WIDE); break;
+    default: lat_pass_rows_mode(lp, LP_BINS | LP_WIDE); break;
+    }
 }
 
-INLINE void lat_pass_total_mode(lat_pass *lp, int bins)
+INLINE void lat_pass_total_mode(lat_pass *lp, int mode)
 {
     pr_acc *a = lp->a;
     pr_report_acc *p = a->priv;
@@ -928,8 +943,8 @@ INLINE void lat_pass_total_mode(lat_pass *lp, int bins)
     int64_t next = a->nhist ? a->hist_bound[0] : INT64_MAX; /* the histogram bound to pass */
     for (size_t i = 0; i < p->vals.n; i++) {
         int64_t v = p->vals.v[i];
-        uint32_t c = pr_cellsort_cell(&p->vals, i);
-        if (bins)
+        uint32_t c = lat_pass_cell(&p->vals, i, mode);
+        if (mode & LP_BINS)
             lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
         if (p->tx_of_group[c >> bits])
             continue;
@@ -949,10 +964,12 @@ INLINE void lat_pass_total_mode(lat_pass *lp, int bins)
 static void *lat_pass_total(void *arg)
 {
     lat_pass *lp = arg;
-    if (lp->lbix)
-        lat_pass_total_mode(lp, 1);
-    else
-        lat_pass_total_mode(lp, 0);
+    switch (lat_pass_mode(lp)) {
+    case 0: lat_pass_total_mode(lp, 0); break;
+    case LP_BINS: lat_pass_total_mode(lp, LP_BINS); break;
+    case LP_WIDE: lat_pass_total_mode(lp, LP_WIDE); break;
+    default: lat_pass_total_mode(lp, LP_BINS | LP_WIDE); break;
+    }
     return NULL;
 }
 
