@@ -6,9 +6,27 @@
 #define PR_CELLSORT_H
 #include <stddef.h>
 #include <stdint.h>
+#include "analysis/rsort.h"
 #include "analysis/vec.h"
 
-typedef struct pr_cellsort_bk pr_cellsort_bk; /* internal */
+#define PR_CELLSORT_BLOCK 128                      /* pairs per block of a bucketed set */
+#define PR_CELLSORT_BUCKETS (PR_RSORT_BUCKETS + 1) /* 0: negative values; 1 + pr_rsort_bucket */
+
+/* A bucketed set's state (internal to cellsort.c but for pr_cellsort_add's inline common case):
+ * the arrays are blocks of PR_CELLSORT_BLOCK pairs, each holding pairs of one bucket. Two
+ * fillers on two threads (pr_cellsort_part_open) share the arrays: the set takes blocks from
+ * the bottom, its part from the top, counted together in one atomic `taken`. */
+typedef struct pr_cellsort_bk {
+    uint32_t cur[PR_CELLSORT_BUCKETS];  /* the bucket's open block + 1 (0: none) */
+    uint16_t fill[PR_CELLSORT_BUCKETS]; /* pairs in it */
+    uint16_t *blk_bucket; /* per block, in the order taken: its bucket (EMPTY: a gap) */
+    size_t nblocks, capblocks;
+    _Atomic size_t *taken; /* two fillers: blocks taken by both (NULL: one filler) */
+    _Atomic size_t taken_both;
+    int top;              /* the part: its k-th block is capblocks - 1 - k */
+    int lost;             /* two fillers: a pair found no room (they neither grow nor widen) */
+    unsigned char *pairs; /* after a join: pairs per block (NULL: full but the open ones) */
+} pr_cellsort_bk;
 
 typedef struct pr_cellsort {
     int64_t *v;
@@ -26,7 +44,25 @@ void pr_cellsort_init(pr_cellsort *cs, size_t cap);
 /* pr_cellsort_init with room for `fillers` (1 or 2) to add pairs at once (a partial block per
  * bucket each). */
 void pr_cellsort_init_fillers(pr_cellsort *cs, size_t cap, int fillers);
-void pr_cellsort_add(pr_cellsort *cs, int64_t v, uint32_t cell);
+/* pr_cellsort_add's other cases: a new block, 32-bit cells, an unbucketed set. */
+void pr_cellsort_add_slow(pr_cellsort *cs, int64_t v, uint32_t cell);
+/* Adds a pair. Inline for the common case of the report's scan, one call per sample: a bucketed
+ * set with 16-bit cells whose bucket's open block has room. */
+static inline void pr_cellsort_add(pr_cellsort *cs, int64_t v, uint32_t cell)
+{
+    pr_cellsort_bk *bk = cs->bk;
+    if (bk && cs->c16 && cell <= UINT16_MAX) {
+        size_t b = v < 0 ? 0 : 1 + pr_rsort_bucket((uint64_t)v);
+        if (bk->cur[b] && bk->fill[b] < PR_CELLSORT_BLOCK) {
+            size_t at = (size_t)(bk->cur[b] - 1) * PR_CELLSORT_BLOCK + bk->fill[b]++;
+            cs->v[at] = v;
+            cs->c16[at] = (uint16_t)cell;
+            cs->n++;
+            return;
+        }
+    }
+    pr_cellsort_add_slow(cs, v, cell);
+}
 
 /* Two threads filling one set: *part becomes a second set over cs's arrays (the first takes
  * their blocks from the bottom, the part from the top), each added to by one thread. Neither

@@ -21,6 +21,7 @@
 #define ABORT 2   /* the parts of a scan on two threads do not merge exactly: scan on one */
 /* The columns the main scan reads (colview_get: all but the attributes). */
 #define MAIN_COLS (PR_COLS_ALL & ~PR_COLBIT(PR_COL_ATTRS))
+#define STATUS_MEMO 1000                   /* status codes whose interval slot code_slot keeps */
 #define PART_TS_MAX (PR_LABEL_TS_MAX * 16) /* labels with bins a part may hold */
 
 /* Per row, exact mode: what the pass over the sorted values needs before it starts. */
@@ -45,6 +46,9 @@ struct pr_report_acc {
     int64_t raw_distinct; /* its distinct values (per run, summed) */
     uint32_t tag_ids[4];  /* per run: the interned value of each tag dimension */
     uint32_t status_ids[1000]; /* interned "200", "404"… for the status dimension */
+    /* code_slot's answer for the codes below STATUS_MEMO, + 1 (0: not asked yet); the
+     * slots are given once each in order of appearance, so an answer never changes */
+    unsigned char slot_of_code[STATUS_MEMO];
     size_t rows_cap;
     /* groups: a row's samples without (tx 0) and with (tx 1) the Transaction Controller flag */
     uint32_t *group_of_row; /* [row * 2 + tx] -> group + 1 */
@@ -58,6 +62,10 @@ struct pr_report_acc {
     double inv_interval;    /* 1 / a->interval */
     int64_t known[PR_NDUR]; /* values of each duration (sizes the arrays of later passes) */
     row_sum *sums;          /* per row */
+    /* exact mode, per row: the counters of its Transaction Controller samples, kept apart from
+     * a->rows[r].s (its others) until rows_total: the run's total is then the rows' sum */
+    pr_series *txs;
+    row_sum *txsums; /* the same for their durations' counts and sums (p->sums: the others) */
     row_sum total_sum;
     int64_t total_lat_min;
     /* the counting pass */
@@ -165,6 +173,11 @@ static uint32_t new_row(pr_acc *a, uint32_t key, int other)
         size_t scap = cap;
         p->sums = pr_xgrow(p->sums, &scap, p->rows_cap, sizeof *p->sums);
         memset(p->sums + cap, 0, (p->rows_cap - cap) * sizeof *p->sums);
+        p->txs = pr_xrealloc(p->txs, p->rows_cap * sizeof *p->txs);
+        p->txsums = pr_xrealloc(p->txsums, p->rows_cap * sizeof *p->txsums);
+        memset(p->txsums + cap, 0, (p->rows_cap - cap) * sizeof *p->txsums);
+        for (size_t r = cap; r < p->rows_cap; r++)
+            pr_series_init_mode(&p->txs[r], 0);
         p->group_of_row = pr_xrealloc(p->group_of_row, p->rows_cap * 2 * sizeof *p->group_of_row);
         memset(p->group_of_row + cap * 2, 0, (p->rows_cap - cap) * 2 * sizeof *p->group_of_row);
     }
@@ -201,19 +214,39 @@ static uint32_t row_for_key(pr_acc *a, uint32_t k)
     return r;
 }
 
+/* The main scan's functions take `fast` (a constant where they are inlined, so the compiler
+ * drops the tests it answers): 1 when the accumulator is exact (not bounded, with durations)
+ * with a labels list of one breakdown column read straight from the samples (fast_mode);
+ * FAST_NOTX in a block whose samples have no Transaction Controller flag. */
+#define INLINE static inline __attribute__((always_inline))
+#define FAST_NOTX 2
+
+int pr_acc_fast_mode = 1;
+
+static int fast_mode(const pr_acc *a)
+{
+    return pr_acc_fast_mode && !a->bounded && a->o->durations && a->o->rows &&
+           a->priv->fastdim >= 0;
+}
+
 /* The row of a sample, NOROW to start again. A one-column breakdown maps the run's string ids
  * once each. */
 static uint32_t row_of_slow(pr_acc *a, const pr_sample *x);
 
-static inline uint32_t row_of(pr_acc *a, const pr_sample *x)
+INLINE uint32_t row_of_mode(pr_acc *a, const pr_sample *x, int fast)
 {
     pr_report_acc *p = a->priv;
-    if (p->fastdim >= 0 && a->o->rows) {
+    if (fast || (p->fastdim >= 0 && a->o->rows)) {
         uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
         if (id < p->rowmap_cap && p->rowmap[id] != NOROW)
             return p->rowmap[id];
     }
     return row_of_slow(a, x);
+}
+
+static inline uint32_t row_of(pr_acc *a, const pr_sample *x)
+{
+    return row_of_mode(a, x, 0);
 }
 
 static uint32_t row_of_slow(pr_acc *a, const pr_sample *x)
@@ -290,21 +323,33 @@ static inline long bin_index(const pr_acc *a, int64_t t)
     return pr_interval_of(&iv, t);
 }
 
-static int code_slot(pr_acc *a, int code)
+/* The interval slot of a status code: given in order of appearance, PR_BIN_CODES ("other")
+ * once they are all given. */
+static int code_slot_new(pr_acc *a, int code)
 {
-    for (int i = 0; i < a->ncodes; i++)
+    int s = PR_BIN_CODES;
+    for (int i = 0; i < a->ncodes && s == PR_BIN_CODES; i++)
         if (a->codes[i] == code)
-            return i;
-    if (a->ncodes < PR_BIN_CODES) {
+            s = i;
+    if (s == PR_BIN_CODES && a->ncodes < PR_BIN_CODES) {
         a->codes[a->ncodes] = code;
-        return a->ncodes++;
+        s = a->ncodes++;
     }
-    return PR_BIN_CODES;
+    if (code >= 0 && code < STATUS_MEMO)
+        a->priv->slot_of_code[code] = (unsigned char)(s + 1);
+    return s;
+}
+
+static inline int code_slot(pr_acc *a, int code)
+{
+    if (code >= 0 && code < STATUS_MEMO && a->priv->slot_of_code[code])
+        return a->priv->slot_of_code[code] - 1;
+    return code_slot_new(a, code);
 }
 
 /* A response counts in the interval where it completed (start + latency); ks is the interval
  * of its start (>= 0), where most responses complete. */
-static void add_response(pr_acc *a, const pr_sample *x, int outcome, long ks)
+INLINE void add_response(pr_acc *a, const pr_sample *x, int outcome, long ks)
 {
     pr_intervals iv = {a->t0, a->interval, a->priv->inv_interval, a->nbins};
     long k = pr_interval_done(&iv, x->start_ns, x->latency_ns, ks);
@@ -320,44 +365,41 @@ static void add_response(pr_acc *a, const pr_sample *x, int outcome, long ks)
     b->codes[code_slot(a, x->status)]++;
 }
 
-/* Exact mode: one value of duration d, counted and summed for its row and the run. */
-static inline void add_dur(pr_report_acc *p, row_sum *rs, int tx, int d, int64_t v)
+/* Exact mode: one value of duration d, counted and summed for its row (the run's and the
+ * counts of each duration are the rows' sums: rows_total). */
+static inline void add_dur(row_sum *rs, int d, int64_t v)
 {
-    p->known[d]++;
     rs->sum[d] += v;
     rs->n[d]++;
-    if (!tx) {
-        p->total_sum.sum[d] += v;
-        p->total_sum.n[d]++;
-    }
 }
 
 /* The durations of a sample of row r (group g) outside the latency array's pass: histograms
  * in bounded mode, counts and sums in exact mode (the values come in later passes). */
-static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x, int tx)
+INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x, int tx,
+                          int fast)
 {
     pr_report_acc *p = a->priv;
-    if (!a->o->durations) {
+    if (!fast && !a->o->durations) {
         if (a->bounded)
             pr_series_count(&a->rows[r].s, x, pr_sample_outcome(x));
         return;
     }
-    if (a->bounded) {
+    if (!fast && a->bounded) {
         pr_series_add(&a->rows[r].s, x, pr_sample_outcome(x));
         return;
     }
-    row_sum *rs = &p->sums[r];
+    row_sum *rs = tx ? &p->txsums[r] : &p->sums[r];
     if (x->latency_ns != PR_UNKNOWN)
-        add_dur(p, rs, tx, PR_D_LATENCY, x->latency_ns);
+        add_dur(rs, PR_D_LATENCY, x->latency_ns);
     if (x->connect_ns != PR_UNKNOWN)
-        add_dur(p, rs, tx, PR_D_CONNECT, x->connect_ns);
+        add_dur(rs, PR_D_CONNECT, x->connect_ns);
     if (x->ttfb_ns != PR_UNKNOWN) {
-        add_dur(p, rs, tx, PR_D_TTFB, x->ttfb_ns);
+        add_dur(rs, PR_D_TTFB, x->ttfb_ns);
         if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
-            add_dur(p, rs, tx, PR_D_RECEIVE, x->latency_ns - x->ttfb_ns);
+            add_dur(rs, PR_D_RECEIVE, x->latency_ns - x->ttfb_ns);
     }
     if (x->lateness_ns != PR_UNKNOWN)
-        add_dur(p, rs, tx, PR_D_LATENESS, x->lateness_ns);
+        add_dur(rs, PR_D_LATENESS, x->lateness_ns);
     if (x->latency_ns != PR_UNKNOWN) {
         pr_cellsort_add(&p->vals, x->latency_ns,
                         g << p->bin_bits | (uint32_t)(k >= 0 ? (size_t)k : a->nbins));
@@ -367,13 +409,14 @@ static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
 }
 
 /* The sample's part of the run's totals, status codes, errors, Apdex and intervals. */
-static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
+INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fast)
 {
     int ok = outcome == 1;
-    if (a->bounded && a->o->durations)
+    if (!fast && a->bounded && a->o->durations)
         pr_series_add(&a->total, x, outcome);
-    else
+    else if (!fast && a->bounded)
         pr_series_count(&a->total, x, outcome);
+    /* exact mode: the total's counters are the sum of the rows' (rows_total) */
     if (x->error) {
         uint32_t e = map_str(a, x->error);
         if (e >= a->errors_cap) {
@@ -396,9 +439,9 @@ static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
     b->count++;
     b->sent_fail += outcome == 0;
     b->sent_unknown += outcome < 0;
-    if (x->latency_ns != PR_UNKNOWN && a->o->durations) {
+    if (x->latency_ns != PR_UNKNOWN && (fast || a->o->durations)) {
         b->lat_n++;
-        if (a->bounded)
+        if (!fast && a->bounded)
             pr_vals_add(&b->lat, x->latency_ns);
     }
     if (x->connect_ns != PR_UNKNOWN) {
@@ -419,20 +462,20 @@ static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
 
 /* One sample of the main scan, its outcome (pr_sample_outcome) given. Returns RESTART when
  * the rows must be decided first. */
-static int scan_one(pr_acc *a, const pr_sample *x, int outcome)
+INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast)
 {
     if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
         return 0;
-    uint32_t r = row_of(a, x);
+    uint32_t r = row_of_mode(a, x, fast);
     if (r == NOROW)
         return RESTART;
-    int tx = (x->flags & PR_SF_TRANSACTION) != 0;
+    int tx = fast == FAST_NOTX ? 0 : (x->flags & PR_SF_TRANSACTION) != 0;
     long k = bin_index(a, x->start_ns);
     uint32_t g = group_of(a, r, tx);
-    if (!a->bounded)
-        pr_series_count(&a->rows[r].s, x, outcome);
-    add_durations(a, r, g, k, x, tx);
-    if (a->o->rows) /* the labels list's Apdex, top errors and time series */
+    if (fast || !a->bounded) /* a row's other samples are the total's (rows_total) */
+        pr_series_count(tx ? &a->priv->txs[r] : &a->rows[r].s, x, outcome);
+    add_durations(a, r, g, k, x, tx, fast);
+    if (fast || a->o->rows) /* the labels list's Apdex, top errors and time series */
         pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
     if (tx) {
         /* a Transaction Controller sample sums its children: it has a label row of its
@@ -441,7 +484,7 @@ static int scan_one(pr_acc *a, const pr_sample *x, int outcome)
         a->tx_samples++;
         return 0;
     }
-    add_total(a, x, outcome, k);
+    add_total(a, x, outcome, k, fast);
     return 0;
 }
 
@@ -449,38 +492,73 @@ static int scan_one(pr_acc *a, const pr_sample *x, int outcome)
 typedef struct colview {
     const int64_t *p[PR_NCOLS];
     size_t step[PR_NCOLS];
+    unsigned vary; /* bit c: column c has values (else one constant) */
 } colview;
 
-static void colview_init(colview *v, const pr_block_cols *c)
+/* The block's columns, and their constants written once into x (colview_get writes only the
+ * columns with values: in most blocks most columns are constant). */
+static void colview_init(colview *v, const pr_block_cols *c, pr_sample *x)
 {
+    v->vary = 0;
     for (int i = 0; i < PR_NCOLS; i++) {
         v->p[i] = c->vals[i] ? c->vals[i] : &c->konst[i];
         v->step[i] = c->vals[i] ? 1 : 0;
+        v->vary |= c->vals[i] ? 1u << i : 0;
     }
+#define K(c) v->p[c][0]
+    x->start_ns = K(PR_COL_START);
+    x->latency_ns = K(PR_COL_LATENCY);
+    x->connect_ns = K(PR_COL_CONNECT);
+    x->ttfb_ns = K(PR_COL_TTFB);
+    x->lateness_ns = K(PR_COL_LATENESS);
+    x->bytes_in = K(PR_COL_BYTES_IN);
+    x->bytes_out = K(PR_COL_BYTES_OUT);
+    x->label = (uint32_t)K(PR_COL_LABEL);
+    x->url = (uint32_t)K(PR_COL_URL);
+    x->method = (uint32_t)K(PR_COL_METHOD);
+    x->thread = (uint32_t)K(PR_COL_THREAD);
+    x->error = (uint32_t)K(PR_COL_ERROR);
+    x->threads = (int32_t)K(PR_COL_THREADS);
+    x->status = (uint16_t)K(PR_COL_STATUS);
+    x->success = (uint8_t)K(PR_COL_SUCCESS);
+    x->flags = (uint8_t)K(PR_COL_FLAGS);
+#undef K
 }
 
-/* Inlined into each scan's loop whatever its size (a call per sample costs 5 % of a scan). */
+/* Sample i's columns with values into x (its constants are there from colview_init). Inlined
+ * into each scan's loop whatever its size (a call per sample costs 5 % of a scan); the tests
+ * of v->vary go the same way for a whole block. */
+static inline __attribute__((always_inline)) void colview_get_mode(const colview *v, size_t i,
+                                                                   pr_sample *x, int fast)
+{
+#define V(c, f, T)                                                                                 \
+    if (v->vary >> (c)&1)                                                                          \
+        x->f = (T)v->p[c][i];
+    V(PR_COL_START, start_ns, int64_t)
+    V(PR_COL_LATENCY, latency_ns, int64_t)
+    V(PR_COL_CONNECT, connect_ns, int64_t)
+    V(PR_COL_TTFB, ttfb_ns, int64_t)
+    V(PR_COL_LATENESS, lateness_ns, int64_t)
+    V(PR_COL_BYTES_IN, bytes_in, int64_t)
+    V(PR_COL_BYTES_OUT, bytes_out, int64_t)
+    V(PR_COL_LABEL, label, uint32_t)
+    V(PR_COL_URL, url, uint32_t)
+    if (!fast) { /* breakdown columns: the fast mode's is the label or URL */
+        V(PR_COL_METHOD, method, uint32_t)
+        V(PR_COL_THREAD, thread, uint32_t)
+    }
+    V(PR_COL_ERROR, error, uint32_t)
+    V(PR_COL_THREADS, threads, int32_t)
+    V(PR_COL_STATUS, status, uint16_t)
+    V(PR_COL_SUCCESS, success, uint8_t)
+    V(PR_COL_FLAGS, flags, uint8_t)
+#undef V
+}
+
 static inline __attribute__((always_inline)) void colview_get(const colview *v, size_t i,
                                                               pr_sample *x)
 {
-#define V(c) v->p[c][i * v->step[c]]
-    x->start_ns = V(PR_COL_START);
-    x->latency_ns = V(PR_COL_LATENCY);
-    x->connect_ns = V(PR_COL_CONNECT);
-    x->ttfb_ns = V(PR_COL_TTFB);
-    x->lateness_ns = V(PR_COL_LATENESS);
-    x->bytes_in = V(PR_COL_BYTES_IN);
-    x->bytes_out = V(PR_COL_BYTES_OUT);
-    x->label = (uint32_t)V(PR_COL_LABEL);
-    x->url = (uint32_t)V(PR_COL_URL);
-    x->method = (uint32_t)V(PR_COL_METHOD);
-    x->error = (uint32_t)V(PR_COL_ERROR);
-    x->thread = (uint32_t)V(PR_COL_THREAD);
-    x->threads = (int32_t)V(PR_COL_THREADS);
-    x->status = (uint16_t)V(PR_COL_STATUS);
-    x->success = (uint8_t)V(PR_COL_SUCCESS);
-    x->flags = (uint8_t)V(PR_COL_FLAGS);
-#undef V
+    colview_get_mode(v, i, x, 0);
 }
 
 /* pr_sample_outcome of sample i read from the columns (not from the sample just written:
@@ -496,20 +574,30 @@ static inline int colview_outcome(const colview *v, size_t i)
     return pr_sample_outcome(&x);
 }
 
-static int scan_block(const pr_block_cols *c, void *payload)
+/* The main scan of a block's samples, fast as fast_mode says (a constant: a loop each). */
+INLINE int scan_samples(pr_acc *a, const pr_block_cols *c, int fast)
 {
-    pr_acc *a = payload;
     colview v;
-    colview_init(&v, c);
     pr_sample x;
     pr_sample_init(&x);
+    colview_init(&v, c, &x);
     for (size_t i = 0; i < c->n; i++) {
-        colview_get(&v, i, &x);
-        int rc = scan_one(a, &x, colview_outcome(&v, i));
+        colview_get_mode(&v, i, &x, fast);
+        int rc = scan_one(a, &x, colview_outcome(&v, i), fast);
         if (rc)
             return rc;
     }
     return 0;
+}
+
+static int scan_block(const pr_block_cols *c, void *payload)
+{
+    pr_acc *a = payload;
+    if (!fast_mode(a))
+        return scan_samples(a, c, 0);
+    /* the flags one constant without the Transaction Controller bit (most blocks) */
+    int notx = !c->vals[PR_COL_FLAGS] && !(c->konst[PR_COL_FLAGS] & PR_SF_TRANSACTION);
+    return notx ? scan_samples(a, c, FAST_NOTX) : scan_samples(a, c, 1);
 }
 
 /* ---- the counting pass (rows decided before the main scan) ------------------------------- */
@@ -522,9 +610,9 @@ static int count_block(const pr_block_cols *c, void *payload)
     pr_acc *a = payload;
     pr_report_acc *p = a->priv;
     colview v;
-    colview_init(&v, c);
     pr_sample x;
     pr_sample_init(&x);
+    colview_init(&v, c, &x);
     for (size_t i = 0; i < c->n; i++) {
         colview_get(&v, i, &x);
         if (x.start_ns != PR_UNKNOWN && (x.start_ns < a->from || x.start_ns >= a->to))
@@ -793,7 +881,7 @@ typedef struct lat_pass {
     pr_acc *a;
     qclass *rq, *tq;
     qbin *bq, *lq;
-    const long *lbix; /* row -> its intervals in lq / nbins, -1: none */
+    const long *lbix; /* row -> its intervals in lq / nbins, -1: none (NULL: no row has) */
     size_t mid;       /* the rows' intervals from mid on are lat_pass_total's */
 } lat_pass;
 
@@ -807,40 +895,81 @@ static inline void lat_pass_row_bins(lat_pass *lp, uint32_t c, int64_t v, size_t
         qbin_step(&lp->lq[(size_t)lb * lp->a->nbins + b], v);
 }
 
-static void lat_pass_rows(lat_pass *lp)
+/* The two halves take a constant `mode` (lat_pass_mode) so that their loops test neither
+ * whether there are rows' intervals nor the cells' width. */
+#define LP_BINS 1 /* rows have intervals (lp->lbix) */
+#define LP_WIDE 2 /* 32-bit cells */
+
+static int lat_pass_mode(const lat_pass *lp)
+{
+    return (lp->lbix ? LP_BINS : 0) | (lp->a->priv->vals.c32 ? LP_WIDE : 0);
+}
+
+INLINE uint32_t lat_pass_cell(const pr_cellsort *cs, size_t i, int mode)
+{
+    return mode & LP_WIDE ? cs->c32[i] : cs->c16[i];
+}
+
+INLINE void lat_pass_rows_mode(lat_pass *lp, int mode)
 {
     pr_acc *a = lp->a;
     pr_report_acc *p = a->priv;
     for (size_t i = 0; i < p->vals.n; i++) {
         int64_t v = p->vals.v[i];
-        uint32_t c = pr_cellsort_cell(&p->vals, i);
+        uint32_t c = lat_pass_cell(&p->vals, i, mode);
         qclass_step(&lp->rq[p->row_of_group[c >> p->bin_bits]], v);
-        lat_pass_row_bins(lp, c, v, 0, lp->mid);
+        if (mode & LP_BINS)
+            lat_pass_row_bins(lp, c, v, 0, lp->mid);
     }
 }
 
-static void *lat_pass_total(void *arg)
+static void lat_pass_rows(lat_pass *lp)
 {
-    lat_pass *lp = arg;
+    switch (lat_pass_mode(lp)) {
+    case 0: lat_pass_rows_mode(lp, 0); break;
+    case LP_BINS: lat_pass_rows_mode(lp, LP_BINS); break;
+    case LP_WIDE: lat_pass_rows_mode(lp, LP_WIDE); break;
+    default: lat_pass_rows_mode(lp, LP_BINS | LP_WIDE); break;
+    }
+}
+
+INLINE void lat_pass_total_mode(lat_pass *lp, int mode)
+{
     pr_acc *a = lp->a;
     pr_report_acc *p = a->priv;
     unsigned bits = p->bin_bits;
     uint32_t bmask = (1u << bits) - 1;
     int hb = 0;
+    int64_t next = a->nhist ? a->hist_bound[0] : INT64_MAX; /* the histogram bound to pass */
     for (size_t i = 0; i < p->vals.n; i++) {
         int64_t v = p->vals.v[i];
-        uint32_t c = pr_cellsort_cell(&p->vals, i);
-        lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
+        uint32_t c = lat_pass_cell(&p->vals, i, mode);
+        if (mode & LP_BINS)
+            lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
         if (p->tx_of_group[c >> bits])
             continue;
-        while (hb < a->nhist && v >= a->hist_bound[hb])
-            a->hist_below[hb++] = (size_t)lp->tq->seen;
+        if (v >= next) {
+            while (hb < a->nhist && v >= a->hist_bound[hb])
+                a->hist_below[hb++] = (size_t)lp->tq->seen;
+            next = hb < a->nhist ? a->hist_bound[hb] : INT64_MAX;
+        }
         qclass_step(lp->tq, v);
         if ((c & bmask) < a->nbins)
             qbin_step(&lp->bq[c & bmask], v);
     }
     while (hb < a->nhist)
         a->hist_below[hb++] = (size_t)lp->tq->seen;
+}
+
+static void *lat_pass_total(void *arg)
+{
+    lat_pass *lp = arg;
+    switch (lat_pass_mode(lp)) {
+    case 0: lat_pass_total_mode(lp, 0); break;
+    case LP_BINS: lat_pass_total_mode(lp, LP_BINS); break;
+    case LP_WIDE: lat_pass_total_mode(lp, LP_WIDE); break;
+    default: lat_pass_total_mode(lp, LP_BINS | LP_WIDE); break;
+    }
     return NULL;
 }
 
@@ -878,7 +1007,7 @@ static void latency_pass(pr_acc *a)
             int64_t *q = pr_label_extras_bin_q(&a->lx, (uint32_t)r, b, &n);
             qbin_init(&lq[(size_t)lbix[r] * a->nbins + b], (uint64_t)n, q);
         }
-    lat_pass lp = {a, rq, &tq, bq, lq, lbix, a->nbins / 2};
+    lat_pass lp = {a, rq, &tq, bq, lq, nlb ? lbix : NULL, a->nbins / 2};
     pthread_t th;
     int par = p->vals.n >= PR_CELLSORT_BUCKETED && pr_threads() >= 2 &&
               pthread_create(&th, NULL, lat_pass_total, &lp) == 0;
@@ -923,9 +1052,9 @@ static int collect_block(const pr_block_cols *c, void *payload)
     pr_acc *a = payload;
     pr_report_acc *p = a->priv;
     colview v;
-    colview_init(&v, c);
     pr_sample x;
     pr_sample_init(&x);
+    colview_init(&v, c, &x);
     for (size_t i = 0; i < c->n; i++) {
         colview_get(&v, i, &x);
         if (x.start_ns != PR_UNKNOWN && (x.start_ns < a->from || x.start_ns >= a->to))
@@ -1001,6 +1130,28 @@ static void run_begin(pr_acc *a, pr_run *run)
         memset(p->rowmap, 0xff, p->rowmap_cap * sizeof *p->rowmap);
 }
 
+/* Exact mode, after the main scan: the run's total counters and durations' counts and sums
+ * summed from the rows' (each sample is in one row; the sums, minima and maxima are those of
+ * counting each sample), then each row's Transaction Controller samples, which the total
+ * leaves out, added to its own. */
+static void rows_total(pr_acc *a)
+{
+    pr_report_acc *p = a->priv;
+    for (size_t r = 0; r < a->nrows; r++) {
+        pr_series_merge(&a->total, &a->rows[r].s);
+        pr_series_merge(&a->rows[r].s, &p->txs[r]);
+        pr_series_init_mode(&p->txs[r], 0);
+        for (int d = 0; d < PR_NDUR; d++) {
+            p->total_sum.sum[d] += p->sums[r].sum[d];
+            p->total_sum.n[d] += p->sums[r].n[d];
+            p->sums[r].sum[d] += p->txsums[r].sum[d];
+            p->sums[r].n[d] += p->txsums[r].n[d];
+            p->known[d] += (int64_t)p->sums[r].n[d];
+        }
+        memset(&p->txsums[r], 0, sizeof p->txsums[r]);
+    }
+}
+
 /* Scans every run with cb; per run: the tag dimensions' values, fresh string maps. */
 static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
                      unsigned want, int (*cb)(const pr_block_cols *, void *), pr_error *err)
@@ -1017,12 +1168,16 @@ static int scan_runs(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs,
 static void clear_main(pr_acc *a)
 {
     pr_report_acc *p = a->priv;
-    for (size_t r = 0; r < a->nrows; r++)
+    for (size_t r = 0; r < a->nrows; r++) {
         pr_series_dispose(&a->rows[r].s);
+        pr_series_init_mode(&p->txs[r], 0);
+    }
     a->nrows = 0;
     memset(p->group_of_row, 0, p->rows_cap * 2 * sizeof *p->group_of_row);
     p->ngroups = 0;
     memset(p->sums, 0, p->rows_cap * sizeof *p->sums);
+    if (p->txsums)
+        memset(p->txsums, 0, p->rows_cap * sizeof *p->txsums);
     memset(&p->total_sum, 0, sizeof p->total_sum);
     memset(p->known, 0, sizeof p->known);
     p->total_lat_min = INT64_MAX;
@@ -1042,6 +1197,7 @@ static void clear_main(pr_acc *a)
         pr_vals_init(&a->bins[b].lat, a->bounded);
     }
     a->ncodes = 0;
+    memset(p->slot_of_code, 0, sizeof p->slot_of_code);
     a->has_threads = 0;
     size_t nb = a->lx.nbins;
     pr_label_extras_dispose(&a->lx);
@@ -1204,10 +1360,14 @@ static void merge_rows(pr_acc *a, const pr_acc *w, const uint32_t *rm)
     for (size_t r = 0; r < w->nrows; r++) {
         pr_row *dst = &a->rows[rm[r]];
         pr_series_merge(&dst->s, &w->rows[r].s);
+        if (!a->bounded)
+            pr_series_merge(&p->txs[rm[r]], &q->txs[r]);
         dst->tx |= w->rows[r].tx;
         for (int d = 0; d < PR_NDUR; d++) {
             p->sums[rm[r]].sum[d] += q->sums[r].sum[d];
             p->sums[rm[r]].n[d] += q->sums[r].n[d];
+            p->txsums[rm[r]].sum[d] += q->txsums[r].sum[d];
+            p->txsums[rm[r]].n[d] += q->txsums[r].n[d];
         }
     }
     for (size_t id = 0; id < q->rowmap_cap; id++) { /* run strings first seen by the part */
@@ -1227,12 +1387,7 @@ static void merge_rows(pr_acc *a, const pr_acc *w, const uint32_t *rm)
 static void merge_totals(pr_acc *a, const pr_acc *w, const uint32_t *nm)
 {
     pr_report_acc *p = a->priv, *q = w->priv;
-    pr_series_merge(&a->total, &w->total);
-    for (int d = 0; d < PR_NDUR; d++) {
-        p->known[d] += q->known[d];
-        p->total_sum.sum[d] += q->total_sum.sum[d];
-        p->total_sum.n[d] += q->total_sum.n[d];
-    }
+    pr_series_merge(&a->total, &w->total); /* bounded mode (exact: rows_total) */
     if (q->total_lat_min < p->total_lat_min)
         p->total_lat_min = q->total_lat_min;
     for (size_t e = 0; e < w->errors_cap; e++) {
@@ -1373,6 +1528,8 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
         return rc;
     if (!p->fixed) /* rows as they came: one per key */
         a->distinct_keys = p->fastdim >= 0 ? p->raw_distinct : (int64_t)a->nrows;
+    if (!a->bounded)
+        rows_total(a);
     if (a->bounded) {
         bounded_results(a);
         return 0;
@@ -1408,6 +1565,8 @@ void pr_acc_dispose(pr_acc *a)
         free(p->row_of_group);
         free(p->tx_of_group);
         free(p->sums);
+        free(p->txs);
+        free(p->txsums);
         free(p->key_count);
         free(p);
     }

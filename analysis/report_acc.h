@@ -105,6 +105,9 @@ typedef struct pr_acc {
  * interval, nbins (bins allocated) and bounded are set. Fills everything above. */
 int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
                 pr_error *err);
+/* 0: the main scan takes its general path only, never its fast mode (report_acc.c fast_mode);
+ * for the tests, which compare the two. 1 (the default) otherwise. */
+extern int pr_acc_fast_mode;
 void pr_acc_dispose(pr_acc *a);
 
 /* The spectrum's percentiles: evenly spaced on the 1/(1-p) log scale (0, 20.6, 36.9 … 90, …

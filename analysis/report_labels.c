@@ -39,13 +39,18 @@ void pr_label_extras_init(pr_label_extras *lx, size_t nbins, int bounded, int64_
     lx->ts_max = PR_LABEL_TS_MAX;
 }
 
-static pr_label_extra *extra(pr_label_extras *lx, uint32_t lid)
+static void extras_grow(pr_label_extras *lx, uint32_t lid)
 {
-    if (lid >= lx->cap) {
-        size_t old = lx->cap;
-        lx->v = pr_xgrow(lx->v, &lx->cap, (size_t)lid + 1, sizeof *lx->v);
-        memset(lx->v + old, 0, (lx->cap - old) * sizeof *lx->v);
-    }
+    size_t old = lx->cap;
+    lx->v = pr_xgrow(lx->v, &lx->cap, (size_t)lid + 1, sizeof *lx->v);
+    memset(lx->v + old, 0, (lx->cap - old) * sizeof *lx->v);
+}
+
+/* Inline: pr_label_extras_add, once per sample of the report's scan, calls it. */
+static inline pr_label_extra *extra(pr_label_extras *lx, uint32_t lid)
+{
+    if (lid >= lx->cap)
+        extras_grow(lx, lid);
     return &lx->v[lid];
 }
 

@@ -369,20 +369,31 @@ static inline const unsigned char *uv_fast(const unsigned char *p, uint64_t *out
     return p + 1;
 }
 
-/* Decodes count zigzag varints (running sums when delta) into vals. */
-static inline int decode_varints(const unsigned char **pp, const unsigned char *end, size_t count,
-                                 int delta, int64_t *vals)
+/* Decodes count zigzag varints (running sums when delta: a constant where it is inlined, see
+ * decode_column) into vals. */
+static inline __attribute__((always_inline)) int decode_varints(const unsigned char **pp,
+                                                                const unsigned char *end,
+                                                                size_t count, int delta,
+                                                                int64_t *vals)
 {
     const unsigned char *p = *pp;
     uint64_t prev = 0, u;
     size_t i = 0;
-    while (i < count && end - p >= 10) { /* no bounds check per byte */
-        if (!(p = uv_fast(p, &u)))
-            return -1;
-        uint64_t v = (uint64_t)pr_unzigzag(u);
-        if (delta)
-            v = prev += v;
-        vals[i++] = (int64_t)v;
+    for (;;) { /* no bounds check per byte nor per value: a varint takes at most 10 bytes, so
+                * the next (end - p) / 10 all have their 10 readable bytes */
+        size_t m = (size_t)(end - p) / 10;
+        if (m > count - i)
+            m = count - i;
+        if (!m)
+            break;
+        for (size_t stop = i + m; i < stop; i++) {
+            if (!(p = uv_fast(p, &u)))
+                return -1;
+            uint64_t v = (uint64_t)pr_unzigzag(u);
+            if (delta)
+                v = prev += v;
+            vals[i] = (int64_t)v;
+        }
     }
     for (; i < count; i++) {
         if (pr_uvarint_get(&p, end, &u) < 0)
@@ -502,7 +513,8 @@ static int decode_column(const unsigned char **pp, const unsigned char *end, siz
             if (skip_varints(&p, end, count) < 0)
                 return bad(err, "truncated values");
         } else {
-            if (decode_varints(&p, end, count, enc == ENC_DELTA, vals) < 0)
+            if ((enc == ENC_DELTA ? decode_varints(&p, end, count, 1, vals)
+                                  : decode_varints(&p, end, count, 0, vals)) < 0)
                 return bad(err, "truncated values");
             if (e) {
                 uint64_t scale = (uint64_t)pow10s[e];

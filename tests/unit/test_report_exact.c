@@ -169,6 +169,8 @@ typedef struct scenario {
     int64_t top;
     int by_url_pattern;
     int few_codes; /* status codes 0, 200, 300, 400, 500 only (else up to 400 of them) */
+    int flagless;  /* the first half of each run's samples without flags (blocks without a
+                    * Transaction Controller sample) */
 } scenario;
 
 /* The key of a sample as the model names its row. */
@@ -201,6 +203,8 @@ static void ingest_runs(pr_store *st, const scenario *sc, pr_run **runs, pr_samp
         for (size_t k = 0; sc->few_codes && k < sc->n; k++)
             if (samples[i][k].status)
                 samples[i][k].status = (uint16_t)(200 + samples[i][k].status % 4 * 100);
+        for (size_t k = 0; sc->flagless && k < sc->n / 2; k++)
+            samples[i][k].flags = 0;
         size_t len;
         char *buf = gen_native(runs[i], samples[i], sc->n, &len);
         char path[64];
@@ -337,7 +341,7 @@ static void run_scenario(const scenario *sc)
  * one label, so every sample of the run is in it (transaction samples included). */
 static void test_report_exact__label_intervals(void **st_)
 {
-    scenario sc = {11, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 0, 0, 0};
+    scenario sc = {11, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 0, 0, 0, 0};
     pr_store *st = test_store_open();
     pr_run *run = pr_run_new();
     pr_sample *s = calloc(sc.n, sizeof *s);
@@ -392,18 +396,19 @@ static void test_report_exact__label_intervals(void **st_)
 static void test_report_exact__matches_sorted_copies(void **st)
 {
     static const scenario cases[] = {
-        {1, 30000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0},
-        {2, 5000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0},
-        {3, 20000, 1, 2000000000LL, 20000000000LL, 100, 0, 0}, /* a window */
-        {4, 15000, 3, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0},      /* merged runs */
-        {5, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 0},        /* top 2 and "other" */
-        {6, 20000, 2, PR_UNKNOWN, PR_UNKNOWN, 0, 1, 0},        /* URL patterns, every row */
-        {7, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 0, 0, 0},        /* every row */
+        {1, 30000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0, 0},
+        {2, 5000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0, 0},
+        {3, 20000, 1, 2000000000LL, 20000000000LL, 100, 0, 0, 0}, /* a window */
+        {4, 15000, 3, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0, 0},      /* merged runs */
+        {5, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 0, 0},        /* top 2 and "other" */
+        {6, 20000, 2, PR_UNKNOWN, PR_UNKNOWN, 0, 1, 0, 0},        /* URL patterns, every row */
+        {7, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 0, 0, 0, 0},        /* every row */
+        {10, 20000, 2, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0, 1},     /* blocks without transactions */
         /* past PR_CELLSORT_BUCKETED: the main scan on two threads (PERFREPORT_THREADS unset,
          * 2 cores) merged, and its restart with the rows decided (top 2), which kept the first
          * scan's values in the set before */
-        {8, PR_CELLSORT_BUCKETED + 60000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1},
-        {9, PR_CELLSORT_BUCKETED + 60000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 1},
+        {8, PR_CELLSORT_BUCKETED + 60000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1, 0},
+        {9, PR_CELLSORT_BUCKETED + 60000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 1, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_scenario(&cases[i]);
@@ -515,7 +520,8 @@ static void test_report_exact__threads(void **st_)
                        PR_UNKNOWN,
                        100,
                        0,
-                       few};
+                       few,
+                       0};
         pr_run *run;
         pr_sample *s;
         int64_t id;
@@ -539,6 +545,68 @@ static void test_report_exact__threads(void **st_)
     unsetenv("SOURCE_DATE_EPOCH");
 }
 
+/* The report model of runs ids as text, the main scan's fast mode on or off. */
+static char *model_text_mode(pr_store *st, const int64_t *ids, size_t n, const scenario *sc,
+                             int fast)
+{
+    pr_report_opts o;
+    pr_report_opts_init(&o);
+    o.label_timeseries = 1;
+    o.exact_limit = 0;
+    o.top = sc->top;
+    o.from_ns = sc->from_ns;
+    o.to_ns = sc->to_ns;
+    json_t *doc;
+    pr_error err;
+    pr_error_clear(&err);
+    pr_acc_fast_mode = fast;
+    assert_int_equal(pr_report_build(st, ids, n, n > 1, &o, &doc, &err), 0);
+    pr_acc_fast_mode = 1;
+    char *t = json_dumps(doc, JSON_SORT_KEYS);
+    json_decref(doc);
+    return t;
+}
+
+/* The main scan's fast mode (exact, rows by label) against its general path on random data:
+ * labels, "other" rows, intervals and label intervals, errors, Transaction Controller
+ * samples (and blocks without: FAST_NOTX), windows, merged runs, on one and two threads; the models are the same byte for
+ * byte (a sample in the wrong row, group or interval changes a count or a percentile). */
+static void test_report_exact__fast_mode(void **st_)
+{
+    (void)st_;
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+    static const scenario cases[] = {
+        {41, 30000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0, 1},
+        {42, 20000, 3, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1, 0},    /* merged runs */
+        {43, 20000, 2, 2000000000LL, 20000000000LL, 0, 0, 0, 1}, /* a window, every row */
+        {44, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 1, 0},      /* top 2 and "other" */
+        {45, PR_CELLSORT_BUCKETED + 5000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1, 1}, /* two parts */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const scenario *sc = &cases[c];
+        pr_store *st = test_store_open();
+        pr_run *runs[4];
+        pr_sample *s[4];
+        int64_t ids[4];
+        ingest_runs(st, sc, runs, s, ids);
+        for (int threads = 1; threads <= 2; threads++) {
+            setenv("PERFREPORT_THREADS", threads == 1 ? "1" : "2", 1);
+            char *fast = model_text_mode(st, ids, sc->runs, sc, 1);
+            char *general = model_text_mode(st, ids, sc->runs, sc, 0);
+            assert_string_equal(fast, general);
+            free(fast);
+            free(general);
+        }
+        unsetenv("PERFREPORT_THREADS");
+        for (size_t i = 0; i < sc->runs; i++) {
+            free(s[i]);
+            pr_run_free(runs[i]);
+        }
+        test_store_close(st);
+    }
+    unsetenv("SOURCE_DATE_EPOCH");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_report_exact__label_intervals),
         cmocka_unit_test(test_report_exact__tool_layouts),
         cmocka_unit_test(test_report_exact__threads),
+        cmocka_unit_test(test_report_exact__fast_mode),
     };
     if (getenv("TEST_FILTER")) /* one test by name (a glob) */
         cmocka_set_test_filter(getenv("TEST_FILTER"));
