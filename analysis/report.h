@@ -59,6 +59,10 @@ typedef struct pr_report_opts {
     int rows;      /* the labels list (default 1; 0: none, for charts without it) */
     pr_report_latencies *keep; /* when set (one run or merged runs): the sorted latencies */
     int label_timeseries;      /* a time series per label too (default 0; render's dashboards) */
+    /* The sample columns the scans read (a PR_COLBIT mask of model/native.h; 0, the default:
+     * every one). A caller that uses only part of the model (a chart) names the columns that
+     * part is made from; the model's other figures are then those of samples without them. */
+    unsigned cols;
 } pr_report_opts;
 
 enum pr_by {
