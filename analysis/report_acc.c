@@ -12,6 +12,7 @@
 #include "model/xalloc.h"
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,6 @@
 /* The columns the main scan reads (colview_get: all but the attributes). */
 #define MAIN_COLS (PR_COLS_ALL & ~PR_COLBIT(PR_COL_ATTRS))
 #define PART_TS_MAX (PR_LABEL_TS_MAX * 16) /* labels with bins a part may hold */
-/* Bounded mode scans a run on two threads from this many samples: below, a thread's start
- * and the merge cost more than half a scan saves. */
-#define BOUNDED_PAR_MIN 100000
 
 /* The columns the main scan reads: MAIN_COLS, or those the options name (pr_report_opts.cols). */
 static unsigned main_cols(const pr_report_opts *o)
@@ -217,6 +215,8 @@ static uint32_t row_of_slow(pr_acc *a, const pr_sample *x);
 static inline uint32_t row_of(pr_acc *a, const pr_sample *x)
 {
     pr_report_acc *p = a->priv;
+    if (!a->o->rows && a->nrows) /* no labels list: the one row */
+        return 0;
     if (p->fastdim >= 0 && a->o->rows) {
         uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
         if (id < p->rowmap_cap && p->rowmap[id] != NOROW)
@@ -509,11 +509,36 @@ static inline int colview_outcome(const colview *v, size_t i)
     return pr_sample_outcome(&x);
 }
 
+/* The columns a block of a chart's scan often varies in alone (the others constant). */
+#define TIMING_COLS (PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY))
+
+/* scan_block of a block where only the start and the latency vary: the other fields and the
+ * outcome read once. */
+static int scan_timing_block(pr_acc *a, const pr_block_cols *c, const colview *v)
+{
+    pr_sample x;
+    pr_sample_init(&x);
+    colview_get(v, 0, &x);
+    int outcome = colview_outcome(v, 0);
+    const int64_t *start = v->p[PR_COL_START], *lat = v->p[PR_COL_LATENCY];
+    size_t ss = v->step[PR_COL_START], ls = v->step[PR_COL_LATENCY];
+    for (size_t i = 0; i < c->n; i++) {
+        x.start_ns = start[i * ss];
+        x.latency_ns = lat[i * ls];
+        int rc = scan_one(a, &x, outcome);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static int scan_block(const pr_block_cols *c, void *payload)
 {
     pr_acc *a = payload;
     colview v;
     colview_init(&v, c);
+    if (c->n && !(c->varying & ~TIMING_COLS))
+        return scan_timing_block(a, c, &v);
     pr_sample x;
     pr_sample_init(&x);
     for (size_t i = 0; i < c->n; i++) {
@@ -1299,6 +1324,13 @@ static void merge_bins(pr_acc *a, const pr_acc *w)
     }
 }
 
+static atomic_ulong parts_merged;
+
+unsigned long pr_acc_parts_merged(void)
+{
+    return atomic_load(&parts_merged);
+}
+
 /* Adds the part w into a; RESTART when its keys pass the top rows. */
 static int merge_part(pr_acc *a, pr_acc *w)
 {
@@ -1325,6 +1357,7 @@ static int merge_part(pr_acc *a, pr_acc *w)
         pr_label_extras_merge(&a->lx, &w->lx, rm, nm);
         if (!a->bounded)
             pr_cellsort_part_join(&p->vals, &q->vals, gm, p->bin_bits);
+        atomic_fetch_add(&parts_merged, 1);
     }
     free(nm);
     free(rm);
@@ -1377,8 +1410,7 @@ static int squares_inexact(const pr_acc *w)
     for (size_t r = 0; r < w->nrows; r++) {
         s = &w->rows[r].s;
         if (s->latency.h.sumsq_big != 0 || s->connect.h.sumsq_big != 0 ||
-            s->ttfb.h.sumsq_big != 0 || s->receive.h.sumsq_big != 0 ||
-            s->lateness.h.sumsq_big != 0)
+            s->ttfb.h.sumsq_big != 0 || s->receive.h.sumsq_big != 0 || s->lateness.h.sumsq_big != 0)
             return 1;
     }
     return 0;
@@ -1416,7 +1448,7 @@ static int scan_bounded(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **ru
     int par = pr_threads() >= 2;
     int rc = 0;
     for (size_t i = 0; i < nids && rc == 0; i++)
-        rc = par && runs[i]->samples >= BOUNDED_PAR_MIN
+        rc = par && runs[i]->samples >= PR_ACC_PAR_MIN
                  ? scan_par_bounded(a, st, ids[i], runs[i], want, err)
                  : scan_runs(a, st, ids + i, runs + i, 1, want, scan_block, err);
     return rc;

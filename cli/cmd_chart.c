@@ -6,7 +6,6 @@
 #include "cli/common.h"
 #include "model/buf.h"
 #include "model/lex.h"
-#include "model/native.h"
 #include "model/threads.h"
 #include "model/xalloc.h"
 #include "render/chart.h"
@@ -99,56 +98,6 @@ static int check_samples(const pr_chart_kind *kind, json_t *doc)
                       others.p ? others.p : "");
     pr_buf_dispose(&others);
     return PR_EXIT_ERROR;
-}
-
-/* The sample columns a kind's figures are made from, beside the start (the window, the
- * intervals) and the flags (a transaction sample stays out of the run's figures); 0: every
- * column. A chart decodes no other column. */
-static unsigned chart_cols(const pr_chart_kind *kind)
-{
-    static const struct {
-        const char *kind;
-        unsigned cols;
-    } cols[] = {
-        /* per interval: the latencies sent */
-        {"percentiles", PR_COLBIT(PR_COL_LATENCY)},
-        /* responses by outcome where they completed (start + latency), requests, threads */
-        {"throughput", PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_SUCCESS) |
-                           PR_COLBIT(PR_COL_STATUS) | PR_COLBIT(PR_COL_ERROR) |
-                           PR_COLBIT(PR_COL_THREADS)},
-        /* status codes where the responses completed */
-        {"status", PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_STATUS)},
-        /* the run's latencies */
-        {"spectrum", PR_COLBIT(PR_COL_LATENCY)},
-        {"histogram", PR_COLBIT(PR_COL_LATENCY)},
-        /* per label: requests, errors (the outcome) and a latency percentile */
-        {"labels", PR_COLBIT(PR_COL_LABEL) | PR_COLBIT(PR_COL_LATENCY) |
-                       PR_COLBIT(PR_COL_SUCCESS) | PR_COLBIT(PR_COL_STATUS) |
-                       PR_COLBIT(PR_COL_ERROR)},
-    };
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-        if (!strcmp(kind->name, cols[i].kind))
-            return cols[i].cols | PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_FLAGS);
-    return 0;
-}
-
-/* What the report model of a chart of this kind needs: no findings; a time series, the
- * distribution or the labels only for the kinds that draw them; no durations for the kinds
- * that draw counts; only the columns the kind's figures come from. A chart draws
- * percentiles from histograms (bounded mode, within 0.1%: below a pixel at any chart size),
- * so drawing 10 million samples does not sort them. */
-static void chart_model_opts(const pr_chart_kind *kind, pr_report_opts *ro)
-{
-    unsigned nd = kind->needs;
-    if (nd & (PR_CHART_NEEDS_COMPARE | PR_CHART_NEEDS_CAPACITY))
-        return; /* several runs' headline figures: the whole model */
-    ro->findings = 0;
-    ro->timeseries = (nd & PR_CHART_NEEDS_TS) != 0;
-    ro->histogram = (nd & PR_CHART_NEEDS_DISTS) != 0;
-    ro->rows = (nd & PR_CHART_NEEDS_LABELS) != 0;
-    ro->durations = strcmp(kind->name, "throughput") && strcmp(kind->name, "status");
-    ro->exact_limit = 1;
-    ro->cols = chart_cols(kind);
 }
 
 /* The model of a points-only chart: the first run's identity, its request count and whether
@@ -299,7 +248,7 @@ static int parse_args(chart_args *a, int argc, char **argv)
         pr_cli_errorf("chart: %s: the extension must be .png, .svg or .pdf", a->output);
         return PR_EXIT_USAGE;
     }
-    chart_model_opts(a->kind, &a->ro);
+    pr_model_charts_opts(a->kind, &a->ro);
     a->co.threads = pr_threads(); /* loading and binning the latency chart's points */
     return 0;
 }
