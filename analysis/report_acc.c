@@ -383,7 +383,7 @@ static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
 static void add_total(pr_acc *a, const pr_sample *x, int outcome, long k)
 {
     int ok = outcome == 1;
-    if (a->bounded && a->o->durations)
+    if (a->bounded && a->o->durations && a->o->run_durations)
         pr_series_add(&a->total, x, outcome);
     else
         pr_series_count(&a->total, x, outcome);
@@ -445,7 +445,8 @@ static int scan_one(pr_acc *a, const pr_sample *x, int outcome)
     if (!a->bounded)
         pr_series_count(&a->rows[r].s, x, outcome);
     add_durations(a, r, g, k, x, tx);
-    if (a->o->rows) /* the labels list's Apdex, top errors and time series */
+    if (a->o->rows && (a->o->label_extras || a->o->label_timeseries))
+        /* the labels list's Apdex, top errors and time series */
         pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
     if (tx) {
         /* a Transaction Controller sample sums its children: it has a label row of its

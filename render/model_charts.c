@@ -315,6 +315,9 @@ void pr_model_charts_opts(const pr_chart_kind *kind, pr_report_opts *ro)
     ro->histogram = (nd & PR_CHART_NEEDS_DISTS) != 0;
     ro->rows = (nd & PR_CHART_NEEDS_LABELS) != 0;
     ro->durations = strcmp(kind->name, "throughput") && strcmp(kind->name, "status");
+    /* the run's own latencies only for its distribution; no label's Apdex or errors */
+    ro->run_durations = ro->histogram;
+    ro->label_extras = 0;
     ro->exact_limit = 1;
     ro->cols = kind_cols(kind);
 }

@@ -207,8 +207,9 @@ static void check_kinds(pr_store *st, const int64_t *ids, int64_t from_ns)
         o.from_ns = from_ns;
         pr_model_charts_opts(kind, &o);
         assert_true(o.cols != 0);
-        whole = o;
+        whole = o; /* the same parts, and of them every figure */
         whole.cols = 0;
+        whole.run_durations = whole.label_extras = 1;
         json_t *dc, *dw;
         pr_error err;
         pr_error_clear(&err);
