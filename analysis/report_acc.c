@@ -346,17 +346,15 @@ static inline void add_dur(pr_report_acc *p, row_sum *rs, int tx, int d, int64_t
 static void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x, int tx)
 {
     pr_report_acc *p = a->priv;
+    if (a->bounded && !a->o->rows)
+        return; /* no labels list: of the one row only its count is read (bounded_results) */
     if (!a->o->durations) {
         if (a->bounded)
             pr_series_count(&a->rows[r].s, x, pr_sample_outcome(x));
         return;
     }
     if (a->bounded) {
-        /* without a labels list the one row's durations are never read: counts only */
-        if (a->o->rows)
-            pr_series_add(&a->rows[r].s, x, pr_sample_outcome(x));
-        else
-            pr_series_count(&a->rows[r].s, x, pr_sample_outcome(x));
+        pr_series_add(&a->rows[r].s, x, pr_sample_outcome(x));
         return;
     }
     row_sum *rs = &p->sums[r];
@@ -1001,6 +999,8 @@ static void series_results(pr_series *s, const pr_report_opts *o, pr_dres *r)
 
 static void bounded_results(pr_acc *a)
 {
+    if (!a->o->rows && a->nrows) /* the one row: every sample of the window */
+        a->rows[0].s.count = a->total.count + a->tx_samples;
     for (size_t r = 0; r < a->nrows; r++)
         series_results(&a->rows[r].s, a->o, a->rows[r].d);
     series_results(&a->total, a->o, a->total_d);
