@@ -35,6 +35,8 @@ void pr_report_opts_init(pr_report_opts *o)
     o->findings = 1;
     o->durations = 1;
     o->rows = 1;
+    o->run_durations = 1;
+    o->label_extras = 1;
     o->generated_s = pr_clock_now_s();
 }
 

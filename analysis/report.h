@@ -57,8 +57,16 @@ typedef struct pr_report_opts {
     int durations; /* latency and the other durations (default 1; 0: counts only, for
                            * charts that draw none) */
     int rows;      /* the labels list (default 1; 0: none, for charts without it) */
+    /* The run's own durations (default 1; 0: the caller reads the intervals' or the rows'
+     * only, and bounded mode leaves the run's out: a chart of those) */
+    int run_durations;
+    int label_extras;          /* the rows' Apdex and top errors (default 1; 0: left out) */
     pr_report_latencies *keep; /* when set (one run or merged runs): the sorted latencies */
     int label_timeseries;      /* a time series per label too (default 0; render's dashboards) */
+    /* The sample columns the scans read (a PR_COLBIT mask of model/native.h; 0, the default:
+     * every one). A caller that uses only part of the model (a chart) names the columns that
+     * part is made from; the model's other figures are then those of samples without them. */
+    unsigned cols;
 } pr_report_opts;
 
 enum pr_by {

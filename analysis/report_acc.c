@@ -12,6 +12,7 @@
 #include "model/xalloc.h"
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,12 @@
 #define MAIN_COLS (PR_COLS_ALL & ~PR_COLBIT(PR_COL_ATTRS))
 #define STATUS_MEMO 1000                   /* status codes whose interval slot code_slot keeps */
 #define PART_TS_MAX (PR_LABEL_TS_MAX * 16) /* labels with bins a part may hold */
+
+/* The columns the main scan reads: MAIN_COLS, or those the options name (pr_report_opts.cols). */
+static unsigned main_cols(const pr_report_opts *o)
+{
+    return o->cols ? MAIN_COLS & o->cols : MAIN_COLS;
+}
 
 /* Per row, exact mode: what the pass over the sorted values needs before it starts. */
 typedef struct row_sum {
@@ -236,6 +243,8 @@ static uint32_t row_of_slow(pr_acc *a, const pr_sample *x);
 INLINE uint32_t row_of_mode(pr_acc *a, const pr_sample *x, int fast)
 {
     pr_report_acc *p = a->priv;
+    if (!fast && !a->o->rows && a->nrows) /* no labels list: the one row */
+        return 0;
     if (fast || (p->fastdim >= 0 && a->o->rows)) {
         uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
         if (id < p->rowmap_cap && p->rowmap[id] != NOROW)
@@ -379,6 +388,8 @@ INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
                           int fast)
 {
     pr_report_acc *p = a->priv;
+    if (!fast && a->bounded && !a->o->rows)
+        return; /* no labels list: of the one row only its count is read (bounded_results) */
     if (!fast && !a->o->durations) {
         if (a->bounded)
             pr_series_count(&a->rows[r].s, x, pr_sample_outcome(x));
@@ -412,7 +423,7 @@ INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
 INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fast)
 {
     int ok = outcome == 1;
-    if (!fast && a->bounded && a->o->durations)
+    if (!fast && a->bounded && a->o->durations && a->o->run_durations)
         pr_series_add(&a->total, x, outcome);
     else if (!fast && a->bounded)
         pr_series_count(&a->total, x, outcome);
@@ -475,7 +486,8 @@ INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast)
     if (fast || !a->bounded) /* a row's other samples are the total's (rows_total) */
         pr_series_count(tx ? &a->priv->txs[r] : &a->rows[r].s, x, outcome);
     add_durations(a, r, g, k, x, tx, fast);
-    if (fast || a->o->rows) /* the labels list's Apdex, top errors and time series */
+    if ((fast || a->o->rows) && (a->o->label_extras || a->o->label_timeseries))
+        /* the labels list's Apdex, top errors and time series */
         pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
     if (tx) {
         /* a Transaction Controller sample sums its children: it has a label row of its
@@ -1091,6 +1103,8 @@ static void series_results(pr_series *s, const pr_report_opts *o, pr_dres *r)
 
 static void bounded_results(pr_acc *a)
 {
+    if (!a->o->rows && a->nrows) /* the one row: every sample of the window */
+        a->rows[0].s.count = a->total.count + a->tx_samples;
     for (size_t r = 0; r < a->nrows; r++)
         series_results(&a->rows[r].s, a->o, a->rows[r].d);
     series_results(&a->total, a->o, a->total_d);
@@ -1335,9 +1349,10 @@ static void part_setup(pr_acc *w, const pr_acc *a, pr_run *run)
     w->to = a->to;
     w->interval = a->interval;
     w->nbins = a->nbins;
+    w->bounded = a->bounded;
     w->bins = pr_xcalloc(a->nbins + 1, sizeof *w->bins);
     for (size_t b = 0; b < a->nbins; b++)
-        pr_vals_init(&w->bins[b].lat, 0);
+        pr_vals_init(&w->bins[b].lat, a->bounded);
     acc_setup(w, &run, 1, 0);
     w->lx.ts_max = PART_TS_MAX;
     run_begin(w, run);
@@ -1433,9 +1448,18 @@ static void merge_bins(pr_acc *a, const pr_acc *w)
         d->lat_n += b->lat_n;
         if (b->threads > d->threads)
             d->threads = b->threads;
+        if (a->bounded) /* histograms add exactly */
+            pr_vals_merge(&d->lat, &b->lat);
         for (int c = 0; c < w->ncodes; c++)
             d->codes[sm[c]] += b->codes[c];
     }
+}
+
+static atomic_ulong parts_merged;
+
+unsigned long pr_acc_parts_merged(void)
+{
+    return atomic_load(&parts_merged);
 }
 
 /* Adds the part w into a; RESTART when its keys pass the top rows. */
@@ -1462,7 +1486,9 @@ static int merge_part(pr_acc *a, pr_acc *w)
         merge_totals(a, w, nm);
         merge_bins(a, w);
         pr_label_extras_merge(&a->lx, &w->lx, rm, nm);
-        pr_cellsort_part_join(&p->vals, &q->vals, gm, p->bin_bits);
+        if (!a->bounded)
+            pr_cellsort_part_join(&p->vals, &q->vals, gm, p->bin_bits);
+        atomic_fetch_add(&parts_merged, 1);
     }
     free(nm);
     free(rm);
@@ -1479,11 +1505,11 @@ static int scan_par(pr_acc *a, pr_store *st, int64_t id, pr_run *run, pr_error *
     part_setup(&w, a, run);
     int rc;
     if (pr_cellsort_part_open(&p->vals, &w.priv->vals) < 0) {
-        rc = pr_store_scan_cols(st, id, MAIN_COLS, scan_block, a, err);
+        rc = pr_store_scan_cols(st, id, main_cols(a->o), scan_block, a, err);
     } else {
         void *pl[2] = {a, &w};
         int rcs[2] = {0, 0};
-        int used = pr_store_scan_cols_par(st, id, MAIN_COLS, scan_block, pl, 2, rcs, err);
+        int used = pr_store_scan_cols_par(st, id, main_cols(a->o), scan_block, pl, 2, rcs, err);
         rc = used < 0           ? used
              : rcs[0] < 0       ? rcs[0]
              : used < 2         ? rcs[0]
@@ -1504,25 +1530,82 @@ static int scan_par(pr_acc *a, pr_store *st, int64_t id, pr_run *run, pr_error *
     return rc;
 }
 
+/* A part whose histograms summed the squares of values from 2^42 ns in a long double
+ * (model/hist.h): added to ours they could round otherwise than summed in one order. */
+static int squares_inexact(const pr_acc *w)
+{
+    const pr_series *s = &w->total;
+    if (s->latency.h.sumsq_big != 0 || s->connect.h.sumsq_big != 0 || s->ttfb.h.sumsq_big != 0 ||
+        s->receive.h.sumsq_big != 0 || s->lateness.h.sumsq_big != 0)
+        return 1;
+    for (size_t r = 0; r < w->nrows; r++) {
+        s = &w->rows[r].s;
+        if (s->latency.h.sumsq_big != 0 || s->connect.h.sumsq_big != 0 ||
+            s->ttfb.h.sumsq_big != 0 || s->receive.h.sumsq_big != 0 || s->lateness.h.sumsq_big != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Bounded mode: the main scan of one run on two threads (0, RESTART, ABORT or a negative
+ * code). Histograms and counters add exactly, so the merged part gives one thread's model. */
+static int scan_par_bounded(pr_acc *a, pr_store *st, int64_t id, pr_run *run, unsigned want,
+                            pr_error *err)
+{
+    run_begin(a, run);
+    pr_acc w;
+    part_setup(&w, a, run);
+    void *pl[2] = {a, &w};
+    int rcs[2] = {0, 0};
+    int used = pr_store_scan_cols_par(st, id, want, scan_block, pl, 2, rcs, err);
+    int rc = used < 0           ? used
+             : rcs[0] < 0       ? rcs[0]
+             : used < 2         ? rcs[0]
+             : rcs[1] < 0       ? rcs[1]
+             : rcs[0] || rcs[1] ? RESTART
+                                : 0;
+    if (rc == 0 && used == 2 && (w.lx.refused || codes_spilled(&w) || squares_inexact(&w)))
+        rc = ABORT;
+    if (rc == 0 && used == 2)
+        rc = merge_part(a, &w);
+    pr_acc_dispose(&w);
+    return rc;
+}
+
+/* Bounded mode's main scan: run by run, each large one on two threads. */
+static int scan_bounded(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
+                        unsigned want, pr_error *err)
+{
+    int par = pr_threads() >= 2;
+    int rc = 0;
+    for (size_t i = 0; i < nids && rc == 0; i++)
+        rc = par && runs[i]->samples >= PR_ACC_PAR_MIN
+                 ? scan_par_bounded(a, st, ids[i], runs[i], want, err)
+                 : scan_runs(a, st, ids + i, runs + i, 1, want, scan_block, err);
+    return rc;
+}
+
 int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size_t nids,
                 pr_error *err)
 {
     /* one run of an exact analysis with a bucketed value set: the main scan on two threads */
     int par = nids == 1 && !a->bounded && a->o->durations && pr_threads() >= 2 &&
               runs[0]->samples >= (int64_t)PR_CELLSORT_BUCKETED;
+    unsigned want = main_cols(a->o);
     acc_setup(a, runs, nids, par ? 2 : 1);
     pr_report_acc *p = a->priv;
-    int rc = par ? scan_par(a, st, ids[0], runs[0], err)
-                 : scan_runs(a, st, ids, runs, nids, MAIN_COLS, scan_block, err);
+    int rc = par          ? scan_par(a, st, ids[0], runs[0], err)
+             : a->bounded ? scan_bounded(a, st, ids, runs, nids, want, err)
+                          : scan_runs(a, st, ids, runs, nids, want, scan_block, err);
     if (rc == ABORT) { /* the parts would not merge exactly: on one thread */
         clear_main(a);
-        rc = scan_runs(a, st, ids, runs, nids, MAIN_COLS, scan_block, err);
+        rc = scan_runs(a, st, ids, runs, nids, want, scan_block, err);
     }
     if (rc == RESTART) { /* more keys than rows: count them, decide the rows, scan again */
         clear_main(a);
         rc = decide_rows(a, st, ids, runs, nids, err);
         if (rc == 0)
-            rc = scan_runs(a, st, ids, runs, nids, MAIN_COLS, scan_block, err);
+            rc = scan_runs(a, st, ids, runs, nids, want, scan_block, err);
     }
     if (rc < 0)
         return rc;

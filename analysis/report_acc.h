@@ -22,6 +22,9 @@
 #define PR_PATTERN_MIN 1000 /* distinct labels (or URLs) past which they are grouped by pattern */
 #define PR_SPECTRUM_POINTS 52
 #define PR_HIST_STEPS 60
+/* Bounded mode scans a run on two threads from this many samples: below, a thread's start
+ * and the merge cost more than half a scan saves. */
+#define PR_ACC_PAR_MIN 100000
 
 /* The durations of a series, in the order the model prints them. */
 enum pr_dur { PR_D_LATENCY = 0, PR_D_CONNECT, PR_D_TTFB, PR_D_RECEIVE, PR_D_LATENESS, PR_NDUR };
@@ -109,6 +112,9 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
  * for the tests, which compare the two. 1 (the default) otherwise. */
 extern int pr_acc_fast_mode;
 void pr_acc_dispose(pr_acc *a);
+/* Second parts of two-thread scans merged so far in this process: a test that compares a
+ * scan with one thread's checks with it that the scan did run on two. */
+unsigned long pr_acc_parts_merged(void);
 
 /* The spectrum's percentiles: evenly spaced on the 1/(1-p) log scale (0, 20.6, 36.9 … 90, …
  * 99, … 99.999) and 100, k in [0, PR_SPECTRUM_POINTS). */

@@ -155,6 +155,8 @@ int pr_label_extras_merge(pr_label_extras *a, const pr_label_extras *b, const ui
             dst[k].fail += src[k].fail;
             dst[k].lat_n += src[k].lat_n;
             dst[k].lat_sum += src[k].lat_sum; /* sums of integers: exact */
+            if (a->bounded)
+                pr_vals_merge(&dst[k].lat, &src[k].lat); /* histograms add exactly */
         }
     }
     return 0;

@@ -11,15 +11,6 @@ void pr_vals_init(pr_vals *s, int bounded)
     pr_hist_init(&s->h);
 }
 
-void pr_vals_add(pr_vals *s, int64_t x)
-{
-    if (!s->bounded) {
-        pr_vec_push(&s->v, x);
-        s->sorted = 0;
-        return;
-    }
-    pr_hist_add(&s->h, x);
-}
 
 size_t pr_vals_count(const pr_vals *s)
 {

@@ -17,7 +17,16 @@ typedef struct pr_vals {
 } pr_vals;
 
 void pr_vals_init(pr_vals *s, int bounded);
-void pr_vals_add(pr_vals *s, int64_t x);
+/* Adds x (inline: a bounded scan's per-sample step). */
+static inline void pr_vals_add(pr_vals *s, int64_t x)
+{
+    if (!s->bounded) {
+        pr_vec_push(&s->v, x);
+        s->sorted = 0;
+        return;
+    }
+    pr_hist_add(&s->h, x);
+}
 size_t pr_vals_count(const pr_vals *s);
 /* Prepares for queries (sorts in exact mode). */
 void pr_vals_finish(pr_vals *s);

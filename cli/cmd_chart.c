@@ -100,23 +100,6 @@ static int check_samples(const pr_chart_kind *kind, json_t *doc)
     return PR_EXIT_ERROR;
 }
 
-/* What the report model of a chart of this kind needs: no findings; a time series, the
- * distribution or the labels only for the kinds that draw them; no durations for the kinds
- * that draw counts. A chart draws percentiles from histograms (bounded mode, within 0.1%:
- * below a pixel at any chart size), so drawing 10 million samples does not sort them. */
-static void chart_model_opts(const pr_chart_kind *kind, pr_report_opts *ro)
-{
-    unsigned nd = kind->needs;
-    if (nd & (PR_CHART_NEEDS_COMPARE | PR_CHART_NEEDS_CAPACITY))
-        return; /* several runs' headline figures: the whole model */
-    ro->findings = 0;
-    ro->timeseries = (nd & PR_CHART_NEEDS_TS) != 0;
-    ro->histogram = (nd & PR_CHART_NEEDS_DISTS) != 0;
-    ro->rows = (nd & PR_CHART_NEEDS_LABELS) != 0;
-    ro->durations = strcmp(kind->name, "throughput") && strcmp(kind->name, "status");
-    ro->exact_limit = 1;
-}
-
 /* The model of a points-only chart: the first run's identity, its request count and whether
  * its window kept any sample (check_samples), from its metadata and the loaded points. */
 static int points_model(pr_store *st, int64_t id, const pr_report_opts *ro, const pr_points *pts,
@@ -265,7 +248,7 @@ static int parse_args(chart_args *a, int argc, char **argv)
         pr_cli_errorf("chart: %s: the extension must be .png, .svg or .pdf", a->output);
         return PR_EXIT_USAGE;
     }
-    chart_model_opts(a->kind, &a->ro);
+    pr_model_charts_opts(a->kind, &a->ro);
     a->co.threads = pr_threads(); /* loading and binning the latency chart's points */
     return 0;
 }

@@ -5,10 +5,7 @@
 #include <string.h>
 #include "model/xalloc.h"
 
-#define SUB (1 << PR_HIST_SUB_BITS)
-/* Values below this (73 minutes in ns) have a square below 2^84, summed exactly in 128 bits:
- * 2^44 of them before the sum could overflow. */
-#define SQ_EXACT ((uint64_t)1 << 42)
+#define SUB PR_HIST_SUB
 
 void pr_hist_init(pr_hist *h)
 {
@@ -36,21 +33,6 @@ void pr_hist_reset(pr_hist *h)
     h->max = INT64_MIN;
 }
 
-/* Octave and sub-bucket of a non-negative value: octave 0 holds 0..SUB-1 exactly, octave k
- * (k >= 1) holds [SUB << (k-1), SUB << k) in SUB buckets of width 2^(k-1). */
-static void locate(uint64_t u, int *oct, int *sub)
-{
-    if (u < SUB) {
-        *oct = 0;
-        *sub = (int)u;
-        return;
-    }
-    int msb = 63 - __builtin_clzll(u);  /* >= PR_HIST_SUB_BITS */
-    int k = msb - PR_HIST_SUB_BITS + 1; /* >= 1 */
-    *oct = k;
-    *sub = (int)((u >> (k - 1)) - SUB); /* 0..SUB-1 */
-}
-
 static int64_t bucket_lo(int oct, int sub)
 {
     return oct == 0 ? sub : (int64_t)(((uint64_t)SUB + (uint64_t)sub) << (oct - 1));
@@ -62,7 +44,7 @@ static int64_t bucket_width(int oct)
 }
 
 /* Widens the bucket range to cover octave oct. */
-static void grow(pr_hist *h, int oct)
+void pr_hist_widen(pr_hist *h, int oct)
 {
     if (h->lo_oct < 0) {
         h->b = pr_xcalloc(SUB, sizeof *h->b);
@@ -81,35 +63,12 @@ static void grow(pr_hist *h, int oct)
     h->hi_oct = hi;
 }
 
-void pr_hist_add(pr_hist *h, int64_t x)
-{
-    h->n++;
-    h->sum += x;
-    uint64_t u = x < 0 ? -(uint64_t)x : (uint64_t)x;
-    if (u < SQ_EXACT)
-        h->sumsq += (unsigned __int128)u * u;
-    else
-        h->sumsq_big += (long double)x * x;
-    if (x < h->min)
-        h->min = x;
-    if (x > h->max)
-        h->max = x;
-    int oct = 0, sub = 0;
-    if (x < 0)
-        h->negatives++;
-    else
-        locate((uint64_t)x, &oct, &sub);
-    if (oct < h->lo_oct || oct > h->hi_oct)
-        grow(h, oct);
-    h->b[(size_t)(oct - h->lo_oct) * SUB + (size_t)sub]++;
-}
-
 void pr_hist_merge(pr_hist *a, const pr_hist *b)
 {
     if (b->lo_oct < 0)
         return;
-    grow(a, b->lo_oct);
-    grow(a, b->hi_oct);
+    pr_hist_widen(a, b->lo_oct);
+    pr_hist_widen(a, b->hi_oct);
     size_t off = (size_t)(b->lo_oct - a->lo_oct) * SUB;
     size_t nb = (size_t)(b->hi_oct - b->lo_oct + 1) * SUB;
     for (size_t i = 0; i < nb; i++)

@@ -15,6 +15,10 @@
 #include <stdint.h>
 
 #define PR_HIST_SUB_BITS 9
+#define PR_HIST_SUB (1 << PR_HIST_SUB_BITS) /* buckets per octave */
+/* Values below this (73 minutes in ns) have a square below 2^84, summed exactly in 128 bits:
+ * 2^44 of them before the sum could overflow. */
+#define PR_HIST_SQ_EXACT ((uint64_t)1 << 42)
 
 typedef struct pr_hist {
     uint64_t *b;        /* buckets of octaves [lo_oct, hi_oct], NULL when empty */
@@ -32,7 +36,40 @@ void pr_hist_init(pr_hist *h);
 void pr_hist_dispose(pr_hist *h);
 /* Empties h, keeping its buckets allocated. */
 void pr_hist_reset(pr_hist *h);
-void pr_hist_add(pr_hist *h, int64_t x);
+/* Widens h's buckets to cover octave oct (pr_hist_add's rare case: a value out of the
+ * octaves seen so far). */
+void pr_hist_widen(pr_hist *h, int oct);
+
+/* Counts x. Inline: the bounded scans add a value or two per sample, and a call costs as much
+ * as the rest. Octave 0 holds 0..PR_HIST_SUB-1 exactly, octave k (k >= 1) holds
+ * [PR_HIST_SUB << (k-1), PR_HIST_SUB << k) in PR_HIST_SUB buckets of width 2^(k-1). */
+static inline void pr_hist_add(pr_hist *h, int64_t x)
+{
+    h->n++;
+    h->sum += x;
+    uint64_t u = x < 0 ? -(uint64_t)x : (uint64_t)x;
+    if (u < PR_HIST_SQ_EXACT)
+        h->sumsq += (unsigned __int128)u * u;
+    else
+        h->sumsq_big += (long double)x * x;
+    if (x < h->min)
+        h->min = x;
+    if (x > h->max)
+        h->max = x;
+    int oct = 0;
+    uint64_t sub = 0;
+    if (x < 0) {
+        h->negatives++; /* kept in bucket 0 */
+    } else if (u < PR_HIST_SUB) {
+        sub = u;
+    } else {
+        oct = 63 - __builtin_clzll(u) - PR_HIST_SUB_BITS + 1; /* >= 1 */
+        sub = (u >> (oct - 1)) - PR_HIST_SUB;                 /* 0..PR_HIST_SUB-1 */
+    }
+    if (oct < h->lo_oct || oct > h->hi_oct)
+        pr_hist_widen(h, oct);
+    h->b[(size_t)(oct - h->lo_oct) * PR_HIST_SUB + sub]++;
+}
 /* The sum of the values and of their squares (exact up to the long double's 64-bit mantissa). */
 long double pr_hist_sum(const pr_hist *h);
 long double pr_hist_sumsq(const pr_hist *h);

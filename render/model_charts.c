@@ -1,5 +1,6 @@
 /* Converts the report model's JSON into the chart library's input structs. */
 #include "render/model_charts.h"
+#include "model/native.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdlib.h>
@@ -267,4 +268,56 @@ void pr_model_charts_dispose(pr_model_charts *mc)
     for (int i = 0; i < mc->nowned; i++)
         free(mc->owned[i]);
     memset(mc, 0, sizeof *mc);
+}
+
+/* The sample columns a kind's figures are made from, beside the start (the window, the
+ * intervals) and the flags (a transaction sample stays out of the run's figures); 0: every
+ * column. A chart decodes no other column. */
+static unsigned kind_cols(const pr_chart_kind *kind)
+{
+    static const struct {
+        const char *kind;
+        unsigned cols;
+    } cols[] = {
+        /* per interval: the latencies sent */
+        {"percentiles", PR_COLBIT(PR_COL_LATENCY)},
+        /* responses by outcome where they completed (start + latency), requests, threads */
+        {"throughput", PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_SUCCESS) |
+                           PR_COLBIT(PR_COL_STATUS) | PR_COLBIT(PR_COL_ERROR) |
+                           PR_COLBIT(PR_COL_THREADS)},
+        /* status codes where the responses completed */
+        {"status", PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_STATUS)},
+        /* the run's latencies */
+        {"spectrum", PR_COLBIT(PR_COL_LATENCY)},
+        {"histogram", PR_COLBIT(PR_COL_LATENCY)},
+        /* per label: requests, errors (the outcome) and a latency percentile */
+        {"labels", PR_COLBIT(PR_COL_LABEL) | PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_SUCCESS) |
+                       PR_COLBIT(PR_COL_STATUS) | PR_COLBIT(PR_COL_ERROR)},
+    };
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        if (!strcmp(kind->name, cols[i].kind))
+            return cols[i].cols | PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_FLAGS);
+    return 0;
+}
+
+/* What the report model of a chart of this kind needs: no findings; a time series, the
+ * distribution or the labels only for the kinds that draw them; no durations for the kinds
+ * that draw counts; only the columns the kind's figures come from. A chart draws
+ * percentiles from histograms (bounded mode, within 0.1%: below a pixel at any chart size),
+ * so drawing 10 million samples does not sort them. */
+void pr_model_charts_opts(const pr_chart_kind *kind, pr_report_opts *ro)
+{
+    unsigned nd = kind->needs;
+    if (nd & (PR_CHART_NEEDS_COMPARE | PR_CHART_NEEDS_CAPACITY))
+        return; /* several runs' headline figures: the whole model */
+    ro->findings = 0;
+    ro->timeseries = (nd & PR_CHART_NEEDS_TS) != 0;
+    ro->histogram = (nd & PR_CHART_NEEDS_DISTS) != 0;
+    ro->rows = (nd & PR_CHART_NEEDS_LABELS) != 0;
+    ro->durations = strcmp(kind->name, "throughput") && strcmp(kind->name, "status");
+    /* the run's own latencies only for its distribution; no label's Apdex or errors */
+    ro->run_durations = ro->histogram;
+    ro->label_extras = 0;
+    ro->exact_limit = 1;
+    ro->cols = kind_cols(kind);
 }

@@ -3,6 +3,7 @@
 #ifndef PR_MODEL_CHARTS_H
 #define PR_MODEL_CHARTS_H
 #include <jansson.h>
+#include "analysis/report.h"
 #include "render/chart.h"
 
 /* Owns every array the chart structs point into. */
@@ -20,6 +21,11 @@ typedef struct pr_model_charts {
     pr_chart_metric metrics[4];
 } pr_model_charts;
 
+/* The options of the report model a chart of this kind is drawn from (ro set up by
+ * pr_report_opts_init, its window and interval the caller's): only the parts and the sample
+ * columns this file reads for the kind (a bounded model, no findings); the whole model for
+ * the kinds that compare runs. */
+void pr_model_charts_opts(const pr_chart_kind *kind, pr_report_opts *ro);
 /* Fills the per-run inputs (time series, distribution, labels) from one run of the model.
  * label_stat: the percentile key drawn per label, e.g. "p99" (NULL: "p99"). */
 void pr_model_charts_run(pr_model_charts *mc, json_t *run, const char *label_stat);
