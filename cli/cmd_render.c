@@ -136,21 +136,23 @@ static void lat_job_start(lat_job *j, const char *store, const pr_cli_runs *sel)
     j->ids = pr_xmalloc(sel->n * sizeof *j->ids);
     memcpy(j->ids, sel->ids, sel->n * sizeof *j->ids);
     j->meta = pr_xmalloc(sel->n * sizeof *j->meta);
+    j->lat = pr_xcalloc(sel->n, sizeof *j->lat);
+    j->rc = pr_xcalloc(sel->n, sizeof *j->rc);
+    j->taken = pr_xcalloc(sel->n, 1);
     for (size_t i = 0; i < sel->n; i++) {
         pr_run *run;
         pr_error err;
         pr_error_clear(&err);
         if (pr_store_load_run(sel->st, sel->ids[i], &run, &err) < 0) {
-            lat_job_dispose(j); /* the page makes the data itself, and says why not */
+            lat_job_dispose(j); /* the page makes the data itself */
             return;
         }
         j->meta[i] = (run_meta){run->start_ns, run->samples};
         pr_run_free(run);
     }
-    j->lat = pr_xcalloc(sel->n, sizeof *j->lat);
-    j->rc = pr_xcalloc(sel->n, sizeof *j->rc);
-    j->taken = pr_xcalloc(sel->n, 1);
     j->started = pthread_create(&j->th, NULL, lat_job_main, j) == 0;
+    if (!j->started) /* no thread: the page makes the data itself */
+        lat_job_dispose(j);
 }
 
 static void lat_job_join(lat_job *j)
