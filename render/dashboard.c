@@ -1,8 +1,6 @@
 /* Data and assets of the interactive report: the model's series plus downsampled samples. */
 #include "render/dashboard.h"
-#include "analysis/rsort.h"
 #include "model/l10n.h"
-#include "model/threads.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <pthread.h>
@@ -239,12 +237,7 @@ static json_t *breakdown_json(json_t *run)
 /* Per column of the run's time: min and max latency of successes and of errors (ms) and the
  * counts, so a spike of one sample survives any downsampling; plus a coarser density grid
  * (log latency rows) drawn beneath. */
-typedef struct col {
-    int64_t okmin, okmax, errmin, errmax;
-    uint32_t n, nerr;
-} col;
-
-static void put_col(json_t *o, const char *k, const col *c, size_t n, size_t off)
+static void put_col(json_t *o, const char *k, const pr_dash_col *c, size_t n, size_t off)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -268,136 +261,293 @@ static inline int64_t div_ns(int64_t t, int64_t w, double inv)
     return q;
 }
 
-/* The density grid of the points: cols x rows counts, rows by log latency from lo to hi. */
-typedef struct grid {
-    int64_t w_ns;
-    double inv, lo, hi;
+#define ROWS PR_DASH_DENSITY_ROWS
+#define DCOLS PR_DASH_DENSITY_COLS
+_Static_assert(ROWS >= 2 && (ROWS & (ROWS - 1)) == 0, "the rows' search halves a power of two");
+
+/* The density row of latency l >= 0 by its definition: log10 l between lo and hi. */
+static size_t row_by_log(double lo, double hi, int64_t l)
+{
+    double f = (log10((double)(l > 0 ? l : 1)) - lo) / (hi - lo);
+    return f <= 0 ? 0 : f >= 1 ? ROWS - 1 : (size_t)(f * (double)ROWS);
+}
+
+/* How points map to columns and rows: the widths with their inverses, and each row's least
+ * latency (found once by bisection of row_by_log, which only grows with l), so a point's row
+ * is a search among ROWS integers rather than a log10. */
+typedef struct binning {
+    int64_t w, dw;
+    double inv, dinv;
+    uint64_t edge[ROWS]; /* edge[r]: the least latency of row r or above; UINT64_MAX: none up
+                            to the greatest latency; edge[0] = 0 */
+} binning;
+
+static void binning_init(binning *b, const pr_dash_lat *lat, int64_t lmax)
+{
+    b->w = lat->w_ns;
+    b->inv = 1.0 / (double)b->w;
+    b->dw = lat->dens_w_ns;
+    b->dinv = 1.0 / (double)b->dw;
+    b->edge[0] = 0;
+    int64_t from = 0;
+    for (size_t r = 1; r < ROWS; r++) {
+        if (row_by_log(lat->lo, lat->hi, lmax) < r) {
+            b->edge[r] = UINT64_MAX;
+            continue;
+        }
+        int64_t a = from, z = lmax; /* row_by_log(z) >= r */
+        while (a < z) {
+            int64_t m = a + (z - a) / 2;
+            if (row_by_log(lat->lo, lat->hi, m) >= r)
+                z = m;
+            else
+                a = m + 1;
+        }
+        b->edge[r] = (uint64_t)a;
+        from = a;
+    }
+}
+
+/* The row of latency l (0 <= l <= the greatest): as row_by_log. */
+static inline size_t row_of(const binning *b, int64_t l)
+{
+    size_t r = 0;
+#pragma GCC unroll 8
+    for (size_t s = ROWS / 2; s; s /= 2) /* branch-free bisection: log2(ROWS) steps */
+        r += (uint64_t)l >= b->edge[r + s] ? s : 0;
+    return r;
+}
+
+/* One point (t >= 0, 0 <= l <= the greatest latency) into its column and grid cell. */
+static inline __attribute__((always_inline)) void
+add_point(const binning *b, pr_dash_col *cols, uint32_t *cells, int64_t t, int64_t l, int ok)
+{
+    pr_dash_col *k = &cols[div_ns(t, b->w, b->inv)];
+    int64_t *mn = ok ? &k->okmin : &k->errmin, *mx = ok ? &k->okmax : &k->errmax;
+    if (*mn < 0 || l < *mn)
+        *mn = l;
+    if (l > *mx)
+        *mx = l;
+    k->n++;
+    k->nerr += !ok;
+    size_t c = (size_t)div_ns(t, b->dw, b->dinv);
+    cells[(c < DCOLS ? c : DCOLS - 1) * ROWS + row_of(b, l)]++;
+}
+
+/* The points of a run as views: 0 and 1 the halves of the flat points, then the chunks. */
+typedef struct view {
+    size_t n;
+    const int64_t *t, *l; /* flat */
+    const uint8_t *ok;
+    const pr_chart_point_chunk *c; /* else a chunk */
+} view;
+
+static size_t nviews(const pr_run_points *p)
+{
+    return 2 + p->nchunks;
+}
+
+static view view_get(const pr_run_points *p, size_t k)
+{
+    const pr_chart_points *f = &p->flat;
+    if (k >= 2)
+        return (view){p->chunks[k - 2].n, NULL, NULL, NULL, &p->chunks[k - 2]};
+    size_t h = f->n / 2, at = k ? h : 0;
+    return (view){k ? f->n - h : h, f->t_ns ? f->t_ns + at : NULL,
+                  f->latency_ns ? f->latency_ns + at : NULL, f->ok ? f->ok + at : NULL, NULL};
+}
+
+static void add_chunk(const binning *b, pr_dash_col *cols, uint32_t *cells,
+                      const pr_chart_point_chunk *c)
+{
+    const uint8_t *bits = c->ok_bits;
+    if (c->dt && c->dl && c->tmin_ns >= 0) { /* the usual chunk: offsets, times >= 0 */
+        for (size_t i = 0; i < c->n; i++)
+            add_point(b, cols, cells, c->t0_ns + (int64_t)c->dt[i], c->l0_ns + (int64_t)c->dl[i],
+                      !bits || (bits[i / 8] >> (i % 8) & 1));
+        return;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t t = c->dt ? c->t0_ns + (int64_t)c->dt[i] : c->t_ns[i];
+        int64_t l = c->dl ? c->l0_ns + (int64_t)c->dl[i] : c->latency_ns[i];
+        if (t >= 0)
+            add_point(b, cols, cells, t, l, !bits || (bits[i / 8] >> (i % 8) & 1));
+    }
+}
+
+static void add_view(const binning *b, pr_dash_col *cols, uint32_t *cells, const view *v)
+{
+    if (v->c) {
+        add_chunk(b, cols, cells, v->c);
+        return;
+    }
+    for (size_t i = 0; i < v->n; i++)
+        if (v->l[i] >= 0 && v->t[i] >= 0)
+            add_point(b, cols, cells, v->t[i], v->l[i], !v->ok || v->ok[i]);
+}
+
+/* The greatest time, the least latency > 0 and the greatest of the points a chart draws (a
+ * chunk whose times are all >= 0: its summary). */
+static void views_range(const pr_run_points *p, int64_t *tmax, int64_t *lmin, int64_t *lmax)
+{
+    for (size_t k = 0; k < nviews(p); k++) {
+        view v = view_get(p, k);
+        if (v.c && v.c->n && v.c->tmin_ns >= 0) {
+            *tmax = v.c->tmax_ns > *tmax ? v.c->tmax_ns : *tmax;
+            *lmin = v.c->lmin_ns < *lmin ? v.c->lmin_ns : *lmin;
+            *lmax = v.c->lmax_ns > *lmax ? v.c->lmax_ns : *lmax;
+            continue;
+        }
+        for (size_t i = 0; i < v.n; i++) {
+            int64_t t = v.c ? (v.c->dt ? v.c->t0_ns + (int64_t)v.c->dt[i] : v.c->t_ns[i]) : v.t[i];
+            int64_t l =
+                v.c ? (v.c->dl ? v.c->l0_ns + (int64_t)v.c->dl[i] : v.c->latency_ns[i]) : v.l[i];
+            if (l < 0 || t < 0)
+                continue;
+            *tmax = t > *tmax ? t : *tmax;
+            *lmin = l > 0 && l < *lmin ? l : *lmin;
+            *lmax = l > *lmax ? l : *lmax;
+        }
+    }
+}
+
+/* A share of the views on one thread, into its own columns and cells. */
+typedef struct lat_part {
+    const binning *b;
+    const pr_run_points *p;
+    size_t from, to; /* views */
+    pr_dash_col *cols;
     uint32_t *cells;
-} grid;
+} lat_part;
 
-static void grid_init(grid *g, int64_t w_ns, int64_t lmin, int64_t lmax)
+static void *lat_part_fill(void *arg)
 {
-    g->w_ns = w_ns;
-    g->inv = 1.0 / (double)w_ns;
-    g->lo = log10((double)(lmin > 0 ? lmin : 1));
-    g->hi = log10((double)(lmax > 0 ? lmax : 1));
-    if (g->hi <= g->lo)
-        g->hi = g->lo + 1;
-    g->cells = pr_xcalloc((size_t)PR_DASH_DENSITY_COLS * PR_DASH_DENSITY_ROWS, sizeof *g->cells);
+    lat_part *j = arg;
+    for (size_t k = j->from; k < j->to; k++) {
+        view v = view_get(j->p, k);
+        add_view(j->b, j->cols, j->cells, &v);
+    }
+    return NULL;
 }
 
-static inline void grid_add(grid *g, int64_t t, int64_t l)
+static pr_dash_col *cols_new(void)
 {
-    const size_t cols = PR_DASH_DENSITY_COLS, rows = PR_DASH_DENSITY_ROWS;
-    size_t c = (size_t)div_ns(t, g->w_ns, g->inv);
-    double f = (log10((double)(l > 0 ? l : 1)) - g->lo) / (g->hi - g->lo);
-    size_t r = f <= 0 ? 0 : f >= 1 ? rows - 1 : (size_t)(f * (double)rows);
-    g->cells[(c < cols ? c : cols - 1) * rows + r]++;
+    pr_dash_col *c = pr_xmalloc(PR_DASH_COLUMNS * sizeof *c);
+    for (size_t i = 0; i < PR_DASH_COLUMNS; i++)
+        c[i] = (pr_dash_col){-1, -1, -1, -1, 0, 0};
+    return c;
 }
 
-static json_t *density_json(grid *g)
+/* Part b added into part a: least of the minima, greatest of the maxima, sums of counts. */
+static void lat_part_merge(lat_part *a, const lat_part *b)
 {
-    const size_t cols = PR_DASH_DENSITY_COLS, rows = PR_DASH_DENSITY_ROWS;
+    for (size_t i = 0; i < PR_DASH_COLUMNS; i++) {
+        pr_dash_col *x = &a->cols[i];
+        const pr_dash_col *y = &b->cols[i];
+        x->okmin = x->okmin < 0 || (y->okmin >= 0 && y->okmin < x->okmin) ? y->okmin : x->okmin;
+        x->errmin =
+            x->errmin < 0 || (y->errmin >= 0 && y->errmin < x->errmin) ? y->errmin : x->errmin;
+        x->okmax = y->okmax > x->okmax ? y->okmax : x->okmax;
+        x->errmax = y->errmax > x->errmax ? y->errmax : x->errmax;
+        x->n += y->n;
+        x->nerr += y->nerr;
+    }
+    for (size_t i = 0; i < (size_t)DCOLS * ROWS; i++)
+        a->cells[i] += b->cells[i];
+}
+
+/* The points binned on two threads (the views cut where half the points lie before), else
+ * on this one. */
+static void lat_fill(const binning *b, const pr_run_points *p, int threads, pr_dash_lat *out)
+{
+    size_t nv = nviews(p), total = 0, cut = 0;
+    for (size_t k = 0; k < nv; k++)
+        total += view_get(p, k).n;
+    for (size_t before = 0; cut < nv && 2 * before < total; cut++)
+        before += view_get(p, cut).n;
+    lat_part one = {b, p, 0, nv, out->cols, out->cells}, two = one;
+    pthread_t th;
+    int par = total >= ((size_t)1 << 20) && threads >= 2 && cut < nv;
+    if (par) {
+        two.from = one.to = cut;
+        two.cols = cols_new();
+        two.cells = pr_xcalloc((size_t)DCOLS * ROWS, sizeof *two.cells);
+        if (pthread_create(&th, NULL, lat_part_fill, &two) != 0) {
+            free(two.cols);
+            free(two.cells);
+            par = 0;
+            one.to = nv;
+        }
+    }
+    lat_part_fill(&one);
+    if (par) {
+        pthread_join(th, NULL);
+        lat_part_merge(&one, &two);
+        free(two.cols);
+        free(two.cells);
+    }
+}
+
+void pr_dashboard_lat(const pr_run_points *pts, int threads, pr_dash_lat *out)
+{
+    memset(out, 0, sizeof *out);
+    int64_t tmax = -1, lmin = INT64_MAX, lmax = 0;
+    views_range(pts, &tmax, &lmin, &lmax);
+    if (tmax < 0)
+        return;
+    out->w_ns = tmax / PR_DASH_COLUMNS + 1;
+    out->dens_w_ns = tmax / DCOLS + 1;
+    out->lo = log10((double)(lmin == INT64_MAX ? 1 : lmin));
+    out->hi = log10((double)(lmax > 0 ? lmax : 1));
+    if (out->hi <= out->lo)
+        out->hi = out->lo + 1;
+    out->cols = cols_new();
+    out->cells = pr_xcalloc((size_t)DCOLS * ROWS, sizeof *out->cells);
+    binning b;
+    binning_init(&b, out, lmax);
+    lat_fill(&b, pts, threads, out);
+}
+
+void pr_dashboard_lat_dispose(pr_dash_lat *lat)
+{
+    free(lat->cols);
+    free(lat->cells);
+    memset(lat, 0, sizeof *lat);
+}
+
+static json_t *density_json(const pr_dash_lat *L)
+{
     json_t *d = json_object(), *arr = json_array();
-    for (size_t i = 0; i < cols * rows; i++)
-        json_array_append_new(arr, json_integer(g->cells[i]));
-    free(g->cells);
-    json_object_set_new(d, "cols", json_integer((json_int_t)cols));
-    json_object_set_new(d, "rows", json_integer((json_int_t)rows));
-    json_object_set_new(d, "w_s", json_real((double)g->w_ns / 1e9));
-    json_object_set_new(d, "lo_ms", json_real(pow(10, g->lo) * 1e-6));
-    json_object_set_new(d, "hi_ms", json_real(pow(10, g->hi) * 1e-6));
+    for (size_t i = 0; i < (size_t)DCOLS * ROWS; i++)
+        json_array_append_new(arr, json_integer(L->cells[i]));
+    json_object_set_new(d, "cols", json_integer((json_int_t)DCOLS));
+    json_object_set_new(d, "rows", json_integer((json_int_t)ROWS));
+    json_object_set_new(d, "w_s", json_real((double)L->dens_w_ns / 1e9));
+    json_object_set_new(d, "lo_ms", json_real(pow(10, L->lo) * 1e-6));
+    json_object_set_new(d, "hi_ms", json_real(pow(10, L->hi) * 1e-6));
     json_object_set_new(d, "c", arr);
     return d;
 }
 
-typedef struct grid_job {
-    grid *g;
-    const pr_chart_points *p;
-} grid_job;
-
-static void *grid_fill(void *arg)
+static json_t *latency_json(const pr_dash_lat *L)
 {
-    grid_job *j = arg;
-    const pr_chart_points *p = j->p;
-    for (size_t i = 0; i < p->n; i++)
-        if (p->latency_ns[i] >= 0 && p->t_ns[i] >= 0)
-            grid_add(j->g, p->t_ns[i], p->latency_ns[i]);
-    return NULL;
-}
-
-/* The columns' minima, maxima and counts, and the density grid unless g is NULL. */
-static void columns_pass(const pr_chart_points *p, col *c, int64_t w, grid *g)
-{
-    double inv = 1.0 / (double)w;
-    for (size_t i = 0; i < p->n; i++) {
-        int64_t l = p->latency_ns[i], t = p->t_ns[i];
-        if (l < 0 || t < 0)
-            continue;
-        col *k = &c[div_ns(t, w, inv)];
-        int ok = !p->ok || p->ok[i];
-        int64_t *mn = ok ? &k->okmin : &k->errmin, *mx = ok ? &k->okmax : &k->errmax;
-        if (*mn < 0 || l < *mn)
-            *mn = l;
-        if (l > *mx)
-            *mx = l;
-        k->n++;
-        k->nerr += !ok;
-        if (g)
-            grid_add(g, t, l);
-    }
-}
-
-/* The columns' minima, maxima and counts and the density grid: two passes over the points at
- * once on the analysis threads (pr_threads), else one. */
-static void columns_fill(const pr_chart_points *p, col *c, int64_t w, grid *g)
-{
-    grid_job j = {g, p};
-    pthread_t th;
-    int par = p->n >= ((size_t)1 << 20) && pr_threads() >= 2 &&
-              pthread_create(&th, NULL, grid_fill, &j) == 0;
-    columns_pass(p, c, w, par ? NULL : g);
-    if (par)
-        pthread_join(th, NULL);
-}
-
-static json_t *latency_json(const pr_chart_points *p)
-{
-    int64_t tmax = -1, lmin = INT64_MAX, lmax = 0;
-    for (size_t i = 0; i < p->n; i++) {
-        if (p->latency_ns[i] < 0 || p->t_ns[i] < 0)
-            continue;
-        tmax = p->t_ns[i] > tmax ? p->t_ns[i] : tmax;
-        if (p->latency_ns[i] > 0 && p->latency_ns[i] < lmin)
-            lmin = p->latency_ns[i];
-        lmax = p->latency_ns[i] > lmax ? p->latency_ns[i] : lmax;
-    }
-    if (tmax < 0)
-        return NULL;
+    const pr_dash_col *c = L->cols;
     size_t n = PR_DASH_COLUMNS;
-    int64_t w = tmax / (int64_t)n + 1;
-    col *c = pr_xmalloc(n * sizeof *c);
-    for (size_t i = 0; i < n; i++)
-        c[i] = (col){-1, -1, -1, -1, 0, 0};
-    grid g;
-    grid_init(&g, tmax / PR_DASH_DENSITY_COLS + 1, lmin == INT64_MAX ? 1 : lmin, lmax);
-    columns_fill(p, c, w, &g);
     while (n > 1 && c[n - 1].n == 0) /* nothing after the last sample */
         n--;
     json_t *o = json_object(), *cnt = json_array(), *cerr = json_array();
-    json_object_set_new(o, "w_s", json_real((double)w / 1e9));
-    put_col(o, "okmin", c, n, offsetof(col, okmin));
-    put_col(o, "okmax", c, n, offsetof(col, okmax));
-    put_col(o, "errmin", c, n, offsetof(col, errmin));
-    put_col(o, "errmax", c, n, offsetof(col, errmax));
+    json_object_set_new(o, "w_s", json_real((double)L->w_ns / 1e9));
+    put_col(o, "okmin", c, n, offsetof(pr_dash_col, okmin));
+    put_col(o, "okmax", c, n, offsetof(pr_dash_col, okmax));
+    put_col(o, "errmin", c, n, offsetof(pr_dash_col, errmin));
+    put_col(o, "errmax", c, n, offsetof(pr_dash_col, errmax));
     for (size_t i = 0; i < n; i++) {
         json_array_append_new(cnt, json_integer(c[i].n));
         json_array_append_new(cerr, json_integer(c[i].nerr));
     }
     json_object_set_new(o, "n", cnt);
     json_object_set_new(o, "nerr", cerr);
-    json_object_set_new(o, "dens", density_json(&g));
-    free(c);
+    json_object_set_new(o, "dens", density_json(L));
     return o;
 }
 
@@ -434,7 +584,7 @@ static json_t *findings_json(json_t *run, double span_s, double interval_s)
     return arr;
 }
 
-json_t *pr_dashboard_run_data(json_t *run, const pr_chart_points *pts)
+json_t *pr_dashboard_run_data(json_t *run, const pr_dash_lat *latency)
 {
     json_t *o = json_object();
     json_object_set(o, "id", json_object_get(run, "id"));
@@ -447,7 +597,7 @@ json_t *pr_dashboard_run_data(json_t *run, const pr_chart_points *pts)
     if (ts)
         json_object_set_new(o, "ts", ts);
     json_object_set_new(o, "labels", labels_json(run));
-    json_t *lat = pts && pts->n ? latency_json(pts) : NULL;
+    json_t *lat = latency && latency->w_ns ? latency_json(latency) : NULL;
     if (lat)
         json_object_set_new(o, "lat", lat);
     json_object_set_new(o, "findings", findings_json(run, isfinite(span) ? span : 0, interval));
@@ -474,7 +624,7 @@ static json_t *library_version(void)
     return json_stringn(v + 2, (size_t)(e - v - 2));
 }
 
-int pr_dashboard_add(json_t *ctx, pr_points_fn points, void *payload, pr_error *err)
+int pr_dashboard_add(json_t *ctx, pr_dash_lat_fn lat, void *payload, pr_error *err)
 {
     json_t *data = json_object(), *runs = json_array();
     size_t i;
@@ -484,11 +634,10 @@ int pr_dashboard_add(json_t *ctx, pr_points_fn points, void *payload, pr_error *
         int printed = json_is_true(json_object_get(run, "summary_only"));
         if (printed && !json_object_get(run, "timeseries"))
             continue; /* nothing to draw: the tool printed no series */
-        pr_chart_points pts = {0, NULL, NULL, NULL};
-        int have = !printed && points && points(run, &pts, err, payload) == 0;
-        json_array_append_new(runs, pr_dashboard_run_data(run, have ? &pts : NULL));
-        if (points)
-            points(NULL, &pts, err, payload);
+        pr_dash_lat L = {0, NULL, 0, 0, 0, NULL};
+        int have = !printed && lat && lat(run, &L, err, payload) == 0;
+        json_array_append_new(runs, pr_dashboard_run_data(run, have ? &L : NULL));
+        pr_dashboard_lat_dispose(&L);
     }
     json_object_set_new(data, "runs", runs);
     /* compact, 5 significant digits */

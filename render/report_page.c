@@ -217,9 +217,11 @@ static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *pay
     memset(&mc, 0, sizeof mc);
     pr_model_charts_run(&mc, run, "p99");
     pr_chart_input in = pr_model_charts_input(&mc);
-    pr_chart_points pts = {0, NULL, NULL, NULL};
+    pr_run_points pts = {{0, NULL, NULL, NULL}, NULL, 0};
     int have_points = points && points(run, &pts, err, payload) == 0;
-    in.points = have_points ? &pts : NULL;
+    in.points = have_points ? &pts.flat : NULL;
+    in.point_chunks = have_points ? pts.chunks : NULL;
+    in.n_point_chunks = have_points ? pts.nchunks : 0;
     long long id = (long long)json_integer_value(json_object_get(run, "id"));
     json_t *charts = json_object();
     int rc = 0;

@@ -12,9 +12,17 @@ int pr_report_page_html(const char *md, size_t len, json_t *ctx, pr_buf *out, pr
 
 #include "render/chart.h"
 
+/* A run's per-sample points: flat arrays, and compact chunks drawn as if appended to them
+ * (pr_chart_input.point_chunks; analysis/points.h loads them so). */
+typedef struct pr_run_points {
+    pr_chart_points flat;
+    const pr_chart_point_chunk *chunks;
+    size_t nchunks;
+} pr_run_points;
+
 /* Supplies the per-sample points of a run (the latency-over-time chart draws every sample,
  * which the report model does not hold). Called with run = NULL to release the last points. */
-typedef int (*pr_points_fn)(json_t *run, pr_chart_points *out, pr_error *err, void *payload);
+typedef int (*pr_points_fn)(json_t *run, pr_run_points *out, pr_error *err, void *payload);
 
 /* Draws the standard charts of every run in ctx (the report model) and records them in
  * runs[i].charts.{latency_over_time, percentiles_over_time, throughput, distribution}:
