@@ -21,7 +21,6 @@
 #include "render/study_page.h"
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,15 +42,8 @@ static int make_parent_dirs(const char *path)
 
 /* ---- the page's points: the latency chart's, and the interactive charts' data ----------- */
 
-/* A run's start and sample count, read before its points are (pr_points_load_chunks_of). */
-typedef struct run_meta {
-    int64_t start_ns, samples;
-} run_meta;
-
-/* A run's points in chunks (analysis/points.h), on a connection of its own to the store;
- * meta: the run's, else read with them. */
-static int load_chunks(const char *store, int64_t id, const run_meta *meta, int threads,
-                       pr_points *p, pr_error *err)
+/* A run's points in chunks (analysis/points.h), on a connection of its own to the store. */
+static int load_chunks(const char *store, int64_t id, int threads, pr_points *p, pr_error *err)
 {
     pr_store *st;
     int rc = pr_store_open(&st, store ? store : pr_cli_store_path(), 0, err);
@@ -59,9 +51,7 @@ static int load_chunks(const char *store, int64_t id, const run_meta *meta, int 
         memset(p, 0, sizeof *p);
         return rc;
     }
-    rc = meta ? pr_points_load_chunks_of(st, id, meta->start_ns, meta->samples, PR_UNKNOWN,
-                                         PR_UNKNOWN, threads, p, err)
-              : pr_points_load_chunks(st, id, PR_UNKNOWN, PR_UNKNOWN, threads, p, err);
+    rc = pr_points_load_chunks(st, id, PR_UNKNOWN, PR_UNKNOWN, threads, p, err);
     pr_store_close(st);
     return rc;
 }
@@ -80,11 +70,10 @@ static void run_points(const pr_points *p, pr_chart_point_chunk **ck, pr_run_poi
 }
 
 /* The interactive charts' latency data of a run, from its points. */
-static int make_lat(const char *store, int64_t id, const run_meta *meta, int threads,
-                    pr_dash_lat *out, pr_error *err)
+static int make_lat(const char *store, int64_t id, int threads, pr_dash_lat *out, pr_error *err)
 {
     pr_points p;
-    int rc = load_chunks(store, id, meta, threads, &p, err);
+    int rc = load_chunks(store, id, threads, &p, err);
     if (rc == 0) {
         pr_chart_point_chunk *ck;
         pr_run_points rp;
@@ -96,91 +85,11 @@ static int make_lat(const char *store, int64_t id, const run_meta *meta, int thr
     return rc;
 }
 
-/* That data for every selected run, made on a thread of its own while the report model is
- * built: the two read the store on connections of their own and neither needs the other. */
-typedef struct lat_job {
-    const char *store;
-    int64_t *ids;
-    run_meta *meta; /* per run: read by the caller, so the thread never loads a run's labels
-                       while the model holds them too */
-    size_t n;
-    pr_dash_lat *lat; /* per run */
-    int *rc;          /* per run: make_lat's */
-    uint8_t *taken;   /* per run: moved to the page */
-    pthread_t th;
-    int started;
-} lat_job;
-
-static void *lat_job_main(void *arg)
-{
-    lat_job *j = arg;
-    for (size_t i = 0; i < j->n; i++) {
-        pr_error err;
-        pr_error_clear(&err);
-        j->rc[i] = make_lat(j->store, j->ids[i], &j->meta[i], 1, &j->lat[i], &err);
-    }
-    pr_block_decode_thread_end();
-    return NULL;
-}
-
-static void lat_job_dispose(lat_job *j);
-
-/* Starts the job for the runs of sel (j zeroed when no thread starts). */
-static void lat_job_start(lat_job *j, const char *store, const pr_cli_runs *sel)
-{
-    memset(j, 0, sizeof *j);
-    if (pr_threads() < 2 || !sel->n)
-        return;
-    j->store = store;
-    j->n = sel->n;
-    j->ids = pr_xmalloc(sel->n * sizeof *j->ids);
-    memcpy(j->ids, sel->ids, sel->n * sizeof *j->ids);
-    j->meta = pr_xmalloc(sel->n * sizeof *j->meta);
-    j->lat = pr_xcalloc(sel->n, sizeof *j->lat);
-    j->rc = pr_xcalloc(sel->n, sizeof *j->rc);
-    j->taken = pr_xcalloc(sel->n, 1);
-    for (size_t i = 0; i < sel->n; i++) {
-        pr_run *run;
-        pr_error err;
-        pr_error_clear(&err);
-        if (pr_store_load_run(sel->st, sel->ids[i], &run, &err) < 0) {
-            lat_job_dispose(j); /* the page makes the data itself */
-            return;
-        }
-        j->meta[i] = (run_meta){run->start_ns, run->samples};
-        pr_run_free(run);
-    }
-    j->started = pthread_create(&j->th, NULL, lat_job_main, j) == 0;
-    if (!j->started) /* no thread: the page makes the data itself */
-        lat_job_dispose(j);
-}
-
-static void lat_job_join(lat_job *j)
-{
-    if (j->started)
-        pthread_join(j->th, NULL);
-    j->started = 0;
-}
-
-static void lat_job_dispose(lat_job *j)
-{
-    lat_job_join(j);
-    for (size_t i = 0; i < j->n; i++)
-        pr_dashboard_lat_dispose(&j->lat[i]);
-    free(j->lat);
-    free(j->rc);
-    free(j->taken);
-    free(j->meta);
-    free(j->ids);
-    memset(j, 0, sizeof *j);
-}
-
 typedef struct pts_ctx {
     const char *store;
     int threads;
     pr_points p;
     pr_chart_point_chunk *ck;
-    lat_job *job; /* the interactive charts' data made beside the model (joined), or NULL */
 } pts_ctx;
 
 /* Loads a run's points for the latency-over-time chart (run NULL: releases them). */
@@ -192,27 +101,21 @@ static int load_points(json_t *run, pr_run_points *out, pr_error *err, void *pay
     pc->ck = NULL;
     if (!run)
         return 0;
-    int rc = load_chunks(pc->store, json_integer_value(json_object_get(run, "id")), NULL,
-                         pc->threads, &pc->p, err);
+    int rc = load_chunks(pc->store, json_integer_value(json_object_get(run, "id")), pc->threads,
+                         &pc->p, err);
     if (rc == 0)
         run_points(&pc->p, &pc->ck, out);
     return rc;
 }
 
-/* The interactive charts' latency data of a run: the job's, else made now. */
+/* The interactive charts' latency data of a run, made after the report model: beside it on a
+ * thread of its own it was no faster on two cores (the model's scan uses both) and held the
+ * run's points (80 MB at 10 M samples) while the model held its own. */
 static int dash_lat(json_t *run, pr_dash_lat *out, pr_error *err, void *payload)
 {
     pts_ctx *pc = payload;
     int64_t id = json_integer_value(json_object_get(run, "id"));
-    for (size_t i = 0; pc->job && i < pc->job->n; i++) {
-        if (pc->job->ids[i] != id || pc->job->taken[i])
-            continue;
-        *out = pc->job->lat[i]; /* moved to the page */
-        memset(&pc->job->lat[i], 0, sizeof pc->job->lat[i]);
-        pc->job->taken[i] = 1;
-        return pc->job->rc[i];
-    }
-    return make_lat(pc->store, id, NULL, pc->threads, out, err);
+    return make_lat(pc->store, id, pc->threads, out, err);
 }
 
 typedef struct render_args {
@@ -381,17 +284,13 @@ static int load_meta(render_args *a, json_t *ctx, json_t **out)
     return 0;
 }
 
-/* The report model of the runs (as pr_cli_report), and beside it the interactive charts'
- * latency data when want_lat (the job, joined by the caller; not for a merged run). */
-static int report_model(render_args *a, char **runs, int nruns, int want_lat, lat_job *job,
-                        json_t **ctx)
+/* The report model of the runs (as pr_cli_report). */
+static int report_model(render_args *a, char **runs, int nruns, json_t **ctx)
 {
     pr_cli_runs sel;
     int rc = pr_cli_runs_open(&sel, a->store, runs, nruns, 0);
     if (rc)
         return rc;
-    if (want_lat && !a->merge)
-        lat_job_start(job, a->store, &sel);
     pr_error err;
     pr_error_clear(&err);
     if (pr_report_build(sel.st, sel.ids, sel.n, a->merge, &a->o, ctx, &err) < 0) {
@@ -414,8 +313,6 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
     json_t *ctx = NULL;
     int rc;
     int dash = want_html && a->charts && !a->json && !a->study.on;
-    lat_job job;
-    memset(&job, 0, sizeof job);
     if (a->study.on) {
         pr_cli_runs sel;
         rc = pr_cli_runs_open(&sel, a->store, runs, nruns, 0);
@@ -423,7 +320,7 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
             rc = pr_cli_study_build(&a->study, sel.st, sel.ids, sel.n, &a->o, &ctx);
         pr_cli_runs_close(&sel);
     } else {
-        rc = report_model(a, runs, nruns, dash, &job, &ctx);
+        rc = report_model(a, runs, nruns, &ctx);
     }
     if (rc == 0)
         pr_cli_warn_bounded(ctx);
@@ -441,7 +338,7 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
     /* before the charts and the dashboard's data are made from it (model/text.h) */
     if (rc == 0 && !a->json)
         pr_text_visible_json(ctx, PR_TEXT_LINES);
-    pts_ctx pc = {a->store, pr_threads(), {0}, NULL, &job};
+    pts_ctx pc = {a->store, pr_threads(), {0}, NULL};
     int draw = rc == 0 && a->charts && strcmp(a->output, "-") && !a->json;
     /* a study's charts are static: files beside Markdown, inline SVG in HTML */
     if (draw && a->study.on && pr_study_page_charts(ctx, a->output, want_html, &err) < 0)
@@ -451,10 +348,8 @@ static int build_context(render_args *a, char **runs, int nruns, int want_html, 
     if (rc == 0 && draw && !a->study.on && (!html_tpl || a->static_charts) &&
         pr_report_page_charts(ctx, a->output, want_html, load_points, &pc, &err) < 0)
         rc = PR_EXIT_ERROR;
-    lat_job_join(&job);
     if (rc == 0 && dash && pr_dashboard_add(ctx, dash_lat, &pc, &err) < 0)
         rc = PR_EXIT_ERROR;
-    lat_job_dispose(&job);
     if (rc == PR_EXIT_ERROR && err.code)
         pr_cli_print_error(&err);
     if (rc) {
