@@ -55,6 +55,8 @@ pr_gob *pr_gob_open(pr_input *in)
 {
     pr_gob *g = alloc_gob(pr_input_name(in));
     g->in = in;
+    /* The buffer is only written by refill (after pr_input_sync) and by pr_input_read. */
+    pr_input_async_digest(in);
     g->own = pr_xmalloc(BUF_CAP);
     g->b = g->own;
     return g;
@@ -88,6 +90,8 @@ void pr_gob_free(pr_gob *g)
         return;
     clear_types(g);
     free(g->types);
+    if (g->in)
+        pr_input_sync(g->in); /* the digest may still be reading the buffer */
     free(g->own);
     free(g->name);
     free(g);
@@ -182,6 +186,7 @@ static int refill(pr_gob *g, size_t n, pr_error *err)
     if (g->eof || !g->in)
         return truncated(g, err);
     size_t keep = g->len - g->pos;
+    pr_input_sync(g->in); /* the digest may still be reading the bytes moved or overwritten */
     if (keep && g->pos)
         memmove(g->own, g->own + g->pos, keep);
     g->base += (long long)g->pos;
