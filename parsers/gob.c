@@ -305,13 +305,29 @@ int pr_gob_read_uint(pr_gob *g, uint64_t *out, pr_error *err)
     return get_uint(g, out, err);
 }
 
-int pr_gob_read_int(pr_gob *g, int64_t *out, pr_error *err)
+static __attribute__((noinline)) int read_int_slow(pr_gob *g, int64_t *out, pr_error *err)
 {
     uint64_t u;
-    int rc = get_uint(g, &u, err);
+    int rc = get_uint_slow(g, &u, err);
     if (rc == 0)
         *out = zigzag(u);
     return rc;
+}
+
+int pr_gob_read_int(pr_gob *g, int64_t *out, pr_error *err)
+{
+    /* the whole uint buffered: no address-taken local, no stack frame */
+    if (g->lim - g->pos >= 9 && g->b[g->pos] >= 0xF8) {
+        unsigned k = 256u - g->b[g->pos];
+        *out = zigzag(be_uint(g->b + g->pos + 1, k));
+        g->pos += 1 + k;
+        return 0;
+    }
+    if (g->pos < g->lim && g->b[g->pos] < 0x80) {
+        *out = zigzag(g->b[g->pos++]);
+        return 0;
+    }
+    return read_int_slow(g, out, err);
 }
 
 int pr_gob_read_bytes(pr_gob *g, const unsigned char **p, size_t *len, size_t max, pr_error *err)
@@ -356,22 +372,34 @@ static __attribute__((noinline, cold)) int bad_field(pr_gob *g, const pr_gob_typ
                               st->name[0] ? st->name : "(unnamed)");
 }
 
-int pr_gob_next_field(pr_gob *g, const pr_gob_type *st, long *field, pr_error *err)
+/* Field delta d read: the next field number, checked against the struct's field count. */
+static inline int take_field(pr_gob *g, const pr_gob_type *st, long *field, uint64_t d,
+                             pr_error *err)
 {
-    uint64_t d;
-    if (g->pos < g->lim && g->b[g->pos] < 0x80) {
-        d = g->b[g->pos++];
-    } else {
-        int rc = get_uint_slow(g, &d, err);
-        if (rc < 0)
-            return rc;
-    }
     if (d == 0)
         return 0;
     if (d > (uint64_t)st->nfields || (uint64_t)(*field + 1) + d - 1 >= st->nfields)
         return bad_field(g, st, d, err);
     *field += (long)d;
     return 1;
+}
+
+static __attribute__((noinline)) int next_field_slow(pr_gob *g, const pr_gob_type *st, long *field,
+                                                     pr_error *err)
+{
+    uint64_t d;
+    int rc = get_uint_slow(g, &d, err);
+    if (rc < 0)
+        return rc;
+    return take_field(g, st, field, d, err);
+}
+
+int pr_gob_next_field(pr_gob *g, const pr_gob_type *st, long *field, pr_error *err)
+{
+    /* a one-byte delta (every field of a struct of fewer than 128) without a stack frame */
+    if (g->pos < g->lim && g->b[g->pos] < 0x80)
+        return take_field(g, st, field, g->b[g->pos++], err);
+    return next_field_slow(g, st, field, err);
 }
 
 /* Skips a length-prefixed byte string. */
