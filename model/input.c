@@ -1,6 +1,7 @@
 /* Buffered input with peek, bounded getline, offsets and a running XXH3-128 digest (on a
  * second thread for the large direct reads of callers that ask: pr_input_async_digest). */
 #include "model/input.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -96,7 +97,7 @@ int pr_input_async_digest(pr_input *in)
 {
     if (in->hs)
         return 1;
-    if (in->fd < 0)
+    if (in->fd < 0 || pr_threads() < 2) /* PERFREPORT_THREADS=1: no thread anywhere */
         return 0;
     hasher *h = pr_xcalloc(1, sizeof *h);
     h->md = in->md;

@@ -25,7 +25,7 @@ long pr_input_read(pr_input *in, void *buf, size_t n, pr_error *err);
  * caller's buffer) to a second thread, overlapping it with the caller's parsing. The caller
  * then promises to leave the bytes of its last pr_input_read() unchanged until its next call
  * on `in` or pr_input_sync(). The digest is the same. Returns 1 if on, 0 if it stays on the
- * calling thread (memory inputs, no thread to be had). */
+ * calling thread (memory inputs, pr_threads() of 1, no thread to be had). */
 int pr_input_async_digest(pr_input *in);
 /* Waits until the digest has taken in every byte read so far (then the caller may reuse its
  * buffer). */
