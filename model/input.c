@@ -1,8 +1,11 @@
-/* Buffered input with peek, bounded getline, offsets and a running SHA-256. */
+/* Buffered input with peek, bounded getline, offsets and a running XXH3-128 digest (on a
+ * second thread for the large direct reads of callers that ask: pr_input_async_digest). */
 #include "model/input.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <xxhash.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +26,114 @@ struct pr_input {
     long lineno;
     int terminated;
     XXH3_state_t *md;
+    struct hasher *hs; /* NULL: the digest is updated on the reading thread */
 };
+
+/* The digest's second thread: one chunk at a time (the bytes of the last direct read, which
+ * the caller leaves unchanged until its next call on the input), in the order read, so the
+ * digest is the one a single thread computes. */
+typedef struct hasher {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    const unsigned char *p; /* chunk being hashed, NULL when idle */
+    size_t n;
+    int quit;
+    XXH3_state_t *md;
+} hasher;
+
+static void *hash_main(void *arg)
+{
+    hasher *h = arg;
+    pthread_mutex_lock(&h->mu);
+    for (;;) {
+        while (!h->p && !h->quit)
+            pthread_cond_wait(&h->cv, &h->mu);
+        if (!h->p)
+            break;
+        const unsigned char *p = h->p;
+        size_t n = h->n;
+        pthread_mutex_unlock(&h->mu);
+        XXH3_128bits_update(h->md, p, n);
+        pthread_mutex_lock(&h->mu);
+        h->p = NULL;
+        pthread_cond_broadcast(&h->cv);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+/* Waits until the hashing thread has taken in every byte handed to it. */
+static void hash_wait(pr_input *in)
+{
+    hasher *h = in->hs;
+    if (!h)
+        return;
+    pthread_mutex_lock(&h->mu);
+    while (h->p)
+        pthread_cond_wait(&h->cv, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* Adds n bytes at p to the digest: handed to the hashing thread where there is one. */
+static void hash_bytes(pr_input *in, const unsigned char *p, size_t n)
+{
+    hasher *h = in->hs;
+    if (!h || n == 0) {
+        hash_wait(in);
+        XXH3_128bits_update(in->md, p, n);
+        return;
+    }
+    pthread_mutex_lock(&h->mu);
+    while (h->p)
+        pthread_cond_wait(&h->cv, &h->mu);
+    h->p = p;
+    h->n = n;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+int pr_input_async_digest(pr_input *in)
+{
+    if (in->hs)
+        return 1;
+    if (in->fd < 0 || pr_threads() < 2) /* PERFREPORT_THREADS=1: no thread anywhere */
+        return 0;
+    hasher *h = pr_xcalloc(1, sizeof *h);
+    h->md = in->md;
+    pthread_mutex_init(&h->mu, NULL);
+    pthread_cond_init(&h->cv, NULL);
+    if (pthread_create(&h->th, NULL, hash_main, h) != 0) {
+        pthread_cond_destroy(&h->cv);
+        pthread_mutex_destroy(&h->mu);
+        free(h);
+        return 0; /* the digest stays on the reading thread: slower, same value */
+    }
+    in->hs = h;
+    return 1;
+}
+
+void pr_input_sync(pr_input *in)
+{
+    hash_wait(in);
+}
+
+static void hash_stop(pr_input *in)
+{
+    hasher *h = in->hs;
+    if (!h)
+        return;
+    hash_wait(in);
+    pthread_mutex_lock(&h->mu);
+    h->quit = 1;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    pthread_join(h->th, NULL);
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+    in->hs = NULL;
+}
 
 static pr_input *alloc_input(const char *name)
 {
@@ -74,6 +184,7 @@ void pr_input_close(pr_input *in)
 {
     if (!in)
         return;
+    hash_stop(in);
     if (in->fd > 0)
         close(in->fd);
     XXH3_freeState(in->md);
@@ -128,6 +239,7 @@ static int fill(pr_input *in, size_t want, pr_error *err)
 
 static void consume(pr_input *in, size_t n)
 {
+    hash_wait(in);
     XXH3_128bits_update(in->md, in->buf + in->pos, n);
     in->pos += n;
     in->offset += (long long)n;
@@ -161,13 +273,14 @@ static long read_direct(pr_input *in, unsigned char *out, size_t n, pr_error *er
     }
     if (r == 0)
         in->eof = 1;
-    XXH3_128bits_update(in->md, out, (size_t)r);
+    hash_bytes(in, out, (size_t)r);
     in->offset += (long long)r;
     return (long)r;
 }
 
 long pr_input_read(pr_input *in, void *out, size_t n, pr_error *err)
 {
+    hash_wait(in); /* the last chunk handed to the hashing thread may be overwritten now */
     size_t done = 0;
     unsigned char *o = out;
     while (done < n) {
@@ -260,6 +373,7 @@ int pr_input_drain(pr_input *in, pr_error *err)
 
 void pr_input_digest(pr_input *in, char out[PR_DIGEST_HEX])
 {
+    hash_wait(in);
     XXH128_hash_t h = XXH3_128bits_digest(in->md);
     snprintf(out, PR_DIGEST_HEX, "xxh128:%016llx%016llx", (unsigned long long)h.high64,
              (unsigned long long)h.low64);

@@ -21,6 +21,15 @@ const char *pr_input_name(const pr_input *in);
 const unsigned char *pr_input_peek(pr_input *in, size_t want, size_t *got);
 /* Reads up to n bytes; returns the count, 0 at end of input, -1 on I/O error (err set). */
 long pr_input_read(pr_input *in, void *buf, size_t n, pr_error *err);
+/* Moves the digest of large pr_input_read()s of a file (those that go straight into the
+ * caller's buffer) to a second thread, overlapping it with the caller's parsing. The caller
+ * then promises to leave the bytes of its last pr_input_read() unchanged until its next call
+ * on `in` or pr_input_sync(). The digest is the same. Returns 1 if on, 0 if it stays on the
+ * calling thread (memory inputs, pr_threads() of 1, no thread to be had). */
+int pr_input_async_digest(pr_input *in);
+/* Waits until the digest has taken in every byte read so far (then the caller may reuse its
+ * buffer). */
+void pr_input_sync(pr_input *in);
 /* Next line without its "\n" (a trailing "\r" is kept; see pr_input_getline_crlf).
  * Returns 1 with *line and *len set (valid until the next call), 0 at end of input, negative on
  * error (I/O, or a line longer than PR_LINE_MAX). A last line without "\n" is returned too. */

@@ -27,6 +27,7 @@ struct pr_gob {
     int32_t index[INDEX_SIZE]; /* slot -> types index + 1, 0 empty */
     unsigned long generation;
     unsigned streams;
+    int no_fast; /* tests: skip every value the checked way (pr_gob_set_fast_skip) */
     unsigned char scratch[BYTES_MAX];
 };
 
@@ -54,6 +55,8 @@ pr_gob *pr_gob_open(pr_input *in)
 {
     pr_gob *g = alloc_gob(pr_input_name(in));
     g->in = in;
+    /* The buffer is only written by refill (after pr_input_sync) and by pr_input_read. */
+    pr_input_async_digest(in);
     g->own = pr_xmalloc(BUF_CAP);
     g->b = g->own;
     return g;
@@ -87,6 +90,8 @@ void pr_gob_free(pr_gob *g)
         return;
     clear_types(g);
     free(g->types);
+    if (g->in)
+        pr_input_sync(g->in); /* the digest may still be reading the buffer */
     free(g->own);
     free(g->name);
     free(g);
@@ -181,6 +186,7 @@ static int refill(pr_gob *g, size_t n, pr_error *err)
     if (g->eof || !g->in)
         return truncated(g, err);
     size_t keep = g->len - g->pos;
+    pr_input_sync(g->in); /* the digest may still be reading the bytes moved or overwritten */
     if (keep && g->pos)
         memmove(g->own, g->own + g->pos, keep);
     g->base += (long long)g->pos;
@@ -299,13 +305,29 @@ int pr_gob_read_uint(pr_gob *g, uint64_t *out, pr_error *err)
     return get_uint(g, out, err);
 }
 
-int pr_gob_read_int(pr_gob *g, int64_t *out, pr_error *err)
+static __attribute__((noinline)) int read_int_slow(pr_gob *g, int64_t *out, pr_error *err)
 {
     uint64_t u;
-    int rc = get_uint(g, &u, err);
+    int rc = get_uint_slow(g, &u, err);
     if (rc == 0)
         *out = zigzag(u);
     return rc;
+}
+
+int pr_gob_read_int(pr_gob *g, int64_t *out, pr_error *err)
+{
+    /* the whole uint buffered: no address-taken local, no stack frame */
+    if (g->lim - g->pos >= 9 && g->b[g->pos] >= 0xF8) {
+        unsigned k = 256u - g->b[g->pos];
+        *out = zigzag(be_uint(g->b + g->pos + 1, k));
+        g->pos += 1 + k;
+        return 0;
+    }
+    if (g->pos < g->lim && g->b[g->pos] < 0x80) {
+        *out = zigzag(g->b[g->pos++]);
+        return 0;
+    }
+    return read_int_slow(g, out, err);
 }
 
 int pr_gob_read_bytes(pr_gob *g, const unsigned char **p, size_t *len, size_t max, pr_error *err)
@@ -339,21 +361,45 @@ int pr_gob_read_bytes(pr_gob *g, const unsigned char **p, size_t *len, size_t ma
     return skip_bytes(g, n - max, err);
 }
 
-int pr_gob_next_field(pr_gob *g, const pr_gob_type *st, long *field, pr_error *err)
+/* The error of pr_gob_next_field, apart so that the per-field path stays a few instructions
+ * (a field is read some ten times a Vegeta result). */
+static __attribute__((noinline, cold)) int bad_field(pr_gob *g, const pr_gob_type *st, uint64_t d,
+                                                     pr_error *err)
 {
-    uint64_t d;
-    int rc = get_uint(g, &d, err);
-    if (rc < 0)
-        return rc;
+    return pr_error_at_offset(err, PR_EPARSE, g->name, pr_gob_offset(g),
+                              "gob: field delta %llu past the %zu fields of struct %s",
+                              (unsigned long long)d, st->nfields,
+                              st->name[0] ? st->name : "(unnamed)");
+}
+
+/* Field delta d read: the next field number, checked against the struct's field count. */
+static inline int take_field(pr_gob *g, const pr_gob_type *st, long *field, uint64_t d,
+                             pr_error *err)
+{
     if (d == 0)
         return 0;
     if (d > (uint64_t)st->nfields || (uint64_t)(*field + 1) + d - 1 >= st->nfields)
-        return pr_error_at_offset(err, PR_EPARSE, g->name, pr_gob_offset(g),
-                                  "gob: field delta %llu past the %zu fields of struct %s",
-                                  (unsigned long long)d, st->nfields,
-                                  st->name[0] ? st->name : "(unnamed)");
+        return bad_field(g, st, d, err);
     *field += (long)d;
     return 1;
+}
+
+static __attribute__((noinline)) int next_field_slow(pr_gob *g, const pr_gob_type *st, long *field,
+                                                     pr_error *err)
+{
+    uint64_t d;
+    int rc = get_uint_slow(g, &d, err);
+    if (rc < 0)
+        return rc;
+    return take_field(g, st, field, d, err);
+}
+
+int pr_gob_next_field(pr_gob *g, const pr_gob_type *st, long *field, pr_error *err)
+{
+    /* a one-byte delta (every field of a struct of fewer than 128) without a stack frame */
+    if (g->pos < g->lim && g->b[g->pos] < 0x80)
+        return take_field(g, st, field, g->b[g->pos++], err);
+    return next_field_slow(g, st, field, err);
 }
 
 /* Skips a length-prefixed byte string. */
@@ -384,6 +430,57 @@ static int check_count(pr_gob *g, uint64_t n, pr_error *err)
 }
 
 static int skip_value(pr_gob *g, int64_t id, pr_error *err);
+
+/* A uint at p (before end) into *v; returns the byte after it, or NULL if it does not fit or
+ * is longer than 8 bytes (the checked path then reports it). */
+static inline const unsigned char *raw_uint(const unsigned char *p, const unsigned char *end,
+                                            uint64_t *v)
+{
+    if (p >= end)
+        return NULL;
+    if (*p < 0x80) {
+        *v = *p;
+        return p + 1;
+    }
+    unsigned k = 256u - *p;
+    if (k > 8 || (size_t)(end - p) <= k)
+        return NULL;
+    *v = be_uint(p + 1, k);
+    return p + 1 + k;
+}
+
+/* A length-prefixed byte string at p; returns the byte after it or NULL. */
+static inline const unsigned char *raw_lenbytes(const unsigned char *p, const unsigned char *end)
+{
+    uint64_t n;
+    if (!(p = raw_uint(p, end, &n)) || n > (uint64_t)(end - p))
+        return NULL;
+    return p + n;
+}
+
+/* The unchecked skip of the n entries (count already read and checked) of a map with string
+ * keys and string or []string values (strs), the
+ * shape of http.Header that every Vegeta result carries: lengths alone, no type lookup, no
+ * call per value, no cursor update until the end. It only succeeds where the whole map lies
+ * in the buffered part of its message (b[pos..lim)), where the checked loop in skip_kind
+ * would succeed too over the same bytes: every count and length must fit in what is left
+ * (so also within check_count's bound). Returns the end of the map, or NULL to let the
+ * checked loop redo it from the start and give its own error or refill. */
+static const unsigned char *raw_strmap(const unsigned char *p, const unsigned char *end, uint64_t n,
+                                       int strs)
+{
+    uint64_t k = 1;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!(p = raw_lenbytes(p, end)))
+            return NULL;
+        if (strs && (!(p = raw_uint(p, end, &k)) || k > (uint64_t)(end - p)))
+            return NULL;
+        for (uint64_t j = 0; j < k; j++)
+            if (!(p = raw_lenbytes(p, end)))
+                return NULL;
+    }
+    return p;
+}
 
 static int skip_kind(pr_gob *g, const pr_gob_type *t, pr_error *err)
 {
@@ -437,6 +534,12 @@ static int skip_kind(pr_gob *g, const pr_gob_type *t, pr_error *err)
             const pr_gob_type *et = pr_gob_type_get(g, t->elem);
             int strs = et && et->kind == PR_GOB_SLICE && is_lenbytes(et->elem);
             if (strs || is_lenbytes(t->elem)) {
+                const unsigned char *e =
+                    g->no_fast ? NULL : raw_strmap(g->b + g->pos, g->b + g->lim, n, strs);
+                if (e) {
+                    g->pos = (size_t)(e - g->b);
+                    return 0;
+                }
                 for (uint64_t i = 0; i < n; i++) {
                     if ((rc = skip_lenbytes(g, err)) < 0)
                         return rc;
@@ -489,10 +592,19 @@ static int skip_value(pr_gob *g, int64_t id, pr_error *err)
 
 int pr_gob_skip(pr_gob *g, int64_t id, pr_error *err)
 {
-    /* Fast paths for the common leaf types. */
+    /* Fast paths for the common leaf types (built in: always defined; no nesting). */
     if (is_lenbytes(id))
         return skip_lenbytes(g, err);
+    if (id >= PR_GOB_ID_BOOL && id <= PR_GOB_ID_FLOAT && !g->no_fast) {
+        uint64_t u;
+        return get_uint(g, &u, err);
+    }
     return skip_value(g, id, err);
+}
+
+void pr_gob_set_fast_skip(pr_gob *g, int on)
+{
+    g->no_fast = !on;
 }
 
 int pr_gob_skip_message(pr_gob *g, pr_error *err)

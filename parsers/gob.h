@@ -110,6 +110,9 @@ int pr_gob_read_int(pr_gob *g, int64_t *out, pr_error *err);
 int pr_gob_read_bytes(pr_gob *g, const unsigned char **p, size_t *len, size_t max, pr_error *err);
 /* Skips one value of type `id`, whatever it is. */
 int pr_gob_skip(pr_gob *g, int64_t id, pr_error *err);
+/* Whether skips may take their unchecked shortcuts (on by default) where the checked walk
+ * would consume the same bytes; tests turn them off to compare both ways. */
+void pr_gob_set_fast_skip(pr_gob *g, int on);
 /* Skips whatever is left of the current message. */
 int pr_gob_skip_message(pr_gob *g, pr_error *err);
 

@@ -88,6 +88,9 @@ typedef struct gob_state {
     unsigned long generation;
     const pr_gob_type *type;
     unsigned char use[PR_GOB_FIELDS_MAX];
+    /* Per field: a Timestamp whose type is a TextMarshaler (RFC 3339), not MarshalBinary;
+     * looked up once per type rather than per result. */
+    unsigned char ts_text[PR_GOB_FIELDS_MAX];
     /* Copies of the record's strings: pointers into the decoder's buffer do not survive the
      * refill that skipping a later large field (the body) may cause. */
     char strbuf[4][PR_VEGETA_STR_MAX];
@@ -105,6 +108,7 @@ static int map_type(pr_gob *g, gob_state *st, int64_t id, pr_input *in, pr_error
                                   t && t->name[0] ? t->name : "(unnamed)",
                                   t && t->name[0] ? "\"" : "");
     memset(st->use, 0, sizeof st->use);
+    memset(st->ts_text, 0, sizeof st->ts_text);
     for (size_t i = 0; i < t->nfields; i++) {
         const char *n = t->fields[i].name ? t->fields[i].name : "";
         const pr_gob_type *ft = pr_gob_type_get(g, t->fields[i].id);
@@ -128,6 +132,7 @@ static int map_type(pr_gob *g, gob_state *st, int64_t id, pr_input *in, pr_error
                 return pr_error_at_offset(err, PR_EFORMAT, pr_input_name(in), pr_gob_msg_offset(g),
                                           "gob: field Result.%s has an unexpected type", n);
             st->use[i] = ok ? (unsigned char)u : F_SKIP;
+            st->ts_text[i] = ok && u == F_TIMESTAMP && k == PR_GOB_TEXT;
         }
     }
     st->result_id = id;
@@ -204,7 +209,7 @@ static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
             if (rc < 0)
                 break;
             int tr; /* 0, 1 Go's zero time, negative: malformed or out of range */
-            if (pr_gob_type_get(g, t->fields[f].id)->kind == PR_GOB_TEXT)
+            if (st->ts_text[f])
                 tr = pr_time_is_go_zero((const char *)p, n)
                          ? 1
                          : pr_lex_rfc3339((const char *)p, n, &r->ts_ns, &r->tz_offset_min);

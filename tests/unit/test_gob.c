@@ -5,12 +5,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "model/input.h"
 #include "parsers/gob.h"
 
 /* A tiny gob writer for building test streams. */
 typedef struct w {
-    unsigned char b[4096];
+    unsigned char b[1 << 17]; /* the random values of the fast-skip test reach ~30 KiB */
     size_t n;
 } w;
 
@@ -66,14 +69,14 @@ static void def_struct(w *out, int64_t id, const char *name, const char *const *
                        const int64_t *ids, size_t nf)
 {
     w p = {{0}, 0};
-    put_uint(&p, 3);       /* StructT */
-    put_uint(&p, 1);       /* CommonType */
+    put_uint(&p, 3); /* StructT */
+    put_uint(&p, 1); /* CommonType */
     put_uint(&p, 1);
     put_str(&p, name);
     put_uint(&p, 1);
     put_int(&p, id);
     put_uint(&p, 0);
-    put_uint(&p, 1);       /* Field */
+    put_uint(&p, 1); /* Field */
     put_uint(&p, nf);
     for (size_t i = 0; i < nf; i++) {
         put_uint(&p, 1);
@@ -90,8 +93,8 @@ static void def_struct(w *out, int64_t id, const char *name, const char *const *
 static void def_slice(w *out, int64_t id, int64_t elem)
 {
     w p = {{0}, 0};
-    put_uint(&p, 2);       /* SliceT */
-    put_uint(&p, 1);       /* CommonType, name omitted */
+    put_uint(&p, 2); /* SliceT */
+    put_uint(&p, 1); /* CommonType, name omitted */
     put_uint(&p, 2);
     put_int(&p, id);
     put_uint(&p, 0);
@@ -117,11 +120,11 @@ static void build_stream(w *out, int with_defs, const char *name, int64_t n)
     w v = {{0}, 0};
     put_uint(&v, 1);
     put_str(&v, name);
-    put_uint(&v, 1);       /* Tags */
+    put_uint(&v, 1); /* Tags */
     put_uint(&v, 2);
     put_str(&v, "x");
     put_str(&v, "yy");
-    put_uint(&v, 1);       /* Sub */
+    put_uint(&v, 1); /* Sub */
     put_uint(&v, 1);
     put_uint(&v, 300);
     put_uint(&v, 0);
@@ -307,6 +310,275 @@ static void test_gob__recursive_type_depth(void **st)
     pr_gob_free(g);
 }
 
+/* ---- the unchecked skips against the checked walk, on random values ---- */
+
+static uint64_t rng_state = 0x243F6A8885A308D3ull;
+
+static uint64_t rnd(uint64_t n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state % n;
+}
+
+/* wireType{MapT: mapType{CommonType{name, id}, Key, Elem}} */
+static void def_map(w *out, int64_t id, int64_t key, int64_t elem)
+{
+    w p = {{0}, 0};
+    put_uint(&p, 4); /* MapT */
+    put_uint(&p, 1); /* CommonType */
+    put_uint(&p, 1);
+    put_str(&p, "M");
+    put_uint(&p, 1);
+    put_int(&p, id);
+    put_uint(&p, 0);
+    put_uint(&p, 1);
+    put_int(&p, key);
+    put_uint(&p, 1);
+    put_int(&p, elem);
+    put_uint(&p, 0);
+    put_uint(&p, 0);
+    message(out, -id, &p);
+}
+
+/* A random string: mostly short, sometimes longer than 127 bytes (a two-byte length). */
+static void rnd_str(w *v)
+{
+    size_t n = rnd(16) == 0 ? 128 + rnd(80) : rnd(20);
+    put_uint(v, n);
+    for (size_t i = 0; i < n; i++)
+        v->b[v->n++] = (unsigned char)rnd(256);
+}
+
+static void rnd_strs(w *v)
+{
+    size_t n = rnd(4);
+    put_uint(v, n);
+    for (size_t i = 0; i < n; i++)
+        rnd_str(v);
+}
+
+/* map[string][]string (strs) or map[string]string */
+static void rnd_strmap(w *v, int strs)
+{
+    size_t n = rnd(7);
+    put_uint(v, n);
+    for (size_t i = 0; i < n; i++) {
+        rnd_str(v);
+        if (strs)
+            rnd_strs(v);
+        else
+            rnd_str(v);
+    }
+}
+
+/* Top{M map[string][]string, S map[string]string, L []string, I interface{},
+ *     N map[string]map[string][]string, U uint, B []byte, K map[int][]string}
+ * 65 Top, 66 map[string][]string, 67 []string, 68 map[string]string,
+ * 69 map[string]66, 70 map[int]67. Fields present at random. */
+static void rnd_top(w *v)
+{
+    long prev = -1;
+    long last = rnd(4) ? 8 : 5; /* a quarter end with the maps, right before the next message */
+    for (long f = 0; f < last; f++) {
+        if (rnd(3) == 0)
+            continue;
+        put_uint(v, (uint64_t)(f - prev));
+        prev = f;
+        switch (f) {
+        case 0: rnd_strmap(v, 1); break;
+        case 1: rnd_strmap(v, 0); break;
+        case 2: rnd_strs(v); break;
+        case 3: /* interface: name, type id, then the value's bytes with their length */
+            put_str(v, "string");
+            put_int(v, 6);
+            put_uint(v, 2);
+            put_uint(v, 1);
+            v->b[v->n++] = 'x';
+            break;
+        case 4: {
+            size_t n = rnd(4);
+            put_uint(v, n);
+            for (size_t i = 0; i < n; i++) {
+                rnd_str(v);
+                rnd_strmap(v, 1);
+            }
+            break;
+        }
+        case 5: put_uint(v, rnd(2) ? rnd(100) : rnd(1u << 30)); break;
+        case 6: rnd_str(v); break;
+        default: {
+            size_t n = rnd(4);
+            put_uint(v, n);
+            for (size_t i = 0; i < n; i++) {
+                put_int(v, (int64_t)rnd(1000) - 500);
+                rnd_strs(v);
+            }
+        }
+        }
+    }
+    put_uint(v, 0);
+}
+
+typedef struct skip_result {
+    int rc;
+    long long offset, err_offset;
+    char msg[1024];
+} skip_result;
+
+/* Decodes data up to the first Top value (over memory, or streamed through pr_input in
+ * 1 MiB refills) and skips it, fast skips on or off. */
+static void skip_top(const unsigned char *data, size_t len, int streamed, int fast,
+                     skip_result *out)
+{
+    pr_input *in = streamed ? pr_input_mem("t", data, len) : NULL;
+    pr_gob *g = streamed ? pr_gob_open(in) : pr_gob_open_mem("t", data, len);
+    pr_gob_set_fast_skip(g, fast);
+    pr_error err;
+    pr_error_clear(&err);
+    int64_t id = 0;
+    int rc;
+    while ((rc = pr_gob_next(g, &id, &err)) == 1 && id != 65)
+        ;
+    if (rc == 1)
+        rc = pr_gob_skip(g, id, &err);
+    out->rc = rc;
+    out->offset = pr_gob_offset(g);
+    out->err_offset = rc < 0 ? err.offset : 0;
+    snprintf(out->msg, sizeof out->msg, "%s", rc < 0 ? err.msg : "");
+    pr_gob_free(g);
+    pr_input_close(in);
+}
+
+static void top_defs(w *defs)
+{
+    defs->n = 0;
+    def_map(defs, 66, 6, 67);
+    def_slice(defs, 67, 6);
+    def_map(defs, 68, 6, 6);
+    def_map(defs, 69, 6, 66);
+    def_map(defs, 70, 2, 67);
+    static const char *const tf[] = {"M", "S", "L", "I", "N", "U", "B", "K"};
+    static const int64_t tid[] = {66, 68, 67, 8, 69, 3, 5, 70};
+    def_struct(defs, 65, "Top", tf, tid, 8);
+}
+
+/* Top{M: {"k": ["abc"]}} then a 30-byte []byte message; the last string's length made too
+ * long by 1..29 bytes: the bytes are there in the buffer (the next message's) but past the
+ * value's message, so both ways must refuse it, at the same place. */
+static void test_gob__fast_skip_stays_in_its_message(void **st)
+{
+    (void)st;
+    static w s, v, tail;
+    for (int extra = 1; extra < 30; extra++) {
+        top_defs(&s);
+        v.n = 0;
+        put_uint(&v, 1);
+        put_uint(&v, 1);
+        put_str(&v, "k");
+        put_uint(&v, 1);
+        put_uint(&v, 3 + (uint64_t)extra);
+        memcpy(v.b + v.n, "abc", 3);
+        v.n += 3;
+        put_uint(&v, 0);
+        message(&s, 65, &v);
+        tail.n = 0;
+        put_uint(&tail, 0);
+        put_uint(&tail, 30);
+        memset(tail.b + tail.n, 0, 30);
+        tail.n += 30;
+        message(&s, 5, &tail);
+        for (int streamed = 0; streamed < 2; streamed++) {
+            skip_result fast, checked;
+            skip_top(s.b, s.n, streamed, 1, &fast);
+            skip_top(s.b, s.n, streamed, 0, &checked);
+            assert_int_equal(checked.rc, PR_EPARSE);
+            assert_non_null(strstr(checked.msg, "past the end of its message"));
+            assert_int_equal(fast.rc, checked.rc);
+            assert_int_equal(fast.offset, checked.offset);
+            assert_int_equal(fast.err_offset, checked.err_offset);
+            assert_string_equal(fast.msg, checked.msg);
+        }
+    }
+}
+
+static void test_gob__fast_skip_matches_checked(void **st)
+{
+    (void)st;
+    enum { CASES = 2000, FILL_CAP = (1 << 20) + 4096 };
+    static w defs, v, msg;
+    top_defs(&defs);
+    unsigned char *data = malloc(FILL_CAP + sizeof msg.b + sizeof defs.b);
+    assert_non_null(data);
+    int intact_streamed = 0;
+    for (int c = 0; c < CASES; c++) {
+        v.n = 0;
+        rnd_top(&v);
+        msg.n = 0;
+        message(&msg, 65, &v);
+        /* defs, then (streamed cases) a []byte filler value that puts the Top value across
+         * the decoder's 1 MiB refill at a random place */
+        size_t n = 0;
+        memcpy(data, defs.b, defs.n);
+        n = defs.n;
+        int streamed = c % 2;
+        if (streamed) {
+            size_t target = (1u << 20) - rnd(msg.n + 8);
+            size_t body = target - n - 1 - 1 - 1 - 5; /* length, id, 0 marker, byte count */
+            w h = {{0}, 0};
+            put_int(&h, 5);
+            put_uint(&h, 0);
+            put_uint(&h, body);
+            size_t hn = h.n;
+            w len = {{0}, 0};
+            put_uint(&len, hn + body);
+            memcpy(data + n, len.b, len.n);
+            n += len.n;
+            memcpy(data + n, h.b, hn);
+            n += hn;
+            memset(data + n, 'f', body);
+            n += body;
+        }
+        size_t value_at = n;
+        memcpy(data + n, msg.b, msg.n);
+        n += msg.n;
+        size_t value_end = n;
+        /* a next message after it: a length misread past the value's message must not land
+         * in it */
+        w tail = {{0}, 0}, tailmsg = {{0}, 0};
+        put_uint(&tail, 0);
+        rnd_str(&tail);
+        message(&tailmsg, 5, &tail);
+        memcpy(data + n, tailmsg.b, tailmsg.n);
+        n += tailmsg.n;
+        /* intact, one byte changed, or cut short (the last two compared only fast against checked) */
+        int how = (int)rnd(3);
+        size_t len = n;
+        if (how == 1 && rnd(2))
+            data[value_at + rnd(msg.n)] = (unsigned char)rnd(256);
+        else if (how == 1) /* a length near the end a little longer: into the next message */
+            data[n - tailmsg.n - 1 - rnd(msg.n < 48 ? msg.n : 48)] += (unsigned char)(1 + rnd(40));
+        else if (how == 2)
+            len = value_at + rnd(msg.n);
+        skip_result fast, checked;
+        skip_top(data, len, streamed, 1, &fast);
+        skip_top(data, len, streamed, 0, &checked);
+        assert_int_equal(fast.rc, checked.rc);
+        assert_int_equal(fast.offset, checked.offset);
+        assert_int_equal(fast.err_offset, checked.err_offset);
+        assert_string_equal(fast.msg, checked.msg);
+        if (how == 0) {
+            /* both must land exactly at the end of the value (a misread length would not) */
+            assert_int_equal(fast.rc, 0);
+            assert_int_equal(fast.offset, (long long)value_end);
+            intact_streamed += streamed;
+        }
+    }
+    assert_true(intact_streamed > 0);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +587,8 @@ int main(void)
         cmocka_unit_test(test_gob__truncated_every_cut),
         cmocka_unit_test(test_gob__bounds),
         cmocka_unit_test(test_gob__recursive_type_depth),
+        cmocka_unit_test(test_gob__fast_skip_matches_checked),
+        cmocka_unit_test(test_gob__fast_skip_stays_in_its_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
