@@ -184,26 +184,30 @@ static void drop_empty(pr_points *p)
     p->nchunks = m;
 }
 
-/* The points of the run that starts at start_ns (PR_UNKNOWN: 0) and holds `samples`. */
-static int load(pr_store *st, int64_t run_id, int64_t start_ns, int64_t samples, int64_t from_ns,
-                int64_t to_ns, int threads, pr_points *out, pr_error *err)
+static int load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, int threads,
+                pr_points *out, pr_error *err)
 {
     memset(out, 0, sizeof *out);
-    out->start_ns = start_ns == PR_UNKNOWN ? 0 : start_ns;
+    pr_run *run;
+    int rc = pr_store_load_run(st, run_id, &run, err);
+    if (rc < 0)
+        return rc;
+    out->start_ns = run->start_ns == PR_UNKNOWN ? 0 : run->start_ns;
     loader l;
     memset(&l, 0, sizeof l);
     l.p = out;
     l.from = from_ns == PR_UNKNOWN ? INT64_MIN : from_ns;
     l.to = to_ns == PR_UNKNOWN ? INT64_MAX : to_ns;
-    out->stride =
-        samples > PR_POINTS_MAX ? (uint64_t)((samples + PR_POINTS_MAX - 1) / PR_POINTS_MAX) : 1;
-    if (samples > 0 && !threads) {
-        l.cap = (size_t)(samples / (int64_t)out->stride + 1);
+    out->stride = run->samples > PR_POINTS_MAX
+                      ? (uint64_t)((run->samples + PR_POINTS_MAX - 1) / PR_POINTS_MAX)
+                      : 1;
+    if (run->samples > 0 && !threads) {
+        l.cap = (size_t)(run->samples / (int64_t)out->stride + 1);
         out->t_ns = pr_xmalloc(l.cap * sizeof *out->t_ns);
         out->latency_ns = pr_xmalloc(l.cap * sizeof *out->latency_ns);
         out->ok = pr_xmalloc(l.cap);
     }
-    int rc;
+    pr_run_free(run);
     unsigned want = PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) |
                     PR_COLBIT(PR_COL_SUCCESS) | PR_COLBIT(PR_COL_STATUS) | PR_COLBIT(PR_COL_ERROR);
     if (!threads) {
@@ -227,38 +231,16 @@ static int load(pr_store *st, int64_t run_id, int64_t start_ns, int64_t samples,
     return rc;
 }
 
-/* The run's start and sample count, then its points (threads 0: flat). */
-static int load_run(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, int threads,
-                    pr_points *out, pr_error *err)
-{
-    memset(out, 0, sizeof *out);
-    pr_run *run;
-    int rc = pr_store_load_run(st, run_id, &run, err);
-    if (rc < 0)
-        return rc;
-    int64_t start = run->start_ns, samples = run->samples;
-    pr_run_free(run);
-    return load(st, run_id, start, samples, from_ns, to_ns, threads, out, err);
-}
-
 int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, pr_points *out,
                    pr_error *err)
 {
-    return load_run(st, run_id, from_ns, to_ns, 0, out, err);
+    return load(st, run_id, from_ns, to_ns, 0, out, err);
 }
 
 int pr_points_load_chunks(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, int threads,
                           pr_points *out, pr_error *err)
 {
-    return load_run(st, run_id, from_ns, to_ns, threads < 1 ? 1 : threads, out, err);
-}
-
-int pr_points_load_chunks_of(pr_store *st, int64_t run_id, int64_t run_start_ns,
-                             int64_t run_samples, int64_t from_ns, int64_t to_ns, int threads,
-                             pr_points *out, pr_error *err)
-{
-    return load(st, run_id, run_start_ns, run_samples, from_ns, to_ns, threads < 1 ? 1 : threads,
-                out, err);
+    return load(st, run_id, from_ns, to_ns, threads < 1 ? 1 : threads, out, err);
 }
 
 void pr_points_dispose(pr_points *p)

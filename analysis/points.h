@@ -47,12 +47,6 @@ int pr_points_load(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns,
  * PR_POINTS_MAX): the same chunks for any number. */
 int pr_points_load_chunks(pr_store *st, int64_t run_id, int64_t from_ns, int64_t to_ns, int threads,
                           pr_points *out, pr_error *err);
-/* pr_points_load_chunks of a run whose start (pr_run.start_ns) and sample count the caller
- * has read already: the run's tables are not loaded again (a thread beside another that holds
- * them: the labels of a large run cost memory twice at once). */
-int pr_points_load_chunks_of(pr_store *st, int64_t run_id, int64_t run_start_ns,
-                             int64_t run_samples, int64_t from_ns, int64_t to_ns, int threads,
-                             pr_points *out, pr_error *err);
 void pr_points_dispose(pr_points *p);
 
 #endif

@@ -500,6 +500,26 @@ INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast)
     return 0;
 }
 
+/* The sample fields the scans read, with their column and type (attrs stays unknown); 1: a
+ * breakdown column the fast mode does not read. */
+#define COLVIEW_FIELDS(X)                                                                          \
+    X(PR_COL_START, start_ns, int64_t, 0)                                                          \
+    X(PR_COL_LATENCY, latency_ns, int64_t, 0)                                                      \
+    X(PR_COL_CONNECT, connect_ns, int64_t, 0)                                                      \
+    X(PR_COL_TTFB, ttfb_ns, int64_t, 0)                                                            \
+    X(PR_COL_LATENESS, lateness_ns, int64_t, 0)                                                    \
+    X(PR_COL_BYTES_IN, bytes_in, int64_t, 0)                                                       \
+    X(PR_COL_BYTES_OUT, bytes_out, int64_t, 0)                                                     \
+    X(PR_COL_LABEL, label, uint32_t, 0)                                                            \
+    X(PR_COL_URL, url, uint32_t, 0)                                                                \
+    X(PR_COL_METHOD, method, uint32_t, 1)                                                          \
+    X(PR_COL_THREAD, thread, uint32_t, 1)                                                          \
+    X(PR_COL_ERROR, error, uint32_t, 0)                                                            \
+    X(PR_COL_THREADS, threads, int32_t, 0)                                                         \
+    X(PR_COL_STATUS, status, uint16_t, 0)                                                          \
+    X(PR_COL_SUCCESS, success, uint8_t, 0)                                                         \
+    X(PR_COL_FLAGS, flags, uint8_t, 0)
+
 /* A block's columns as samples: the fields the scans read (attrs stays unknown). */
 typedef struct colview {
     const int64_t *p[PR_NCOLS];
@@ -517,23 +537,8 @@ static void colview_init(colview *v, const pr_block_cols *c, pr_sample *x)
         v->step[i] = c->vals[i] ? 1 : 0;
         v->vary |= c->vals[i] ? 1u << i : 0;
     }
-#define K(c) v->p[c][0]
-    x->start_ns = K(PR_COL_START);
-    x->latency_ns = K(PR_COL_LATENCY);
-    x->connect_ns = K(PR_COL_CONNECT);
-    x->ttfb_ns = K(PR_COL_TTFB);
-    x->lateness_ns = K(PR_COL_LATENESS);
-    x->bytes_in = K(PR_COL_BYTES_IN);
-    x->bytes_out = K(PR_COL_BYTES_OUT);
-    x->label = (uint32_t)K(PR_COL_LABEL);
-    x->url = (uint32_t)K(PR_COL_URL);
-    x->method = (uint32_t)K(PR_COL_METHOD);
-    x->thread = (uint32_t)K(PR_COL_THREAD);
-    x->error = (uint32_t)K(PR_COL_ERROR);
-    x->threads = (int32_t)K(PR_COL_THREADS);
-    x->status = (uint16_t)K(PR_COL_STATUS);
-    x->success = (uint8_t)K(PR_COL_SUCCESS);
-    x->flags = (uint8_t)K(PR_COL_FLAGS);
+#define K(c, f, T, breakdown) x->f = (T)v->p[c][0];
+    COLVIEW_FIELDS(K)
 #undef K
 }
 
@@ -543,27 +548,11 @@ static void colview_init(colview *v, const pr_block_cols *c, pr_sample *x)
 static inline __attribute__((always_inline)) void colview_get_mode(const colview *v, size_t i,
                                                                    pr_sample *x, int fast)
 {
-#define V(c, f, T)                                                                                 \
-    if (v->vary >> (c)&1)                                                                          \
+    /* the breakdown columns are not read in the fast mode (its breakdown is the label or URL) */
+#define V(c, f, T, breakdown)                                                                      \
+    if (!(fast && (breakdown)) && (v->vary >> (c)&1))                                              \
         x->f = (T)v->p[c][i];
-    V(PR_COL_START, start_ns, int64_t)
-    V(PR_COL_LATENCY, latency_ns, int64_t)
-    V(PR_COL_CONNECT, connect_ns, int64_t)
-    V(PR_COL_TTFB, ttfb_ns, int64_t)
-    V(PR_COL_LATENESS, lateness_ns, int64_t)
-    V(PR_COL_BYTES_IN, bytes_in, int64_t)
-    V(PR_COL_BYTES_OUT, bytes_out, int64_t)
-    V(PR_COL_LABEL, label, uint32_t)
-    V(PR_COL_URL, url, uint32_t)
-    if (!fast) { /* breakdown columns: the fast mode's is the label or URL */
-        V(PR_COL_METHOD, method, uint32_t)
-        V(PR_COL_THREAD, thread, uint32_t)
-    }
-    V(PR_COL_ERROR, error, uint32_t)
-    V(PR_COL_THREADS, threads, int32_t)
-    V(PR_COL_STATUS, status, uint16_t)
-    V(PR_COL_SUCCESS, success, uint8_t)
-    V(PR_COL_FLAGS, flags, uint8_t)
+    COLVIEW_FIELDS(V)
 #undef V
 }
 

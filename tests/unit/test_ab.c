@@ -668,16 +668,7 @@ static int64_t ingest_random_run(pr_store *st)
         if (i > STORE_N / 3 && i < 2 * STORE_N / 3)
             s[i].ttfb_ns = PR_UNKNOWN;
     }
-    size_t len;
-    char *buf = gen_native(run, s, STORE_N, &len);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/pr-ab-%ld.prf", (long)getpid());
-    FILE *f = fopen(path, "wb");
-    fwrite(buf, 1, len, f);
-    fclose(f);
-    free(buf);
-    int64_t id = test_ingest(st, "native", path, "ab");
-    unlink(path);
+    int64_t id = test_ingest_samples(st, run, s, STORE_N, "ab");
     free(s);
     pr_run_free(run);
     return id;

@@ -31,16 +31,7 @@ static int64_t ingest_points_run(pr_store *st)
         if (s[i].latency_ns != PR_UNKNOWN)
             s[i].latency_ns %= 900000000;
     }
-    size_t len;
-    char *buf = gen_native(run, s, N, &len);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/pr-points-%ld.prf", (long)getpid());
-    FILE *f = fopen(path, "wb");
-    fwrite(buf, 1, len, f);
-    fclose(f);
-    free(buf);
-    int64_t id = test_ingest(st, "native", path, "points");
-    unlink(path);
+    int64_t id = test_ingest_samples(st, run, s, N, "points");
     free(s);
     pr_run_free(run);
     return id;

@@ -44,19 +44,10 @@ static void ingest(pr_store *st, uint64_t seed, int data, int64_t *ids)
                 s[k] = t;
             }
         }
-        size_t len;
-        char *buf = gen_native(run, s, NSAMPLES, &len);
-        char path[64];
-        snprintf(path, sizeof path, "/tmp/pr-bounded-%ld-%zu.prf", (long)getpid(), i);
-        FILE *f = fopen(path, "wb");
-        fwrite(buf, 1, len, f);
-        fclose(f);
-        free(buf);
         char name[24];
         snprintf(name, sizeof name, "r%zu", i);
-        ids[i] = test_ingest(st, "native", path, name);
+        ids[i] = test_ingest_samples(st, run, s, NSAMPLES, name);
         assert_true(ids[i] > 0);
-        unlink(path);
         free(s);
         pr_run_free(run);
     }

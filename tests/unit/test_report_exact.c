@@ -205,19 +205,10 @@ static void ingest_runs(pr_store *st, const scenario *sc, pr_run **runs, pr_samp
                 samples[i][k].status = (uint16_t)(200 + samples[i][k].status % 4 * 100);
         for (size_t k = 0; sc->flagless && k < sc->n / 2; k++)
             samples[i][k].flags = 0;
-        size_t len;
-        char *buf = gen_native(runs[i], samples[i], sc->n, &len);
-        char path[64];
-        snprintf(path, sizeof path, "/tmp/pr-exact-%ld-%zu.prf", (long)getpid(), i);
-        FILE *f = fopen(path, "wb");
-        fwrite(buf, 1, len, f);
-        fclose(f);
-        free(buf);
         char name[24];
         snprintf(name, sizeof name, "r%zu", i);
-        ids[i] = test_ingest(st, "native", path, name);
+        ids[i] = test_ingest_samples(st, runs[i], samples[i], sc->n, name);
         assert_true(ids[i] > 0);
-        unlink(path);
     }
 }
 
@@ -349,16 +340,7 @@ static void test_report_exact__label_intervals(void **st_)
     uint32_t one = pr_run_intern(run, "only", 4);
     for (size_t i = 0; i < sc.n; i++)
         s[i].label = one;
-    size_t len;
-    char *buf = gen_native(run, s, sc.n, &len);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/pr-exact-%ld-l.prf", (long)getpid());
-    FILE *f = fopen(path, "wb");
-    fwrite(buf, 1, len, f);
-    fclose(f);
-    free(buf);
-    int64_t id = test_ingest(st, "native", path, "one");
-    unlink(path);
+    int64_t id = test_ingest_samples(st, run, s, sc.n, "one");
     pr_report_opts o;
     pr_report_opts_init(&o);
     o.label_timeseries = 1;

@@ -132,16 +132,7 @@ static void run_case(size_t n, uint64_t seed, int how)
         if (how == NEGATIVE && i % 5 == 0) /* a clock that stepped back */
             s[i].latency_ns = -(int64_t)i * 1000;
     }
-    size_t len;
-    char *buf = gen_native(run, s, n, &len);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/pr-views-%ld.prf", (long)getpid());
-    FILE *f = fopen(path, "wb");
-    fwrite(buf, 1, len, f);
-    fclose(f);
-    free(buf);
-    int64_t id = test_ingest(st, "native", path, "r");
-    unlink(path);
+    int64_t id = test_ingest_samples(st, run, s, n, "r");
     assert_true(id > 0);
     pr_run *stored;
     pr_error err;

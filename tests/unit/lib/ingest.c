@@ -1,5 +1,6 @@
 /* Test helper: temporary stores and file ingestion through the real parser + store path. */
 #include "ingest.h"
+#include "gen.h"
 #include "model/input.h"
 #include "parsers/join.h"
 #include "parsers/parser.h"
@@ -83,7 +84,7 @@ int64_t test_ingest(pr_store *st, const char *parser, const char *path, const ch
     if (pr_ingest_commit(ing, sha, 1, &res, &err) < 0)
         goto fail;
     return res.run_id;
-fail: {
+fail : {
     char buf[2048];
     fprintf(stderr, "ingest %s: %s\n", path, pr_error_format(&err, buf, sizeof buf));
     return -1;
@@ -95,4 +96,26 @@ int test_tag(pr_store *st, int64_t id, const char *key, const char *value)
     pr_error err;
     pr_error_clear(&err);
     return pr_store_tag(st, id, key, value, &err) < 0 ? -1 : 0;
+}
+
+int64_t test_ingest_samples(pr_store *st, pr_run *run, const pr_sample *s, size_t n,
+                            const char *name)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pr-samples-%ld-XXXXXX", (long)getpid());
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    size_t len;
+    char *buf = gen_native(run, s, n, &len);
+    FILE *f = fdopen(fd, "wb");
+    int ok = f && fwrite(buf, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    else if (!f)
+        close(fd);
+    free(buf);
+    int64_t id = ok ? test_ingest(st, "native", path, name) : -1;
+    unlink(path);
+    return id;
 }
