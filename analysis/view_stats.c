@@ -9,6 +9,7 @@
 #include "model/threads.h"
 #include "model/xalloc.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -395,6 +396,25 @@ static void point(vacc *a, size_t k, size_t from, pr_store_point *p)
     p->max_ns = q[3];
 }
 
+/* Points of the intervals [from_k, to_k) (a second thread's part of series()). */
+typedef struct points_part {
+    vacc *a;
+    const size_t *from;
+    pr_store_point *out;
+    size_t from_k, to_k;
+} points_part;
+
+static void *points_main(void *arg)
+{
+    points_part *p = arg;
+    for (size_t k = p->from_k; k < p->to_k; k++)
+        point(p->a, k, p->from[k], &p->out[k]);
+    return NULL;
+}
+
+/* Below this many latencies the points are selected on one thread. */
+#define POINTS_PAR_MIN ((size_t)1 << 16)
+
 /* The series points, the latencies grouped by interval; the run's wanted buckets collected
  * from each interval while it is at hand. */
 static size_t series(vacc *a, pr_store_stats *s, pr_store_point **out)
@@ -411,12 +431,20 @@ static size_t series(vacc *a, pr_store_stats *s, pr_store_point **out)
             from[k + 1] = from[k] + (size_t)a->bins[k].lat_n;
     }
     *out = pr_xcalloc(nb ? nb : 1, sizeof **out);
-    for (size_t k = 0; k < a->nbins; k++) {
+    /* the points of the later intervals on a second thread (their latencies are apart) */
+    points_part later = {a, from, *out, nb / 2, nb};
+    pthread_t th;
+    int two = nb > 1 && a->lat.n >= POINTS_PAR_MIN && pr_threads() >= 2 &&
+              pthread_create(&th, NULL, points_main, &later) == 0;
+    size_t mid = two ? nb / 2 : a->nbins;
+    for (size_t k = 0; k < mid; k++) {
         if (k < nb)
             point(a, k, from[k], &(*out)[k]);
         targets_collect(&a->q, &a->lat, from[k], from[k + 1]);
     }
-    targets_collect(&a->q, &a->lat, from[a->nbins], a->lat.n); /* of no interval */
+    if (two)
+        pthread_join(th, NULL);
+    targets_collect(&a->q, &a->lat, from[mid], a->lat.n); /* the rest, and of no interval */
     free(from);
     s->interval_ns = a->interval;
     return nb;
@@ -554,6 +582,23 @@ static int view_scan(pr_store *st, const pr_run *run, const pr_report_opts *o, v
     return 0;
 }
 
+/* The figures from an accumulator that holds the run's samples (its latencies reordered). */
+static void figures(vacc *a, pr_store_stats *s, pr_store_point **points)
+{
+    if (a->lat.n)
+        targets_find(&a->q, a->lat.n);
+    if (a->nbins) {
+        s->npoints = series(a, s, points);
+    } else {
+        targets_collect(&a->q, &a->lat, 0, a->lat.n);
+        *points = pr_xcalloc(1, sizeof **points);
+        s->npoints = 0;
+        s->interval_ns = PR_UNKNOWN;
+    }
+    s->points = *points;
+    headline(a, s); /* last: it may reorder the latencies */
+}
+
 int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_point **points,
                   pr_error *err)
 {
@@ -568,20 +613,171 @@ int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_p
     int rc = view_scan(st, run, &o, two, err);
     if (two[1].q.hist) /* the second part's, merged */
         vacc_dispose(&two[1]);
-    if (rc == 0) {
-        if (a->lat.n)
-            targets_find(&a->q, a->lat.n);
-        if (a->nbins) {
-            s->npoints = series(a, s, points);
-        } else {
-            targets_collect(&a->q, &a->lat, 0, a->lat.n);
-            *points = pr_xcalloc(1, sizeof **points);
-            s->npoints = 0;
-            s->interval_ns = PR_UNKNOWN;
-        }
-        s->points = *points;
-        headline(a, s); /* last: it may reorder the latencies */
-    }
+    if (rc == 0)
+        figures(a, s, points);
     vacc_dispose(a);
     return rc < 0 ? rc : 1;
+}
+
+/* ---- while the blocks are stored --------------------------------------------------------- */
+
+/* Blocks queued for the feed's thread: copies of their encodings. */
+#define FEED_QUEUE 4
+
+typedef struct feed_slot {
+    unsigned char *p;
+    size_t len, cap;
+} feed_slot;
+
+struct pr_view_feed {
+    int state;         /* 0: no block yet, 1: feeding, -1: given up (the caller scans) */
+    const pr_run *run; /* the run of the blocks */
+    pr_report_opts o;
+    vacc a;
+    int64_t seen; /* samples of the blocks fed */
+    int threaded;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    feed_slot q[FEED_QUEUE];
+    size_t head, count; /* q[head .. head + count) wait, q[head] being decoded */
+    int quit, failed;
+};
+
+/* The feed's thread: decodes the view's columns of each queued block and adds them. */
+static void *feed_main(void *arg)
+{
+    pr_view_feed *f = arg;
+    pthread_mutex_lock(&f->mu);
+    for (;;) {
+        while (!f->count && !f->quit)
+            pthread_cond_wait(&f->cv, &f->mu);
+        if (!f->count)
+            break;
+        feed_slot *sl = &f->q[f->head];
+        pthread_mutex_unlock(&f->mu);
+        pr_block_cols c;
+        pr_error err;
+        if (!f->failed && pr_block_decode_cols(sl->p, sl->len, VIEW_COLS, &c, &err) == 0)
+            view_block(&c, &f->a);
+        else
+            f->failed = 1; /* cannot happen: the reader decoded it; the caller scans then */
+        pthread_mutex_lock(&f->mu);
+        f->head = (f->head + 1) % FEED_QUEUE;
+        f->count--;
+        pthread_cond_broadcast(&f->cv);
+    }
+    pthread_mutex_unlock(&f->mu);
+    pr_block_decode_thread_end();
+    return NULL;
+}
+
+pr_view_feed *pr_view_feed_new(void)
+{
+    pr_view_feed *f = pr_xcalloc(1, sizeof *f);
+    pr_report_opts_init(&f->o);
+    return f;
+}
+
+/* The first block: the accumulator for the run the sink declares, when it declares one
+ * that the views compute from columns (else the feed gives up). */
+static void feed_start(pr_view_feed *f, const pr_run *run, const pr_sink *sink)
+{
+    char why[160];
+    f->state = -1;
+    if (sink->declared_samples <= 0 || sink->declared_start_ns == PR_UNKNOWN ||
+        sink->declared_end_ns == PR_UNKNOWN ||
+        pr_report_bounded(&f->o, sink->declared_samples, why, sizeof why))
+        return;
+    pr_run declared = *run; /* read only: set_bins reads its bounds, count and metadata */
+    declared.start_ns = sink->declared_start_ns;
+    declared.end_ns = sink->declared_end_ns;
+    declared.samples = sink->declared_samples;
+    vacc_init(&f->a, &declared, &f->o, (size_t)sink->declared_samples);
+    f->run = run;
+    f->state = 1;
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->cv, NULL);
+    f->threaded = pr_threads() >= 2 && pthread_create(&f->th, NULL, feed_main, f) == 0;
+}
+
+void pr_view_feed_block(const pr_run *run, const pr_sink *sink, const pr_block_cols *c,
+                        const unsigned char *raw, size_t len, void *payload)
+{
+    pr_view_feed *f = payload;
+    if (f->state == 0)
+        feed_start(f, run, sink);
+    if (f->state == 1 && run != f->run)
+        f->state = -1; /* the input went on into another run (--split-runs) */
+    if (f->state != 1)
+        return;
+    f->seen += (int64_t)c->n;
+    if (!f->threaded) {
+        view_block(c, &f->a);
+        return;
+    }
+    pthread_mutex_lock(&f->mu);
+    while (f->count == FEED_QUEUE)
+        pthread_cond_wait(&f->cv, &f->mu);
+    feed_slot *sl = &f->q[(f->head + f->count) % FEED_QUEUE];
+    pthread_mutex_unlock(&f->mu);
+    sl->p = pr_xgrow(sl->p, &sl->cap, len, 1); /* the thread is not at this slot */
+    memcpy(sl->p, raw, len);
+    sl->len = len;
+    pthread_mutex_lock(&f->mu);
+    f->count++;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* Waits for the feed's thread to add every queued block, and ends it. */
+static void feed_stop(pr_view_feed *f)
+{
+    if (!f->threaded)
+        return;
+    pthread_mutex_lock(&f->mu);
+    f->quit = 1;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&f->mu);
+    pthread_join(f->th, NULL);
+    f->threaded = 0;
+}
+
+int pr_view_feed_finish(pr_view_feed *f, const pr_run *run, pr_store_stats *s,
+                        pr_store_point **points)
+{
+    feed_stop(f);
+    char why[160];
+    if (f->state != 1 || f->failed || run->summary_only || json_is_object(run->summary) ||
+        run->samples != f->seen || pr_report_bounded(&f->o, run->samples, why, sizeof why))
+        return 0;
+    vacc stored; /* the intervals of the run as stored: the declared run's, or scan again */
+    memset(&stored, 0, sizeof stored);
+    stored.interval = PR_UNKNOWN;
+    set_bins(&stored, run, &f->o);
+    int same =
+        stored.t0 == f->a.t0 && stored.interval == f->a.interval && stored.nbins == f->a.nbins;
+    free(stored.bins);
+    if (!same)
+        return 0;
+    figures(&f->a, s, points);
+    f->state = -1; /* its latencies are reordered now */
+    return 1;
+}
+
+void pr_view_feed_free(pr_view_feed *f)
+{
+    if (!f)
+        return;
+    feed_stop(f);
+    if (f->state != 0) {
+        vacc_dispose(&f->a);
+    }
+    if (f->run) {
+        pthread_mutex_destroy(&f->mu);
+        pthread_cond_destroy(&f->cv);
+    }
+    for (size_t k = 0; k < FEED_QUEUE; k++)
+        free(f->q[k].p);
+    free(f);
 }

@@ -19,6 +19,24 @@
 int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_point **points,
                   pr_error *err);
 
+/* The same figures computed while an ingest stores a run's native blocks (an observer of
+ * the ingest, store.h), so they need not be read back after the commit: on a second thread
+ * when two may run, from the run the input declares before its samples (the native footer).
+ * Owned by the caller: new, then pr_view_feed_block for each stored block, then after the
+ * commit pr_view_feed_finish with the run as stored, then free. */
+typedef struct pr_view_feed pr_view_feed;
+pr_view_feed *pr_view_feed_new(void);
+/* pr_ingest_observer's signature; payload: the feed. */
+void pr_view_feed_block(const pr_run *run, const pr_sink *sink, const pr_block_cols *cols,
+                        const unsigned char *raw, size_t len, void *payload);
+/* Fills *s and *points as pr_view_stats when the feed saw exactly the samples of `run` (as
+ * loaded after the commit) and the run's intervals are the declared run's: 1. Else 0,
+ * nothing filled (an input that declared nothing or something else, a run that had samples
+ * before, one the views take from the model): the caller calls pr_view_stats. Once only. */
+int pr_view_feed_finish(pr_view_feed *f, const pr_run *run, pr_store_stats *s,
+                        pr_store_point **points);
+void pr_view_feed_free(pr_view_feed *f); /* NULL: nothing */
+
 /* The values at the 1-based ascending ranks rank[0..nr) of v[0..n) into out[0..nr), v
  * reordered (quickselect, linear on average): the order statistics of an unsorted array. */
 void pr_select_ranks(int64_t *v, size_t n, const size_t *rank, size_t nr, int64_t *out);

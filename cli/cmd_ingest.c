@@ -1,6 +1,7 @@
 /* `perfreport ingest`: detect each input's format, parse it into the store, one transaction per file. */
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "analysis/view_stats.h"
 #include "cli/views.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -188,7 +189,7 @@ static void report_ingest(const char *input, const pr_parser *p, const pr_ingest
 
 /* One input, one transaction: into the run `name` (NULL: a new one) or the --run-id shard. */
 static int ingest_one(pr_store *st, const ingest_args *a, const char *path, const char *name,
-                      pr_ingest_result *out)
+                      pr_ingest_result *out, pr_cli_view_ready *ready, int *have_ready)
 {
     pr_input *in;
     const pr_parser *p;
@@ -207,9 +208,13 @@ static int ingest_one(pr_store *st, const ingest_args *a, const char *path, cons
         return PR_EXIT_ERROR;
     }
     pr_sink *sink = pr_ingest_sink(ing);
+    /* the views' figures from the native blocks as they are stored */
+    pr_view_feed *feed = pr_view_feed_new();
+    pr_ingest_observe(ing, pr_view_feed_block, feed);
     if ((rc = parse_input(a, path, in, p, sink, &err)) < 0) {
         pr_cli_print_error(&err);
         pr_ingest_abort(ing);
+        pr_view_feed_free(feed);
         pr_input_close(in);
         return PR_EXIT_ERROR;
     }
@@ -231,6 +236,9 @@ static int ingest_one(pr_store *st, const ingest_args *a, const char *path, cons
     pr_input_close(in);
     if (rc == 0 && !res.duplicate_of)
         *out = res;
+    if (rc == 0 && !res.duplicate_of && res.runs == 1)
+        *have_ready = pr_cli_view_ready_from(st, res.run_id, feed, ready);
+    pr_view_feed_free(feed);
     return rc < 0 ? PR_EXIT_ERROR : 0;
 }
 
@@ -384,6 +392,8 @@ static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n, 
     char **bases = pr_xcalloc((size_t)n + 1, sizeof *bases);
     int64_t *landed = NULL; /* runs changed, for the views */
     size_t nlanded = 0, caplanded = 0;
+    pr_cli_view_ready *ready = NULL; /* their figures computed while stored */
+    size_t nready = 0, capready = 0;
     int rc = 0;
     for (int i = 0; i < n; i++)
         bases[i] = base_of(inputs[i]);
@@ -393,7 +403,10 @@ static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n, 
             if (j != i && !strcmp(bases[i], bases[j]))
                 use = bases[i];
         pr_ingest_result res = {0};
-        int r = ingest_one(st, a, inputs[i], use, &res);
+        ready = pr_xgrow(ready, &capready, nready + 1, sizeof *ready);
+        int have_ready = 0;
+        int r = ingest_one(st, a, inputs[i], use, &res, &ready[nready], &have_ready);
+        nready += have_ready != 0;
         if (r)
             rc = r;
         else
@@ -403,9 +416,10 @@ static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n, 
             landed[nlanded++] = res.run_id - res.runs + 1 + k;
         }
     }
-    int v = pr_cli_update_views(st, landed, nlanded);
+    int v = pr_cli_update_views_ready(st, landed, nlanded, ready, nready);
     if (v && !rc)
         rc = v;
+    free(ready);
     free(landed);
     for (int i = 0; i < n; i++)
         free(bases[i]);
@@ -440,6 +454,7 @@ static int run(int argc, char **argv)
     const char *store_path = a.store ? a.store : pr_cli_store_path();
     int store_existed = pr_store_target_is_pg(store_path) || access(store_path, F_OK) == 0;
     if (rc == 0 && (rc = pr_cli_open_store(a.store, 1, &st)) == 0) {
+        pr_store_bulk_writes(st, 1); /* each input's blocks written once (store.h) */
         int stored = 0;
         rc = ingest_all(st, &a, argv + optind, argc - optind, &stored);
         if (!store_existed && !stored)

@@ -72,7 +72,38 @@ static size_t series(json_t *run, pr_store_stats *s, pr_store_point **out)
     return n;
 }
 
-static int update_one(pr_store *st, int64_t id, pr_error *err)
+int pr_cli_view_ready_from(pr_store *st, int64_t id, pr_view_feed *feed, pr_cli_view_ready *out)
+{
+    pr_run *run = NULL;
+    pr_error err;
+    pr_error_clear(&err);
+    if (pr_store_load_run(st, id, &run, &err) < 0)
+        return 0; /* the views' update reports it */
+    pr_store_point *pts = NULL;
+    out->s.basis_samples = run->samples;
+    int got = pr_view_feed_finish(feed, run, &out->s, &pts);
+    if (got) {
+        out->id = id;
+        out->points = pts;
+        out->start_ns = run->start_ns;
+        out->end_ns = run->end_ns;
+    }
+    pr_run_free(run);
+    return got;
+}
+
+/* The figures computed at ingest for this run as it is now, or NULL. */
+static pr_cli_view_ready *ready_for(const pr_run *run, pr_cli_view_ready *ready, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ready[i].id == run->id && ready[i].s.basis_samples == run->samples &&
+            ready[i].start_ns == run->start_ns && ready[i].end_ns == run->end_ns)
+            return &ready[i];
+    return NULL;
+}
+
+static int update_one(pr_store *st, int64_t id, pr_cli_view_ready *ready, size_t nready,
+                      pr_error *err)
 {
     pr_report_opts o;
     pr_report_opts_init(&o);
@@ -85,6 +116,11 @@ static int update_one(pr_store *st, int64_t id, pr_error *err)
     int rc = pr_store_load_run(st, id, &stored, err);
     if (rc < 0)
         return rc;
+    pr_cli_view_ready *r = ready_for(stored, ready, nready);
+    if (r) {
+        pr_run_free(stored);
+        return pr_store_put_stats(st, id, &r->s, err);
+    }
     pr_store_stats s;
     s.basis_samples = stored->samples;
     pr_store_point *pts = NULL;
@@ -111,6 +147,12 @@ static int update_one(pr_store *st, int64_t id, pr_error *err)
 
 int pr_cli_update_views(pr_store *st, const int64_t *ids, size_t n)
 {
+    return pr_cli_update_views_ready(st, ids, n, NULL, 0);
+}
+
+int pr_cli_update_views_ready(pr_store *st, const int64_t *ids, size_t n, pr_cli_view_ready *ready,
+                              size_t nready)
+{
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         int seen = 0;
@@ -118,7 +160,7 @@ int pr_cli_update_views(pr_store *st, const int64_t *ids, size_t n)
             seen = ids[j] == ids[i];
         pr_error err;
         pr_error_clear(&err);
-        if (!seen && update_one(st, ids[i], &err) < 0) {
+        if (!seen && update_one(st, ids[i], ready, nready, &err) < 0) {
             pr_cli_print_error(&err);
             pr_cli_errorf("run %lld is stored, but its figures in the run_summary and "
                           "run_series views are not",
@@ -126,5 +168,7 @@ int pr_cli_update_views(pr_store *st, const int64_t *ids, size_t n)
             rc = PR_EXIT_ERROR;
         }
     }
+    for (size_t i = 0; i < nready; i++)
+        free(ready[i].points);
     return rc;
 }

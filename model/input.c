@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define BUF_SIZE (PR_LINE_MAX + (1u << 16))
@@ -276,6 +277,28 @@ static long read_direct(pr_input *in, unsigned char *out, size_t n, pr_error *er
     hash_bytes(in, out, (size_t)r);
     in->offset += (long long)r;
     return (long)r;
+}
+
+long pr_input_tail(pr_input *in, void *buf, size_t n)
+{
+    if (in->fd < 0) {
+        size_t k = n < in->mem_len ? n : in->mem_len;
+        if (k)
+            memcpy(buf, in->mem + (in->mem_len - k), k);
+        return (long)k;
+    }
+    struct stat sb;
+    if (in->fd == 0 || fstat(in->fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+        return -1;
+    size_t k = (uint64_t)sb.st_size < n ? (size_t)sb.st_size : n;
+    off_t from = sb.st_size - (off_t)k;
+    for (size_t done = 0; done < k;) {
+        ssize_t r = pread(in->fd, (char *)buf + done, k - done, from + (off_t)done);
+        if (r == 0 || (r < 0 && errno != EINTR))
+            return -1;
+        done += r > 0 ? (size_t)r : 0;
+    }
+    return (long)k;
 }
 
 long pr_input_read(pr_input *in, void *out, size_t n, pr_error *err)

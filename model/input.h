@@ -21,6 +21,10 @@ const char *pr_input_name(const pr_input *in);
 const unsigned char *pr_input_peek(pr_input *in, size_t want, size_t *got);
 /* Reads up to n bytes; returns the count, 0 at end of input, -1 on I/O error (err set). */
 long pr_input_read(pr_input *in, void *buf, size_t n, pr_error *err);
+/* Copies the last bytes of the input, up to n, into buf without consuming anything (nor
+ * digesting): for formats that state at their end what they hold. Returns the count, or -1
+ * when the input cannot be read so (a pipe, stdin, a file that cannot be read there). */
+long pr_input_tail(pr_input *in, void *buf, size_t n);
 /* Moves the digest of large pr_input_read()s of a file (those that go straight into the
  * caller's buffer) to a second thread, overlapping it with the caller's parsing. The caller
  * then promises to leave the bytes of its last pr_input_read() unchanged until its next call

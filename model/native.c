@@ -657,8 +657,26 @@ struct pr_native_writer {
     uint32_t strings_written; /* ids below this were written */
     pr_buf payload;
     unsigned long long total;
-    json_t *meta0; /* the run's metadata as the header wrote it */
+    int64_t start_ns, end_ns; /* of the samples written (model/sink.c's rule); PR_UNKNOWN */
+    json_t *meta0;            /* the run's metadata as the header wrote it */
 };
+
+/* Widens the bounds of the samples written, as a sink widens its run's (earliest start,
+ * latest start + latency, saturated): the footer states the file's own bounds. */
+static void writer_widen(pr_native_writer *w, const pr_sample *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = s[i].start_ns, lat = s[i].latency_ns, e;
+        if (t == PR_UNKNOWN)
+            continue;
+        if (w->start_ns == PR_UNKNOWN || t < w->start_ns)
+            w->start_ns = t;
+        if (__builtin_add_overflow(t, lat != PR_UNKNOWN ? lat : 0, &e))
+            e = lat > 0 ? INT64_MAX : t;
+        if (w->end_ns == PR_UNKNOWN || e > w->end_ns)
+            w->end_ns = e;
+    }
+}
 
 static void put_u32(unsigned char *p, uint32_t v)
 {
@@ -731,6 +749,7 @@ static int write_json_frame(pr_native_writer *w, char type, json_t *doc, pr_erro
 pr_native_writer *pr_native_writer_new(FILE *f, const pr_run *run, pr_error *err)
 {
     pr_native_writer *w = pr_xcalloc(1, sizeof *w);
+    w->start_ns = w->end_ns = PR_UNKNOWN;
     w->f = f;
     w->strings_written = 1;
     json_t *doc = json_object();
@@ -778,6 +797,8 @@ int pr_native_writer_push(void *wp, pr_run *run, const pr_sample *s, size_t n, p
 {
     pr_native_writer *w = wp;
     int rc = write_strings(w, run, err);
+    if (rc == 0)
+        writer_widen(w, s, n);
     while (rc == 0 && n > 0) {
         size_t k = n < PR_NATIVE_BLOCK_MAX ? n : PR_NATIVE_BLOCK_MAX;
         pr_buf_reset(&w->payload);
@@ -815,10 +836,10 @@ int pr_native_writer_close(pr_native_writer *w, const pr_run *run, pr_error *err
             json_object_set_new(doc, "meta", changed);
         else
             json_decref(changed);
-        if (run->start_ns != PR_UNKNOWN)
-            json_object_set_new(doc, "start_ns", json_integer(run->start_ns));
-        if (run->end_ns != PR_UNKNOWN)
-            json_object_set_new(doc, "end_ns", json_integer(run->end_ns));
+        if (w->start_ns != PR_UNKNOWN)
+            json_object_set_new(doc, "start_ns", json_integer(w->start_ns));
+        if (w->end_ns != PR_UNKNOWN)
+            json_object_set_new(doc, "end_ns", json_integer(w->end_ns));
         rc = write_json_frame(w, 'F', doc, err);
         json_decref(doc);
     }

@@ -16,6 +16,7 @@ void pr_sink_init(pr_sink *k, pr_run *run,
     k->payload = payload;
     k->n = 0;
     k->total = 0;
+    k->declared_samples = k->declared_start_ns = k->declared_end_ns = PR_UNKNOWN;
 }
 
 /* Widens the run's bounds to a sample's start and end (the run's bounds come from its

@@ -35,6 +35,11 @@ struct pr_sink {
      * read lines with pr_input_getline, the line of the record being read. */
     pr_input *in;
     long line;
+    /* What the input states it holds, before its samples arrive (the native reader, from the
+     * footer of a file it can read from its end): samples, earliest start, latest end;
+     * PR_UNKNOWN when not stated. A consumer may prepare for them, never trust them: it checks
+     * them against what arrived. */
+    int64_t declared_samples, declared_start_ns, declared_end_ns;
     uint64_t repaired_seen; /* run->strings_repaired already warned about */
     int repair_warnings;
     pr_sample buf[PR_SINK_BATCH];

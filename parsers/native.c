@@ -204,6 +204,43 @@ static int frame_footer(reader *rd, const unsigned char *p, size_t len)
     return 0;
 }
 
+/* How far from its end a footer is looked for: a footer's JSON is its counts and bounds plus
+ * the metadata changed after the header (a few hundred bytes). */
+#define FOOTER_TAIL 4096
+
+static int64_t footer_int(json_t *doc, const char *key)
+{
+    json_t *v = json_object_get(doc, key);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : PR_UNKNOWN;
+}
+
+/* The counts and bounds a file states in the footer that ends it, into the sink's declared
+ * figures before any sample is read (a consumer prepares for them and checks them after): a
+ * complete footer block (magic, type F, a length that ends at the end of the file, its
+ * checksum) in the file's last FOOTER_TAIL bytes. Nothing for other inputs. */
+static void declare_from_footer(pr_input *in, pr_sink *sink)
+{
+    unsigned char *t = pr_xmalloc(FOOTER_TAIL);
+    long n = pr_input_tail(in, t, FOOTER_TAIL);
+    for (long at = n - 16; at >= 0; at--) {
+        if (t[at] != 0x89 || memcmp(t + at, PR_NATIVE_MAGIC, 4) != 0 || t[at + 4] != 'F')
+            continue;
+        uint32_t len = get_u32(t + at + 8);
+        if ((long)len != n - at - 16)
+            continue;
+        uLong crc = crc32(crc32(0L, t + at + 4, 8), t + at + 12, len);
+        if ((uint32_t)crc != get_u32(t + at + 12 + len))
+            continue;
+        json_t *doc = json_loadb((const char *)t + at + 12, len, 0, NULL);
+        sink->declared_samples = footer_int(doc, "samples");
+        sink->declared_start_ns = footer_int(doc, "start_ns");
+        sink->declared_end_ns = footer_int(doc, "end_ns");
+        json_decref(doc);
+        break;
+    }
+    free(t);
+}
+
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
     reader rd = {in, sink, NULL, 0, 1, 0, NULL, 0, 0};
@@ -213,6 +250,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     unsigned long long block = 0;
     int rc = 0;
     pr_run_set_format(sink->run, "native", NULL);
+    declare_from_footer(in, sink);
     for (;;) {
         long long off = pr_input_offset(in);
         long got = pr_input_read(in, hdr, sizeof hdr, err);

@@ -14,6 +14,7 @@ typedef struct pr_store_ops pr_store_ops;
 struct pr_store {
     const pr_store_ops *ops;
     char *path; /* what error messages name: a file path or a URL without its password */
+    int bulk;   /* pr_store_bulk_writes: write transactions may keep readers waiting */
 };
 
 /* One stored block of samples (the D codec of docs/format.md); `data` is borrowed. */

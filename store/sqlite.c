@@ -1,4 +1,5 @@
-/* The SQLite backend of the store: one file, WAL mode, writers serialised by BEGIN IMMEDIATE. */
+/* The SQLite backend of the store: one file, WAL mode (a rollback journal for a writer alone),
+ * writers serialised by BEGIN IMMEDIATE. */
 #include "store/backend.h"
 #include "model/threads.h"
 #include "model/xalloc.h"
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 typedef struct sq {
@@ -18,6 +20,7 @@ typedef struct sq {
     sqlite3_stmt *ins_block;
     pthread_t ckpt; /* the checkpoint copying the WAL into the store beside this connection */
     int ckpt_running;
+    int rollback_journal; /* this write transaction goes through a rollback journal (sq_begin) */
 } sq;
 
 /* Past this many frames in the WAL, a commit's pages are copied into the store file (SQLite's
@@ -366,19 +369,69 @@ static void sq_close(pr_store *st)
 
 /* ---- the write transaction ---- */
 
+/* Sets the journal mode without waiting for other connections ("delete" or "wal"); 1 when the
+ * store is in that mode afterwards. */
+static int journal_mode(pr_store *st, const char *mode)
+{
+    char sql[40];
+    snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s", mode);
+    sqlite3_busy_timeout(DB(st), 0);
+    sqlite3_stmt *q = NULL;
+    int now = 0;
+    if (sqlite3_prepare_v2(DB(st), sql, -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW) {
+        const char *got = (const char *)sqlite3_column_text(q, 0);
+        now = got && strcasecmp(got, mode) == 0;
+    }
+    sqlite3_finalize(q);
+    sqlite3_busy_timeout(DB(st), 60000);
+    return now;
+}
+
+/* With pr_store_bulk_writes, a write transaction on a store that no other connection has open
+ * goes through a rollback journal: pages added at the end of the file (the sample blocks,
+ * nearly all of an ingest) are then written once, where WAL mode writes them to the WAL and
+ * copies them again at the checkpoint (10 M native samples: 0.35 s instead of 0.52-0.74 s).
+ * SQLite refuses to leave WAL mode while another connection has the store open; that writer
+ * keeps WAL mode. A connection opened meanwhile waits for the commit. FULL syncs in that
+ * mode: NORMAL is not safe against a power cut there. */
 static int sq_begin(pr_store *st, pr_error *err)
 {
+    sq *s = (sq *)st;
+    if (st->bulk && s->ckpt_running) { /* its connection would keep the store in WAL mode */
+        pthread_join(s->ckpt, NULL);
+        s->ckpt_running = 0;
+    }
+    s->rollback_journal = st->bulk && journal_mode(st, "delete");
+    if (s->rollback_journal)
+        exec(st, "PRAGMA synchronous=FULL", NULL);
     return exec(st, "BEGIN IMMEDIATE", err);
+}
+
+/* Back to WAL mode after a transaction through the rollback journal (when another connection
+ * holds the store then, it stays so until the next open switches it). */
+static void back_to_wal(pr_store *st)
+{
+    sq *s = (sq *)st;
+    if (!s->rollback_journal)
+        return;
+    s->rollback_journal = 0;
+    exec(st, "PRAGMA synchronous=NORMAL", NULL);
+    journal_mode(st, "wal");
 }
 
 static int sq_commit(pr_store *st, int64_t *ids, size_t n, pr_error *err)
 {
-    return exec(st, "COMMIT", err); /* writers are serialised: ids are final already */
+    int rc = exec(st, "COMMIT", err); /* writers are serialised: ids are final already */
+    if (rc == 0)
+        back_to_wal(st);
+    return rc;
 }
 
 static void sq_rollback(pr_store *st)
 {
     exec(st, "ROLLBACK", NULL);
+    back_to_wal(st);
 }
 
 static int sq_lock_name(pr_store *st, const char *name, pr_error *err)

@@ -75,6 +75,11 @@ void pr_store_close(pr_store *st)
         st->ops->close(st);
 }
 
+void pr_store_bulk_writes(pr_store *st, int on)
+{
+    st->bulk = on;
+}
+
 const char *pr_store_name(const pr_store *st)
 {
     return st->path;
@@ -119,8 +124,16 @@ struct pr_ingest {
     size_t ncreated, capcreated;
     int run_created; /* the current run is created[ncreated - 1] */
     int shards_landed;
-    pr_block_writer *writer; /* stores the blocks on a thread of its own (NULL: here) */
+    pr_block_writer *writer;    /* stores the blocks on a thread of its own (NULL: here) */
+    pr_ingest_observer observe; /* shown each native block stored as it is (or NULL) */
+    void *observe_payload;
 };
+
+void pr_ingest_observe(pr_ingest *ing, pr_ingest_observer fn, void *payload)
+{
+    ing->observe = fn;
+    ing->observe_payload = payload;
+}
 
 /* Stores a block of the current run, through the writer when there is one. */
 static int put_block(pr_ingest *ing, const pr_store_block *b, pr_error *err)
@@ -264,7 +277,10 @@ static int push_block(pr_run *run, const pr_block_cols *c, const unsigned char *
         if (b.start_max == PR_UNKNOWN || t[i * step] > b.start_max)
             b.start_max = t[i * step];
     }
-    return put_block(ing, &b, err);
+    rc = put_block(ing, &b, err);
+    if (rc == 0 && ing->observe)
+        ing->observe(ing->run, &ing->sink, c, raw, len, ing->observe_payload);
+    return rc;
 }
 
 static int create_run_row(pr_ingest *ing, pr_error *err)

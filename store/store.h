@@ -33,6 +33,11 @@ int pr_store_target_is_pg(const char *target);
  * schema newer than this program's). *out is closed with pr_store_close. */
 int pr_store_open(pr_store **out, const char *target, int create, pr_error *err);
 void pr_store_close(pr_store *st);
+/* Lets this connection's write transactions (ingests) keep readers waiting while they run,
+ * in exchange for writing their pages once: SQLite then writes through a rollback journal
+ * when no other connection has the store open (else, and by default, through the WAL, which
+ * readers never wait for). For ingests of files, not for a load test's hours-long run. */
+void pr_store_bulk_writes(pr_store *st, int on);
 /* The store as error messages name it (a URL never shows its password); borrowed. */
 const char *pr_store_name(const pr_store *st);
 
@@ -65,6 +70,14 @@ int pr_ingest_begin_shard(pr_store *st, pr_ingest **out, const char *run_key, in
 /* The sink parsers push into; sink->run is the run being written (the ingest's: never
  * freed by the caller). Its consumer returns PR_ESTORE when a block cannot be written. */
 pr_sink *pr_ingest_sink(pr_ingest *ing);
+/* Shows each native block the ingest stores as it is (pr_sink.push_block) to fn, once it is
+ * queued for the store: the run it belongs to, the sink (its declared figures), its columns
+ * decoded (borrowed for the call) and its encoding `raw` (borrowed for the call). Samples
+ * pushed one by one are not shown: an observer counts what it saw. */
+typedef void (*pr_ingest_observer)(const pr_run *run, const pr_sink *sink,
+                                   const pr_block_cols *cols, const unsigned char *raw, size_t len,
+                                   void *payload);
+void pr_ingest_observe(pr_ingest *ing, pr_ingest_observer fn, void *payload);
 /* Finishes: checks for duplicate content (the input's digest) unless force, writes metadata,
  * strings and aggregates, commits. On duplicate content the transaction is rolled back,
  * res->duplicate_of set and 0 returned. A shard ingest: PR_EUSAGE when the input does not say

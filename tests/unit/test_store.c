@@ -43,6 +43,8 @@ static int teardown(void **st)
     return 0;
 }
 
+static pr_ingest_observer observe_next; /* attached to the ingests of ingest_shard */
+
 /* Ingests a memory buffer as one input (key != NULL: as shard `index` of `count` of the
  * shared run `key`); returns the commit/parse code. */
 static int ingest_shard(pr_store *s, const char *name, const char *key, int index, int count,
@@ -59,6 +61,8 @@ static int ingest_shard(pr_store *s, const char *name, const char *key, int inde
     }
     pr_parse_opts o;
     memset(&o, 0, sizeof o);
+    if (observe_next)
+        pr_ingest_observe(ing, observe_next, NULL);
     rc = pr_parser_find("native")->parse(in, pr_ingest_sink(ing), &o, err);
     if (rc < 0) {
         pr_ingest_abort(ing);
@@ -517,6 +521,60 @@ static void test_store__checkpoint_thread_copies(void **state)
     pr_run_free(run);
 }
 
+/* Whether a rollback journal was beside the store while the last observed ingest wrote. */
+static int saw_journal = -1;
+
+static void journal_seen(const pr_run *run, const pr_sink *sink, const pr_block_cols *c,
+                         const unsigned char *raw, size_t len, void *payload)
+{
+    (void)run, (void)sink, (void)c, (void)raw, (void)len, (void)payload;
+    char p[300];
+    snprintf(p, sizeof p, "%s-journal", dbpath);
+    saw_journal = access(p, F_OK) == 0;
+}
+
+/* With bulk writes, an ingest alone with the store writes through a rollback journal, one
+ * beside another connection through the WAL; without, through the WAL; the store is in WAL
+ * mode after each, and holds every run. */
+static void test_store__rollback_journal_when_alone(void **state)
+{
+    pr_store *s;
+    pr_error err;
+    assert_int_equal(pr_store_open(&s, dbpath, 1, &err), 0);
+    pr_run *run = pr_run_new();
+    size_t n = 3000, len;
+    pr_sample *x = calloc(n, sizeof *x);
+    char *buf = gen_stream(run, x, n, 11, &len);
+    pr_ingest_result res;
+    observe_next = journal_seen;
+    assert_int_equal(ingest_mem(s, "default", buf, len, 0, &res, &err), 0);
+    assert_int_equal(saw_journal, 0);
+    pr_store_bulk_writes(s, 1);
+    assert_int_equal(ingest_mem(s, "alone", buf, len, 1, &res, &err), 0);
+    assert_int_equal(saw_journal, 1);
+    char *mode = rows_of(dbpath, "PRAGMA journal_mode");
+    assert_string_equal(mode, "wal|\n");
+    free(mode);
+    sqlite3 *other; /* a reader holding the store open */
+    assert_int_equal(sqlite3_open(dbpath, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "SELECT count(*) FROM runs", NULL, NULL, NULL), SQLITE_OK);
+    saw_journal = -1;
+    assert_int_equal(ingest_mem(s, "beside", buf, len, 1, &res, &err), 0);
+    assert_int_equal(saw_journal, 0);
+    observe_next = NULL;
+    sqlite3_close(other);
+    pr_store_close(s);
+    mode = rows_of(dbpath, "PRAGMA journal_mode");
+    assert_string_equal(mode, "wal|\n");
+    free(mode);
+    char *runs = rows_of(dbpath, "SELECT name, samples FROM runs ORDER BY id");
+    assert_string_equal(runs, "default|3000|\nalone|3000|\nbeside|3000|\n");
+    free(runs);
+    free(buf);
+    free(x);
+    pr_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -531,6 +589,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store__stale_stats_not_stored, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__writer_thread_same_store, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__checkpoint_thread_copies, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store__rollback_journal_when_alone, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

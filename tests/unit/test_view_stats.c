@@ -2,7 +2,8 @@
  * the report model's (pr_report_run with the options cli/views.c used) on random runs: in
  * and out of time order, unknown starts, latencies and outcomes, Transaction Controller
  * samples, equal latencies, tiny runs, one interval, and the runs it leaves to the model. Every
- * figure must be the same; the order statistics also against sorted copies. */
+ * figure must be the same, computed from the store and while the blocks are stored (the
+ * ingest's feed); the order statistics also against sorted copies. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,7 +133,10 @@ static void run_case(size_t n, uint64_t seed, int how)
         if (how == NEGATIVE && i % 5 == 0) /* a clock that stepped back */
             s[i].latency_ns = -(int64_t)i * 1000;
     }
+    pr_view_feed *feed = pr_view_feed_new(); /* the same figures while the blocks are stored */
+    test_ingest_observe(pr_view_feed_block, feed);
     int64_t id = test_ingest_samples(st, run, s, n, "r");
+    test_ingest_observe(NULL, NULL);
     assert_true(id > 0);
     pr_run *stored;
     pr_error err;
@@ -141,6 +145,14 @@ static void run_case(size_t n, uint64_t seed, int how)
     pr_store_point *pts = NULL;
     assert_int_equal(pr_view_stats(st, stored, &vs, &pts, &err), 1);
     check_against_model(st, id, &vs);
+    pr_store_stats fs;
+    pr_store_point *fpts = NULL;
+    int fed = pr_view_feed_finish(feed, stored, &fs, &fpts);
+    assert_int_equal(fed, n > 0 && stored->start_ns != PR_UNKNOWN); /* the footer has bounds */
+    if (fed)
+        check_against_model(st, id, &fs);
+    pr_view_feed_free(feed);
+    free(fpts);
     free(pts);
     pr_run_free(stored);
     free(s);
@@ -198,6 +210,42 @@ static void test_view_stats__select_ranks(void **state)
     }
 }
 
+/* A feed gives nothing for a run that had samples before (the views scan it), nor for
+ * samples that came one by one (not as native blocks). */
+static void test_view_stats__feed_declines_what_it_did_not_see(void **state)
+{
+    (void)state;
+    pr_store *st = test_store_open();
+    pr_run *run = pr_run_new();
+    size_t n = 5000;
+    pr_sample *s = calloc(n, sizeof *s);
+    gen_samples(run, s, n, 7);
+    assert_true(test_ingest_samples(st, run, s, n, "r") > 0);
+    pr_view_feed *feed = pr_view_feed_new();
+    test_ingest_observe(pr_view_feed_block, feed);
+    int64_t id = test_ingest_samples(st, run, s, n, "r"); /* appended to run r */
+    test_ingest_observe(NULL, NULL);
+    pr_run *stored;
+    pr_error err;
+    assert_int_equal(pr_store_load_run(st, id, &stored, &err), 0);
+    assert_int_equal(stored->samples, 2 * (int64_t)n);
+    pr_store_stats fs;
+    pr_store_point *fpts = NULL;
+    assert_int_equal(pr_view_feed_finish(feed, stored, &fs, &fpts), 0);
+    assert_null(fpts);
+    pr_view_feed_free(feed);
+    pr_run_free(stored);
+    /* a feed that saw no block */
+    feed = pr_view_feed_new();
+    assert_int_equal(pr_store_load_run(st, id, &stored, &err), 0);
+    assert_int_equal(pr_view_feed_finish(feed, stored, &fs, &fpts), 0);
+    pr_view_feed_free(feed);
+    pr_run_free(stored);
+    free(s);
+    pr_run_free(run);
+    test_store_close(st);
+}
+
 /* A summary-only run is left to the model. */
 static void test_view_stats__summary_only_left_to_the_model(void **state)
 {
@@ -218,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_view_stats__match_the_model),
         cmocka_unit_test(test_view_stats__select_ranks),
         cmocka_unit_test(test_view_stats__summary_only_left_to_the_model),
+        cmocka_unit_test(test_view_stats__feed_declines_what_it_did_not_see),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

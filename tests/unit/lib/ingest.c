@@ -10,6 +10,19 @@
 #include <unistd.h>
 
 static char store_path[256];
+static pr_ingest_observer observer;
+static void *observer_payload;
+
+void test_ingest_observe(pr_ingest_observer fn, void *payload)
+{
+    observer = fn;
+    observer_payload = payload;
+}
+
+const char *test_store_path(void)
+{
+    return store_path;
+}
 
 pr_store *test_store_open(void)
 {
@@ -64,6 +77,8 @@ int64_t test_ingest(pr_store *st, const char *parser, const char *path, const ch
     }
     pr_parse_opts o;
     memset(&o, 0, sizeof o);
+    if (observer)
+        pr_ingest_observe(ing, observer, observer_payload);
     pr_sink *sink = pr_ingest_sink(ing);
     json_t *parts = pr_join_begin(sink->run); /* as `perfreport ingest` does */
     pr_run_set_format(sink->run, p->name, p->tool);

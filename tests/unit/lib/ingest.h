@@ -16,6 +16,10 @@ int64_t test_ingest(pr_store *st, const char *parser, const char *path, const ch
  * the real parser) as a run named `name`. Returns the run id, or -1. */
 int64_t test_ingest_samples(pr_store *st, pr_run *run, const pr_sample *s, size_t n,
                             const char *name);
+/* The observer the next ingests of this helper attach (pr_ingest_observe); NULL: none. */
+void test_ingest_observe(pr_ingest_observer fn, void *payload);
+/* The path of the store test_store_open made last. */
+const char *test_store_path(void);
 /* Sets a tag on a run; returns 0 or -1. */
 int test_tag(pr_store *st, int64_t id, const char *key, const char *value);
 
