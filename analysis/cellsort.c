@@ -8,34 +8,16 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #define BLOCK PR_CELLSORT_BLOCK
 #define BUCKETS PR_CELLSORT_BUCKETS
 
 #define EMPTY BUCKETS       /* the bucket of the unused blocks between two fillers' */
-#define HUGE_MIN (8u << 20) /* arrays from this size asked for in huge pages */
-
-/* Asks for an array's pages to be huge ones where the system gives them on request (Linux's
- * transparent huge pages in "madvise" mode): a bucketed set's scan writes into hundreds of
- * blocks at once and its sort moves them all, and with 4 KiB pages each first touch costs a
- * fault and most writes a TLB miss. Only advice: nothing changes where it is not taken. */
-static void advise_huge(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    long page = sysconf(_SC_PAGESIZE);
-    if (bytes < HUGE_MIN || page <= 0)
-        return;
-    uintptr_t lo = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-    uintptr_t hi = ((uintptr_t)p + bytes) & ~((uintptr_t)page - 1);
-    if (hi > lo)
-        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
+/* The arrays stay in the system's default pages: asking for transparent huge pages
+ * (madvise MADV_HUGEPAGE) cut a 10 M-sample summary's page faults from 27,868 to 3,448 but
+ * raised its CPU time from 0.78 to 1.0 s on a virtual machine, where zeroing each 2 MiB page
+ * on first touch (the kernel's clear_page, a quarter of the summary's samples) costs more
+ * than the faults and TLB misses it saves (docs/bench.md). */
 
 static void arrays_resize(pr_cellsort *cs, size_t cap)
 {
@@ -59,10 +41,6 @@ void pr_cellsort_init_fillers(pr_cellsort *cs, size_t cap, int fillers)
     }
     cs->v = pr_xmalloc(cs->cap * sizeof *cs->v);
     cs->c16 = pr_xmalloc(cs->cap * sizeof *cs->c16);
-    if (cs->bk) {
-        advise_huge(cs->v, cs->cap * sizeof *cs->v);
-        advise_huge(cs->c16, cs->cap * sizeof *cs->c16);
-    }
 }
 
 void pr_cellsort_init(pr_cellsort *cs, size_t cap)
