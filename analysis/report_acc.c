@@ -24,6 +24,7 @@
 #define MAIN_COLS (PR_COLS_ALL & ~PR_COLBIT(PR_COL_ATTRS))
 #define STATUS_MEMO 1000                   /* status codes whose interval slot code_slot keeps */
 #define PART_TS_MAX (PR_LABEL_TS_MAX * 16) /* labels with bins a part may hold */
+#define STAGE_N 32 /* bounded mode: latencies a row stages before they go into its histogram */
 
 /* The columns the main scan reads: MAIN_COLS, or those the options name (pr_report_opts.cols). */
 static unsigned main_cols(const pr_report_opts *o)
@@ -73,6 +74,12 @@ struct pr_report_acc {
      * a->rows[r].s (its others) until rows_total: the run's total is then the rows' sum */
     pr_series *txs;
     row_sum *txsums; /* the same for their durations' counts and sums (p->sums: the others) */
+    /* bounded mode, per row: its latencies not yet in its histogram, in the order they came
+     * ([row * STAGE_N + i], stage_n[row] of them). A sample's row is random, so a row's
+     * buckets are rarely in cache from one of its samples to the next: STAGE_N at once touch
+     * them while they are (stage_flush). Flushed before any read or merge of the rows. */
+    int64_t *stage;
+    unsigned char *stage_n;
     row_sum total_sum;
     int64_t total_lat_min;
     /* the counting pass */
@@ -187,6 +194,11 @@ static uint32_t new_row(pr_acc *a, uint32_t key, int other)
             pr_series_init_mode(&p->txs[r], 0);
         p->group_of_row = pr_xrealloc(p->group_of_row, p->rows_cap * 2 * sizeof *p->group_of_row);
         memset(p->group_of_row + cap * 2, 0, (p->rows_cap - cap) * 2 * sizeof *p->group_of_row);
+        if (a->bounded) {
+            p->stage = pr_xrealloc(p->stage, p->rows_cap * STAGE_N * sizeof *p->stage);
+            p->stage_n = pr_xrealloc(p->stage_n, p->rows_cap);
+            memset(p->stage_n + cap, 0, p->rows_cap - cap);
+        }
     }
     row_init(a, &a->rows[a->nrows], key, other);
     return (uint32_t)a->nrows++;
@@ -382,21 +394,61 @@ static inline void add_dur(row_sum *rs, int d, int64_t v)
     rs->n[d]++;
 }
 
+/* Bounded mode: row r's staged latencies into its histogram, in the order they came. */
+static void stage_flush(pr_acc *a, size_t r)
+{
+    pr_report_acc *p = a->priv;
+    pr_vals_add_many(&a->rows[r].s.latency, p->stage + r * STAGE_N, p->stage_n[r]);
+    p->stage_n[r] = 0;
+}
+
+/* Every row's (before the rows are read or merged). */
+static void stage_flush_all(pr_acc *a)
+{
+    for (size_t r = 0; a->bounded && r < a->nrows; r++)
+        if (a->priv->stage_n[r])
+            stage_flush(a, r);
+}
+
+/* Bounded mode: pr_series_add of a sample of row r, its latency staged. */
+INLINE void bounded_add(pr_acc *a, uint32_t r, const pr_sample *x, int outcome)
+{
+    pr_report_acc *p = a->priv;
+    pr_series *s = &a->rows[r].s;
+    pr_series_count(s, x, outcome);
+    if (x->latency_ns != PR_UNKNOWN) {
+        unsigned n = p->stage_n[r];
+        p->stage[(size_t)r * STAGE_N + n] = x->latency_ns;
+        p->stage_n[r] = (unsigned char)(n + 1);
+        if (n + 1 == STAGE_N)
+            stage_flush(a, r);
+    }
+    if (x->connect_ns != PR_UNKNOWN)
+        pr_vals_add(&s->connect, x->connect_ns);
+    if (x->lateness_ns != PR_UNKNOWN)
+        pr_vals_add(&s->lateness, x->lateness_ns);
+    if (x->ttfb_ns != PR_UNKNOWN) {
+        pr_vals_add(&s->ttfb, x->ttfb_ns);
+        if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
+            pr_vals_add(&s->receive, x->latency_ns - x->ttfb_ns);
+    }
+}
+
 /* The durations of a sample of row r (group g) outside the latency array's pass: histograms
  * in bounded mode, counts and sums in exact mode (the values come in later passes). */
 INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x, int tx,
-                          int fast)
+                          int outcome, int fast)
 {
     pr_report_acc *p = a->priv;
     if (!fast && a->bounded && !a->o->rows)
         return; /* no labels list: of the one row only its count is read (bounded_results) */
     if (!fast && !a->o->durations) {
         if (a->bounded)
-            pr_series_count(&a->rows[r].s, x, pr_sample_outcome(x));
+            pr_series_count(&a->rows[r].s, x, outcome);
         return;
     }
     if (!fast && a->bounded) {
-        pr_series_add(&a->rows[r].s, x, pr_sample_outcome(x));
+        bounded_add(a, r, x, outcome);
         return;
     }
     row_sum *rs = tx ? &p->txsums[r] : &p->sums[r];
@@ -482,10 +534,11 @@ INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast)
         return RESTART;
     int tx = fast == FAST_NOTX ? 0 : (x->flags & PR_SF_TRANSACTION) != 0;
     long k = bin_index(a, x->start_ns);
-    uint32_t g = group_of(a, r, tx);
+    /* groups: the cells of the exact values (bounded mode has none) */
+    uint32_t g = fast || !a->bounded ? group_of(a, r, tx) : 0;
     if (fast || !a->bounded) /* a row's other samples are the total's (rows_total) */
         pr_series_count(tx ? &a->priv->txs[r] : &a->rows[r].s, x, outcome);
-    add_durations(a, r, g, k, x, tx, fast);
+    add_durations(a, r, g, k, x, tx, outcome, fast);
     if ((fast || a->o->rows) && (a->o->label_extras || a->o->label_timeseries))
         /* the labels list's Apdex, top errors and time series */
         pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
@@ -1175,6 +1228,8 @@ static void clear_main(pr_acc *a)
         pr_series_dispose(&a->rows[r].s);
         pr_series_init_mode(&p->txs[r], 0);
     }
+    if (p->stage_n) /* the staged values of the rows dropped */
+        memset(p->stage_n, 0, p->rows_cap);
     a->nrows = 0;
     memset(p->group_of_row, 0, p->rows_cap * 2 * sizeof *p->group_of_row);
     p->ngroups = 0;
@@ -1455,6 +1510,9 @@ unsigned long pr_acc_parts_merged(void)
 static int merge_part(pr_acc *a, pr_acc *w)
 {
     pr_report_acc *p = a->priv, *q = w->priv;
+    /* each histogram as if its values came one by one: ours first, then the part's */
+    stage_flush_all(a);
+    stage_flush_all(w);
     uint32_t nn = pr_strtab_count(w->names);
     uint32_t *nm = pr_xcalloc((size_t)nn + 1, sizeof *nm);
     for (uint32_t id = 1; id < nn; id++) /* interned in the order the part met them */
@@ -1547,6 +1605,8 @@ static int scan_par_bounded(pr_acc *a, pr_store *st, int64_t id, pr_run *run, un
     void *pl[2] = {a, &w};
     int rcs[2] = {0, 0};
     int used = pr_store_scan_cols_par(st, id, want, scan_block, pl, 2, rcs, err);
+    stage_flush_all(a); /* the part's squares are read next */
+    stage_flush_all(&w);
     int rc = used < 0           ? used
              : rcs[0] < 0       ? rcs[0]
              : used < 2         ? rcs[0]
@@ -1603,6 +1663,7 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
     if (!a->bounded)
         rows_total(a);
     if (a->bounded) {
+        stage_flush_all(a);
         bounded_results(a);
         return 0;
     }
@@ -1639,6 +1700,8 @@ void pr_acc_dispose(pr_acc *a)
         free(p->sums);
         free(p->txs);
         free(p->txsums);
+        free(p->stage);
+        free(p->stage_n);
         free(p->key_count);
         free(p);
     }

@@ -63,6 +63,59 @@ void pr_hist_widen(pr_hist *h, int oct)
     h->hi_oct = hi;
 }
 
+/* The octave of a value (pr_hist_add's rule; negatives in octave 0). */
+static int octave_of(int64_t x)
+{
+    if (x < PR_HIST_SUB)
+        return 0;
+    return 63 - __builtin_clzll((uint64_t)x) - PR_HIST_SUB_BITS + 1;
+}
+
+void pr_hist_add_many(pr_hist *h, const int64_t *x, size_t n)
+{
+    if (!n)
+        return;
+    int64_t mn = x[0], mx = x[0];
+    __int128 sum = 0;
+    unsigned __int128 sq = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = x[i];
+        uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+        sum += v;
+        if (u < PR_HIST_SQ_EXACT)
+            sq += (unsigned __int128)u * u;
+        else
+            h->sumsq_big += (long double)v * v; /* in order, as pr_hist_add */
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+    }
+    h->n += n;
+    h->sum += sum;
+    h->sumsq += sq;
+    if (mn < h->min)
+        h->min = mn;
+    if (mx > h->max)
+        h->max = mx;
+    /* the octave is monotonic in the value: the lot's extremes' octaves bound every other */
+    int lo = octave_of(mn), hi = octave_of(mx);
+    if (lo < h->lo_oct || hi > h->hi_oct) {
+        pr_hist_widen(h, lo);
+        pr_hist_widen(h, hi);
+    }
+    uint64_t *b = h->b;
+    int base = h->lo_oct;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = x[i];
+        if (v < SUB) { /* octave 0 (then lo_oct is 0): exact values, negatives in bucket 0 */
+            h->negatives += v < 0;
+            b[v < 0 ? 0 : v]++;
+            continue;
+        }
+        int oct = 63 - __builtin_clzll((uint64_t)v) - PR_HIST_SUB_BITS + 1;
+        b[(size_t)(oct - base) * SUB + (((uint64_t)v >> (oct - 1)) - SUB)]++;
+    }
+}
+
 void pr_hist_merge(pr_hist *a, const pr_hist *b)
 {
     if (b->lo_oct < 0)
