@@ -87,6 +87,7 @@ struct pr_report_acc {
     size_t key_count_cap;
     size_t nsamples; /* the selection's samples (sizes the exact values' arrays) */
     int parallel;    /* the main scan runs on two threads (scan_par) */
+    int bp;          /* bp_mode, decided once */
 };
 
 /* ---- keys and rows ----------------------------------------------------------------------- */
@@ -194,7 +195,7 @@ static uint32_t new_row(pr_acc *a, uint32_t key, int other)
             pr_series_init_mode(&p->txs[r], 0);
         p->group_of_row = pr_xrealloc(p->group_of_row, p->rows_cap * 2 * sizeof *p->group_of_row);
         memset(p->group_of_row + cap * 2, 0, (p->rows_cap - cap) * 2 * sizeof *p->group_of_row);
-        if (a->bounded) {
+        if (a->bounded && pr_acc_fast_mode) { /* (0: the tests' reference, no staging) */
             p->stage = pr_xrealloc(p->stage, p->rows_cap * STAGE_N * sizeof *p->stage);
             p->stage_n = pr_xrealloc(p->stage_n, p->rows_cap);
             memset(p->stage_n + cap, 0, p->rows_cap - cap);
@@ -236,9 +237,17 @@ static uint32_t row_for_key(pr_acc *a, uint32_t k)
 /* The main scan's functions take `fast` (a constant where they are inlined, so the compiler
  * drops the tests it answers): 1 when the accumulator is exact (not bounded, with durations)
  * with a labels list of one breakdown column read straight from the samples (fast_mode);
- * FAST_NOTX in a block whose samples have no Transaction Controller flag. */
+ * FAST_NOTX in a block whose samples have no Transaction Controller flag. They take `bp` too,
+ * 1 (fast 0) for the bounded rows of a labels chart (bp_mode): that loop tests none of the
+ * options. */
 #define INLINE static inline __attribute__((always_inline))
 #define FAST_NOTX 2
+/* The columns bp's loop reads from a block; it takes only blocks where no other one varies
+ * (a labels chart's scan decodes no other one, pr_model_charts_opts). */
+#define BP_COLS                                                                                    \
+    (PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_LABEL) |               \
+     PR_COLBIT(PR_COL_URL) | PR_COLBIT(PR_COL_ERROR) | PR_COLBIT(PR_COL_STATUS) |                  \
+     PR_COLBIT(PR_COL_SUCCESS) | PR_COLBIT(PR_COL_FLAGS))
 
 int pr_acc_fast_mode = 1;
 
@@ -248,16 +257,26 @@ static int fast_mode(const pr_acc *a)
            a->priv->fastdim >= 0;
 }
 
+/* bp: bounded, a labels list of one breakdown column read straight from the samples, and of
+ * each row only its counters and durations; no time series, no durations of the run's own
+ * (what a labels chart asks for). */
+static int bp_mode(const pr_acc *a)
+{
+    const pr_report_opts *o = a->o;
+    return pr_acc_fast_mode && a->bounded && o->rows && o->durations && !o->run_durations &&
+           !o->label_extras && !o->label_timeseries && a->nbins == 0 && a->priv->fastdim >= 0;
+}
+
 /* The row of a sample, NOROW to start again. A one-column breakdown maps the run's string ids
  * once each. */
 static uint32_t row_of_slow(pr_acc *a, const pr_sample *x);
 
-INLINE uint32_t row_of_mode(pr_acc *a, const pr_sample *x, int fast)
+INLINE uint32_t row_of_mode(pr_acc *a, const pr_sample *x, int fast, int bp)
 {
     pr_report_acc *p = a->priv;
-    if (!fast && !a->o->rows && a->nrows) /* no labels list: the one row */
+    if (!fast && !bp && !a->o->rows && a->nrows) /* no labels list: the one row */
         return 0;
-    if (fast || (p->fastdim >= 0 && a->o->rows)) {
+    if (fast || bp || (p->fastdim >= 0 && a->o->rows)) {
         uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
         if (id < p->rowmap_cap && p->rowmap[id] != NOROW)
             return p->rowmap[id];
@@ -267,7 +286,7 @@ INLINE uint32_t row_of_mode(pr_acc *a, const pr_sample *x, int fast)
 
 static inline uint32_t row_of(pr_acc *a, const pr_sample *x)
 {
-    return row_of_mode(a, x, 0);
+    return row_of_mode(a, x, 0, 0);
 }
 
 static uint32_t row_of_slow(pr_acc *a, const pr_sample *x)
@@ -405,7 +424,7 @@ static void stage_flush(pr_acc *a, size_t r)
 /* Every row's (before the rows are read or merged). */
 static void stage_flush_all(pr_acc *a)
 {
-    for (size_t r = 0; a->bounded && r < a->nrows; r++)
+    for (size_t r = 0; a->priv->stage_n && r < a->nrows; r++)
         if (a->priv->stage_n[r])
             stage_flush(a, r);
 }
@@ -437,9 +456,13 @@ INLINE void bounded_add(pr_acc *a, uint32_t r, const pr_sample *x, int outcome)
 /* The durations of a sample of row r (group g) outside the latency array's pass: histograms
  * in bounded mode, counts and sums in exact mode (the values come in later passes). */
 INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x, int tx,
-                          int outcome, int fast)
+                          int outcome, int fast, int bp)
 {
     pr_report_acc *p = a->priv;
+    if (bp) {
+        bounded_add(a, r, x, outcome);
+        return;
+    }
     if (!fast && a->bounded && !a->o->rows)
         return; /* no labels list: of the one row only its count is read (bounded_results) */
     if (!fast && !a->o->durations) {
@@ -448,7 +471,10 @@ INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
         return;
     }
     if (!fast && a->bounded) {
-        bounded_add(a, r, x, outcome);
+        if (p->stage_n)
+            bounded_add(a, r, x, outcome);
+        else /* the tests' reference (pr_acc_fast_mode 0): no staging */
+            pr_series_add(&a->rows[r].s, x, outcome);
         return;
     }
     row_sum *rs = tx ? &p->txsums[r] : &p->sums[r];
@@ -472,10 +498,12 @@ INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
 }
 
 /* The sample's part of the run's totals, status codes, errors, Apdex and intervals. */
-INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fast)
+INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fast, int bp)
 {
     int ok = outcome == 1;
-    if (!fast && a->bounded && a->o->durations && a->o->run_durations)
+    if (bp)
+        pr_series_count(&a->total, x, outcome);
+    else if (!fast && a->bounded && a->o->durations && a->o->run_durations)
         pr_series_add(&a->total, x, outcome);
     else if (!fast && a->bounded)
         pr_series_count(&a->total, x, outcome);
@@ -525,21 +553,22 @@ INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fa
 
 /* One sample of the main scan, its outcome (pr_sample_outcome) given. Returns RESTART when
  * the rows must be decided first. */
-INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast)
+INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast, int bp)
 {
     if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
         return 0;
-    uint32_t r = row_of_mode(a, x, fast);
+    uint32_t r = row_of_mode(a, x, fast, bp);
     if (r == NOROW)
         return RESTART;
     int tx = fast == FAST_NOTX ? 0 : (x->flags & PR_SF_TRANSACTION) != 0;
-    long k = bin_index(a, x->start_ns);
+    long k = bp ? -1 : bin_index(a, x->start_ns); /* bp: no intervals */
     /* groups: the cells of the exact values (bounded mode has none) */
-    uint32_t g = fast || !a->bounded ? group_of(a, r, tx) : 0;
-    if (fast || !a->bounded) /* a row's other samples are the total's (rows_total) */
+    int exact = fast || (!bp && !a->bounded);
+    uint32_t g = exact ? group_of(a, r, tx) : 0;
+    if (exact) /* a row's other samples are the total's (rows_total) */
         pr_series_count(tx ? &a->priv->txs[r] : &a->rows[r].s, x, outcome);
-    add_durations(a, r, g, k, x, tx, outcome, fast);
-    if ((fast || a->o->rows) && (a->o->label_extras || a->o->label_timeseries))
+    add_durations(a, r, g, k, x, tx, outcome, fast, bp);
+    if (!bp && (fast || a->o->rows) && (a->o->label_extras || a->o->label_timeseries))
         /* the labels list's Apdex, top errors and time series */
         pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
     if (tx) {
@@ -549,7 +578,7 @@ INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast)
         a->tx_samples++;
         return 0;
     }
-    add_total(a, x, outcome, k, fast);
+    add_total(a, x, outcome, k, fast, bp);
     return 0;
 }
 
@@ -599,11 +628,12 @@ static void colview_init(colview *v, const pr_block_cols *c, pr_sample *x)
  * into each scan's loop whatever its size (a call per sample costs 5 % of a scan); the tests
  * of v->vary go the same way for a whole block. */
 static inline __attribute__((always_inline)) void colview_get_mode(const colview *v, size_t i,
-                                                                   pr_sample *x, int fast)
+                                                                   pr_sample *x, int fast, int bp)
 {
-    /* the breakdown columns are not read in the fast mode (its breakdown is the label or URL) */
+    /* the breakdown columns are not read in the fast mode (its breakdown is the label or URL);
+     * bp's blocks vary in BP_COLS alone */
 #define V(c, f, T, breakdown)                                                                      \
-    if (!(fast && (breakdown)) && (v->vary >> (c)&1))                                              \
+    if (!(fast && (breakdown)) && !(bp && !(BP_COLS >> (c)&1)) && (v->vary >> (c)&1))             \
         x->f = (T)v->p[c][i];
     COLVIEW_FIELDS(V)
 #undef V
@@ -612,7 +642,7 @@ static inline __attribute__((always_inline)) void colview_get_mode(const colview
 static inline __attribute__((always_inline)) void colview_get(const colview *v, size_t i,
                                                               pr_sample *x)
 {
-    colview_get_mode(v, i, x, 0);
+    colview_get_mode(v, i, x, 0, 0);
 }
 
 /* pr_sample_outcome of sample i read from the columns (not from the sample just written:
@@ -628,16 +658,17 @@ static inline int colview_outcome(const colview *v, size_t i)
     return pr_sample_outcome(&x);
 }
 
-/* The main scan of a block's samples, fast as fast_mode says (a constant: a loop each). */
-INLINE int scan_samples(pr_acc *a, const pr_block_cols *c, int fast)
+/* The main scan of a block's samples, fast as fast_mode and bp as bp_mode say (constants: a
+ * loop each). */
+INLINE int scan_samples(pr_acc *a, const pr_block_cols *c, int fast, int bp)
 {
     colview v;
     pr_sample x;
     pr_sample_init(&x);
     colview_init(&v, c, &x);
     for (size_t i = 0; i < c->n; i++) {
-        colview_get_mode(&v, i, &x, fast);
-        int rc = scan_one(a, &x, colview_outcome(&v, i), fast);
+        colview_get_mode(&v, i, &x, fast, bp);
+        int rc = scan_one(a, &x, colview_outcome(&v, i), fast, bp);
         if (rc)
             return rc;
     }
@@ -647,11 +678,18 @@ INLINE int scan_samples(pr_acc *a, const pr_block_cols *c, int fast)
 static int scan_block(const pr_block_cols *c, void *payload)
 {
     pr_acc *a = payload;
+    if (a->priv->bp) {
+        unsigned vary = 0;
+        for (int i = 0; i < PR_NCOLS; i++)
+            vary |= c->vals[i] ? 1u << i : 0;
+        if (!(vary & ~BP_COLS))
+            return scan_samples(a, c, 0, 1);
+    }
     if (!fast_mode(a))
-        return scan_samples(a, c, 0);
+        return scan_samples(a, c, 0, 0);
     /* the flags one constant without the Transaction Controller bit (most blocks) */
     int notx = !c->vals[PR_COL_FLAGS] && !(c->konst[PR_COL_FLAGS] & PR_SF_TRANSACTION);
-    return notx ? scan_samples(a, c, FAST_NOTX) : scan_samples(a, c, 1);
+    return notx ? scan_samples(a, c, FAST_NOTX, 0) : scan_samples(a, c, 1, 0);
 }
 
 /* ---- the counting pass (rows decided before the main scan) ------------------------------- */
@@ -1373,6 +1411,7 @@ static void acc_setup(pr_acc *a, pr_run **runs, size_t nids, int fillers)
     if (!a->bounded && o->durations && fillers)
         pr_cellsort_init_fillers(&p->vals, (size_t)n, fillers);
     p->dur = PR_D_LATENCY;
+    p->bp = bp_mode(a);
 }
 
 /* ---- the main scan on two threads -------------------------------------------------------

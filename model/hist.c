@@ -43,24 +43,34 @@ static int64_t bucket_width(int oct)
     return oct == 0 ? 1 : (int64_t)1 << (oct - 1);
 }
 
-/* Widens the bucket range to cover octave oct. */
-void pr_hist_widen(pr_hist *h, int oct)
+/* Widens the bucket range to cover octaves [lo, hi] (lo <= hi): one allocation, the new
+ * octaves zeroed, the old buckets moved up when the range grows down. */
+static void widen_to(pr_hist *h, int lo, int hi)
 {
     if (h->lo_oct < 0) {
-        h->b = pr_xcalloc(SUB, sizeof *h->b);
-        h->lo_oct = h->hi_oct = oct;
+        h->b = pr_xcalloc((size_t)(hi - lo + 1) * SUB, sizeof *h->b);
+        h->lo_oct = lo;
+        h->hi_oct = hi;
         return;
     }
-    int lo = oct < h->lo_oct ? oct : h->lo_oct, hi = oct > h->hi_oct ? oct : h->hi_oct;
+    lo = lo < h->lo_oct ? lo : h->lo_oct;
+    hi = hi > h->hi_oct ? hi : h->hi_oct;
     if (lo == h->lo_oct && hi == h->hi_oct)
         return;
-    uint64_t *nb = pr_xcalloc((size_t)(hi - lo + 1) * SUB, sizeof *nb);
-    memcpy(nb + (size_t)(h->lo_oct - lo) * SUB, h->b,
-           (size_t)(h->hi_oct - h->lo_oct + 1) * SUB * sizeof *nb);
-    free(h->b);
-    h->b = nb;
+    size_t old = (size_t)(h->hi_oct - h->lo_oct + 1) * SUB, n = (size_t)(hi - lo + 1) * SUB;
+    size_t below = (size_t)(h->lo_oct - lo) * SUB;
+    h->b = pr_xrealloc(h->b, n * sizeof *h->b);
+    if (below)
+        memmove(h->b + below, h->b, old * sizeof *h->b);
+    memset(h->b, 0, below * sizeof *h->b);
+    memset(h->b + below + old, 0, (n - below - old) * sizeof *h->b);
     h->lo_oct = lo;
     h->hi_oct = hi;
+}
+
+void pr_hist_widen(pr_hist *h, int oct)
+{
+    widen_to(h, oct, oct);
 }
 
 /* The octave of a value (pr_hist_add's rule; negatives in octave 0). */
@@ -98,10 +108,8 @@ void pr_hist_add_many(pr_hist *h, const int64_t *x, size_t n)
         h->max = mx;
     /* the octave is monotonic in the value: the lot's extremes' octaves bound every other */
     int lo = octave_of(mn), hi = octave_of(mx);
-    if (lo < h->lo_oct || hi > h->hi_oct) {
-        pr_hist_widen(h, lo);
-        pr_hist_widen(h, hi);
-    }
+    if (lo < h->lo_oct || hi > h->hi_oct)
+        widen_to(h, lo, hi);
     uint64_t *b = h->b;
     int base = h->lo_oct;
     for (size_t i = 0; i < n; i++) {
@@ -120,8 +128,7 @@ void pr_hist_merge(pr_hist *a, const pr_hist *b)
 {
     if (b->lo_oct < 0)
         return;
-    pr_hist_widen(a, b->lo_oct);
-    pr_hist_widen(a, b->hi_oct);
+    widen_to(a, b->lo_oct, b->hi_oct);
     size_t off = (size_t)(b->lo_oct - a->lo_oct) * SUB;
     size_t nb = (size_t)(b->hi_oct - b->lo_oct + 1) * SUB;
     for (size_t i = 0; i < nb; i++)
