@@ -88,6 +88,8 @@ struct pr_report_acc {
     size_t nsamples; /* the selection's samples (sizes the exact values' arrays) */
     int parallel;    /* the main scan runs on two threads (scan_par) */
     int bp;          /* bp_mode, decided once */
+    int staged;      /* bounded mode stages the rows' latencies (pr_acc_fast_mode 0: the
+                      * tests' reference adds them one by one) */
 };
 
 /* ---- keys and rows ----------------------------------------------------------------------- */
@@ -195,7 +197,7 @@ static uint32_t new_row(pr_acc *a, uint32_t key, int other)
             pr_series_init_mode(&p->txs[r], 0);
         p->group_of_row = pr_xrealloc(p->group_of_row, p->rows_cap * 2 * sizeof *p->group_of_row);
         memset(p->group_of_row + cap * 2, 0, (p->rows_cap - cap) * 2 * sizeof *p->group_of_row);
-        if (a->bounded && pr_acc_fast_mode) { /* (0: the tests' reference, no staging) */
+        if (p->staged) {
             p->stage = pr_xrealloc(p->stage, p->rows_cap * STAGE_N * sizeof *p->stage);
             p->stage_n = pr_xrealloc(p->stage_n, p->rows_cap);
             memset(p->stage_n + cap, 0, p->rows_cap - cap);
@@ -471,7 +473,7 @@ INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
         return;
     }
     if (!fast && a->bounded) {
-        if (p->stage_n)
+        if (p->staged)
             bounded_add(a, r, x, outcome);
         else /* the tests' reference (pr_acc_fast_mode 0): no staging */
             pr_series_add(&a->rows[r].s, x, outcome);
@@ -633,7 +635,7 @@ static inline __attribute__((always_inline)) void colview_get_mode(const colview
     /* the breakdown columns are not read in the fast mode (its breakdown is the label or URL);
      * bp's blocks vary in BP_COLS alone */
 #define V(c, f, T, breakdown)                                                                      \
-    if (!(fast && (breakdown)) && !(bp && !(BP_COLS >> (c)&1)) && (v->vary >> (c)&1))             \
+    if (!(fast && (breakdown)) && !(bp && !(BP_COLS >> (c)&1)) && (v->vary >> (c)&1))              \
         x->f = (T)v->p[c][i];
     COLVIEW_FIELDS(V)
 #undef V
@@ -1412,6 +1414,7 @@ static void acc_setup(pr_acc *a, pr_run **runs, size_t nids, int fillers)
         pr_cellsort_init_fillers(&p->vals, (size_t)n, fillers);
     p->dur = PR_D_LATENCY;
     p->bp = bp_mode(a);
+    p->staged = a->bounded && pr_acc_fast_mode;
 }
 
 /* ---- the main scan on two threads -------------------------------------------------------
