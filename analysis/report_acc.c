@@ -24,6 +24,7 @@
 #define MAIN_COLS (PR_COLS_ALL & ~PR_COLBIT(PR_COL_ATTRS))
 #define STATUS_MEMO 1000                   /* status codes whose interval slot code_slot keeps */
 #define PART_TS_MAX (PR_LABEL_TS_MAX * 16) /* labels with bins a part may hold */
+#define STAGE_N 32 /* bounded mode: latencies a row stages before they go into its histogram */
 
 /* The columns the main scan reads: MAIN_COLS, or those the options name (pr_report_opts.cols). */
 static unsigned main_cols(const pr_report_opts *o)
@@ -73,6 +74,12 @@ struct pr_report_acc {
      * a->rows[r].s (its others) until rows_total: the run's total is then the rows' sum */
     pr_series *txs;
     row_sum *txsums; /* the same for their durations' counts and sums (p->sums: the others) */
+    /* bounded mode, per row: its latencies not yet in its histogram, in the order they came
+     * ([row * STAGE_N + i], stage_n[row] of them). A sample's row is random, so a row's
+     * buckets are rarely in cache from one of its samples to the next: STAGE_N at once touch
+     * them while they are (stage_flush). Flushed before any read or merge of the rows. */
+    int64_t *stage;
+    unsigned char *stage_n;
     row_sum total_sum;
     int64_t total_lat_min;
     /* the counting pass */
@@ -80,6 +87,9 @@ struct pr_report_acc {
     size_t key_count_cap;
     size_t nsamples; /* the selection's samples (sizes the exact values' arrays) */
     int parallel;    /* the main scan runs on two threads (scan_par) */
+    int bp;          /* bp_mode, decided once */
+    int staged;      /* bounded mode stages the rows' latencies (pr_acc_fast_mode 0: the
+                      * tests' reference adds them one by one) */
 };
 
 /* ---- keys and rows ----------------------------------------------------------------------- */
@@ -187,6 +197,11 @@ static uint32_t new_row(pr_acc *a, uint32_t key, int other)
             pr_series_init_mode(&p->txs[r], 0);
         p->group_of_row = pr_xrealloc(p->group_of_row, p->rows_cap * 2 * sizeof *p->group_of_row);
         memset(p->group_of_row + cap * 2, 0, (p->rows_cap - cap) * 2 * sizeof *p->group_of_row);
+        if (p->staged) {
+            p->stage = pr_xrealloc(p->stage, p->rows_cap * STAGE_N * sizeof *p->stage);
+            p->stage_n = pr_xrealloc(p->stage_n, p->rows_cap);
+            memset(p->stage_n + cap, 0, p->rows_cap - cap);
+        }
     }
     row_init(a, &a->rows[a->nrows], key, other);
     return (uint32_t)a->nrows++;
@@ -224,9 +239,17 @@ static uint32_t row_for_key(pr_acc *a, uint32_t k)
 /* The main scan's functions take `fast` (a constant where they are inlined, so the compiler
  * drops the tests it answers): 1 when the accumulator is exact (not bounded, with durations)
  * with a labels list of one breakdown column read straight from the samples (fast_mode);
- * FAST_NOTX in a block whose samples have no Transaction Controller flag. */
+ * FAST_NOTX in a block whose samples have no Transaction Controller flag. They take `bp` too,
+ * 1 (fast 0) for the bounded rows of a labels chart (bp_mode): that loop tests none of the
+ * options. */
 #define INLINE static inline __attribute__((always_inline))
 #define FAST_NOTX 2
+/* The columns bp's loop reads from a block; it takes only blocks where no other one varies
+ * (a labels chart's scan decodes no other one, pr_model_charts_opts). */
+#define BP_COLS                                                                                    \
+    (PR_COLBIT(PR_COL_START) | PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_LABEL) |               \
+     PR_COLBIT(PR_COL_URL) | PR_COLBIT(PR_COL_ERROR) | PR_COLBIT(PR_COL_STATUS) |                  \
+     PR_COLBIT(PR_COL_SUCCESS) | PR_COLBIT(PR_COL_FLAGS))
 
 int pr_acc_fast_mode = 1;
 
@@ -236,16 +259,26 @@ static int fast_mode(const pr_acc *a)
            a->priv->fastdim >= 0;
 }
 
+/* bp: bounded, a labels list of one breakdown column read straight from the samples, and of
+ * each row only its counters and durations; no time series, no durations of the run's own
+ * (what a labels chart asks for). */
+static int bp_mode(const pr_acc *a)
+{
+    const pr_report_opts *o = a->o;
+    return pr_acc_fast_mode && a->bounded && o->rows && o->durations && !o->run_durations &&
+           !o->label_extras && !o->label_timeseries && a->nbins == 0 && a->priv->fastdim >= 0;
+}
+
 /* The row of a sample, NOROW to start again. A one-column breakdown maps the run's string ids
  * once each. */
 static uint32_t row_of_slow(pr_acc *a, const pr_sample *x);
 
-INLINE uint32_t row_of_mode(pr_acc *a, const pr_sample *x, int fast)
+INLINE uint32_t row_of_mode(pr_acc *a, const pr_sample *x, int fast, int bp)
 {
     pr_report_acc *p = a->priv;
-    if (!fast && !a->o->rows && a->nrows) /* no labels list: the one row */
+    if (!fast && !bp && !a->o->rows && a->nrows) /* no labels list: the one row */
         return 0;
-    if (fast || (p->fastdim >= 0 && a->o->rows)) {
+    if (fast || bp || (p->fastdim >= 0 && a->o->rows)) {
         uint32_t id = p->fastdim == PR_COL_LABEL ? x->label : x->url;
         if (id < p->rowmap_cap && p->rowmap[id] != NOROW)
             return p->rowmap[id];
@@ -255,7 +288,7 @@ INLINE uint32_t row_of_mode(pr_acc *a, const pr_sample *x, int fast)
 
 static inline uint32_t row_of(pr_acc *a, const pr_sample *x)
 {
-    return row_of_mode(a, x, 0);
+    return row_of_mode(a, x, 0, 0);
 }
 
 static uint32_t row_of_slow(pr_acc *a, const pr_sample *x)
@@ -382,21 +415,68 @@ static inline void add_dur(row_sum *rs, int d, int64_t v)
     rs->n[d]++;
 }
 
+/* Bounded mode: row r's staged latencies into its histogram, in the order they came. */
+static void stage_flush(pr_acc *a, size_t r)
+{
+    pr_report_acc *p = a->priv;
+    pr_vals_add_many(&a->rows[r].s.latency, p->stage + r * STAGE_N, p->stage_n[r]);
+    p->stage_n[r] = 0;
+}
+
+/* Every row's (before the rows are read or merged). */
+static void stage_flush_all(pr_acc *a)
+{
+    for (size_t r = 0; a->priv->stage_n && r < a->nrows; r++)
+        if (a->priv->stage_n[r])
+            stage_flush(a, r);
+}
+
+/* Bounded mode: pr_series_add of a sample of row r, its latency staged. */
+INLINE void bounded_add(pr_acc *a, uint32_t r, const pr_sample *x, int outcome)
+{
+    pr_report_acc *p = a->priv;
+    pr_series *s = &a->rows[r].s;
+    pr_series_count(s, x, outcome);
+    if (x->latency_ns != PR_UNKNOWN) {
+        unsigned n = p->stage_n[r];
+        p->stage[(size_t)r * STAGE_N + n] = x->latency_ns;
+        p->stage_n[r] = (unsigned char)(n + 1);
+        if (n + 1 == STAGE_N)
+            stage_flush(a, r);
+    }
+    if (x->connect_ns != PR_UNKNOWN)
+        pr_vals_add(&s->connect, x->connect_ns);
+    if (x->lateness_ns != PR_UNKNOWN)
+        pr_vals_add(&s->lateness, x->lateness_ns);
+    if (x->ttfb_ns != PR_UNKNOWN) {
+        pr_vals_add(&s->ttfb, x->ttfb_ns);
+        if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
+            pr_vals_add(&s->receive, x->latency_ns - x->ttfb_ns);
+    }
+}
+
 /* The durations of a sample of row r (group g) outside the latency array's pass: histograms
  * in bounded mode, counts and sums in exact mode (the values come in later passes). */
 INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sample *x, int tx,
-                          int fast)
+                          int outcome, int fast, int bp)
 {
     pr_report_acc *p = a->priv;
+    if (bp) {
+        bounded_add(a, r, x, outcome);
+        return;
+    }
     if (!fast && a->bounded && !a->o->rows)
         return; /* no labels list: of the one row only its count is read (bounded_results) */
     if (!fast && !a->o->durations) {
         if (a->bounded)
-            pr_series_count(&a->rows[r].s, x, pr_sample_outcome(x));
+            pr_series_count(&a->rows[r].s, x, outcome);
         return;
     }
     if (!fast && a->bounded) {
-        pr_series_add(&a->rows[r].s, x, pr_sample_outcome(x));
+        if (p->staged)
+            bounded_add(a, r, x, outcome);
+        else /* the tests' reference (pr_acc_fast_mode 0): no staging */
+            pr_series_add(&a->rows[r].s, x, outcome);
         return;
     }
     row_sum *rs = tx ? &p->txsums[r] : &p->sums[r];
@@ -420,10 +500,12 @@ INLINE void add_durations(pr_acc *a, uint32_t r, uint32_t g, long k, const pr_sa
 }
 
 /* The sample's part of the run's totals, status codes, errors, Apdex and intervals. */
-INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fast)
+INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fast, int bp)
 {
     int ok = outcome == 1;
-    if (!fast && a->bounded && a->o->durations && a->o->run_durations)
+    if (bp)
+        pr_series_count(&a->total, x, outcome);
+    else if (!fast && a->bounded && a->o->durations && a->o->run_durations)
         pr_series_add(&a->total, x, outcome);
     else if (!fast && a->bounded)
         pr_series_count(&a->total, x, outcome);
@@ -473,20 +555,22 @@ INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fa
 
 /* One sample of the main scan, its outcome (pr_sample_outcome) given. Returns RESTART when
  * the rows must be decided first. */
-INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast)
+INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast, int bp)
 {
     if (x->start_ns != PR_UNKNOWN && (x->start_ns < a->from || x->start_ns >= a->to))
         return 0;
-    uint32_t r = row_of_mode(a, x, fast);
+    uint32_t r = row_of_mode(a, x, fast, bp);
     if (r == NOROW)
         return RESTART;
     int tx = fast == FAST_NOTX ? 0 : (x->flags & PR_SF_TRANSACTION) != 0;
-    long k = bin_index(a, x->start_ns);
-    uint32_t g = group_of(a, r, tx);
-    if (fast || !a->bounded) /* a row's other samples are the total's (rows_total) */
+    long k = bp ? -1 : bin_index(a, x->start_ns); /* bp: no intervals */
+    /* groups: the cells of the exact values (bounded mode has none) */
+    int exact = fast || (!bp && !a->bounded);
+    uint32_t g = exact ? group_of(a, r, tx) : 0;
+    if (exact) /* a row's other samples are the total's (rows_total) */
         pr_series_count(tx ? &a->priv->txs[r] : &a->rows[r].s, x, outcome);
-    add_durations(a, r, g, k, x, tx, fast);
-    if ((fast || a->o->rows) && (a->o->label_extras || a->o->label_timeseries))
+    add_durations(a, r, g, k, x, tx, outcome, fast, bp);
+    if (!bp && (fast || a->o->rows) && (a->o->label_extras || a->o->label_timeseries))
         /* the labels list's Apdex, top errors and time series */
         pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
     if (tx) {
@@ -496,7 +580,7 @@ INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast)
         a->tx_samples++;
         return 0;
     }
-    add_total(a, x, outcome, k, fast);
+    add_total(a, x, outcome, k, fast, bp);
     return 0;
 }
 
@@ -546,11 +630,12 @@ static void colview_init(colview *v, const pr_block_cols *c, pr_sample *x)
  * into each scan's loop whatever its size (a call per sample costs 5 % of a scan); the tests
  * of v->vary go the same way for a whole block. */
 static inline __attribute__((always_inline)) void colview_get_mode(const colview *v, size_t i,
-                                                                   pr_sample *x, int fast)
+                                                                   pr_sample *x, int fast, int bp)
 {
-    /* the breakdown columns are not read in the fast mode (its breakdown is the label or URL) */
+    /* the breakdown columns are not read in the fast mode (its breakdown is the label or URL);
+     * bp's blocks vary in BP_COLS alone */
 #define V(c, f, T, breakdown)                                                                      \
-    if (!(fast && (breakdown)) && (v->vary >> (c)&1))                                              \
+    if (!(fast && (breakdown)) && !(bp && !(BP_COLS >> (c)&1)) && (v->vary >> (c)&1))              \
         x->f = (T)v->p[c][i];
     COLVIEW_FIELDS(V)
 #undef V
@@ -559,7 +644,7 @@ static inline __attribute__((always_inline)) void colview_get_mode(const colview
 static inline __attribute__((always_inline)) void colview_get(const colview *v, size_t i,
                                                               pr_sample *x)
 {
-    colview_get_mode(v, i, x, 0);
+    colview_get_mode(v, i, x, 0, 0);
 }
 
 /* pr_sample_outcome of sample i read from the columns (not from the sample just written:
@@ -575,16 +660,17 @@ static inline int colview_outcome(const colview *v, size_t i)
     return pr_sample_outcome(&x);
 }
 
-/* The main scan of a block's samples, fast as fast_mode says (a constant: a loop each). */
-INLINE int scan_samples(pr_acc *a, const pr_block_cols *c, int fast)
+/* The main scan of a block's samples, fast as fast_mode and bp as bp_mode say (constants: a
+ * loop each). */
+INLINE int scan_samples(pr_acc *a, const pr_block_cols *c, int fast, int bp)
 {
     colview v;
     pr_sample x;
     pr_sample_init(&x);
     colview_init(&v, c, &x);
     for (size_t i = 0; i < c->n; i++) {
-        colview_get_mode(&v, i, &x, fast);
-        int rc = scan_one(a, &x, colview_outcome(&v, i), fast);
+        colview_get_mode(&v, i, &x, fast, bp);
+        int rc = scan_one(a, &x, colview_outcome(&v, i), fast, bp);
         if (rc)
             return rc;
     }
@@ -594,11 +680,18 @@ INLINE int scan_samples(pr_acc *a, const pr_block_cols *c, int fast)
 static int scan_block(const pr_block_cols *c, void *payload)
 {
     pr_acc *a = payload;
+    if (a->priv->bp) {
+        unsigned vary = 0;
+        for (int i = 0; i < PR_NCOLS; i++)
+            vary |= c->vals[i] ? 1u << i : 0;
+        if (!(vary & ~BP_COLS))
+            return scan_samples(a, c, 0, 1);
+    }
     if (!fast_mode(a))
-        return scan_samples(a, c, 0);
+        return scan_samples(a, c, 0, 0);
     /* the flags one constant without the Transaction Controller bit (most blocks) */
     int notx = !c->vals[PR_COL_FLAGS] && !(c->konst[PR_COL_FLAGS] & PR_SF_TRANSACTION);
-    return notx ? scan_samples(a, c, FAST_NOTX) : scan_samples(a, c, 1);
+    return notx ? scan_samples(a, c, FAST_NOTX, 0) : scan_samples(a, c, 1, 0);
 }
 
 /* ---- the counting pass (rows decided before the main scan) ------------------------------- */
@@ -1175,6 +1268,8 @@ static void clear_main(pr_acc *a)
         pr_series_dispose(&a->rows[r].s);
         pr_series_init_mode(&p->txs[r], 0);
     }
+    if (p->stage_n) /* the staged values of the rows dropped */
+        memset(p->stage_n, 0, p->rows_cap);
     a->nrows = 0;
     memset(p->group_of_row, 0, p->rows_cap * 2 * sizeof *p->group_of_row);
     p->ngroups = 0;
@@ -1318,6 +1413,8 @@ static void acc_setup(pr_acc *a, pr_run **runs, size_t nids, int fillers)
     if (!a->bounded && o->durations && fillers)
         pr_cellsort_init_fillers(&p->vals, (size_t)n, fillers);
     p->dur = PR_D_LATENCY;
+    p->bp = bp_mode(a);
+    p->staged = a->bounded && pr_acc_fast_mode;
 }
 
 /* ---- the main scan on two threads -------------------------------------------------------
@@ -1455,6 +1552,9 @@ unsigned long pr_acc_parts_merged(void)
 static int merge_part(pr_acc *a, pr_acc *w)
 {
     pr_report_acc *p = a->priv, *q = w->priv;
+    /* each histogram as if its values came one by one: ours first, then the part's */
+    stage_flush_all(a);
+    stage_flush_all(w);
     uint32_t nn = pr_strtab_count(w->names);
     uint32_t *nm = pr_xcalloc((size_t)nn + 1, sizeof *nm);
     for (uint32_t id = 1; id < nn; id++) /* interned in the order the part met them */
@@ -1547,6 +1647,8 @@ static int scan_par_bounded(pr_acc *a, pr_store *st, int64_t id, pr_run *run, un
     void *pl[2] = {a, &w};
     int rcs[2] = {0, 0};
     int used = pr_store_scan_cols_par(st, id, want, scan_block, pl, 2, rcs, err);
+    stage_flush_all(a); /* the part's squares are read next */
+    stage_flush_all(&w);
     int rc = used < 0           ? used
              : rcs[0] < 0       ? rcs[0]
              : used < 2         ? rcs[0]
@@ -1603,6 +1705,7 @@ int pr_acc_scan(pr_acc *a, pr_store *st, const int64_t *ids, pr_run **runs, size
     if (!a->bounded)
         rows_total(a);
     if (a->bounded) {
+        stage_flush_all(a);
         bounded_results(a);
         return 0;
     }
@@ -1639,6 +1742,8 @@ void pr_acc_dispose(pr_acc *a)
         free(p->sums);
         free(p->txs);
         free(p->txsums);
+        free(p->stage);
+        free(p->stage_n);
         free(p->key_count);
         free(p);
     }

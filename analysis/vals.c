@@ -11,6 +11,19 @@ void pr_vals_init(pr_vals *s, int bounded)
     pr_hist_init(&s->h);
 }
 
+void pr_vals_add_many(pr_vals *s, const int64_t *x, size_t n)
+{
+    if (s->bounded) {
+        pr_hist_add_many(&s->h, x, n);
+        return;
+    }
+    if (!n)
+        return;
+    pr_vec_reserve(&s->v, s->v.n + n);
+    memcpy(s->v.v + s->v.n, x, n * sizeof *x);
+    s->v.n += n;
+    s->sorted = 0;
+}
 
 size_t pr_vals_count(const pr_vals *s)
 {

@@ -27,6 +27,8 @@ static inline void pr_vals_add(pr_vals *s, int64_t x)
     }
     pr_hist_add(&s->h, x);
 }
+/* Adds x[0..n) as n pr_vals_add calls in that order would (bounded: pr_hist_add_many). */
+void pr_vals_add_many(pr_vals *s, const int64_t *x, size_t n);
 size_t pr_vals_count(const pr_vals *s);
 /* Prepares for queries (sorts in exact mode). */
 void pr_vals_finish(pr_vals *s);

@@ -43,32 +43,92 @@ static int64_t bucket_width(int oct)
     return oct == 0 ? 1 : (int64_t)1 << (oct - 1);
 }
 
-/* Widens the bucket range to cover octave oct. */
-void pr_hist_widen(pr_hist *h, int oct)
+/* Widens the bucket range to cover octaves [lo, hi] (lo <= hi): one allocation, the new
+ * octaves zeroed, the old buckets moved up when the range grows down. */
+static void widen_to(pr_hist *h, int lo, int hi)
 {
     if (h->lo_oct < 0) {
-        h->b = pr_xcalloc(SUB, sizeof *h->b);
-        h->lo_oct = h->hi_oct = oct;
+        h->b = pr_xcalloc((size_t)(hi - lo + 1) * SUB, sizeof *h->b);
+        h->lo_oct = lo;
+        h->hi_oct = hi;
         return;
     }
-    int lo = oct < h->lo_oct ? oct : h->lo_oct, hi = oct > h->hi_oct ? oct : h->hi_oct;
+    lo = lo < h->lo_oct ? lo : h->lo_oct;
+    hi = hi > h->hi_oct ? hi : h->hi_oct;
     if (lo == h->lo_oct && hi == h->hi_oct)
         return;
-    uint64_t *nb = pr_xcalloc((size_t)(hi - lo + 1) * SUB, sizeof *nb);
-    memcpy(nb + (size_t)(h->lo_oct - lo) * SUB, h->b,
-           (size_t)(h->hi_oct - h->lo_oct + 1) * SUB * sizeof *nb);
-    free(h->b);
-    h->b = nb;
+    size_t old = (size_t)(h->hi_oct - h->lo_oct + 1) * SUB, n = (size_t)(hi - lo + 1) * SUB;
+    size_t below = (size_t)(h->lo_oct - lo) * SUB;
+    h->b = pr_xrealloc(h->b, n * sizeof *h->b);
+    if (below)
+        memmove(h->b + below, h->b, old * sizeof *h->b);
+    memset(h->b, 0, below * sizeof *h->b);
+    memset(h->b + below + old, 0, (n - below - old) * sizeof *h->b);
     h->lo_oct = lo;
     h->hi_oct = hi;
+}
+
+void pr_hist_widen(pr_hist *h, int oct)
+{
+    widen_to(h, oct, oct);
+}
+
+/* The octave of a value (pr_hist_add's rule; negatives in octave 0). */
+static int octave_of(int64_t x)
+{
+    if (x < PR_HIST_SUB)
+        return 0;
+    return 63 - __builtin_clzll((uint64_t)x) - PR_HIST_SUB_BITS + 1;
+}
+
+void pr_hist_add_many(pr_hist *h, const int64_t *x, size_t n)
+{
+    if (!n)
+        return;
+    int64_t mn = x[0], mx = x[0];
+    __int128 sum = 0;
+    unsigned __int128 sq = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = x[i];
+        uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+        sum += v;
+        if (u < PR_HIST_SQ_EXACT)
+            sq += (unsigned __int128)u * u;
+        else
+            h->sumsq_big += (long double)v * v; /* in order, as pr_hist_add */
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+    }
+    h->n += n;
+    h->sum += sum;
+    h->sumsq += sq;
+    if (mn < h->min)
+        h->min = mn;
+    if (mx > h->max)
+        h->max = mx;
+    /* the octave is monotonic in the value: the lot's extremes' octaves bound every other */
+    int lo = octave_of(mn), hi = octave_of(mx);
+    if (lo < h->lo_oct || hi > h->hi_oct)
+        widen_to(h, lo, hi);
+    uint64_t *b = h->b;
+    int base = h->lo_oct;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = x[i];
+        if (v < SUB) { /* octave 0 (then lo_oct is 0): exact values, negatives in bucket 0 */
+            h->negatives += v < 0;
+            b[v < 0 ? 0 : v]++;
+            continue;
+        }
+        int oct = 63 - __builtin_clzll((uint64_t)v) - PR_HIST_SUB_BITS + 1;
+        b[(size_t)(oct - base) * SUB + (((uint64_t)v >> (oct - 1)) - SUB)]++;
+    }
 }
 
 void pr_hist_merge(pr_hist *a, const pr_hist *b)
 {
     if (b->lo_oct < 0)
         return;
-    pr_hist_widen(a, b->lo_oct);
-    pr_hist_widen(a, b->hi_oct);
+    widen_to(a, b->lo_oct, b->hi_oct);
     size_t off = (size_t)(b->lo_oct - a->lo_oct) * SUB;
     size_t nb = (size_t)(b->hi_oct - b->lo_oct + 1) * SUB;
     for (size_t i = 0; i < nb; i++)

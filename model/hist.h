@@ -70,6 +70,10 @@ static inline void pr_hist_add(pr_hist *h, int64_t x)
         pr_hist_widen(h, oct);
     h->b[(size_t)(oct - h->lo_oct) * PR_HIST_SUB + sub]++;
 }
+/* Counts x[0..n) as n pr_hist_add calls in that order would, byte for byte (the squares from
+ * 2^42 are summed in the same order), but widens the buckets once for the lot: for a caller
+ * that stages a histogram's values and adds them while its buckets are in cache. */
+void pr_hist_add_many(pr_hist *h, const int64_t *x, size_t n);
 /* The sum of the values and of their squares (exact up to the long double's 64-bit mantissa). */
 long double pr_hist_sum(const pr_hist *h);
 long double pr_hist_sumsq(const pr_hist *h);

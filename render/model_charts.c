@@ -320,4 +320,8 @@ void pr_model_charts_opts(const pr_chart_kind *kind, pr_report_opts *ro)
     ro->label_extras = 0;
     ro->exact_limit = 1;
     ro->cols = kind_cols(kind);
+    /* the start places a sample in the window and in the intervals: without either (the labels
+     * and distribution kinds, unwindowed) nothing drawn comes from it */
+    if (ro->cols && !ro->timeseries && ro->from_ns == PR_UNKNOWN && ro->to_ns == PR_UNKNOWN)
+        ro->cols &= ~PR_COLBIT(PR_COL_START);
 }

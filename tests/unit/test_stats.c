@@ -406,6 +406,96 @@ static void test_stats__error_groups_and_options(void **st)
     assert_int_equal(pr_report_parse_by(&o, "colour"), -1);
 }
 
+/* Two histograms hold the same counts, sums, extremes and buckets, over the same octaves. */
+static void same_hist(const pr_hist *a, const pr_hist *b)
+{
+    assert_true(a->n == b->n && a->min == b->min && a->max == b->max);
+    assert_true(a->sum == b->sum && a->sumsq == b->sumsq && a->negatives == b->negatives);
+    assert_memory_equal(&a->sumsq_big, &b->sumsq_big, sizeof a->sumsq_big); /* same order */
+    assert_int_equal(a->lo_oct, b->lo_oct);
+    assert_int_equal(a->hi_oct, b->hi_oct);
+    assert_int_equal(pr_hist_bytes(a), pr_hist_bytes(b));
+    if (pr_hist_bytes(a))
+        assert_memory_equal(a->b, b->b, pr_hist_bytes(a));
+}
+
+/* A value of the staging tests: zeros, negatives, exact small values, latencies over many
+ * octaves, squares past 2^84 (the long double side), and now and then a new extreme. */
+static int64_t staged_value(void)
+{
+    uint64_t r = next();
+    switch (r % 8) {
+    case 0: return (int64_t)(r >> 3) % 512;
+    case 1: return -(int64_t)((r >> 3) % 100000);
+    case 2: return (int64_t)(r >> 20); /* up to 2^44 */
+    case 3: return 0;
+    default: return (int64_t)((r >> 3) % 3000000000ull) >> (r >> 40) % 20;
+    }
+}
+
+/* pr_hist_add_many (the report's staged latencies, analysis/report_acc.c) against one
+ * pr_hist_add per value on random data: lots of 0 to 40 values into several histograms in
+ * turn, each histogram's lots in the order their values came, merged halves flushed before
+ * the merge, byte for byte (the squares past 2^42 are summed in the same order); and
+ * pr_vals_add_many likewise in both modes. */
+static void test_stats__hist_add_many_matches_add(void **st)
+{
+    enum { NH = 5, ROUNDS = 4000, LOT = 40 };
+    pr_hist direct[NH], staged[NH], merged_d, merged_s;
+    pr_vals vd[2], vs[2];
+    for (int k = 0; k < NH; k++) {
+        pr_hist_init(&direct[k]);
+        pr_hist_init(&staged[k]);
+    }
+    for (int m = 0; m < 2; m++) {
+        pr_vals_init(&vd[m], m);
+        pr_vals_init(&vs[m], m);
+    }
+    int64_t lot[LOT];
+    for (int round = 0; round < ROUNDS; round++) {
+        int k = (int)(next() % NH);
+        size_t n = (size_t)(next() % (LOT + 1));
+        for (size_t i = 0; i < n; i++) {
+            lot[i] = staged_value();
+            pr_hist_add(&direct[k], lot[i]);
+            pr_vals_add(&vd[round % 2], lot[i]);
+        }
+        pr_hist_add_many(&staged[k], lot, n);
+        pr_vals_add_many(&vs[round % 2], lot, n);
+        same_hist(&direct[k], &staged[k]);
+    }
+    for (int k = 0; k < NH; k++)
+        assert_true(direct[k].n > 0);
+    /* the merge of staged parts: each part's lots added before it merges */
+    pr_hist_init(&merged_d);
+    pr_hist_init(&merged_s);
+    for (int k = 0; k < NH; k++) {
+        pr_hist_merge(&merged_d, &direct[k]);
+        pr_hist_merge(&merged_s, &staged[k]);
+        same_hist(&merged_d, &merged_s);
+        int64_t tail[3] = {staged_value(), staged_value(), staged_value()};
+        for (int i = 0; i < 3; i++)
+            pr_hist_add(&merged_d, tail[i]);
+        pr_hist_add_many(&merged_s, tail, 3);
+        same_hist(&merged_d, &merged_s);
+    }
+    for (int m = 0; m < 2; m++) {
+        assert_int_equal(pr_vals_count(&vd[m]), pr_vals_count(&vs[m]));
+        if (m)
+            same_hist(&vd[m].h, &vs[m].h);
+        else
+            assert_memory_equal(vd[m].v.v, vs[m].v.v, vd[m].v.n * sizeof *vd[m].v.v);
+        pr_vals_dispose(&vd[m]);
+        pr_vals_dispose(&vs[m]);
+    }
+    for (int k = 0; k < NH; k++) {
+        pr_hist_dispose(&direct[k]);
+        pr_hist_dispose(&staged[k]);
+    }
+    pr_hist_dispose(&merged_d);
+    pr_hist_dispose(&merged_s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -418,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_stats__bounded_mode_within_0_1_percent),
         cmocka_unit_test(test_stats__hist_precision),
         cmocka_unit_test(test_stats__hist_integer_sums_match_long_double),
+        cmocka_unit_test(test_stats__hist_add_many_matches_add),
         cmocka_unit_test(test_stats__error_groups_and_options),
         cmocka_unit_test(test_stats__resolution_aware_durations),
     };
