@@ -12,7 +12,7 @@
 #define BLOCK PR_CELLSORT_BLOCK
 #define BUCKETS PR_CELLSORT_BUCKETS
 
-#define EMPTY BUCKETS       /* the bucket of the unused blocks between two fillers' */
+#define EMPTY BUCKETS /* the bucket of the unused blocks between two fillers' */
 /* The arrays stay in the system's default pages: asking for transparent huge pages
  * (madvise MADV_HUGEPAGE) cut a 10 M-sample summary's page faults from 27,868 to 3,448 but
  * raised its CPU time from 0.78 to 1.0 s on a virtual machine, where zeroing each 2 MiB page
