@@ -623,6 +623,8 @@ int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_p
 
 /* Blocks queued for the feed's thread: copies of their encodings. */
 #define FEED_QUEUE 4
+/* The latencies a feed makes room for before they arrive (16 Mi: 64 MiB). */
+#define FEED_CAP0 ((size_t)1 << 24)
 
 typedef struct feed_slot {
     unsigned char *p;
@@ -684,16 +686,22 @@ pr_view_feed *pr_view_feed_new(void)
 static void feed_start(pr_view_feed *f, const pr_run *run, const pr_sink *sink)
 {
     char why[160];
+    int64_t span;
     f->state = -1;
     if (sink->declared_samples <= 0 || sink->declared_start_ns == PR_UNKNOWN ||
         sink->declared_end_ns == PR_UNKNOWN ||
+        __builtin_sub_overflow(sink->declared_end_ns, sink->declared_start_ns, &span) || span < 0 ||
         pr_report_bounded(&f->o, sink->declared_samples, why, sizeof why))
-        return;
+        return;             /* nothing declared, or nothing a run could hold */
     pr_run declared = *run; /* read only: set_bins reads its bounds, count and metadata */
     declared.start_ns = sink->declared_start_ns;
     declared.end_ns = sink->declared_end_ns;
     declared.samples = sink->declared_samples;
-    vacc_init(&f->a, &declared, &f->o, (size_t)sink->declared_samples);
+    /* room for the declared latencies, at most FEED_CAP0 of them at first: a file's claim
+     * never reserves more (the array grows with what arrives) */
+    size_t cap =
+        (uint64_t)sink->declared_samples < FEED_CAP0 ? (size_t)sink->declared_samples : FEED_CAP0;
+    vacc_init(&f->a, &declared, &f->o, cap);
     f->run = run;
     f->state = 1;
     pthread_mutex_init(&f->mu, NULL);

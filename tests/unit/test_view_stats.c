@@ -246,6 +246,50 @@ static void test_view_stats__feed_declines_what_it_did_not_see(void **state)
     test_store_close(st);
 }
 
+/* Two streams one after the other (cat a.prf b.prf): the footer ending the file declares the
+ * second one's samples only; the feed declines, and the figures from the store are the
+ * model's. */
+static void test_view_stats__feed_declines_a_footer_that_is_not_the_run(void **state)
+{
+    (void)state;
+    pr_store *st = test_store_open();
+    pr_run *run = pr_run_new();
+    size_t n = 4000, la, lb;
+    pr_sample *s = calloc(n, sizeof *s);
+    gen_samples(run, s, n, 9);
+    char *a = gen_native(run, s, n / 2, &la), *b = gen_native(run, s + n / 2, n - n / 2, &lb);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pr-cat-%ld.prf", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(a, 1, la, f), la);
+    assert_int_equal(fwrite(b, 1, lb, f), lb);
+    assert_int_equal(fclose(f), 0);
+    pr_view_feed *feed = pr_view_feed_new();
+    test_ingest_observe(pr_view_feed_block, feed);
+    int64_t id = test_ingest(st, "native", path, "cat");
+    test_ingest_observe(NULL, NULL);
+    unlink(path);
+    assert_true(id > 0);
+    pr_run *stored;
+    pr_error err;
+    assert_int_equal(pr_store_load_run(st, id, &stored, &err), 0);
+    assert_int_equal(stored->samples, (int64_t)n);
+    pr_store_stats fs, vs;
+    pr_store_point *fpts = NULL, *pts = NULL;
+    assert_int_equal(pr_view_feed_finish(feed, stored, &fs, &fpts), 0);
+    assert_int_equal(pr_view_stats(st, stored, &vs, &pts, &err), 1);
+    check_against_model(st, id, &vs);
+    pr_view_feed_free(feed);
+    free(pts);
+    pr_run_free(stored);
+    free(a);
+    free(b);
+    free(s);
+    pr_run_free(run);
+    test_store_close(st);
+}
+
 /* A summary-only run is left to the model. */
 static void test_view_stats__summary_only_left_to_the_model(void **state)
 {
@@ -267,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_view_stats__select_ranks),
         cmocka_unit_test(test_view_stats__summary_only_left_to_the_model),
         cmocka_unit_test(test_view_stats__feed_declines_what_it_did_not_see),
+        cmocka_unit_test(test_view_stats__feed_declines_a_footer_that_is_not_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
