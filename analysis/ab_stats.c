@@ -1,6 +1,6 @@
 /* ApacheBench's Connection Times and percentage tables recomputed with ab's own rules. */
 #include "analysis/ab_stats.h"
-#include "analysis/rsort.h"
+#include "analysis/view_stats.h"
 #include "analysis/vec.h"
 #include "model/hist.h"
 #include "model/native.h"
@@ -38,13 +38,14 @@ void pr_ab_stats_column(int64_t *v, size_t n, pr_ab_row *row)
         sd += a * a;
     }
     sd = n > 1 ? sqrt(sd / (double)(n - 1)) : 0;
-    if (mn < mx) /* all equal (a column the file does not have): already in order */
-        pr_rsort_i64_par(v, n, pr_threads());
-    int64_t median_us;
-    if (n > 1 && n % 2)
-        median_us = (v[n / 2] + v[n / 2 + 1]) / 2;
-    else
-        median_us = v[n / 2];
+    /* ab's median: sorted s[n / 2], or for odd n the mean of s[n / 2] and s[n / 2 + 1] (its
+     * rule), selected rather than sorted for (1-based ranks n / 2 + 1 and n / 2 + 2) */
+    int64_t median_us = mn, q[2];
+    size_t rank[2] = {n / 2 + 1, n / 2 + 2}, nr = n > 1 && n % 2 ? 2 : 1;
+    if (mn < mx) { /* else all equal (a column the file does not have) */
+        pr_select_ranks(v, n, rank, nr, q);
+        median_us = nr == 2 ? (q[0] + q[1]) / 2 : q[0];
+    }
     row->min_ms = round_ms(mn);
     row->max_ms = round_ms(mx);
     row->mean_ms = round_ms(mean_us);
@@ -73,11 +74,18 @@ static size_t pct_index(size_t n, int p)
     return p >= 100 ? n - 1 : (size_t)((unsigned long long)n * (unsigned)p / 100);
 }
 
-void pr_ab_stats_percentages(const int64_t *total_sorted, size_t n, pr_ab_tables *out)
+void pr_ab_stats_percentages(int64_t *total, size_t n, pr_ab_tables *out)
 {
     out->has_percentiles = n > 1;
-    for (int i = 0; i < PR_AB_NPERCS && n; i++)
-        out->pct_ms[i] = round_ms(total_sorted[pct_index(n, pr_ab_percs[i])]);
+    if (!n)
+        return;
+    size_t rank[PR_AB_NPERCS]; /* ascending, as the percentages */
+    int64_t q[PR_AB_NPERCS];
+    for (int i = 0; i < PR_AB_NPERCS; i++)
+        rank[i] = pct_index(n, pr_ab_percs[i]) + 1;
+    pr_select_ranks(total, n, rank, PR_AB_NPERCS, q);
+    for (int i = 0; i < PR_AB_NPERCS; i++)
+        out->pct_ms[i] = round_ms(q[i]);
 }
 
 size_t pr_ab_csv_index(size_t n, int i)
@@ -280,7 +288,7 @@ static int tables_exact(pr_store *st, const pr_run *run, pr_ab_tables *t, pr_err
         if (rc == 0)
             pr_ab_stats_column(v, n, rows[col]);
     }
-    if (rc == 0) { /* the total times, the last column, are sorted */
+    if (rc == 0) { /* the total times, the last column, are still in v */
         t->n = n;
         pr_ab_stats_percentages(v, n, t);
     }

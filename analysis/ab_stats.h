@@ -72,10 +72,11 @@ int pr_ab_stats_from_summary(const pr_run *run, pr_ab_tables *out);
 enum pr_ab_col { PR_AB_CONNECT = 0, PR_AB_PROCESSING, PR_AB_WAITING, PR_AB_TOTAL };
 int64_t pr_ab_value(const pr_run *run, const pr_sample *s, int col);
 /* One column's row from its n values in input order (the sd sums in that order, as ab);
- * v is sorted on return. */
+ * v is reordered on return (its median selected in place, not sorted). */
 void pr_ab_stats_column(int64_t *v, size_t n, pr_ab_row *row);
-/* The percentage table from the sorted total times. */
-void pr_ab_stats_percentages(const int64_t *total_sorted, size_t n, pr_ab_tables *out);
+/* The percentage table from the total times, in any order (reordered: the ranks selected in
+ * place). */
+void pr_ab_stats_percentages(int64_t *total, size_t n, pr_ab_tables *out);
 
 /* Index into the total-time-sorted array that ab's -e CSV uses for row i (0..100):
  * 0 → 0, 100 → n-1, else round_half_up(n*i/100). A result == n means ab read past its
