@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct progress {
@@ -187,6 +188,9 @@ static void report_ingest(const char *input, const pr_parser *p, const pr_ingest
     free(runname);
 }
 
+/* Inputs from this size on are ingested with pr_store_bulk_writes. */
+#define BULK_MIN ((off_t)16 << 20)
+
 /* One input, one transaction: into the run `name` (NULL: a new one) or the --run-id shard. */
 static int ingest_one(pr_store *st, const ingest_args *a, const char *path, const char *name,
                       pr_ingest_result *out, pr_cli_view_ready *ready, int *have_ready)
@@ -200,6 +204,11 @@ static int ingest_one(pr_store *st, const ingest_args *a, const char *path, cons
     pr_error_clear(&err);
     pr_ingest *ing;
     const shard_target *shard = &a->shard;
+    /* a large file's blocks written once (store.h); small ones through the WAL, whose commits
+     * cost no sync (200 two-sample files: 0.17-0.23 s, 1.1 s through the rollback journal) */
+    struct stat sb;
+    pr_store_bulk_writes(st, strcmp(path, "-") && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+                                 sb.st_size >= BULK_MIN);
     if ((shard->run_id ? pr_ingest_begin_shard(st, &ing, shard->run_id, shard->index, shard->count,
                                                path, &err)
                        : pr_ingest_begin(st, &ing, name, path, &err)) < 0) {
@@ -454,7 +463,6 @@ static int run(int argc, char **argv)
     const char *store_path = a.store ? a.store : pr_cli_store_path();
     int store_existed = pr_store_target_is_pg(store_path) || access(store_path, F_OK) == 0;
     if (rc == 0 && (rc = pr_cli_open_store(a.store, 1, &st)) == 0) {
-        pr_store_bulk_writes(st, 1); /* each input's blocks written once (store.h) */
         int stored = 0;
         rc = ingest_all(st, &a, argv + optind, argc - optind, &stored);
         if (!store_existed && !stored)
