@@ -226,6 +226,95 @@ static inline size_t span_to(const char *in, size_t k, size_t max, const unsigne
     return k;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Bit i set where the i-th of the 64 bytes in v equals the byte in c. */
+static inline uint64_t match64(const __m128i v[4], __m128i c)
+{
+    uint64_t m0 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], c));
+    uint64_t m1 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], c));
+    uint64_t m2 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], c));
+    uint64_t m3 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[3], c));
+    return m0 | m1 << 16 | m2 << 32 | m3 << 48;
+}
+
+/* Bit i set where an odd number of the bits 0..i of m are: with m the '"' bytes, the bytes
+ * from an opening quote (included) to its closing quote (excluded). */
+static inline uint64_t prefix_xor(uint64_t m)
+{
+    m ^= m << 1;
+    m ^= m << 2;
+    m ^= m << 4;
+    m ^= m << 8;
+    m ^= m << 16;
+    return m ^ m << 32;
+}
+
+/* The first part of attrs_run, 64 bytes a step: in a JTL's tags a stop byte comes every three
+ * or four bytes (' ', '=', '"' around each short value), so the byte-table scans stopped and
+ * restarted ~60 times a tag. Here the stops of 64 bytes are bit masks: "-quoted values by a
+ * prefix xor of the '"' bits (carried from step to step), the tag's end ('>' or '/') and a
+ * '\'' outside them end the step (attrs_run goes on from there, as it does from a '"' whose
+ * value does not close within max: the scan is taken back to that quote), '=' outside them
+ * counted (stopping at the one past the cap), every '\n' counted. Returns where attrs_run
+ * goes on, outside any value, with *lines, *nl (the last '\n') and g->attrs as its own scan
+ * would have left them there. */
+static size_t attrs_wide(pr_xml_guard *g, const char *in, size_t max, long *lines, size_t *nl)
+{
+    const __m128i dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\''), gt = _mm_set1_epi8('>'),
+                  sl = _mm_set1_epi8('/'), eq = _mm_set1_epi8('='), lf = _mm_set1_epi8('\n');
+    size_t k = 0, q_k = 0, q_nl = SIZE_MAX;
+    long q_lines = 0;
+    uint64_t inq = 0; /* all ones when a value is open at the step's start */
+    while (k + 64 <= max) {
+        __m128i v[4];
+        for (int i = 0; i < 4; i++)
+            v[i] = _mm_loadu_si128((const __m128i *)(const void *)(in + k + 16 * (size_t)i));
+        uint64_t d = match64(v, dq), inside = prefix_xor(d) ^ inq;
+        uint64_t stop = (match64(v, gt) | match64(v, sl) | match64(v, sq)) & ~inside;
+        uint64_t before = stop ? (stop & -stop) - 1 : ~(uint64_t)0;
+        if (!g->end_tag) {
+            uint64_t e = match64(v, eq) & ~inside & before;
+            size_t c = (size_t)__builtin_popcountll(e);
+            if (g->attrs + c > PR_XML_MAX_ATTRS) { /* stop at the '=' past the cap */
+                c = PR_XML_MAX_ATTRS - g->attrs;
+                for (size_t i = 0; i < c; i++)
+                    e &= e - 1;
+                stop = e & -e;
+                before = stop - 1;
+            }
+            g->attrs += c;
+        }
+        uint64_t n = match64(v, lf) & before;
+        long lines0 = *lines;
+        size_t nl0 = *nl;
+        if (n) {
+            *lines += __builtin_popcountll(n);
+            *nl = k + 63 - (size_t)__builtin_clzll(n);
+        }
+        if (stop)
+            return k + (size_t)__builtin_ctzll(stop);
+        uint64_t open = d & inside; /* opening quotes */
+        inq = inside >> 63 ? ~(uint64_t)0 : 0;
+        if (inq && open) { /* a value opened in this step is still open: where it began */
+            size_t b = 63 - (size_t)__builtin_clzll(open);
+            uint64_t nb = n & (((uint64_t)1 << b) - 1);
+            q_k = k + b;
+            q_lines = lines0 + __builtin_popcountll(nb);
+            q_nl = nb ? k + 63 - (size_t)__builtin_clzll(nb) : nl0;
+        }
+        k += 64;
+    }
+    if (inq) { /* back to the quote of the value still open */
+        k = q_k;
+        *lines = q_lines;
+        *nl = q_nl;
+    }
+    return k;
+}
+#endif
+
 /* A tag's attributes (not skipping), copied at once up to the tag's end ('>' or '/', left to
  * step()), '=' counted, line breaks counted in the same scan: a byte at a time through step()
  * they were most of the guard's cost, and a memchr per value (most are a few bytes) the most
@@ -236,6 +325,10 @@ static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, si
 {
     size_t max = room - *w < n ? room - *w : n, k = 0, nl = SIZE_MAX; /* the last '\n' */
     long lines = 0;
+#if defined(__SSE2__)
+    if (!g->narrow)
+        k = attrs_wide(g, in, max, &lines, &nl);
+#endif
     while ((k = span_to(in, k, max, tag_stop)) < max) {
         char c = in[k];
         if (c == '>' || c == '/')

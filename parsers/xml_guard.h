@@ -35,6 +35,7 @@ typedef struct pr_xml_guard {
     long long dropped;      /* bytes of skipped content dropped */
     char root[32];          /* the name of the first element (cut to 31 bytes) */
     size_t root_n;          /* its length; 0 until its name has been read */
+    int narrow;             /* 1: tags scanned by byte tables only (tests compare the two) */
 } pr_xml_guard;
 
 /* Starts a guard over a new input; skip names the elements whose content is dropped. */

@@ -1076,6 +1076,78 @@ static void test_jmeter__xml_guard_random(void **st)
     (void)st;
 }
 
+/* The guard's 64-byte tag scan against its byte-table scan (g.narrow) on random markup, the
+ * two fed the same chunks into the same room side by side: the same bytes written and taken at
+ * every call, the same refusals, line, column and attribute count. The pieces make values
+ * longer than a step, both quotes, '=', '>' and '/' inside values, line breaks inside and
+ * between attributes, end tags with '=' and tags near the attribute cap. */
+static void test_jmeter__xml_guard_wide(void **st)
+{
+    static const char *const skip[] = {"responseData", NULL};
+    static const char *const pieces[] = {
+        " a=\"1\"", " lb='x\"y'", " v=\"a=b>c/d\"", "\n  n=\"2\"", " m=\"l1\nl2\nl3\"", " q='\n'",
+        " e=\"\"", " rm=\"a value of more than sixty-four bytes, = and > and / and ' in it\"",
+        " u=\"line one\nline two of a long value that goes past one step of the scan\n\"",
+        "=", "\n", " x = \"y\"", "'", "\"", "  ", "<b>"};
+    uint64_t r = 0x9E3779B97F4A7C15ULL;
+    pr_buf b = PR_BUF_INIT;
+    for (int doc = 0; doc < 300; doc++) {
+        pr_buf_reset(&b);
+        pr_buf_puts(&b, "<testResults>\n");
+        for (int t = 0; t < 40; t++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            int kind = (int)(r % 5);
+            pr_buf_puts(&b, kind == 0 ? "<httpSample" : kind == 1 ? "</x" : "<s");
+            int near_cap = kind == 4 && doc % 3 == 0; /* well-formed attributes only */
+            int n = near_cap ? PR_XML_MAX_ATTRS - 4 + (int)(r >> 50 & 7) : (int)(r >> 8 & 31);
+            uint64_t q = r;
+            for (int a = 0; a < n; a++) {
+                q ^= q << 13, q ^= q >> 7, q ^= q << 17;
+                int pick = (int)(q % 64);
+                pr_buf_puts(&b, pick < 16 && !near_cap ? pieces[pick] : pieces[pick % 3 ? 0 : 7]);
+            }
+            pr_buf_puts(&b, r >> 40 & 1 ? "/>" : "></s>");
+            pr_buf_puts(&b, r >> 41 & 1 ? "\ntext\n" : "");
+        }
+        pr_buf_puts(&b, "</testResults>\n");
+        size_t chunk = 1 + (size_t)(r % 4099), cap = 32 + (size_t)(r >> 20) % 3000;
+        pr_xml_guard g[2];
+        char *o[2];
+        pr_error err[2];
+        for (int i = 0; i < 2; i++) {
+            pr_xml_guard_init(&g[i], skip);
+            g[i].narrow = i;
+            o[i] = pr_xmalloc(cap);
+            pr_error_clear(&err[i]);
+        }
+        for (size_t pos = 0; pos < b.len;) {
+            size_t k = b.len - pos < chunk ? b.len - pos : chunk, used[2];
+            long w[2];
+            for (int i = 0; i < 2; i++)
+                w[i] = pr_xml_guard_filter(&g[i], b.p + pos, k, &used[i], o[i], cap, "w.jtl",
+                                           &err[i]);
+            assert_int_equal(w[0], w[1]);
+            assert_int_equal(used[0], used[1]);
+            assert_int_equal(g[0].line, g[1].line);
+            assert_int_equal(g[0].col, g[1].col);
+            assert_int_equal(g[0].attrs, g[1].attrs);
+            assert_int_equal(g[0].state, g[1].state);
+            if (w[0] < 0) {
+                assert_int_equal(err[0].line, err[1].line);
+                assert_int_equal(err[0].col, err[1].col);
+                assert_string_equal(err[0].msg, err[1].msg);
+                break;
+            }
+            assert_memory_equal(o[0], o[1], (size_t)w[0]);
+            pos += used[0];
+        }
+        free(o[0]);
+        free(o[1]);
+    }
+    pr_buf_dispose(&b);
+    (void)st;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1102,6 +1174,7 @@ int main(void)
         cmocka_unit_test(test_jmeter__xml_hostile),
         cmocka_unit_test(test_jmeter__xml_guard),
         cmocka_unit_test(test_jmeter__xml_guard_random),
+        cmocka_unit_test(test_jmeter__xml_guard_wide),
         cmocka_unit_test(test_jmeter__stats_dashboard),
         cmocka_unit_test(test_jmeter__stats_window),
         cmocka_unit_test(test_jmeter__sniff),
