@@ -239,6 +239,15 @@ static inline uint64_t match64(const __m128i v[4], __m128i c)
     return m0 | m1 << 16 | m2 << 32 | m3 << 48;
 }
 
+/* The bits set in m (__builtin_popcountll is a call to libgcc without -mpopcnt). */
+static inline size_t popcount64(uint64_t m)
+{
+    m -= m >> 1 & 0x5555555555555555ULL;
+    m = (m & 0x3333333333333333ULL) + (m >> 2 & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (size_t)(m * 0x0101010101010101ULL >> 56);
+}
+
 /* Bit i set where an odd number of the bits 0..i of m are: with m the '"' bytes, the bytes
  * from an opening quote (included) to its closing quote (excluded). */
 static inline uint64_t prefix_xor(uint64_t m)
@@ -276,7 +285,7 @@ static size_t attrs_wide(pr_xml_guard *g, const char *in, size_t max, long *line
         uint64_t before = stop ? (stop & -stop) - 1 : ~(uint64_t)0;
         if (!g->end_tag) {
             uint64_t e = match64(v, eq) & ~inside & before;
-            size_t c = (size_t)__builtin_popcountll(e);
+            size_t c = popcount64(e);
             if (g->attrs + c > PR_XML_MAX_ATTRS) { /* stop at the '=' past the cap */
                 c = PR_XML_MAX_ATTRS - g->attrs;
                 for (size_t i = 0; i < c; i++)
@@ -290,7 +299,7 @@ static size_t attrs_wide(pr_xml_guard *g, const char *in, size_t max, long *line
         long lines0 = *lines;
         size_t nl0 = *nl;
         if (n) {
-            *lines += __builtin_popcountll(n);
+            *lines += (long)popcount64(n);
             *nl = k + 63 - (size_t)__builtin_clzll(n);
         }
         if (stop)
@@ -301,7 +310,7 @@ static size_t attrs_wide(pr_xml_guard *g, const char *in, size_t max, long *line
             size_t b = 63 - (size_t)__builtin_clzll(open);
             uint64_t nb = n & (((uint64_t)1 << b) - 1);
             q_k = k + b;
-            q_lines = lines0 + __builtin_popcountll(nb);
+            q_lines = lines0 + (long)popcount64(nb);
             q_nl = nb ? k + 63 - (size_t)__builtin_clzll(nb) : nl0;
         }
         k += 64;
@@ -312,6 +321,24 @@ static size_t attrs_wide(pr_xml_guard *g, const char *in, size_t max, long *line
         *nl = q_nl;
     }
     return k;
+}
+
+/* span_to(in, 0, max, name_stop) 16 bytes a step. */
+static size_t name_wide(const char *in, size_t max)
+{
+    const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r'),
+                  lf = _mm_set1_epi8('\n'), sl = _mm_set1_epi8('/'), gt = _mm_set1_epi8('>');
+    size_t k = 0;
+    for (; k + 16 <= max; k += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + k));
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)));
+        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, sl), _mm_cmpeq_epi8(v, gt)));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits)
+            return k + (size_t)__builtin_ctz(bits);
+    }
+    return span_to(in, k, max, name_stop);
 }
 #endif
 
@@ -372,7 +399,12 @@ static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, si
  * length counted to one past that (not a skipped name). */
 static size_t name_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room, size_t *w)
 {
-    size_t max = room - *w < n ? room - *w : n, k = span_to(in, 0, max, name_stop);
+    size_t max = room - *w < n ? room - *w : n;
+#if defined(__SSE2__)
+    size_t k = g->narrow ? span_to(in, 0, max, name_stop) : name_wide(in, max);
+#else
+    size_t k = span_to(in, 0, max, name_stop);
+#endif
     size_t keep = g->name_n < sizeof g->name ? sizeof g->name - g->name_n : 0;
     if (keep)
         memcpy(g->name + g->name_n, in, k < keep ? k : keep);
