@@ -229,16 +229,6 @@ static inline size_t span_to(const char *in, size_t k, size_t max, const unsigne
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-/* Bit i set where the i-th of the 64 bytes in v equals the byte in c. */
-static inline uint64_t match64(const __m128i v[4], __m128i c)
-{
-    uint64_t m0 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], c));
-    uint64_t m1 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], c));
-    uint64_t m2 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], c));
-    uint64_t m3 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[3], c));
-    return m0 | m1 << 16 | m2 << 32 | m3 << 48;
-}
-
 /* The bits set in m (__builtin_popcountll is a call to libgcc without -mpopcnt). */
 static inline size_t popcount64(uint64_t m)
 {
@@ -269,7 +259,8 @@ static inline uint64_t prefix_xor(uint64_t m)
  * counted (stopping at the one past the cap), every '\n' counted. Returns where attrs_run
  * goes on, outside any value, with *lines, *nl (the last '\n') and g->attrs as its own scan
  * would have left them there. */
-static size_t attrs_wide(pr_xml_guard *g, const char *in, size_t max, long *lines, size_t *nl)
+static size_t attrs_wide(const char *in, size_t max, size_t *attrs, int count, long *lines,
+                         size_t *nl)
 {
     const __m128i dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\''), gt = _mm_set1_epi8('>'),
                   sl = _mm_set1_epi8('/'), eq = _mm_set1_epi8('='), lf = _mm_set1_epi8('\n');
@@ -277,25 +268,31 @@ static size_t attrs_wide(pr_xml_guard *g, const char *in, size_t max, long *line
     long q_lines = 0;
     uint64_t inq = 0; /* all ones when a value is open at the step's start */
     while (k + 64 <= max) {
-        __m128i v[4];
-        for (int i = 0; i < 4; i++)
-            v[i] = _mm_loadu_si128((const __m128i *)(const void *)(in + k + 16 * (size_t)i));
-        uint64_t d = match64(v, dq), inside = prefix_xor(d) ^ inq;
-        uint64_t stop = (match64(v, gt) | match64(v, sl) | match64(v, sq)) & ~inside;
+        uint64_t d = 0, st = 0, e = 0, n = 0;
+        for (int i = 0; i < 4; i++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + k + 16 * (size_t)i));
+            __m128i sv = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, sl)),
+                                      _mm_cmpeq_epi8(v, sq));
+            d |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, dq)) << (16 * i);
+            st |= (uint64_t)(uint16_t)_mm_movemask_epi8(sv) << (16 * i);
+            e |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, eq)) << (16 * i);
+            n |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf)) << (16 * i);
+        }
+        uint64_t inside = prefix_xor(d) ^ inq, stop = st & ~inside;
         uint64_t before = stop ? (stop & -stop) - 1 : ~(uint64_t)0;
-        if (!g->end_tag) {
-            uint64_t e = match64(v, eq) & ~inside & before;
+        if (count) {
+            e &= ~inside & before;
             size_t c = popcount64(e);
-            if (g->attrs + c > PR_XML_MAX_ATTRS) { /* stop at the '=' past the cap */
-                c = PR_XML_MAX_ATTRS - g->attrs;
+            if (*attrs + c > PR_XML_MAX_ATTRS) { /* stop at the '=' past the cap */
+                c = PR_XML_MAX_ATTRS - *attrs;
                 for (size_t i = 0; i < c; i++)
                     e &= e - 1;
                 stop = e & -e;
                 before = stop - 1;
             }
-            g->attrs += c;
+            *attrs += c;
         }
-        uint64_t n = match64(v, lf) & before;
+        n &= before;
         long lines0 = *lines;
         size_t nl0 = *nl;
         if (n) {
@@ -354,7 +351,7 @@ static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, si
     long lines = 0;
 #if defined(__SSE2__)
     if (!g->narrow)
-        k = attrs_wide(g, in, max, &lines, &nl);
+        k = attrs_wide(in, max, &g->attrs, !g->end_tag, &lines, &nl);
 #endif
     while ((k = span_to(in, k, max, tag_stop)) < max) {
         char c = in[k];
@@ -415,12 +412,71 @@ static size_t name_run(pr_xml_guard *g, const char *in, size_t n, char *out, siz
     return k;
 }
 
+#if defined(__SSE2__)
+/* A whole tag at in[0] == '<' outside skipped content, when it is a start or end tag with a
+ * plain name that ends ('>' or "/>") within max bytes and under the attribute cap, copied to
+ * out at once: the main loop took a tag in seven or so turns (name, the byte after it, the
+ * attributes, the end) through step() and the runs, a third of the guard's cost once those
+ * runs were wide. Returns the tag's length with g as those turns would have left it after its
+ * '>', or 0 with g untouched (the main loop takes the tag as before: near the end of the
+ * input or room, a '\'' value, a "/" not before '>', the cap, any odd first byte). */
+static size_t tag_fast(pr_xml_guard *g, const char *in, size_t max, char *out)
+{
+    int end = max > 1 && in[1] == '/';
+    size_t s = 1 + (size_t)end; /* the name's first byte */
+    if (s + 1 >= max)
+        return 0;
+    unsigned char c0 = (unsigned char)in[s];
+    if (name_stop[c0] || (!end && (c0 == '!' || c0 == '?')))
+        return 0;
+    size_t e = s + 1 + name_wide(in + s + 1, max - s - 1); /* the byte that ends the name */
+    if (e >= max)
+        return 0;
+    size_t attrs = 0, nl = SIZE_MAX;
+    long lines = 0;
+    size_t p = in[e] == '>' ? e : e + attrs_wide(in + e, max - e, &attrs, !end, &lines, &nl);
+    if (p >= max || (in[p] != '>' && (in[p] != '/' || p + 1 >= max || in[p + 1] != '>')))
+        return 0;
+    size_t len = p + 1 + (in[p] == '/'), name_n = e - s;
+    memcpy(out, in, len);
+    g->tag_line = g->line;
+    g->tag_col = g->col;
+    g->line += lines;
+    g->col = nl != SIZE_MAX ? (long)(len - (e + nl)) : g->col + (long)len;
+    g->end_tag = end;
+    memcpy(g->name, in + s, name_n < sizeof g->name ? name_n : sizeof g->name);
+    g->name_n = name_n > sizeof g->name ? sizeof g->name + 1 : name_n;
+    if (!end) {
+        if (!g->root_n) {
+            g->root_n = g->name_n < sizeof g->root ? g->name_n : sizeof g->root - 1;
+            memcpy(g->root, g->name, g->root_n);
+        }
+        g->attrs = attrs;
+        g->slash = in[p] == '/';
+        start_tag_done(g);
+    }
+    g->slash = 0;
+    g->state = G_TEXT;
+    return len;
+}
+#endif
+
 long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used, char *out,
                          size_t cap, const char *name, pr_error *err)
 {
     size_t r = 0, w = 0;
     /* a step writes at most a line break and a split mark; a text run stops 10 bytes short */
     while (r < n && w + 2 * sizeof split_mark + 4 < cap) {
+#if defined(__SSE2__)
+        if (g->state == G_TEXT && in[r] == '<' && !g->skipping && !g->narrow) {
+            size_t room = cap - 2 * sizeof split_mark - 4 - w;
+            size_t len = tag_fast(g, in + r, n - r < room ? n - r : room, out + w);
+            r += len;
+            w += len;
+            if (len)
+                continue;
+        }
+#endif
         if (g->state == G_TEXT && in[r] != '<') {
             r += text_run(g, in + r, n - r, out, cap - 10, &w);
             continue;
