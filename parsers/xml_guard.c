@@ -412,6 +412,89 @@ static size_t name_run(pr_xml_guard *g, const char *in, size_t n, char *out, siz
     return k;
 }
 
+/* Bytes of an attribute name, and of a value that may be blanked (ASCII, no '<', '&', '"'). */
+static const unsigned char attr_name_byte[256] = {
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2,
+    ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2, ['_'] = 1, ['.'] = 2,
+    ['-'] = 2};
+
+void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in)
+{
+    g->blank = blank;
+    g->blank_in = in;
+    memset(g->blank_first, 0, sizeof g->blank_first);
+    for (size_t i = 0; blank && blank[i].name; i++) {
+        unsigned char c = (unsigned char)blank[i].name[0];
+        g->blank_first[c >> 6] |= (uint64_t)1 << (c & 63);
+    }
+}
+
+static int blank_element(const pr_xml_guard *g)
+{
+    for (size_t i = 0; g->blank_in[i]; i++)
+        if (strlen(g->blank_in[i]) == g->name_n && !memcmp(g->blank_in[i], g->name, g->name_n))
+            return 1;
+    return 0;
+}
+
+#define BLANK_MAX 8 /* rules looked at (pr_xml_guard.blank) */
+
+/* The attributes of the start tag t[0..len) (the element name ends at t[e]) that g->blank
+ * lets go, replaced by spaces in t (the guard's output). Every attribute is read as
+ * ' ' name '=' '"' value '"' with a name of [A-Za-z_][A-Za-z0-9_.-]*, up to the tag's '>' or
+ * "/>" (the scan found no '\'' there, so no value holds a '"'); any other form, and nothing is
+ * blanked. An attribute whose name is a rule's is blanked only if that name comes once. */
+static void blank_attrs(const pr_xml_guard *g, char *t, size_t e, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)t;
+    size_t end = len - 1 - (t[len - 2] == '/'), i = e;
+    size_t at[BLANK_MAX] = {0}; /* per rule: where its value starts (0: none to blank) */
+    int seen[BLANK_MAX] = {0};
+    while (i < end) {
+        if (u[i] != ' ')
+            return;
+        size_t ns = ++i;
+        if (attr_name_byte[u[i]] != 1)
+            return;
+        while (attr_name_byte[u[i]])
+            i++;
+        if (u[i] != '=' || u[i + 1] != '"')
+            return;
+        size_t vs = i + 2, ve = vs;
+        while (u[ve] != '"')
+            ve++;
+        if (i - ns == 2 && g->blank_first[u[ns] >> 6] >> (u[ns] & 63) & 1) {
+            for (int b = 0; b < BLANK_MAX && g->blank[b].name; b++) {
+                const pr_xml_blank *r = &g->blank[b];
+                if (u[ns] != (unsigned char)r->name[0] || u[ns + 1] != (unsigned char)r->name[1])
+                    continue;
+                seen[b]++;
+                int ok = !r->value || (strlen(r->value) == ve - vs &&
+                                       !memcmp(r->value, t + vs, ve - vs));
+                for (size_t k = vs; ok && k < ve; k++)
+                    ok = u[k] >= 0x20 && u[k] < 0x7F && u[k] != '<' && u[k] != '&';
+                at[b] = ok ? vs : 0;
+                break;
+            }
+        }
+        i = ve + 1; /* a ' ', or the end */
+    }
+    for (int b = 0; b < BLANK_MAX && g->blank[b].name; b++) {
+        if (seen[b] != 1 || !at[b])
+            continue; /* the same name twice is libxml2's error: leave it to say so */
+        size_t q = at[b];
+        while (t[q] != '"')
+            q++;
+        memset(t + at[b] - 5, ' ', q + 1 - (at[b] - 5)); /* ' ' name '=' '"' ... '"' */
+    }
+}
+
 #if defined(__SSE2__)
 /* A whole tag at in[0] == '<' outside skipped content, when it is a start or end tag with a
  * plain name that ends ('>' or "/>") within max bytes and under the attribute cap, copied to
@@ -454,6 +537,8 @@ static size_t tag_fast(pr_xml_guard *g, const char *in, size_t max, char *out)
         g->attrs = attrs;
         g->slash = in[p] == '/';
         start_tag_done(g);
+        if (g->blank && !g->skipping && blank_element(g))
+            blank_attrs(g, out, e, len);
     }
     g->slash = 0;
     g->state = G_TEXT;
