@@ -167,13 +167,6 @@ static long guarded_read(jxml *x, char *buf, size_t len)
         x->small_pos += k;
         return (long)k;
     }
-    /* not in --recover mode (libxml2's recovery from an error could depend on the bytes), and
-     * once the root is <testResults> in ASCII bytes (an encoding where the guard's bytes are
-     * the characters) */
-    if (!x->guard.blank && pr_jtl_xml_blank && !x->opts->recover && x->guard.root_n == 11 &&
-        !memcmp(x->guard.root, "testResults", 11)) {
-        pr_xml_guard_blank(&x->guard, unread, sample_names);
-    }
     for (;;) {
         if (x->stage_pos == x->stage_n) {
             long got = pr_input_read(x->in, x->stage, STAGE_MAX, x->err);
@@ -797,6 +790,9 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     x->fr = pr_xcalloc(MAX_FRAMES, sizeof *x->fr);
     x->stage = pr_xmalloc(STAGE_MAX);
     pr_xml_guard_init(&x->guard, bulky);
+    /* not in --recover mode: libxml2's recovery from an error could depend on those bytes */
+    if (pr_jtl_xml_blank && !opts->recover)
+        pr_xml_guard_blank(&x->guard, unread, sample_names, "testResults");
     pr_input_async_digest(in); /* the stage is written by pr_input_read only */
     int rc = 0;
     int options = XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT | XML_PARSE_NOWARNING |

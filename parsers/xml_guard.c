@@ -424,10 +424,13 @@ static const unsigned char attr_name_byte[256] = {
     ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2, ['_'] = 1, ['.'] = 2,
     ['-'] = 2};
 
-void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in)
+void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in,
+                        const char *root)
 {
     g->blank = blank;
     g->blank_in = in;
+    g->blank_root = root;
+    g->blank_on = 0;
     memset(g->blank_first, 0, sizeof g->blank_first);
     for (size_t i = 0; blank && blank[i].name; i++) {
         unsigned char c = (unsigned char)blank[i].name[0];
@@ -435,8 +438,15 @@ void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *
     }
 }
 
-static int blank_element(const pr_xml_guard *g)
+static int blank_element(pr_xml_guard *g)
 {
+    if (g->blank_on == 0)
+        g->blank_on = g->root_n == strlen(g->blank_root) &&
+                              !memcmp(g->root, g->blank_root, g->root_n)
+                          ? 1
+                          : -1;
+    if (g->blank_on < 0)
+        return 0;
     for (size_t i = 0; g->blank_in[i]; i++)
         if (strlen(g->blank_in[i]) == g->name_n && !memcmp(g->blank_in[i], g->name, g->name_n))
             return 1;

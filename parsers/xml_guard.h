@@ -54,12 +54,17 @@ typedef struct pr_xml_guard {
     const pr_xml_blank *blank;
     const char *const *blank_in;
     uint64_t blank_first[4]; /* the first bytes of the blank names, a bit each */
+    const char *blank_root;  /* ... once the first element is this one */
+    int blank_on;            /* 0 until the root is read, then 1 (it is blank_root) or -1 */
 } pr_xml_guard;
 
 /* Starts a guard over a new input; skip names the elements whose content is dropped. */
 void pr_xml_guard_init(pr_xml_guard *g, const char *const *skip);
-/* Sets g->blank (at most 8 rules) and g->blank_in; blank NULL: none. */
-void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in);
+/* Sets g->blank (at most 8 rules) and g->blank_in, in force once the root element is `root`
+ * (its name in ASCII bytes: an encoding where the guard's bytes are the characters); blank
+ * NULL: none. */
+void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in,
+                        const char *root);
 /* Filters in[0..n) into out (cap bytes, at least 32): *used gets how many input bytes were
  * consumed (fewer than n when out is full). Returns the bytes written, or PR_EPARSE with err
  * filled ("name:line:col: element <x> has more than 1024 attributes"). */
