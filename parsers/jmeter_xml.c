@@ -12,9 +12,9 @@
 #include "parsers/parser.h"
 #include "parsers/xml_guard.h"
 
-#define MAX_DEPTH 64    /* XML element depth */
-#define MAX_FRAMES 24   /* nested samples (JMeter writes at most ~12) */
-#define TEXT_MAX 2048   /* captured text (failure messages, URLs) */
+#define MAX_DEPTH 64  /* XML element depth */
+#define MAX_FRAMES 24 /* nested samples (JMeter writes at most ~12) */
+#define TEXT_MAX 2048 /* captured text (failure messages, URLs) */
 /* raw bytes read ahead of the guard: 1 MiB, half pr_input's buffer or more, so that a read goes
  * straight into the stage (a copy through pr_input's buffer was 1.5% of the parse) and its
  * digest to a second thread (pr_input_async_digest) */
@@ -29,8 +29,8 @@ static const char *const bulky[] = {
 /* Sample attributes whose bytes libxml2 need not parse (parsers/xml_guard.h): those the
  * reader skips (dt, de) and the defaults it drops (it="0", sc="1", ec="0"; sample_attr);
  * four of a JMeter sample's seventeen attributes, a seventh of the parse. */
-static const pr_xml_blank unread[] = {
-    {"dt", NULL}, {"de", NULL}, {"it", "0"}, {"sc", "1"}, {"ec", "0"}, {NULL, NULL}};
+static const pr_xml_blank unread[] = {{"dt", NULL}, {"de", NULL}, {"it", "0"},
+                                      {"sc", "1"},  {"ec", "0"},  {NULL, NULL}};
 static const char *const sample_names[] = {"httpSample", "sample", NULL};
 int pr_jtl_xml_blank = 1;
 

@@ -412,18 +412,6 @@ static size_t name_run(pr_xml_guard *g, const char *in, size_t n, char *out, siz
     return k;
 }
 
-/* Bytes of an attribute name, and of a value that may be blanked (ASCII, no '<', '&', '"'). */
-static const unsigned char attr_name_byte[256] = {
-    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
-    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
-    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-    ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
-    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
-    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2,
-    ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2, ['_'] = 1, ['.'] = 2,
-    ['-'] = 2};
-
 void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in,
                         const char *root)
 {
@@ -438,13 +426,26 @@ void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *
     }
 }
 
+#if defined(__SSE2__) /* the blanking is tag_fast's */
+/* Bytes of an attribute name, and of a value that may be blanked (ASCII, no '<', '&', '"'). */
+static const unsigned char attr_name_byte[256] = {
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2,
+    ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2, ['_'] = 1, ['.'] = 2,
+    ['-'] = 2};
+
 static int blank_element(pr_xml_guard *g)
 {
-    if (g->blank_on == 0)
-        g->blank_on = g->root_n == strlen(g->blank_root) &&
-                              !memcmp(g->root, g->blank_root, g->root_n)
-                          ? 1
-                          : -1;
+    if (g->blank_on == 0) {
+        int is_root =
+            g->root_n == strlen(g->blank_root) && !memcmp(g->root, g->blank_root, g->root_n);
+        g->blank_on = is_root ? 1 : -1;
+    }
     if (g->blank_on < 0)
         return 0;
     for (size_t i = 0; g->blank_in[i]; i++)
@@ -485,8 +486,8 @@ static void blank_attrs(const pr_xml_guard *g, char *t, size_t e, size_t len)
                 if (u[ns] != (unsigned char)r->name[0] || u[ns + 1] != (unsigned char)r->name[1])
                     continue;
                 seen[b]++;
-                int ok = !r->value || (strlen(r->value) == ve - vs &&
-                                       !memcmp(r->value, t + vs, ve - vs));
+                int ok = !r->value ||
+                         (strlen(r->value) == ve - vs && !memcmp(r->value, t + vs, ve - vs));
                 for (size_t k = vs; ok && k < ve; k++)
                     ok = u[k] >= 0x20 && u[k] < 0x7F && u[k] != '<' && u[k] != '&';
                 at[b] = ok ? vs : 0;
@@ -504,6 +505,8 @@ static void blank_attrs(const pr_xml_guard *g, char *t, size_t e, size_t len)
         memset(t + at[b] - 5, ' ', q + 1 - (at[b] - 5)); /* ' ' name '=' '"' ... '"' */
     }
 }
+
+#endif
 
 #if defined(__SSE2__)
 /* A whole tag at in[0] == '<' outside skipped content, when it is a start or end tag with a
