@@ -54,4 +54,7 @@ typedef struct pr_jtl_icache {
 } pr_jtl_icache;
 uint32_t pr_jtl_intern(pr_jtl_icache *c, pr_run *run, int kind, const char *s, size_t n);
 
+/* 0: the XML reader lets libxml2 parse every attribute (tests compare the two ways). */
+extern int pr_jtl_xml_blank;
+
 #endif

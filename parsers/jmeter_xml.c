@@ -12,16 +12,27 @@
 #include "parsers/parser.h"
 #include "parsers/xml_guard.h"
 
-#define MAX_DEPTH 64    /* XML element depth */
-#define MAX_FRAMES 24   /* nested samples (JMeter writes at most ~12) */
-#define TEXT_MAX 2048   /* captured text (failure messages, URLs) */
-#define STAGE_MAX 65536 /* raw bytes read ahead of the guard */
+#define MAX_DEPTH 64  /* XML element depth */
+#define MAX_FRAMES 24 /* nested samples (JMeter writes at most ~12) */
+#define TEXT_MAX 2048 /* captured text (failure messages, URLs) */
+/* raw bytes read ahead of the guard: 1 MiB, half pr_input's buffer or more, so that a read goes
+ * straight into the stage (a copy through pr_input's buffer was 1.5% of the parse) and its
+ * digest to a second thread (pr_input_async_digest) */
+#define STAGE_MAX (1u << 20)
 
 /* Elements whose content the reader never uses: dropped by the guard before libxml2 (bodies
  * and headers of any size stream through; docs/jmeter.md). */
 static const char *const bulky[] = {
     "responseData", "samplerData", "responseHeader", "requestHeader", "queryString",
     "cookies",      NULL};
+
+/* Sample attributes whose bytes libxml2 need not parse (parsers/xml_guard.h): those the
+ * reader skips (dt, de) and the defaults it drops (it="0", sc="1", ec="0"; sample_attr);
+ * four of a JMeter sample's seventeen attributes, a seventh of the parse. */
+static const pr_xml_blank unread[] = {{"dt", NULL}, {"de", NULL}, {"it", "0"},
+                                      {"sc", "1"},  {"ec", "0"},  {NULL, NULL}};
+static const char *const sample_names[] = {"httpSample", "sample", NULL};
+int pr_jtl_xml_blank = 1;
 
 enum capture { CAP_NONE, CAP_FAILMSG, CAP_FAILURE, CAP_ERROR, CAP_URL };
 
@@ -291,6 +302,19 @@ static int64_t num(const char *v, size_t n, int *ok)
     return r;
 }
 
+/* num() of a NUL-terminated value: up to 18 digits read without its length (most values; a
+ * strlen each was a twentieth of the reader's own cost), the rest through num(). */
+static int64_t num_z(const char *v, int *ok)
+{
+    int64_t r = 0;
+    size_t i = 0;
+    while (i < 18 && v[i] >= '0' && v[i] <= '9')
+        r = r * 10 + (v[i++] - '0');
+    if (i > 0 && v[i] == 0)
+        return r;
+    return num(v, strlen(v), ok);
+}
+
 static size_t copy_capped(char *dst, size_t cap, const char *src, size_t n)
 {
     if (n >= cap)
@@ -325,34 +349,27 @@ enum attr {
 
 static enum attr attr_of(const char *k)
 {
-    /* the name's first two bytes as a key (a switch: a table of strcmp was a tenth of the
-     * parse) */
-#define KEY(a, b) (((unsigned)(unsigned char)(a) << 8) | (unsigned char)(b))
-    if (k[0] == 0 || (k[1] != 0 && k[2] != 0))
-        return k[0] == 's' && k[1] == 'b' && k[2] == 'y' && k[3] == 0 ? A_SBY : A_OTHER;
-    switch (KEY(k[0], k[1])) {
-    case KEY('t', 0): return A_T;
-    case KEY('s', 0): return A_S;
-    case KEY('t', 's'): return A_TS;
-    case KEY('l', 't'): return A_LT;
-    case KEY('c', 't'): return A_CT;
-    case KEY('i', 't'): return A_IT;
-    case KEY('l', 'b'): return A_LB;
-    case KEY('r', 'c'):
-    case KEY('r', 's'): return A_RC;
-    case KEY('r', 'm'): return A_RM;
-    case KEY('t', 'n'): return A_TN;
-    case KEY('b', 'y'): return A_BY;
-    case KEY('n', 'a'): return A_NA;
-    case KEY('n', 'g'): return A_NG;
-    case KEY('h', 'n'): return A_HN;
-    case KEY('s', 'c'): return A_SC;
-    case KEY('e', 'c'): return A_EC;
-    case KEY('d', 't'):
-    case KEY('d', 'e'): return A_SKIP;
+    /* the first byte, then the second and the length (a switch on both bytes was a compare
+     * tree; this is a jump table and a compare or two) */
+    char b = k[0] ? k[1] : 0;
+    if (b == 0)
+        return k[0] == 't' ? A_T : k[0] == 's' ? A_S : A_OTHER;
+    if (k[2] != 0)
+        return k[0] == 's' && b == 'b' && k[2] == 'y' && k[3] == 0 ? A_SBY : A_OTHER;
+    switch (k[0]) {
+    case 't': return b == 's' ? A_TS : b == 'n' ? A_TN : A_OTHER;
+    case 'l': return b == 't' ? A_LT : b == 'b' ? A_LB : A_OTHER;
+    case 'c': return b == 't' ? A_CT : A_OTHER;
+    case 'i': return b == 't' ? A_IT : A_OTHER;
+    case 'r': return b == 'c' || b == 's' ? A_RC : b == 'm' ? A_RM : A_OTHER;
+    case 'b': return b == 'y' ? A_BY : A_OTHER;
+    case 'n': return b == 'a' ? A_NA : b == 'g' ? A_NG : A_OTHER;
+    case 'h': return b == 'n' ? A_HN : A_OTHER;
+    case 's': return b == 'c' ? A_SC : A_OTHER;
+    case 'e': return b == 'c' ? A_EC : A_OTHER;
+    case 'd': return b == 't' || b == 'e' ? A_SKIP : A_OTHER;
     default: return A_OTHER;
     }
-#undef KEY
 }
 
 /* The attributes that keep a value worth a run attribute only when not their default. */
@@ -366,12 +383,20 @@ static void attr_keep(frame *f, const char *name, const char *v, size_t vn, cons
 static void sample_attr(jxml *x, frame *f, const char *k, const char *v, int *ok)
 {
     pr_run *run = x->sink->run;
+    enum attr a = attr_of(k);
+    /* the numbers read without their length */
+    switch (a) {
+    case A_T: f->elapsed_ms = num_z(v, ok); return;
+    case A_S: f->s.success = strcmp(v, "true") == 0 ? PR_OK_SUCCESS : PR_FAIL; return;
+    case A_TS: f->ts_ms = num_z(v, ok); return;
+    case A_BY: f->s.bytes_in = num_z(v, ok); return;
+    case A_SBY: f->s.bytes_out = num_z(v, ok); return;
+    case A_SKIP: return;
+    default: break;
+    }
     size_t vn = strlen(v);
     int64_t n;
-    switch (attr_of(k)) {
-    case A_T: f->elapsed_ms = num(v, vn, ok); break;
-    case A_S: f->s.success = vn == 4 && memcmp(v, "true", 4) == 0 ? PR_OK_SUCCESS : PR_FAIL; break;
-    case A_TS: f->ts_ms = num(v, vn, ok); break;
+    switch (a) {
     case A_LT:
         n = num(v, vn, ok);
         if (*ok && pr_jtl_ms_ns(n, &f->s.ttfb_ns) < 0)
@@ -394,7 +419,6 @@ static void sample_attr(jxml *x, frame *f, const char *k, const char *v, int *ok
     case A_RC: f->code_n = copy_capped(f->code, sizeof f->code, v, vn); break;
     case A_RM: f->msg_n = copy_capped(f->msg, sizeof f->msg, v, vn); break;
     case A_TN: f->s.thread = pr_jtl_intern(&x->icache, run, PR_JTL_IC_THREAD, v, vn); break;
-    case A_BY: f->s.bytes_in = num(v, vn, ok); break;
     case A_NA:
         n = num(v, vn, ok);
         f->s.threads = n == PR_UNKNOWN || n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n;
@@ -403,9 +427,8 @@ static void sample_attr(jxml *x, frame *f, const char *k, const char *v, int *ok
     case A_HN: attr_keep(f, "Hostname", v, vn, NULL); break;
     case A_SC: attr_keep(f, "SampleCount", v, vn, "1"); break;
     case A_EC: attr_keep(f, "ErrorCount", v, vn, "0"); break;
-    case A_SKIP: break;
-    case A_SBY: f->s.bytes_out = num(v, vn, ok); break;
     case A_OTHER: pr_jtl_attr_add(&f->attrs, k, strlen(k), v, vn); break; /* a variable */
+    default: break;
     }
 }
 
@@ -602,7 +625,7 @@ static void finish_run(jxml *x)
 
 static int is_sample_name(const char *n)
 {
-    return !strcmp(n, "httpSample") || !strcmp(n, "sample");
+    return n[0] == 'h' ? !strcmp(n, "httpSample") : n[0] == 's' && !strcmp(n, "sample");
 }
 
 /* The root element: <testResults version="1.2">. */
@@ -767,6 +790,10 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     x->fr = pr_xcalloc(MAX_FRAMES, sizeof *x->fr);
     x->stage = pr_xmalloc(STAGE_MAX);
     pr_xml_guard_init(&x->guard, bulky);
+    /* not in --recover mode: libxml2's recovery from an error could depend on those bytes */
+    if (pr_jtl_xml_blank && !opts->recover)
+        pr_xml_guard_blank(&x->guard, unread, sample_names, "testResults");
+    pr_input_async_digest(in); /* the stage is written by pr_input_read only */
     int rc = 0;
     int options = XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT | XML_PARSE_NOWARNING |
                   XML_PARSE_NOERROR;
@@ -826,6 +853,7 @@ out:
     if (x->reader)
         xmlFreeTextReader(x->reader);
     free(x->fr);
+    pr_input_sync(in); /* the digest may still be reading the stage */
     free(x->stage);
     free(x);
     return rc;

@@ -226,6 +226,119 @@ static inline size_t span_to(const char *in, size_t k, size_t max, const unsigne
     return k;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* The bits set in m (__builtin_popcountll is a call to libgcc without -mpopcnt). */
+static inline size_t popcount64(uint64_t m)
+{
+    m -= m >> 1 & 0x5555555555555555ULL;
+    m = (m & 0x3333333333333333ULL) + (m >> 2 & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (size_t)(m * 0x0101010101010101ULL >> 56);
+}
+
+/* Bit i set where an odd number of the bits 0..i of m are: with m the '"' bytes, the bytes
+ * from an opening quote (included) to its closing quote (excluded). */
+static inline uint64_t prefix_xor(uint64_t m)
+{
+    m ^= m << 1;
+    m ^= m << 2;
+    m ^= m << 4;
+    m ^= m << 8;
+    m ^= m << 16;
+    return m ^ m << 32;
+}
+
+/* The first part of attrs_run, 64 bytes a step: in a JTL's tags a stop byte comes every three
+ * or four bytes (' ', '=', '"' around each short value), so the byte-table scans stopped and
+ * restarted ~60 times a tag. Here the stops of 64 bytes are bit masks: "-quoted values by a
+ * prefix xor of the '"' bits (carried from step to step), the tag's end ('>' or '/') and a
+ * '\'' outside them end the step (attrs_run goes on from there, as it does from a '"' whose
+ * value does not close within max: the scan is taken back to that quote), '=' outside them
+ * counted (stopping at the one past the cap), every '\n' counted. Returns where attrs_run
+ * goes on, outside any value, with *lines, *nl (the last '\n') and g->attrs as its own scan
+ * would have left them there. */
+static size_t attrs_wide(const char *in, size_t max, size_t *attrs, int count, long *lines,
+                         size_t *nl)
+{
+    const __m128i dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\''), gt = _mm_set1_epi8('>'),
+                  sl = _mm_set1_epi8('/'), eq = _mm_set1_epi8('='), lf = _mm_set1_epi8('\n');
+    size_t k = 0, q_k = 0, q_nl = SIZE_MAX;
+    long q_lines = 0;
+    uint64_t inq = 0; /* all ones when a value is open at the step's start */
+    while (k + 64 <= max) {
+        uint64_t d = 0, st = 0, e = 0, n = 0;
+        for (int i = 0; i < 4; i++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + k + 16 * (size_t)i));
+            __m128i sv = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, sl)),
+                                      _mm_cmpeq_epi8(v, sq));
+            d |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, dq)) << (16 * i);
+            st |= (uint64_t)(uint16_t)_mm_movemask_epi8(sv) << (16 * i);
+            e |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, eq)) << (16 * i);
+            n |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf)) << (16 * i);
+        }
+        uint64_t inside = prefix_xor(d) ^ inq, stop = st & ~inside;
+        uint64_t before = stop ? (stop & -stop) - 1 : ~(uint64_t)0;
+        if (count) {
+            e &= ~inside & before;
+            size_t c = popcount64(e);
+            if (*attrs + c > PR_XML_MAX_ATTRS) { /* stop at the '=' past the cap */
+                c = PR_XML_MAX_ATTRS - *attrs;
+                for (size_t i = 0; i < c; i++)
+                    e &= e - 1;
+                stop = e & -e;
+                before = stop - 1;
+            }
+            *attrs += c;
+        }
+        n &= before;
+        long lines0 = *lines;
+        size_t nl0 = *nl;
+        if (n) {
+            *lines += (long)popcount64(n);
+            *nl = k + 63 - (size_t)__builtin_clzll(n);
+        }
+        if (stop)
+            return k + (size_t)__builtin_ctzll(stop);
+        uint64_t open = d & inside; /* opening quotes */
+        inq = inside >> 63 ? ~(uint64_t)0 : 0;
+        if (inq && open) { /* a value opened in this step is still open: where it began */
+            size_t b = 63 - (size_t)__builtin_clzll(open);
+            uint64_t nb = n & (((uint64_t)1 << b) - 1);
+            q_k = k + b;
+            q_lines = lines0 + (long)popcount64(nb);
+            q_nl = nb ? k + 63 - (size_t)__builtin_clzll(nb) : nl0;
+        }
+        k += 64;
+    }
+    if (inq) { /* back to the quote of the value still open */
+        k = q_k;
+        *lines = q_lines;
+        *nl = q_nl;
+    }
+    return k;
+}
+
+/* span_to(in, 0, max, name_stop) 16 bytes a step. */
+static size_t name_wide(const char *in, size_t max)
+{
+    const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r'),
+                  lf = _mm_set1_epi8('\n'), sl = _mm_set1_epi8('/'), gt = _mm_set1_epi8('>');
+    size_t k = 0;
+    for (; k + 16 <= max; k += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + k));
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)));
+        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, sl), _mm_cmpeq_epi8(v, gt)));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits)
+            return k + (size_t)__builtin_ctz(bits);
+    }
+    return span_to(in, k, max, name_stop);
+}
+#endif
+
 /* A tag's attributes (not skipping), copied at once up to the tag's end ('>' or '/', left to
  * step()), '=' counted, line breaks counted in the same scan: a byte at a time through step()
  * they were most of the guard's cost, and a memchr per value (most are a few bytes) the most
@@ -236,6 +349,10 @@ static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, si
 {
     size_t max = room - *w < n ? room - *w : n, k = 0, nl = SIZE_MAX; /* the last '\n' */
     long lines = 0;
+#if defined(__SSE2__)
+    if (!g->narrow)
+        k = attrs_wide(in, max, &g->attrs, !g->end_tag, &lines, &nl);
+#endif
     while ((k = span_to(in, k, max, tag_stop)) < max) {
         char c = in[k];
         if (c == '>' || c == '/')
@@ -279,7 +396,12 @@ static size_t attrs_run(pr_xml_guard *g, const char *in, size_t n, char *out, si
  * length counted to one past that (not a skipped name). */
 static size_t name_run(pr_xml_guard *g, const char *in, size_t n, char *out, size_t room, size_t *w)
 {
-    size_t max = room - *w < n ? room - *w : n, k = span_to(in, 0, max, name_stop);
+    size_t max = room - *w < n ? room - *w : n;
+#if defined(__SSE2__)
+    size_t k = g->narrow ? span_to(in, 0, max, name_stop) : name_wide(in, max);
+#else
+    size_t k = span_to(in, 0, max, name_stop);
+#endif
     size_t keep = g->name_n < sizeof g->name ? sizeof g->name - g->name_n : 0;
     if (keep)
         memcpy(g->name + g->name_n, in, k < keep ? k : keep);
@@ -290,12 +412,169 @@ static size_t name_run(pr_xml_guard *g, const char *in, size_t n, char *out, siz
     return k;
 }
 
+void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in,
+                        const char *root)
+{
+    g->blank = blank;
+    g->blank_in = in;
+    g->blank_root = root;
+    g->blank_on = 0;
+    memset(g->blank_first, 0, sizeof g->blank_first);
+    for (size_t i = 0; blank && blank[i].name; i++) {
+        unsigned char c = (unsigned char)blank[i].name[0];
+        g->blank_first[c >> 6] |= (uint64_t)1 << (c & 63);
+    }
+}
+
+#if defined(__SSE2__) /* the blanking is tag_fast's */
+/* Bytes of an attribute name, and of a value that may be blanked (ASCII, no '<', '&', '"'). */
+static const unsigned char attr_name_byte[256] = {
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2,
+    ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2, ['_'] = 1, ['.'] = 2,
+    ['-'] = 2};
+
+static int blank_element(pr_xml_guard *g)
+{
+    if (g->blank_on == 0) {
+        int is_root =
+            g->root_n == strlen(g->blank_root) && !memcmp(g->root, g->blank_root, g->root_n);
+        g->blank_on = is_root ? 1 : -1;
+    }
+    if (g->blank_on < 0)
+        return 0;
+    for (size_t i = 0; g->blank_in[i]; i++)
+        if (strlen(g->blank_in[i]) == g->name_n && !memcmp(g->blank_in[i], g->name, g->name_n))
+            return 1;
+    return 0;
+}
+
+#define BLANK_MAX 8 /* rules looked at (pr_xml_guard.blank) */
+
+/* The attributes of the start tag t[0..len) (the element name ends at t[e]) that g->blank
+ * lets go, replaced by spaces in t (the guard's output). Every attribute is read as
+ * ' ' name '=' '"' value '"' with a name of [A-Za-z_][A-Za-z0-9_.-]*, up to the tag's '>' or
+ * "/>" (the scan found no '\'' there, so no value holds a '"'); any other form, and nothing is
+ * blanked. An attribute whose name is a rule's is blanked only if that name comes once. */
+static void blank_attrs(const pr_xml_guard *g, char *t, size_t e, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)t;
+    size_t end = len - 1 - (t[len - 2] == '/'), i = e;
+    size_t at[BLANK_MAX] = {0}; /* per rule: where its value starts (0: none to blank) */
+    int seen[BLANK_MAX] = {0};
+    while (i < end) {
+        if (u[i] != ' ')
+            return;
+        size_t ns = ++i;
+        if (attr_name_byte[u[i]] != 1)
+            return;
+        while (attr_name_byte[u[i]])
+            i++;
+        if (u[i] != '=' || u[i + 1] != '"')
+            return;
+        size_t vs = i + 2, ve = vs;
+        while (u[ve] != '"')
+            ve++;
+        if (i - ns == 2 && g->blank_first[u[ns] >> 6] >> (u[ns] & 63) & 1) {
+            for (int b = 0; b < BLANK_MAX && g->blank[b].name; b++) {
+                const pr_xml_blank *r = &g->blank[b];
+                if (u[ns] != (unsigned char)r->name[0] || u[ns + 1] != (unsigned char)r->name[1])
+                    continue;
+                seen[b]++;
+                int ok = !r->value ||
+                         (strlen(r->value) == ve - vs && !memcmp(r->value, t + vs, ve - vs));
+                for (size_t k = vs; ok && k < ve; k++)
+                    ok = u[k] >= 0x20 && u[k] < 0x7F && u[k] != '<' && u[k] != '&';
+                at[b] = ok ? vs : 0;
+                break;
+            }
+        }
+        i = ve + 1; /* a ' ', or the end */
+    }
+    for (int b = 0; b < BLANK_MAX && g->blank[b].name; b++) {
+        if (seen[b] != 1 || !at[b])
+            continue; /* the same name twice is libxml2's error: leave it to say so */
+        size_t q = at[b];
+        while (t[q] != '"')
+            q++;
+        memset(t + at[b] - 5, ' ', q + 1 - (at[b] - 5)); /* ' ' name '=' '"' ... '"' */
+    }
+}
+
+#endif
+
+#if defined(__SSE2__)
+/* A whole tag at in[0] == '<' outside skipped content, when it is a start or end tag with a
+ * plain name that ends ('>' or "/>") within max bytes and under the attribute cap, copied to
+ * out at once: the main loop took a tag in seven or so turns (name, the byte after it, the
+ * attributes, the end) through step() and the runs, a third of the guard's cost once those
+ * runs were wide. Returns the tag's length with g as those turns would have left it after its
+ * '>', or 0 with g untouched (the main loop takes the tag as before: near the end of the
+ * input or room, a '\'' value, a "/" not before '>', the cap, any odd first byte). */
+static size_t tag_fast(pr_xml_guard *g, const char *in, size_t max, char *out)
+{
+    int end = max > 1 && in[1] == '/';
+    size_t s = 1 + (size_t)end; /* the name's first byte */
+    if (s + 1 >= max)
+        return 0;
+    unsigned char c0 = (unsigned char)in[s];
+    if (name_stop[c0] || (!end && (c0 == '!' || c0 == '?')))
+        return 0;
+    size_t e = s + 1 + name_wide(in + s + 1, max - s - 1); /* the byte that ends the name */
+    if (e >= max)
+        return 0;
+    size_t attrs = 0, nl = SIZE_MAX;
+    long lines = 0;
+    size_t p = in[e] == '>' ? e : e + attrs_wide(in + e, max - e, &attrs, !end, &lines, &nl);
+    if (p >= max || (in[p] != '>' && (in[p] != '/' || p + 1 >= max || in[p + 1] != '>')))
+        return 0;
+    size_t len = p + 1 + (in[p] == '/'), name_n = e - s;
+    memcpy(out, in, len);
+    g->tag_line = g->line;
+    g->tag_col = g->col;
+    g->line += lines;
+    g->col = nl != SIZE_MAX ? (long)(len - (e + nl)) : g->col + (long)len;
+    g->end_tag = end;
+    memcpy(g->name, in + s, name_n < sizeof g->name ? name_n : sizeof g->name);
+    g->name_n = name_n > sizeof g->name ? sizeof g->name + 1 : name_n;
+    if (!end) {
+        if (!g->root_n) {
+            g->root_n = g->name_n < sizeof g->root ? g->name_n : sizeof g->root - 1;
+            memcpy(g->root, g->name, g->root_n);
+        }
+        g->attrs = attrs;
+        g->slash = in[p] == '/';
+        start_tag_done(g);
+        if (g->blank && !g->skipping && blank_element(g))
+            blank_attrs(g, out, e, len);
+    }
+    g->slash = 0;
+    g->state = G_TEXT;
+    return len;
+}
+#endif
+
 long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used, char *out,
                          size_t cap, const char *name, pr_error *err)
 {
     size_t r = 0, w = 0;
     /* a step writes at most a line break and a split mark; a text run stops 10 bytes short */
     while (r < n && w + 2 * sizeof split_mark + 4 < cap) {
+#if defined(__SSE2__)
+        if (g->state == G_TEXT && in[r] == '<' && !g->skipping && !g->narrow) {
+            size_t room = cap - 2 * sizeof split_mark - 4 - w;
+            size_t len = tag_fast(g, in + r, n - r < room ? n - r : room, out + w);
+            r += len;
+            w += len;
+            if (len)
+                continue;
+        }
+#endif
         if (g->state == G_TEXT && in[r] != '<') {
             r += text_run(g, in + r, n - r, out, cap - 10, &w);
             continue;

@@ -14,9 +14,17 @@
 #ifndef PR_XML_GUARD_H
 #define PR_XML_GUARD_H
 #include <stddef.h>
+#include <stdint.h>
 #include "model/error.h"
 
 #define PR_XML_MAX_ATTRS 1024
+
+/* An attribute the caller never reads, or whose value it ignores when it is `value`
+ * (NULL: any value), blanked in the bytes libxml2 gets (pr_xml_guard.blank). */
+typedef struct pr_xml_blank {
+    const char *name;  /* two bytes */
+    const char *value; /* or NULL */
+} pr_xml_blank;
 
 typedef struct pr_xml_guard {
     const char *const *skip; /* element names whose content is dropped (NULL-terminated) */
@@ -35,10 +43,28 @@ typedef struct pr_xml_guard {
     long long dropped;      /* bytes of skipped content dropped */
     char root[32];          /* the name of the first element (cut to 31 bytes) */
     size_t root_n;          /* its length; 0 until its name has been read */
+    int narrow;             /* 1: tags scanned by byte tables only (tests compare the two) */
+    /* Attributes of the start tags named in blank_in (NULL-terminated) that are replaced by as
+     * many spaces before libxml2 sees them (each costs it more than 1,000 instructions: a
+     * name, a value, two nodes). Only a plain name="value" (ASCII, no '<' or '&') that the tag
+     * has once, after a space and before a space, '>' or '/', in a tag of such attributes
+     * only: then the attribute can raise no error, nor hide one (a duplicate, missing space),
+     * and every line:col stays. NULL: none (the caller sets it, e.g. not in --recover mode,
+     * where libxml2's error recovery could depend on those bytes); set by pr_xml_guard_blank. */
+    const pr_xml_blank *blank;
+    const char *const *blank_in;
+    uint64_t blank_first[4]; /* the first bytes of the blank names, a bit each */
+    const char *blank_root;  /* ... once the first element is this one */
+    int blank_on;            /* 0 until the root is read, then 1 (it is blank_root) or -1 */
 } pr_xml_guard;
 
 /* Starts a guard over a new input; skip names the elements whose content is dropped. */
 void pr_xml_guard_init(pr_xml_guard *g, const char *const *skip);
+/* Sets g->blank (at most 8 rules) and g->blank_in, in force once the root element is `root`
+ * (its name in ASCII bytes: an encoding where the guard's bytes are the characters); blank
+ * NULL: none. */
+void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in,
+                        const char *root);
 /* Filters in[0..n) into out (cap bytes, at least 32): *used gets how many input bytes were
  * consumed (fewer than n when out is full). Returns the bytes written, or PR_EPARSE with err
  * filled ("name:line:col: element <x> has more than 1024 attributes"). */

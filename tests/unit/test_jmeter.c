@@ -20,6 +20,7 @@
 #include "model/buf.h"
 #include "model/datefmt.h"
 #include "model/xalloc.h"
+#include "parsers/jmeter_common.h"
 #include "parsers/xml_guard.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/files.h"
@@ -1076,6 +1077,190 @@ static void test_jmeter__xml_guard_random(void **st)
     (void)st;
 }
 
+/* The guard's 64-byte tag scan against its byte-table scan (g.narrow) on random markup, the
+ * two fed the same chunks into the same room side by side: the same bytes written and taken at
+ * every call, the same refusals, line, column and attribute count. The pieces make values
+ * longer than a step, both quotes, '=', '>' and '/' inside values, line breaks inside and
+ * between attributes, end tags with '=' and tags near the attribute cap. */
+static void test_jmeter__xml_guard_wide(void **st)
+{
+    static const char *const skip[] = {"responseData", NULL};
+    static const char *const pieces[] = {
+        " a=\"1\"", " lb='x\"y'", " v=\"a=b>c/d\"", "\n  n=\"2\"", " m=\"l1\nl2\nl3\"", " q='\n'",
+        " e=\"\"", " rm=\"a value of more than sixty-four bytes, = and > and / and ' in it\"",
+        " u=\"line one\nline two of a long value that goes past one step of the scan\n\"",
+        "=", "\n", " x = \"y\"", "'", "\"", "  ", "<b>"};
+    uint64_t r = 0x9E3779B97F4A7C15ULL;
+    pr_buf b = PR_BUF_INIT;
+    for (int doc = 0; doc < 300; doc++) {
+        pr_buf_reset(&b);
+        pr_buf_puts(&b, "<testResults>\n");
+        for (int t = 0; t < 40; t++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            int kind = (int)(r % 5);
+            pr_buf_puts(&b, kind == 0 ? "<httpSample" : kind == 1 ? "</x" : "<s");
+            int near_cap = kind == 4 && doc % 3 == 0; /* well-formed attributes only */
+            int n = near_cap ? PR_XML_MAX_ATTRS - 4 + (int)(r >> 50 & 7) : (int)(r >> 8 & 31);
+            uint64_t q = r;
+            for (int a = 0; a < n; a++) {
+                q ^= q << 13, q ^= q >> 7, q ^= q << 17;
+                int pick = (int)(q % 64);
+                pr_buf_puts(&b, pick < 16 && !near_cap ? pieces[pick] : pieces[pick % 3 ? 0 : 7]);
+            }
+            pr_buf_puts(&b, r >> 40 & 1 ? "/>" : "></s>");
+            pr_buf_puts(&b, r >> 41 & 1 ? "\ntext\n" : "");
+        }
+        pr_buf_puts(&b, "</testResults>\n");
+        size_t chunk = 1 + (size_t)(r % 4099), cap = 32 + (size_t)(r >> 20) % 3000;
+        pr_xml_guard g[2];
+        char *o[2];
+        pr_error err[2];
+        for (int i = 0; i < 2; i++) {
+            pr_xml_guard_init(&g[i], skip);
+            g[i].narrow = i;
+            o[i] = pr_xmalloc(cap);
+            pr_error_clear(&err[i]);
+        }
+        for (size_t pos = 0; pos < b.len;) {
+            size_t k = b.len - pos < chunk ? b.len - pos : chunk, used[2];
+            long w[2];
+            for (int i = 0; i < 2; i++)
+                w[i] = pr_xml_guard_filter(&g[i], b.p + pos, k, &used[i], o[i], cap, "w.jtl",
+                                           &err[i]);
+            assert_int_equal(w[0], w[1]);
+            assert_int_equal(used[0], used[1]);
+            assert_int_equal(g[0].line, g[1].line);
+            assert_int_equal(g[0].col, g[1].col);
+            assert_int_equal(g[0].attrs, g[1].attrs);
+            assert_int_equal(g[0].state, g[1].state);
+            if (w[0] < 0) {
+                assert_int_equal(err[0].line, err[1].line);
+                assert_int_equal(err[0].col, err[1].col);
+                assert_string_equal(err[0].msg, err[1].msg);
+                break;
+            }
+            assert_memory_equal(o[0], o[1], (size_t)w[0]);
+            pos += used[0];
+        }
+        free(o[0]);
+        free(o[1]);
+    }
+    pr_buf_dispose(&b);
+    (void)st;
+}
+
+static const char *str_or(const pr_run *run, uint32_t id)
+{
+    return id == PR_NOSTR ? "(none)" : pr_run_str(run, id);
+}
+
+/* The attributes the guard blanks before libxml2 (pr_jtl_xml_blank: dt, de, it="0", sc="1",
+ * ec="0") change nothing: random JTL documents, with those attributes in every form (defaults
+ * or not, duplicated, unsafe values, odd spacing, single quotes, prefixes, line breaks), bad
+ * numbers, missing time stamps, nesting and cut ends, read the same samples, warnings and
+ * errors (line and column too) with and without the blanking, --recover or not. */
+static void test_jmeter__xml_blank_same(void **st)
+{
+    static const char *const pieces[] = {
+        " t=\"5\"", " lt=\"3\"", " ct=\"1\"", " s=\"true\"", " s=\"false\"", " lb=\"A\"",
+        " lb=\"B b\"", " rc=\"200\"", " rc=\"500\"", " rm=\"OK\"", " tn=\"T 1\"", " by=\"12\"",
+        " sby=\"7\"", " ng=\"5\"", " na=\"3\"", " hn=\"h\"", " dt=\"text\"", " dt=\"bin\"",
+        " de=\"utf-8\"", " dt=\"a&amp;b\"", " dt=\"\"", " it=\"0\"", " it=\"7\"", " sc=\"1\"",
+        " sc=\"2\"", " ec=\"0\"", " ec=\"1\"", "\tdt=\"text\"", " dt = \"text\"", " dt='text'",
+        " it=\"0\"sc=\"1\"", " dt=\"x<y\"", " j:dt=\"x\"", " xdt=\"x\"", "\n dt=\"text\"",
+        " na=\"x\"", " it=\"0\" it=\"0\"", " sc=\"1\" sc=\"1\"", " ec=\"0\"  ec=\"0\"",
+        " dt=\"é\"", " v=\"sc=&quot;1&quot;\"", " sc=\"1\"/", " ts=\"99999999999999999\""};
+    size_t np = sizeof pieces / sizeof pieces[0];
+    uint64_t r = 0x2545F4914F6CDD1DULL;
+    pr_buf b = PR_BUF_INIT;
+    long ok = 0, blanked = 0;
+    for (int doc = 0; doc < 200; doc++) {
+        pr_buf_reset(&b);
+        pr_buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testResults version=\"1.2\">\n");
+        int nsamples = 20 + (int)(r % 60), odd = doc % 4 == 0; /* a tag in four has an odd one */
+        for (int i = 0; i < nsamples; i++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            pr_buf_puts(&b, r & 1 ? "<httpSample" : "<sample");
+            if (!odd || r % 23 != 0)
+                pr_buf_printf(&b, " ts=\"%lld\"", 1796051770824LL + i);
+            /* each well-formed name at most once (mostly), now and then an odd piece */
+            uint64_t q = r;
+            char used[27][4];
+            size_t nused = 0;
+            for (size_t k = 0; k < 27; k++) {
+                q ^= q << 13, q ^= q >> 7, q ^= q << 17;
+                if (q % 3 != 0)
+                    continue;
+                size_t dup = 0;
+                while (dup < nused && memcmp(used[dup], pieces[k], 4) != 0)
+                    dup++;
+                if (dup < nused && !(odd && q % 50 == 0))
+                    continue;
+                memcpy(used[nused++], pieces[k], 4);
+                pr_buf_puts(&b, pieces[k]);
+            }
+            if (odd && q % 4 == 0)
+                pr_buf_puts(&b, pieces[27 + (size_t)(q >> 12) % (np - 27)]);
+            if (r >> 20 & 1) {
+                pr_buf_puts(&b, "/>\n");
+                continue;
+            }
+            pr_buf_puts(&b, ">\n  <java.net.URL>http://h/x</java.net.URL>\n");
+            if (r >> 21 & 1)
+                pr_buf_puts(&b, "  <assertionResult>\n    <failure>true</failure>\n    "
+                                "<failureMessage>m</failureMessage>\n  </assertionResult>\n");
+            if (r >> 22 & 1)
+                pr_buf_puts(&b, "  <httpSample ts=\"1796051770824\" t=\"1\" dt=\"text\" it=\"0\" "
+                                "lb=\"sub\" sc=\"1\" ec=\"0\"/>\n");
+            pr_buf_puts(&b, r & 1 ? "</httpSample>\n" : "</sample>\n");
+        }
+        pr_buf_puts(&b, "</testResults>\n");
+        if (doc % 5 == 4)
+            b.len = b.len / 2 + (size_t)(r >> 30) % (b.len / 2); /* a killed run */
+        for (int recover = 0; recover <= 1; recover++) {
+            collect c[2];
+            pr_error err[2];
+            int rc[2];
+            pr_parse_opts o = opts0();
+            o.recover = recover;
+            for (int i = 0; i < 2; i++) {
+                pr_jtl_xml_blank = i == 0;
+                collect_init(&c[i]);
+                pr_error_clear(&err[i]);
+                rc[i] = collect_parse_mem(&c[i], "jmeter-xml", b.p, b.len, &o, &err[i]);
+            }
+            pr_jtl_xml_blank = 1;
+            assert_int_equal(rc[0], rc[1]);
+            ok += rc[0] == 0;
+            blanked += (long)c[0].n;
+            assert_string_equal(err[0].msg, err[1].msg);
+            assert_int_equal(err[0].line, err[1].line);
+            assert_int_equal(err[0].col, err[1].col);
+            assert_int_equal(c[0].warnings, c[1].warnings);
+            assert_string_equal(c[0].last_warning, c[1].last_warning);
+            assert_int_equal(c[0].n, c[1].n);
+            for (size_t i = 0; i < c[0].n; i++) {
+                const pr_sample *x = &c[0].s[i], *y = &c[1].s[i];
+                assert_true(x->start_ns == y->start_ns && x->latency_ns == y->latency_ns);
+                assert_true(x->connect_ns == y->connect_ns && x->ttfb_ns == y->ttfb_ns);
+                assert_true(x->bytes_in == y->bytes_in && x->bytes_out == y->bytes_out);
+                assert_true(x->threads == y->threads && x->status == y->status);
+                assert_true(x->success == y->success && x->flags == y->flags);
+                assert_string_equal(str_or(c[0].run, x->label), str_or(c[1].run, y->label));
+                assert_string_equal(str_or(c[0].run, x->url), str_or(c[1].run, y->url));
+                assert_string_equal(str_or(c[0].run, x->error), str_or(c[1].run, y->error));
+                assert_string_equal(str_or(c[0].run, x->thread), str_or(c[1].run, y->thread));
+                assert_string_equal(str_or(c[0].run, x->attrs), str_or(c[1].run, y->attrs));
+            }
+            collect_free(&c[0]);
+            collect_free(&c[1]);
+        }
+    }
+    assert_true(ok > 100 && blanked > 5000); /* most documents read to their end */
+    pr_buf_dispose(&b);
+    (void)st;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1102,6 +1287,8 @@ int main(void)
         cmocka_unit_test(test_jmeter__xml_hostile),
         cmocka_unit_test(test_jmeter__xml_guard),
         cmocka_unit_test(test_jmeter__xml_guard_random),
+        cmocka_unit_test(test_jmeter__xml_guard_wide),
+        cmocka_unit_test(test_jmeter__xml_blank_same),
         cmocka_unit_test(test_jmeter__stats_dashboard),
         cmocka_unit_test(test_jmeter__stats_window),
         cmocka_unit_test(test_jmeter__sniff),
