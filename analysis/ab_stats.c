@@ -20,37 +20,185 @@ static int64_t round_ms(int64_t us)
     return (us + 500) / 1000;
 }
 
-void pr_ab_stats_column(int64_t *v, size_t n, pr_ab_row *row)
+/* Log-linear buckets of values (64 per octave above 128, each value below; negatives in
+ * bucket 0), in the order of the values. */
+#define SEL_SUB 6
+#define SEL_BUCKETS (2 + (64 << SEL_SUB))
+
+static inline uint32_t sel_bucket(int64_t v)
 {
-    int64_t mn = INT64_MAX, mx = INT64_MIN;
-    long double sum = 0; /* exact for realistic sums; avoids int64 overflow on hostile data */
-    for (size_t i = 0; i < n; i++) {
-        if (v[i] < mn)
-            mn = v[i];
-        if (v[i] > mx)
-            mx = v[i];
-        sum += v[i];
+    if (v < 0)
+        return 0;
+    uint64_t u = (uint64_t)v;
+    if (u < (2u << SEL_SUB))
+        return 1 + (uint32_t)u;
+    int e = 63 - __builtin_clzll(u);
+    return 1 + ((uint32_t)(e - SEL_SUB) << SEL_SUB) + (uint32_t)(u >> (e - SEL_SUB));
+}
+
+/* The ranks a column's figures need, ascending: ab's median (1-based n / 2 + 1, and n / 2 + 2
+ * for odd n) and, for the total times, the percentage rows'. */
+#define MAX_RANKS (2 + PR_AB_NPERCS)
+typedef struct col_ranks {
+    size_t n, rank[MAX_RANKS];
+    int64_t got[MAX_RANKS];
+    size_t median[2], nmedian, pct[PR_AB_NPERCS]; /* where each figure's rank is in rank[] */
+} col_ranks;
+
+static void put_rank(col_ranks *r, size_t rank, size_t *where)
+{
+    size_t i = r->n++;
+    for (; i > 0 && r->rank[i - 1] > rank; i--) /* insertion, ascending */
+        r->rank[i] = r->rank[i - 1];
+    r->rank[i] = rank;
+    *where = rank; /* the rank itself: looked up after the sort (ranks repeat) */
+}
+
+static int64_t value_at(const col_ranks *r, size_t rank)
+{
+    size_t i = 0;
+    while (r->rank[i] != rank)
+        i++;
+    return r->got[i];
+}
+
+/* The values of the buckets holding r's ranks collected from v (a pass the caller makes, as
+ * pass 2) and selected among, when they are at most a quarter of the n values. */
+typedef struct col_plan {
+    uint32_t *hist; /* SEL_BUCKETS counts, from pass 1 */
+    uint8_t *slot;  /* bucket -> slot + 1 */
+    uint32_t slot_b[MAX_RANKS], nslot;
+    size_t in_rank[MAX_RANKS], slot_of[MAX_RANKS];
+    int64_t *cand[MAX_RANKS];
+    size_t ncand[MAX_RANKS];
+} col_plan;
+
+/* 1 when the ranks' buckets are few enough to collect (the plan then owns their arrays). */
+static int plan_make(col_plan *p, const col_ranks *r, size_t n)
+{
+    size_t want = 0, below = 0, b = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        while (below + p->hist[b] < r->rank[i])
+            below += p->hist[b++];
+        if (!p->nslot || p->slot_b[p->nslot - 1] != b) {
+            p->slot_b[p->nslot++] = (uint32_t)b;
+            want += p->hist[b];
+        }
+        p->slot_of[i] = p->nslot - 1;
+        p->in_rank[i] = r->rank[i] - below;
     }
-    int64_t mean_us = (int64_t)(sum / (long double)n); /* C truncation, as ab's integer / */
+    if (want > n / 4 + 1024)
+        return 0;
+    p->slot = pr_xcalloc(SEL_BUCKETS, 1);
+    for (uint32_t k = 0; k < p->nslot; k++) {
+        p->cand[k] = pr_xmalloc((p->hist[p->slot_b[k]] + 1) * sizeof **p->cand);
+        p->slot[p->slot_b[k]] = (uint8_t)(k + 1);
+    }
+    return 1;
+}
+
+/* One column's figures: min, max, ab's mean (an integer quotient) and sd (summed in input
+ * order), and the values at r's ranks: pass 1 counts the values' buckets with the sums, pass 2
+ * collects the wanted buckets' values with the deviations, then a selection among those (two
+ * passes over v, which is read-only then; or, where the buckets are too full, a selection in
+ * place, v reordered). */
+static void column(int64_t *v, size_t n, pr_ab_row *row, col_ranks *r)
+{
+    col_plan p;
+    memset(&p, 0, sizeof p);
+    p.hist = pr_xcalloc(SEL_BUCKETS, sizeof *p.hist);
+    uint32_t counted = n < UINT32_MAX; /* each count fits */
+    int64_t mn = INT64_MAX, mx = INT64_MIN;
+    __int128 isum = 0;
+    for (size_t i = 0; i < n; i++) {
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+        isum += v[i];
+        p.hist[sel_bucket(v[i])] += counted;
+    }
+    int64_t mean_us = (int64_t)(isum / (__int128)n); /* C truncation, as ab's integer / */
+    uint64_t amax = mx > 0 ? (uint64_t)mx : 0, amin = mn < 0 ? 0 - (uint64_t)mn : 0;
+    if (amin > amax)
+        amax = amin;
+    if (amax && (uint64_t)n > ((uint64_t)1 << 62) / amax) {
+        /* values so large that a long double sum (what this has always computed) is not the
+         * exact one: that sum, for the same figures as before */
+        long double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += v[i];
+        mean_us = (int64_t)(sum / (long double)n);
+    } /* else the long double sum and quotient were exact up to truncation: the same mean */
+    int collect = counted && mn < mx && plan_make(&p, r, n);
     double sd = 0;
     for (size_t i = 0; i < n; i++) {
         double a = (double)v[i] - (double)mean_us;
         sd += a * a;
+        if (collect) {
+            uint8_t k = p.slot[sel_bucket(v[i])];
+            if (k)
+                p.cand[k - 1][p.ncand[k - 1]++] = v[i];
+        }
     }
     sd = n > 1 ? sqrt(sd / (double)(n - 1)) : 0;
-    /* ab's median: sorted s[n / 2], or for odd n the mean of s[n / 2] and s[n / 2 + 1] (its
-     * rule), selected rather than sorted for (1-based ranks n / 2 + 1 and n / 2 + 2) */
-    int64_t median_us = mn, q[2];
-    size_t rank[2] = {n / 2 + 1, n / 2 + 2}, nr = n > 1 && n % 2 ? 2 : 1;
-    if (mn < mx) { /* else all equal (a column the file does not have) */
-        pr_select_ranks(v, n, rank, nr, q);
-        median_us = nr == 2 ? (q[0] + q[1]) / 2 : q[0];
+    for (size_t i = 0; i < r->n; i++) {
+        if (mn == mx) /* all equal (a column the file does not have) */
+            r->got[i] = mn;
+        else if (collect)
+            pr_select_ranks(p.cand[p.slot_of[i]], p.ncand[p.slot_of[i]], &p.in_rank[i], 1,
+                            &r->got[i]);
     }
+    if (mn < mx && !collect)
+        pr_select_ranks(v, n, r->rank, r->n, r->got);
+    for (uint32_t k = 0; k < p.nslot && collect; k++)
+        free(p.cand[k]);
+    free(p.slot);
+    free(p.hist);
+    int64_t m0 = value_at(r, r->median[0]);
     row->min_ms = round_ms(mn);
     row->max_ms = round_ms(mx);
     row->mean_ms = round_ms(mean_us);
-    row->median_ms = round_ms(median_us);
+    row->median_ms = round_ms(r->nmedian == 2 ? (m0 + value_at(r, r->median[1])) / 2 : m0);
     row->sd_ms = sd / 1000.0;
+}
+
+/* The index of ab's percentage row p in n sorted values: floor(n p / 100), 100% the last. */
+static size_t pct_index(size_t n, int p)
+{
+    return p >= 100 ? n - 1 : (size_t)((unsigned long long)n * (unsigned)p / 100);
+}
+
+/* The ranks of a column of n values (n > 0): its median's, and with pct its percentages'. */
+static void ranks_init(col_ranks *r, size_t n, int pct)
+{
+    memset(r, 0, sizeof *r);
+    r->nmedian = n > 1 && n % 2 ? 2 : 1; /* ab's rule: s[n / 2], or s[n / 2] and s[n / 2 + 1] */
+    put_rank(r, n / 2 + 1, &r->median[0]);
+    if (r->nmedian == 2)
+        put_rank(r, n / 2 + 2, &r->median[1]);
+    for (int i = 0; pct && i < PR_AB_NPERCS; i++)
+        put_rank(r, pct_index(n, pr_ab_percs[i]) + 1, &r->pct[i]);
+}
+
+void pr_ab_stats_column(int64_t *v, size_t n, pr_ab_row *row)
+{
+    if (!n) {
+        memset(row, 0, sizeof *row);
+        return;
+    }
+    col_ranks r;
+    ranks_init(&r, n, 0);
+    column(v, n, row, &r);
+}
+
+/* The total times' row and the percentage table together (one pair of passes). */
+static void total_and_percentages(int64_t *total, size_t n, pr_ab_tables *out)
+{
+    col_ranks r;
+    ranks_init(&r, n, 1);
+    column(total, n, &out->total, &r);
+    out->has_percentiles = n > 1;
+    for (int i = 0; i < PR_AB_NPERCS; i++)
+        out->pct_ms[i] = round_ms(value_at(&r, r.pct[i]));
 }
 
 int pr_ab_stats_compute(int64_t *connect_us, int64_t *processing_us, int64_t *waiting_us,
@@ -63,15 +211,8 @@ int pr_ab_stats_compute(int64_t *connect_us, int64_t *processing_us, int64_t *wa
     pr_ab_stats_column(connect_us, n, &out->connect);
     pr_ab_stats_column(processing_us, n, &out->processing);
     pr_ab_stats_column(waiting_us, n, &out->waiting);
-    pr_ab_stats_column(total_us, n, &out->total);
-    pr_ab_stats_percentages(total_us, n, out);
+    total_and_percentages(total_us, n, out);
     return 0;
-}
-
-/* The index of ab's percentage row p in n sorted values: floor(n p / 100), 100% the last. */
-static size_t pct_index(size_t n, int p)
-{
-    return p >= 100 ? n - 1 : (size_t)((unsigned long long)n * (unsigned)p / 100);
 }
 
 void pr_ab_stats_percentages(int64_t *total, size_t n, pr_ab_tables *out)
@@ -79,13 +220,11 @@ void pr_ab_stats_percentages(int64_t *total, size_t n, pr_ab_tables *out)
     out->has_percentiles = n > 1;
     if (!n)
         return;
-    size_t rank[PR_AB_NPERCS]; /* ascending, as the percentages */
-    int64_t q[PR_AB_NPERCS];
+    col_ranks r;
+    ranks_init(&r, n, 1);
+    pr_select_ranks(total, n, r.rank, r.n, r.got);
     for (int i = 0; i < PR_AB_NPERCS; i++)
-        rank[i] = pct_index(n, pr_ab_percs[i]) + 1;
-    pr_select_ranks(total, n, rank, PR_AB_NPERCS, q);
-    for (int i = 0; i < PR_AB_NPERCS; i++)
-        out->pct_ms[i] = round_ms(q[i]);
+        out->pct_ms[i] = round_ms(value_at(&r, r.pct[i]));
 }
 
 size_t pr_ab_csv_index(size_t n, int i)
@@ -285,13 +424,13 @@ static int tables_exact(pr_store *st, const pr_run *run, pr_ab_tables *t, pr_err
         rc = scan_column(st, run, col, &v, &cap, &n, err);
         if (rc == 0 && n == 0)
             rc = no_samples(err);
-        if (rc == 0)
+        if (rc == 0 && col == PR_AB_TOTAL)
+            total_and_percentages(v, n, t);
+        else if (rc == 0)
             pr_ab_stats_column(v, n, rows[col]);
     }
-    if (rc == 0) { /* the total times, the last column, are still in v */
+    if (rc == 0)
         t->n = n;
-        pr_ab_stats_percentages(v, n, t);
-    }
     free(v);
     return rc;
 }
