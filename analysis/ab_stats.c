@@ -1,5 +1,6 @@
 /* ApacheBench's Connection Times and percentage tables recomputed with ab's own rules. */
 #include "analysis/ab_stats.h"
+#include "analysis/rank_buckets.h"
 #include "analysis/view_stats.h"
 #include "analysis/vec.h"
 #include "model/hist.h"
@@ -20,38 +21,23 @@ static int64_t round_ms(int64_t us)
     return (us + 500) / 1000;
 }
 
-/* Log-linear buckets of values (64 per octave above 128, each value below; negatives in
- * bucket 0), in the order of the values. */
-#define SEL_SUB 6
-#define SEL_BUCKETS (2 + (64 << SEL_SUB))
-
-static inline uint32_t sel_bucket(int64_t v)
-{
-    if (v < 0)
-        return 0;
-    uint64_t u = (uint64_t)v;
-    if (u < (2u << SEL_SUB))
-        return 1 + (uint32_t)u;
-    int e = 63 - __builtin_clzll(u);
-    return 1 + ((uint32_t)(e - SEL_SUB) << SEL_SUB) + (uint32_t)(u >> (e - SEL_SUB));
-}
-
 /* The ranks a column's figures need, ascending: ab's median (1-based n / 2 + 1, and n / 2 + 2
  * for odd n) and, for the total times, the percentage rows'. */
 #define MAX_RANKS (2 + PR_AB_NPERCS)
 typedef struct col_ranks {
     size_t n, rank[MAX_RANKS];
     int64_t got[MAX_RANKS];
-    size_t median[2], nmedian, pct[PR_AB_NPERCS]; /* where each figure's rank is in rank[] */
+    size_t median[2], nmedian, pct[PR_AB_NPERCS]; /* each figure's rank (value_at finds it) */
 } col_ranks;
 
-static void put_rank(col_ranks *r, size_t rank, size_t *where)
+/* Adds a rank to r's ascending list; *fig (a figure's rank) names it for value_at. */
+static void put_rank(col_ranks *r, size_t rank, size_t *fig)
 {
     size_t i = r->n++;
     for (; i > 0 && r->rank[i - 1] > rank; i--) /* insertion, ascending */
         r->rank[i] = r->rank[i - 1];
     r->rank[i] = rank;
-    *where = rank; /* the rank itself: looked up after the sort (ranks repeat) */
+    *fig = rank;
 }
 
 static int64_t value_at(const col_ranks *r, size_t rank)
@@ -62,41 +48,6 @@ static int64_t value_at(const col_ranks *r, size_t rank)
     return r->got[i];
 }
 
-/* The values of the buckets holding r's ranks collected from v (a pass the caller makes, as
- * pass 2) and selected among, when they are at most a quarter of the n values. */
-typedef struct col_plan {
-    uint32_t *hist; /* SEL_BUCKETS counts, from pass 1 */
-    uint8_t *slot;  /* bucket -> slot + 1 */
-    uint32_t slot_b[MAX_RANKS], nslot;
-    size_t in_rank[MAX_RANKS], slot_of[MAX_RANKS];
-    int64_t *cand[MAX_RANKS];
-    size_t ncand[MAX_RANKS];
-} col_plan;
-
-/* 1 when the ranks' buckets are few enough to collect (the plan then owns their arrays). */
-static int plan_make(col_plan *p, const col_ranks *r, size_t n)
-{
-    size_t want = 0, below = 0, b = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        while (below + p->hist[b] < r->rank[i])
-            below += p->hist[b++];
-        if (!p->nslot || p->slot_b[p->nslot - 1] != b) {
-            p->slot_b[p->nslot++] = (uint32_t)b;
-            want += p->hist[b];
-        }
-        p->slot_of[i] = p->nslot - 1;
-        p->in_rank[i] = r->rank[i] - below;
-    }
-    if (want > n / 4 + 1024)
-        return 0;
-    p->slot = pr_xcalloc(SEL_BUCKETS, 1);
-    for (uint32_t k = 0; k < p->nslot; k++) {
-        p->cand[k] = pr_xmalloc((p->hist[p->slot_b[k]] + 1) * sizeof **p->cand);
-        p->slot[p->slot_b[k]] = (uint8_t)(k + 1);
-    }
-    return 1;
-}
-
 /* One column's figures: min, max, ab's mean (an integer quotient) and sd (summed in input
  * order), and the values at r's ranks: pass 1 counts the values' buckets with the sums, pass 2
  * collects the wanted buckets' values with the deviations, then a selection among those (two
@@ -104,17 +55,15 @@ static int plan_make(col_plan *p, const col_ranks *r, size_t n)
  * place, v reordered). */
 static void column(int64_t *v, size_t n, pr_ab_row *row, col_ranks *r)
 {
-    col_plan p;
-    memset(&p, 0, sizeof p);
-    p.hist = pr_xcalloc(SEL_BUCKETS, sizeof *p.hist);
-    uint32_t counted = n < UINT32_MAX; /* each count fits */
+    pr_rank_buckets rb;
+    pr_rank_buckets_init(&rb);
     int64_t mn = INT64_MAX, mx = INT64_MIN;
     __int128 isum = 0;
     for (size_t i = 0; i < n; i++) {
         mn = v[i] < mn ? v[i] : mn;
         mx = v[i] > mx ? v[i] : mx;
         isum += v[i];
-        p.hist[sel_bucket(v[i])] += counted;
+        pr_rank_buckets_count(&rb, v[i]);
     }
     int64_t mean_us = (int64_t)(isum / (__int128)n); /* C truncation, as ab's integer / */
     uint64_t amax = mx > 0 ? (uint64_t)mx : 0, amin = mn < 0 ? 0 - (uint64_t)mn : 0;
@@ -128,31 +77,23 @@ static void column(int64_t *v, size_t n, pr_ab_row *row, col_ranks *r)
             sum += v[i];
         mean_us = (int64_t)(sum / (long double)n);
     } /* else the long double sum and quotient were exact up to truncation: the same mean */
-    int collect = counted && mn < mx && plan_make(&p, r, n);
+    int collect = mn < mx && pr_rank_buckets_plan(&rb, r->rank, r->n, n);
     double sd = 0;
     for (size_t i = 0; i < n; i++) {
         double a = (double)v[i] - (double)mean_us;
         sd += a * a;
-        if (collect) {
-            uint8_t k = p.slot[sel_bucket(v[i])];
-            if (k)
-                p.cand[k - 1][p.ncand[k - 1]++] = v[i];
-        }
+        if (collect)
+            pr_rank_buckets_collect(&rb, v[i]);
     }
     sd = n > 1 ? sqrt(sd / (double)(n - 1)) : 0;
-    for (size_t i = 0; i < r->n; i++) {
-        if (mn == mx) /* all equal (a column the file does not have) */
+    if (mn == mx) /* all equal (a column the file does not have) */
+        for (size_t i = 0; i < r->n; i++)
             r->got[i] = mn;
-        else if (collect)
-            pr_select_ranks(p.cand[p.slot_of[i]], p.ncand[p.slot_of[i]], &p.in_rank[i], 1,
-                            &r->got[i]);
-    }
-    if (mn < mx && !collect)
+    else if (collect)
+        pr_rank_buckets_values(&rb, r->got);
+    else
         pr_select_ranks(v, n, r->rank, r->n, r->got);
-    for (uint32_t k = 0; k < p.nslot && collect; k++)
-        free(p.cand[k]);
-    free(p.slot);
-    free(p.hist);
+    pr_rank_buckets_dispose(&rb);
     int64_t m0 = value_at(r, r->median[0]);
     row->min_ms = round_ms(mn);
     row->max_ms = round_ms(mx);

@@ -444,15 +444,7 @@ INLINE void bounded_add(pr_acc *a, uint32_t r, const pr_sample *x, int outcome)
         if (n + 1 == STAGE_N)
             stage_flush(a, r);
     }
-    if (x->connect_ns != PR_UNKNOWN)
-        pr_vals_add(&s->connect, x->connect_ns);
-    if (x->lateness_ns != PR_UNKNOWN)
-        pr_vals_add(&s->lateness, x->lateness_ns);
-    if (x->ttfb_ns != PR_UNKNOWN) {
-        pr_vals_add(&s->ttfb, x->ttfb_ns);
-        if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
-            pr_vals_add(&s->receive, x->latency_ns - x->ttfb_ns);
-    }
+    pr_series_add_others(s, x);
 }
 
 /* The durations of a sample of row r (group g) outside the latency array's pass: histograms

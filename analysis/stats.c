@@ -137,15 +137,7 @@ void pr_series_add(pr_series *s, const pr_sample *x, int outcome)
     pr_series_count(s, x, outcome);
     if (x->latency_ns != PR_UNKNOWN)
         pr_vals_add(&s->latency, x->latency_ns);
-    if (x->connect_ns != PR_UNKNOWN)
-        pr_vals_add(&s->connect, x->connect_ns);
-    if (x->lateness_ns != PR_UNKNOWN)
-        pr_vals_add(&s->lateness, x->lateness_ns);
-    if (x->ttfb_ns != PR_UNKNOWN) {
-        pr_vals_add(&s->ttfb, x->ttfb_ns);
-        if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
-            pr_vals_add(&s->receive, x->latency_ns - x->ttfb_ns);
-    }
+    pr_series_add_others(s, x);
 }
 
 static int64_t min_known(int64_t a, int64_t b)

@@ -54,6 +54,20 @@ static inline void pr_series_count(pr_series *s, const pr_sample *x, int outcome
             s->max_end = e;
     }
 }
+/* pr_series_add's durations but the latency (connect, lateness, ttfb, receive), for callers
+ * that add the latency their own way (analysis/report_acc.c stages it). */
+static inline void pr_series_add_others(pr_series *s, const pr_sample *x)
+{
+    if (x->connect_ns != PR_UNKNOWN)
+        pr_vals_add(&s->connect, x->connect_ns);
+    if (x->lateness_ns != PR_UNKNOWN)
+        pr_vals_add(&s->lateness, x->lateness_ns);
+    if (x->ttfb_ns != PR_UNKNOWN) {
+        pr_vals_add(&s->ttfb, x->ttfb_ns);
+        if (x->latency_ns != PR_UNKNOWN && x->latency_ns >= x->ttfb_ns)
+            pr_vals_add(&s->receive, x->latency_ns - x->ttfb_ns);
+    }
+}
 /* From now on keeps durations in histograms, the values so far included (vals.h): for a
  * series that outgrows the memory exact mode may take. */
 void pr_series_make_bounded(pr_series *s);

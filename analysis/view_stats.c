@@ -2,6 +2,7 @@
  * them: counts, rates, Apdex and latency order statistics of the run and of each interval. */
 #include "analysis/view_stats.h"
 #include "analysis/interval.h"
+#include "analysis/rank_buckets.h"
 #include "analysis/report.h"
 #include "analysis/report_labels.h"
 #include "analysis/stats.h"
@@ -87,23 +88,6 @@ static void lats_ranks(lats *l, size_t from, size_t n, const size_t *rank, size_
         select_ranks_i64(l->v64 + from, n, rank, nr, out);
 }
 
-/* Log-linear buckets of latencies (128 per power of two above 256 ns, each value below; all
- * negative ones in bucket 0), in the order of the values: the run's percentiles are looked
- * for in the few buckets that hold their ranks. */
-#define SUB_BITS 7
-#define NBUCKETS (2 + (64 << SUB_BITS))
-
-static inline uint32_t bucket_of(int64_t v)
-{
-    if (v < 0)
-        return 0;
-    uint64_t u = (uint64_t)v;
-    if (u < (2u << SUB_BITS))
-        return 1 + (uint32_t)u;
-    int e = 63 - __builtin_clzll(u);
-    return 1 + ((uint32_t)(e - SUB_BITS) << SUB_BITS) + (uint32_t)(u >> (e - SUB_BITS));
-}
-
 /* ---- the scan ---------------------------------------------------------------------------- */
 
 /* One interval: requests and latencies where sent, responses where completed (as report_acc). */
@@ -112,17 +96,7 @@ typedef struct vbin {
     int64_t done, ok, fail, bytes_in;
 } vbin;
 
-/* The run's percentiles among the buckets: the bucket (slot) holding each rank, its rank
- * there, and the values of those buckets collected from the latencies. */
-#define NPCT 5
-typedef struct vtargets {
-    uint64_t *hist;   /* NBUCKETS counts */
-    uint8_t *slot_of; /* bucket -> slot + 1 (0: not wanted) */
-    size_t rank_in[NPCT], slot[NPCT], nslots;
-    int64_t *cand[NPCT];
-    size_t ncand[NPCT];
-    int collect; /* 0: the buckets hold too many values, select among all of them instead */
-} vtargets;
+#define NPCT 5 /* the run's percentiles (view_pct) */
 
 typedef struct vacc {
     pr_series total;
@@ -136,7 +110,7 @@ typedef struct vacc {
     uint32_t last_bin;
     __int128 sum;
     int64_t min, max;
-    vtargets q;
+    pr_rank_buckets q; /* the run's percentiles: its latencies' buckets (rank_buckets.h) */
 } vacc;
 
 /* The interval holding t, -1 when none (analysis/interval.h's rule). */
@@ -191,7 +165,7 @@ static void add_latency(vacc *a, int64_t v, long k)
     lats_put(&a->lat, v);
     a->last_bin = b > a->last_bin ? b : a->last_bin;
     a->sum += v;
-    a->q.hist[bucket_of(v)]++;
+    pr_rank_buckets_count(&a->q, v);
     if (k >= 0)
         a->bins[k].lat_n++;
 }
@@ -254,41 +228,21 @@ static int view_block(const pr_block_cols *c, void *payload)
 
 static const double view_pct[NPCT] = {50, 90, 95, 99, 99.9};
 
-/* The buckets holding the run's percentile ranks; collecting their values when they are few
- * enough (at most a quarter of the run's and 64 Mi of them). */
-static void targets_find(vtargets *q, size_t n)
+/* The buckets holding the run's percentile ranks, whose values are collected when they are few
+ * enough (pr_rank_buckets_plan). */
+static void targets_find(pr_rank_buckets *q, size_t n)
 {
-    q->slot_of = pr_xcalloc(NBUCKETS, 1);
-    size_t want = 0, b = 0;
-    uint64_t below = 0; /* values in the buckets before b */
-    for (size_t i = 0; i < NPCT; i++) {
-        size_t r = pr_percentile_rank(n, view_pct[i]);
-        while (below + q->hist[b] < r)
-            below += q->hist[b++];
-        if (!q->slot_of[b]) {
-            q->slot_of[b] = (uint8_t)(++q->nslots);
-            q->ncand[q->nslots - 1] = (size_t)q->hist[b];
-            want += (size_t)q->hist[b];
-        }
-        q->slot[i] = q->slot_of[b] - 1u;
-        q->rank_in[i] = r - (size_t)below;
-    }
-    q->collect = want <= n / 4 + 1024 && want <= ((size_t)64 << 20);
-    for (size_t k = 0; q->collect && k < q->nslots; k++) {
-        q->cand[k] = pr_xmalloc((q->ncand[k] ? q->ncand[k] : 1) * sizeof *q->cand[k]);
-        q->ncand[k] = 0;
-    }
+    size_t rank[NPCT];
+    for (size_t i = 0; i < NPCT; i++)
+        rank[i] = pr_percentile_rank(n, view_pct[i]);
+    pr_rank_buckets_plan(q, rank, NPCT, n);
 }
 
 /* The values of the wanted buckets among the latencies [from, to). */
-static void targets_collect(vtargets *q, const lats *l, size_t from, size_t to)
+static void targets_collect(pr_rank_buckets *q, const lats *l, size_t from, size_t to)
 {
-    for (size_t i = from; q->collect && i < to; i++) {
-        int64_t v = lats_get(l, i);
-        uint8_t s = q->slot_of[bucket_of(v)];
-        if (s)
-            q->cand[s - 1][q->ncand[s - 1]++] = v;
-    }
+    for (size_t i = from; q->collect && i < to; i++)
+        pr_rank_buckets_collect(q, lats_get(l, i));
 }
 
 /* Groups the latencies by interval in place (one pass of swaps, American flag order):
@@ -352,13 +306,11 @@ static void headline(vacc *a, pr_store_stats *s)
     long double mean = (long double)a->sum / (long double)n;
     s->mean_ns = (int64_t)llround((double)mean);
     int64_t q[NPCT];
-    vtargets *t = &a->q;
-    for (size_t i = 0; i < NPCT; i++) {
-        size_t rank = t->collect ? t->rank_in[i] : pr_percentile_rank(n, view_pct[i]);
-        if (t->collect)
-            select_ranks_i64(t->cand[t->slot[i]], t->ncand[t->slot[i]], &rank, 1, &q[i]);
-        else
-            lats_ranks(&a->lat, 0, n, &rank, 1, &q[i]);
+    if (a->q.collect)
+        pr_rank_buckets_values(&a->q, q);
+    for (size_t i = 0; i < NPCT && !a->q.collect; i++) {
+        size_t rank = pr_percentile_rank(n, view_pct[i]);
+        lats_ranks(&a->lat, 0, n, &rank, 1, &q[i]);
     }
     s->min_ns = a->min;
     s->p50_ns = q[0];
@@ -471,10 +423,7 @@ static void vacc_dispose(vacc *a)
     free(a->lat.v32);
     free(a->lat.v64);
     free(a->bin);
-    free(a->q.hist);
-    free(a->q.slot_of);
-    for (size_t k = 0; k < NPCT; k++)
-        free(a->q.cand[k]);
+    pr_rank_buckets_dispose(&a->q);
 }
 
 /* An accumulator for the run's figures, room for `cap` latencies. */
@@ -488,7 +437,7 @@ static void vacc_init(vacc *a, const pr_run *run, const pr_report_opts *o, size_
     set_bins(a, run, o);
     a->lat.cap = cap ? cap : 1;
     a->lat.v32 = pr_xmalloc(a->lat.cap * sizeof *a->lat.v32);
-    a->q.hist = pr_xcalloc(NBUCKETS, sizeof *a->q.hist);
+    pr_rank_buckets_init(&a->q);
 }
 
 /* The latencies in 8 bytes each. */
@@ -555,8 +504,7 @@ static void vacc_merge(vacc *a, vacc *b)
         x->fail += y->fail;
         x->bytes_in += y->bytes_in;
     }
-    for (size_t k = 0; k < NBUCKETS; k++)
-        a->q.hist[k] += b->q.hist[k];
+    pr_rank_buckets_merge(&a->q, &b->q);
 }
 
 /* The run's blocks into a[0]: in two halves on two threads (a[1] the second, then merged) when
