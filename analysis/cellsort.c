@@ -1,4 +1,5 @@
-/* Sorted (value, cell) pairs: two arrays, 16-bit cells widened on demand, sorted in place. */
+/* Sorted (value, cell) pairs: two arrays (a large set's values in 4 bytes, its others apart),
+ * 16-bit cells widened on demand, sorted in place. */
 #include "analysis/cellsort.h"
 #include "analysis/rsort.h"
 #include "analysis/vec.h"
@@ -21,7 +22,10 @@
 
 static void arrays_resize(pr_cellsort *cs, size_t cap)
 {
-    cs->v = pr_xrealloc(cs->v, cap * sizeof *cs->v);
+    if (cs->lo)
+        cs->lo = pr_xrealloc(cs->lo, cap * sizeof *cs->lo);
+    else
+        cs->v = pr_xrealloc(cs->v, cap * sizeof *cs->v);
     if (cs->c32)
         cs->c32 = pr_xrealloc(cs->c32, cap * sizeof *cs->c32);
     else
@@ -39,7 +43,10 @@ void pr_cellsort_init_fillers(pr_cellsort *cs, size_t cap, int fillers)
         cs->bk->blk_bucket = pr_xmalloc(cs->bk->capblocks * sizeof *cs->bk->blk_bucket);
         cs->cap = cs->bk->capblocks * BLOCK;
     }
-    cs->v = pr_xmalloc(cs->cap * sizeof *cs->v);
+    if (cs->bk)
+        cs->lo = pr_xmalloc(cs->cap * sizeof *cs->lo);
+    else
+        cs->v = pr_xmalloc(cs->cap * sizeof *cs->v);
     cs->c16 = pr_xmalloc(cs->cap * sizeof *cs->c16);
 }
 
@@ -80,11 +87,12 @@ static size_t take_block(pr_cellsort *cs, size_t b)
     return at;
 }
 
-/* The slot of a new pair of value v in a bucketed set (SIZE_MAX: lost). */
+/* The slot of a new pair of value v in [0, PR_CELLSORT_NARROW) in a bucketed set (SIZE_MAX:
+ * lost). */
 static size_t bucket_slot(pr_cellsort *cs, int64_t v)
 {
     pr_cellsort_bk *bk = cs->bk;
-    size_t b = v < 0 ? 0 : 1 + pr_rsort_bucket((uint64_t)v);
+    size_t b = 1 + pr_rsort_bucket((uint64_t)v);
     if (!bk->cur[b] || bk->fill[b] == BLOCK) {
         size_t at = take_block(cs, b);
         if (at == SIZE_MAX)
@@ -105,16 +113,26 @@ void pr_cellsort_add_slow(pr_cellsort *cs, int64_t v, uint32_t cell)
         widen(cs);
     }
     size_t at;
+    if (cs->bk && (uint64_t)v >= PR_CELLSORT_NARROW) { /* this filler's own flat set */
+        if (!cs->wide) {
+            cs->wide = pr_xmalloc(sizeof *cs->wide);
+            pr_cellsort_init(cs->wide, 1024);
+        }
+        pr_cellsort_add_slow(cs->wide, v, cell);
+        cs->n++;
+        return;
+    }
     if (cs->bk) {
         at = bucket_slot(cs, v);
         if (at == SIZE_MAX)
             return;
+        cs->lo[at] = (uint32_t)v;
     } else {
         if (cs->n == cs->cap) /* sized by the caller's count: grows only if that was short */
             arrays_resize(cs, cs->cap + cs->cap / 2 + 16);
         at = cs->n;
+        cs->v[at] = v;
     }
-    cs->v[at] = v;
     if (cs->c32)
         cs->c32[at] = cell;
     else
@@ -133,7 +151,7 @@ int pr_cellsort_part_open(pr_cellsort *cs, pr_cellsort *part)
     pk->top = 1;
     pk->capblocks = bk->capblocks;
     pk->blk_bucket = pr_xmalloc(pk->capblocks * sizeof *pk->blk_bucket);
-    *part = (pr_cellsort){cs->v, cs->c16, NULL, 0, cs->cap, pk};
+    *part = (pr_cellsort){.lo = cs->lo, .c16 = cs->c16, .cap = cs->cap, .bk = pk};
     return 0;
 }
 
@@ -174,6 +192,22 @@ static void remap_part(pr_cellsort *cs, size_t first, const unsigned char *pairs
     }
 }
 
+/* A part's other pairs added to cs's, each cell remapped as pr_cellsort_part_join says. */
+static void join_wide(pr_cellsort *cs, const pr_cellsort *w, const uint32_t *map, unsigned shift)
+{
+    if (!w || !w->n)
+        return;
+    if (!cs->wide) {
+        cs->wide = pr_xmalloc(sizeof *cs->wide);
+        pr_cellsort_init(cs->wide, w->n);
+    }
+    uint32_t mask = (1u << shift) - 1;
+    for (size_t i = 0; i < w->n; i++) {
+        uint32_t c = pr_cellsort_cell(w, i);
+        pr_cellsort_add_slow(cs->wide, w->v[i], map[c >> shift] << shift | (c & mask));
+    }
+}
+
 void pr_cellsort_part_join(pr_cellsort *cs, pr_cellsort *part, const uint32_t *map, unsigned shift)
 {
     pr_cellsort_bk *bk = cs->bk, *pk = part->bk;
@@ -198,7 +232,14 @@ void pr_cellsort_part_join(pr_cellsort *cs, pr_cellsort *part, const uint32_t *m
             if (pk->cur[b])
                 pairs[pk->cur[b] - 1] = (unsigned char)pk->fill[b];
         remap_part(cs, nb - pk->nblocks, pairs, map, shift);
-        cs->n += part->n;
+    }
+    if (map) {
+        cs->n += part->n; /* its other pairs too, which join cs's with their cells remapped */
+        join_wide(cs, part->wide, map, shift);
+    }
+    if (part->wide) {
+        pr_cellsort_dispose(part->wide);
+        free(part->wide);
     }
     free(bk->blk_bucket);
     bk->blk_bucket = bucket;
@@ -211,9 +252,9 @@ void pr_cellsort_part_join(pr_cellsort *cs, pr_cellsort *part, const uint32_t *m
 }
 
 /* Swaps blocks i and j (values and cells). */
-static void swap_blocks(pr_cellsort *cs, size_t i, size_t j, int64_t *tv, uint32_t *tc)
+static void swap_blocks(pr_cellsort *cs, size_t i, size_t j, uint32_t *tv, uint32_t *tc)
 {
-    int64_t *a = cs->v + i * BLOCK, *b = cs->v + j * BLOCK;
+    uint32_t *a = cs->lo + i * BLOCK, *b = cs->lo + j * BLOCK;
     memcpy(tv, a, BLOCK * sizeof *tv);
     memcpy(a, b, BLOCK * sizeof *tv);
     memcpy(b, tv, BLOCK * sizeof *tv);
@@ -255,7 +296,7 @@ static size_t close_gaps(pr_cellsort *cs, const size_t *start, const unsigned ch
             while (dpairs[k] == BLOCK && k + 1 < start[b + 1] && dpairs[k + 1])
                 count += dpairs[++k];
             if (count && src != w) {
-                memmove(cs->v + w, cs->v + src, count * sizeof *cs->v);
+                memmove(cs->lo + w, cs->lo + src, count * sizeof *cs->lo);
                 memmove(cells + w * cw, cells + src * cw, count * cw);
             }
             w += count;
@@ -263,6 +304,44 @@ static size_t close_gaps(pr_cellsort *cs, const size_t *start, const unsigned ch
     }
     bounds[BUCKETS] = w;
     return w;
+}
+
+/* A bucket's smallest value: the inverse of 1 + pr_rsort_bucket on the buckets' bounds. */
+static uint64_t bucket_low(size_t b)
+{
+    size_t r = b - 1;
+    if (r < 64)
+        return r;
+    unsigned msb = (unsigned)(r >> 6) + 5;
+    return (uint64_t)(64 + (r & 63)) << (msb - 6);
+}
+
+/* cs->high from the sorted buckets' bounds: a bucket of [0, PR_CELLSORT_NARROW) is at most
+ * 2^31 wide and aligned on its width, so its values share their high half. */
+static void high_bounds(pr_cellsort *cs, const size_t *bounds, size_t narrow)
+{
+    cs->high = pr_xmalloc((PR_CELLSORT_HIGHS + 1) * sizeof *cs->high);
+    size_t h = 0;
+    for (size_t b = 1; b < BUCKETS && h < PR_CELLSORT_HIGHS; b++) {
+        uint64_t top = bucket_low(b) >> 32; /* bucket b's high half */
+        while (h <= top && h < PR_CELLSORT_HIGHS)
+            cs->high[h++] = bounds[b];
+    }
+    while (h <= PR_CELLSORT_HIGHS)
+        cs->high[h++] = narrow;
+}
+
+/* The other pairs sorted (the negative ones first), counted in cs->n. */
+static void sort_wide(pr_cellsort *cs, size_t narrow)
+{
+    cs->n = narrow;
+    cs->nneg = 0;
+    if (!cs->wide)
+        return;
+    pr_cellsort_sort(cs->wide);
+    while (cs->nneg < cs->wide->n && cs->wide->v[cs->nneg] < 0)
+        cs->nneg++;
+    cs->n += cs->wide->n;
 }
 
 /* A bucketed set sorted: blocks moved to bucket order, the gaps of partial blocks closed,
@@ -286,7 +365,7 @@ static void sort_bucketed(pr_cellsort *cs)
         dest[i] = next[bk->blk_bucket[i]]++;
         dpairs[dest[i]] = pairs[i];
     }
-    int64_t *tv = pr_xmalloc(BLOCK * sizeof *tv);
+    uint32_t *tv = pr_xmalloc(BLOCK * sizeof *tv);
     uint32_t *tc = pr_xmalloc(BLOCK * sizeof *tc);
     for (size_t i = 0; i < nb; i++)
         while (dest[i] != i) {
@@ -300,12 +379,14 @@ static void sort_bucketed(pr_cellsort *cs)
             dest[j] = j;
         }
     size_t *bounds = pr_xmalloc((BUCKETS + 1) * sizeof *bounds);
-    cs->n = close_gaps(cs, start, dpairs, bounds);
+    size_t narrow = close_gaps(cs, start, dpairs, bounds);
     int threads = pr_threads();
     if (cs->c32)
-        pr_rsort_i64_u32_ranges(cs->v, cs->c32, bounds, BUCKETS, threads);
+        pr_rsort_u32_u32_ranges(cs->lo, cs->c32, bounds, BUCKETS, threads);
     else
-        pr_rsort_i64_u16_ranges(cs->v, cs->c16, bounds, BUCKETS, threads);
+        pr_rsort_u32_u16_ranges(cs->lo, cs->c16, bounds, BUCKETS, threads);
+    high_bounds(cs, bounds, narrow);
+    sort_wide(cs, narrow);
     free(pairs);
     free(dpairs);
     free(nblk);
@@ -333,9 +414,122 @@ void pr_cellsort_sort(pr_cellsort *cs)
         pr_rsort_i64_u16_par(cs->v, cs->c16, cs->n, threads);
 }
 
+/* Reads [from, from + k) of a flat set. */
+static void read_flat(const pr_cellsort *cs, size_t from, int64_t *v, uint32_t *cell, size_t k)
+{
+    memcpy(v, cs->v + from, k * sizeof *v);
+    if (cs->c32)
+        memcpy(cell, cs->c32 + from, k * sizeof *cell);
+    else
+        for (size_t j = 0; j < k; j++)
+            cell[j] = cs->c16[from + j];
+}
+
+/* Reads [from, from + k) of a sorted large set's 4-byte values. */
+static void read_narrow(const pr_cellsort *cs, size_t from, int64_t *v, uint32_t *cell, size_t k)
+{
+    size_t h = 0, end = from + k;
+    while (cs->high[h + 1] <= from) /* high[PR_CELLSORT_HIGHS] is past every value */
+        h++;
+    for (size_t i = from; i < end; h++) {
+        size_t stop = cs->high[h + 1] < end ? cs->high[h + 1] : end;
+        int64_t base = (int64_t)h << 32;
+        for (; i < stop; i++)
+            v[i - from] = base | cs->lo[i];
+    }
+    if (cs->c32)
+        memcpy(cell, cs->c32 + from, k * sizeof *cell);
+    else
+        for (size_t j = 0; j < k; j++)
+            cell[j] = cs->c16[from + j];
+}
+
+size_t pr_cellsort_read(const pr_cellsort *cs, size_t from, int64_t *v, uint32_t *cell, size_t max)
+{
+    if (from >= cs->n)
+        return 0;
+    if (!cs->lo) {
+        size_t k = cs->n - from < max ? cs->n - from : max;
+        read_flat(cs, from, v, cell, k);
+        return k;
+    }
+    size_t nw = cs->wide ? cs->wide->n : 0, neg = cs->nneg, narrow = cs->n - nw;
+    if (from < neg) /* the negative values first, then lo, then the values from 2^38 on */
+        return pr_cellsort_read(cs->wide, from, v, cell, neg - from < max ? neg - from : max);
+    if (from >= neg + narrow)
+        return pr_cellsort_read(cs->wide, from - narrow, v, cell, max);
+    size_t k = neg + narrow - from < max ? neg + narrow - from : max;
+    read_narrow(cs, from - neg, v, cell, k);
+    return k;
+}
+
+/* Moves cells [0, narrow) up by nneg and puts the wide ones around them (a flattening). */
+static void flatten_cells(pr_cellsort *cs, size_t narrow)
+{
+    pr_cellsort *w = cs->wide;
+    size_t nw = w ? w->n : 0, neg = cs->nneg;
+    if (w && w->c32 && !cs->c32) {
+        cs->c32 = pr_xmalloc((cs->n + 1) * sizeof *cs->c32);
+        for (size_t i = 0; i < narrow; i++)
+            cs->c32[i] = cs->c16[i];
+        free(cs->c16);
+        cs->c16 = NULL;
+    }
+    size_t cw = cs->c32 ? sizeof *cs->c32 : sizeof *cs->c16;
+    if (cs->c32)
+        cs->c32 = pr_xrealloc(cs->c32, (cs->n + 1) * cw);
+    else
+        cs->c16 = pr_xrealloc(cs->c16, (cs->n + 1) * cw);
+    char *cells = cs->c32 ? (char *)cs->c32 : (char *)cs->c16;
+    memmove(cells + neg * cw, cells, narrow * cw);
+    for (size_t j = 0; j < nw; j++) {
+        size_t at = j < neg ? j : narrow + j;
+        if (cs->c32)
+            cs->c32[at] = pr_cellsort_cell(w, j);
+        else
+            cs->c16[at] = (uint16_t)pr_cellsort_cell(w, j);
+    }
+}
+
+void pr_cellsort_flatten(pr_cellsort *cs)
+{
+    if (!cs->lo)
+        return;
+    size_t nw = cs->wide ? cs->wide->n : 0, narrow = cs->n - nw, neg = cs->nneg;
+    /* expanded in place from the end: v[i] covers lo[2i], lo[2i + 1], at or past lo[i - neg],
+     * which is read before it is overwritten */
+    unsigned char *mem = pr_xrealloc(cs->lo, (cs->n + 1) * sizeof(int64_t));
+    for (size_t h = PR_CELLSORT_HIGHS; h-- > 0;) { /* memcpy: the two types share the bytes */
+        int64_t base = (int64_t)h << 32;
+        for (size_t i = cs->high[h + 1]; i-- > cs->high[h];) {
+            uint32_t x;
+            memcpy(&x, mem + i * sizeof x, sizeof x);
+            int64_t y = base | x;
+            memcpy(mem + (i + neg) * sizeof y, &y, sizeof y);
+        }
+    }
+    int64_t *v = (int64_t *)(void *)mem;
+    for (size_t j = 0; j < nw; j++)
+        v[j < neg ? j : narrow + j] = cs->wide->v[j];
+    flatten_cells(cs, narrow);
+    cs->lo = NULL;
+    cs->v = v;
+    cs->cap = cs->n + 1;
+    free(cs->high);
+    cs->high = NULL;
+    cs->nneg = 0;
+    if (cs->wide) {
+        pr_cellsort_dispose(cs->wide);
+        free(cs->wide);
+        cs->wide = NULL;
+    }
+}
+
 size_t pr_cellsort_bytes(const pr_cellsort *cs)
 {
-    return cs->cap * (sizeof *cs->v + (cs->c32 ? sizeof *cs->c32 : sizeof *cs->c16));
+    size_t vw = cs->lo ? sizeof *cs->lo : sizeof *cs->v;
+    return cs->cap * (vw + (cs->c32 ? sizeof *cs->c32 : sizeof *cs->c16)) +
+           (cs->wide ? pr_cellsort_bytes(cs->wide) : 0);
 }
 
 void pr_cellsort_dispose(pr_cellsort *cs)
@@ -345,6 +539,12 @@ void pr_cellsort_dispose(pr_cellsort *cs)
         free(cs->bk->pairs);
     }
     free(cs->bk);
+    if (cs->wide) {
+        pr_cellsort_dispose(cs->wide);
+        free(cs->wide);
+    }
+    free(cs->high);
+    free(cs->lo);
     free(cs->v);
     free(cs->c16);
     free(cs->c32);

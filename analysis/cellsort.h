@@ -1,7 +1,9 @@
 /* Values with a cell each (a label, a row and interval…), sorted together in place: each
- * value kept once, 10 bytes a pair while the cells fit 16 bits (they widen to 32 when one
- * does not), read back in ascending order to take every cell's order statistics in one pass
- * (analysis/report_acc.c, the tools' layouts). */
+ * value kept once, read back in ascending order to take every cell's order statistics in one
+ * pass (analysis/report_acc.c, the tools' layouts). A large set keeps a value in 4 bytes (its
+ * low half; its high half is its bucket's, since values below 2^38 share it within a bucket)
+ * and a cell in 2 while the cells fit 16 bits (they widen to 32 when one does not): 6 bytes a
+ * pair. Its values below 0 or from 2^38 (4.6 minutes in ns) on are kept apart, 8 bytes each. */
 #ifndef PR_CELLSORT_H
 #define PR_CELLSORT_H
 #include <stddef.h>
@@ -10,7 +12,7 @@
 #include "analysis/vec.h"
 
 #define PR_CELLSORT_BLOCK 128                      /* pairs per block of a bucketed set */
-#define PR_CELLSORT_BUCKETS (PR_RSORT_BUCKETS + 1) /* 0: negative values; 1 + pr_rsort_bucket */
+#define PR_CELLSORT_BUCKETS (PR_RSORT_BUCKETS + 1) /* 1 + pr_rsort_bucket (0: unused) */
 
 /* A bucketed set's state (internal to cellsort.c but for pr_cellsort_add's inline common case):
  * the arrays are blocks of PR_CELLSORT_BLOCK pairs, each holding pairs of one bucket. Two
@@ -28,12 +30,20 @@ typedef struct pr_cellsort_bk {
     unsigned char *pairs; /* after a join: pairs per block (NULL: full but the open ones) */
 } pr_cellsort_bk;
 
+/* Values a large set keeps in 4 bytes: [0, PR_CELLSORT_NARROW). */
+#define PR_CELLSORT_NARROW ((uint64_t)1 << 38)
+#define PR_CELLSORT_HIGHS 64 /* their high halves: 0 .. 63 */
+
 typedef struct pr_cellsort {
-    int64_t *v;
-    uint16_t *c16;
-    uint32_t *c32; /* cells wider than 16 bits */
-    size_t n, cap;
-    pr_cellsort_bk *bk; /* large sets: the pairs come in by value buckets (cellsort.c) */
+    int64_t *v;               /* the values of a flat set (small, or pr_cellsort_flatten) */
+    uint32_t *lo;             /* a large set's values in [0, PR_CELLSORT_NARROW): the low halves */
+    uint16_t *c16;            /* the cells of v or lo */
+    uint32_t *c32;            /* cells wider than 16 bits */
+    size_t n, cap;            /* n: every pair, those of `wide` too */
+    pr_cellsort_bk *bk;       /* large sets: the pairs come in by value buckets (cellsort.c) */
+    struct pr_cellsort *wide; /* a large set's other pairs (a flat set; NULL: none yet) */
+    size_t *high; /* sorted large set: high[h], the first of lo whose high half is >= h */
+    size_t nneg;  /* sorted large set: wide's negative values (they come first) */
 } pr_cellsort;
 
 /* Room for cap pairs (grows if more come). From PR_CELLSORT_BUCKETED pairs on, each pair goes
@@ -51,11 +61,11 @@ void pr_cellsort_add_slow(pr_cellsort *cs, int64_t v, uint32_t cell);
 static inline void pr_cellsort_add(pr_cellsort *cs, int64_t v, uint32_t cell)
 {
     pr_cellsort_bk *bk = cs->bk;
-    if (bk && cs->c16 && cell <= UINT16_MAX) {
-        size_t b = v < 0 ? 0 : 1 + pr_rsort_bucket((uint64_t)v);
+    if (bk && cs->c16 && cell <= UINT16_MAX && (uint64_t)v < PR_CELLSORT_NARROW) {
+        size_t b = 1 + pr_rsort_bucket((uint64_t)v);
         if (bk->cur[b] && bk->fill[b] < PR_CELLSORT_BLOCK) {
             size_t at = (size_t)(bk->cur[b] - 1) * PR_CELLSORT_BLOCK + bk->fill[b]++;
-            cs->v[at] = v;
+            cs->lo[at] = (uint32_t)v;
             cs->c16[at] = (uint16_t)cell;
             cs->n++;
             return;
@@ -77,6 +87,40 @@ int pr_cellsort_part_lost(const pr_cellsort *cs, const pr_cellsort *part);
 void pr_cellsort_part_join(pr_cellsort *cs, pr_cellsort *part, const uint32_t *map, unsigned shift);
 /* Sorts by value (cells follow), on pr_threads() threads. */
 void pr_cellsort_sort(pr_cellsort *cs);
+/* A sorted set read in order: up to max pairs from the from-th on into v and cell; how many
+ * (0 past the end). Readers take chunks of PR_CELLSORT_CHUNK on the stack. */
+#define PR_CELLSORT_CHUNK 512
+size_t pr_cellsort_read(const pr_cellsort *cs, size_t from, int64_t *v, uint32_t *cell, size_t max);
+/* The same pair by pair: pr_cellsort_it it; pr_cellsort_it_init(&it, cs);
+ * while (pr_cellsort_next(&it, &v, &cell)) … */
+typedef struct pr_cellsort_it {
+    const pr_cellsort *cs;
+    size_t at, j, k;
+    int64_t v[PR_CELLSORT_CHUNK];
+    uint32_t c[PR_CELLSORT_CHUNK];
+} pr_cellsort_it;
+static inline void pr_cellsort_it_init(pr_cellsort_it *it, const pr_cellsort *cs)
+{
+    it->cs = cs;
+    it->at = it->j = it->k = 0;
+}
+static inline int pr_cellsort_next(pr_cellsort_it *it, int64_t *v, uint32_t *cell)
+{
+    if (it->j == it->k) {
+        it->at += it->k;
+        it->j = 0;
+        it->k = pr_cellsort_read(it->cs, it->at, it->v, it->c, PR_CELLSORT_CHUNK);
+        if (!it->k)
+            return 0;
+    }
+    *v = it->v[it->j];
+    *cell = it->c[it->j++];
+    return 1;
+}
+/* A sorted set made flat: its values in one array v of 8 bytes each (expanded in place), the
+ * cells in the same order (for readers that index the values: analysis/compare.c). */
+void pr_cellsort_flatten(pr_cellsort *cs);
+/* The i-th cell of a flat set. */
 static inline uint32_t pr_cellsort_cell(const pr_cellsort *cs, size_t i)
 {
     return cs->c32 ? cs->c32[i] : cs->c16[i];

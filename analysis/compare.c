@@ -231,7 +231,8 @@ static void take_kept(pr_compare_side *out, pr_report_latencies *k, pr_strtab *l
     uint32_t *label_of = pr_xmalloc((k->nrows + 1) * sizeof *label_of);
     for (size_t r = 0; r < k->nrows; r++)
         label_of[r] = pr_strtab_intern_cstr(labels, k->row_names[r]) - 1;
-    out->pairs = (pr_cellsort){k->v, k->r16, k->r32, k->n, k->n ? k->n : 1, NULL};
+    out->pairs =
+        (pr_cellsort){.v = k->v, .c16 = k->r16, .c32 = k->r32, .n = k->n, .cap = k->n ? k->n : 1};
     for (size_t i = 0; i < k->n; i++) {
         uint32_t l = label_of[k->r32 ? k->r32[i] : k->r16[i]];
         if (k->r32)
@@ -302,8 +303,10 @@ int pr_compare_side_load(pr_store *st, const int64_t *ids, size_t nids, const ch
         pr_run_free(ss.run);
         ss.run = NULL;
     }
-    if (!kept.kept)
+    if (!kept.kept) {
         pr_cellsort_sort(&out->pairs);
+        pr_cellsort_flatten(&out->pairs); /* the latencies are read by index */
+    }
     out->latency = (pr_vec){out->pairs.v, out->pairs.n, out->pairs.n}; /* a view */
     uint32_t nl = pr_strtab_count(ss.labels);
     out->nlabels = nl > 0 ? nl - 1 : 0;

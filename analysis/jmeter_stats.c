@@ -209,11 +209,14 @@ static void exact_quantiles(pr_cellsort *cs, acc *per, size_t nd, acc *tot, cons
     for (size_t d = 0; d < nd; d++)
         qrow_init(&q[d], &per[d], o);
     qrow_init(&tq, tot, o);
-    for (size_t i = 0; i < cs->n; i++) {
-        uint32_t c = pr_cellsort_cell(cs, i);
-        qrow_step(&q[c >> 1], &per[c >> 1], cs->v[i]);
+    pr_cellsort_it it;
+    pr_cellsort_it_init(&it, cs);
+    int64_t v;
+    uint32_t c;
+    while (pr_cellsort_next(&it, &v, &c)) {
+        qrow_step(&q[c >> 1], &per[c >> 1], v);
         if (!(c & 1))
-            qrow_step(&tq, tot, cs->v[i]);
+            qrow_step(&tq, tot, v);
     }
     free(q);
 }

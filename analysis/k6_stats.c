@@ -199,10 +199,14 @@ static void k6_exact(pr_k6_acc *a)
     ktrend_ranks(&a->all, a->k6_pct);
     ktrend_ranks(&a->ok, a->k6_pct);
     pr_cellsort_sort(&a->cs);
-    for (size_t i = 0; i < a->cs.n; i++) {
-        pr_qdist_step(&a->all.q, a->cs.v[i]);
-        if (pr_cellsort_cell(&a->cs, i))
-            pr_qdist_step(&a->ok.q, a->cs.v[i]);
+    pr_cellsort_it it;
+    pr_cellsort_it_init(&it, &a->cs);
+    int64_t v;
+    uint32_t good;
+    while (pr_cellsort_next(&it, &v, &good)) {
+        pr_qdist_step(&a->all.q, v);
+        if (good)
+            pr_qdist_step(&a->ok.q, v);
     }
     pr_cellsort_dispose(&a->cs);
 }

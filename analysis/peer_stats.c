@@ -107,10 +107,13 @@ static void gatling_exact(pr_gatling_acc *a)
     for (int k = 0; k < 3; k++)
         pr_qdist_init(&a->side[k].q, a->side[k].n, a->side[k].sum, gatling_pcts, 4);
     pr_cellsort_sort(&a->cs);
-    for (size_t i = 0; i < a->cs.n; i++) {
-        int64_t v = a->cs.v[i];
+    pr_cellsort_it it;
+    pr_cellsort_it_init(&it, &a->cs);
+    int64_t v;
+    uint32_t good;
+    while (pr_cellsort_next(&it, &v, &good)) {
         pr_qdist_step(&a->side[0].q, v);
-        pr_qdist_step(&a->side[pr_cellsort_cell(&a->cs, i) ? 1 : 2].q, v);
+        pr_qdist_step(&a->side[good ? 1 : 2].q, v);
     }
     pr_cellsort_dispose(&a->cs);
 }
@@ -361,9 +364,13 @@ static void locust_exact(pr_locust_acc *a)
         pr_qdist_init(&a->per[d].q, a->per[d].n, a->per[d].sum, med, 1);
     pr_qdist_init(&a->all.q, a->all.n, a->all.sum, med, 1);
     pr_cellsort_sort(&a->cs);
-    for (size_t i = 0; i < a->cs.n; i++) {
-        pr_qdist_step(&a->per[pr_cellsort_cell(&a->cs, i)].q, a->cs.v[i]);
-        pr_qdist_step(&a->all.q, a->cs.v[i]);
+    pr_cellsort_it it;
+    pr_cellsort_it_init(&it, &a->cs);
+    int64_t v;
+    uint32_t d;
+    while (pr_cellsort_next(&it, &v, &d)) {
+        pr_qdist_step(&a->per[d].q, v);
+        pr_qdist_step(&a->all.q, v);
     }
     pr_cellsort_dispose(&a->cs);
 }

@@ -981,42 +981,39 @@ static inline void lat_pass_row_bins(lat_pass *lp, uint32_t c, int64_t v, size_t
         qbin_step(&lp->lq[(size_t)lb * lp->a->nbins + b], v);
 }
 
-/* The two halves take a constant `mode` (lat_pass_mode) so that their loops test neither
- * whether there are rows' intervals nor the cells' width. */
+/* The two halves take a constant `mode` (lat_pass_mode) so that their loops do not test
+ * whether there are rows' intervals. They read the sorted pairs in chunks
+ * (pr_cellsort_read). */
 #define LP_BINS 1 /* rows have intervals (lp->lbix) */
-#define LP_WIDE 2 /* 32-bit cells */
 
 static int lat_pass_mode(const lat_pass *lp)
 {
-    return (lp->lbix ? LP_BINS : 0) | (lp->a->priv->vals.c32 ? LP_WIDE : 0);
-}
-
-INLINE uint32_t lat_pass_cell(const pr_cellsort *cs, size_t i, int mode)
-{
-    return mode & LP_WIDE ? cs->c32[i] : cs->c16[i];
+    return lp->lbix ? LP_BINS : 0;
 }
 
 INLINE void lat_pass_rows_mode(lat_pass *lp, int mode)
 {
     pr_acc *a = lp->a;
     pr_report_acc *p = a->priv;
-    for (size_t i = 0; i < p->vals.n; i++) {
-        int64_t v = p->vals.v[i];
-        uint32_t c = lat_pass_cell(&p->vals, i, mode);
-        qclass_step(&lp->rq[p->row_of_group[c >> p->bin_bits]], v);
-        if (mode & LP_BINS)
-            lat_pass_row_bins(lp, c, v, 0, lp->mid);
-    }
+    int64_t vb[PR_CELLSORT_CHUNK];
+    uint32_t cb[PR_CELLSORT_CHUNK];
+    for (size_t at = 0, k; (k = pr_cellsort_read(&p->vals, at, vb, cb, PR_CELLSORT_CHUNK)) > 0;
+         at += k)
+        for (size_t j = 0; j < k; j++) {
+            int64_t v = vb[j];
+            uint32_t c = cb[j];
+            qclass_step(&lp->rq[p->row_of_group[c >> p->bin_bits]], v);
+            if (mode & LP_BINS)
+                lat_pass_row_bins(lp, c, v, 0, lp->mid);
+        }
 }
 
 static void lat_pass_rows(lat_pass *lp)
 {
-    switch (lat_pass_mode(lp)) {
-    case 0: lat_pass_rows_mode(lp, 0); break;
-    case LP_BINS: lat_pass_rows_mode(lp, LP_BINS); break;
-    case LP_WIDE: lat_pass_rows_mode(lp, LP_WIDE); break;
-    default: lat_pass_rows_mode(lp, LP_BINS | LP_WIDE); break;
-    }
+    if (lat_pass_mode(lp) == LP_BINS)
+        lat_pass_rows_mode(lp, LP_BINS);
+    else
+        lat_pass_rows_mode(lp, 0);
 }
 
 INLINE void lat_pass_total_mode(lat_pass *lp, int mode)
@@ -1027,22 +1024,26 @@ INLINE void lat_pass_total_mode(lat_pass *lp, int mode)
     uint32_t bmask = (1u << bits) - 1;
     int hb = 0;
     int64_t next = a->nhist ? a->hist_bound[0] : INT64_MAX; /* the histogram bound to pass */
-    for (size_t i = 0; i < p->vals.n; i++) {
-        int64_t v = p->vals.v[i];
-        uint32_t c = lat_pass_cell(&p->vals, i, mode);
-        if (mode & LP_BINS)
-            lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
-        if (p->tx_of_group[c >> bits])
-            continue;
-        if (v >= next) {
-            while (hb < a->nhist && v >= a->hist_bound[hb])
-                a->hist_below[hb++] = (size_t)lp->tq->seen;
-            next = hb < a->nhist ? a->hist_bound[hb] : INT64_MAX;
+    int64_t vb[PR_CELLSORT_CHUNK];
+    uint32_t cb[PR_CELLSORT_CHUNK];
+    for (size_t at = 0, k; (k = pr_cellsort_read(&p->vals, at, vb, cb, PR_CELLSORT_CHUNK)) > 0;
+         at += k)
+        for (size_t j = 0; j < k; j++) {
+            int64_t v = vb[j];
+            uint32_t c = cb[j];
+            if (mode & LP_BINS)
+                lat_pass_row_bins(lp, c, v, lp->mid, a->nbins);
+            if (p->tx_of_group[c >> bits])
+                continue;
+            if (v >= next) {
+                while (hb < a->nhist && v >= a->hist_bound[hb])
+                    a->hist_below[hb++] = (size_t)lp->tq->seen;
+                next = hb < a->nhist ? a->hist_bound[hb] : INT64_MAX;
+            }
+            qclass_step(lp->tq, v);
+            if ((c & bmask) < a->nbins)
+                qbin_step(&lp->bq[c & bmask], v);
         }
-        qclass_step(lp->tq, v);
-        if ((c & bmask) < a->nbins)
-            qbin_step(&lp->bq[c & bmask], v);
-    }
     while (hb < a->nhist)
         a->hist_below[hb++] = (size_t)lp->tq->seen;
 }
@@ -1050,12 +1051,10 @@ INLINE void lat_pass_total_mode(lat_pass *lp, int mode)
 static void *lat_pass_total(void *arg)
 {
     lat_pass *lp = arg;
-    switch (lat_pass_mode(lp)) {
-    case 0: lat_pass_total_mode(lp, 0); break;
-    case LP_BINS: lat_pass_total_mode(lp, LP_BINS); break;
-    case LP_WIDE: lat_pass_total_mode(lp, LP_WIDE); break;
-    default: lat_pass_total_mode(lp, LP_BINS | LP_WIDE); break;
-    }
+    if (lat_pass_mode(lp) == LP_BINS)
+        lat_pass_total_mode(lp, LP_BINS);
+    else
+        lat_pass_total_mode(lp, 0);
     return NULL;
 }
 
@@ -1119,13 +1118,15 @@ static void duration_pass(pr_acc *a, int d)
     for (size_t r = 0; r < a->nrows; r++)
         qclass_init(&rq[r], a->o, p->sums[r].n[d], p->sums[r].sum[d], &a->rows[r].d[d]);
     qclass_init(&tq, a->o, p->total_sum.n[d], p->total_sum.sum[d], &a->total_d[d]);
-    for (size_t i = 0; i < p->vals.n; i++) {
-        int64_t v = p->vals.v[i];
-        uint32_t g = pr_cellsort_cell(&p->vals, i);
-        qclass_step(&rq[p->row_of_group[g]], v);
-        if (!p->tx_of_group[g])
-            qclass_step(&tq, v);
-    }
+    int64_t vb[PR_CELLSORT_CHUNK];
+    uint32_t cb[PR_CELLSORT_CHUNK];
+    for (size_t at = 0, k; (k = pr_cellsort_read(&p->vals, at, vb, cb, PR_CELLSORT_CHUNK)) > 0;
+         at += k)
+        for (size_t j = 0; j < k; j++) {
+            qclass_step(&rq[p->row_of_group[cb[j]]], vb[j]);
+            if (!p->tx_of_group[cb[j]])
+                qclass_step(&tq, vb[j]);
+        }
     for (size_t r = 0; r < a->nrows; r++)
         qclass_done(&rq[r], &a->rows[r].d[d]);
     qclass_done(&tq, &a->total_d[d]);
@@ -1292,7 +1293,7 @@ static void clear_main(pr_acc *a)
     size_t nb = a->lx.nbins;
     pr_label_extras_dispose(&a->lx);
     pr_label_extras_init(&a->lx, nb, a->bounded, a->o->apdex_t_ns, a->o->apdex_f_ns);
-    if (p->vals.v) { /* made again: a bucketed set cannot be emptied in place */
+    if (p->vals.v || p->vals.lo) { /* made again: a bucketed set cannot be emptied in place */
         pr_cellsort_dispose(&p->vals);
         pr_cellsort_init(&p->vals, p->nsamples);
     }
@@ -1338,6 +1339,7 @@ static void keep_latencies(pr_acc *a, pr_report_latencies *k)
     pr_report_acc *p = a->priv;
     pr_cellsort *cs = &p->vals;
     unsigned bits = p->bin_bits;
+    pr_cellsort_flatten(cs); /* the caller reads the latencies by index */
     for (size_t i = 0; i < cs->n; i++) {
         uint32_t row = p->row_of_group[pr_cellsort_cell(cs, i) >> bits];
         if (cs->c32)

@@ -57,6 +57,20 @@ static void scratch_free(rs_scratch *s)
 #undef RS_NAME
 #undef RS_PAYLOAD
 
+#define RS_KEY32
+#define RS_NAME(x) x##_u16
+#define RS_PAYLOAD uint16_t
+#include "analysis/rsort_impl.h"
+#undef RS_NAME
+#undef RS_PAYLOAD
+
+#define RS_NAME(x) x##_u32
+#define RS_PAYLOAD uint32_t
+#include "analysis/rsort_impl.h"
+#undef RS_NAME
+#undef RS_PAYLOAD
+#undef RS_KEY32
+
 void pr_rsort_i64(int64_t *key, size_t n)
 {
     sort_one_k(key, n);
@@ -102,4 +116,21 @@ void pr_rsort_i64_u32_ranges(int64_t *key, uint32_t *payload, const size_t *boun
 void pr_rsort_i64_ranges(int64_t *key, const size_t *bounds, size_t nranges, int threads)
 {
     sort_ranges_k(key, bounds, nranges, threads);
+}
+
+void pr_rsort_u32_u16_ranges(uint32_t *key, uint16_t *payload, const size_t *bounds, size_t nranges,
+                             int threads)
+{
+    sort_ranges_u16(key, payload, bounds, nranges, threads);
+}
+
+void pr_rsort_u32_u32_ranges(uint32_t *key, uint32_t *payload, const size_t *bounds, size_t nranges,
+                             int threads)
+{
+    sort_ranges_u32(key, payload, bounds, nranges, threads);
+}
+
+void pr_rsort_u32_u16(uint32_t *key, uint16_t *payload, size_t n)
+{
+    sort_one_u16(key, payload, n);
 }

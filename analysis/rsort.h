@@ -1,4 +1,4 @@
-/* In-place radix sorts of int64 keys, optionally carrying a 16- or 32-bit payload per key (the
+/* In-place radix sorts of int64 (and unsigned 32-bit) keys, optionally carrying a 16- or 32-bit payload per key (the
  * cell of a sample: analysis/report.c): most significant digit first, the permutation done
  * in place (American flag sort), ranges that fit in cache finished least significant digit
  * first through a small per-thread buffer. Memory beyond the arrays stays constant (a few
@@ -23,6 +23,13 @@ void pr_rsort_i64_u16_ranges(int64_t *key, uint16_t *payload, const size_t *boun
                              int threads);
 void pr_rsort_i64_u32_ranges(int64_t *key, uint32_t *payload, const size_t *bounds, size_t nranges,
                              int threads);
+/* The same for unsigned 32-bit keys (analysis/cellsort.c keeps the low half of values whose
+ * high half their range shares). */
+void pr_rsort_u32_u16_ranges(uint32_t *key, uint16_t *payload, const size_t *bounds, size_t nranges,
+                             int threads);
+void pr_rsort_u32_u32_ranges(uint32_t *key, uint32_t *payload, const size_t *bounds, size_t nranges,
+                             int threads);
+void pr_rsort_u32_u16(uint32_t *key, uint16_t *payload, size_t n); /* for tests */
 
 /* The most significant digit the sorts use, monotonic in u (a key minus the smallest, or any
  * non-negative value): u itself below 64, else its octave and the 6 bits below the leading

@@ -1,7 +1,20 @@
-/* The body of the radix sorts of analysis/rsort.c, instantiated once per payload type:
- * define RS_NAME(x) (a name suffix) and RS_PAYLOAD (the payload's type; leave it undefined for
- * keys alone) before including. Keys are compared as signed (the digit of a key is taken from
- * key ^ 2^63). */
+/* The body of the radix sorts of analysis/rsort.c, instantiated once per key and payload type:
+ * define RS_NAME(x) (a name suffix), RS_PAYLOAD (the payload's type; leave it undefined for
+ * keys alone) and, for unsigned 32-bit keys, RS_KEY32 before including. int64 keys are compared
+ * as signed (the digit of a key is taken from key ^ 2^63). */
+
+/* an instantiation need not use every function */
+#define RS_STATIC static __attribute__((unused))
+
+#ifdef RS_KEY32
+#define RS_KEY uint32_t
+#define RS_UKEY uint32_t
+#define RS_FLIP 0u
+#else
+#define RS_KEY int64_t
+#define RS_UKEY uint64_t
+#define RS_FLIP SIGN
+#endif
 
 #ifdef RS_PAYLOAD
 #define RS_P(...) __VA_ARGS__
@@ -10,10 +23,10 @@
 #endif
 
 /* Insertion sort of a short range. */
-static void RS_NAME(insertion)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n)
+RS_STATIC void RS_NAME(insertion)(RS_KEY *k RS_P(, RS_PAYLOAD *p), size_t n)
 {
     for (size_t i = 1; i < n; i++) {
-        int64_t x = k[i];
+        RS_KEY x = k[i];
         RS_P(RS_PAYLOAD xp = p[i];)
         size_t j = i;
         while (j > 0 && k[j - 1] > x) {
@@ -28,9 +41,9 @@ static void RS_NAME(insertion)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n)
 
 /* Least significant digit first over bits [0, bits) (the bits above are equal in every key),
  * through the thread's buffer (n <= RS_LSD_MAX). */
-static void RS_NAME(lsd)(rs_scratch *s, int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, unsigned bits)
+RS_STATIC void RS_NAME(lsd)(rs_scratch *s, RS_KEY *k RS_P(, RS_PAYLOAD *p), size_t n, unsigned bits)
 {
-    uint64_t *src = (uint64_t *)(void *)k, *dst = s->keys;
+    RS_UKEY *src = (RS_UKEY *)(void *)k, *dst = (RS_UKEY *)(void *)s->keys;
     RS_P(RS_PAYLOAD *psrc = p; RS_PAYLOAD *pdst = (RS_PAYLOAD *)s->payload;)
     unsigned passes = (bits + RS_LSD_BITS - 1) / RS_LSD_BITS;
     unsigned width = (bits + passes - 1) / passes;
@@ -41,7 +54,7 @@ static void RS_NAME(lsd)(rs_scratch *s, int64_t *k RS_P(, RS_PAYLOAD *p), size_t
         size_t buckets = (size_t)mask + 1;
         memset(count, 0, buckets * sizeof *count);
         for (size_t i = 0; i < n; i++)
-            count[((src[i] ^ SIGN) >> shift) & mask]++;
+            count[((uint64_t)(src[i] ^ RS_FLIP) >> shift) & mask]++;
         size_t sum = 0;
         for (size_t d = 0; d < buckets; d++) {
             size_t c = count[d];
@@ -49,16 +62,16 @@ static void RS_NAME(lsd)(rs_scratch *s, int64_t *k RS_P(, RS_PAYLOAD *p), size_t
             sum += c;
         }
         for (size_t i = 0; i < n; i++) {
-            size_t at = count[((src[i] ^ SIGN) >> shift) & mask]++;
+            size_t at = count[((uint64_t)(src[i] ^ RS_FLIP) >> shift) & mask]++;
             dst[at] = src[i];
             RS_P(pdst[at] = psrc[i];)
         }
-        uint64_t *t = src;
+        RS_UKEY *t = src;
         src = dst;
         dst = t;
         RS_P(RS_PAYLOAD *pt = psrc; psrc = pdst; pdst = pt;)
     }
-    if (src != (uint64_t *)(void *)k) {
+    if (src != (RS_UKEY *)(void *)k) {
         memcpy(k, src, n * sizeof *k);
         RS_P(memcpy(p, psrc, n * sizeof *p);)
     }
@@ -68,12 +81,12 @@ static void RS_NAME(lsd)(rs_scratch *s, int64_t *k RS_P(, RS_PAYLOAD *p), size_t
  * (RS_MSD_BUCKETS + 1 entries). The digit is log-linear in the key's distance from the
  * smallest key (rs_bucket), so durations, which spread over octaves, fall in many buckets
  * small enough to finish in cache. Returns -1 when every key is equal. */
-static int RS_NAME(partition)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, size_t *start)
+RS_STATIC int RS_NAME(partition)(RS_KEY *k RS_P(, RS_PAYLOAD *p), size_t n, size_t *start)
 {
-    uint64_t *u = (uint64_t *)(void *)k;
+    RS_UKEY *u = (RS_UKEY *)(void *)k;
     uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t x = u[i] ^ SIGN;
+        uint64_t x = (uint64_t)(u[i] ^ RS_FLIP);
         lo = x < lo ? x : lo;
         hi = x > hi ? x : hi;
     }
@@ -82,22 +95,22 @@ static int RS_NAME(partition)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, size_t
     size_t *next = pr_xmalloc(RS_MSD_BUCKETS * sizeof *next);
     memset(start, 0, (RS_MSD_BUCKETS + 1) * sizeof *start);
     for (size_t i = 0; i < n; i++)
-        start[rs_bucket((u[i] ^ SIGN) - lo) + 1]++;
+        start[rs_bucket((uint64_t)(u[i] ^ RS_FLIP) - lo) + 1]++;
     for (size_t d = 0; d < RS_MSD_BUCKETS; d++)
         start[d + 1] += start[d];
     memcpy(next, start, RS_MSD_BUCKETS * sizeof *next);
     for (size_t d = 0; d < RS_MSD_BUCKETS; d++) {
         while (next[d] < start[d + 1]) {
-            uint64_t x = u[next[d]];
+            RS_UKEY x = u[next[d]];
             RS_P(RS_PAYLOAD xp = p[next[d]];)
-            size_t dd = rs_bucket((x ^ SIGN) - lo);
+            size_t dd = rs_bucket((uint64_t)(x ^ RS_FLIP) - lo);
             while (dd != d) { /* carry x to its bucket, pick up what was there */
                 size_t at = next[dd]++;
-                uint64_t y = u[at];
+                RS_UKEY y = u[at];
                 u[at] = x;
                 x = y;
                 RS_P(RS_PAYLOAD yp = p[at]; p[at] = xp; xp = yp;)
-                dd = rs_bucket((x ^ SIGN) - lo);
+                dd = rs_bucket((uint64_t)(x ^ RS_FLIP) - lo);
             }
             u[next[d]] = x;
             RS_P(p[next[d]] = xp;)
@@ -108,16 +121,17 @@ static int RS_NAME(partition)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, size_t
     return 0;
 }
 
-static void RS_NAME(sort)(rs_scratch *s, int64_t *k RS_P(, RS_PAYLOAD *p), size_t n)
+RS_STATIC void RS_NAME(sort)(rs_scratch *s, RS_KEY *k RS_P(, RS_PAYLOAD *p), size_t n)
 {
     if (n <= RS_SMALL) {
         RS_NAME(insertion)(k RS_P(, p), n);
         return;
     }
     if (n <= RS_LSD_MAX) {
-        uint64_t *u = (uint64_t *)(void *)k, lo = UINT64_MAX, hi = 0;
+        RS_UKEY *u = (RS_UKEY *)(void *)k;
+        uint64_t lo = UINT64_MAX, hi = 0;
         for (size_t i = 0; i < n; i++) {
-            uint64_t x = u[i] ^ SIGN;
+            uint64_t x = (uint64_t)(u[i] ^ RS_FLIP);
             lo = x < lo ? x : lo;
             hi = x > hi ? x : hi;
         }
@@ -134,7 +148,7 @@ static void RS_NAME(sort)(rs_scratch *s, int64_t *k RS_P(, RS_PAYLOAD *p), size_
 }
 
 /* Sorts on the calling thread. */
-static void RS_NAME(sort_one)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n)
+RS_STATIC void RS_NAME(sort_one)(RS_KEY *k RS_P(, RS_PAYLOAD *p), size_t n)
 {
     if (n <= RS_SMALL) {
         RS_NAME(insertion)(k RS_P(, p), n);
@@ -146,12 +160,12 @@ static void RS_NAME(sort_one)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n)
 }
 
 typedef struct RS_NAME(job) {
-    int64_t *k;
+    RS_KEY *k;
     RS_P(RS_PAYLOAD *p;)
     size_t n;
 } RS_NAME(job);
 
-static void *RS_NAME(worker)(void *arg)
+RS_STATIC void *RS_NAME(worker)(void *arg)
 {
     RS_NAME(job) *j = arg;
     RS_NAME(sort_one)(j->k RS_P(, j->p), j->n);
@@ -159,7 +173,7 @@ static void *RS_NAME(worker)(void *arg)
 }
 
 /* Moves the keys below pivot before the others (payloads with them); returns how many. */
-static size_t RS_NAME(split)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int64_t pivot)
+RS_STATIC size_t RS_NAME(split)(RS_KEY *k RS_P(, RS_PAYLOAD *p), size_t n, RS_KEY pivot)
 {
     size_t i = 0, j = n;
     for (;;) {
@@ -169,7 +183,7 @@ static size_t RS_NAME(split)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int64_t
             j--;
         if (i >= j)
             return i;
-        int64_t t = k[i];
+        RS_KEY t = k[i];
         k[i] = k[j - 1];
         k[j - 1] = t;
         RS_P(RS_PAYLOAD tp = p[i]; p[i] = p[j - 1]; p[j - 1] = tp;)
@@ -180,8 +194,8 @@ static size_t RS_NAME(split)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int64_t
 
 /* Splits [0, n) into `threads` ranges of keys, each below the next, around pivots read from
  * an evenly spaced sample: jobs[0..threads). */
-static void RS_NAME(ranges)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int threads,
-                            RS_NAME(job) * jobs)
+RS_STATIC void RS_NAME(ranges)(RS_KEY *k RS_P(, RS_PAYLOAD *p), size_t n, int threads,
+                               RS_NAME(job) * jobs)
 {
     if (threads == 1 || n < RS_PAR_MIN) {
         jobs[0] = (RS_NAME(job)){k RS_P(, p), n};
@@ -189,7 +203,7 @@ static void RS_NAME(ranges)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int thre
             jobs[t] = (RS_NAME(job)){k + n RS_P(, p + n), 0};
         return;
     }
-    int64_t sample[256];
+    RS_KEY sample[256];
     for (size_t i = 0; i < 256; i++)
         sample[i] = k[n / 256 * i + n % 256 * i / 256];
     RS_NAME(insertion)(sample RS_P(, (RS_PAYLOAD[256]){0}), 256);
@@ -200,7 +214,7 @@ static void RS_NAME(ranges)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int thre
 }
 
 /* The keys split into ranges of values, one per thread, each sorted on its thread. */
-static void RS_NAME(sort_par)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int threads)
+RS_STATIC void RS_NAME(sort_par)(RS_KEY *k RS_P(, RS_PAYLOAD *p), size_t n, int threads)
 {
     if (threads < 2 || n < RS_PAR_MIN) {
         RS_NAME(sort_one)(k RS_P(, p), n);
@@ -224,13 +238,13 @@ static void RS_NAME(sort_par)(int64_t *k RS_P(, RS_PAYLOAD *p), size_t n, int th
 }
 
 typedef struct RS_NAME(rjob) {
-    int64_t *k;
+    RS_KEY *k;
     RS_P(RS_PAYLOAD *p;)
     const size_t *bounds;
     size_t r0, r1; /* ranges [r0, r1) */
 } RS_NAME(rjob);
 
-static void *RS_NAME(rworker)(void *arg)
+RS_STATIC void *RS_NAME(rworker)(void *arg)
 {
     RS_NAME(rjob) *j = arg;
     rs_scratch *s = scratch_new(RS_LSD_MAX);
@@ -245,8 +259,8 @@ static void *RS_NAME(rworker)(void *arg)
 
 /* Sorts each range [bounds[r], bounds[r + 1]) for r < nranges, the ranges shared between
  * threads by their sizes. */
-static void RS_NAME(sort_ranges)(int64_t *k RS_P(, RS_PAYLOAD *p), const size_t *bounds,
-                                 size_t nranges, int threads)
+RS_STATIC void RS_NAME(sort_ranges)(RS_KEY *k RS_P(, RS_PAYLOAD *p), const size_t *bounds,
+                                    size_t nranges, int threads)
 {
     size_t total = bounds[nranges] - bounds[0];
     if (threads < 2 || total < RS_PAR_MIN)
@@ -276,3 +290,7 @@ static void RS_NAME(sort_ranges)(int64_t *k RS_P(, RS_PAYLOAD *p), const size_t 
 }
 
 #undef RS_P
+#undef RS_KEY
+#undef RS_UKEY
+#undef RS_FLIP
+#undef RS_STATIC
