@@ -81,9 +81,11 @@ enum pr_by {
     PR_BY_LABEL_PATTERN
 };
 
-/* Exact mode keeps each latency once with its 16-bit cell (row and interval): 10 bytes per
- * sample (12 when the cells need 32 bits); the other durations reuse the same arrays. */
-#define PR_EXACT_BYTES_PER_SAMPLE 10
+/* Exact mode keeps each latency once with its 16-bit cell (row and interval): 6 bytes per
+ * sample past a million samples (analysis/cellsort.h: 4-byte values below 2^38 ns), 8 when
+ * the cells need 32 bits, 10 for a latency of more than 4.6 minutes; the other durations reuse
+ * the same arrays. The limit counts 8. */
+#define PR_EXACT_BYTES_PER_SAMPLE 8
 
 /* The default exact limit for avail_bytes of memory (model/sysmem.h). */
 int64_t pr_report_exact_limit_auto(int64_t avail_bytes);
