@@ -1,6 +1,7 @@
 /* Builds the report model from the scans of analysis/report_acc.c: the JSON of every statistic. */
 #include "analysis/report.h"
 #include "analysis/printed_series.h"
+#include "analysis/cellsort.h"
 #include "analysis/findings.h"
 #include "analysis/headline.h"
 #include "analysis/human.h"
@@ -779,14 +780,22 @@ int pr_report_bounded(const pr_report_opts *o, int64_t n, char *why, size_t whys
     snprintf(why, whysize,
              _("%lld samples need about %s in exact mode, more than half of the %s "
                "this process may use (--exact-limit N to choose)"),
-             (long long)n, pr_human_bytes((double)n * PR_EXACT_BYTES_PER_SAMPLE, h1),
+             (long long)n, pr_human_bytes(pr_report_exact_bytes(n), h1),
              pr_human_bytes((double)avail, h2));
     return 1;
 }
 
+double pr_report_exact_bytes(int64_t n)
+{
+    return (double)n * (n < (int64_t)PR_CELLSORT_BUCKETED ? PR_EXACT_BYTES_PER_SAMPLE_SMALL
+                                                          : PR_EXACT_BYTES_PER_SAMPLE);
+}
+
 int64_t pr_report_exact_limit_auto(int64_t avail_bytes)
 {
-    return avail_bytes / 2 / PR_EXACT_BYTES_PER_SAMPLE;
+    int64_t small = avail_bytes / 2 / PR_EXACT_BYTES_PER_SAMPLE_SMALL;
+    int64_t large = avail_bytes / 2 / PR_EXACT_BYTES_PER_SAMPLE;
+    return large < (int64_t)PR_CELLSORT_BUCKETED ? small : large;
 }
 
 /* How the rows were grouped (pattern, top rows and "other"), in the model and for the text. */

@@ -81,12 +81,14 @@ enum pr_by {
     PR_BY_LABEL_PATTERN
 };
 
-/* Exact mode keeps each latency once with its 16-bit cell (row and interval): 6 bytes per
- * sample past a million samples (analysis/cellsort.h: 4-byte values below 2^38 ns), 8 when
- * the cells need 32 bits, 10 for a latency of more than 4.6 minutes; the other durations reuse
- * the same arrays. The limit counts 8. */
+/* Exact mode keeps each latency once with its 16-bit cell (row and interval): 10 bytes per
+ * sample up to PR_CELLSORT_BUCKETED samples, 6 past them (analysis/cellsort.h: 4-byte values
+ * below 2^38 ns), 8 when the cells need 32 bits, 10 for a latency of more than 4.6 minutes;
+ * the other durations reuse the same arrays. The limit counts 8 past them. */
 #define PR_EXACT_BYTES_PER_SAMPLE 8
-
+#define PR_EXACT_BYTES_PER_SAMPLE_SMALL 10
+/* The bytes exact mode counts for n samples. */
+double pr_report_exact_bytes(int64_t n);
 /* The default exact limit for avail_bytes of memory (model/sysmem.h). */
 int64_t pr_report_exact_limit_auto(int64_t avail_bytes);
 /* 1 when a selection of n samples is analysed in bounded mode: more than o->exact_limit, or,

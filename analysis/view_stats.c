@@ -6,6 +6,7 @@
 #include "analysis/report.h"
 #include "analysis/report_labels.h"
 #include "analysis/stats.h"
+#include "model/blockq.h"
 #include "model/native.h"
 #include "model/threads.h"
 #include "model/xalloc.h"
@@ -569,15 +570,10 @@ int pr_view_stats(pr_store *st, const pr_run *run, pr_store_stats *s, pr_store_p
 
 /* ---- while the blocks are stored --------------------------------------------------------- */
 
-/* Blocks queued for the feed's thread: copies of their encodings. */
+/* Blocks queued for the feed's thread (model/blockq.h): copies of their encodings. */
 #define FEED_QUEUE 4
 /* The latencies a feed makes room for before they arrive (16 Mi: 64 MiB). */
 #define FEED_CAP0 ((size_t)1 << 24)
-
-typedef struct feed_slot {
-    unsigned char *p;
-    size_t len, cap;
-} feed_slot;
 
 struct pr_view_feed {
     int state;         /* 0: no block yet, 1: feeding, -1: given up (the caller scans) */
@@ -585,41 +581,29 @@ struct pr_view_feed {
     pr_report_opts o;
     vacc a;
     int64_t seen; /* samples of the blocks fed */
-    int threaded;
-    pthread_t th;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    feed_slot q[FEED_QUEUE];
-    size_t head, count; /* q[head .. head + count) wait, q[head] being decoded */
-    int quit, failed;
+    pr_blockq *q; /* the feed's thread (NULL: the blocks are added as they come) */
+    int failed;
 };
 
-/* The feed's thread: decodes the view's columns of each queued block and adds them. */
-static void *feed_main(void *arg)
+/* On the feed's thread: the view's columns of a queued block decoded and added. */
+static int feed_take(void *ctx, const unsigned char *p, size_t len, const void *meta)
 {
-    pr_view_feed *f = arg;
-    pthread_mutex_lock(&f->mu);
-    for (;;) {
-        while (!f->count && !f->quit)
-            pthread_cond_wait(&f->cv, &f->mu);
-        if (!f->count)
-            break;
-        feed_slot *sl = &f->q[f->head];
-        pthread_mutex_unlock(&f->mu);
-        pr_block_cols c;
-        pr_error err;
-        if (!f->failed && pr_block_decode_cols(sl->p, sl->len, VIEW_COLS, &c, &err) == 0)
-            view_block(&c, &f->a);
-        else
-            f->failed = 1; /* cannot happen: the reader decoded it; the caller scans then */
-        pthread_mutex_lock(&f->mu);
-        f->head = (f->head + 1) % FEED_QUEUE;
-        f->count--;
-        pthread_cond_broadcast(&f->cv);
+    pr_view_feed *f = ctx;
+    pr_block_cols c;
+    pr_error err;
+    (void)meta;
+    if (pr_block_decode_cols(p, len, VIEW_COLS, &c, &err) < 0) {
+        f->failed = 1; /* cannot happen: the reader decoded it; the caller scans then */
+        return -1;
     }
-    pthread_mutex_unlock(&f->mu);
+    view_block(&c, &f->a);
+    return 0;
+}
+
+static void feed_end(void *ctx)
+{
+    (void)ctx;
     pr_block_decode_thread_end();
-    return NULL;
 }
 
 pr_view_feed *pr_view_feed_new(void)
@@ -652,9 +636,8 @@ static void feed_start(pr_view_feed *f, const pr_run *run, const pr_sink *sink)
     vacc_init(&f->a, &declared, &f->o, cap);
     f->run = run;
     f->state = 1;
-    pthread_mutex_init(&f->mu, NULL);
-    pthread_cond_init(&f->cv, NULL);
-    f->threaded = pr_threads() >= 2 && pthread_create(&f->th, NULL, feed_main, f) == 0;
+    static const pr_blockq_ops ops = {feed_take, feed_end};
+    f->q = pr_threads() >= 2 ? pr_blockq_new(FEED_QUEUE, 0, &ops, f) : NULL;
 }
 
 void pr_view_feed_block(const pr_run *run, const pr_sink *sink, const pr_block_cols *c,
@@ -668,35 +651,20 @@ void pr_view_feed_block(const pr_run *run, const pr_sink *sink, const pr_block_c
     if (f->state != 1)
         return;
     f->seen += (int64_t)c->n;
-    if (!f->threaded) {
+    if (!f->q)
         view_block(c, &f->a);
-        return;
-    }
-    pthread_mutex_lock(&f->mu);
-    while (f->count == FEED_QUEUE)
-        pthread_cond_wait(&f->cv, &f->mu);
-    feed_slot *sl = &f->q[(f->head + f->count) % FEED_QUEUE];
-    pthread_mutex_unlock(&f->mu);
-    sl->p = pr_xgrow(sl->p, &sl->cap, len, 1); /* the thread is not at this slot */
-    memcpy(sl->p, raw, len);
-    sl->len = len;
-    pthread_mutex_lock(&f->mu);
-    f->count++;
-    pthread_cond_broadcast(&f->cv);
-    pthread_mutex_unlock(&f->mu);
+    else if (pr_blockq_put(f->q, raw, len, NULL) < 0)
+        f->state = -1; /* a block failed to decode (f->failed) */
 }
 
 /* Waits for the feed's thread to add every queued block, and ends it. */
 static void feed_stop(pr_view_feed *f)
 {
-    if (!f->threaded)
+    if (!f->q)
         return;
-    pthread_mutex_lock(&f->mu);
-    f->quit = 1;
-    pthread_cond_broadcast(&f->cv);
-    pthread_mutex_unlock(&f->mu);
-    pthread_join(f->th, NULL);
-    f->threaded = 0;
+    pr_blockq_drain(f->q);
+    pr_blockq_free(f->q);
+    f->q = NULL;
 }
 
 int pr_view_feed_finish(pr_view_feed *f, const pr_run *run, pr_store_stats *s,
@@ -726,14 +694,7 @@ void pr_view_feed_free(pr_view_feed *f)
     if (!f)
         return;
     feed_stop(f);
-    if (f->state != 0) {
+    if (f->state != 0)
         vacc_dispose(&f->a);
-    }
-    if (f->run) {
-        pthread_mutex_destroy(&f->mu);
-        pthread_cond_destroy(&f->cv);
-    }
-    for (size_t k = 0; k < FEED_QUEUE; k++)
-        free(f->q[k].p);
     free(f);
 }

@@ -1,60 +1,35 @@
-/* The ingest's block writer: a queue of block copies and the thread that stores them. */
+/* The ingest's block writer: the blocks' copies queued (model/blockq.h) for a thread that
+ * stores them. */
 #include "store/writer.h"
+#include "model/blockq.h"
 #include "model/threads.h"
 #include "model/xalloc.h"
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define QUEUE 4 /* blocks in flight: the parser is at most this far ahead */
 
-typedef struct slot {
-    pr_store_block b;
+typedef struct meta {
     int64_t run_id;
-    unsigned char *data;
-    size_t cap;
-} slot;
+    pr_store_block b; /* its data: the slot's copy */
+} meta;
 
 struct pr_block_writer {
     pr_store *st;
-    pthread_t th;
-    pthread_mutex_t mu;
-    pthread_cond_t cv; /* a change of count, stop or rc */
-    slot q[QUEUE];
-    size_t head, count; /* q[head] is written next */
-    int stop;
-    int rc; /* the first failure (nothing written after it) */
-    pr_error err;
+    pr_blockq *q;
+    pr_error err; /* the failed block's (written by the queue's thread before it stops) */
 };
 
-static void *run_writer(void *arg)
+static int take_block(void *ctx, const unsigned char *p, size_t len, const void *m)
 {
-    pr_block_writer *w = arg;
-    pthread_mutex_lock(&w->mu);
-    for (;;) {
-        while (!w->count && !w->stop)
-            pthread_cond_wait(&w->cv, &w->mu);
-        if (w->stop)
-            break;
-        slot *s = &w->q[w->head];
-        int rc = 0;
-        pr_error err;
-        pr_error_clear(&err);
-        if (!w->rc) { /* the slot is the writer's until count drops */
-            pthread_mutex_unlock(&w->mu);
-            rc = w->st->ops->block_put(w->st, s->run_id, &s->b, &err);
-            pthread_mutex_lock(&w->mu);
-        }
-        if (rc < 0 && !w->rc) {
-            w->rc = rc;
-            w->err = err;
-        }
-        w->head = (w->head + 1) % QUEUE;
-        w->count--;
-        pthread_cond_broadcast(&w->cv);
-    }
-    pthread_mutex_unlock(&w->mu);
-    return NULL;
+    pr_block_writer *w = ctx;
+    const meta *mt = m;
+    pr_store_block b = mt->b;
+    b.data = p;
+    b.len = len;
+    pr_error_clear(&w->err);
+    int rc = w->st->ops->block_put(w->st, mt->run_id, &b, &w->err);
+    return rc < 0 ? rc : 0;
 }
 
 pr_block_writer *pr_block_writer_new(pr_store *st)
@@ -63,11 +38,9 @@ pr_block_writer *pr_block_writer_new(pr_store *st)
         return NULL;
     pr_block_writer *w = pr_xcalloc(1, sizeof *w);
     w->st = st;
-    pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->cv, NULL);
-    if (pthread_create(&w->th, NULL, run_writer, w) != 0) {
-        pthread_cond_destroy(&w->cv);
-        pthread_mutex_destroy(&w->mu);
+    static const pr_blockq_ops ops = {take_block, NULL};
+    w->q = pr_blockq_new(QUEUE, sizeof(meta), &ops, w);
+    if (!w->q) {
         free(w);
         return NULL;
     }
@@ -76,39 +49,19 @@ pr_block_writer *pr_block_writer_new(pr_store *st)
 
 int pr_block_writer_put(pr_block_writer *w, int64_t run_id, const pr_store_block *b, pr_error *err)
 {
-    pthread_mutex_lock(&w->mu);
-    while (w->count == QUEUE && !w->rc)
-        pthread_cond_wait(&w->cv, &w->mu);
-    int rc = w->rc;
-    if (rc) {
-        if (err)
-            *err = w->err;
-    } else { /* the free slot is the parser's until count grows */
-        slot *s = &w->q[(w->head + w->count) % QUEUE];
-        pthread_mutex_unlock(&w->mu);
-        s->data = pr_xgrow(s->data, &s->cap, b->len ? b->len : 1, 1);
-        memcpy(s->data, b->data, b->len);
-        s->b = *b;
-        s->b.data = s->data;
-        s->run_id = run_id;
-        pthread_mutex_lock(&w->mu);
-        w->count++;
-        pthread_cond_broadcast(&w->cv);
-    }
-    pthread_mutex_unlock(&w->mu);
+    meta m = {run_id, *b};
+    m.b.data = NULL;
+    int rc = pr_blockq_put(w->q, b->data, b->len, &m);
+    if (rc && err)
+        *err = w->err;
     return rc;
 }
 
 int pr_block_writer_drain(pr_block_writer *w, pr_error *err)
 {
-    pthread_mutex_lock(&w->mu);
-    while (w->count)
-        pthread_cond_wait(&w->cv, &w->mu);
-    int rc = w->rc;
-    if (rc)
-        if (err)
-            *err = w->err;
-    pthread_mutex_unlock(&w->mu);
+    int rc = pr_blockq_drain(w->q);
+    if (rc && err)
+        *err = w->err;
     return rc;
 }
 
@@ -116,14 +69,6 @@ void pr_block_writer_free(pr_block_writer *w)
 {
     if (!w)
         return;
-    pthread_mutex_lock(&w->mu);
-    w->stop = 1;
-    pthread_cond_broadcast(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-    pthread_join(w->th, NULL);
-    for (size_t i = 0; i < QUEUE; i++)
-        free(w->q[i].data);
-    pthread_cond_destroy(&w->cv);
-    pthread_mutex_destroy(&w->mu);
+    pr_blockq_free(w->q);
     free(w);
 }

@@ -20,6 +20,10 @@ static void test_sysmem__override(void **st)
                      64 * 1024 * 1024 / 2 / PR_EXACT_BYTES_PER_SAMPLE);
     setenv("PERFREPORT_MEMORY", "1000", 1);
     assert_int_equal(pr_sysmem_available(), 1000);
+    /* below a million samples the pairs are not packed: 10 bytes each */
+    assert_int_equal(pr_report_exact_limit_auto(1000), 1000 / 2 / PR_EXACT_BYTES_PER_SAMPLE_SMALL);
+    assert_true(pr_report_exact_bytes(3000) == 30000.0);
+    assert_true(pr_report_exact_bytes(10000000) == 80000000.0);
     unsetenv("PERFREPORT_MEMORY");
     assert_true(pr_sysmem_available() > 0);
 }
