@@ -1,10 +1,9 @@
 /* Vegeta's report metrics (its definitions, exact percentiles) and its text/JSON layouts. */
 #include "analysis/vegeta_stats.h"
-#include "analysis/rsort.h"
+#include "analysis/cellsort.h"
 #include "analysis/vals.h"
 #include "model/buf.h"
 #include "model/lex.h"
-#include "model/threads.h"
 #include "model/xalloc.h"
 #include <math.h>
 #include <stdio.h>
@@ -72,10 +71,9 @@ struct pr_vegeta_stats_acc {
     uint32_t nstr;
     err_first *errs; /* per string id of the run */
     int have_min;
-    size_t seen;  /* samples so far: the error set's tie-break */
-    int64_t *lat; /* exact mode: every latency */
-    size_t nlat, cap;
-    pr_vals hist; /* bounded mode */
+    size_t seen;     /* samples so far: the error set's tie-break */
+    pr_cellsort lat; /* exact mode: every latency (its cell unused), 6 bytes each when many */
+    pr_vals hist;    /* bounded mode */
 };
 
 pr_vegeta_stats_acc *pr_vegeta_stats_new(const pr_run *run, size_t expected, int bounded)
@@ -93,8 +91,7 @@ pr_vegeta_stats_acc *pr_vegeta_stats_new(const pr_run *run, size_t expected, int
     if (bounded) {
         pr_vals_init(&a->hist, 1);
     } else {
-        a->cap = expected ? expected : 1;
-        a->lat = pr_xmalloc(a->cap * sizeof *a->lat);
+        pr_cellsort_init(&a->lat, expected);
     }
     return a;
 }
@@ -102,15 +99,13 @@ pr_vegeta_stats_acc *pr_vegeta_stats_new(const pr_run *run, size_t expected, int
 void pr_vegeta_stats_add(pr_vegeta_stats_acc *a, const pr_sample *s, size_t n)
 {
     pr_vegeta_stats *out = &a->out;
-    if (!out->bounded && a->nlat + n > a->cap)
-        a->lat = pr_xgrow(a->lat, &a->cap, a->nlat + n, sizeof *a->lat);
     for (size_t i = 0; i < n; i++, a->seen++) {
         const pr_sample *x = &s[i];
         int64_t l = x->latency_ns == PR_UNKNOWN ? 0 : x->latency_ns;
         if (out->bounded)
             pr_vals_add(&a->hist, l);
         else
-            a->lat[a->nlat++] = l;
+            pr_cellsort_add(&a->lat, l, 0);
         out->lat_total_ns = wrap_add(out->lat_total_ns, l);
         if (l > out->lat_max_ns)
             out->lat_max_ns = l;
@@ -148,6 +143,20 @@ void pr_vegeta_stats_add(pr_vegeta_stats_acc *a, const pr_sample *s, size_t n)
     out->requests = a->seen;
 }
 
+/* pr_vegeta_percentile over a sorted pair set. */
+static int64_t sorted_percentile(const pr_cellsort *cs, size_t n, double q)
+{
+    if (n == 0 || cs->n < n)
+        return 0;
+    double r = ceil(q / 100.0 * (double)n);
+    size_t rank = r < 1 ? 1 : (size_t)r;
+    if (rank > n)
+        rank = n;
+    int64_t v;
+    uint32_t cell;
+    return pr_cellsort_read(cs, rank - 1, &v, &cell, 1) ? v : 0;
+}
+
 /* The four percentiles from the sorted latencies (exact) or the histogram (bounded). */
 static void finish_percentiles(pr_vegeta_stats_acc *a)
 {
@@ -160,11 +169,11 @@ static void finish_percentiles(pr_vegeta_stats_acc *a)
         out->lat_p99_ns = pr_vals_percentile(&a->hist, 99);
         return;
     }
-    pr_rsort_i64_par(a->lat, a->nlat, pr_threads());
-    out->lat_p50_ns = pr_vegeta_percentile(a->lat, n, 50);
-    out->lat_p90_ns = pr_vegeta_percentile(a->lat, n, 90);
-    out->lat_p95_ns = pr_vegeta_percentile(a->lat, n, 95);
-    out->lat_p99_ns = pr_vegeta_percentile(a->lat, n, 99);
+    pr_cellsort_sort(&a->lat);
+    out->lat_p50_ns = sorted_percentile(&a->lat, n, 50);
+    out->lat_p90_ns = sorted_percentile(&a->lat, n, 90);
+    out->lat_p95_ns = sorted_percentile(&a->lat, n, 95);
+    out->lat_p99_ns = sorted_percentile(&a->lat, n, 99);
 }
 
 void pr_vegeta_stats_finish(pr_vegeta_stats_acc *a, pr_vegeta_stats *result)
@@ -209,7 +218,7 @@ void pr_vegeta_stats_finish(pr_vegeta_stats_acc *a, pr_vegeta_stats *result)
     *result = *out;
     free(a->codes);
     free(a->errs);
-    free(a->lat);
+    pr_cellsort_dispose(&a->lat);
     pr_vals_dispose(&a->hist);
     free(a);
 }
