@@ -20,7 +20,7 @@ for i in $(seq "$R"); do
     t compare "$b" compare --store "$S" 1 1
     t render-html "$b" render --store "$S" --template templates/report.html --out "$tmp/r.html" 1
     for k in latency percentiles labels; do t "chart-$k" "$b" chart "$k" --store "$S" --out "$tmp/c.png" 1; done
-    for f in vegeta jmeter ab locust; do t "format-$f" "$b" summary --store "$S" --format "$f" 1; done
+    for f in vegeta jmeter ab locust k6 gatling; do t "format-$f" "$b" summary --store "$S" --format "$f" 1; done
   done
 done
 awk '{k = $1 " " $2; w[k] = w[k] sprintf("%.2f/", $3); c[k] = c[k] sprintf("%.2f/", $4 + $5); m[k] = $6 / 1024}
