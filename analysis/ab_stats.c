@@ -48,23 +48,85 @@ static int64_t value_at(const col_ranks *r, size_t rank)
     return r->got[i];
 }
 
+/* A column's values in input order: 8 bytes each (v), or 4 (v32: a stored run's, when every
+ * value fits). */
+typedef struct ab_col {
+    int64_t *v;
+    const uint32_t *v32;
+    size_t n;
+} ab_col;
+
+#define AB_INLINE static inline __attribute__((always_inline))
+
+AB_INLINE int64_t col_get(const ab_col *c, int w32, size_t i)
+{
+    return w32 ? (int64_t)c->v32[i] : c->v[i];
+}
+
+/* Pass 1: min, max, the exact sum, the buckets' counts (w32 constant: one loop per width). */
+AB_INLINE void col_count(const ab_col *c, int w32, pr_rank_buckets *rb, int64_t *mn_, int64_t *mx_,
+                         __int128 *sum)
+{
+    int64_t mn = INT64_MAX, mx = INT64_MIN;
+    __int128 isum = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t x = col_get(c, w32, i);
+        mn = x < mn ? x : mn;
+        mx = x > mx ? x : mx;
+        isum += x;
+        pr_rank_buckets_count(rb, x);
+    }
+    *mn_ = mn;
+    *mx_ = mx;
+    *sum = isum;
+}
+
+/* Pass 2: the squared deviations summed in input order, the wanted buckets' values collected. */
+AB_INLINE double col_deviations(const ab_col *c, int w32, pr_rank_buckets *rb, int collect,
+                                int64_t mean_us)
+{
+    double sd = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t x = col_get(c, w32, i);
+        double a = (double)x - (double)mean_us;
+        sd += a * a;
+        if (collect)
+            pr_rank_buckets_collect(rb, x);
+    }
+    return sd;
+}
+
+/* The values at r's ranks where the buckets were too full to collect: a selection in place
+ * (a 32-bit column copied to 64 bits first). */
+static void col_select(const ab_col *c, col_ranks *r)
+{
+    int64_t *v = c->v;
+    if (c->v32) {
+        v = pr_xmalloc((c->n ? c->n : 1) * sizeof *v);
+        for (size_t i = 0; i < c->n; i++)
+            v[i] = c->v32[i];
+    }
+    pr_select_ranks(v, c->n, r->rank, r->n, r->got);
+    if (v != c->v)
+        free(v);
+}
+
 /* One column's figures: min, max, ab's mean (an integer quotient) and sd (summed in input
  * order), and the values at r's ranks: pass 1 counts the values' buckets with the sums, pass 2
  * collects the wanted buckets' values with the deviations, then a selection among those (two
- * passes over v, which is read-only then; or, where the buckets are too full, a selection in
- * place, v reordered). */
-static void column(int64_t *v, size_t n, pr_ab_row *row, col_ranks *r)
+ * passes over the column, which is read-only then; or, where the buckets are too full, a
+ * selection in place, a 64-bit column reordered). */
+static void column(const ab_col *c, pr_ab_row *row, col_ranks *r)
 {
+    size_t n = c->n;
     pr_rank_buckets rb;
     pr_rank_buckets_init(&rb);
-    int64_t mn = INT64_MAX, mx = INT64_MIN;
-    __int128 isum = 0;
-    for (size_t i = 0; i < n; i++) {
-        mn = v[i] < mn ? v[i] : mn;
-        mx = v[i] > mx ? v[i] : mx;
-        isum += v[i];
-        pr_rank_buckets_count(&rb, v[i]);
-    }
+    int64_t mn, mx;
+    __int128 isum;
+    if (c->v32)
+        col_count(c, 1, &rb, &mn, &mx, &isum);
+    else
+        col_count(c, 0, &rb, &mn, &mx, &isum);
     int64_t mean_us = (int64_t)(isum / (__int128)n); /* C truncation, as ab's integer / */
     uint64_t amax = mx > 0 ? (uint64_t)mx : 0, amin = mn < 0 ? 0 - (uint64_t)mn : 0;
     if (amin > amax)
@@ -74,17 +136,12 @@ static void column(int64_t *v, size_t n, pr_ab_row *row, col_ranks *r)
          * exact one: that sum, for the same figures as before */
         long double sum = 0;
         for (size_t i = 0; i < n; i++)
-            sum += v[i];
+            sum += c->v32 ? (long double)c->v32[i] : (long double)c->v[i];
         mean_us = (int64_t)(sum / (long double)n);
     } /* else the long double sum and quotient were exact up to truncation: the same mean */
     int collect = mn < mx && pr_rank_buckets_plan(&rb, r->rank, r->n, n);
-    double sd = 0;
-    for (size_t i = 0; i < n; i++) {
-        double a = (double)v[i] - (double)mean_us;
-        sd += a * a;
-        if (collect)
-            pr_rank_buckets_collect(&rb, v[i]);
-    }
+    double sd = c->v32 ? col_deviations(c, 1, &rb, collect, mean_us)
+                       : col_deviations(c, 0, &rb, collect, mean_us);
     sd = n > 1 ? sqrt(sd / (double)(n - 1)) : 0;
     if (mn == mx) /* all equal (a column the file does not have) */
         for (size_t i = 0; i < r->n; i++)
@@ -92,7 +149,7 @@ static void column(int64_t *v, size_t n, pr_ab_row *row, col_ranks *r)
     else if (collect)
         pr_rank_buckets_values(&rb, r->got);
     else
-        pr_select_ranks(v, n, r->rank, r->n, r->got);
+        col_select(c, r);
     pr_rank_buckets_dispose(&rb);
     int64_t m0 = value_at(r, r->median[0]);
     row->min_ms = round_ms(mn);
@@ -128,15 +185,24 @@ void pr_ab_stats_column(int64_t *v, size_t n, pr_ab_row *row)
     }
     col_ranks r;
     ranks_init(&r, n, 0);
-    column(v, n, row, &r);
+    column(&(ab_col){v, NULL, n}, row, &r);
+}
+
+/* pr_ab_stats_column of a 32-bit column. */
+static void column32(const uint32_t *v, size_t n, pr_ab_row *row)
+{
+    col_ranks r;
+    ranks_init(&r, n, 0);
+    column(&(ab_col){NULL, v, n}, row, &r);
 }
 
 /* The total times' row and the percentage table together (one pair of passes). */
-static void total_and_percentages(int64_t *total, size_t n, pr_ab_tables *out)
+static void total_and_percentages(const ab_col *total, pr_ab_tables *out)
 {
+    size_t n = total->n;
     col_ranks r;
     ranks_init(&r, n, 1);
-    column(total, n, &out->total, &r);
+    column(total, &out->total, &r);
     out->has_percentiles = n > 1;
     for (int i = 0; i < PR_AB_NPERCS; i++)
         out->pct_ms[i] = round_ms(value_at(&r, r.pct[i]));
@@ -152,7 +218,7 @@ int pr_ab_stats_compute(int64_t *connect_us, int64_t *processing_us, int64_t *wa
     pr_ab_stats_column(connect_us, n, &out->connect);
     pr_ab_stats_column(processing_us, n, &out->processing);
     pr_ab_stats_column(waiting_us, n, &out->waiting);
-    total_and_percentages(total_us, n, out);
+    total_and_percentages(&(ab_col){total_us, NULL, n}, out);
     return 0;
 }
 
@@ -279,22 +345,39 @@ static void block_values(const pr_run *run, const pr_block_cols *b, int col, int
         o[(ptrdiff_t)i * step] = us_of(x[i]);
 }
 
-/* One part of a column's scan into the one shared array v[0..cap): part 0 writes upward from
- * v[0], part 1 (on its own thread) downward from v[cap - 1], its values put back in order
- * after the scan. Each block's room is reserved in `used` first, so the parts never meet; a
- * part that finds no room (the run holds more samples than it said) stops with AB_FULL. A
- * scan on one thread (grow) enlarges v instead. */
+/* One part of a column's scan into the one shared array v[0..cap) of esz-byte values (8, or
+ * 4 while every value fits): part 0 writes upward from v[0], part 1 (on its own thread)
+ * downward from v[cap - 1], its values put back in order after the scan. Each block's room is
+ * reserved in `used` first, so the parts never meet; a part that finds no room (the run holds
+ * more samples than it said) stops with AB_FULL, and a 4-byte scan that meets a value of 2^32
+ * µs or more (71 minutes) with AB_WIDE. A scan on one thread (grow) enlarges v instead. */
 typedef struct ab_fill {
     const pr_run *run;
     int col;
     int down, grow;
-    int64_t **v;
-    size_t *cap;
+    unsigned char **v;
+    size_t *cap, esz;
     atomic_size_t *used;
-    size_t n; /* values this part wrote */
+    size_t n;     /* values this part wrote */
+    int64_t *tmp; /* a 4-byte scan: a block's values */
+    size_t tmpcap;
 } ab_fill;
 
 #define AB_FULL 1
+#define AB_WIDE 2
+
+/* A block's values (µs) into the 4-byte slots o[0], o[step]…; AB_WIDE when one does not fit. */
+static int put_values32(ab_fill *f, const pr_block_cols *b, uint32_t *o, ptrdiff_t step)
+{
+    f->tmp = pr_xgrow(f->tmp, &f->tmpcap, b->n ? b->n : 1, sizeof *f->tmp);
+    block_values(f->run, b, f->col, f->tmp, 1);
+    uint64_t top = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        top |= (uint64_t)f->tmp[i];
+        o[(ptrdiff_t)i * step] = (uint32_t)f->tmp[i];
+    }
+    return top > UINT32_MAX ? AB_WIDE : 0; /* never negative (us_of, processing_us) */
+}
 
 static int fill_block(const pr_block_cols *b, void *payload)
 {
@@ -302,50 +385,69 @@ static int fill_block(const pr_block_cols *b, void *payload)
     size_t m = b->n;
     if (f->grow) {
         if (f->n + m > *f->cap)
-            *f->v = pr_xgrow(*f->v, f->cap, f->n + m, sizeof **f->v);
+            *f->v = pr_xgrow(*f->v, f->cap, f->n + m, f->esz);
     } else if (atomic_fetch_add(f->used, m) + m > *f->cap) {
         return AB_FULL;
     }
-    int64_t *o = f->down ? *f->v + *f->cap - 1 - f->n : *f->v + f->n;
-    block_values(f->run, b, f->col, o, f->down ? -1 : 1);
+    size_t at = f->down ? *f->cap - 1 - f->n : f->n;
+    ptrdiff_t step = f->down ? -1 : 1;
+    if (f->esz == 4) {
+        int rc = put_values32(f, b, (uint32_t *)(void *)*f->v + at, step);
+        if (rc)
+            return rc;
+    } else {
+        block_values(f->run, b, f->col, (int64_t *)(void *)*f->v + at, step);
+    }
     f->n += m;
     return 0;
 }
 
-/* Column `col` of the run into *v (capacity *cap, grown if need be) in storage order, *n
- * values: decoded on two threads where pr_threads() and the store allow. 0 or the scan's
- * error. */
-static int scan_column(pr_store *st, const pr_run *run, int col, int64_t **v, size_t *cap,
-                       size_t *n, pr_error *err)
+/* Part 1's n1 values, written downward from the end of the array, back in order after part
+ * 0's n0. */
+static void join_parts(unsigned char *v, size_t cap, size_t esz, size_t n0, size_t n1)
+{
+    unsigned char *p1 = v + (cap - n1) * esz, t[8];
+    for (size_t i = 0; i < n1 / 2; i++) {
+        memcpy(t, p1 + i * esz, esz);
+        memcpy(p1 + i * esz, p1 + (n1 - 1 - i) * esz, esz);
+        memcpy(p1 + (n1 - 1 - i) * esz, t, esz);
+    }
+    if (p1 != v + n0 * esz) /* the run held fewer samples than it said */
+        memmove(v + n0 * esz, p1, n1 * esz);
+}
+
+/* Column `col` of the run into *v (esz-byte values, capacity *cap, grown if need be) in
+ * storage order, *n values: decoded on two threads where pr_threads() and the store allow.
+ * 0, AB_WIDE (a 4-byte scan met a value that does not fit) or the scan's error. */
+static int scan_column(pr_store *st, const pr_run *run, int col, unsigned char **v, size_t *cap,
+                       size_t esz, size_t *n, pr_error *err)
 {
     atomic_size_t used = 0;
-    ab_fill f[2] = {{run, col, 0, 0, v, cap, &used, 0}, {run, col, 1, 0, v, cap, &used, 0}};
+    ab_fill f[2] = {{run, col, 0, 0, v, cap, esz, &used, 0, NULL, 0},
+                    {run, col, 1, 0, v, cap, esz, &used, 0, NULL, 0}};
+    int rc = 0, done = 0;
     if (pr_threads() >= 2) {
         void *pl[2] = {&f[0], &f[1]};
         int rcs[2] = {0, 0};
         int parts = pr_store_scan_cols_par(st, run->id, col_need[col], fill_block, pl, 2, rcs, err);
         if (parts < 0)
-            return parts;
-        for (int k = 0; k < parts; k++)
-            if (rcs[k] < 0)
-                return rcs[k];
-        if (rcs[0] == 0 && (parts < 2 || rcs[1] == 0)) {
-            size_t n0 = f[0].n, n1 = parts == 2 ? f[1].n : 0;
-            int64_t *p1 = *v + *cap - n1;
-            for (size_t i = 0; i < n1 / 2; i++) { /* part 1's values back in order */
-                int64_t x = p1[i];
-                p1[i] = p1[n1 - 1 - i];
-                p1[n1 - 1 - i] = x;
-            }
-            if (p1 != *v + n0) /* the run held fewer samples than it said */
-                memmove(*v + n0, p1, n1 * sizeof **v);
-            *n = n0 + n1;
-            return 0;
+            rc = parts;
+        for (int k = 0; k < parts && !rc; k++)
+            if (rcs[k] < 0 || rcs[k] == AB_WIDE)
+                rc = rcs[k];
+        if (!rc && rcs[0] == 0 && (parts < 2 || rcs[1] == 0)) {
+            join_parts(*v, *cap, esz, f[0].n, parts == 2 ? f[1].n : 0);
+            *n = f[0].n + (parts == 2 ? f[1].n : 0);
+            done = 1;
         }
     }
-    f[0] = (ab_fill){run, col, 0, 1, v, cap, &used, 0}; /* one thread, or a run fuller than said */
-    int rc = pr_store_scan_cols(st, run->id, col_need[col], fill_block, &f[0], err);
-    *n = f[0].n;
+    free(f[1].tmp);
+    if (!rc && !done) { /* one thread, or a run fuller than said */
+        f[0] = (ab_fill){run, col, 0, 1, v, cap, esz, &used, 0, f[0].tmp, f[0].tmpcap};
+        rc = pr_store_scan_cols(st, run->id, col_need[col], fill_block, &f[0], err);
+        *n = f[0].n;
+    }
+    free(f[0].tmp);
     return rc;
 }
 
@@ -354,25 +456,44 @@ static int no_samples(pr_error *err)
     return pr_error_set(err, PR_EUSAGE, NULL, 0, 0, "no samples: ab prints no tables");
 }
 
-/* The exact tables: a column at a time, each value kept once (8 bytes a sample). */
-static int tables_exact(pr_store *st, const pr_run *run, pr_ab_tables *t, pr_error *err)
+/* The exact tables: a column at a time, each value kept once in esz bytes (4: AB_WIDE when a
+ * value does not fit). */
+static int tables_exact_in(pr_store *st, const pr_run *run, pr_ab_tables *t, size_t esz,
+                           pr_error *err)
 {
     size_t cap = run->samples > 0 ? (size_t)run->samples : 1, n = 0;
-    int64_t *v = pr_xmalloc(cap * sizeof *v);
+    unsigned char *v = pr_xmalloc(cap * esz);
     pr_ab_row *rows[4] = {&t->connect, &t->processing, &t->waiting, &t->total};
     int rc = 0;
     for (int col = PR_AB_CONNECT; col <= PR_AB_TOTAL && rc == 0; col++) {
-        rc = scan_column(st, run, col, &v, &cap, &n, err);
+        rc = scan_column(st, run, col, &v, &cap, esz, &n, err);
         if (rc == 0 && n == 0)
             rc = no_samples(err);
-        if (rc == 0 && col == PR_AB_TOTAL)
-            total_and_percentages(v, n, t);
-        else if (rc == 0)
-            pr_ab_stats_column(v, n, rows[col]);
+        if (rc)
+            break;
+        ab_col c = {esz == 8 ? (int64_t *)(void *)v : NULL,
+                    esz == 4 ? (const uint32_t *)(void *)v : NULL, n};
+        if (col == PR_AB_TOTAL)
+            total_and_percentages(&c, t);
+        else if (esz == 4)
+            column32(c.v32, n, rows[col]);
+        else
+            pr_ab_stats_column(c.v, n, rows[col]);
     }
     if (rc == 0)
         t->n = n;
     free(v);
+    return rc;
+}
+
+/* 4 bytes a sample, or 8 when a value is 2^32 µs or more. */
+static int tables_exact(pr_store *st, const pr_run *run, pr_ab_tables *t, pr_error *err)
+{
+    int rc = tables_exact_in(st, run, t, 4, err);
+    if (rc == AB_WIDE) {
+        memset(t, 0, sizeof *t);
+        rc = tables_exact_in(st, run, t, 8, err);
+    }
     return rc;
 }
 
