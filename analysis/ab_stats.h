@@ -51,9 +51,9 @@ int pr_ab_stats_from_samples(const pr_run *run, const pr_sample *s, size_t n, pr
 
 /* Same from a stored run's samples, scanned from st. Exact (bounded 0): a column at a time
  * into one array (4 bytes a sample, 8 when a value is 2^32 µs or more), decoded on two
- * threads where pr_threads() and the store allow, each row by pr_ab_stats_column: the tables pr_ab_stats_from_samples makes. Bounded:
- * one scan into four histograms (model/hist.h), memory independent of the run's size: min,
- * max, mean and the reliability checks' sd from exact counts and sums, medians and the
+ * threads where pr_threads() and the store allow, each row by pr_ab_stats_column: the
+ * tables pr_ab_stats_from_samples makes. Bounded: one scan into four histograms
+ * (model/hist.h), memory independent of the run's size: min, max, mean and the reliability checks' sd from exact counts and sums, medians and the
  * percentage rows within 0.1% (ab's ranks looked up in the histograms). Returns 0, PR_EUSAGE
  * when the run has no samples (err: "no samples: ab prints no tables") or the scan's error
  * (out zeroed then). */
