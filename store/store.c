@@ -5,6 +5,7 @@
 #include "model/buf.h"
 #include "model/clock.h"
 #include "model/native.h"
+#include "model/threads.h"
 #include "model/xalloc.h"
 #include <ctype.h>
 #include <pthread.h>
@@ -1031,14 +1032,126 @@ static int some_block(const pr_block_cols *c, void *payload)
     return 0;
 }
 
+/* The pipelined scan: a thread reads, decodes and makes the samples, SOME_SLOTS batches of at
+ * most SOME_BATCH ahead, while the calling thread hands them to cb in storage order. */
+#define SOME_BATCH 512
+#define SOME_SLOTS 8
+
+typedef struct some_pipe {
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* a change of count, done or stop */
+    pr_sample *buf[SOME_SLOTS];
+    size_t n[SOME_SLOTS];
+    size_t head, count; /* batches buf[head .. head + count) wait for cb */
+    int done, stop, rc;
+    pr_error err; /* the scan's (the reading thread's) */
+    pr_store *st;
+    int64_t id;
+    unsigned want;
+} some_pipe;
+
+/* On the reading thread: a block's samples into free batches (waiting for one). */
+static int pipe_block(const pr_block_cols *c, void *payload)
+{
+    some_pipe *p = payload;
+    for (size_t at = 0; at < c->n; at += SOME_BATCH) {
+        size_t m = c->n - at < SOME_BATCH ? c->n - at : SOME_BATCH;
+        pthread_mutex_lock(&p->mu);
+        while (p->count == SOME_SLOTS && !p->stop)
+            pthread_cond_wait(&p->cv, &p->mu);
+        int stop = p->stop;
+        size_t k = (p->head + p->count) % SOME_SLOTS; /* the reader's until count grows */
+        pthread_mutex_unlock(&p->mu);
+        if (stop)
+            return 1; /* cb asked to stop: its return is the scan's */
+        pr_block_cols_samples(c, at, m, p->buf[k]);
+        p->n[k] = m;
+        pthread_mutex_lock(&p->mu);
+        p->count++;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    return 0;
+}
+
+static void *pipe_main(void *arg)
+{
+    some_pipe *p = arg;
+    pr_error_clear(&p->err);
+    int rc = pr_store_scan_cols(p->st, p->id, p->want, pipe_block, p, &p->err);
+    pthread_mutex_lock(&p->mu);
+    p->rc = rc;
+    p->done = 1;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    pr_block_decode_thread_end();
+    return NULL;
+}
+
+/* cb on each batch in order, on this thread; 0 when the reading thread could not start. */
+static int scan_some_piped(some_pipe *p, int (*cb)(const pr_sample *s, size_t n, void *payload),
+                           void *payload, int *rc_out, pr_error *err)
+{
+    pthread_t th;
+    if (pthread_create(&th, NULL, pipe_main, p) != 0)
+        return 0;
+    int rc = 0;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->count && !p->done)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (!p->count)
+            break;
+        size_t k = p->head; /* this thread's until count drops */
+        pthread_mutex_unlock(&p->mu);
+        rc = cb(p->buf[k], p->n[k], payload);
+        pthread_mutex_lock(&p->mu);
+        p->head = (p->head + 1) % SOME_SLOTS;
+        p->count--;
+        if (rc)
+            p->stop = 1;
+        pthread_cond_broadcast(&p->cv);
+        if (rc)
+            break;
+    }
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(th, NULL);
+    if (!rc && p->rc) { /* the scan's failure */
+        rc = p->rc;
+        if (err)
+            *err = p->err;
+    }
+    *rc_out = rc;
+    return 1;
+}
+
 int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,
                        int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
                        pr_error *err)
 {
+    int rc;
+    if (pr_threads() >= 2) {
+        some_pipe *p = pr_xcalloc(1, sizeof *p);
+        pthread_mutex_init(&p->mu, NULL);
+        pthread_cond_init(&p->cv, NULL);
+        for (size_t k = 0; k < SOME_SLOTS; k++)
+            p->buf[k] = pr_xmalloc(SOME_BATCH * sizeof *p->buf[k]);
+        p->st = st;
+        p->id = id;
+        p->want = want;
+        int piped = scan_some_piped(p, cb, payload, &rc, err);
+        for (size_t k = 0; k < SOME_SLOTS; k++)
+            free(p->buf[k]);
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        if (piped)
+            return rc;
+    }
     some_scan *ss = pr_xmalloc(sizeof *ss);
     ss->cb = cb;
     ss->payload = payload;
-    int rc = pr_store_scan_cols(st, id, want, some_block, ss, err);
+    rc = pr_store_scan_cols(st, id, want, some_block, ss, err);
     free(ss);
     return rc;
 }

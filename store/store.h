@@ -130,7 +130,9 @@ int pr_store_scan_cols_par(pr_store *st, int64_t id, unsigned want,
                            int (*cb)(const pr_block_cols *c, void *payload), void *const *payloads,
                            int parts, int *rcs, pr_error *err);
 /* pr_store_scan with only the columns in `want` decoded (the others keep their block's
- * constant, else the field's default), in batches of at most 512 samples. */
+ * constant, else the field's default), in batches of at most 512 samples. Where pr_threads()
+ * allows, a second thread reads and decodes the blocks and makes the samples a few batches
+ * ahead, while cb runs on the calling thread, in storage order as on one. */
 int pr_store_scan_some(pr_store *st, int64_t id, unsigned want,
                        int (*cb)(const pr_sample *s, size_t n, void *payload), void *payload,
                        pr_error *err);

@@ -575,6 +575,74 @@ static void test_store__rollback_journal_when_alone(void **state)
     pr_run_free(run);
 }
 
+/* A cb of pr_store_scan_some: the samples' latencies and starts gathered; stops with 42 once
+ * `stop_at` samples are in (0: never). */
+typedef struct some_seen {
+    int64_t *lat, *start;
+    size_t n, cap, stop_at, calls;
+} some_seen;
+
+static int some_cb(const pr_sample *s, size_t n, void *payload)
+{
+    some_seen *g = payload;
+    g->calls++;
+    assert_true(n >= 1 && n <= 512);
+    if (g->n + n > g->cap) {
+        g->cap = (g->n + n) * 2;
+        g->lat = realloc(g->lat, g->cap * sizeof *g->lat);
+        g->start = realloc(g->start, g->cap * sizeof *g->start);
+    }
+    for (size_t i = 0; i < n; i++) {
+        g->lat[g->n] = s[i].latency_ns;
+        g->start[g->n++] = s[i].start_ns;
+    }
+    return g->stop_at && g->n >= g->stop_at ? 42 : 0;
+}
+
+/* pr_store_scan_some on two threads (the pipelined reader) hands cb the same samples in the
+ * same order as on one, and a cb that stops the scan stops it at once with its return. */
+static void test_store__scan_some_piped(void **state)
+{
+    pr_store *s;
+    pr_error err;
+    assert_int_equal(pr_store_open(&s, dbpath, 1, &err), 0);
+    pr_run *run = pr_run_new();
+    size_t n = 150001, len;
+    pr_sample *x = calloc(n, sizeof *x);
+    char *buf = gen_stream(run, x, n, 7, &len);
+    pr_ingest_result res;
+    assert_int_equal(ingest_mem(s, NULL, buf, len, 0, &res, &err), 0);
+    unsigned want = PR_COLBIT(PR_COL_LATENCY) | PR_COLBIT(PR_COL_START);
+    some_seen one = {0}, two = {0};
+    setenv("PERFREPORT_THREADS", "1", 1);
+    assert_int_equal(pr_store_scan_some(s, res.run_id, want, some_cb, &one, &err), 0);
+    setenv("PERFREPORT_THREADS", "2", 1);
+    assert_int_equal(pr_store_scan_some(s, res.run_id, want, some_cb, &two, &err), 0);
+    assert_int_equal(one.n, n);
+    assert_int_equal(two.n, n);
+    assert_memory_equal(one.lat, two.lat, n * sizeof *one.lat);
+    assert_memory_equal(one.start, two.start, n * sizeof *one.start);
+    for (int th = 1; th <= 2; th++) {
+        setenv("PERFREPORT_THREADS", th == 1 ? "1" : "2", 1);
+        some_seen part = {.stop_at = 70000};
+        assert_int_equal(pr_store_scan_some(s, res.run_id, want, some_cb, &part, &err), 42);
+        assert_true(part.n >= 70000 && part.n < 70000 + 512);
+        assert_memory_equal(part.lat, one.lat, part.n * sizeof *one.lat);
+        free(part.lat);
+        free(part.start);
+    }
+    unsetenv("PERFREPORT_THREADS");
+    free(one.lat);
+    free(one.start);
+    free(two.lat);
+    free(two.start);
+    free(buf);
+    free(x);
+    pr_run_free(run);
+    pr_store_close(s);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -590,6 +658,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store__writer_thread_same_store, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__checkpoint_thread_copies, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__rollback_journal_when_alone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store__scan_some_piped, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
