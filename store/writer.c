@@ -1,5 +1,7 @@
 /* The ingest's block writer: a queue of block copies and the thread that stores them. */
 #include "store/writer.h"
+#include "model/buf.h"
+#include "model/native.h"
 #include "model/threads.h"
 #include "model/xalloc.h"
 #include <pthread.h>
@@ -13,6 +15,9 @@ typedef struct slot {
     int64_t run_id;
     unsigned char *data;
     size_t cap;
+    pr_sample *samples; /* PR_NATIVE_BLOCK_MAX of them, or NULL (never a samples slot yet) */
+    size_t nsamples;    /* samples to encode on the thread, 0: b is encoded already */
+    pr_buf enc;         /* their encoding */
 } slot;
 
 struct pr_block_writer {
@@ -26,6 +31,27 @@ struct pr_block_writer {
     int rc; /* the first failure (nothing written after it) */
     pr_error err;
 };
+
+/* A samples slot's block as the ingest's flush_block builds it: the encoding and the range of
+ * the start times. */
+static void encode_slot(slot *s)
+{
+    pr_buf_reset(&s->enc);
+    pr_block_encode(s->samples, s->nsamples, &s->enc);
+    s->b.samples = (int64_t)s->nsamples;
+    s->b.start_min = s->b.start_max = PR_UNKNOWN;
+    for (size_t i = 0; i < s->nsamples; i++) {
+        int64_t t = s->samples[i].start_ns;
+        if (t == PR_UNKNOWN)
+            continue;
+        if (s->b.start_min == PR_UNKNOWN || t < s->b.start_min)
+            s->b.start_min = t;
+        if (s->b.start_max == PR_UNKNOWN || t > s->b.start_max)
+            s->b.start_max = t;
+    }
+    s->b.data = s->enc.p;
+    s->b.len = s->enc.len;
+}
 
 static void *run_writer(void *arg)
 {
@@ -42,6 +68,8 @@ static void *run_writer(void *arg)
         pr_error_clear(&err);
         if (!w->rc) { /* the slot is the writer's until count drops */
             pthread_mutex_unlock(&w->mu);
+            if (s->nsamples)
+                encode_slot(s);
             rc = w->st->ops->block_put(w->st, s->run_id, &s->b, &err);
             pthread_mutex_lock(&w->mu);
         }
@@ -91,6 +119,38 @@ int pr_block_writer_put(pr_block_writer *w, int64_t run_id, const pr_store_block
         s->b = *b;
         s->b.data = s->data;
         s->run_id = run_id;
+        s->nsamples = 0;
+        pthread_mutex_lock(&w->mu);
+        w->count++;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return rc;
+}
+
+int pr_block_writer_put_samples(pr_block_writer *w, int64_t run_id, int64_t seq,
+                                pr_sample **samples, size_t n, pr_error *err)
+{
+    pthread_mutex_lock(&w->mu);
+    while (w->count == QUEUE && !w->rc)
+        pthread_cond_wait(&w->cv, &w->mu);
+    int rc = w->rc;
+    if (rc) {
+        if (err)
+            *err = w->err;
+    } else { /* the free slot is the parser's until count grows */
+        slot *s = &w->q[(w->head + w->count) % QUEUE];
+        pthread_mutex_unlock(&w->mu);
+        if (!s->samples) {
+            s->samples = pr_xmalloc(PR_NATIVE_BLOCK_MAX * sizeof *s->samples);
+            s->enc.max = (size_t)1 << 30; /* as the ingest's own block buffer */
+        }
+        pr_sample *t = s->samples; /* the caller's buffer for the slot's: no copy */
+        s->samples = *samples;
+        *samples = t;
+        s->nsamples = n;
+        s->b.seq = seq;
+        s->run_id = run_id;
         pthread_mutex_lock(&w->mu);
         w->count++;
         pthread_cond_broadcast(&w->cv);
@@ -121,8 +181,11 @@ void pr_block_writer_free(pr_block_writer *w)
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->th, NULL);
-    for (size_t i = 0; i < QUEUE; i++)
+    for (size_t i = 0; i < QUEUE; i++) {
         free(w->q[i].data);
+        free(w->q[i].samples);
+        pr_buf_dispose(&w->q[i].enc);
+    }
     pthread_cond_destroy(&w->cv);
     pthread_mutex_destroy(&w->mu);
     free(w);
