@@ -71,26 +71,59 @@ pr_blockq *pr_blockq_new(size_t depth, size_t meta_size, const pr_blockq_ops *op
     return q;
 }
 
-int pr_blockq_put(pr_blockq *q, const void *p, size_t len, const void *meta)
+/* A free slot for the producer (waiting for one), NULL after a failure (*rc). The slot is the
+ * producer's until slot_publish. */
+static slot *slot_free(pr_blockq *q, int *rc)
 {
     pthread_mutex_lock(&q->mu);
     while (q->count == q->depth && !q->rc)
         pthread_cond_wait(&q->cv, &q->mu);
-    int rc = q->rc;
-    if (!rc) { /* the free slot is the producer's until count grows */
-        slot *s = &q->q[(q->head + q->count) % q->depth];
-        pthread_mutex_unlock(&q->mu);
-        s->data = pr_xgrow(s->data, &s->cap, len ? len : 1, 1);
-        memcpy(s->data, p, len);
-        s->len = len;
-        if (q->meta_size)
-            memcpy(s->meta, meta, q->meta_size);
-        pthread_mutex_lock(&q->mu);
-        q->count++;
-        pthread_cond_broadcast(&q->cv);
-    }
+    *rc = q->rc;
+    slot *s = *rc ? NULL : &q->q[(q->head + q->count) % q->depth];
     pthread_mutex_unlock(&q->mu);
-    return rc;
+    return s;
+}
+
+static void slot_publish(pr_blockq *q, slot *s, size_t len, const void *meta)
+{
+    s->len = len;
+    if (q->meta_size)
+        memcpy(s->meta, meta, q->meta_size);
+    pthread_mutex_lock(&q->mu);
+    q->count++;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+}
+
+int pr_blockq_put(pr_blockq *q, const void *p, size_t len, const void *meta)
+{
+    int rc;
+    slot *s = slot_free(q, &rc);
+    if (!s)
+        return rc;
+    s->data = pr_xgrow(s->data, &s->cap, len ? len : 1, 1);
+    memcpy(s->data, p, len);
+    slot_publish(q, s, len, meta);
+    return 0;
+}
+
+int pr_blockq_put_swap(pr_blockq *q, void **buf, size_t cap, size_t len, const void *meta)
+{
+    int rc;
+    slot *s = slot_free(q, &rc);
+    if (!s)
+        return rc;
+    if (s->cap < cap) { /* its content is not needed: a new buffer rather than a copy */
+        free(s->data);
+        s->data = pr_xmalloc(cap ? cap : 1);
+        s->cap = cap;
+    }
+    void *mine = s->data; /* at least cap bytes */
+    s->data = *buf;
+    s->cap = cap;
+    *buf = mine;
+    slot_publish(q, s, len, meta);
+    return 0;
 }
 
 int pr_blockq_drain(pr_blockq *q)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,7 +28,12 @@ struct pr_input {
     long lineno;
     int terminated;
     XXH3_state_t *md;
-    struct hasher *hs; /* NULL: the digest is updated on the reading thread */
+    struct hasher *hs;  /* NULL: the digest is updated on the reading thread */
+    int map_state;      /* pr_input_window: 0 untried, 1 mapping, -1 not mappable */
+    unsigned char *map; /* current window (page aligned), map_len bytes */
+    size_t map_len;
+    long long size;   /* file size when the first window was mapped */
+    long long window; /* window size: PR_WINDOW_SIZE, or smaller in tests */
 };
 
 /* The digest's second thread: one chunk at a time (the bytes of the last direct read, which
@@ -167,6 +173,7 @@ pr_input *pr_input_open(const char *path, pr_error *err)
     }
     pr_input *in = alloc_input(name);
     in->fd = fd;
+    in->window = PR_WINDOW_SIZE;
     in->buf = pr_xmalloc(BUF_SIZE);
     return in;
 }
@@ -186,6 +193,8 @@ void pr_input_close(pr_input *in)
     if (!in)
         return;
     hash_stop(in);
+    if (in->map)
+        munmap(in->map, in->map_len);
     if (in->fd > 0)
         close(in->fd);
     XXH3_freeState(in->md);
@@ -299,6 +308,77 @@ long pr_input_tail(pr_input *in, void *buf, size_t n)
         done += r > 0 ? (size_t)r : 0;
     }
     return (long)k;
+}
+
+/* Whether the whole file can be read through windows: a regular file (not stdin) of which
+ * nothing was consumed yet (peeked bytes are dropped: the window holds them too). */
+static int window_start(pr_input *in)
+{
+    struct stat sb;
+    if (in->fd <= 0 || in->window <= 0 || in->offset != 0 || fstat(in->fd, &sb) < 0 ||
+        !S_ISREG(sb.st_mode) || sb.st_size <= 0)
+        return -1;
+    in->size = (long long)sb.st_size;
+    return 1;
+}
+
+const unsigned char *pr_input_window(pr_input *in, long long from, size_t *len, int *last,
+                                     pr_error *err)
+{
+    if (in->map_state == 0)
+        in->map_state = window_start(in);
+    if (in->map_state < 0)
+        return NULL;
+    if (from > in->offset || from < 0) {
+        pr_error_set(err, PR_EIO, in->name, 0, 0, "window past the bytes read");
+        return NULL;
+    }
+    hash_wait(in); /* the hashing thread may still be reading the old window */
+    if (in->map) {
+        munmap(in->map, in->map_len);
+        in->map = NULL;
+    }
+    long long page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+    long long at = from - from % page;
+    long long end = at + in->window < in->size ? at + in->window : in->size;
+    if (end < in->offset)
+        end = in->offset; /* the file shrank: nothing new to map; let the caller end */
+    size_t n = (size_t)(end - at);
+    void *m =
+        n ? mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, in->fd, (off_t)at) : MAP_FAILED;
+    if (m == MAP_FAILED) {
+        if (in->offset == 0) { /* first window: the caller reads instead */
+            in->map_state = -1;
+            return NULL;
+        }
+        pr_error_set(err, PR_EIO, in->name, 0, 0, "cannot map: %s", strerror(errno));
+        return NULL;
+    }
+#ifdef MADV_SEQUENTIAL
+    madvise(m, n, MADV_SEQUENTIAL);
+#endif
+    in->map = m;
+    in->map_len = n;
+    in->pos = in->len = 0;  /* bytes peeked at offset 0 are in the window too */
+    if (end > in->offset) { /* the new bytes, in file order, as the reads would */
+        hash_bytes(in, in->map + (in->offset - at), (size_t)(end - in->offset));
+        in->offset = end;
+    }
+    /* Later reads (pr_input_drain) go on after the window. */
+    if (lseek(in->fd, (off_t)end, SEEK_SET) < 0) {
+        pr_error_set(err, PR_EIO, in->name, 0, 0, "cannot seek: %s", strerror(errno));
+        return NULL;
+    }
+    *last = end >= in->size;
+    if (*last)
+        in->eof = 1;
+    *len = (size_t)(end - from);
+    return in->map + (from - at);
+}
+
+void pr_input_set_window(pr_input *in, long long bytes)
+{
+    in->window = bytes;
 }
 
 long pr_input_read(pr_input *in, void *out, size_t n, pr_error *err)

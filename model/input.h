@@ -34,6 +34,19 @@ int pr_input_async_digest(pr_input *in);
 /* Waits until the digest has taken in every byte read so far (then the caller may reuse its
  * buffer). */
 void pr_input_sync(pr_input *in);
+/* The file's bytes from offset `from` (at most the bytes consumed so far) to the end of a
+ * window of up to PR_WINDOW_SIZE bytes read through mmap, instead of pr_input_read's copy: the
+ * window's new bytes count as consumed (digest included: on the second thread if
+ * pr_input_async_digest) and the previous window is unmapped, so the caller keeps only this
+ * one. *len is the number of bytes returned, *last whether they reach the end of the file.
+ * Returns NULL if the input is not a regular file or something was consumed before the first
+ * window (the caller then reads as usual; err untouched), or on error (err set, the first
+ * window excepted). Not to be mixed with pr_input_read() until the last window. */
+#define PR_WINDOW_SIZE (16ll << 20)
+const unsigned char *pr_input_window(pr_input *in, long long from, size_t *len, int *last,
+                                     pr_error *err);
+/* Tests: windows of `bytes` (for the gob reader at least 2 MiB), 0 to refuse windows. */
+void pr_input_set_window(pr_input *in, long long bytes);
 /* Next line without its "\n" (a trailing "\r" is kept; see pr_input_getline_crlf).
  * Returns 1 with *line and *len set (valid until the next call), 0 at end of input, negative on
  * error (I/O, or a line longer than PR_LINE_MAX). A last line without "\n" is returned too. */

@@ -19,6 +19,7 @@ struct pr_gob {
     size_t lim;     /* min(len, end of the current message) as an index into b */
     long long base; /* input offset of b[0] */
     int eof;
+    int mapped;          /* b is a window of in's file (pr_input_window), not own */
     long long msg_start; /* offset of the current message's length prefix */
     long long msg_end;   /* offset just past the current message; -1 outside one */
     int depth;
@@ -57,6 +58,15 @@ pr_gob *pr_gob_open(pr_input *in)
     g->in = in;
     /* The buffer is only written by refill (after pr_input_sync) and by pr_input_read. */
     pr_input_async_digest(in);
+    /* A file is read through mmap windows: the read copy was a sixth of the ingest's time. */
+    size_t n;
+    const unsigned char *w = pr_input_window(in, 0, &n, &g->eof, NULL);
+    if (w) {
+        g->mapped = 1;
+        g->b = w;
+        g->len = g->lim = n;
+        return g;
+    }
     g->own = pr_xmalloc(BUF_CAP);
     g->b = g->own;
     return g;
@@ -180,11 +190,32 @@ static void update_lim(pr_gob *g)
     }
 }
 
+/* The next window of a mapped file from the first unread byte (windows are far larger than
+ * BUF_CAP, so n always fits unless the file ends). */
+static int refill_mapped(pr_gob *g, size_t n, pr_error *err)
+{
+    long long from = g->base + (long long)g->pos;
+    size_t got;
+    const unsigned char *w = pr_input_window(g->in, from, &got, &g->eof, err);
+    if (!w)
+        return PR_EIO; /* err set by pr_input_window */
+    g->b = w;
+    g->base = from;
+    g->pos = 0;
+    g->len = got;
+    update_lim(g);
+    if (g->len < n)
+        return truncated(g, err);
+    return 0;
+}
+
 /* Reads more input so that at least n unread bytes are buffered (n <= BUF_CAP). */
 static int refill(pr_gob *g, size_t n, pr_error *err)
 {
     if (g->eof || !g->in)
         return truncated(g, err);
+    if (g->mapped)
+        return refill_mapped(g, n, err);
     size_t keep = g->len - g->pos;
     pr_input_sync(g->in); /* the digest may still be reading the bytes moved or overwritten */
     if (keep && g->pos)

@@ -154,6 +154,12 @@ static int flush_block(pr_ingest *ing, pr_error *err)
 {
     if (ing->npending == 0)
         return 0;
+    if (ing->writer) { /* the encoding was a tenth of the parse */
+        int rc = pr_block_writer_put_samples(ing->writer, ing->run->id, ing->next_seq++,
+                                             &ing->pending, ing->npending, err);
+        ing->npending = 0;
+        return rc;
+    }
     pr_buf_reset(&ing->block);
     pr_block_encode(ing->pending, ing->npending, &ing->block);
     pr_store_block b = {ing->next_seq++, (int64_t)ing->npending, PR_UNKNOWN,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model/input.h"
 #include "parsers/gob.h"
 
@@ -579,6 +580,122 @@ static void test_gob__fast_skip_matches_checked(void **st)
     free(data);
 }
 
+/* The values' end offsets, the result and the digest of one walk over a stream. */
+typedef struct walk_result {
+    long long ends[1 << 16];
+    size_t n;
+    int rc;
+    long long err_offset;
+    char msg[1024];
+    char digest[PR_DIGEST_HEX];
+} walk_result;
+
+/* Skips every value of in's stream, then drains it for the digest (as the ingest does). */
+static void walk(pr_input *in, walk_result *out)
+{
+    pr_gob *g = pr_gob_open(in);
+    pr_error err;
+    pr_error_clear(&err);
+    int64_t id = 0;
+    int rc;
+    out->n = 0;
+    while ((rc = pr_gob_next(g, &id, &err)) == 1 && (rc = pr_gob_skip(g, id, &err)) == 0)
+        if (out->n < sizeof out->ends / sizeof out->ends[0])
+            out->ends[out->n++] = pr_gob_offset(g);
+    out->rc = rc;
+    out->err_offset = rc < 0 ? err.offset : 0;
+    snprintf(out->msg, sizeof out->msg, "%s", rc < 0 ? err.msg : "");
+    pr_gob_free(g);
+    assert_int_equal(pr_input_drain(in, &err), 0);
+    pr_input_digest(in, out->digest);
+}
+
+static void assert_walks_equal(const walk_result *a, const walk_result *b)
+{
+    assert_int_equal(a->rc, b->rc);
+    assert_int_equal(a->n, b->n);
+    assert_memory_equal(a->ends, b->ends, a->n * sizeof a->ends[0]);
+    assert_int_equal(a->err_offset, b->err_offset);
+    assert_string_equal(a->msg, b->msg);
+    assert_string_equal(a->digest, b->digest);
+}
+
+/* A file read through mmap windows (several, values and large byte strings across their
+ * edges) against the same bytes read through pr_input_read, in memory and from the file with
+ * windows refused: the same values at the same offsets, the same errors where the stream is
+ * cut short or damaged, the same digest. */
+static void test_gob__mapped_file_matches_read(void **st)
+{
+    (void)st;
+    enum { CAP = 7 << 20 };
+    static w defs, v, msg;
+    static walk_result mem, mapped, readf;
+    top_defs(&defs);
+    unsigned char *data = malloc(CAP);
+    assert_non_null(data);
+    size_t n = defs.n;
+    memcpy(data, defs.b, defs.n);
+    while (n < CAP - (1 << 20) - sizeof msg.b) {
+        msg.n = 0;
+        if (rnd(16)) {
+            v.n = 0;
+            rnd_top(&v);
+            message(&msg, 65, &v);
+            memcpy(data + n, msg.b, msg.n);
+            n += msg.n;
+            continue;
+        }
+        size_t body = rnd(4) ? rnd(1000) : rnd(900000); /* a []byte filler value */
+        w h = {{0}, 0}, len = {{0}, 0};
+        put_int(&h, 5);
+        put_uint(&h, 0);
+        put_uint(&h, body);
+        put_uint(&len, h.n + body);
+        memcpy(data + n, len.b, len.n);
+        memcpy(data + n + len.n, h.b, h.n);
+        n += len.n + h.n;
+        memset(data + n, 'f', body);
+        n += body;
+    }
+    char path[] = "/tmp/perfreport-gob-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (int c = 0; c < 12; c++) {
+        size_t len = n;
+        if (c % 3 == 1)
+            len = rnd(n); /* cut short */
+        else if (c % 3 == 2)
+            data[defs.n + rnd(n - defs.n)] ^= (unsigned char)(1 + rnd(255));
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(data, 1, len, f), len);
+        fclose(f);
+        pr_error err;
+        pr_input *in = pr_input_mem("t", data, len);
+        walk(in, &mem);
+        pr_input_close(in);
+        in = pr_input_open(path, &err);
+        assert_non_null(in);
+        pr_input_set_window(in, (2 << 20) + (long long)rnd(70000));
+        walk(in, &mapped);
+        pr_input_close(in);
+        in = pr_input_open(path, &err);
+        assert_non_null(in);
+        pr_input_set_window(in, 0);
+        walk(in, &readf);
+        pr_input_close(in);
+        assert_walks_equal(&mem, &mapped);
+        assert_walks_equal(&readf, &mapped);
+        if (c % 3 == 0) {
+            assert_int_equal(mapped.rc, 0);
+            assert_true(mapped.n > 10);
+        }
+    }
+    unlink(path);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -589,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_gob__recursive_type_depth),
         cmocka_unit_test(test_gob__fast_skip_matches_checked),
         cmocka_unit_test(test_gob__fast_skip_stays_in_its_message),
+        cmocka_unit_test(test_gob__mapped_file_matches_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

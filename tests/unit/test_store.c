@@ -438,7 +438,8 @@ static void test_store__stale_stats_not_stored(void **state)
 
 /* The ingest's block writer thread (PERFREPORT_THREADS=2, the default) leaves the store as the
  * ingest writing its own blocks does: pass-through blocks, blocks encoded from samples (an
- * append to an existing run), a failed ingest with blocks still queued, shards. */
+ * append to an existing run: encoded on the writer's thread, on the ingest's with one
+ * thread), a failed ingest with blocks still queued, shards. */
 static char *ingest_all_with(const char *threads)
 {
     setenv("PERFREPORT_THREADS", threads, 1);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <math.h>
 #include "analysis/vegeta_stats.h"
+#include "model/lex.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/files.h"
 
@@ -437,6 +438,52 @@ static void test_vegeta__time_zone(void **s)
     free(b);
 }
 
+/* The Timestamp's range check (divisions by constants) against the old computation through
+ * pr_time_from_epoch, on random seconds, many of them at the ends of the range. */
+static void test_vegeta__timestamp_range_matches_old(void **s)
+{
+    (void)s;
+    size_t len;
+    unsigned char *b = (unsigned char *)test_read_file(testdata("vegeta/basic.bin"), 0, &len);
+    assert_int_equal(b[0xd9], 1); /* version 1: seconds at 0xda..0xe1, nanoseconds 0xe2..0xe5 */
+    uint64_t x = 88172645463325252ull;
+    const uint64_t y1 = 62135596800ull; /* seconds from year 1 to 1970 */
+    const int64_t ends[] = {PR_TIME_MIN_NS / 1000000000LL, PR_TIME_MAX_NS / 1000000000LL};
+    for (int i = 0; i < 3000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t u = x;
+        if (i % 3 == 0)
+            u = (uint64_t)(ends[i % 2] + (int64_t)y1) + (x >> 60) - 8;
+        else if (i % 3 == 1)
+            u = x >> (x % 40);
+        uint32_t nsec = (uint32_t)((x >> 20) % 1000000000u);
+        if (u == 0 && nsec == 0)
+            nsec = 1;
+        for (int k = 0; k < 8; k++)
+            b[0xda + k] = (unsigned char)(u >> (56 - 8 * k));
+        for (int k = 0; k < 4; k++)
+            b[0xe2 + k] = (unsigned char)(nsec >> (24 - 8 * k));
+        int64_t sec, want = 0;
+        int in_range = u <= (uint64_t)INT64_MAX &&
+                       pr_time_from_epoch((int64_t)u - (int64_t)y1, 1, &sec) == 0 &&
+                       pr_time_from_epoch(sec, 1000000000LL, &want) == 0;
+        want += nsec;
+        collect c;
+        pr_error err;
+        collect_init(&c);
+        int rc = collect_parse_mem(&c, "vegeta-gob", b, 0x27f, NULL, &err);
+        if (in_range) {
+            assert_int_equal(rc, 0);
+            assert_true(c.s[0].start_ns == want);
+        } else {
+            assert_int_equal(rc, PR_EPARSE);
+            assert_non_null(strstr(err.msg, "outside the years"));
+        }
+        collect_free(&c);
+    }
+    free(b);
+}
+
 static void test_vegeta__refuses_other_input(void **s)
 {
     collect c;
@@ -768,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_vegeta__truncated_gob),
         cmocka_unit_test(test_vegeta__huge_body),
         cmocka_unit_test(test_vegeta__time_zone),
+        cmocka_unit_test(test_vegeta__timestamp_range_matches_old),
         cmocka_unit_test(test_vegeta__refuses_other_input),
         cmocka_unit_test(test_vegeta__long_first_line),
         cmocka_unit_test(test_vegeta__line_errors),
