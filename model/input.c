@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <xxhash.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,11 +323,41 @@ static int window_start(pr_input *in)
     return 1;
 }
 
+/* A mapped file cut short by another process while it is read turns the next access past
+ * its new end into SIGBUS: the process then says so and exits 1 (an ingest's transaction is
+ * not committed: the store is unchanged, its journal rolled back at the next open) instead of
+ * dying of the signal. The name is the last mapped input's. */
+static char bus_msg[512];
+static size_t bus_len;
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    ssize_t w = write(2, bus_msg, bus_len);
+    (void)w;
+    _exit(1);
+}
+
+static void catch_sigbus(const char *name)
+{
+    int k = snprintf(bus_msg, sizeof bus_msg,
+                     "perfreport: %s: the file was cut short while it was being read\n", name);
+    bus_len = k < 0 ? 0 : (size_t)k < sizeof bus_msg ? (size_t)k : sizeof bus_msg - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigbus;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
 const unsigned char *pr_input_window(pr_input *in, long long from, size_t *len, int *last,
                                      pr_error *err)
 {
-    if (in->map_state == 0)
+    if (in->map_state == 0) {
         in->map_state = window_start(in);
+        if (in->map_state > 0)
+            catch_sigbus(in->name);
+    }
     if (in->map_state < 0)
         return NULL;
     if (from > in->offset || from < 0) {

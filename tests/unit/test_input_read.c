@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include "model/input.h"
@@ -138,6 +139,55 @@ static void test_input_read__async_digest_same(void **state)
     free(data);
 }
 
+/* A mapped file cut short by someone else while it is read: the access past its new end ends
+ * the process with status 1 and a message naming the file (model/input.c catch_sigbus), not
+ * with the signal. In a child process. */
+static void test_input_read__window_of_cut_file_exits_cleanly(void **state)
+{
+    (void)state;
+    size_t n = 6u << 20;
+    char path[64], errpath[80];
+    snprintf(path, sizeof path, "/tmp/pr-input-cut-%ld.bin", (long)getpid());
+    snprintf(errpath, sizeof errpath, "%s.err", path);
+    FILE *f = fopen(path, "wb");
+    unsigned char *data = calloc(1, n);
+    fwrite(data, 1, n, f);
+    fclose(f);
+    free(data);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen(errpath, "w", stderr);
+        pr_error err;
+        pr_input *in = pr_input_open(path, &err);
+        pr_input_set_window(in, 4 << 20);
+        size_t len;
+        int last;
+        const unsigned char *w = pr_input_window(in, 0, &len, &last, &err);
+        if (!w || len != (4u << 20))
+            _exit(3);
+        if (truncate(path, 4096) != 0)
+            _exit(4);
+        volatile unsigned char x = w[len - 1]; /* past the new end */
+        (void)x;
+        _exit(5);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 1);
+    char msg[512] = {0};
+    f = fopen(errpath, "r");
+    assert_non_null(f);
+    size_t k = fread(msg, 1, sizeof msg - 1, f);
+    fclose(f);
+    assert_true(k > 0);
+    assert_non_null(strstr(msg, "the file was cut short while it was being read"));
+    assert_non_null(strstr(msg, path));
+    unlink(path);
+    unlink(errpath);
+}
+
 int main(void)
 {
     /* the hashing thread is what is tested, whatever the machine or the caller's setting */
@@ -145,6 +195,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_input_read__direct_reads_same_bytes_and_digest),
         cmocka_unit_test(test_input_read__async_digest_same),
+        cmocka_unit_test(test_input_read__window_of_cut_file_exits_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
