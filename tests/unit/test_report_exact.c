@@ -389,7 +389,7 @@ static void test_report_exact__matches_sorted_copies(void **st)
         {5, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 0, 0, 0},        /* top 2 and "other" */
         {6, 20000, 2, PR_UNKNOWN, PR_UNKNOWN, 0, 1, 0, 0, 0},        /* URL patterns, every row */
         {7, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 0, 0, 0, 0, 0},        /* every row */
-        {10, 20000, 2, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0, 1, 0},     /* blocks without transactions */
+        {10, 20000, 2, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 0, 1, 0}, /* blocks without transactions */
         /* past PR_CELLSORT_BUCKETED: the main scan on two threads (PERFREPORT_THREADS unset,
          * 2 cores) merged, and its restart with the rows decided (top 2), which kept the first
          * scan's values in the set before */
@@ -508,6 +508,7 @@ static void test_report_exact__threads(void **st_)
                        100,
                        0,
                        few,
+                       0,
                        0};
         pr_run *run;
         pr_sample *s;
@@ -567,7 +568,8 @@ static void test_report_exact__fast_mode(void **st_)
         {42, 20000, 3, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1, 0, 0},    /* merged runs */
         {43, 20000, 2, 2000000000LL, 20000000000LL, 0, 0, 0, 1, 0}, /* a window, every row */
         {44, 20000, 1, PR_UNKNOWN, PR_UNKNOWN, 2, 0, 1, 0, 0},      /* top 2 and "other" */
-        {45, PR_CELLSORT_BUCKETED + 5000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1, 1, 0}, /* two parts */
+        {45, PR_CELLSORT_BUCKETED + 5000, 1, PR_UNKNOWN, PR_UNKNOWN, 100, 0, 1, 1,
+         0}, /* two parts */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const scenario *sc = &cases[c];
