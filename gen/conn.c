@@ -160,16 +160,22 @@ long pr_conn_errno_fail(pr_conn *c, int e)
     return PR_XFER_FAIL;
 }
 
-/* Records the outcome of c's request, ended at `now`. error: NULL on a complete response.
+int64_t pr_conn_rx_time(const pr_conn *c, int64_t now)
+{
+    return c->rx_ns >= c->started && c->rx_ns <= now ? c->rx_ns : now;
+}
+
+/* Records the outcome of c's request, ended at `now` (a response: when it arrived). error: NULL on a complete response.
  * known_latency: 0 when the request was cut short (the latency is not known). */
 static void record(pr_worker *w, pr_conn *c, const char *error, int error_static, int known_latency)
 {
     pr_engine *a = w->a;
     int64_t now = pr_loop_now_ns();
+    int64_t end = error ? now : pr_conn_rx_time(c, now); /* a response: when it arrived */
     pr_sample *s = pr_worker_sample(w);
     const uint32_t *ts = &a->target_str[3 * c->ti];
     s->start_ns = c->intended + a->mono_to_real;
-    s->latency_ns = known_latency ? now - c->intended : PR_UNKNOWN;
+    s->latency_ns = known_latency ? end - c->intended : PR_UNKNOWN;
     s->connect_ns = c->connect_ns;
     s->ttfb_ns = c->first_byte ? c->first_byte - c->intended : PR_UNKNOWN;
     s->lateness_ns = a->o->model == PR_LOAD_OPEN ? c->started - c->intended : PR_UNKNOWN;
@@ -224,12 +230,43 @@ static long conn_send(pr_worker *w, pr_conn *c, const void *p, size_t n)
     }
 }
 
+ssize_t pr_recv_stamped(int fd, void *p, size_t n, int64_t *rt_off, int64_t *rx_ns)
+{
+    union {
+        char b[CMSG_SPACE(sizeof(struct timespec))];
+        struct cmsghdr align;
+    } ctl;
+    struct iovec iov = {.iov_base = p, .iov_len = n};
+    struct msghdr m = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b, .msg_controllen = sizeof ctl.b};
+    ssize_t r = recvmsg(fd, &m, 0);
+    if (r <= 0)
+        return r;
+    *rx_ns = 0;
+    for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
+        if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_TIMESTAMPNS)
+            continue;
+        struct timespec at;
+        memcpy(&at, CMSG_DATA(h), sizeof at);
+        if (!*rt_off) {
+            struct timespec rt;
+            int64_t mono = pr_loop_now_ns();
+            clock_gettime(CLOCK_REALTIME, &rt);
+            *rt_off = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec - mono;
+        }
+        *rx_ns = (int64_t)at.tv_sec * 1000000000 + at.tv_nsec - *rt_off;
+    }
+    return r;
+}
+
 static long conn_recv(pr_worker *w, pr_conn *c, void *p, size_t n)
 {
     if (c->ssl)
         return pr_tls_recv(w, c, p, n);
     for (;;) {
-        ssize_t r = recv(c->io.fd, p, n, 0);
+        ssize_t r = pr_recv_stamped(c->io.fd, p, n, &w->rt_off, &c->rx_ns);
+        if (r > 0)
+            *(c->rx_ns ? &w->win_stamped : &w->win_unstamped) += 1;
         if (r >= 0)
             return r;
         if (errno == EINTR)
@@ -301,7 +338,7 @@ static void read_eof(pr_worker *w, pr_conn *c)
 static int read_feed(pr_worker *w, pr_conn *c, long n)
 {
     if (c->bytes_in == 0)
-        c->first_byte = pr_loop_now_ns();
+        c->first_byte = pr_conn_rx_time(c, pr_loop_now_ns());
     c->bytes_in += n;
     long used = pr_http_resp_feed(&c->resp, w->rbuf, (size_t)n);
     if (used < 0) {
@@ -393,6 +430,10 @@ static int conn_open(pr_worker *w, pr_conn *c, int epi)
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    /* The kernel stamps what it receives: a response is timed when it arrived, not when this
+     * thread came to read it (after the other ready connections, or a nap). */
+    if (!ep->tls)
+        setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one); /* else reads say none */
     c->io.fd = fd;
     c->ep = epi;
     c->requests = 0;
@@ -423,6 +464,7 @@ void pr_conn_start(pr_worker *w, pr_conn *c, uint32_t ti, int64_t intended)
     c->started = now;
     c->connect_ns = PR_UNKNOWN;
     c->first_byte = 0;
+    c->rx_ns = 0;
     c->bytes_in = 0;
     c->bytes_out = 0;
     c->retried = 0;

@@ -92,6 +92,9 @@ typedef struct pr_conn {
     uint32_t ti;
     size_t woff;
     int64_t intended, started, conn_start, connect_ns, first_byte;
+    int64_t rx_ns; /* when the kernel received the last read's data (CLOCK_MONOTONIC), 0: not
+                    * known (TLS, a socket that would not stamp, or the kernel had not yet
+                    * turned stamping on) */
     int64_t bytes_in, bytes_out;
     const char *why; /* the failure of the last transport call */
     int why_static, why_errno;
@@ -117,8 +120,14 @@ struct pr_worker {
     int connecting; /* conns in TCP connect or TLS handshake */
     int max_open;
     int inflight;
-    int stopping; /* stop requested: no new requests */
-    int nested;   /* inside an immediate closed-model send */
+    int stopping;             /* stop requested: no new requests */
+    int64_t rt_off;           /* CLOCK_REALTIME - CLOCK_MONOTONIC this round, 0: not read yet */
+    int nap_ok;               /* plain sockets only (TLS reads are not stamped): may nap */
+    int64_t win_t0, cycle_ns; /* the last window's request cycle: in flight / answered per ns */
+    uint64_t win_done;        /* requests ended before the window */
+    uint64_t win_stamped, win_unstamped; /* plain reads with and without a receive stamp */
+    int stamped;                         /* the last window's plain reads all had receive stamps */
+    int nested;                          /* inside an immediate closed-model send */
     int64_t stop_deadline;
     int64_t end_deadline; /* schedule end + timeout: what is still in flight then times out */
     int64_t issue_end;    /* when this worker sent its last request of the run (0: not yet) */
@@ -167,6 +176,16 @@ void pr_conn_start(pr_worker *w, pr_conn *c, uint32_t ti, int64_t intended);
 void pr_conn_connected(pr_worker *w, pr_conn *c);
 /* Writes (the rest of) the request; then reads the response. */
 void pr_conn_write(pr_worker *w, pr_conn *c);
+/* recv(2) of at most n bytes into p, with the kernel's receive stamp of what it read (the
+ * socket has SO_TIMESTAMPNS): *rx_ns is when its last byte arrived, on CLOCK_MONOTONIC, or 0
+ * when it came unstamped. The stamp is on the real clock; *rt_off holds CLOCK_REALTIME -
+ * CLOCK_MONOTONIC, read at the first stamp when 0 (the caller clears it once a loop round,
+ * after the wait, so a step of the real clock counts for one round at most). Returns what
+ * recv(2) returns; *rx_ns is set only when that is > 0. */
+ssize_t pr_recv_stamped(int fd, void *p, size_t n, int64_t *rt_off, int64_t *rx_ns);
+/* When the data of c's last read arrived: its receive stamp when it has one from this
+ * request (between its start and now), else now. */
+int64_t pr_conn_rx_time(const pr_conn *c, int64_t now);
 /* Sets c->why from errno e; returns PR_XFER_FAIL. */
 long pr_conn_errno_fail(pr_conn *c, int e);
 /* The request on c failed with `error` (recorded; the connection closed). */

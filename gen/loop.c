@@ -12,6 +12,8 @@
 struct pr_loop {
     int epfd;
     int no_pwait2;        /* epoll_pwait2 unavailable: ms timeouts + short spin */
+    int64_t nap_ns;       /* pr_loop_set_nap */
+    int64_t nap_took;     /* what the naps took, a moving mean (pr_loop_nap_took) */
     pr_loop_timer **heap; /* min-heap on when_ns */
     size_t nheap, capheap;
     struct epoll_event ev[MAX_EVENTS];
@@ -153,8 +155,32 @@ int64_t pr_loop_next_deadline(const pr_loop *l)
     return l->nheap ? l->heap[0]->when_ns : INT64_MAX;
 }
 
+void pr_loop_set_nap(pr_loop *l, int64_t nap_ns)
+{
+    l->nap_ns = nap_ns > 0 && nap_ns < 1000000000 ? nap_ns : 0;
+}
+
+int64_t pr_loop_nap_took(const pr_loop *l)
+{
+    return l->nap_took;
+}
+
 static int wait_events(pr_loop *l, int64_t wait_ns)
 {
+    if (l->nap_ns && wait_ns > l->nap_ns) {
+        int n = epoll_wait(l->epfd, l->ev, MAX_EVENTS, 0);
+        if (n != 0)
+            return n;
+        struct timespec nap = {.tv_sec = 0, .tv_nsec = l->nap_ns};
+        int64_t t0 = pr_loop_now_ns();
+        clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, NULL); /* EINTR: the poll below sees why */
+        int64_t took = pr_loop_now_ns() - t0;
+        l->nap_took = l->nap_took ? l->nap_took + (took - l->nap_took) / 8 : took;
+        n = epoll_wait(l->epfd, l->ev, MAX_EVENTS, 0);
+        if (n != 0)
+            return n;
+        wait_ns -= l->nap_ns;
+    }
     if (!l->no_pwait2) {
         struct timespec ts = {.tv_sec = wait_ns / 1000000000, .tv_nsec = wait_ns % 1000000000};
         int n = epoll_pwait2(l->epfd, l->ev, MAX_EVENTS, &ts, NULL);

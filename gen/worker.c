@@ -5,11 +5,15 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 #include "model/xalloc.h"
 
 #define HANDOFF_NS 100000000     /* hand a partial batch over after 100 ms */
 #define STOP_GRACE_NS 1000000000 /* in-flight requests get 1 s after a stop */
 #define POLL_NS 50000000         /* longest wait in one loop round */
+#define NAP_NS 20000             /* the nap before blocking, when it pays (nap_for) */
+#define NAP_MIN_INFLIGHT 8       /* fewer in flight: nothing to batch, no nap */
+#define NAP_WINDOW_NS 2000000    /* the request cycle measured over 2 ms */
 
 /* ---- strings and batches ---- */
 
@@ -226,7 +230,14 @@ static void worker_prepare(pr_worker *w)
     pthread_sigmask(SIG_BLOCK, &pipe, NULL);
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL); /* wake at the intended send times */
     w->b = batch_get(a);
-    w->last_handoff = pr_loop_now_ns();
+    w->last_handoff = w->win_t0 = pr_loop_now_ns();
+    /* A nap needs its core back when the timer fires: with a worker on every core, the wake
+     * waits for one, and the naps run long and uneven (measured, 2 workers on 2 cores with
+     * nginx: 0.72-1.10x the requests/s without naps, run to run). */
+    w->nap_ok = a->nworkers < sysconf(_SC_NPROCESSORS_ONLN);
+    for (size_t e = 0; e < a->neps; e++)
+        if (a->eps[e].tls)
+            w->nap_ok = 0;
     if (a->o->model == PR_LOAD_CLOSED) {
         for (int i = 0; i < w->nconns; i++) {
             pr_conn *c = pr_conn_new(w);
@@ -280,6 +291,32 @@ static int worker_tick(pr_worker *w, int64_t now)
     return 0;
 }
 
+/* The nap of the next wait (gen/loop.h). It pays when the server has enough to work on
+ * meanwhile: only while every read of the last window came with its receive stamp, at least NAP_MIN_INFLIGHT requests in
+ * flight, and a request cycle (Little's law: in flight / answered per second, over the last
+ * NAP_WINDOW_NS) at least 3/2 of what a nap really takes. Below that the server would sit
+ * idle while this thread sleeps (measured: 8 connections against nginx, 0.67x the requests/s
+ * with a nap). */
+static int64_t nap_for(pr_worker *w, int64_t now)
+{
+    uint64_t done = w->sent - (uint64_t)w->inflight;
+    if (now - w->win_t0 >= NAP_WINDOW_NS) {
+        uint64_t n = done - w->win_done;
+        w->cycle_ns =
+            n ? (int64_t)((double)w->inflight * (double)(now - w->win_t0) / (double)n) : INT64_MAX;
+        w->win_t0 = now;
+        w->win_done = done;
+        w->stamped = w->win_stamped > 0 && w->win_unstamped == 0;
+        w->win_stamped = w->win_unstamped = 0;
+    }
+    if (!w->nap_ok || !w->stamped || w->inflight < NAP_MIN_INFLIGHT)
+        return 0;
+    int64_t took = pr_loop_nap_took(w->loop);
+    if (took < NAP_NS)
+        took = NAP_NS;
+    return w->cycle_ns / 3 >= took / 2 ? NAP_NS : 0;
+}
+
 void *pr_worker_main(void *arg)
 {
     pr_worker *w = arg;
@@ -293,6 +330,8 @@ void *pr_worker_main(void *arg)
             handoff(w, now);
         int64_t wait = HANDOFF_NS - (now - w->last_handoff);
         wait = wait > POLL_NS ? POLL_NS : wait < 0 ? 0 : wait;
+        pr_loop_set_nap(w->loop, nap_for(w, now));
+        w->rt_off = 0; /* read again after the wait: the real clock may have been stepped */
         if (pr_loop_run_once(w->loop, wait) < 0) {
             cut_all(w, "interrupted");
             break;

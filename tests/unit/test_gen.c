@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "gen/attack.h"
+#include "gen/engine.h"
 #include "gen/loop.h"
 #include "gen/targets.h"
 #include "model/input.h"
@@ -64,7 +65,7 @@ static void test_gen__loop_timers_and_io(void **st)
         pr_loop_timer_set(l, &t[i], base + (int64_t)((i * 37) % 50) * 1000000 + i);
     }
     for (int i = 0; i < 50; i += 5)
-        pr_loop_timer_clear(l, &t[i]); /* cleared timers never fire */
+        pr_loop_timer_clear(l, &t[i]);                /* cleared timers never fire */
     pr_loop_timer_set(l, &t[1], base + 49500000 + 1); /* re-armed later: fires last */
     assert_true(pr_loop_next_deadline(l) <= base + 50000000);
     assert_true(pr_loop_run_once(l, 0) >= 40);
@@ -101,6 +102,122 @@ static void test_gen__loop_timers_and_io(void **st)
     close(p[0]);
     close(p[1]);
     pr_loop_free(l);
+}
+
+/* The nap (pr_loop_set_nap): what is ready is taken at once; with nothing ready the loop
+ * sleeps the whole nap even when a descriptor becomes ready meanwhile (it is not woken by
+ * it), then takes it; a wait no longer than the nap blocks as before. */
+typedef struct late_write {
+    int fd;
+    int64_t after_ns;
+} late_write;
+
+static void *write_later(void *arg)
+{
+    late_write *lw = arg;
+    struct timespec d = {0, lw->after_ns};
+    nanosleep(&d, NULL);
+    assert_int_equal(write(lw->fd, "z", 1), 1);
+    return NULL;
+}
+
+static void test_gen__loop_nap(void **st)
+{
+    pr_loop *l = pr_loop_new();
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    int hits = 0;
+    pr_loop_io io = {p[0], 0, on_io, &hits};
+    assert_int_equal(pr_loop_watch(l, &io, PR_LOOP_READ), 0);
+    const int64_t nap = 30000000; /* 30 ms: far above any timer's lateness */
+    pr_loop_set_nap(l, nap);
+    assert_true(pr_loop_nap_took(l) == 0);
+    /* ready before the wait: no nap */
+    assert_int_equal(write(p[1], "x", 1), 1);
+    int64_t t0 = pr_loop_now_ns();
+    assert_int_equal(pr_loop_run_once(l, 1000000000), 1);
+    assert_true(pr_loop_now_ns() - t0 < nap);
+    assert_true(pr_loop_nap_took(l) == 0);
+    /* ready 5 ms into the nap: seen when the nap ends, not before */
+    late_write lw = {p[1], 5000000};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, write_later, &lw), 0);
+    t0 = pr_loop_now_ns();
+    assert_int_equal(pr_loop_run_once(l, 1000000000), 1);
+    int64_t took = pr_loop_now_ns() - t0;
+    pthread_join(th, NULL);
+    assert_int_equal(hits, 2);
+    assert_true(took >= nap && took < 500000000);
+    assert_true(pr_loop_nap_took(l) >= nap);
+    /* nothing during the nap: it blocks afterwards, and wakes for the descriptor */
+    lw.after_ns = 60000000;
+    assert_int_equal(pthread_create(&th, NULL, write_later, &lw), 0);
+    t0 = pr_loop_now_ns();
+    assert_int_equal(pr_loop_run_once(l, 1000000000), 1);
+    took = pr_loop_now_ns() - t0;
+    pthread_join(th, NULL);
+    assert_true(took >= 60000000 && took < 500000000);
+    /* a wait no longer than the nap (a timer due first) does not nap */
+    int64_t before = pr_loop_nap_took(l);
+    t0 = pr_loop_now_ns();
+    assert_int_equal(pr_loop_run_once(l, 10000000), 0);
+    took = pr_loop_now_ns() - t0;
+    assert_true(took >= 9000000 && took < nap);
+    assert_true(pr_loop_nap_took(l) == before);
+    pr_loop_unwatch(l, &io);
+    close(p[0]);
+    close(p[1]);
+    pr_loop_free(l);
+}
+
+/* Receive stamps (pr_recv_stamped): data read 20 ms after it arrived is dated when it
+ * arrived, on the monotonic clock. The kernel turns stamping on a moment after the first
+ * socket asks (a deferred work item): until then reads come unstamped (rx 0), so the test
+ * sends until one is stamped. */
+static void test_gen__receive_stamps(void **st)
+{
+    int lis = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    assert_int_equal(bind(lis, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(lis, 2), 0);
+    socklen_t alen = sizeof a;
+    assert_int_equal(getsockname(lis, (struct sockaddr *)&a, &alen), 0);
+    int c = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    assert_int_equal(setsockopt(c, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one), 0);
+    assert_int_equal(connect(c, (struct sockaddr *)&a, sizeof a), 0);
+    int s = accept(lis, NULL, NULL);
+    assert_true(s >= 0);
+    struct timespec d = {0, 20000000};
+    char buf[16];
+    int64_t rt_off = 0, rx = 0, sent = 0, after = 0, now = 0;
+    for (int tries = 0; tries < 50 && !rx; tries++) {
+        rt_off = 0;
+        sent = pr_loop_now_ns();
+        assert_int_equal(write(s, "hello", 5), 5);
+        after = pr_loop_now_ns();
+        nanosleep(&d, NULL);
+        assert_int_equal(pr_recv_stamped(c, buf, sizeof buf, &rt_off, &rx), 5);
+        now = pr_loop_now_ns();
+        assert_memory_equal(buf, "hello", 5);
+    }
+    assert_true(rx != 0);
+    assert_true(rt_off != 0);
+    /* the real and the monotonic clock are read a moment apart: 1 ms of slack */
+    assert_true(rx >= sent - 1000000 && rx <= after + 1000000);
+    assert_true(now - rx >= 19000000);
+    /* a socket that did not ask: no stamp, while the first one keeps stamping on */
+    int c2 = socket(AF_INET, SOCK_STREAM, 0);
+    assert_int_equal(connect(c2, (struct sockaddr *)&a, sizeof a), 0);
+    int s2 = accept(lis, NULL, NULL);
+    assert_int_equal(write(s2, "hi", 2), 2);
+    nanosleep(&d, NULL);
+    assert_int_equal(pr_recv_stamped(c2, buf, sizeof buf, &rt_off, &rx), 2);
+    assert_true(rx == 0);
+    close(s2);
+    close(c2);
+    close(s);
+    close(c);
+    close(lis);
 }
 
 /* ---- schedule ---- */
@@ -191,8 +308,8 @@ static void test_gen__rates(void **st)
     assert_int_equal(pr_attack_steps(lo, hi, step), 3);
     assert_int_equal(pr_attack_parse_rate("100:150:100/s", &lo, &hi, &step, &err), 0);
     assert_int_equal(pr_attack_steps(lo, hi, step), 1);
-    static const char *bad[] = {"0/s", "abc", "100:50:10/s", "1:2/s", "10/x", "-5/s", "", "5/0s",
-                                "1:2:3:4/s"};
+    static const char *bad[] = {"0/s",  "abc", "100:50:10/s", "1:2/s",    "10/x",
+                                "-5/s", "",    "5/0s",        "1:2:3:4/s"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_int_equal(pr_attack_parse_rate(bad[i], &lo, &hi, &step, &err), PR_EUSAGE);
 }
@@ -260,8 +377,7 @@ static void test_gen__targets_http_errors(void **st)
     pr_targets t;
     pr_error err;
     pr_targets_init(&t);
-    assert_int_equal(read_targets(&t, "GET http://h/\nbad header line\n", "http", &err),
-                     PR_EPARSE);
+    assert_int_equal(read_targets(&t, "GET http://h/\nbad header line\n", "http", &err), PR_EPARSE);
     assert_int_equal(err.line, 2);
     assert_string_equal(err.path, "targets.txt");
     assert_non_null(strstr(err.msg, "header"));
@@ -673,8 +789,9 @@ static void test_gen__endless_body_keeps_schedule(void **st)
     qsort(late, f.c.n, sizeof late[0], cmp_i64);
     int64_t p90 = late[359], worst = late[399];
     print_message("endless bodies: %.2f s, send lateness p90 %.1f ms, worst %.1f ms, %.1f/s, "
-                  "%llu connections\n", secs, (double)p90 / 1e6, (double)worst / 1e6,
-                  f.st.send_rate_per_s, (unsigned long long)f.st.connections_opened);
+                  "%llu connections\n",
+                  secs, (double)p90 / 1e6, (double)worst / 1e6, f.st.send_rate_per_s,
+                  (unsigned long long)f.st.connections_opened);
     /* before: 3.78 s; 531 ms was seen at load average 6 (helpers' builds and test runs on
      * the 2 cores), so the bound is 1 s: still a quarter of the starved schedule's */
     assert_true(p90 < 1000000000);
@@ -955,14 +1072,17 @@ static int nginx_start(nginx *n, int tls)
         return -1;
     n->port = free_port();
     char path[256], cmd[512];
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/www && printf 'hello from nginx\\n' > %s/www/index.html"
-             " && chmod -R a+rX %s", n->dir, n->dir, n->dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/www && printf 'hello from nginx\\n' > %s/www/index.html"
+             " && chmod -R a+rX %s",
+             n->dir, n->dir, n->dir);
     if (system(cmd) != 0)
         return -1;
     if (tls) {
         snprintf(cmd, sizeof cmd,
                  "openssl req -x509 -newkey rsa:2048 -nodes -keyout %s/key.pem -out %s/cert.pem "
-                 "-days 1 -subj /CN=localhost >/dev/null 2>&1", n->dir, n->dir);
+                 "-days 1 -subj /CN=localhost >/dev/null 2>&1",
+                 n->dir, n->dir);
         if (system(cmd) != 0)
             return -1;
     }
@@ -1108,6 +1228,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gen__loop_timers_and_io),
+        cmocka_unit_test(test_gen__loop_nap),
+        cmocka_unit_test(test_gen__receive_stamps),
         cmocka_unit_test(test_gen__sched_single),
         cmocka_unit_test(test_gen__sched_shards_interleave),
         cmocka_unit_test(test_gen__share),
