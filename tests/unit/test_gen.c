@@ -129,7 +129,7 @@ static void test_gen__loop_nap(void **st)
     int hits = 0;
     pr_loop_io io = {p[0], 0, on_io, &hits};
     assert_int_equal(pr_loop_watch(l, &io, PR_LOOP_READ), 0);
-    const int64_t nap = 30000000; /* 30 ms: far above any timer's lateness */
+    const int64_t nap = 50000000; /* 50 ms: far above any timer's lateness */
     pr_loop_set_nap(l, nap);
     assert_true(pr_loop_nap_took(l) == 0);
     /* ready before the wait: no nap */
@@ -150,13 +150,13 @@ static void test_gen__loop_nap(void **st)
     assert_true(took >= nap && took < 500000000);
     assert_true(pr_loop_nap_took(l) >= nap);
     /* nothing during the nap: it blocks afterwards, and wakes for the descriptor */
-    lw.after_ns = 60000000;
+    lw.after_ns = 100000000;
     assert_int_equal(pthread_create(&th, NULL, write_later, &lw), 0);
     t0 = pr_loop_now_ns();
     assert_int_equal(pr_loop_run_once(l, 1000000000), 1);
     took = pr_loop_now_ns() - t0;
     pthread_join(th, NULL);
-    assert_true(took >= 60000000 && took < 500000000);
+    assert_true(took >= 100000000 && took < 600000000);
     /* a wait no longer than the nap (a timer due first) does not nap */
     int64_t before = pr_loop_nap_took(l);
     t0 = pr_loop_now_ns();
