@@ -167,7 +167,10 @@ int64_t pr_loop_nap_took(const pr_loop *l)
 
 static int wait_events(pr_loop *l, int64_t wait_ns)
 {
-    if (l->nap_ns && wait_ns > l->nap_ns) {
+    /* the nap as it really goes (a late timer's wake-up), twice over: it must not make a
+     * timer that falls due after it late */
+    int64_t nap_real = l->nap_took > l->nap_ns ? l->nap_took : l->nap_ns;
+    if (l->nap_ns && wait_ns > 2 * nap_real) {
         int n = epoll_wait(l->epfd, l->ev, MAX_EVENTS, 0);
         if (n != 0)
             return n;
@@ -179,7 +182,7 @@ static int wait_events(pr_loop *l, int64_t wait_ns)
         n = epoll_wait(l->epfd, l->ev, MAX_EVENTS, 0);
         if (n != 0)
             return n;
-        wait_ns -= l->nap_ns;
+        wait_ns = wait_ns > took ? wait_ns - took : 0;
     }
     if (!l->no_pwait2) {
         struct timespec ts = {.tv_sec = wait_ns / 1000000000, .tv_nsec = wait_ns % 1000000000};

@@ -56,7 +56,9 @@ int64_t pr_loop_next_deadline(const pr_loop *l);
  * is not on its sockets' wait queues: the peers' sends that arrive meanwhile do not each
  * pay for waking it up, and it wakes to a batch (docs/bench.md, issue 18: against a busy
  * server on the same cores this is worth 8-11% of its requests/s). The caller times what
- * it reads by the kernel's receive stamps, not by when it woke. */
+ * it reads by the kernel's receive stamps, not by when it woke. A wait shorter than twice
+ * what the naps really take (pr_loop_nap_took, at least nap_ns) blocks at once, so a timer
+ * is not made late by a nap. */
 void pr_loop_set_nap(pr_loop *l, int64_t nap_ns);
 /* How long the naps actually took, a moving mean over the last few (0 before the first):
  * the timer's wake-up comes late, by tens of µs on a virtual machine. */

@@ -106,7 +106,7 @@ static void test_gen__loop_timers_and_io(void **st)
 
 /* The nap (pr_loop_set_nap): what is ready is taken at once; with nothing ready the loop
  * sleeps the whole nap even when a descriptor becomes ready meanwhile (it is not woken by
- * it), then takes it; a wait no longer than the nap blocks as before. */
+ * it), then takes it; a wait shorter than twice the nap blocks as before. */
 typedef struct late_write {
     int fd;
     int64_t after_ns;
@@ -157,12 +157,18 @@ static void test_gen__loop_nap(void **st)
     took = pr_loop_now_ns() - t0;
     pthread_join(th, NULL);
     assert_true(took >= 100000000 && took < 600000000);
-    /* a wait no longer than the nap (a timer due first) does not nap */
+    /* a wait shorter than twice the nap (a timer due first) does not nap */
     int64_t before = pr_loop_nap_took(l);
     t0 = pr_loop_now_ns();
     assert_int_equal(pr_loop_run_once(l, 10000000), 0);
     took = pr_loop_now_ns() - t0;
     assert_true(took >= 9000000 && took < nap);
+    assert_true(pr_loop_nap_took(l) == before);
+    /* nor one between the nap and twice what the naps took: the nap would make it late */
+    t0 = pr_loop_now_ns();
+    assert_int_equal(pr_loop_run_once(l, nap * 3 / 2), 0);
+    took = pr_loop_now_ns() - t0;
+    assert_true(took >= nap * 3 / 2 - 1000000);
     assert_true(pr_loop_nap_took(l) == before);
     pr_loop_unwatch(l, &io);
     close(p[0]);
