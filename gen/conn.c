@@ -165,8 +165,9 @@ int64_t pr_conn_rx_time(const pr_conn *c, int64_t now)
     return c->rx_ns >= c->started && c->rx_ns <= now ? c->rx_ns : now;
 }
 
-/* Records the outcome of c's request, ended at `now` (a response: when it arrived). error: NULL on a complete response.
- * known_latency: 0 when the request was cut short (the latency is not known). */
+/* Records the outcome of c's request, ended now, or for a response when it arrived. error:
+ * NULL on a complete response. known_latency: 0 when the request was cut short (the latency
+ * is not known). */
 static void record(pr_worker *w, pr_conn *c, const char *error, int error_static, int known_latency)
 {
     pr_engine *a = w->a;

@@ -178,7 +178,11 @@ static int wait_events(pr_loop *l, int64_t wait_ns)
         int64_t t0 = pr_loop_now_ns();
         clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, NULL); /* EINTR: the poll below sees why */
         int64_t took = pr_loop_now_ns() - t0;
-        l->nap_took = l->nap_took ? l->nap_took + (took - l->nap_took) / 8 : took;
+        /* one long nap (the thread descheduled) must not stop the naps for good: a sample
+         * counts for at most twice the mean (the first, four naps) */
+        int64_t cap = l->nap_took ? 2 * l->nap_took : 4 * l->nap_ns;
+        int64_t seen = took < cap ? took : cap;
+        l->nap_took = l->nap_took ? l->nap_took + (seen - l->nap_took) / 8 : seen;
         n = epoll_wait(l->epfd, l->ev, MAX_EVENTS, 0);
         if (n != 0)
             return n;
