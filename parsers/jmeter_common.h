@@ -56,5 +56,8 @@ uint32_t pr_jtl_intern(pr_jtl_icache *c, pr_run *run, int kind, const char *s, s
 
 /* 0: the XML reader lets libxml2 parse every attribute (tests compare the two ways). */
 extern int pr_jtl_xml_blank;
+/* Sample start tags whose attributes the XML guard took (pr_xml_guard_take), summed over the
+ * XML parses of the process: for the tests. */
+extern long long pr_jtl_xml_taken;
 
 #endif

@@ -33,6 +33,7 @@ static const pr_xml_blank unread[] = {{"dt", NULL}, {"de", NULL}, {"it", "0"},
                                       {"sc", "1"},  {"ec", "0"},  {NULL, NULL}};
 static const char *const sample_names[] = {"httpSample", "sample", NULL};
 int pr_jtl_xml_blank = 1;
+long long pr_jtl_xml_taken;
 
 enum capture { CAP_NONE, CAP_FAILMSG, CAP_FAILURE, CAP_ERROR, CAP_URL };
 
@@ -78,6 +79,8 @@ typedef struct jxml {
     size_t tail_n;
     int injected;       /* we supplied the missing </testResults> */
     pr_xml_guard guard; /* attribute cap, bulky content dropped (parsers/xml_guard.h) */
+    pr_xml_tag tag;     /* the guard's entry for the sample element being read */
+    int has_tag;        /* 1: tag is its */
     char *stage;        /* STAGE_MAX raw bytes for the guard */
     size_t stage_pos, stage_n;
     char small[64]; /* guard output held back for a read of fewer than 32 bytes */
@@ -438,6 +441,17 @@ static const char *read_attrs(jxml *x, frame *f)
 {
     xmlTextReaderPtr rd = x->reader;
     int ok = 1;
+    if (x->has_tag && x->tag.taken) { /* the guard took them out of the bytes libxml2 got */
+        const char *p = x->tag.kv;
+        for (size_t i = 0; i < x->tag.n; i++) {
+            const char *k = p, *v = k + strlen(k) + 1;
+            p = v + strlen(v) + 1;
+            sample_attr(x, f, k, v, &ok);
+            if (!ok)
+                return k;
+        }
+        return NULL;
+    }
     /* the element's attribute list read directly (the reader's attribute cursor costs a
      * quarter of the parse); a value that is not one text node goes through the reader */
     xmlNodePtr node = xmlTextReaderCurrentNode(rd);
@@ -730,17 +744,52 @@ static int end_element(jxml *x, int depth)
     return 0;
 }
 
+/* The guard's entry for the element the reader is at, when the guard queues them
+ * (pr_xml_guard_take): taken for every sample element, read or skipped, in step; an entry
+ * missing or on another line is a bug the parse stops at rather than read wrong attributes. */
+static int guard_tag(jxml *x)
+{
+    x->has_tag = 0;
+    if (!x->guard.take || x->guard.blank_on != 1)
+        return 0;
+    const char *nm = (const char *)xmlTextReaderConstName(x->reader);
+    if (!nm || !is_sample_name(nm))
+        return 0;
+    xmlNodePtr node = xmlTextReaderCurrentNode(x->reader);
+    long line = node ? (long)node->line : -1; /* 65535 past that line */
+    if (!pr_xml_guard_next(&x->guard, &x->tag) ||
+        (x->tag.line < 65535 ? x->tag.line != line : line != 65535) ||
+        (x->tag.taken && node && node->properties))
+        return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(x->reader),
+                            0,
+                            "<%s>: the XML guard is out of step with libxml2 (a bug in "
+                            "perfreport; --recover reads the file without the guard's help)",
+                            nm);
+    x->has_tag = 1;
+    return 0;
+}
+
 static int walk(jxml *x)
 {
     xmlTextReaderPtr rd = x->reader;
     int skip = 0, rc = 0;
+    int skip_depth = -1; /* stepping over the content of the element at this depth, unread */
     for (;;) {
-        int r = skip ? xmlTextReaderNext(rd) : xmlTextReaderRead(rd);
+        if (skip)
+            skip_depth = xmlTextReaderDepth(rd);
+        int r = xmlTextReaderRead(rd);
         skip = 0;
         if (r <= 0)
             return r < 0 ? -1 : 0;
         int type = xmlTextReaderNodeType(rd);
         int depth = xmlTextReaderDepth(rd);
+        if (skip_depth >= 0) { /* its sample elements' guard entries go by all the same */
+            if (type == XML_READER_TYPE_ELEMENT && guard_tag(x) < 0)
+                return PR_EPARSE;
+            if (type == XML_READER_TYPE_END_ELEMENT && depth == skip_depth)
+                skip_depth = -1;
+            continue;
+        }
         if (depth > MAX_DEPTH)
             return pr_error_set(x->err, PR_EPARSE, x->name, xmlTextReaderGetParserLineNumber(rd), 0,
                                 "elements nested deeper than %d levels", MAX_DEPTH);
@@ -748,7 +797,11 @@ static int walk(jxml *x)
         case XML_READER_TYPE_DOCUMENT_TYPE:
             return pr_error_set(x->err, PR_EFORMAT, x->name, xmlTextReaderGetParserLineNumber(rd),
                                 0, "a DOCTYPE is not allowed in a JMeter result file");
-        case XML_READER_TYPE_ELEMENT: rc = start_element(x, depth, &skip); break;
+        case XML_READER_TYPE_ELEMENT:
+            rc = guard_tag(x);
+            if (rc == 0)
+                rc = start_element(x, depth, &skip);
+            break;
         case XML_READER_TYPE_TEXT:
         case XML_READER_TYPE_CDATA:
         case XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
@@ -791,8 +844,10 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     x->stage = pr_xmalloc(STAGE_MAX);
     pr_xml_guard_init(&x->guard, bulky);
     /* not in --recover mode: libxml2's recovery from an error could depend on those bytes */
-    if (pr_jtl_xml_blank && !opts->recover)
+    if (pr_jtl_xml_blank && !opts->recover) {
         pr_xml_guard_blank(&x->guard, unread, sample_names, "testResults");
+        pr_xml_guard_take(&x->guard);
+    }
     pr_input_async_digest(in); /* the stage is written by pr_input_read only */
     int rc = 0;
     int options = XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT | XML_PARSE_NOWARNING |
@@ -855,6 +910,8 @@ out:
     free(x->fr);
     pr_input_sync(in); /* the digest may still be reading the stage */
     free(x->stage);
+    pr_jtl_xml_taken += x->guard.taken;
+    pr_xml_guard_dispose(&x->guard);
     free(x);
     return rc;
 }

@@ -1,7 +1,17 @@
 /* The XML guard: attributes per element capped, bulky element content dropped, in one pass. */
 #include "parsers/xml_guard.h"
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include "model/xalloc.h"
+
+/* A queued start tag (pr_xml_guard.q): its pairs are kv[off..off+len). */
+struct pr_xml_qtag {
+    long line;
+    int taken;
+    uint32_t n;
+    size_t off, len;
+};
 
 enum { G_TEXT, G_LT, G_NAME, G_TAG, G_QUOTE, G_BANG, G_COMMENT, G_CDATA, G_DECL, G_PI };
 
@@ -49,9 +59,81 @@ static size_t keep_newline(pr_xml_guard *g, char *out)
     return sizeof split_mark;
 }
 
-/* The end of a start tag ('>'): a skipped element begins, or one more level inside one. */
+void pr_xml_guard_dispose(pr_xml_guard *g)
+{
+    free(g->q);
+    free(g->kv);
+    g->q = NULL;
+    g->kv = NULL;
+    g->q_head = g->q_n = g->q_cap = g->kv_head = g->kv_n = g->kv_cap = 0;
+}
+
+int pr_xml_guard_next(pr_xml_guard *g, pr_xml_tag *t)
+{
+    if (g->q_head == g->q_n)
+        return 0;
+    const struct pr_xml_qtag *q = &g->q[g->q_head++];
+    t->line = q->line;
+    t->taken = q->taken;
+    t->n = q->taken ? q->n : 0;
+    t->kv = q->taken ? g->kv + q->off : NULL;
+    if (q->taken)
+        g->kv_head = q->off + q->len;
+    if (g->q_head == g->q_n) /* empty: start again at the front (t->kv stays readable) */
+        g->q_head = g->q_n = g->kv_head = g->kv_n = 0;
+    return 1;
+}
+
+/* Room for one more queued tag and `bytes` more pairs: the queue moved to the front of its
+ * arrays, then grown. 0, or -1 past PR_XML_TAKE_MAX_BYTES (nothing changed). */
+static int queue_room(pr_xml_guard *g, size_t bytes)
+{
+    if (g->kv_n - g->kv_head + bytes > PR_XML_TAKE_MAX_BYTES)
+        return -1;
+    if ((g->q_n == g->q_cap || g->kv_n + bytes > g->kv_cap) && g->q_head > 0) {
+        size_t off = g->kv_head;
+        memmove(g->q, g->q + g->q_head, (g->q_n - g->q_head) * sizeof *g->q);
+        g->q_n -= g->q_head;
+        g->q_head = 0;
+        for (size_t i = 0; i < g->q_n; i++)
+            g->q[i].off -= g->q[i].taken ? off : 0;
+        memmove(g->kv, g->kv + off, g->kv_n - off);
+        g->kv_n -= off;
+        g->kv_head = 0;
+    }
+    if (g->q_n == g->q_cap) {
+        g->q_cap = g->q_cap ? 2 * g->q_cap : 64;
+        g->q = pr_xrealloc(g->q, g->q_cap * sizeof *g->q);
+    }
+    if (g->kv_n + bytes > g->kv_cap) {
+        while (g->kv_n + bytes > g->kv_cap)
+            g->kv_cap = g->kv_cap ? 2 * g->kv_cap : 4096;
+        g->kv = pr_xrealloc(g->kv, g->kv_cap);
+    }
+    return 0;
+}
+
+/* Queues the start tag just read, untaken (a taken one is marked so by take_attrs). */
+static void queue_tag(pr_xml_guard *g)
+{
+    queue_room(g, 0);
+    struct pr_xml_qtag *q = &g->q[g->q_n++];
+    q->line = g->line;
+    q->taken = 0;
+    q->n = 0;
+    q->off = g->kv_n;
+    q->len = 0;
+}
+
+static int blank_element(pr_xml_guard *g);
+
+/* The end of a start tag ('>'): a skipped element begins, or one more level inside one. A
+ * blank_in element's tag, outside skipped content, is queued (pr_xml_guard_take). */
 static void start_tag_done(pr_xml_guard *g)
 {
+    g->tag_blank = !g->skipping && g->blank && blank_element(g);
+    if (g->tag_blank && g->take)
+        queue_tag(g);
     if (g->slash)
         return; /* <x/> has no content */
     if (g->skipping)
@@ -412,6 +494,29 @@ static size_t name_run(pr_xml_guard *g, const char *in, size_t n, char *out, siz
     return k;
 }
 
+/* The start tag just read is a blank_in element's, in a document whose root is blank_root. */
+static int blank_element(pr_xml_guard *g)
+{
+    if (g->blank_on == 0) {
+        int is_root =
+            g->root_n == strlen(g->blank_root) && !memcmp(g->root, g->blank_root, g->root_n);
+        g->blank_on = is_root ? 1 : -1;
+    }
+    if (g->blank_on < 0)
+        return 0;
+    for (size_t i = 0; g->blank_in[i]; i++)
+        if (strlen(g->blank_in[i]) == g->name_n && !memcmp(g->blank_in[i], g->name, g->name_n))
+            return 1;
+    return 0;
+}
+
+void pr_xml_guard_take(pr_xml_guard *g)
+{
+#if defined(__SSE2__) /* the taking is tag_fast's: without it, nothing is queued */
+    g->take = g->blank != NULL;
+#endif
+}
+
 void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in,
                         const char *root)
 {
@@ -439,34 +544,71 @@ static const unsigned char attr_name_byte[256] = {
     ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2, ['_'] = 1, ['.'] = 2,
     ['-'] = 2};
 
-static int blank_element(pr_xml_guard *g)
-{
-    if (g->blank_on == 0) {
-        int is_root =
-            g->root_n == strlen(g->blank_root) && !memcmp(g->root, g->blank_root, g->root_n);
-        g->blank_on = is_root ? 1 : -1;
-    }
-    if (g->blank_on < 0)
-        return 0;
-    for (size_t i = 0; g->blank_in[i]; i++)
-        if (strlen(g->blank_in[i]) == g->name_n && !memcmp(g->blank_in[i], g->name, g->name_n))
-            return 1;
-    return 0;
-}
 
 #define BLANK_MAX 8 /* rules looked at (pr_xml_guard.blank) */
 
-/* The attributes of the start tag t[0..len) (the element name ends at t[e]) that g->blank
- * lets go, replaced by spaces in t (the guard's output). Every attribute is read as
- * ' ' name '=' '"' value '"' with a name of [A-Za-z_][A-Za-z0-9_.-]*, up to the tag's '>' or
- * "/>" (the scan found no '\'' there, so no value holds a '"'); any other form, and nothing is
- * blanked. An attribute whose name is a rule's is blanked only if that name comes once. */
-static void blank_attrs(const pr_xml_guard *g, char *t, size_t e, size_t len)
+/* Bytes of a value the guard may take or blank: printable ASCII but '<', '&' and '"'. */
+static const unsigned char plain_byte[256] = {
+    [0x20 ... 0x21] = 1, [0x23 ... 0x25] = 1, [0x27 ... 0x3B] = 1, [0x3D ... 0x7E] = 1};
+
+/* Takes the attributes of the start tag t[0..len) into the queue's last entry (g->take) and
+ * blanks them all, when they are n plain pairs (names at nm[], values at vs[], ve[]): none
+ * named twice (libxml2's error), none "xmlns" (a namespace, not an attribute); 1 if taken. */
+static int take_attrs(pr_xml_guard *g, char *t, size_t e, size_t end, size_t n,
+                      const uint32_t (*nm)[2], const uint32_t *vs, const uint32_t *ve)
+{
+    uint64_t seen = 0; /* names by first byte and length, a bit each */
+    size_t bytes = 0;
+    for (size_t a = 0; a < n; a++) {
+        const char *k = t + nm[a][0];
+        size_t kn = nm[a][1];
+        if (kn == 5 && !memcmp(k, "xmlns", 5))
+            return 0;
+        uint64_t bit = (uint64_t)1 << (((unsigned char)k[0] ^ kn * 7) & 63);
+        if (seen & bit)
+            for (size_t b = 0; b < a; b++)
+                if (nm[b][1] == kn && !memcmp(t + nm[b][0], k, kn))
+                    return 0;
+        seen |= bit;
+        bytes += kn + 1 + (ve[a] - vs[a]) + 1;
+    }
+    if (queue_room(g, bytes) < 0)
+        return 0;
+    struct pr_xml_qtag *q = &g->q[g->q_n - 1];
+    char *o = g->kv + g->kv_n;
+    for (size_t a = 0; a < n; a++) {
+        memcpy(o, t + nm[a][0], nm[a][1]);
+        o += nm[a][1];
+        *o++ = 0;
+        memcpy(o, t + vs[a], ve[a] - vs[a]);
+        o += ve[a] - vs[a];
+        *o++ = 0;
+    }
+    q->taken = 1;
+    q->n = (uint32_t)n;
+    q->off = g->kv_n;
+    q->len = bytes;
+    g->kv_n += bytes;
+    g->taken++;
+    memset(t + e, ' ', end - e);
+    return 1;
+}
+
+/* The attributes of the start tag t[0..len) (the element name ends at t[e]): all taken
+ * (take_attrs), or those g->blank lets go replaced by spaces in t (the guard's output).
+ * Every attribute is read as ' ' name '=' '"' value '"' with a name of
+ * [A-Za-z_][A-Za-z0-9_.-]*, up to the tag's '>' or "/>" (the scan found no '\'' there, so no
+ * value holds a '"'); any other form, and nothing is taken or blanked. An attribute whose
+ * name is a rule's is blanked only if that name comes once. */
+static void blank_attrs(pr_xml_guard *g, char *t, size_t e, size_t len)
 {
     const unsigned char *u = (const unsigned char *)t;
     size_t end = len - 1 - (t[len - 2] == '/'), i = e;
     size_t at[BLANK_MAX] = {0}; /* per rule: where its value starts (0: none to blank) */
     int seen[BLANK_MAX] = {0};
+    uint32_t nm[PR_XML_TAKE_MAX_ATTRS][2], vs_[PR_XML_TAKE_MAX_ATTRS], ve_[PR_XML_TAKE_MAX_ATTRS];
+    size_t na = 0;
+    int take = g->take && len <= UINT32_MAX; /* still possible */
     while (i < end) {
         if (u[i] != ' ')
             return;
@@ -478,24 +620,37 @@ static void blank_attrs(const pr_xml_guard *g, char *t, size_t e, size_t len)
         if (u[i] != '=' || u[i + 1] != '"')
             return;
         size_t vs = i + 2, ve = vs;
+        while (plain_byte[u[ve]])
+            ve++;
+        int plain = u[ve] == '"';
         while (u[ve] != '"')
             ve++;
+        if (take) {
+            if (plain && na < PR_XML_TAKE_MAX_ATTRS) {
+                nm[na][0] = (uint32_t)ns;
+                nm[na][1] = (uint32_t)(i - ns);
+                vs_[na] = (uint32_t)vs;
+                ve_[na++] = (uint32_t)ve;
+            } else {
+                take = 0;
+            }
+        }
         if (i - ns == 2 && g->blank_first[u[ns] >> 6] >> (u[ns] & 63) & 1) {
             for (int b = 0; b < BLANK_MAX && g->blank[b].name; b++) {
                 const pr_xml_blank *r = &g->blank[b];
                 if (u[ns] != (unsigned char)r->name[0] || u[ns + 1] != (unsigned char)r->name[1])
                     continue;
                 seen[b]++;
-                int ok = !r->value ||
-                         (strlen(r->value) == ve - vs && !memcmp(r->value, t + vs, ve - vs));
-                for (size_t k = vs; ok && k < ve; k++)
-                    ok = u[k] >= 0x20 && u[k] < 0x7F && u[k] != '<' && u[k] != '&';
+                int ok = plain && (!r->value || (strlen(r->value) == ve - vs &&
+                                                 !memcmp(r->value, t + vs, ve - vs)));
                 at[b] = ok ? vs : 0;
                 break;
             }
         }
         i = ve + 1; /* a ' ', or the end */
     }
+    if (take && take_attrs(g, t, e, end, na, (const uint32_t(*)[2])nm, vs_, ve_))
+        return;
     for (int b = 0; b < BLANK_MAX && g->blank[b].name; b++) {
         if (seen[b] != 1 || !at[b])
             continue; /* the same name twice is libxml2's error: leave it to say so */
@@ -550,7 +705,7 @@ static size_t tag_fast(pr_xml_guard *g, const char *in, size_t max, char *out)
         g->attrs = attrs;
         g->slash = in[p] == '/';
         start_tag_done(g);
-        if (g->blank && !g->skipping && blank_element(g))
+        if (g->tag_blank)
             blank_attrs(g, out, e, len);
     }
     g->slash = 0;

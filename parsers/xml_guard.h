@@ -56,7 +56,30 @@ typedef struct pr_xml_guard {
     uint64_t blank_first[4]; /* the first bytes of the blank names, a bit each */
     const char *blank_root;  /* ... once the first element is this one */
     int blank_on;            /* 0 until the root is read, then 1 (it is blank_root) or -1 */
+    /* The start tags of blank_in elements, in document order, queued for the caller
+     * (pr_xml_guard_next): each with its line and, when the guard took its attributes out of
+     * the bytes (pr_xml_guard_take), their names and values. Owned by the guard. */
+    int tag_blank;             /* the start tag just read is a blank_in element's */
+    int take;                  /* 1: take whole attribute lists (pr_xml_guard_take) */
+    struct pr_xml_qtag *q;     /* the queue: q[q_head..q_n) */
+    size_t q_head, q_n, q_cap; /* (records) */
+    char *kv;                  /* the taken "name\0value\0" pairs: kv[kv_head..kv_n) */
+    size_t kv_head, kv_n, kv_cap;
+    long long taken; /* start tags whose attributes were taken */
 } pr_xml_guard;
+
+/* A start tag of a blank_in element as the guard saw it (pr_xml_guard_next). */
+typedef struct pr_xml_tag {
+    long line;      /* the line of its '>' */
+    int taken;      /* 1: its attributes are in kv, and libxml2 sees none of them */
+    size_t n;       /* how many (taken only) */
+    const char *kv; /* n pairs "name\0value\0", in the tag's order */
+} pr_xml_tag;
+
+/* What the guard takes out of the bytes at most, per tag: its attributes' count, and the
+ * bytes the queue holds (past either, the tag is left to libxml2 as before). */
+#define PR_XML_TAKE_MAX_ATTRS 64
+#define PR_XML_TAKE_MAX_BYTES (4u << 20)
 
 /* Starts a guard over a new input; skip names the elements whose content is dropped. */
 void pr_xml_guard_init(pr_xml_guard *g, const char *const *skip);
@@ -65,6 +88,19 @@ void pr_xml_guard_init(pr_xml_guard *g, const char *const *skip);
  * NULL: none. */
 void pr_xml_guard_blank(pr_xml_guard *g, const pr_xml_blank *blank, const char *const *in,
                         const char *root);
+/* Turns on the taking of attributes (after pr_xml_guard_blank, which names the elements): a
+ * blank_in start tag whose attributes are all plain (the form g->blank allows, each name once,
+ * no "xmlns", at most PR_XML_TAKE_MAX_ATTRS) has them all copied to the queue and replaced by
+ * spaces, so that libxml2 parses an element with none (a JMeter sample's seventeen cost it
+ * more than half of its parse); every other blank_in start tag is queued untaken. The caller
+ * then takes, for each such element libxml2 reports, in order, its entry (pr_xml_guard_next):
+ * every one, including those it skips, so the two stay in step; the line lets it check. */
+void pr_xml_guard_take(pr_xml_guard *g);
+/* The next queued start tag into *t: 1, or 0 when the queue is empty. t->kv stays valid until
+ * the next pr_xml_guard_filter or pr_xml_guard_dispose. */
+int pr_xml_guard_next(pr_xml_guard *g, pr_xml_tag *t);
+/* Frees the queue (the guard may be started again with pr_xml_guard_init). */
+void pr_xml_guard_dispose(pr_xml_guard *g);
 /* Filters in[0..n) into out (cap bytes, at least 32): *used gets how many input bytes were
  * consumed (fewer than n when out is full). Returns the bytes written, or PR_EPARSE with err
  * filled ("name:line:col: element <x> has more than 1024 attributes"). */
