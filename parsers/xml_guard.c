@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "model/xalloc.h"
 
 /* A queued start tag (pr_xml_guard.q): its pairs are kv[off..off+len). */
@@ -76,7 +77,7 @@ int pr_xml_guard_next(pr_xml_guard *g, pr_xml_tag *t)
     t->line = q->line;
     t->taken = q->taken;
     t->n = q->taken ? q->n : 0;
-    t->kv = q->taken ? g->kv + q->off : NULL;
+    t->kv = q->taken && q->n ? g->kv + q->off : NULL;
     if (q->taken)
         g->kv_head = q->off + q->len;
     if (g->q_head == g->q_n) /* empty: start again at the front (t->kv stays readable) */
@@ -97,7 +98,8 @@ static int queue_room(pr_xml_guard *g, size_t bytes)
         g->q_head = 0;
         for (size_t i = 0; i < g->q_n; i++)
             g->q[i].off -= g->q[i].taken ? off : 0;
-        memmove(g->kv, g->kv + off, g->kv_n - off);
+        if (g->kv)
+            memmove(g->kv, g->kv + off, g->kv_n - off);
         g->kv_n -= off;
         g->kv_head = 0;
     }
@@ -551,6 +553,30 @@ static const unsigned char attr_name_byte[256] = {
 static const unsigned char plain_byte[256] = {
     [0x20 ... 0x21] = 1, [0x23 ... 0x25] = 1, [0x27 ... 0x3B] = 1, [0x3D ... 0x7E] = 1};
 
+/* The length of the UTF-8 sequence at u (u[0] >= 0x80) of a character XML 1.0 allows, or 0
+ * (a stray byte, an overlong form, a surrogate, U+FFFE, U+FFFF, past U+10FFFF). Reads no byte
+ * past one that is not a continuation (a value's closing quote stops it). */
+static size_t utf8_char(const unsigned char *u)
+{
+    unsigned c = u[0];
+    if (c >= 0xC2 && c <= 0xDF)
+        return (u[1] & 0xC0) == 0x80 ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if ((u[1] & 0xC0) != 0x80 || (u[2] & 0xC0) != 0x80)
+            return 0;
+        unsigned v = (c & 0x0Fu) << 12 | (u[1] & 0x3Fu) << 6 | (u[2] & 0x3Fu);
+        return v < 0x800 || (v >= 0xD800 && v <= 0xDFFF) || v >= 0xFFFE ? 0 : 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if ((u[1] & 0xC0) != 0x80 || (u[2] & 0xC0) != 0x80 || (u[3] & 0xC0) != 0x80)
+            return 0;
+        unsigned v =
+            (c & 0x07u) << 18 | (u[1] & 0x3Fu) << 12 | (u[2] & 0x3Fu) << 6 | (u[3] & 0x3Fu);
+        return v < 0x10000 || v > 0x10FFFF ? 0 : 4;
+    }
+    return 0;
+}
+
 /* Takes the attributes of the start tag t[0..len) into the queue's last entry (g->take) and
  * blanks them all, when they are n plain pairs (names at nm[], values at vs[], ve[]): none
  * named twice (libxml2's error), none "xmlns" (a namespace, not an attribute); 1 if taken. */
@@ -575,7 +601,7 @@ static int take_attrs(pr_xml_guard *g, char *t, size_t e, size_t end, size_t n,
     if (queue_room(g, bytes) < 0)
         return 0;
     struct pr_xml_qtag *q = &g->q[g->q_n - 1];
-    char *o = g->kv + g->kv_n;
+    char *o = g->kv ? g->kv + g->kv_n : NULL; /* NULL: no pairs yet, and none here */
     for (size_t a = 0; a < n; a++) {
         memcpy(o, t + nm[a][0], nm[a][1]);
         o += nm[a][1];
@@ -620,11 +646,25 @@ static void blank_attrs(pr_xml_guard *g, char *t, size_t e, size_t len)
         if (u[i] != '=' || u[i + 1] != '"')
             return;
         size_t vs = i + 2, ve = vs;
-        while (plain_byte[u[ve]])
-            ve++;
-        int plain = u[ve] == '"';
-        while (u[ve] != '"')
-            ve++;
+        int ascii = 1, plain = 1; /* printable ASCII but '&'; and with UTF-8 characters */
+        for (;;) {
+            while (plain_byte[u[ve]])
+                ve++;
+            size_t k;
+            if (u[ve] == '"')
+                break;
+            if (u[ve] == '&') { /* an entity: libxml2's to read */
+                ascii = plain = 0;
+                ve++;
+            } else if (u[ve] >= 0x80 && g->utf8 && (k = utf8_char(u + ve))) {
+                ascii = 0;
+                ve += k;
+            } else {
+                /* '<', a control or another encoding's byte: libxml2's error may quote the
+                 * bytes after it, or its recovery depend on them: nothing blanked */
+                return;
+            }
+        }
         if (take) {
             if (plain && na < PR_XML_TAKE_MAX_ATTRS) {
                 nm[na][0] = (uint32_t)ns;
@@ -641,7 +681,7 @@ static void blank_attrs(pr_xml_guard *g, char *t, size_t e, size_t len)
                 if (u[ns] != (unsigned char)r->name[0] || u[ns + 1] != (unsigned char)r->name[1])
                     continue;
                 seen[b]++;
-                int ok = plain && (!r->value || (strlen(r->value) == ve - vs &&
+                int ok = ascii && (!r->value || (strlen(r->value) == ve - vs &&
                                                  !memcmp(r->value, t + vs, ve - vs)));
                 at[b] = ok ? vs : 0;
                 break;
@@ -714,10 +754,41 @@ static size_t tag_fast(pr_xml_guard *g, const char *in, size_t max, char *out)
 }
 #endif
 
+/* 1 when the document that starts with in[0..n) is XML 1.0 in UTF-8: an optional UTF-8 byte
+ * order mark, then no declaration, or one of version 1.0 whose encoding is absent or UTF-8;
+ * 0 when anything else or when the declaration does not end within n bytes. */
+static int doc_is_utf8(const char *in, size_t n)
+{
+    if (n >= 3 && !memcmp(in, "\xEF\xBB\xBF", 3))
+        in += 3, n -= 3;
+    if (n < 5 || memcmp(in, "<?xml", 5) != 0)
+        return n > 0 && in[0] == '<';
+    const char *e = memmem(in, n, "?>", 2);
+    if (!e || e - in < 6 || (in[5] != ' ' && in[5] != '\t' && in[5] != '\r' && in[5] != '\n'))
+        return 0;
+    size_t dn = (size_t)(e - in);
+    const char *v = memmem(in, dn, "version", 7);
+    if (!v || (!memmem(v, dn - (size_t)(v - in), "\"1.0\"", 5) &&
+               !memmem(v, dn - (size_t)(v - in), "'1.0'", 5)))
+        return 0;
+    const char *enc = memmem(in, dn, "encoding", 8);
+    if (!enc)
+        return 1;
+    const char *q = enc + 8;
+    while (q < e && (*q == ' ' || *q == '=' || *q == '"' || *q == '\'' || *q == '\t'))
+        q++;
+    return (e - q > 5 && !strncasecmp(q, "UTF-8", 5) && (q[5] == '"' || q[5] == '\'')) ||
+           (e - q > 4 && !strncasecmp(q, "UTF8", 4) && (q[4] == '"' || q[4] == '\''));
+}
+
 long pr_xml_guard_filter(pr_xml_guard *g, const char *in, size_t n, size_t *used, char *out,
                          size_t cap, const char *name, pr_error *err)
 {
     size_t r = 0, w = 0;
+    if (!g->prolog && n) { /* the document's first bytes */
+        g->prolog = 1;
+        g->utf8 = doc_is_utf8(in, n);
+    }
     /* a step writes at most a line break and a split mark; a text run stops 10 bytes short */
     while (r < n && w + 2 * sizeof split_mark + 4 < cap) {
 #if defined(__SSE2__)

@@ -59,6 +59,8 @@ typedef struct pr_xml_guard {
     /* The start tags of blank_in elements, in document order, queued for the caller
      * (pr_xml_guard_next): each with its line and, when the guard took its attributes out of
      * the bytes (pr_xml_guard_take), their names and values. Owned by the guard. */
+    int prolog;                /* 1 once the document's first bytes were seen */
+    int utf8;                  /* 1: they say XML 1.0 in UTF-8 (non-ASCII values may go) */
     int tag_blank;             /* the start tag just read is a blank_in element's */
     int take;                  /* 1: take whole attribute lists (pr_xml_guard_take) */
     struct pr_xml_qtag *q;     /* the queue: q[q_head..q_n) */

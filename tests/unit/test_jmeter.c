@@ -1175,19 +1175,43 @@ static const char *const blank_names[] = {
     " de=\"utf-8\"", " dt=\"a&amp;b\"", " dt=\"\"",    " it=\"0\"",   " it=\"7\"",    " sc=\"1\"",
     " sc=\"2\"",     " ec=\"0\"",       " ec=\"1\""};
 /* ... and the odd ones, one now and then */
-static const char *const blank_odd[] = {"\tdt=\"text\"",      " dt = \"text\"",
-                                        " dt='text'",         " it=\"0\"sc=\"1\"",
-                                        " dt=\"x<y\"",        " j:dt=\"x\"",
-                                        " xdt=\"x\"",         "\n dt=\"text\"",
-                                        " na=\"x\"",          " it=\"0\" it=\"0\"",
-                                        " sc=\"1\" sc=\"1\"", " ec=\"0\"  ec=\"0\"",
-                                        " dt=\"é\"",          " v=\"sc=&quot;1&quot;\"",
-                                        " sc=\"1\"/",         " ts=\"99999999999999999\"",
-                                        " xmlns=\"urn:x\"",   " t=\"5\" t=\"6\"",
-                                        " lb=\"a&amp;b\"",    " lb=\"é\"",
-                                        " rm=\"x>y\"",        " rm=\"\"",
-                                        " t=\"-1\"",          " xmlns:j=\"urn:j\" j:v=\"1\"",
-                                        " lb=\"x\" lb=\"x\""};
+static const char *const blank_odd[] = {"\tdt=\"text\"",
+                                        " dt = \"text\"",
+                                        " dt='text'",
+                                        " it=\"0\"sc=\"1\"",
+                                        " dt=\"x<y\"",
+                                        " j:dt=\"x\"",
+                                        " xdt=\"x\"",
+                                        "\n dt=\"text\"",
+                                        " na=\"x\"",
+                                        " it=\"0\" it=\"0\"",
+                                        " sc=\"1\" sc=\"1\"",
+                                        " ec=\"0\"  ec=\"0\"",
+                                        " dt=\"é\"",
+                                        " v=\"sc=&quot;1&quot;\"",
+                                        " sc=\"1\"/",
+                                        " ts=\"99999999999999999\"",
+                                        " xmlns=\"urn:x\"",
+                                        " t=\"5\" t=\"6\"",
+                                        " lb=\"a&amp;b\"",
+                                        " lb=\"é\"",
+                                        " rm=\"x>y\"",
+                                        " rm=\"\"",
+                                        " t=\"-1\"",
+                                        " xmlns:j=\"urn:j\" j:v=\"1\"",
+                                        " lb=\"x\" lb=\"x\"",
+                                        " tn=\"a\xD3\"",
+                                        " tn=\"\xC3\"",
+                                        " lb=\"\xE4\xB8\xAD\xE6\x96\x87\"",
+                                        " lb=\"\xF0\x9F\x98\x80\"",
+                                        " lb=\"\xEF\xBF\xBE\"",
+                                        " lb=\"\xED\xA0\x80\"",
+                                        " lb=\"\xC0\xAF\"",
+                                        " rm=\"a\tb\"",
+                                        " rm=\"\x01\"",
+                                        " dt=\"\xC3\xA9\" lb=\"\xFF\"",
+                                        " tn=\"a\xD3\" dt=\"text\"",
+                                        " lb=\"\xC3\" sc=\"1\""};
 /* Markup around samples: their guard entries must go by in step. */
 static const char *const blank_around[] = {
     "<unknown>\n  <httpSample ts=\"1796051770824\" t=\"9\" lb=\"skipped\"/>\n</unknown>\n",
@@ -1205,7 +1229,14 @@ static void blank_tag_attrs(pr_buf *b, uint64_t r, int odd, int i)
     uint64_t q = r;
     char used[NELEM(blank_names)][4];
     size_t nused = 0;
-    for (size_t k = 0; k < NELEM(blank_names); k++) {
+    /* an odd piece in one tag in four, anywhere among the others */
+    size_t at = (r >> 33) % 4 == 0 ? (size_t)(r >> 40) % (NELEM(blank_names) + 1) : SIZE_MAX;
+    const char *piece = blank_odd[(size_t)(r >> 12) % NELEM(blank_odd)];
+    for (size_t k = 0; k <= NELEM(blank_names); k++) {
+        if (odd && k == at)
+            pr_buf_puts(b, piece);
+        if (k == NELEM(blank_names))
+            break;
         q ^= q << 13, q ^= q >> 7, q ^= q << 17;
         if (q % 3 != 0)
             continue;
@@ -1217,8 +1248,6 @@ static void blank_tag_attrs(pr_buf *b, uint64_t r, int odd, int i)
         memcpy(used[nused++], blank_names[k], 4);
         pr_buf_puts(b, blank_names[k]);
     }
-    if (odd && q % 4 == 0)
-        pr_buf_puts(b, blank_odd[(size_t)(q >> 12) % NELEM(blank_odd)]);
     if (odd && q % 97 == 5) /* more attributes than the guard takes */
         for (int v = 0; v < 70; v++)
             pr_buf_printf(b, " v%d=\"%d\"", v, v);
@@ -1228,7 +1257,12 @@ static void blank_tag_attrs(pr_buf *b, uint64_t r, int odd, int i)
 static void blank_doc(pr_buf *b, uint64_t *r, int doc)
 {
     pr_buf_reset(b);
-    pr_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testResults version=\"1.2\">\n");
+    /* UTF-8 declared or by default, or another encoding (where no byte past ASCII is blanked) */
+    static const char *const prolog[] = {"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+                                         "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n", "",
+                                         "<?xml version='1.0' encoding='utf-8' ?>\n"};
+    pr_buf_puts(b, prolog[doc % 7 == 3 ? 1 : doc % 7 == 5 ? 2 : doc % 7 == 6 ? 3 : 0]);
+    pr_buf_puts(b, "<testResults version=\"1.2\">\n");
     if (doc % 50 == 1) /* past the lines libxml2 keeps in a node (65,535) */
         for (int i = 0; i < 70000; i++)
             pr_buf_puts(b, "\n");
