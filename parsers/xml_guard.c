@@ -646,7 +646,8 @@ static void blank_attrs(pr_xml_guard *g, char *t, size_t e, size_t len)
         if (u[i] != '=' || u[i + 1] != '"')
             return;
         size_t vs = i + 2, ve = vs;
-        int ascii = 1, plain = 1; /* printable ASCII but '&'; and with UTF-8 characters */
+        /* printable ASCII but '&': a byte is a column to libxml2, in a value as in spaces */
+        int plain = 1;
         for (;;) {
             while (plain_byte[u[ve]])
                 ve++;
@@ -654,10 +655,10 @@ static void blank_attrs(pr_xml_guard *g, char *t, size_t e, size_t len)
             if (u[ve] == '"')
                 break;
             if (u[ve] == '&') { /* an entity: libxml2's to read */
-                ascii = plain = 0;
+                plain = 0;
                 ve++;
             } else if (u[ve] >= 0x80 && g->utf8 && (k = utf8_char(u + ve))) {
-                ascii = 0;
+                plain = 0; /* a column for the character: not taken */
                 ve += k;
             } else {
                 /* '<', a control or another encoding's byte: libxml2's error may quote the
@@ -681,7 +682,7 @@ static void blank_attrs(pr_xml_guard *g, char *t, size_t e, size_t len)
                 if (u[ns] != (unsigned char)r->name[0] || u[ns + 1] != (unsigned char)r->name[1])
                     continue;
                 seen[b]++;
-                int ok = ascii && (!r->value || (strlen(r->value) == ve - vs &&
+                int ok = plain && (!r->value || (strlen(r->value) == ve - vs &&
                                                  !memcmp(r->value, t + vs, ve - vs)));
                 at[b] = ok ? vs : 0;
                 break;

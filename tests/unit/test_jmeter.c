@@ -1217,7 +1217,10 @@ static const char *const blank_around[] = {
     "<unknown>\n  <httpSample ts=\"1796051770824\" t=\"9\" lb=\"skipped\"/>\n</unknown>\n",
     "<!-- <httpSample ts=\"1\" t=\"2\"/> -->\n",
     "<unknown><![CDATA[<httpSample ts=\"1\" t=\"2\"/>]]><sample ts=\"1\"/></unknown>\n",
-    "<?pi <httpSample ts=\"1\"/> ?>\n", "<a><b><sample ts=\"1\" t=\"3\"/></b></a>\n"};
+    "<?pi <httpSample ts=\"1\"/> ?>\n",
+    "<httpSample ts=\"1\" t=\"2\" lb=\"\xC3\xA9\"/></sEample>\n",
+    "<httpSample ts=\"1\" t=\"2\" lb=\"e\"/></sEample>\n",
+    "<a><b><sample ts=\"1\" t=\"3\"/></b></a>\n"};
 
 #define NELEM(a) (sizeof(a) / sizeof(a)[0])
 
