@@ -872,7 +872,9 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         goto out;
     }
     if (x->xerr || w < 0) {
-        if (x->injected) {
+        /* the supplied end tag explains an error at the input's end (its last line, or the
+         * next), not one before: how far libxml2 had parsed when the input ran out varies */
+        if (x->injected && (!x->xerr || x->xerr_line >= x->guard.line - 1)) {
             rc = pr_error_set(err, PR_ETRUNC, x->name, x->xerr_line, 0,
                               "input ends inside a sample (%s); the complete samples before it "
                               "are kept",
