@@ -241,115 +241,25 @@ static void declare_from_footer(pr_input *in, pr_sink *sink)
     free(t);
 }
 
-/* The input's bytes as the frames ask for them: windows of the file mapped (pr_input_window;
- * the read copy was a tenth of a native ingest's CPU time) or, for a pipe or memory, read
- * into a buffer. */
-typedef struct source {
-    pr_input *in;
-    int mapped;
-    const unsigned char *w; /* mapped: the window, bytes [wbase, wbase + wlen) of the file */
-    size_t wlen;
-    long long wbase;
-    int last;           /* the window reaches the end of the file */
-    long long off;      /* the next byte's offset */
-    unsigned char *buf; /* read or (a frame past a window) copied bytes */
-    size_t cap;
-} source;
-
-static void source_open(source *src, pr_input *in)
-{
-    memset(src, 0, sizeof *src);
-    src->in = in;
-    pr_input_async_digest(in); /* windows only: buf is never given to pr_input_read async */
-    size_t n;
-    const unsigned char *w = pr_input_window(in, 0, &n, &src->last, NULL);
-    if (w) {
-        src->mapped = 1;
-        src->w = w;
-        src->wlen = n;
-    }
-}
-
-/* The next n bytes at *out (valid until the next call): how many there are (fewer only at
- * the end of the input), or -1 on an I/O error (err set). */
-static long source_get(source *src, size_t n, const unsigned char **out, pr_error *err)
-{
-    if (!src->mapped) {
-        src->buf = pr_xgrow(src->buf, &src->cap, n ? n : 1, 1);
-        long got = pr_input_read(src->in, src->buf, n, err);
-        if (got > 0)
-            src->off += got;
-        *out = src->buf;
-        return got;
-    }
-    long long at = src->off - src->wbase;
-    if ((size_t)at + n > src->wlen && !src->last) { /* a window from here */
-        size_t len;
-        const unsigned char *w = pr_input_window(src->in, src->off, &len, &src->last, err);
-        if (!w)
-            return -1;
-        src->w = w;
-        src->wbase = src->off;
-        src->wlen = len;
-        at = 0;
-    }
-    size_t have = src->wlen - (size_t)at;
-    if (n <= have || src->last) { /* all there, or all there is */
-        size_t k = n < have ? n : have;
-        *out = src->w + at;
-        src->off += (long long)k;
-        return (long)k;
-    }
-    /* a frame longer than a window: copied window by window */
-    src->buf = pr_xgrow(src->buf, &src->cap, n, 1);
-    size_t k = 0;
-    for (;;) {
-        size_t take = n - k < have ? n - k : have;
-        memcpy(src->buf + k, src->w + at, take);
-        k += take;
-        src->off += (long long)take;
-        if (k == n || src->last)
-            break;
-        size_t len;
-        const unsigned char *w = pr_input_window(src->in, src->off, &len, &src->last, err);
-        if (!w)
-            return -1;
-        src->w = w;
-        src->wbase = src->off;
-        src->wlen = len;
-        at = 0;
-        have = len;
-    }
-    *out = src->buf;
-    return (long)k;
-}
-
-static void source_close(source *src)
-{
-    free(src->buf);
-}
-
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
     reader rd = {in, sink, NULL, 0, 1, 0, NULL, 0, 0};
     unsigned char hdr[12];
+    unsigned char *payload = NULL;
+    size_t payload_cap = 0;
     unsigned long long block = 0;
     int rc = 0;
     pr_run_set_format(sink->run, "native", NULL);
     declare_from_footer(in, sink);
-    source src;
-    source_open(&src, in);
     for (;;) {
-        long long off = src.off;
-        const unsigned char *h;
-        long got = source_get(&src, sizeof hdr, &h, err);
+        long long off = pr_input_offset(in);
+        long got = pr_input_read(in, hdr, sizeof hdr, err);
         if (got < 0) {
-            rc = (int)got;
+            rc = got;
             break;
         }
         if (got == 0)
             break;
-        memcpy(hdr, h, (size_t)got);
         block++;
         if (got < (long)sizeof hdr) {
             rc = pr_error_at_offset(err, PR_ETRUNC, pr_input_name(in), off,
@@ -368,10 +278,10 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                                     block, len);
             break;
         }
-        const unsigned char *payload;
-        got = source_get(&src, (size_t)len + 4, &payload, err);
+        payload = pr_xgrow(payload, &payload_cap, (size_t)len + 4, 1);
+        got = pr_input_read(in, payload, (size_t)len + 4, err);
         if (got < 0) {
-            rc = (int)got;
+            rc = got;
             break;
         }
         if ((size_t)got < (size_t)len + 4) {
@@ -409,7 +319,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         if (rc < 0)
             break;
     }
-    source_close(&src);
+    free(payload);
     free(rd.map);
     free(rd.samples);
     return rc;

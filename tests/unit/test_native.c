@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include "model/input.h"
 #include "model/native.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/gen.h"
@@ -188,58 +186,6 @@ static void test_native__footer_carries_late_metadata(void **st)
     pr_run_free(run);
 }
 
-/* A native file read through mapped windows of every size (smaller than a block too, whose
- * bytes are then copied window by window), and by reads: the same samples as from memory,
- * whole, cut short or with a byte changed. */
-static void test_native__mapped_windows(void **st)
-{
-    pr_run *run = pr_run_new();
-    size_t n = 20000, len;
-    pr_sample *s = calloc(n, sizeof *s);
-    char *buf = gen_stream(run, s, n, 9, &len);
-    char path[] = "/tmp/perfreport-native-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    static const long long windows[] = {4096, 8192, 12288, 65536, 1 << 20, 0};
-    for (int c = 0; c < 3; c++) {
-        size_t cut = c == 1 ? len * 2 / 3 : len;
-        if (c == 2)
-            buf[len / 2] ^= 0x21;
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        assert_int_equal(fwrite(buf, 1, cut, f), cut);
-        fclose(f);
-        collect mem;
-        collect_init(&mem);
-        pr_error merr;
-        pr_error_clear(&merr);
-        int mrc = collect_parse_mem(&mem, "native", buf, cut, NULL, &merr);
-        assert_true(c == 0 ? mrc == 0 : mrc < 0);
-        for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
-            pr_error err;
-            pr_error_clear(&err);
-            pr_input *in = pr_input_open(path, &err);
-            assert_non_null(in);
-            pr_input_set_window(in, windows[w]);
-            collect m;
-            collect_init(&m);
-            int rc = collect_parse_input(&m, "native", in, NULL, &err);
-            assert_int_equal(rc, mrc);
-            assert_string_equal(err.msg, merr.msg);
-            assert_int_equal(m.n, mem.n);
-            for (size_t i = 0; i < m.n; i++)
-                assert_true(sample_equal(mem.run, &mem.s[i], m.run, &m.s[i]));
-            collect_free(&m);
-        }
-        collect_free(&mem);
-    }
-    unlink(path);
-    free(buf);
-    free(s);
-    pr_run_free(run);
-}
-
 static void test_native__not_native(void **st)
 {
     collect c;
@@ -261,7 +207,6 @@ int main(void)
         cmocka_unit_test(test_native__corrupt_block_is_named),
         cmocka_unit_test(test_native__concatenated_streams),
         cmocka_unit_test(test_native__footer_carries_late_metadata),
-        cmocka_unit_test(test_native__mapped_windows),
         cmocka_unit_test(test_native__not_native),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -87,18 +87,12 @@ static int run_parse(collect *c, const char *parser, pr_input *in, const pr_pars
     return rc;
 }
 
-int collect_parse_file(collect *c, const char *parser, const char *path, const pr_parse_opts *opts,
-                       pr_error *err)
+int collect_parse_file(collect *c, const char *parser, const char *path,
+                       const pr_parse_opts *opts, pr_error *err)
 {
     pr_input *in = pr_input_open(path, err);
     if (!in)
         return err->code;
-    return run_parse(c, parser, in, opts, err);
-}
-
-int collect_parse_input(collect *c, const char *parser, pr_input *in, const pr_parse_opts *opts,
-                        pr_error *err)
-{
     return run_parse(c, parser, in, opts, err);
 }
 

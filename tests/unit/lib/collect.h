@@ -26,16 +26,13 @@ int gather_cb(const pr_sample *s, size_t n, void *payload);
 void collect_init(collect *c);
 void collect_free(collect *c);
 /* Parses a file with the named parser (NULL: sniff) into c; returns the parse code. */
-int collect_parse_file(collect *c, const char *parser, const char *path, const pr_parse_opts *opts,
-                       pr_error *err);
+int collect_parse_file(collect *c, const char *parser, const char *path,
+                       const pr_parse_opts *opts, pr_error *err);
 /* collect_init + collect_parse_file of tests/data/REL with the named parser, failing the test
  * (naming the file and the error) unless it parses: rc 0, or PR_ETRUNC with COLLECT_TRUNC_OK;
  * with COLLECT_FORMAT the run's format must be the parser's. Returns the parse code. */
 enum { COLLECT_TRUNC_OK = 1, COLLECT_FORMAT = 2 };
 int collect_parse_ok(collect *c, const char *parser, const char *rel, int flags);
-/* Same on an open input (closed here), e.g. one given small windows (pr_input_set_window). */
-int collect_parse_input(collect *c, const char *parser, pr_input *in, const pr_parse_opts *opts,
-                        pr_error *err);
 /* Same on a memory buffer. */
 int collect_parse_mem(collect *c, const char *parser, const void *data, size_t len,
                       const pr_parse_opts *opts, pr_error *err);
