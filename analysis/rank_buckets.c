@@ -41,6 +41,7 @@ int pr_rank_buckets_plan(pr_rank_buckets *rb, const size_t *rank, size_t nr, siz
     rb->slot_of = pr_xcalloc(PR_RB_BUCKETS, 1);
     for (size_t k = 0; k < rb->nslots; k++) {
         rb->cand[k] = pr_xmalloc((rb->ncand[k] ? rb->ncand[k] : 1) * sizeof *rb->cand[k]);
+        rb->size[k] = rb->top[k] = rb->ncand[k];
         rb->ncand[k] = 0;
         rb->slot_of[slot_b[k]] = (uint8_t)(k + 1);
     }
@@ -49,6 +50,13 @@ int pr_rank_buckets_plan(pr_rank_buckets *rb, const size_t *rank, size_t nr, siz
 
 void pr_rank_buckets_values(pr_rank_buckets *rb, int64_t *out)
 {
+    for (size_t k = 0; k < rb->nslots; k++) { /* the two ends' values side by side */
+        size_t hi = rb->size[k] - rb->top[k];
+        if (hi && rb->top[k] != rb->ncand[k])
+            memmove(rb->cand[k] + rb->ncand[k], rb->cand[k] + rb->top[k], hi * sizeof *rb->cand[k]);
+        rb->ncand[k] += hi;
+        rb->top[k] = rb->size[k];
+    }
     for (size_t i = 0; i < rb->nr; i++)
         pr_select_ranks(rb->cand[rb->slot[i]], rb->ncand[rb->slot[i]], &rb->rank_in[i], 1, &out[i]);
 }

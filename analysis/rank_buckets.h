@@ -19,8 +19,8 @@ typedef struct pr_rank_buckets {
     uint64_t *hist;   /* PR_RB_BUCKETS counts */
     uint8_t *slot_of; /* after a plan that collects: bucket -> slot + 1 (0: not wanted) */
     size_t nr, rank_in[PR_RB_MAX], slot[PR_RB_MAX], nslots;
-    int64_t *cand[PR_RB_MAX]; /* a slot's values, collected */
-    size_t ncand[PR_RB_MAX];
+    int64_t *cand[PR_RB_MAX]; /* a slot's values, collected: [0, ncand) and [top, size) */
+    size_t ncand[PR_RB_MAX], top[PR_RB_MAX], size[PR_RB_MAX];
     int collect; /* the plan's answer */
 } pr_rank_buckets;
 
@@ -53,6 +53,14 @@ static inline void pr_rank_buckets_collect(pr_rank_buckets *rb, int64_t v)
     uint8_t s = rb->slot_of[pr_rank_bucket(v)];
     if (s)
         rb->cand[s - 1][rb->ncand[s - 1]++] = v;
+}
+/* pr_rank_buckets_collect from the other end of each slot's array: a second thread may
+ * collect a part of the values so while the first collects the rest the usual way. */
+static inline void pr_rank_buckets_collect_top(pr_rank_buckets *rb, int64_t v)
+{
+    uint8_t s = rb->slot_of[pr_rank_bucket(v)];
+    if (s)
+        rb->cand[s - 1][--rb->top[s - 1]] = v;
 }
 /* After a plan that collects and the collecting pass: the values at the plan's ranks into
  * out[0..nr) (the candidates reordered). */

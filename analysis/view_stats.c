@@ -33,6 +33,75 @@ void pr_select_ranks(int64_t *v, size_t n, const size_t *rank, size_t nr, int64_
     select_ranks_i64(v, n, rank, nr, out);
 }
 
+#define RANK_BUCKETS 2048
+
+void pr_select_ranks_u32(uint32_t *v, size_t n, const size_t *rank, size_t nr, int64_t *out)
+{
+    if (n < PR_RANKS_HIST_MIN || nr > PR_RANKS_MAX) {
+        select_ranks_u32(v, n, rank, nr, out);
+        return;
+    }
+    uint32_t lo = v[0], hi = v[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    uint32_t span = hi - lo;
+    int shift = 0;
+    while ((span >> shift) >= RANK_BUCKETS)
+        shift++;
+    size_t nb = (size_t)(span >> shift) + 1;
+    uint32_t hist[RANK_BUCKETS];
+    memset(hist, 0, nb * sizeof *hist);
+    for (size_t i = 0; i < n; i++)
+        hist[(v[i] - lo) >> shift]++;
+    /* each rank's bucket and its rank there; the buckets wanted, each a slot of the gather */
+    size_t bucket[PR_RANKS_MAX], within[PR_RANKS_MAX], slot_at[PR_RANKS_MAX + 1];
+    uint8_t slot_of[RANK_BUCKETS];
+    memset(slot_of, 0, nb);
+    size_t cum = 0, b = 0, nslots = 0, need = 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (rank[i] == 1 || rank[i] == n) { /* the least or the greatest: known */
+            out[i] = rank[i] == 1 ? lo : hi;
+            bucket[i] = SIZE_MAX;
+            continue;
+        }
+        if (rank[i] <= cum) { /* a bucket passed (ranks go up): back to the start */
+            cum = 0;
+            b = 0;
+        }
+        while (cum + hist[b] < rank[i])
+            cum += hist[b++];
+        bucket[i] = b;
+        within[i] = rank[i] - cum;
+        if (!slot_of[b]) {
+            slot_of[b] = (uint8_t)++nslots;
+            slot_at[nslots - 1] = need;
+            need += hist[b];
+        }
+    }
+    if (!nslots)
+        return;
+    if (need > n / 4) { /* the values crowd a few buckets: in place, no copy of them */
+        select_ranks_u32(v, n, rank, nr, out);
+        return;
+    }
+    uint32_t *got = pr_xmalloc(need * sizeof *got);
+    size_t fill[PR_RANKS_MAX];
+    memcpy(fill, slot_at, nslots * sizeof *fill);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t s = slot_of[(v[i] - lo) >> shift];
+        if (s)
+            got[fill[s - 1]++] = v[i];
+    }
+    for (size_t i = 0; i < nr; i++)
+        if (bucket[i] != SIZE_MAX) {
+            size_t s = slot_of[bucket[i]] - 1u;
+            select_ranks_u32(got + slot_at[s], hist[bucket[i]], &within[i], 1, &out[i]);
+        }
+    free(got);
+}
+
 /* The latencies: 4 bytes each while every one is in [0, 2^32) (4.29 s), else 8. */
 typedef struct lats {
     uint32_t *v32;
@@ -84,7 +153,7 @@ static inline void lats_swap(lats *l, size_t i, size_t j)
 static void lats_ranks(lats *l, size_t from, size_t n, const size_t *rank, size_t nr, int64_t *out)
 {
     if (l->v32)
-        select_ranks_u32(l->v32 + from, n, rank, nr, out);
+        pr_select_ranks_u32(l->v32 + from, n, rank, nr, out);
     else
         select_ranks_i64(l->v64 + from, n, rank, nr, out);
 }
@@ -239,11 +308,18 @@ static void targets_find(pr_rank_buckets *q, size_t n)
     pr_rank_buckets_plan(q, rank, NPCT, n);
 }
 
-/* The values of the wanted buckets among the latencies [from, to). */
-static void targets_collect(pr_rank_buckets *q, const lats *l, size_t from, size_t to)
+/* The values of the wanted buckets among the latencies [from, to); top: into the other end of
+ * the buckets' arrays (a second thread's part). */
+static void targets_collect(pr_rank_buckets *q, const lats *l, size_t from, size_t to, int top)
 {
-    for (size_t i = from; q->collect && i < to; i++)
-        pr_rank_buckets_collect(q, lats_get(l, i));
+    if (!q->collect)
+        return;
+    if (top)
+        for (size_t i = from; i < to; i++)
+            pr_rank_buckets_collect_top(q, lats_get(l, i));
+    else
+        for (size_t i = from; i < to; i++)
+            pr_rank_buckets_collect(q, lats_get(l, i));
 }
 
 /* Groups the latencies by interval in place (one pass of swaps, American flag order):
@@ -360,8 +436,10 @@ typedef struct points_part {
 static void *points_main(void *arg)
 {
     points_part *p = arg;
-    for (size_t k = p->from_k; k < p->to_k; k++)
+    for (size_t k = p->from_k; k < p->to_k; k++) {
         point(p->a, k, p->from[k], &p->out[k]);
+        targets_collect(&p->a->q, &p->a->lat, p->from[k], p->from[k + 1], 1);
+    }
     return NULL;
 }
 
@@ -393,11 +471,12 @@ static size_t series(vacc *a, pr_store_stats *s, pr_store_point **out)
     for (size_t k = 0; k < mid; k++) {
         if (k < nb)
             point(a, k, from[k], &(*out)[k]);
-        targets_collect(&a->q, &a->lat, from[k], from[k + 1]);
+        targets_collect(&a->q, &a->lat, from[k], from[k + 1], 0);
     }
     if (two)
         pthread_join(th, NULL);
-    targets_collect(&a->q, &a->lat, from[mid], a->lat.n); /* the rest, and of no interval */
+    /* the rest: the intervals past the second thread's, and the latencies of no interval */
+    targets_collect(&a->q, &a->lat, two ? from[nb] : from[mid], a->lat.n, 0);
     free(from);
     s->interval_ns = a->interval;
     return nb;
@@ -539,7 +618,7 @@ static void figures(vacc *a, pr_store_stats *s, pr_store_point **points)
     if (a->nbins) {
         s->npoints = series(a, s, points);
     } else {
-        targets_collect(&a->q, &a->lat, 0, a->lat.n);
+        targets_collect(&a->q, &a->lat, 0, a->lat.n, 0);
         *points = pr_xcalloc(1, sizeof **points);
         s->npoints = 0;
         s->interval_ns = PR_UNKNOWN;

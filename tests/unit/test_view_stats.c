@@ -210,6 +210,50 @@ static void test_view_stats__select_ranks(void **state)
     }
 }
 
+/* pr_select_ranks_u32 (a histogram of the range, then a selection among the ranks' buckets)
+ * against a sorted copy: uniform, skewed, few distinct values, one far outlier, sorted, all
+ * equal, ranks in one bucket, the least and the greatest, sizes around PR_RANKS_HIST_MIN. */
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+static void test_view_stats__select_ranks_u32(void **state)
+{
+    (void)state;
+    uint64_t r = 0x9E3779B97F4A7C15ull;
+    for (size_t round = 0; round < 400; round++) {
+        size_t n = round % 5 == 0 ? PR_RANKS_HIST_MIN - 1 + round % 3 : 1 + round * 131 % 20000;
+        uint32_t *v = malloc(n * sizeof *v), *c = malloc(n * sizeof *c);
+        for (size_t i = 0; i < n; i++) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            uint32_t x = (uint32_t)(r >> 20);
+            switch (round % 7) {
+            case 0: v[i] = x; break;                                     /* uniform over 2^32 */
+            case 1: v[i] = 1000000 + x % 50000000 / (1 + x % 97); break; /* skewed */
+            case 2: v[i] = 7 + x % 4; break;                             /* few distinct */
+            case 3: v[i] = i == n / 2 ? UINT32_MAX : 2000000 + x % 1000; break; /* an outlier */
+            case 4: v[i] = (uint32_t)i * 3; break;                              /* sorted */
+            case 5: v[i] = 42; break;                                           /* all equal */
+            default: v[i] = x % 3000 < 2990 ? 5000000 + x % 3000 : x; break;    /* a crowd */
+            }
+        }
+        memcpy(c, v, n * sizeof *v);
+        qsort(c, n, sizeof *c, cmp_u32);
+        size_t rank[8] = {1,          1 + n / 3,   1 + n / 3,    1 + n / 2,
+                          n - n / 10, n - n / 100, n - n / 1000, n};
+        int64_t out[8];
+        pr_select_ranks_u32(v, n, rank, 8, out);
+        for (size_t i = 0; i < 8; i++)
+            assert_int_equal(out[i], c[rank[i] - 1]);
+        free(v);
+        free(c);
+    }
+}
+
 /* A feed gives nothing for a run that had samples before (the views scan it), nor for
  * samples that came one by one (not as native blocks). */
 static void test_view_stats__feed_declines_what_it_did_not_see(void **state)
@@ -309,6 +353,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_view_stats__match_the_model),
         cmocka_unit_test(test_view_stats__select_ranks),
+        cmocka_unit_test(test_view_stats__select_ranks_u32),
         cmocka_unit_test(test_view_stats__summary_only_left_to_the_model),
         cmocka_unit_test(test_view_stats__feed_declines_what_it_did_not_see),
         cmocka_unit_test(test_view_stats__feed_declines_a_footer_that_is_not_the_run),
