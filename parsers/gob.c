@@ -638,6 +638,85 @@ void pr_gob_set_fast_skip(pr_gob *g, int on)
     g->no_fast = !on;
 }
 
+int pr_gob_skip_op(pr_gob *g, int64_t id)
+{
+    if (is_lenbytes(id))
+        return PR_GOB_OP_SKIP_BYTES;
+    if (id >= PR_GOB_ID_BOOL && id <= PR_GOB_ID_FLOAT)
+        return PR_GOB_OP_SKIP_UINT;
+    const pr_gob_type *t = pr_gob_type_get(g, id);
+    if (!t || t->kind != PR_GOB_MAP || !is_lenbytes(t->key))
+        return PR_GOB_OP_NONE;
+    if (is_lenbytes(t->elem))
+        return PR_GOB_OP_SKIP_STRMAP;
+    const pr_gob_type *et = pr_gob_type_get(g, t->elem);
+    return et && et->kind == PR_GOB_SLICE && is_lenbytes(et->elem) ? PR_GOB_OP_SKIP_STRSMAP
+                                                                   : PR_GOB_OP_NONE;
+}
+
+int pr_gob_read_struct(pr_gob *g, const pr_gob_type *t, const unsigned char *ops, const size_t *max,
+                       pr_gob_val *out, uint64_t *present)
+{
+    if (g->no_fast || t->nfields > 64)
+        return 0;
+    /* as the walk, but every count and length within the buffered part of the message
+     * (b[pos..lim)), where the walk succeeds over the same bytes; anything else: the walk */
+    const unsigned char *p = g->b + g->pos, *end = g->b + g->lim;
+    uint64_t seen = 0, d, n;
+    long f = -1;
+    for (;;) {
+        if (!(p = raw_uint(p, end, &d)))
+            return 0;
+        if (d == 0)
+            break;
+        if (d > (uint64_t)t->nfields || (uint64_t)(f + 1) + d - 1 >= t->nfields)
+            return 0;
+        f += (long)d;
+        switch (ops[f]) {
+        case PR_GOB_OP_UINT:
+            if (!(p = raw_uint(p, end, &out[f].u)))
+                return 0;
+            break;
+        case PR_GOB_OP_BYTES:
+            if (!(p = raw_uint(p, end, &n)) || n > (uint64_t)(end - p) || n > max[f])
+                return 0;
+            out[f].p = p;
+            out[f].n = (size_t)n;
+            p += n;
+            break;
+        case PR_GOB_OP_SKIP_UINT:
+            if (!(p = raw_uint(p, end, &n)))
+                return 0;
+            break;
+        case PR_GOB_OP_SKIP_BYTES:
+            if (!(p = raw_lenbytes(p, end)))
+                return 0;
+            break;
+        case PR_GOB_OP_SKIP_STRMAP:
+        case PR_GOB_OP_SKIP_STRSMAP:
+            if (!(p = raw_uint(p, end, &n)) || n > (uint64_t)(end - p) ||
+                !(p = raw_strmap(p, end, n, ops[f] == PR_GOB_OP_SKIP_STRSMAP)))
+                return 0;
+            break;
+        default: return 0;
+        }
+        seen |= (uint64_t)1 << f;
+    }
+    g->pos = (size_t)(p - g->b);
+    *present = seen;
+    return 1;
+}
+
+size_t pr_gob_mark(const pr_gob *g)
+{
+    return g->pos;
+}
+
+void pr_gob_back(pr_gob *g, size_t mark)
+{
+    g->pos = mark;
+}
+
 int pr_gob_skip_message(pr_gob *g, pr_error *err)
 {
     if (g->msg_end < 0)

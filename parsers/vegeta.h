@@ -54,4 +54,7 @@ int pr_vegeta_acc_add(pr_vegeta_acc *a, const pr_vegeta_rec *r, pr_error *err);
 /* Sets run start/end, the open load model and the attack/zone metadata. */
 void pr_vegeta_acc_finish(pr_vegeta_acc *a);
 
+/* 0: the gob reader reads every result field by field, never in one pass (tests compare). */
+extern int pr_vegeta_gob_fast;
+
 #endif

@@ -94,7 +94,14 @@ typedef struct gob_state {
     /* Copies of the record's strings: pointers into the decoder's buffer do not survive the
      * refill that skipping a later large field (the body) may cause. */
     char strbuf[4][PR_VEGETA_STR_MAX];
+    /* Per field, for the one-pass read of a whole result (pr_gob_read_struct): what to do
+     * with it and, for a value read, its most bytes. */
+    unsigned char op[64];
+    size_t max[64];
 } gob_state;
+
+/* 0: every result read field by field (tests compare the two ways). */
+int pr_vegeta_gob_fast = 1;
 
 /* Maps the fields of the value's struct type by name; refuses types that are not Results. */
 static int map_type(pr_gob *g, gob_state *st, int64_t id, pr_input *in, pr_error *err)
@@ -135,6 +142,15 @@ static int map_type(pr_gob *g, gob_state *st, int64_t id, pr_input *in, pr_error
             st->ts_text[i] = ok && u == F_TIMESTAMP && k == PR_GOB_TEXT;
         }
     }
+    for (size_t i = 0; i < t->nfields && i < 64; i++) {
+        enum field_use u = (enum field_use)st->use[i];
+        st->max[i] = u == F_TIMESTAMP ? 64 : PR_VEGETA_STR_MAX;
+        st->op[i] =
+            u == F_SKIP ? (unsigned char)pr_gob_skip_op(g, t->fields[i].id)
+            : u == F_TIMESTAMP || u == F_ATTACK || u == F_ERROR || u == F_METHOD || u == F_URL
+                ? PR_GOB_OP_BYTES
+                : PR_GOB_OP_UINT;
+    }
     st->result_id = id;
     st->type = t;
     st->generation = pr_gob_generation(g);
@@ -170,10 +186,115 @@ static int decode_time(const unsigned char *p, size_t n, int64_t *ns, int *offse
     return 0;
 }
 
+/* A Timestamp's bytes into r: 0, or (a bad one) the error, at the decoder's offset. */
+static int take_time(pr_gob *g, const gob_state *st, long f, const unsigned char *p, size_t n,
+                     pr_vegeta_rec *r, pr_input *in, pr_error *err)
+{
+    int tr; /* 0, 1 Go's zero time, negative: malformed or out of range */
+    if (st->ts_text[f])
+        tr = pr_time_is_go_zero((const char *)p, n)
+                 ? 1
+                 : pr_lex_rfc3339((const char *)p, n, &r->ts_ns, &r->tz_offset_min);
+    else
+        tr = decode_time(p, n, &r->ts_ns, &r->tz_offset_min);
+    r->go_zero = tr == 1;
+    r->has_ts = tr == 0;
+    r->has_zone = tr == 0;
+    if (tr == PR_TIME_RANGE)
+        return pr_error_at_offset(err, PR_EPARSE, pr_input_name(in), pr_gob_offset(g),
+                                  "gob: Result.Timestamp is outside the years 1678..2261");
+    if (tr < 0)
+        return pr_error_at_offset(err, PR_EPARSE, pr_input_name(in), pr_gob_offset(g),
+                                  "gob: Result.Timestamp is not a valid time.Time "
+                                  "encoding (%zu bytes)",
+                                  n);
+    return 0;
+}
+
+/* A number field's value into r (an int's zigzag form undone by the reader). */
+static void take_number(gob_state *st, long f, int64_t v, pr_vegeta_rec *r)
+{
+    if (st->use[f] == F_CODE)
+        r->code = v;
+    else if (st->use[f] == F_BYTESOUT)
+        r->bytes_out = v;
+    else if (st->use[f] == F_BYTESIN)
+        r->bytes_in = v;
+    else
+        r->latency_ns = v;
+}
+
+/* A string field's bytes into r, copied (n at most PR_VEGETA_STR_MAX). */
+static void take_string(gob_state *st, long f, const unsigned char *p, size_t n, pr_vegeta_rec *r)
+{
+    int slot = st->use[f] == F_ATTACK   ? 0
+               : st->use[f] == F_ERROR  ? 1
+               : st->use[f] == F_METHOD ? 2
+                                        : 3;
+    memcpy(st->strbuf[slot], p, n);
+    pr_str sv = {st->strbuf[slot], n};
+    if (slot == 0)
+        r->attack = sv;
+    else if (slot == 1)
+        r->error = sv;
+    else if (slot == 2)
+        r->method = sv;
+    else
+        r->url = sv;
+}
+
+/* The whole result in one pass (pr_gob_read_struct): 1 when read, 0 when the fields are to
+ * be walked one by one (then from the same place: a bad timestamp is reported by the walk, at
+ * its offset). */
+static int read_result_fast(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
+{
+    const pr_gob_type *t = st->type;
+    pr_gob_val v[64];
+    uint64_t present;
+    size_t mark = pr_gob_mark(g);
+    if (!pr_vegeta_gob_fast || pr_gob_read_struct(g, t, st->op, st->max, v, &present) != 1)
+        return 0;
+    pr_vegeta_rec *r = &st->rec;
+    for (long f = 0; present; f++, present >>= 1) {
+        if (!(present & 1))
+            continue;
+        switch ((enum field_use)st->use[f]) {
+        case F_SKIP: break;
+        case F_CODE:
+        case F_BYTESOUT:
+        case F_BYTESIN:
+        case F_LATENCY: {
+            uint64_t u = v[f].u;
+            int64_t x = t->fields[f].id == PR_GOB_ID_INT
+                            ? ((u & 1) ? (int64_t) ~(u >> 1) : (int64_t)(u >> 1))
+                        : u > INT64_MAX ? INT64_MAX
+                                        : (int64_t)u;
+            take_number(st, f, x, r);
+            break;
+        }
+        case F_TIMESTAMP:
+            if (take_time(g, st, f, v[f].p, v[f].n, r, in, err) < 0) {
+                pr_error_clear(err);
+                pr_gob_back(g, mark);
+                pr_vegeta_rec_clear(r);
+                return 0;
+            }
+            break;
+        case F_ATTACK:
+        case F_ERROR:
+        case F_METHOD:
+        case F_URL: take_string(st, f, v[f].p, v[f].n, r); break;
+        }
+    }
+    return 1;
+}
+
 static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
 {
     pr_vegeta_rec *r = &st->rec;
     pr_vegeta_rec_clear(r);
+    if (read_result_fast(g, st, in, err))
+        return 0;
     const pr_gob_type *t = st->type;
     long f = -1;
     int rc;
@@ -196,37 +317,13 @@ static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
             }
             if (rc < 0)
                 break;
-            if (st->use[f] == F_CODE)
-                r->code = v;
-            else if (st->use[f] == F_BYTESOUT)
-                r->bytes_out = v;
-            else if (st->use[f] == F_BYTESIN)
-                r->bytes_in = v;
-            else
-                r->latency_ns = v;
+            take_number(st, f, v, r);
             break;
         case F_TIMESTAMP:
             rc = pr_gob_read_bytes(g, &p, &n, 64, err);
             if (rc < 0)
                 break;
-            int tr; /* 0, 1 Go's zero time, negative: malformed or out of range */
-            if (st->ts_text[f])
-                tr = pr_time_is_go_zero((const char *)p, n)
-                         ? 1
-                         : pr_lex_rfc3339((const char *)p, n, &r->ts_ns, &r->tz_offset_min);
-            else
-                tr = decode_time(p, n, &r->ts_ns, &r->tz_offset_min);
-            if (tr == PR_TIME_RANGE)
-                rc = pr_error_at_offset(err, PR_EPARSE, pr_input_name(in), pr_gob_offset(g),
-                                        "gob: Result.Timestamp is outside the years 1678..2261");
-            else if (tr < 0)
-                rc = pr_error_at_offset(err, PR_EPARSE, pr_input_name(in), pr_gob_offset(g),
-                                        "gob: Result.Timestamp is not a valid time.Time "
-                                        "encoding (%zu bytes)",
-                                        n);
-            r->go_zero = tr == 1;
-            r->has_ts = tr == 0;
-            r->has_zone = tr == 0;
+            rc = take_time(g, st, f, p, n, r, in, err);
             break;
         case F_ATTACK:
         case F_ERROR:
@@ -235,24 +332,7 @@ static int read_result(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
             rc = pr_gob_read_bytes(g, &p, &n, PR_VEGETA_STR_MAX, err);
             if (rc < 0)
                 break;
-            if (n > PR_VEGETA_STR_MAX)
-                n = PR_VEGETA_STR_MAX;
-            {
-                int slot = st->use[f] == F_ATTACK   ? 0
-                           : st->use[f] == F_ERROR  ? 1
-                           : st->use[f] == F_METHOD ? 2
-                                                    : 3;
-                memcpy(st->strbuf[slot], p, n);
-                pr_str sv = {st->strbuf[slot], n};
-                if (slot == 0)
-                    r->attack = sv;
-                else if (slot == 1)
-                    r->error = sv;
-                else if (slot == 2)
-                    r->method = sv;
-                else
-                    r->url = sv;
-            }
+            take_string(st, f, p, n > PR_VEGETA_STR_MAX ? PR_VEGETA_STR_MAX : n, r);
             break;
         }
         if (rc < 0)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <math.h>
 #include "analysis/vegeta_stats.h"
+#include "parsers/vegeta.h"
 #include "model/lex.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/files.h"
@@ -290,8 +291,7 @@ static void test_vegeta__truncated_gob(void **s)
     pr_error err;
     pr_error_clear(&err);
     size_t third = 0x27f + 3 + 431;
-    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", data, third + 100, NULL, &err),
-                     PR_ETRUNC);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-gob", data, third + 100, NULL, &err), PR_ETRUNC);
     assert_int_equal(c.n, 2);
     assert_int_equal(err.offset, (long long)third);
     assert_non_null(strstr(err.msg, "input ends inside the message"));
@@ -326,6 +326,64 @@ static size_t put_uint(unsigned char *b, uint64_t v)
     return n;
 }
 
+/* The gob reader's one-pass read of a whole result (pr_gob_read_struct) against the reading
+ * field by field: every fixture, whole, cut at random places and with random bytes changed
+ * (lengths, counts, field deltas, timestamps), the same samples and the same error. */
+static void test_vegeta__gob_one_pass_same(void **s)
+{
+    static const char *const files[] = {"vegeta/basic.bin", "vegeta/mixed.bin", "vegeta/post.bin",
+                                        "vegeta/concat.bin"};
+    uint64_t r = 0x853C49E6748FEA9Bull;
+    long compared = 0, fine = 0;
+    for (size_t fi = 0; fi < sizeof files / sizeof files[0]; fi++) {
+        size_t len;
+        char *data = test_read_file(testdata(files[fi]), 0, &len);
+        char *copy = malloc(len);
+        for (int round = 0; round < 300; round++) {
+            memcpy(copy, data, len);
+            size_t n = len;
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            if (round % 3 == 1)
+                n = (size_t)(r % len);
+            for (int k = 0; round % 3 == 2 && k < 1 + (int)(r % 4); k++) {
+                r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+                copy[(r >> 8) % len] = (char)(r >> 40);
+            }
+            collect c[2];
+            pr_error err[2];
+            int rc[2];
+            for (int i = 0; i < 2; i++) {
+                pr_vegeta_gob_fast = i == 0;
+                collect_init(&c[i]);
+                pr_error_clear(&err[i]);
+                rc[i] = collect_parse_mem(&c[i], "vegeta-gob", copy, n, NULL, &err[i]);
+            }
+            pr_vegeta_gob_fast = 1;
+            assert_int_equal(rc[0], rc[1]);
+            assert_string_equal(err[0].msg, err[1].msg);
+            assert_int_equal(err[0].offset, err[1].offset);
+            assert_int_equal(c[0].n, c[1].n);
+            for (size_t i = 0; i < c[0].n; i++) {
+                const pr_sample *x = &c[0].s[i], *y = &c[1].s[i];
+                assert_true(x->start_ns == y->start_ns && x->latency_ns == y->latency_ns);
+                assert_true(x->bytes_in == y->bytes_in && x->bytes_out == y->bytes_out);
+                assert_true(x->status == y->status && x->success == y->success);
+                assert_string_equal(pr_run_str(c[0].run, x->label), pr_run_str(c[1].run, y->label));
+                assert_string_equal(pr_run_str(c[0].run, x->error), pr_run_str(c[1].run, y->error));
+            }
+            assert_string_equal(c[0].run->name ? c[0].run->name : "",
+                                c[1].run->name ? c[1].run->name : "");
+            compared++;
+            fine += rc[0] == 0;
+            collect_free(&c[0]);
+            collect_free(&c[1]);
+        }
+        free(copy);
+        free(data);
+    }
+    assert_true(compared == 1200 && fine > 300);
+}
+
 /* A result with a 3 MiB body (larger than the decoder's buffer) is skipped by streaming. */
 static void test_vegeta__huge_body(void **s)
 {
@@ -334,34 +392,34 @@ static void test_vegeta__huge_body(void **s)
     const size_t body = 3u << 20;
     unsigned char *v = malloc(body + 256), *file = malloc(2 * body + 1024);
     size_t n = 0;
-    n += put_uint(v + n, 2 + 1);         /* Code (field 2) */
+    n += put_uint(v + n, 2 + 1); /* Code (field 2) */
     n += put_uint(v + n, 404);
-    v[n++] = 1;                          /* Timestamp: the first record's */
-    memcpy(v + n, basic + 0xd8, 16);     /* 0f + 15 bytes */
+    v[n++] = 1;                      /* Timestamp: the first record's */
+    memcpy(v + n, basic + 0xd8, 16); /* 0f + 15 bytes */
     n += 16;
-    v[n++] = 1;                          /* Latency 1009568 */
+    v[n++] = 1; /* Latency 1009568 */
     n += put_uint(v + n, 2 * 1009568);
-    v[n++] = 2;                          /* BytesIn */
+    v[n++] = 2; /* BytesIn */
     n += put_uint(v + n, body);
-    v[n++] = 1;                          /* Error */
+    v[n++] = 1; /* Error */
     n += put_uint(v + n, 13);
     memcpy(v + n, "404 Not Found", 13);
     n += 13;
-    v[n++] = 1;                          /* Body */
+    v[n++] = 1; /* Body */
     n += put_uint(v + n, body);
     memset(v + n, 'x', body);
     n += body;
-    v[n++] = 1;                          /* Method */
+    v[n++] = 1; /* Method */
     n += put_uint(v + n, 3);
     memcpy(v + n, "GET", 3);
     n += 3;
     v[n++] = 0;
     size_t m = 0;
-    memcpy(file, basic, 0xcf);           /* the four definitions */
+    memcpy(file, basic, 0xcf); /* the four definitions */
     m = 0xcf;
     for (int rep = 0; rep < 2; rep++) {
         m += put_uint(file + m, n + 2);
-        file[m++] = 0xff;                /* type id 65 */
+        file[m++] = 0xff; /* type id 65 */
         file[m++] = 0x82;
         memcpy(file + m, v, n);
         m += n;
@@ -489,17 +547,16 @@ static void test_vegeta__refuses_other_input(void **s)
     collect c;
     pr_error err;
     collect_init(&c);
-    assert_int_equal(collect_parse_file(&c, "vegeta-gob", testdata("vegeta/basic.report.txt"),
-                                        NULL, &err),
-                     PR_EFORMAT);
+    assert_int_equal(
+        collect_parse_file(&c, "vegeta-gob", testdata("vegeta/basic.report.txt"), NULL, &err),
+        PR_EFORMAT);
     assert_non_null(strstr(err.msg, "not a Vegeta gob results file"));
     collect_free(&c);
     /* A gob stream of another struct type: Point{X int, Y int}. */
     static const unsigned char other[] = {
-        0x1f, 0xff, 0x81, 0x03, 0x01, 0x01, 0x05, 'P', 'o', 'i', 'n', 't', 0x01, 0xff, 0x82,
-        0x00, 0x01, 0x02, 0x01, 0x01, 'X', 0x01, 0x04, 0x00, 0x01, 0x01, 'Y', 0x01, 0x04,
-        0x00, 0x00, 0x00,
-        0x05, 0xff, 0x82, 0x01, 0x02, 0x00};
+        0x1f, 0xff, 0x81, 0x03, 0x01, 0x01, 0x05, 'P',  'o',  'i',  'n',  't',  0x01,
+        0xff, 0x82, 0x00, 0x01, 0x02, 0x01, 0x01, 'X',  0x01, 0x04, 0x00, 0x01, 0x01,
+        'Y',  0x01, 0x04, 0x00, 0x00, 0x00, 0x05, 0xff, 0x82, 0x01, 0x02, 0x00};
     collect_init(&c);
     assert_int_equal(collect_parse_mem(&c, "vegeta-gob", other, sizeof other, NULL, &err),
                      PR_EFORMAT);
@@ -508,17 +565,20 @@ static void test_vegeta__refuses_other_input(void **s)
     collect_free(&c);
     /* Sniffing: each file goes to its parser. */
     static const char *const files[][2] = {
-        {"vegeta/basic.bin", "vegeta-gob"},       {"vegeta/basic.json", "vegeta-json"},
-        {"vegeta/basic.csv", "vegeta-csv"},       {"vegeta/basic.report.txt", "vegeta-text"},
+        {"vegeta/basic.bin", "vegeta-gob"},
+        {"vegeta/basic.json", "vegeta-json"},
+        {"vegeta/basic.csv", "vegeta-csv"},
+        {"vegeta/basic.report.txt", "vegeta-text"},
         {"vegeta/basic.report.json", "vegeta-report-json"},
-        {"vegeta/basic.hist.txt", "vegeta-hist"}, {"vegeta/refused.csv", "vegeta-csv"},
+        {"vegeta/basic.hist.txt", "vegeta-hist"},
+        {"vegeta/refused.csv", "vegeta-csv"},
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         size_t len;
         char *d = test_read_file(testdata(files[i][0]), 0, &len);
         int score;
-        const pr_parser *p = pr_parser_sniff((const unsigned char *)d, len < 4096 ? len : 4096,
-                                             &score);
+        const pr_parser *p =
+            pr_parser_sniff((const unsigned char *)d, len < 4096 ? len : 4096, &score);
         assert_non_null(p);
         assert_string_equal(p->name, files[i][1]);
         free(d);
@@ -534,9 +594,11 @@ static void test_vegeta__long_first_line(void **s)
     memset(csv + n, 'A', body);
     n += (int)body;
     n += snprintf(csv + n, 200, ",,0,GET,http://x/,\n");
-    int m = snprintf(js, 400, "{\"attack\":\"\",\"seq\":0,\"code\":200,\"timestamp\":"
+    int m = snprintf(js, 400,
+                     "{\"attack\":\"\",\"seq\":0,\"code\":200,\"timestamp\":"
                      "\"2026-11-30T15:11:09.461933948Z\",\"latency\":1009568,\"bytes_out\":0,"
-                     "\"bytes_in\":%zu,\"error\":\"\",\"body\":\"", body);
+                     "\"bytes_in\":%zu,\"error\":\"\",\"body\":\"",
+                     body);
     memset(js + m, 'A', body);
     m += (int)body;
     m += snprintf(js + m, 400, "\",\"method\":\"GET\",\"url\":\"http://x/\",\"headers\":null}\n");
@@ -574,10 +636,10 @@ static void test_vegeta__line_errors(void **s)
     assert_int_equal(err.col, 25);
     assert_int_equal(c.sink.total, 1); /* emitted before the error (not flushed on error) */
     collect_free(&c);
-    static const char quoted[] = "1,0,5,0,0,\"a \"\"quoted\"\", error\",,,0,GET,\"http://x/a,b\",\n";
+    static const char quoted[] =
+        "1,0,5,0,0,\"a \"\"quoted\"\", error\",,,0,GET,\"http://x/a,b\",\n";
     collect_init(&c);
-    assert_int_equal(collect_parse_mem(&c, "vegeta-csv", quoted, sizeof quoted - 1, NULL, &err),
-                     0);
+    assert_int_equal(collect_parse_mem(&c, "vegeta-csv", quoted, sizeof quoted - 1, NULL, &err), 0);
     assert_string_equal(pr_run_str(c.run, c.s[0].error), "a \"quoted\", error");
     assert_string_equal(pr_run_str(c.run, c.s[0].url), "http://x/a,b");
     collect_free(&c);
@@ -677,8 +739,8 @@ static void test_vegeta__report_json_matches_results(void **s)
         pr_vegeta_stats_compute(&st, g.s, g.n, g.run);
         json_t *ours = pr_vegeta_stats_summary(&st, g.run);
         json_t *theirs = r.run->summary;
-        static const char *const keys[] = {"requests", "duration_ns", "wait_ns",
-                                           "bytes_in_total", "bytes_out_total"};
+        static const char *const keys[] = {"requests", "duration_ns", "wait_ns", "bytes_in_total",
+                                           "bytes_out_total"};
         for (size_t k = 0; k < 5; k++)
             assert_int_equal(sum_i(ours, keys[k]), sum_i(theirs, keys[k]));
         static const char *const reals[] = {"rate_per_s", "throughput_per_s", "success_ratio"};
@@ -730,16 +792,16 @@ static void test_vegeta__report_text_matches_json(void **s)
         for (size_t k = 0; k < 7; k++)
             assert_int_equal(sum_i(json_object_get(ts, "latency_ns"), lk[k]),
                              pr_vegeta_round(sum_i(json_object_get(jsum, "latency_ns"), lk[k])));
-        assert_true(json_equal(json_object_get(ts, "status_codes"),
-                               json_object_get(jsum, "status_codes")));
+        assert_true(
+            json_equal(json_object_get(ts, "status_codes"), json_object_get(jsum, "status_codes")));
         assert_true(json_equal(json_object_get(ts, "errors"), json_object_get(jsum, "errors")));
         char buf[32];
         snprintf(buf, sizeof buf, "%.2f",
                  json_real_value(json_object_get(jsum, "success_ratio")) * 100);
-        assert_true(json_real_value(json_object_get(ts, "success_ratio")) * 100 ==
-                    strtod(buf, NULL) ||
-                    fabs(json_real_value(json_object_get(ts, "success_ratio")) * 100 -
-                         strtod(buf, NULL)) < 1e-9);
+        assert_true(
+            json_real_value(json_object_get(ts, "success_ratio")) * 100 == strtod(buf, NULL) ||
+            fabs(json_real_value(json_object_get(ts, "success_ratio")) * 100 - strtod(buf, NULL)) <
+                1e-9);
         collect_free(&t);
         collect_free(&j);
     }
@@ -762,8 +824,8 @@ static void test_vegeta__report_hist(void **s)
 /* The hist report is exact in Vegeta too: byte for byte. */
 static void test_vegeta__hist_agrees(void **s)
 {
-    static const int64_t bounds[] = {0, 2000000, 5000000, 10000000, 50000000, 100000000,
-                                     1000000000};
+    static const int64_t bounds[] = {0,        2000000,   5000000,   10000000,
+                                     50000000, 100000000, 1000000000};
     static const char *const fx[][2] = {{"vegeta/basic.bin", "vegeta/basic.hist.txt"},
                                         {"vegeta/mixed.bin", "vegeta/mixed.hist.txt"},
                                         {"vegeta/post.bin", "vegeta/post.hist.txt"},
@@ -786,9 +848,14 @@ static void test_vegeta__duration_format(void **s)
         int64_t ns;
         const char *str;
     } cases[] = {
-        {0, "0s"},           {850, "850ns"},          {191054, "191.054\xc2\xb5s"},
-        {27900000, "27.9ms"}, {4995000000LL, "4.995s"}, {62500000000LL, "1m2.5s"},
-        {3723000000000LL, "1h2m3s"}, {-1500, "-1.5\xc2\xb5s"},
+        {0, "0s"},
+        {850, "850ns"},
+        {191054, "191.054\xc2\xb5s"},
+        {27900000, "27.9ms"},
+        {4995000000LL, "4.995s"},
+        {62500000000LL, "1m2.5s"},
+        {3723000000000LL, "1h2m3s"},
+        {-1500, "-1.5\xc2\xb5s"},
     };
     char buf[32];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -813,6 +880,7 @@ int main(void)
         cmocka_unit_test(test_vegeta__sample_fields),
         cmocka_unit_test(test_vegeta__order_independent),
         cmocka_unit_test(test_vegeta__truncated_gob),
+        cmocka_unit_test(test_vegeta__gob_one_pass_same),
         cmocka_unit_test(test_vegeta__huge_body),
         cmocka_unit_test(test_vegeta__time_zone),
         cmocka_unit_test(test_vegeta__timestamp_range_matches_old),
