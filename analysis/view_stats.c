@@ -33,6 +33,9 @@ void pr_select_ranks(int64_t *v, size_t n, const size_t *rank, size_t nr, int64_
     select_ranks_i64(v, n, rank, nr, out);
 }
 
+/* Equal buckets over the set's own range, a histogram on the stack: rank_buckets.h's log-linear
+ * buckets are for large sets (a 64 KiB histogram to clear, a malloc per wanted bucket), not
+ * for an interval's few thousand latencies. */
 #define RANK_BUCKETS 2048
 
 void pr_select_ranks_u32(uint32_t *v, size_t n, const size_t *rank, size_t nr, int64_t *out)
@@ -65,10 +68,6 @@ void pr_select_ranks_u32(uint32_t *v, size_t n, const size_t *rank, size_t nr, i
             out[i] = rank[i] == 1 ? lo : hi;
             bucket[i] = SIZE_MAX;
             continue;
-        }
-        if (rank[i] <= cum) { /* a bucket passed (ranks go up): back to the start */
-            cum = 0;
-            b = 0;
         }
         while (cum + hist[b] < rank[i])
             cum += hist[b++];

@@ -40,8 +40,8 @@ void pr_view_feed_free(pr_view_feed *f); /* NULL: nothing */
 /* The values at the 1-based ascending ranks rank[0..nr) of v[0..n) into out[0..nr), v
  * reordered (quickselect, linear on average): the order statistics of an unsorted array. */
 void pr_select_ranks(int64_t *v, size_t n, const size_t *rank, size_t nr, int64_t *out);
-/* The same for 32-bit values (at most PR_RANKS_MAX ranks), v reordered or not: from n =
- * PR_RANKS_HIST_MIN on, one pass for the least and greatest value, one counting 2,048 equal
+/* The same for 32-bit values, v reordered or not: from n = PR_RANKS_HIST_MIN on (and for at
+ * most PR_RANKS_MAX ranks), one pass for the least and greatest value, one counting 2,048 equal
  * buckets of [least, greatest], one gathering the values of the ranks' buckets, and a
  * selection among those only (a quickselect's partitions mispredict a branch a value or so:
  * 2.5x less CPU on the intervals of a 10 M-sample ingest); below, quickselect. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fuzz/sample_hash.h"
 #include "model/sink.h"
 #include "parsers/gob.h"
 #include "parsers/parser.h"
@@ -18,14 +19,7 @@ static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *
 {
     seen *w = payload;
     for (size_t i = 0; i < n; i++) {
-        const char *l = pr_run_str(run, s[i].label);
-        unsigned long long h = w->sum ^ (unsigned long long)s[i].start_ns;
-        h = (h ^ (unsigned long long)s[i].latency_ns) * 0x100000001B3ULL;
-        h = (h ^ (unsigned long long)s[i].bytes_in ^ (unsigned long long)s[i].status << 40) *
-            0x100000001B3ULL;
-        while (*l)
-            h = (h ^ (unsigned char)*l++) * 0x100000001B3ULL;
-        w->sum = h;
+        w->sum = fuzz_sample_hash(w->sum, run, &s[i]);
         w->n++;
     }
     return 0;

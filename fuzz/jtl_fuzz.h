@@ -9,6 +9,7 @@
 #include "model/input.h"
 #include "model/run.h"
 #include "model/sink.h"
+#include "fuzz/sample_hash.h"
 #include "parsers/parser.h"
 
 /* What a parse read, for targets that compare two ways of reading (fuzz_jtl_xml). */
@@ -19,33 +20,11 @@ typedef struct jtl_fuzz_out {
     unsigned long long count, sum; /* samples; a hash of their fields and strings */
 } jtl_fuzz_out;
 
-static unsigned long long mix(unsigned long long h, unsigned long long v)
-{
-    return (h ^ v) * 0x100000001B3ULL;
-}
-
-static unsigned long long mix_str(unsigned long long h, const char *s)
-{
-    while (*s)
-        h = mix(h, (unsigned char)*s++);
-    return mix(h, 0xFF);
-}
-
 static int push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *payload)
 {
     jtl_fuzz_out *o = payload;
     for (size_t i = 0; i < n; i++) { /* touch every interned string */
-        const pr_sample *x = &s[i];
-        unsigned long long h = mix(o->sum, (unsigned long long)x->start_ns);
-        h = mix(h, (unsigned long long)x->latency_ns);
-        h = mix(h, (unsigned long long)x->connect_ns ^ (unsigned long long)x->ttfb_ns << 1);
-        h = mix(h, (unsigned long long)x->bytes_in ^ (unsigned long long)x->bytes_out << 1);
-        h = mix(h, (unsigned long long)x->status ^ (unsigned long long)x->success << 20 ^
-                       (unsigned long long)x->threads << 24 ^ (unsigned long long)x->flags << 56);
-        h = mix_str(h, pr_run_str(run, x->label));
-        h = mix_str(h, pr_run_str(run, x->error));
-        h = mix_str(h, pr_run_str(run, x->attrs));
-        o->sum = h;
+        o->sum = fuzz_sample_hash(o->sum, run, &s[i]);
         o->count++;
     }
     return 0;

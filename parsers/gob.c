@@ -657,7 +657,7 @@ int pr_gob_skip_op(pr_gob *g, int64_t id)
 int pr_gob_read_struct(pr_gob *g, const pr_gob_type *t, const unsigned char *ops, const size_t *max,
                        pr_gob_val *out, uint64_t *present)
 {
-    if (g->no_fast || t->nfields > 64)
+    if (g->no_fast || t->nfields > PR_GOB_READ_STRUCT_MAX)
         return 0;
     /* as the walk, but every count and length within the buffered part of the message
      * (b[pos..lim)), where the walk succeeds over the same bytes; anything else: the walk */
@@ -676,6 +676,11 @@ int pr_gob_read_struct(pr_gob *g, const pr_gob_type *t, const unsigned char *ops
         case PR_GOB_OP_UINT:
             if (!(p = raw_uint(p, end, &out[f].u)))
                 return 0;
+            break;
+        case PR_GOB_OP_INT:
+            if (!(p = raw_uint(p, end, &n)))
+                return 0;
+            out[f].i = zigzag(n);
             break;
         case PR_GOB_OP_BYTES:
             if (!(p = raw_uint(p, end, &n)) || n > (uint64_t)(end - p) || n > max[f])

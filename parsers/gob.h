@@ -119,22 +119,27 @@ int pr_gob_skip_message(pr_gob *g, pr_error *err);
 /* One pass over a whole struct value: what pr_gob_read_struct does with each field. */
 enum {
     PR_GOB_OP_NONE = 0,    /* not handled: the value is read field by field */
-    PR_GOB_OP_UINT,        /* a uint (an int's zigzag form left to the caller) into u */
+    PR_GOB_OP_UINT,        /* a uint into u */
+    PR_GOB_OP_INT,         /* an int into i */
     PR_GOB_OP_BYTES,       /* a length-prefixed value of at most max[f] bytes into p, n */
     PR_GOB_OP_SKIP_UINT,   /* skipped: bool, int, uint, float */
     PR_GOB_OP_SKIP_BYTES,  /* skipped: string, []byte */
     PR_GOB_OP_SKIP_STRMAP, /* skipped: map[string]string */
     PR_GOB_OP_SKIP_STRSMAP /* skipped: map[string][]string (http.Header) */
 };
+/* Fields of a struct pr_gob_read_struct takes (a bit each in *present). */
+#define PR_GOB_READ_STRUCT_MAX 64
 typedef struct pr_gob_val {
     uint64_t u;
+    int64_t i;
     const unsigned char *p; /* into the decoder's buffer: valid until the next call on g */
     size_t n;
 } pr_gob_val;
 /* The skip op for a field of type id (PR_GOB_OP_NONE when it is not a simple one). */
 int pr_gob_skip_op(pr_gob *g, int64_t id);
 /* Reads the struct value of type t at the cursor (where pr_gob_next leaves it) at once, when
- * its message is buffered whole and every field present has an op (at most 64 fields): 1 with
+ * its message is buffered whole and every field present has an op (at most
+ * PR_GOB_READ_STRUCT_MAX fields): 1 with
  * out[f] for the fields read and *present (bit f: field f came), the cursor past the struct's
  * end; 0 when it cannot (nothing consumed: the caller walks the fields with
  * pr_gob_next_field, which then gives the error where there is one). Off with the fast skips

@@ -96,8 +96,8 @@ typedef struct gob_state {
     char strbuf[4][PR_VEGETA_STR_MAX];
     /* Per field, for the one-pass read of a whole result (pr_gob_read_struct): what to do
      * with it and, for a value read, its most bytes. */
-    unsigned char op[64];
-    size_t max[64];
+    unsigned char op[PR_GOB_READ_STRUCT_MAX];
+    size_t max[PR_GOB_READ_STRUCT_MAX];
 } gob_state;
 
 /* 0: every result read field by field (tests compare the two ways). */
@@ -142,14 +142,16 @@ static int map_type(pr_gob *g, gob_state *st, int64_t id, pr_input *in, pr_error
             st->ts_text[i] = ok && u == F_TIMESTAMP && k == PR_GOB_TEXT;
         }
     }
-    for (size_t i = 0; i < t->nfields && i < 64; i++) {
+    for (size_t i = 0; i < t->nfields && i < PR_GOB_READ_STRUCT_MAX; i++) {
         enum field_use u = (enum field_use)st->use[i];
+        int64_t fid = t->fields[i].id;
         st->max[i] = u == F_TIMESTAMP ? 64 : PR_VEGETA_STR_MAX;
-        st->op[i] =
-            u == F_SKIP ? (unsigned char)pr_gob_skip_op(g, t->fields[i].id)
-            : u == F_TIMESTAMP || u == F_ATTACK || u == F_ERROR || u == F_METHOD || u == F_URL
-                ? PR_GOB_OP_BYTES
-                : PR_GOB_OP_UINT;
+        if (u == F_SKIP)
+            st->op[i] = (unsigned char)pr_gob_skip_op(g, fid);
+        else if (u == F_TIMESTAMP || u == F_ATTACK || u == F_ERROR || u == F_METHOD || u == F_URL)
+            st->op[i] = PR_GOB_OP_BYTES;
+        else /* as read_result reads them: an int only of the built-in int type */
+            st->op[i] = fid == PR_GOB_ID_INT ? PR_GOB_OP_INT : PR_GOB_OP_UINT;
     }
     st->result_id = id;
     st->type = t;
@@ -249,7 +251,7 @@ static void take_string(gob_state *st, long f, const unsigned char *p, size_t n,
 static int read_result_fast(pr_gob *g, gob_state *st, pr_input *in, pr_error *err)
 {
     const pr_gob_type *t = st->type;
-    pr_gob_val v[64];
+    pr_gob_val v[PR_GOB_READ_STRUCT_MAX];
     uint64_t present;
     size_t mark = pr_gob_mark(g);
     if (!pr_vegeta_gob_fast || pr_gob_read_struct(g, t, st->op, st->max, v, &present) != 1)
@@ -263,15 +265,13 @@ static int read_result_fast(pr_gob *g, gob_state *st, pr_input *in, pr_error *er
         case F_CODE:
         case F_BYTESOUT:
         case F_BYTESIN:
-        case F_LATENCY: {
-            uint64_t u = v[f].u;
-            int64_t x = t->fields[f].id == PR_GOB_ID_INT
-                            ? ((u & 1) ? (int64_t) ~(u >> 1) : (int64_t)(u >> 1))
-                        : u > INT64_MAX ? INT64_MAX
-                                        : (int64_t)u;
-            take_number(st, f, x, r);
+        case F_LATENCY:
+            take_number(st, f,
+                        st->op[f] == PR_GOB_OP_INT ? v[f].i
+                        : v[f].u > INT64_MAX       ? INT64_MAX
+                                                   : (int64_t)v[f].u,
+                        r);
             break;
-        }
         case F_TIMESTAMP:
             if (take_time(g, st, f, v[f].p, v[f].n, r, in, err) < 0) {
                 pr_error_clear(err);

@@ -86,11 +86,9 @@ int pr_xml_guard_next(pr_xml_guard *g, pr_xml_tag *t)
 }
 
 /* Room for one more queued tag and `bytes` more pairs: the queue moved to the front of its
- * arrays, then grown. 0, or -1 past PR_XML_TAKE_MAX_BYTES (nothing changed). */
-static int queue_room(pr_xml_guard *g, size_t bytes)
+ * arrays, then grown. */
+static void queue_room(pr_xml_guard *g, size_t bytes)
 {
-    if (g->kv_n - g->kv_head + bytes > PR_XML_TAKE_MAX_BYTES)
-        return -1;
     if ((g->q_n == g->q_cap || g->kv_n + bytes > g->kv_cap) && g->q_head > 0) {
         size_t off = g->kv_head;
         memmove(g->q, g->q + g->q_head, (g->q_n - g->q_head) * sizeof *g->q);
@@ -112,7 +110,6 @@ static int queue_room(pr_xml_guard *g, size_t bytes)
             g->kv_cap = g->kv_cap ? 2 * g->kv_cap : 4096;
         g->kv = pr_xrealloc(g->kv, g->kv_cap);
     }
-    return 0;
 }
 
 /* Queues the start tag just read, untaken (a taken one is marked so by take_attrs). */
@@ -598,8 +595,9 @@ static int take_attrs(pr_xml_guard *g, char *t, size_t e, size_t end, size_t n,
         seen |= bit;
         bytes += kn + 1 + (ve[a] - vs[a]) + 1;
     }
-    if (queue_room(g, bytes) < 0)
-        return 0;
+    if (g->kv_n - g->kv_head + bytes > PR_XML_TAKE_MAX_BYTES)
+        return 0; /* the queue holds enough: this tag goes to libxml2 whole */
+    queue_room(g, bytes);
     struct pr_xml_qtag *q = &g->q[g->q_n - 1];
     char *o = g->kv ? g->kv + g->kv_n : NULL; /* NULL: no pairs yet, and none here */
     for (size_t a = 0; a < n; a++) {

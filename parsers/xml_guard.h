@@ -56,13 +56,13 @@ typedef struct pr_xml_guard {
     uint64_t blank_first[4]; /* the first bytes of the blank names, a bit each */
     const char *blank_root;  /* ... once the first element is this one */
     int blank_on;            /* 0 until the root is read, then 1 (it is blank_root) or -1 */
+    int prolog;              /* 1 once the document's first bytes were seen */
+    int utf8;                /* 1: they say XML 1.0 in UTF-8 (non-ASCII values may go) */
+    int tag_blank;           /* the start tag just read is a blank_in element's */
+    int take;                /* 1: take whole attribute lists (pr_xml_guard_take) */
     /* The start tags of blank_in elements, in document order, queued for the caller
      * (pr_xml_guard_next): each with its line and, when the guard took its attributes out of
-     * the bytes (pr_xml_guard_take), their names and values. Owned by the guard. */
-    int prolog;                /* 1 once the document's first bytes were seen */
-    int utf8;                  /* 1: they say XML 1.0 in UTF-8 (non-ASCII values may go) */
-    int tag_blank;             /* the start tag just read is a blank_in element's */
-    int take;                  /* 1: take whole attribute lists (pr_xml_guard_take) */
+     * the bytes, their names and values. Owned by the guard. */
     struct pr_xml_qtag *q;     /* the queue: q[q_head..q_n) */
     size_t q_head, q_n, q_cap; /* (records) */
     char *kv;                  /* the taken "name\0value\0" pairs: kv[kv_head..kv_n) */

@@ -24,6 +24,7 @@
 #include "parsers/xml_guard.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/files.h"
+#include "tests/unit/lib/gen.h"
 
 /* ---- helpers -------------------------------------------------------------------------- */
 
@@ -1161,11 +1162,6 @@ static void test_jmeter__xml_guard_wide(void **st)
     (void)st;
 }
 
-static const char *str_or(const pr_run *run, uint32_t id)
-{
-    return id == PR_NOSTR ? "(none)" : pr_run_str(run, id);
-}
-
 /* Attributes of a sample element for test_jmeter__xml_blank_same: the well-formed ones that
  * a tag has at most once (mostly)... */
 static const char *const blank_names[] = {
@@ -1324,19 +1320,8 @@ static void blank_compare(const pr_buf *b, long *ok, long *n)
         assert_int_equal(c[0].warnings, c[1].warnings);
         assert_string_equal(c[0].last_warning, c[1].last_warning);
         assert_int_equal(c[0].n, c[1].n);
-        for (size_t i = 0; i < c[0].n; i++) {
-            const pr_sample *x = &c[0].s[i], *y = &c[1].s[i];
-            assert_true(x->start_ns == y->start_ns && x->latency_ns == y->latency_ns);
-            assert_true(x->connect_ns == y->connect_ns && x->ttfb_ns == y->ttfb_ns);
-            assert_true(x->bytes_in == y->bytes_in && x->bytes_out == y->bytes_out);
-            assert_true(x->threads == y->threads && x->status == y->status);
-            assert_true(x->success == y->success && x->flags == y->flags);
-            assert_string_equal(str_or(c[0].run, x->label), str_or(c[1].run, y->label));
-            assert_string_equal(str_or(c[0].run, x->url), str_or(c[1].run, y->url));
-            assert_string_equal(str_or(c[0].run, x->error), str_or(c[1].run, y->error));
-            assert_string_equal(str_or(c[0].run, x->thread), str_or(c[1].run, y->thread));
-            assert_string_equal(str_or(c[0].run, x->attrs), str_or(c[1].run, y->attrs));
-        }
+        for (size_t i = 0; i < c[0].n; i++)
+            assert_true(sample_equal(c[0].run, &c[0].s[i], c[1].run, &c[1].s[i]));
         collect_free(&c[0]);
         collect_free(&c[1]);
     }

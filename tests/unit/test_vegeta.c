@@ -14,6 +14,7 @@
 #include "model/lex.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/files.h"
+#include "tests/unit/lib/gen.h"
 
 /* Splits a text into lines (in place); returns the count. */
 static size_t lines_of(char *text, char **lines, size_t max)
@@ -363,14 +364,8 @@ static void test_vegeta__gob_one_pass_same(void **s)
             assert_string_equal(err[0].msg, err[1].msg);
             assert_int_equal(err[0].offset, err[1].offset);
             assert_int_equal(c[0].n, c[1].n);
-            for (size_t i = 0; i < c[0].n; i++) {
-                const pr_sample *x = &c[0].s[i], *y = &c[1].s[i];
-                assert_true(x->start_ns == y->start_ns && x->latency_ns == y->latency_ns);
-                assert_true(x->bytes_in == y->bytes_in && x->bytes_out == y->bytes_out);
-                assert_true(x->status == y->status && x->success == y->success);
-                assert_string_equal(pr_run_str(c[0].run, x->label), pr_run_str(c[1].run, y->label));
-                assert_string_equal(pr_run_str(c[0].run, x->error), pr_run_str(c[1].run, y->error));
-            }
+            for (size_t i = 0; i < c[0].n; i++)
+                assert_true(sample_equal(c[0].run, &c[0].s[i], c[1].run, &c[1].s[i]));
             assert_string_equal(c[0].run->name ? c[0].run->name : "",
                                 c[1].run->name ? c[1].run->name : "");
             compared++;
