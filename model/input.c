@@ -8,6 +8,11 @@
 #include <pthread.h>
 #include <signal.h>
 #include <xxhash.h>
+#if defined(__x86_64__) || defined(__i386__)
+/* The library's run-time dispatch picks its AVX2/AVX-512 loop where the CPU has one (the
+ * digest is the same): the plain entry points are built for SSE2. */
+#include <xxh_x86dispatch.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

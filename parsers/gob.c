@@ -502,6 +502,20 @@ static const unsigned char *raw_strmap(const unsigned char *p, const unsigned ch
 {
     uint64_t k = 1;
     for (uint64_t i = 0; i < n; i++) {
+        /* The common entry first: a key and (for []string) a count of 1 and a value, each
+         * length in one byte; q - p counts the bytes it needs so far, checked before each
+         * read. Anything else: the general steps from p. */
+        if (p < end && p[0] < 0x80 && (size_t)(end - p) > (size_t)p[0] + 1 + (size_t)strs) {
+            const unsigned char *q = p + 1 + p[0];
+            if (strs && q[0] == 1)
+                q++;
+            else if (strs)
+                q = NULL;
+            if (q && q[0] < 0x80 && (size_t)(end - q) > q[0]) {
+                p = q + 1 + q[0];
+                continue;
+            }
+        }
         if (!(p = raw_lenbytes(p, end)))
             return NULL;
         if (strs && (!(p = raw_uint(p, end, &k)) || k > (uint64_t)(end - p)))

@@ -346,7 +346,9 @@ static void def_map(w *out, int64_t id, int64_t key, int64_t elem)
 /* A random string: mostly short, sometimes longer than 127 bytes (a two-byte length). */
 static void rnd_str(w *v)
 {
-    size_t n = rnd(16) == 0 ? 128 + rnd(80) : rnd(20);
+    /* lengths from 0 to 207, the one-byte lengths' edge (127, 128) among them */
+    size_t k = rnd(16);
+    size_t n = k == 0 ? 128 + rnd(80) : k == 1 ? 126 + rnd(3) : rnd(20);
     put_uint(v, n);
     for (size_t i = 0; i < n; i++)
         v->b[v->n++] = (unsigned char)rnd(256);
