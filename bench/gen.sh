@@ -16,7 +16,9 @@
 # shared; a round that starts above LOAD_QUIET (default 1.0) is marked "disturbed".
 # Env: SECS (closed round length, default 10), ROUNDS (3), THREADS ("1 2"), RATES
 # ("20000 50000"), OPEN_DUR (20s), OPEN_WORKERS ("1 2"), PORT (random), PERF (1: use perf stat
-# when it can count; 0: GNU time only). Needs nginx and wrk (make deps).
+# when it can count; 0: GNU time only), NGINX_WORKERS (1; with 2 on two cores nginx is no
+# longer held to one core, and the clients' CPU per request decides what nginx gets). Needs
+# nginx and wrk (make deps).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 BIN=${PERFREPORT_BIN:-$here/../perfreport}
@@ -27,13 +29,14 @@ RATES=${RATES:-20000 50000}
 OPEN_DUR=${OPEN_DUR:-20s}
 OPEN_WORKERS=${OPEN_WORKERS:-1 2}
 LOAD_QUIET=${LOAD_QUIET:-1.0}
+NGINX_WORKERS=${NGINX_WORKERS:-1}
 PORT=${PORT:-$((20000 + RANDOM % 20000))}
 for t in nginx wrk; do
   command -v $t >/dev/null || { echo "bench/gen.sh: $t not installed (skipped)"; exit 0; }
 done
 [ -x /usr/bin/time ] || { echo "bench/gen.sh: GNU time not installed (skipped)"; exit 0; }
 dir=$(mktemp -d)
-pid=$(bash "$here/nginx.sh" "$dir" "$PORT")
+pid=$(bash "$here/nginx.sh" "$dir" "$PORT" "$NGINX_WORKERS")
 # nginx is not this shell's child (bench/nginx.sh started it): waited for by polling, and the
 # trap never fails (under set -e a failed `wait` ended it before the rm, with status 127)
 trap 'kill $pid 2>/dev/null || true; i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
@@ -71,7 +74,7 @@ per_req() {
 }
 
 wrk -t2 -c50 -d2s "$url" >/dev/null 2>&1 # warm-up
-echo "== closed model: 50 connections, ${SECS}s per round, $ROUNDS rounds, nginx 1 worker, $(nproc) cores" \
+echo "== closed model: 50 connections, ${SECS}s per round, $ROUNDS rounds, nginx $NGINX_WORKERS worker(s), $(nproc) cores" \
   "(CPU from $([ $use_perf = 1 ] && echo 'perf stat task-clock' || echo 'GNU time'))"
 printf '%-5s %-3s %-10s %10s %12s %10s %10s %6s\n' round T tool "req/s" "CPU µs/req" "sysc/req" \
   "csw/req" load

@@ -1,14 +1,16 @@
 #!/bin/bash
 # Starts a private nginx (non-daemon, temp dir) on 127.0.0.1:PORT serving a small static file.
-# Usage: bench/nginx.sh DIR PORT   -> prints the nginx pid; stop it with `kill PID`.
+# Usage: bench/nginx.sh DIR PORT [WORKERS]   -> prints the nginx pid; stop it with `kill PID`.
+# WORKERS: nginx's worker processes (default 1).
 set -eu
 dir=$1
 port=$2
+workers=${3:-1}
 mkdir -p "$dir/www" "$dir/tmp"
 printf 'hello from nginx\n' > "$dir/www/index.html"
 chmod -R a+rX "$dir"
 cat > "$dir/nginx.conf" <<CONF
-worker_processes 1;
+worker_processes $workers;
 daemon off;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
