@@ -335,6 +335,68 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
     check_counts(stats, samples, c.requests, report);
 }
 
+/* Whether the run's key came from the tool's report (or was derived from it). */
+static int from_tool(const json_t *stats, const char *key)
+{
+    const char *p = json_string_value(json_object_get(json_object_get(stats, "provenance"), key));
+    return p && strcmp(p, FROM_SAMPLES) != 0;
+}
+
+/* A label row's rates over the run's test time (the run's from the tool). */
+static void row_timing(json_t *l, json_t *was, const json_t *stats)
+{
+    static const char *const keys[] = {"duration_ns",
+                                       "wait_ns",
+                                       "rate_per_s",
+                                       "throughput_per_s",
+                                       "request_throughput_per_s",
+                                       "jmeter_throughput_per_s"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        keep_sample_value(l, was, keys[k]);
+    int64_t req = ival(stats, "requests"), n = ival(l, "requests");
+    double rate = num(stats, "rate_per_s");
+    put_int(l, "duration_ns", ival(stats, "duration_ns"));
+    put_int(l, "wait_ns", ival(stats, "wait_ns"));
+    /* the run's rate is requests over its duration: the same span for the row's */
+    put_real(l, "rate_per_s",
+             n != PR_UNKNOWN && req > 0 && isfinite(rate) ? rate * (double)n / (double)req : NAN);
+    put_real(l, "throughput_per_s", per_test_second(stats, ival(l, "successes")));
+    double rt = per_test_second(stats, n);
+    put_real(l, "request_throughput_per_s", rt);
+    put_real(l, "jmeter_throughput_per_s", rt);
+}
+
+void pr_headline_labels(json_t *labels, const json_t *stats)
+{
+    int timing = from_tool(stats, "duration_ns") && ival(stats, "requests") > 0;
+    int64_t req = ival(stats, "requests");
+    /* one row with every request: its outcomes are the run's */
+    int outcomes = from_tool(stats, "errors") && json_array_size(labels) == 1 &&
+                   ival(json_array_get(labels, 0), "requests") == req;
+    if (!timing && !outcomes)
+        return;
+    static const char *const okeys[] = {"successes", "errors", "error_ratio", "success_ratio"};
+    size_t i;
+    json_t *l;
+    json_array_foreach (labels, i, l) {
+        json_t *was = json_object();
+        if (outcomes) {
+            for (size_t k = 0; k < sizeof okeys / sizeof okeys[0]; k++) {
+                keep_sample_value(l, was, okeys[k]);
+                json_object_set(l, okeys[k], json_object_get(stats, okeys[k]));
+            }
+            if (json_object_get(l, "unknown_outcome")) {
+                keep_sample_value(l, was, "unknown_outcome");
+                json_object_del(l, "unknown_outcome");
+            }
+        }
+        if (timing)
+            row_timing(l, was, stats);
+        json_object_set_new(l, "from_samples", was);
+        humanize(l);
+    }
+}
+
 int64_t pr_headline_span_ns(const pr_run *run, int *printed)
 {
     const json_t *t = run->summary;

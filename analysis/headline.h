@@ -31,6 +31,16 @@ json_t *pr_headline_tool_stats(const pr_run *run);
  * two disagree on the request count. run NULL (several runs merged): samples only. */
 void pr_headline_combine(json_t *stats, const pr_run *run);
 
+/* After pr_headline_combine replaced sample figures with the tool's, the rows of `labels`
+ * (the report's per-label objects) are made to agree with them: where the run's timing is the
+ * tool's (lossy timing: ab -g's whole-second starts), each row's duration and wait are the
+ * run's and its rates are over the same test time; where the run's outcome counts are the
+ * tool's and one row holds every request, that row's are the run's. The row's own figures are
+ * kept under its `from_samples`. A label's span measured on such stamps may be off by their
+ * resolution (a 0.4 s ab run spans 1 s in its -g file), and the rows would disagree with the
+ * run. Nothing changes otherwise. */
+void pr_headline_labels(json_t *labels, const json_t *stats);
+
 /* 1 when the run's per-request files do not record `what` exactly ("requests", "outcomes",
  * "timing"; run meta "lossy"). */
 int pr_headline_lossy(const pr_run *run, const char *what);

@@ -936,6 +936,19 @@ static void set_by(json_t *j, const pr_report_opts *o)
     pr_buf_dispose(&byname);
 }
 
+/* Whether the samples with no outcome of their own (ab -g) are all successes: the run's
+ * printed report gives its failures (stats.provenance), there are none, and the samples are
+ * all its requests. */
+static int unknown_ok(const json_t *stats, const acc *a)
+{
+    const char *p =
+        json_string_value(json_object_get(json_object_get(stats, "provenance"), "errors"));
+    json_t *e = json_object_get(stats, "errors"), *n = json_object_get(stats, "requests");
+    return a->total.unknown > 0 && p && strcmp(p, "samples") != 0 && json_is_integer(e) &&
+           json_integer_value(e) == 0 && json_is_integer(n) &&
+           json_integer_value(n) == a->total.count;
+}
+
 /* The model of the samples accumulated from nids runs (the first is first). */
 static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, int64_t t0,
                           int64_t t1)
@@ -951,6 +964,12 @@ static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, i
     if (a->tx_samples) /* samples that are not requests: say why the counts differ */
         set_int(stats, "transaction_samples", a->tx_samples);
     pr_headline_combine(stats, nids == 1 ? first : NULL);
+    if (unknown_ok(stats, a)) { /* every sample a success: the Apdex of all of them */
+        a->lx.unknown_ok = 1;
+        json_object_set_new(stats, "apdex",
+                            pr_apdex_json(a->apdex_s + a->apdex_su, a->apdex_t + a->apdex_tu,
+                                          a->total.count, o->apdex_t_ns, o->apdex_f_ns));
+    }
     json_object_set_new(j, "stats", stats);
     if (o->from_ns != PR_UNKNOWN || o->to_ns != PR_UNKNOWN) {
         /* a trimmed run (--from/--to/--skip-warmup): say so, rules read it */
@@ -964,6 +983,7 @@ static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, i
     if (first->summary && nids == 1) /* e.g. ab's printed counters beside its -g samples */
         json_object_set(j, "tool_summary", first->summary);
     json_object_set_new(j, "labels", o->rows ? labels_json(a) : json_array());
+    pr_headline_labels(json_object_get(j, "labels"), stats);
     set_by(j, o);
     json_object_set_new(j, "status_codes", status_json(a));
     json_t *groups, *errors = errors_json(a, &groups);

@@ -512,11 +512,11 @@ INLINE void add_total(pr_acc *a, const pr_sample *x, int outcome, long k, int fa
         a->errors[e]++;
     }
     a->status[x->status < 1000 ? x->status : 999]++;
-    if (ok && x->latency_ns != PR_UNKNOWN) {
+    if (outcome != 0 && x->latency_ns != PR_UNKNOWN) {
         if (x->latency_ns <= a->o->apdex_t_ns)
-            a->apdex_s++;
+            *(ok ? &a->apdex_s : &a->apdex_su) += 1;
         else if (x->latency_ns <= a->o->apdex_f_ns)
-            a->apdex_t++;
+            *(ok ? &a->apdex_t : &a->apdex_tu) += 1;
     }
     if (k < 0)
         return;
@@ -1281,7 +1281,7 @@ static void clear_main(pr_acc *a)
     if (a->errors)
         memset(a->errors, 0, a->errors_cap * sizeof *a->errors);
     memset(a->status, 0, sizeof a->status);
-    a->apdex_s = a->apdex_t = a->tx_samples = 0;
+    a->apdex_s = a->apdex_t = a->apdex_su = a->apdex_tu = a->tx_samples = 0;
     for (size_t b = 0; b < a->nbins; b++) {
         pr_vals_dispose(&a->bins[b].lat);
         memset(&a->bins[b], 0, sizeof a->bins[b]);
@@ -1500,6 +1500,8 @@ static void merge_totals(pr_acc *a, const pr_acc *w, const uint32_t *nm)
         a->status[c] += w->status[c];
     a->apdex_s += w->apdex_s;
     a->apdex_t += w->apdex_t;
+    a->apdex_su += w->apdex_su;
+    a->apdex_tu += w->apdex_tu;
     a->tx_samples += w->tx_samples;
     a->has_threads |= w->has_threads;
 }

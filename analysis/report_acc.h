@@ -88,8 +88,9 @@ typedef struct pr_acc {
     size_t errors_cap;
     int64_t status[1000];
     int64_t apdex_s, apdex_t;
-    int64_t tx_samples;   /* Transaction Controller samples (not in the totals) */
-    int64_t t0, from, to; /* absolute bounds of the window */
+    int64_t apdex_su, apdex_tu; /* the same of samples with no known outcome (ab -g) */
+    int64_t tx_samples;         /* Transaction Controller samples (not in the totals) */
+    int64_t t0, from, to;       /* absolute bounds of the window */
     int64_t interval;
     pr_bin *bins;
     size_t nbins;

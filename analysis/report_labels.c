@@ -22,6 +22,8 @@ typedef struct err_count {
 
 struct pr_label_extra {
     int64_t count, apdex_s, apdex_t;
+    int64_t unknown; /* samples with no known outcome: not in the Apdex (as the run's)… */
+    int64_t apdex_su, apdex_tu; /* …unless lx->unknown_ok: theirs within T and F */
     err_count *errs;
     size_t nerrs, errs_cap;
     int64_t errs_untracked; /* errors beyond PR_LABEL_ERRORS_MAX distinct messages */
@@ -91,11 +93,13 @@ void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, 
 {
     pr_label_extra *e = extra(lx, lid);
     e->count++;
-    if (outcome == 1 && x->latency_ns != PR_UNKNOWN) {
+    e->unknown += outcome < 0;
+    if (outcome != 0 && x->latency_ns != PR_UNKNOWN) {
+        int u = outcome < 0;
         if (x->latency_ns <= lx->apdex_t_ns)
-            e->apdex_s++;
+            *(u ? &e->apdex_su : &e->apdex_s) += 1;
         else if (x->latency_ns <= lx->apdex_f_ns)
-            e->apdex_t++;
+            *(u ? &e->apdex_tu : &e->apdex_t) += 1;
     }
     if (error_id) {
         count_error(e, error_id);
@@ -129,6 +133,9 @@ int pr_label_extras_merge(pr_label_extras *a, const pr_label_extras *b, const ui
             continue;
         pr_label_extra *ea = extra(a, lmap[l]);
         ea->count += eb->count;
+        ea->unknown += eb->unknown;
+        ea->apdex_su += eb->apdex_su;
+        ea->apdex_tu += eb->apdex_tu;
         ea->apdex_s += eb->apdex_s;
         ea->apdex_t += eb->apdex_t;
         for (size_t i = 0; i < eb->nerrs; i++) { /* in the order b first saw them */
@@ -235,9 +242,12 @@ void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, cons
     if (lid >= lx->cap || lx->v[lid].count == 0)
         return;
     pr_label_extra *e = &lx->v[lid];
-    json_object_set_new(
-        label, "apdex",
-        pr_apdex_json(e->apdex_s, e->apdex_t, e->count, lx->apdex_t_ns, lx->apdex_f_ns));
+    json_object_set_new(label, "apdex",
+                        lx->unknown_ok
+                            ? pr_apdex_json(e->apdex_s + e->apdex_su, e->apdex_t + e->apdex_tu,
+                                            e->count, lx->apdex_t_ns, lx->apdex_f_ns)
+                            : pr_apdex_json(e->apdex_s, e->apdex_t, e->count - e->unknown,
+                                            lx->apdex_t_ns, lx->apdex_f_ns));
     if (e->nerrs)
         qsort(e->errs, e->nerrs, sizeof *e->errs, cmp_err);
     json_t *top = json_array();

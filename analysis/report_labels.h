@@ -29,6 +29,9 @@ typedef struct pr_label_extras {
     uint32_t *ts_order; /* the labels holding bins, in the order they got them */
     size_t ts_order_cap;
     int refused; /* a label was refused bins or an error message went untracked */
+    /* Set before pr_label_extras_json: the run's printed report says no request failed, so a
+     * sample with no outcome of its own (ab -g) counts in the Apdex as a success. */
+    int unknown_ok;
 } pr_label_extras;
 
 /* nbins: time-series intervals per label (0 = none). */

@@ -19,6 +19,13 @@ pr runs
 # where each number came from, in the model
 sh_ "\$PR summary --json ab_plain_c10 | jq -c '.runs[0].stats | {provenance, tool_report, from_samples}'"
 sh_ "\$PR summary --json hey | jq -c '.runs[0] | (.stats | {requests, errors, notes}), [.errors[] | {count, from}]'"
+# the per-label rows agree with the run: ab's one row has ab's outcomes and its rates over
+# ab's 0.399 s (its -g stamps span 1 s: 4985/s from them); hey's row keeps its 576 samples'
+# outcomes (600 requests in hey's report), its rates over hey's test time
+sh_ "\$PR summary --no-findings --by label ab_plain_c10 | sed -n '/ label /,\$p'"
+sh_ "\$PR summary --no-findings --by label ab_missing_404 | sed -n '/ label /,\$p'"
+sh_ "\$PR summary --no-findings --by label hey | sed -n '/ label /,\$p'"
+sh_ "\$PR summary --json --by label ab_plain_c10 | jq -c '.runs[0].labels[] | {name: .label, errors, rate, throughput, duration, wait, from_samples}'"
 # a Vegeta result file is not lossy: its own samples give every number
 pr ingest --name mixed "$DATA/vegeta/mixed.bin" "$DATA/vegeta/mixed.report.txt"
 sh_ "\$PR summary --json mixed | jq -c '.runs[0].stats | {requests, duration_ns, provenance}'"
