@@ -41,3 +41,7 @@ pr render --template report.html --no-charts 3
 # a failed threshold in the verdict reads as written inside its code span (no &lt; entity)
 pr render --template report.md --no-charts --max p99=1ms -o out/verdict.md 1
 sh_ "grep -F '✗' out/verdict.md"
+# a run that reached no limit under an offered rate: the rate in its human form (md and html)
+pr ingest --name post "$DATA/vegeta/post.bin"
+sh_ "\$PR render --template report.md --no-charts -o out/post.md post && grep 'what was the limit' out/post.md"
+sh_ "\$PR render --template report.html --no-charts -o out/post.html post && grep -o 'none reached: [^<]*' out/post.html"
