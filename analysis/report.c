@@ -441,14 +441,20 @@ static json_t *status_entry(int code, int64_t count, double ratio)
     return e;
 }
 
+/* The status codes seen. Status 0 whose samples all come from a source that records no
+ * status or outcome (ab -g) is marked not_recorded: those are not "no response". */
 static json_t *status_json(acc *a)
 {
     json_t *arr = json_array();
-    for (int code = 0; code < 1000; code++)
-        if (a->status[code])
-            json_array_append_new(arr,
-                                  status_entry(code, a->status[code],
-                                               (double)a->status[code] / (double)a->total.count));
+    for (int code = 0; code < 1000; code++) {
+        if (!a->status[code])
+            continue;
+        json_t *e =
+            status_entry(code, a->status[code], (double)a->status[code] / (double)a->total.count);
+        if (!code && a->total.unknown >= a->status[0])
+            json_object_set_new(e, "not_recorded", json_true());
+        json_array_append_new(arr, e);
+    }
     mark_first_last(arr);
     return arr;
 }
