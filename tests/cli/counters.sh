@@ -29,6 +29,8 @@ sh_ "\$PR summary --json --by label ab_plain_c10 | jq -c '.runs[0].labels[] | {n
 # ab's -g rows record no status: "not recorded" in the reports, not "no response"
 sh_ "\$PR summary --json ab_plain_c10 | jq -c '.runs[0].status_codes'"
 sh_ "\$PR render --template report.md --no-charts -o ab.md ab_plain_c10 && grep -A2 '^| Status' ab.md"
+# and no chart of responses by status code for it (every bar would read "no response")
+sh_ "\$PR render --template report.md -o abc.md ab_plain_c10 && ls abc_files"
 # a Vegeta result file is not lossy: its own samples give every number
 pr ingest --name mixed "$DATA/vegeta/mixed.bin" "$DATA/vegeta/mixed.report.txt"
 sh_ "\$PR summary --json mixed | jq -c '.runs[0].stats | {requests, duration_ns, provenance}'"
