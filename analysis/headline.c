@@ -342,6 +342,12 @@ static int from_tool(const json_t *stats, const char *key)
     return p && strcmp(p, FROM_SAMPLES) != 0;
 }
 
+int pr_headline_unrecorded_ok(const json_t *stats, int64_t samples, int64_t unknown)
+{
+    return unknown > 0 && from_tool(stats, "errors") && ival(stats, "errors") == 0 &&
+           ival(stats, "requests") == samples;
+}
+
 /* A label row's rates over the run's test time (the run's from the tool). */
 static void row_timing(json_t *l, json_t *was, const json_t *stats)
 {

@@ -41,6 +41,11 @@ void pr_headline_combine(json_t *stats, const pr_run *run);
  * run. Nothing changes otherwise. */
 void pr_headline_labels(json_t *labels, const json_t *stats);
 
+/* 1 when the samples with no outcome of their own (ab -g) are all successes: `stats` (after
+ * pr_headline_combine) has the tool's failure count, it is 0, and the `samples` are all its
+ * requests; `unknown` of them have no outcome. */
+int pr_headline_unrecorded_ok(const json_t *stats, int64_t samples, int64_t unknown);
+
 /* 1 when the run's per-request files do not record `what` exactly ("requests", "outcomes",
  * "timing"; run meta "lossy"). */
 int pr_headline_lossy(const pr_run *run, const char *what);

@@ -459,6 +459,13 @@ static json_t *status_json(acc *a)
     return arr;
 }
 
+int pr_report_status_unrecorded(const json_t *run)
+{
+    json_t *codes = json_object_get(run, "status_codes");
+    return json_array_size(codes) == 1 &&
+           json_is_true(json_object_get(json_array_get(codes, 0), "not_recorded"));
+}
+
 static json_t *timeseries_json(acc *a)
 {
     /* bins past the last start and the last completion */
@@ -942,19 +949,6 @@ static void set_by(json_t *j, const pr_report_opts *o)
     pr_buf_dispose(&byname);
 }
 
-/* Whether the samples with no outcome of their own (ab -g) are all successes: the run's
- * printed report gives its failures (stats.provenance), there are none, and the samples are
- * all its requests. */
-static int unknown_ok(const json_t *stats, const acc *a)
-{
-    const char *p =
-        json_string_value(json_object_get(json_object_get(stats, "provenance"), "errors"));
-    json_t *e = json_object_get(stats, "errors"), *n = json_object_get(stats, "requests");
-    return a->total.unknown > 0 && p && strcmp(p, "samples") != 0 && json_is_integer(e) &&
-           json_integer_value(e) == 0 && json_is_integer(n) &&
-           json_integer_value(n) == a->total.count;
-}
-
 /* The model of the samples accumulated from nids runs (the first is first). */
 static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, int64_t t0,
                           int64_t t1)
@@ -970,7 +964,8 @@ static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, i
     if (a->tx_samples) /* samples that are not requests: say why the counts differ */
         set_int(stats, "transaction_samples", a->tx_samples);
     pr_headline_combine(stats, nids == 1 ? first : NULL);
-    if (unknown_ok(stats, a)) { /* every sample a success: the Apdex of all of them */
+    if (pr_headline_unrecorded_ok(stats, a->total.count, a->total.unknown)) {
+        /* every sample a success: the Apdex of all of them, the run's and each label's */
         a->lx.unknown_ok = 1;
         json_object_set_new(stats, "apdex",
                             pr_apdex_json(a->apdex_s + a->apdex_su, a->apdex_t + a->apdex_tu,

@@ -120,6 +120,9 @@ int pr_report_build(pr_store *st, const int64_t *ids, size_t n, int merge, const
 /* The clock resolution of a run model's latencies: stats.latency_resolution_ns, 1 (ns) when
  * the model does not say. For pr_human_duration_res. */
 int64_t pr_report_latency_res(const json_t *stats);
+/* 1 when a run model's sources record no status at all (ab -g): its status_codes are one
+ * code 0 entry marked not_recorded. A chart of responses by status has nothing to draw. */
+int pr_report_status_unrecorded(const json_t *run);
 
 /* The group of an error message (docs/metrics.md, "Errors"): every run of digits, with the
  * dots inside it, becomes "N"; the rest is kept. out (size bytes) gets the pattern. */

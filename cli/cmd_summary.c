@@ -184,9 +184,11 @@ static void print_status_codes(json_t *r, json_t *s)
             long long code = (long long)json_integer_value(json_object_get(c, "code"));
             long long count = (long long)json_integer_value(json_object_get(c, "count"));
             printf("%s", i ? ", " : " ");
-            if (code) /* 0: no status (no response, or a source that records none) */
+            if (code)
                 printf("%lld: %lld", code, count);
-            else
+            else if (json_is_true(json_object_get(c, "not_recorded"))) /* ab -g */
+                printf(_("not recorded: %lld"), count);
+            else /* no status: no response, or a printed summary's */
                 printf(_("none: %lld"), count);
         }
         printf("\n");

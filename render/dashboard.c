@@ -1,5 +1,6 @@
 /* Data and assets of the interactive report: the model's series plus downsampled samples. */
 #include "render/dashboard.h"
+#include "analysis/report.h"
 #include "model/l10n.h"
 #include "model/xalloc.h"
 #include <math.h>
@@ -593,6 +594,8 @@ json_t *pr_dashboard_run_data(json_t *run, const pr_dash_lat *latency)
     json_t *stats = json_object_get(run, "stats");
     double span = (num(stats, "duration_ns") + num(stats, "wait_ns")) / 1e9;
     json_t *ts = ts_json(json_object_get(run, "timeseries"));
+    if (ts && pr_report_status_unrecorded(run)) /* ab -g: every bar would read "no response" */
+        json_object_del(ts, "codes");
     double interval = ts ? num(ts, "interval_s") : 0;
     if (ts)
         json_object_set_new(o, "ts", ts);

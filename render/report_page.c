@@ -1,5 +1,6 @@
 /* Self-contained HTML report pages and chart placement. */
 #include "render/report_page.h"
+#include "analysis/report.h"
 #include "render/markdown.h"
 #include "render/model_charts.h"
 #include "render/mustache.h"
@@ -151,15 +152,6 @@ static int can_draw(const pr_chart_kind *kind, const pr_chart_input *in)
            !((kind->needs & PR_CHART_NEEDS_LABELS) && (!in->labels || in->labels->n < 2));
 }
 
-/* Whether the run's sources record no status at all (ab -g: one status 0 entry marked
- * not_recorded): a chart of responses by status would draw them all as "no response". */
-static int status_unrecorded(json_t *run)
-{
-    json_t *codes = json_object_get(run, "status_codes");
-    return json_array_size(codes) == 1 &&
-           json_is_true(json_object_get(json_array_get(codes, 0), "not_recorded"));
-}
-
 static void chart_opts(pr_chart_opts *o, json_t *run, const char *title, const char *subtitle)
 {
     pr_chart_opts_init(o);
@@ -236,7 +228,8 @@ static int run_charts(chart_out *co, json_t *run, pr_points_fn points, void *pay
     int rc = 0;
     for (size_t j = 0; j < sizeof jobs / sizeof jobs[0] && rc == 0; j++) {
         const pr_chart_kind *kind = pr_chart_kind_find(jobs[j].kind);
-        if (!can_draw(kind, &in) || (!strcmp(jobs[j].kind, "status") && status_unrecorded(run)))
+        if (!can_draw(kind, &in) ||
+            (!strcmp(jobs[j].kind, "status") && pr_report_status_unrecorded(run)))
             continue;
         pr_chart_opts o;
         chart_opts(&o, run, _(jobs[j].title), NULL);

@@ -31,9 +31,12 @@ sh_ "\$PR summary --json ab_plain_c10 | jq -c '.runs[0].status_codes'"
 sh_ "\$PR render --template report.md --no-charts -o ab.md ab_plain_c10 && grep -A2 '^| Status' ab.md"
 # and no chart of responses by status code for it (every bar would read "no response")
 sh_ "\$PR render --template report.md -o abc.md ab_plain_c10 && ls abc_files"
+# nor in the interactive page's data (its codes chart draws from "codes"; the Vegeta run below has them)
+sh_ "\$PR render --template report.html -o ab.html ab_plain_c10 && grep -o '\"codes\":{' ab.html | wc -l"
 # a Vegeta result file is not lossy: its own samples give every number
 pr ingest --name mixed "$DATA/vegeta/mixed.bin" "$DATA/vegeta/mixed.report.txt"
 sh_ "\$PR summary --json mixed | jq -c '.runs[0].stats | {requests, duration_ns, provenance}'"
+sh_ "\$PR render --template report.html -o mixed.html mixed && grep -o '\"codes\":{' mixed.html | wc -l"
 # JMeter: Transaction Controller samples sum their children and are not requests
 pr ingest "$DATA/jmeter/csv-default.jtl"
 pr summary --no-findings --by label csv-default
