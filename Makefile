@@ -189,6 +189,13 @@ $(MAXRSS_BIN): tests/tools/maxrss.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL)
 
+# The pseudo-terminal runner of the CLI cases' terminal pass.
+PTY_BIN := $(BUILD)/tests/pty
+$(PTY_BIN): tests/tools/pty.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL)
+
 unit-bins: $(UNIT_BIN)
 fuzz-bins: $(FUZZ_BIN)
 
@@ -197,7 +204,7 @@ fuzz-bins: $(FUZZ_BIN)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-run
 
-test-run: $(BIN) $(MO) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(MAXRSS_BIN) $(BUILD)/bench/gen_k6 $(BUILD)/bench/gen_native
+test-run: $(BIN) $(MO) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(MAXRSS_BIN) $(PTY_BIN) $(BUILD)/bench/gen_k6 $(BUILD)/bench/gen_native
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
 
 check:

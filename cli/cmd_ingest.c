@@ -14,23 +14,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The progress line of an ingest on a terminal: a sink observer (pr_sink.progress), so the
+ * consumer's callbacks and their payload stay the store's. */
 typedef struct progress {
-    int (*push)(pr_run *, const pr_sample *, size_t, pr_error *, void *);
-    void *payload;
     const char *name;
     unsigned long long next;
-    unsigned long long seen;
 } progress;
 
-static int progress_push(pr_run *run, const pr_sample *s, size_t n, pr_error *err, void *p)
+static void progress_show(unsigned long long total, void *p)
 {
     progress *g = p;
-    g->seen += n;
-    if (g->seen >= g->next) {
-        fprintf(stderr, "\r%s: %llu samples…", g->name, g->seen);
-        g->next += 1000000;
+    if (total >= g->next) {
+        fprintf(stderr, "\r%s: %llu samples…", g->name, total);
+        g->next = (total / 1000000 + 1) * 1000000;
     }
-    return g->push(run, s, n, err, g->payload);
 }
 
 static int parse_tag(const char *arg, char **key, char **value)
@@ -135,11 +132,11 @@ static int parse_input(const ingest_args *a, const char *path, pr_input *in, con
     json_t *parts = joined ? pr_join_begin(joined) : NULL;
     pr_run_set_format(sink->run, p->name, p->tool);
     label_run(a, sink->run);
-    progress g = {sink->push, sink->payload, pr_input_name(in), 1000000, 0};
+    progress g = {pr_input_name(in), sink->total + 1000000};
     int tty = !a->quiet && isatty(2);
     if (tty) {
-        sink->push = progress_push;
-        sink->payload = &g;
+        sink->progress = progress_show;
+        sink->progress_payload = &g;
     }
     sink->in = in; /* positions for the sink's own warnings */
     sink->line = 0;
@@ -156,8 +153,8 @@ static int parse_input(const ingest_args *a, const char *path, pr_input *in, con
         pr_join_end(joined, parts, path, (int64_t)sink->total);
     if (tty) {
         fprintf(stderr, "\r\033[K");
-        sink->push = g.push;
-        sink->payload = g.payload;
+        sink->progress = NULL;
+        sink->progress_payload = NULL;
     }
     if (rc == 0)
         rc = pr_input_drain(in, err);

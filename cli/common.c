@@ -19,11 +19,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Messages quote input files (a field, a name): their control characters are made visible. */
+/* Messages quote input files (a field, a name): their control characters are made visible.
+ * What stdout holds goes out first, so a pipe gets the order a terminal shows. */
 static void print_message(const char *prefix, const pr_error *err)
 {
     char buf[2048];
     char *vis = pr_text_visible_dup(pr_error_format(err, buf, sizeof buf), 0);
+    fflush(stdout);
     fprintf(stderr, "perfreport: %s%s\n", prefix, vis);
     free(vis);
 }

@@ -42,7 +42,10 @@ int pr_sink_flush(pr_sink *k, pr_error *err)
     for (size_t i = 0; i < n; i++)
         widen(k->run, k->buf[i].start_ns, k->buf[i].latency_ns);
     k->n = 0;
-    return k->push(k->run, k->buf, n, err, k->payload);
+    int rc = k->push(k->run, k->buf, n, err, k->payload);
+    if (k->progress)
+        k->progress(k->total, k->progress_payload);
+    return rc;
 }
 
 int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned char *raw, size_t len,
@@ -56,7 +59,10 @@ int pr_sink_emit_block(pr_sink *k, const pr_block_cols *cols, const unsigned cha
         widen(k->run, st ? st[i] : cols->konst[PR_COL_START],
               lat ? lat[i] : cols->konst[PR_COL_LATENCY]);
     k->total += cols->n;
-    return k->push_block(k->run, cols, raw, len, err, k->payload);
+    rc = k->push_block(k->run, cols, raw, len, err, k->payload);
+    if (k->progress)
+        k->progress(k->total, k->progress_payload);
+    return rc;
 }
 
 int pr_sink_split(pr_sink *k, pr_error *err)
@@ -140,6 +146,7 @@ void pr_sink_warn(pr_sink *k, const char *path, long line, long col, const char 
     } else {
         char buf[2048];
         char *vis = pr_text_visible_dup(pr_error_format(&w, buf, sizeof buf), 0);
+        fflush(stdout); /* a pipe gets the order a terminal shows */
         fprintf(stderr, "perfreport: warning: %s\n", vis);
         free(vis);
     }

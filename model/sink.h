@@ -28,7 +28,12 @@ struct pr_sink {
      * emits samples. */
     int (*push_block)(pr_run *run, const pr_block_cols *cols, const unsigned char *raw, size_t len,
                       pr_error *err, void *payload);
-    void *payload;
+    void *payload; /* the consumer's, given to push, split, warn and push_block */
+    /* Optional: an observer told how many samples have gone to the consumer after each batch
+     * or block (the ingest's progress line on a terminal), with a payload of its own: it never
+     * stands in for the consumer's callbacks, which all share `payload`. */
+    void (*progress)(unsigned long long total, void *progress_payload);
+    void *progress_payload;
     pr_run *run; /* the run samples belong to; parsers fill its metadata */
     /* Where the samples come from, for the warnings the sink itself gives (optional, set by
      * the caller): the input (its name, line or byte offset) and, for readers that do not

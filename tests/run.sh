@@ -13,6 +13,8 @@ export PR_TESTDATA=$(pwd)/tests/data
 case "$BUILD" in /*) export PERFREPORT_LOCALEDIR="$BUILD/locale";; *) export PERFREPORT_LOCALEDIR="$(pwd)/$BUILD/locale";; esac
 # the scripted loopback HTTP server of the CLI cases (tests/tools/httpd.c)
 case "$BUILD" in /*) export PR_TEST_HTTPD="$BUILD/tests/httpd";; *) export PR_TEST_HTTPD="$(pwd)/$BUILD/tests/httpd";; esac
+# the pseudo-terminal runner of the terminal pass (tests/tools/pty.c)
+case "$BUILD" in /*) export PR_TEST_PTY="$BUILD/tests/pty";; *) export PR_TEST_PTY="$(pwd)/$BUILD/tests/pty";; esac
 # Under LeakSanitizer: fontconfig and pango keep process-wide caches they never free.
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 pass=0
@@ -83,6 +85,24 @@ for c in tests/cli/*.sh; do
     skip=$((skip + 1)); echo "skip cli/$name ($(tail -1 "$log"))"
   else
     note_fail "cli/$name"; echo "FAIL cli/$name"; head -60 "$log" | sed 's/^/    /'
+  fi
+done
+
+# The same transcripts with perfreport on a terminal (tests/tools/pty.c): what a user at a
+# shell sees must match what a pipe gets, and no case may end by a signal there.
+for c in tests/cli/*.sh; do
+  [ -f "$c" ] || continue
+  name=$(basename "$c" .sh)
+  [ "$name" = lib ] && continue
+  [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
+  PR_TTY=1 sh tests/cli/lib.sh "$c" >"$log" 2>&1
+  rc=$?
+  if [ "$rc" -eq 0 ]; then
+    pass=$((pass + 1)); echo "ok   cli/$name (terminal)"
+  elif [ "$rc" -eq 77 ]; then
+    skip=$((skip + 1)); echo "skip cli/$name (terminal: $(tail -1 "$log"))"
+  else
+    note_fail "cli/$name(terminal)"; echo "FAIL cli/$name (terminal)"; head -60 "$log" | sed 's/^/    /'
   fi
 done
 

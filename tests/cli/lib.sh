@@ -31,6 +31,7 @@ unset LANGUAGE LC_MESSAGES
 DATA="$root/tests/data"
 SAMPLES="$root/samples"
 HTTPD=${PR_TEST_HTTPD:-$root/build/tests/httpd}
+PTY=${PR_TEST_PTY:-$root/${BUILD:-build}/tests/pty}
 # httpd_start MODE: starts the scripted server (tests/tools/httpd.c) in the background; sets
 # PORT and HTTPD_PID (stop it with httpd_stop). The port is random: keep it out of transcripts.
 httpd_start() {
@@ -43,12 +44,29 @@ httpd_start() {
 }
 httpd_stop() { kill "$HTTPD_PID"; wait "$HTTPD_PID" 2>/dev/null; }
 # pr ARGS…: runs perfreport, prints "$ perfreport ARGS", its stdout+stderr, and "[exit N]" if N≠0.
+# A run that a signal ended (exit 128+N) is also written to $work/.signals: the case fails
+# whatever its transcript says. With PR_TTY=1 (the terminal pass of tests/run.sh) perfreport
+# runs with stdout and stderr on a pseudo-terminal (tests/tools/pty.c) and what it wrote is
+# shown as a terminal would leave it: escape sequences dropped, a line overwritten after a
+# carriage return keeps its last text.
 pr() {
   echo "\$ perfreport $*"
-  "$PERFREPORT_BIN" "$@" 2>&1
-  rc=$?
+  if [ "${PR_TTY:-}" = 1 ]; then
+    "$PTY" "$PERFREPORT_BIN" "$@" > "$work/.tty" 2>&1
+    rc=$?
+    tty_text < "$work/.tty"
+  else
+    "$PERFREPORT_BIN" "$@" 2>&1
+    rc=$?
+  fi
+  [ "$rc" -gt 128 ] && echo "perfreport $* -> exit $rc" >> "$work/.signals"
   [ "$rc" -ne 0 ] && echo "[exit $rc]"
   return 0
+}
+# tty_text: a terminal's text of its input (CSI sequences out, the text after a line's last
+# carriage return kept).
+tty_text() {
+  LC_ALL=C sed -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/.*\r\(.\)/\1/' -e 's/\r$//'
 }
 # sh_ CMD: runs a shell command line the same way (for pipes and sqlite3 queries).
 sh_() {
@@ -93,6 +111,9 @@ rc=$?
 if [ "$rc" -eq 77 ]; then # the case cannot run here: it said why on its last line
   tail -1 "$out"
   exit 77
+fi
+if [ -s "$work/.signals" ]; then
+  echo "killed by a signal:"; cat "$work/.signals"; exit 1
 fi
 # Transcripts must not depend on where the tree or the temp dir lives.
 sed -i -e "s#$work#WORK#g" -e "s#$root#ROOT#g" "$out"
