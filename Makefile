@@ -196,6 +196,13 @@ $(PTY_BIN): tests/tools/pty.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL)
 
+# The behaviour lab: a loopback server whose behaviour the path sets (tests/lab/README.md).
+LABD_BIN := $(BUILD)/tests/labd
+$(LABD_BIN): tests/tools/labd.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL)
+
 unit-bins: $(UNIT_BIN)
 fuzz-bins: $(FUZZ_BIN)
 
@@ -204,7 +211,7 @@ fuzz-bins: $(FUZZ_BIN)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-run
 
-test-run: $(BIN) $(MO) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(MAXRSS_BIN) $(PTY_BIN) $(BUILD)/bench/gen_k6 $(BUILD)/bench/gen_native
+test-run: $(BIN) $(MO) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(MAXRSS_BIN) $(PTY_BIN) $(LABD_BIN) $(BUILD)/bench/gen_k6 $(BUILD)/bench/gen_native
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh
 
 check:

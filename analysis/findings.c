@@ -49,6 +49,7 @@ typedef struct pt {
 typedef struct pr_fctx {
     json_t *run, *stats, *out;
     const pr_finding_rule *rule;
+    json_t *runs; /* the document's runs (opts->runs), or NULL */
     int summary_only, closed, open;
     double requests, errors, error_ratio, rate, throughput, offered, concurrency;
     double lat_min, lat_mean, lat_p50, lat_p90, lat_p99, lat_max;
@@ -519,7 +520,7 @@ static double successes(const pr_fctx *c)
  * (503, 429). Adds its numbers to ev and a sentence to out; 0 when none holds. */
 static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
 {
-    char a[32], b[32];
+    char a[32], b[32], d[32];
     size_t t = c->npts / 3;
     if (t >= 2 && pts_with_requests(c->pts, 0, c->npts) >= 6) {
         double l1 = pts_median(c->pts, 0, t, F_P90),
@@ -535,13 +536,36 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
             return 1;
         }
     } else if (c->summary_only && finite_pos(c->duration_ns) && finite_pos(c->lat_mean) &&
-               c->lat_mean >= 0.1 * c->duration_ns) {
+               c->lat_mean >= 0.1 * c->duration_ns &&
+               !(isfinite(c->lat_p50) && c->lat_p50 < 0.05 * c->duration_ns)) {
         ev_num(ev, "attack_duration_ns", c->duration_ns);
         ev_num(ev, "latency_mean_share_of_duration", c->lat_mean / c->duration_ns);
         snprintf(out, size,
                  _(" The mean latency is %s of the %s over which the requests were "
                    "sent: they waited in a queue rather than being answered as they arrived."),
                  hpct(c->lat_mean / c->duration_ns, a), hdur(c->duration_ns, b));
+        return 1;
+    }
+    /* A queue full from the start: the requests went out at the offered pace, the typical one
+     * waited near the ceiling where many ended by a timeout (latency plateaus, it cannot grow) */
+    json_t *ex = json_array();
+    int by_status;
+    double tmo = class_count(c, timeout_pats, ex, &by_status);
+    json_decref(ex);
+    if (finite_pos(c->offered) && isfinite(c->rate) && c->rate >= 0.9 * c->offered &&
+        c->requests > 0 && isfinite(tmo) && tmo / c->requests >= 0.01 &&
+        finite_pos(c->lat_max) && c->lat_max >= 100e6 && isfinite(c->lat_p50) &&
+        c->lat_p50 >= 0.25 * c->lat_max) {
+        ev_num(ev, "timeout_errors", tmo);
+        ev_num(ev, "timeout_ratio", tmo / c->requests);
+        ev_num(ev, "latency_p50_ns", c->lat_p50);
+        ev_num(ev, "latency_max_ns", c->lat_max);
+        ev_num(ev, "latency_p50_share_of_max_min", 0.25);
+        snprintf(out, size,
+                 _(" The requests went out at the offered pace, but %s of them timed out and the "
+                   "median request waited %s, near the slowest %s: the queue was full from early "
+                   "in the run."),
+                 hpct(tmo / c->requests, a), hdur(c->lat_p50, b), hdur(c->lat_max, d));
         return 1;
     }
     double over = status_count(c, 503, 503, -1) + status_count(c, 429, 429, -1);
@@ -555,6 +579,29 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
         return 1;
     }
     return 0;
+}
+
+/* The server's limit: with a time series, the mean of the upper half of the full intervals'
+ * successful throughput (its best sustained pace: a queue that collapses later does not hide it), never
+ * under what it served over the run; otherwise what it served. */
+static double server_limit(const pr_fctx *c, double served)
+{
+    double *v = pr_xmalloc((c->npts + 1) * sizeof *v);
+    size_t k = 0;
+    for (size_t i = 0; i < c->npts; i++)
+        if (c->pts[i].req > 0 && isfinite(c->pts[i].thr))
+            v[k++] = c->pts[i].thr;
+    double lim = served;
+    if (k >= 6) {
+        qsort(v, k, sizeof *v, cmp_double);
+        double sum = 0;
+        for (size_t i = k / 2; i < k; i++)
+            sum += v[i];
+        if (sum / (double)(k - k / 2) > lim)
+            lim = sum / (double)(k - k / 2);
+    }
+    free(v);
+    return lim;
 }
 
 /* Condition A: what the server served (successes and client errors: a fast 404 is not lost
@@ -577,7 +624,7 @@ static int saturation_offered(pr_fctx *c)
         json_decref(ev);
         return 0;
     }
-    char a[32], b[32], d[32], e[32], g[32];
+    char a[32], b[32], d[32], e[32], g[32], h[32];
     const char *src =
         json_string_value(json_object_get(json_object_get(c->run, "load"), "offered_rate_source"));
     int inferred = src && !strcmp(src, "inferred");
@@ -592,25 +639,161 @@ static int saturation_offered(pr_fctx *c)
     ev_num(ev, "latency_mean_ns", c->lat_mean);
     ev_num(ev, "error_ratio", c->error_ratio);
     ev_num(ev, "in_flight_estimate", in_flight(served, c->lat_mean));
+    double limit = server_limit(c, served);
+    ev_num(ev, "server_limit_per_s", limit);
     emit(c, _("Throughput stopped well below the offered rate"), ev,
          _("The system under test is saturated at this load: find the resource at its limit "
            "(CPU, a connection or thread pool, a database) and run a series of increasing "
            "rates (perfreport capacity) to locate the knee."),
-         _("The server served %s (%s), %.0f%% of the offered %s%s (requests sent at %s, %s "
-           "failed).%s With a mean latency of %s, Little's law puts about %.1f requests in "
-           "flight: the server, not the load generator, held the throughput down."),
-         hrate(served, a),
-         client > 0 ? _("successes and client errors") : _("successful responses"),
+         _("Served %s (%s, %.0f%%) of the %s offered%s: the server's limit is about %s. "
+           "Requests were sent at %s and %s failed.%s With a mean latency of %s, Little's law "
+           "puts about %.1f requests in flight: the server, not the load generator, held the "
+           "throughput down."),
+         hrate(served, a), client > 0 ? _("successes and client errors") : _("successful responses"),
          100 * served / c->offered, hrate(c->offered, b), inferred ? _(" (inferred)") : "",
-         hrate(c->rate, d), hpct(c->error_ratio, e), why, hdur(c->lat_mean, g),
-         in_flight(served, c->lat_mean));
+         hrate(limit, h), hrate(c->rate, d), hpct(c->error_ratio, e), why,
+         hdur(c->lat_mean, g), in_flight(served, c->lat_mean));
+    return 1;
+}
+
+/* The series a closed-model run belongs to: the document's runs of the same tool and target
+ * (labels, or ab's document path), closed model, concurrency known. The key goes to buf. */
+static void series_key(const json_t *run, char *buf, size_t size)
+{
+    const char *tool = json_string_value(json_object_get(run, "tool"));
+    const char *path = json_string_value(
+        json_object_get(json_object_get(json_object_get(run, "tool_summary"), "tool"),
+                        "Document Path"));
+    size_t n = (size_t)snprintf(buf, size, "%s|%s", tool ? tool : "", path ? path : "");
+    size_t i;
+    json_t *l;
+    json_array_foreach (json_object_get(run, "labels"), i, l) {
+        const char *name = json_string_value(json_object_get(l, "label"));
+        if (n < size)
+            n += (size_t)snprintf(buf + n, size - n, "|%s", name ? name : "");
+    }
+}
+
+typedef struct series_pt {
+    double n, x, r, min; /* concurrency, throughput, mean latency, min latency */
+    int self;
+} series_pt;
+
+static int cmp_series(const void *a, const void *b)
+{
+    const series_pt *x = a, *y = b;
+    return (x->n > y->n) - (x->n < y->n);
+}
+
+/* Collects the closed-model series of c->run into *out (sorted by concurrency); returns the
+ * number of points, 0 when the run has no series of at least 3 concurrencies. */
+static size_t series_points(const pr_fctx *c, series_pt **out)
+{
+    char key[1024], k2[1024];
+    *out = NULL;
+    if (!c->closed || !finite_pos(c->concurrency) || !json_is_array(c->runs))
+        return 0;
+    series_key(c->run, key, sizeof key);
+    series_pt *v = pr_xcalloc(json_array_size(c->runs) + 1, sizeof *v);
+    size_t k = 0, i;
+    json_t *r;
+    json_array_foreach (c->runs, i, r) {
+        const char *lm = json_string_value(json_object_get(r, "load_model"));
+        json_t *st = json_object_get(r, "stats");
+        double n = num(r, "concurrency"), x = num(st, "throughput_per_s"),
+               rr = num2(st, "latency_ns", "mean"), mn = num2(st, "latency_ns", "min");
+        if (!lm || strcmp(lm, "closed") || !finite_pos(n) || !finite_pos(x) || !finite_pos(rr))
+            continue;
+        series_key(r, k2, sizeof k2);
+        if (strcmp(key, k2))
+            continue;
+        v[k++] = (series_pt){n, x, rr, mn, r == c->run};
+    }
+    qsort(v, k, sizeof *v, cmp_series);
+    for (size_t j = 1; j < k; j++)
+        if (v[j].n == v[j - 1].n) { /* one run per concurrency, or no series */
+            free(v);
+            return 0;
+        }
+    if (k < 3) {
+        free(v);
+        return 0;
+    }
+    *out = v;
+    return k;
+}
+
+/* Condition C: in a series of closed-model runs, throughput stopped growing with the
+ * concurrency while the mean latency grew with it (Little's law: the extra users queued). */
+static int saturation_series(pr_fctx *c)
+{
+    series_pt *v;
+    size_t k = series_points(c, &v);
+    if (!k)
+        return 0;
+    size_t me = 0;
+    while (!v[me].self)
+        me++;
+    int sat = 0;
+    for (size_t i = 0; i < k && !sat; i++) {
+        if (i < me) /* fewer users gave as much: the added ones only waited */
+            sat = v[me].x <= 1.1 * v[i].x && v[me].r >= 1.3 * v[i].r;
+        else if (i > me) /* more users gave no more, and this run already queued */
+            sat = v[i].x <= 1.1 * v[me].x && v[i].r >= 1.3 * v[me].r && finite_pos(v[me].min) &&
+                  v[me].r >= 2 * v[me].min;
+    }
+    if (!sat) {
+        free(v);
+        return 0;
+    }
+    /* the flat stretch: the runs from the lowest concurrency whose throughput is within 10% of
+     * this run's (both ways) */
+    size_t lo = me, hi = me;
+    while (lo > 0 && v[lo - 1].x >= v[me].x / 1.1 && v[lo - 1].x <= 1.1 * v[me].x)
+        lo--;
+    while (hi + 1 < k && v[hi + 1].x >= v[me].x / 1.1 && v[hi + 1].x <= 1.1 * v[me].x)
+        hi++;
+    double xmin = v[lo].x, xmax = v[lo].x;
+    char list[256] = "";
+    size_t len = 0;
+    json_t *ev = json_object(), *pts = json_array();
+    for (size_t i = lo; i <= hi; i++) {
+        xmin = fmin(xmin, v[i].x), xmax = fmax(xmax, v[i].x);
+        const char *sep = i == lo ? "" : i == hi ? _(" and ") : ", ";
+        if (len < sizeof list)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%.0f", sep, v[i].n);
+        json_t *p = json_object();
+        ev_num(p, "concurrency", v[i].n);
+        ev_num(p, "throughput_per_s", v[i].x);
+        ev_num(p, "latency_mean_ns", v[i].r);
+        ev_num(p, "littles_law_concurrency", v[i].x * v[i].r / 1e9);
+        json_array_append_new(pts, p);
+    }
+    json_object_set_new(ev, "series", pts);
+    ev_num(ev, "throughput_min_per_s", xmin);
+    ev_num(ev, "throughput_max_per_s", xmax);
+    ev_num(ev, "concurrency", v[me].n);
+    ev_num(ev, "throughput_per_s", v[me].x);
+    ev_num(ev, "latency_mean_ns", v[me].r);
+    ev_num(ev, "littles_law_concurrency", v[me].x * v[me].r / 1e9);
+    char a[32], b[32], d[32], e[32], g[32], h[32];
+    emit(c, _("Throughput stopped growing with the concurrency"), ev,
+         _("The system under test is saturated: more users only wait longer. Find the resource "
+           "at its limit (CPU, a connection or thread pool, a database); size the test's "
+           "concurrency at the knee, the lowest concurrency of the flat stretch."),
+         _("%s to %s at %s concurrent users; latency grew with the users (mean %s at %.0f, %s at "
+           "%.0f): the server set the pace. Here, %.0f users at %s and a mean latency of %s give "
+           "%.1f in flight by Little's law: every user was waiting on the server."),
+         hrate(xmin, a), hrate(xmax, b), list, hdur(v[lo].r, d), v[lo].n, hdur(v[hi].r, e),
+         v[hi].n, v[me].n, hrate(v[me].x, g), hdur(v[me].r, h), v[me].x * v[me].r / 1e9);
+    free(v);
     return 1;
 }
 
 static void rule_saturation(pr_fctx *c)
 {
     char a[32], b[32], d[32], e[32];
-    if (saturation_offered(c))
+    if (saturation_offered(c) || saturation_series(c))
         return;
     /* throughput flat while concurrency rises (a ramp of threads) */
     if (!c->has_threads || pts_with_requests(c->pts, 0, c->npts) < 8)
@@ -679,6 +862,20 @@ static void near_max_shares(const pr_fctx *c, double *frac, double *ceiling, dou
     *band = below - *frac;
 }
 
+/* The default client timeout of the tools that have one (their documentation: Vegeta
+ * -timeout 30s, hey -t 20, k6 timeout 60s, ab -s 30); 0 when none or unknown. */
+static double default_timeout_ns(const char *tool)
+{
+    static const struct {
+        const char *tool;
+        double s;
+    } d[] = {{"vegeta", 30}, {"hey", 20}, {"k6", 60}, {"ab", 30}};
+    for (size_t i = 0; tool && i < sizeof d / sizeof d[0]; i++)
+        if (!strcmp(d[i].tool, tool))
+            return d[i].s * 1e9;
+    return 0;
+}
+
 static void rule_timeouts(pr_fctx *c)
 {
     json_t *ex = json_array();
@@ -695,9 +892,20 @@ static void rule_timeouts(pr_fctx *c)
     else if (noresp > c->errors)
         noresp = c->errors;
     int by_pile = frac >= 0.01 && frac * c->requests >= 3 && frac >= 2 * band &&
-                  isfinite(c->lat_p50) && ceiling >= 3 * c->lat_p50 && c->requests > 0 &&
+                  finite_pos(c->lat_p50) && ceiling >= 3 * c->lat_p50 && c->requests > 0 &&
                   noresp / c->requests >= 0.01;
-    if (!by_msg && !by_pile) {
+    /* a summary's failures without a status whose p99 or max sits at the tool's default
+     * timeout: the tool's own ceiling, whatever its error messages say */
+    const char *tool = json_string_value(json_object_get(c->run, "tool"));
+    double dflt = default_timeout_ns(tool), at = NAN;
+    if (dflt > 0 && noresp >= 1) {
+        if (isfinite(c->lat_max) && c->lat_max >= 0.995 * dflt && c->lat_max <= 1.05 * dflt)
+            at = c->lat_max;
+        else if (isfinite(c->lat_p99) && c->lat_p99 >= 0.995 * dflt && c->lat_p99 <= 1.05 * dflt)
+            at = c->lat_p99;
+    }
+    int by_default = isfinite(at);
+    if (!by_msg && !by_pile && !by_default) {
         json_decref(ex);
         return;
     }
@@ -732,6 +940,21 @@ static void rule_timeouts(pr_fctx *c)
                "client timeout, not the server's answer time."),
              n, requests_word(n), hpct(n / c->requests, a), hpct(frac, b), 0.05 * 100,
              hdur(c->lat_max, d), times, hdur(c->lat_p50, e));
+        return;
+    }
+    if (by_default) {
+        ev_num(ev, "tool_default_timeout_ns", dflt);
+        ev_num(ev, at == c->lat_max ? "latency_max_ns" : "latency_p99_ns", at);
+        double n = by_msg ? tmo : noresp;
+        emit(c, _("Requests hit the client timeout"), ev,
+             _("The server did not answer these requests within the client's timeout. Find what "
+               "they waited on (slow dependency, exhausted pool, lock); raising the timeout only "
+               "hides it. Percentiles above the ceiling are cut off by the timeout."),
+             _("%.0f %s (%s) ended without a response, and the %s latency is %s, at %s's "
+               "default timeout of %s: these requests were cut off by the client, not answered "
+               "slowly."),
+             n, requests_word(n), hpct(n / c->requests, a), at == c->lat_max ? _("maximum") : "p99",
+             hdur(at, d), tool, hdur(dflt, e));
         return;
     }
     const char *m = json_string_value(json_array_get(ex, 0));
@@ -913,6 +1136,35 @@ static const error_class_rule error_classes[] = {
                    "than real ones.")},
 };
 
+/* ab's report counts its failures by category, never by cause: "Connect" is a connect that
+ * failed (refused); "Receive" a read that failed, a connection the server reset or, when
+ * not one byte ever came back and every request failed so, a connection refused at once (ab
+ * -r sees a refusal at its first read). Returns the count of the class (refused or reset),
+ * NAN when the run has no such counter. ("Exceptions" count the same requests again.) */
+static double ab_connection_failures(const pr_fctx *c, int refused, json_t *ex)
+{
+    double conn = NAN, recv = NAN;
+    size_t i;
+    json_t *e;
+    json_array_foreach (error_list(c), i, e) {
+        const char *m = json_string_value(json_object_get(e, "message"));
+        if (m && !strcmp(m, "Failed requests (Connect)"))
+            conn = num(e, "count");
+        else if (m && !strcmp(m, "Failed requests (Receive)"))
+            recv = num(e, "count");
+    }
+    double bytes = num(c->stats, "bytes_in_total");
+    int nothing = isfinite(recv) && bytes == 0 && recv >= c->requests;
+    double n = refused ? (isfinite(conn) ? conn : 0) + (nothing ? recv : 0)
+                       : (isfinite(recv) && !nothing ? recv : NAN);
+    if (refused && !isfinite(conn) && !nothing)
+        n = NAN;
+    if (isfinite(n) && n > 0 && ex && json_array_size(ex) < 3)
+        json_array_append_new(ex, json_string(refused && !nothing ? "Failed requests (Connect)"
+                                                                  : "Failed requests (Receive)"));
+    return n;
+}
+
 /* An error class's finding (the rule's row of error_classes). */
 static void rule_error_class(pr_fctx *c)
 {
@@ -926,7 +1178,26 @@ static void rule_error_class(pr_fctx *c)
     } else {
         n = status_count(c, r->lo, r->hi, r->except);
     }
-    error_class(c, n, by_status, ex, _(r->title), _(r->why), _(r->rec));
+    const char *why = _(r->why);
+    if (r == &error_classes[EC_REFUSED] || r == &error_classes[EC_RESET]) {
+        int refused = r == &error_classes[EC_REFUSED];
+        double ab = ab_connection_failures(c, refused, ex);
+        if (isfinite(ab) && ab > 0 && !(n > 0)) {
+            n = ab;
+            const char *m = json_string_value(json_array_get(ex, 0));
+            why = refused && m && !strcmp(m, "Failed requests (Receive)")
+                      ? _("failed before one byte came back (ab's \"Failed requests (Receive)\" "
+                          "for every request, nothing transferred): refused connections, as ab "
+                          "-r sees them; nothing listened on the target's port.")
+                  : refused ? _("failed to connect (ab's \"Failed requests (Connect)\"): the "
+                                "target refused the connection or could not be reached.")
+                            : _("failed while ab read the response (ab's \"Failed requests "
+                                "(Receive)\"): the server or a proxy dropped the connection "
+                                "(reset, closed), typical of overload protection or connection "
+                                "limits.");
+        }
+    }
+    error_class(c, n, by_status, ex, _(r->title), why, _(r->rec));
 }
 
 /* Failures a printed summary counts without saying why: no failing status code and no error
@@ -939,6 +1210,26 @@ static void rule_unexplained(pr_fctx *c)
     if (failing > 0 || json_array_size(error_list(c)) > 0)
         return;
     const char *report = json_string_value(json_object_get(c->stats, "tool_report"));
+    /* the printed counter that says what they were: answers with a status outside 2xx */
+    json_t *tool = json_object_get(json_object_get(c->run, "tool_summary"), "tool");
+    static const char *const non2xx_keys[] = {"Non-2xx responses", "Non-2xx or 3xx responses"};
+    for (size_t i = 0; i < 2; i++) {
+        double n = num(tool, non2xx_keys[i]);
+        if (!finite_pos(n) || !finite_pos(c->errors) || n > c->errors)
+            continue;
+        char why[400];
+        snprintf(why, sizeof why,
+                 _("were answered with a status outside %s (%s \"%s\"): the server answered "
+                   "them, so they are neither timeouts nor connection failures; the report does "
+                   "not say which status."),
+                 i == 0 ? "2xx" : "2xx and 3xx", report ? report : _("the source"),
+                 non2xx_keys[i]);
+        error_class(c, n, 0, NULL, _("Responses with a failing status"), why,
+                    _("Read the server's log at these requests for the status and its cause; keep "
+                      "the per-request results (hey -o csv, a Vegeta results file, JMeter's "
+                      "JTL) to see the codes in the report."));
+        return;
+    }
     char why[400];
     snprintf(why, sizeof why,
              _("failed, as %s counts them; it gives no status code or error "
@@ -1274,6 +1565,77 @@ static void rule_stalls(pr_fctx *c)
     set_t(f, starts[0]);
 }
 
+/* One window in which latency stood well above the rest of the run and came back after
+ * (docs/findings.md, latency_episode): not a trend (degradation), not the start (warm-up), not
+ * a repeated spike (periodic_stalls). */
+static void rule_episode(pr_fctx *c)
+{
+    size_t k = pts_with_requests(c->pts, 0, c->npts);
+    if (k < 12)
+        return;
+    double m = pts_median(c->pts, 0, c->npts, F_P50);
+    if (!finite_pos(m))
+        return;
+    /* the windows of consecutive points (those without requests skipped) whose p50 is >= 2x
+     * the run's median p50 and >= 1 ms above it */
+    size_t from = 0, to = 0, nwin = 0, cur = 0, run = 0;
+    for (size_t i = 0; i <= c->npts; i++) {
+        const pt *q = i < c->npts ? &c->pts[i] : NULL;
+        if (q && !(q->req > 0))
+            continue;
+        int hi = q && isfinite(q->p50) && q->p50 >= 2 * m && q->p50 - m >= 1e6;
+        if (hi) {
+            if (!run)
+                cur = i;
+            run++;
+            continue;
+        }
+        if (run >= 3) {
+            nwin++;
+            from = cur, to = i; /* [from, to) */
+        }
+        run = 0;
+    }
+    if (nwin != 1)
+        return;
+    size_t before = pts_with_requests(c->pts, 0, from), inside = pts_with_requests(c->pts, from, to),
+           after = pts_with_requests(c->pts, to, c->npts);
+    if (before < 3 || after < 3 || (double)inside > 0.6 * (double)k)
+        return;
+    double b50 = pts_median(c->pts, 0, from, F_P50), i50 = pts_median(c->pts, from, to, F_P50),
+           a50 = pts_median(c->pts, to, c->npts, F_P50);
+    double b99 = pts_median(c->pts, 0, from, F_P99), i99 = pts_median(c->pts, from, to, F_P99),
+           a99 = pts_median(c->pts, to, c->npts, F_P99);
+    /* back to where it was: not a step up that stays (degradation) nor a fall (warm-up) */
+    if (!(finite_pos(b50) && finite_pos(a50) && a50 <= 1.5 * b50 && b50 <= 1.5 * a50))
+        return;
+    int64_t t0 = c->pts[0].t_ns, ts = c->pts[from].t_ns - t0,
+            te = (to < c->npts ? c->pts[to].t_ns : c->pts[to - 1].t_ns + c->interval_ns) - t0;
+    char s1[32], s2[32], s3[32], s4[32], s5[32], s6[32], s7[32], s8[32];
+    json_t *ev = json_object();
+    ev_num(ev, "start_offset_ns", (double)ts);
+    ev_num(ev, "end_offset_ns", (double)te);
+    ev_num(ev, "run_median_p50_ns", m);
+    ev_num(ev, "p50_before_ns", b50);
+    ev_num(ev, "p50_inside_ns", i50);
+    ev_num(ev, "p50_after_ns", a50);
+    ev_num(ev, "p99_before_ns", b99);
+    ev_num(ev, "p99_inside_ns", i99);
+    ev_num(ev, "p99_after_ns", a99);
+    ev_num(ev, "factor", 2);
+    json_t *f = emit(
+        c, _("A latency episode"), ev,
+        _("Something happened on the server side in that window and then stopped: match its "
+          "start and end with the server's logs and metrics (a batch job, a deploy, a GC storm, "
+          "a noisy neighbour, a failover)."),
+        _("From %s to %s into the run the median latency stood at %s (p99 %s), against %s (p99 "
+          "%s) before and %s (p99 %s) after: one window at %d times or more the run's usual "
+          "latency, then back; not a trend."),
+        hdur((double)ts, s1), hdur((double)te, s2), hdur(i50, s3), hdur(i99, s4), hdur(b50, s5),
+        hdur(b99, s6), hdur(a50, s7), hdur(a99, s8), 2);
+    set_t(f, c->pts[from].t_ns);
+}
+
 static void rule_label_time(pr_fctx *c)
 {
     json_t *labels = json_object_get(c->run, "labels");
@@ -1466,6 +1828,7 @@ const pr_finding_rule pr_finding_rules[] = {
     {"warmup", PR_SEV_WARNING, rule_warmup, NULL},
     {"degradation", PR_SEV_WARNING, rule_degradation, NULL},
     {"periodic_stalls", PR_SEV_WARNING, rule_stalls, NULL},
+    {"latency_episode", PR_SEV_WARNING, rule_episode, NULL},
     {"label_dominates", PR_SEV_INFO, rule_label_time, NULL},
     {"connect_dominates", PR_SEV_WARNING, rule_connect, NULL},
     {"download_dominates", PR_SEV_INFO, rule_download, NULL},
@@ -1505,6 +1868,7 @@ json_t *pr_findings_run(json_t *run, const pr_findings_opts *opts)
     memset(&c, 0, sizeof c);
     c.out = json_array();
     c.run = run;
+    c.runs = opts->runs;
     c.stats = json_object_get(run, "stats");
     if (!json_is_object(run) || !json_is_object(c.stats))
         return c.out;
@@ -1569,10 +1933,22 @@ json_t *pr_findings_run(json_t *run, const pr_findings_opts *opts)
 
 void pr_findings_annotate(json_t *doc, const pr_findings_opts *opts)
 {
+    pr_findings_opts o;
+    if (opts)
+        o = *opts;
+    else
+        pr_findings_opts_init(&o);
+    o.runs = json_object_get(doc, "runs");
     size_t i;
     json_t *r;
-    json_array_foreach (json_object_get(doc, "runs"), i, r)
-        json_object_set_new(r, "findings", pr_findings_run(r, opts));
+    /* every run's findings are computed before any is attached: a series rule reads its
+     * siblings' models, which must not hold findings yet */
+    json_t *all = json_array();
+    json_array_foreach (o.runs, i, r)
+        json_array_append_new(all, pr_findings_run(r, &o));
+    json_array_foreach (o.runs, i, r)
+        json_object_set(r, "findings", json_array_get(all, i));
+    json_decref(all);
 }
 
 int pr_findings_print(FILE *f, const json_t *findings)

@@ -11,6 +11,10 @@ typedef enum pr_severity { PR_SEV_INFO = 0, PR_SEV_WARNING, PR_SEV_CRITICAL } pr
 typedef struct pr_findings_opts {
     pr_severity min_severity; /* findings below are dropped (default PR_SEV_INFO: keep all) */
     const char *only;         /* NULL or a comma-separated list of rule ids to run */
+    /* Optional, borrowed: every run of the document, for the rules that read a run against its
+     * series (runs of one tool and target at other concurrencies: saturation, condition C).
+     * pr_findings_annotate sets it itself. */
+    json_t *runs;
 } pr_findings_opts;
 
 void pr_findings_opts_init(pr_findings_opts *o);

@@ -145,3 +145,7 @@ BENCH_DATA=$DATA PERFREPORT_BIN=$BIN sh bench/peers/vegeta_bench.sh "$DATA/veget
 if [ "${BENCH_GEN:-1}" = 1 ]; then
   PERFREPORT_BIN=$BIN bash bench/gen.sh
 fi
+# the findings' confusion matrix over the behaviour lab (docs/findings.md, "The lab")
+echo
+echo "findings lab (tests/lab/oracle.txt):"
+PERFREPORT_BIN=$BIN sh tests/lab/run.sh | sed -n '/^rule /,$p'

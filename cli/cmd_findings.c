@@ -31,13 +31,15 @@ static int parse_severity(const char *arg, pr_severity *sev)
 static json_t *run_findings(json_t *doc, const pr_findings_opts *fo)
 {
     json_t *out = json_array();
+    pr_findings_opts o = *fo;
+    o.runs = json_object_get(doc, "runs"); /* series rules read the other runs given */
     size_t i;
     json_t *r;
-    json_array_foreach (json_object_get(doc, "runs"), i, r) {
+    json_array_foreach (o.runs, i, r) {
         json_t *e = json_object();
         json_object_set(e, "id", json_object_get(r, "id"));
         json_object_set(e, "name", json_object_get(r, "name"));
-        json_object_set_new(e, "findings", pr_findings_run(r, fo));
+        json_object_set_new(e, "findings", pr_findings_run(r, &o));
         json_array_append_new(out, e);
     }
     return out;

@@ -584,41 +584,48 @@ static int no_report(const abt *a, pr_error *err)
                                          : "a refused connection, an unknown host, ...");
 }
 
-/* Canonical failure count: only when ab's counter is a count of requests (see ab.md §6). */
+/* Canonical failure count: only when ab's counter is a count of requests (see ab.md §6).
+ * Length failures are responses whose length differs from the first one's (normal for a
+ * dynamic page): answers, not failed requests; they stay in ab's own counters only. */
 static void finish_failures(abt *a)
 {
     if (a->failed == PR_UNKNOWN)
         return;
     int nonzero = 0, which = -1;
     for (int c = 0; c < 4; c++) {
-        if (a->cat[c] != PR_UNKNOWN && a->cat[c] > 0) {
-            nonzero++;
-            which = c;
-            char msg[64];
-            int mn = snprintf(msg, sizeof msg, "Failed requests (%s)", cat_names[c]);
-            pr_str m = {msg, (size_t)mn};
-            add_error(a, m, a->cat[c]);
-        }
+        if (c == 2 || a->cat[c] == PR_UNKNOWN || a->cat[c] <= 0)
+            continue;
+        nonzero++;
+        which = c;
+        char msg[64];
+        int mn = snprintf(msg, sizeof msg, "Failed requests (%s)", cat_names[c]);
+        pr_str m = {msg, (size_t)mn};
+        add_error(a, m, a->cat[c]);
     }
+    int64_t length = a->cat[2] != PR_UNKNOWN && a->cat[2] > 0 ? a->cat[2] : 0;
+    if (length > 0)
+        pr_textsum_note(a->run, "ab's Length failures (responses whose length differed from the "
+                                "first response's) are answers, not failed requests: they are "
+                                "kept in ab's counters (tool), out of failures and errors");
     /* ab does not count non-2xx responses as failed (it prints them apart, only when there
      * are some); perfreport does. A request can be both, so the sum is exact only when one
      * of the two is 0. */
     json_t *n2 = json_object_get(a->tool, "Non-2xx responses");
     int64_t non2xx = json_is_integer(n2) ? json_integer_value(n2) : 0;
-    if (a->failed == 0) {
+    if (a->failed == 0 || (nonzero == 0 && a->failed == length)) {
         pr_textsum_int(a->sum, "failures", non2xx);
-    } else if (nonzero == 1 && which == 2 && a->cat[2] == a->failed &&
-               (a->complete == PR_UNKNOWN || a->failed <= a->complete)) {
+    } else if (nonzero == 1 && a->failed == a->cat[which] + length &&
+               (a->complete == PR_UNKNOWN || a->cat[which] <= a->complete)) {
         if (non2xx == 0)
-            pr_textsum_int(a->sum, "failures", a->failed);
+            pr_textsum_int(a->sum, "failures", a->cat[which]);
         else
             pr_textsum_note(a->run, "ab: some requests failed and some responses were non-2xx; "
                                     "a request can be both, so the failed requests are not "
                                     "known");
     } else {
         pr_textsum_note(a->run, "ab's 'Failed requests' counts failure events, not requests "
-                                "(one reset can count as Receive, Length and Exceptions): it "
-                                "is kept under tool, not as 'failures'");
+                                "(one reset can count as Receive and Exceptions): it is kept "
+                                "under tool, not as 'failures'");
     }
 }
 

@@ -31,8 +31,8 @@ tool == "ab" && /<t[hdr]/ { gsub(/<[^>]*>/, " "); gsub(/&nbsp;/, " "); sub(/^ +/
 tool == "ab" && /^Complete requests:/ { out("requests", $3, 1, "exact"); complete = $3 }
 tool == "ab" && /^Failed requests:/ {
     failed = $3
-    # "(Connect: 0, Receive: 0, Length: 286, Exceptions: 0)": ab counts events, not requests,
-    # unless only Length failures happened (docs/ab.md)
+    # "(Connect: 0, Receive: 0, Length: 286, Exceptions: 0)": ab counts events, not requests
+    # (docs/ab.md)
     other = 0
     if (match($0, /Connect: [0-9]+/)) other += substr($0, RSTART + 9, RLENGTH - 9)
     if (match($0, /Receive: [0-9]+/)) other += substr($0, RSTART + 9, RLENGTH - 9)
@@ -53,8 +53,9 @@ tool == "ab" && /^ +[0-9]+% +[0-9]+/ && $1 != "100%" {
 function end_ab() {
     if (failed == "" || complete == "") return
     if (non2xx == "") non2xx = 0
-    if (failed == 0) bad = non2xx
-    else if (other == 0 && failed <= complete && non2xx == 0) bad = failed
+    # Length failures (a length unlike the first response's) are answers, not failed requests
+    # (docs/ab.md): with no other category the failed requests are the non-2xx ones
+    if (failed == 0 || other == 0) bad = non2xx
     else return
     out("errors", bad, 1, "exact")
     if (complete > 0) out("error_ratio", sprintf("%.12g", bad / complete), 1, "sig9")

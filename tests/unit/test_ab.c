@@ -373,8 +373,12 @@ static void test_ab__text_key_numbers(void **st)
 
     parse_ok(&c, "ab-text", "ab_varlen_length", ".txt");
     s = c.run->summary;
-    assert_int_equal(jint(s, "failures"), 286);
+    /* 300 answers all 200 OK whose length varied: ab's 286 Length failures are answers, kept
+     * in ab's counters only (issue 32 item 6) */
+    assert_int_equal(jint(s, "failures"), 0);
+    assert_int_equal(jint(jobj(s, "tool"), "Failed requests"), 286);
     assert_int_equal(jint(jobj(jobj(s, "tool"), "Failed requests breakdown"), "Length"), 286);
+    assert_int_equal(json_array_size(json_object_get(s, "errors")), 0);
     assert_int_equal(jint(jobj(s, "tool"), "Document Length"), 11);
     collect_free(&c);
 
@@ -491,7 +495,7 @@ static void test_ab__text_failure_events_and_pasted(void **st)
     assert_int_equal(jint(s, "requests"), 300);
     assert_null(json_object_get(s, "failures")); /* 30 resets counted 3 times */
     assert_int_equal(jint(tool, "Failed requests"), 90);
-    assert_int_equal(json_array_size(json_object_get(s, "errors")), 3);
+    assert_int_equal(json_array_size(json_object_get(s, "errors")), 2); /* Length: answers */
     assert_int_equal(jint(jobj(jobj(tool, "Connection Times (ms)"), "Total"), "median"), 26);
     assert_int_equal(jint(jobj(s, "latency_ns"), "max"), 61000000);
     assert_true(jnum(s, "rate_per_s") == 1234.5);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum kind { K_PLAIN, K_DURATION, K_PERCENT, K_RATE, K_BYTES };
 
@@ -95,6 +96,17 @@ static void blank_strings(char *text, json_t *o)
 static int check_text(const char *orig, json_t *finding, char *why, size_t size)
 {
     json_t *ev = json_object_get(finding, "evidence");
+    /* a number that is no number: inf, NaN (any case, as printf writes them), or the "?" of
+     * an unknown duration standing where a figure belongs */
+    for (const char *p = orig; *p; p++) {
+        int word = p == orig || !isalnum((unsigned char)p[-1]);
+        if (word && (!strncasecmp(p, "inf", 3) || !strncasecmp(p, "nan", 3)) &&
+            !isalpha((unsigned char)p[3])) {
+            snprintf(why, size, "\"%.3s\" (not a number) in %s: %s", p,
+                     json_string_value(json_object_get(finding, "id")), orig);
+            return 0;
+        }
+    }
     char *text = strdup(orig);
     blank_strings(text, ev);
     blank_strings(text, json_object_get(finding, "label"));

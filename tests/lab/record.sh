@@ -1,0 +1,51 @@
+#!/bin/sh
+# Records the behaviour lab's fixtures (tests/data/lab): real load tools against the lab server
+# (tests/tools/labd.c) on 127.0.0.1, each with the tool's own printed report beside its file.
+# Not part of the suite: run by hand (it takes about 6 minutes) when a case is added, then
+# write its oracle line in tests/lab/oracle.txt. Needs: VEGETA (the vegeta binary), ab, hey,
+# jmeter on PATH; make build/tests/labd.
+# Usage: sh tests/lab/record.sh [CASE...]   (default: every case)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=$root/tests/data/lab
+labd=$root/build/tests/labd
+V=${VEGETA:-vegeta}
+mkdir -p "$out"
+"$labd" -t 3600 > "$out/.port" &
+lab=$!
+trap 'kill $lab 2>/dev/null; rm -f "$out/.port"' EXIT
+sleep 0.5
+P=$(cat "$out/.port")
+U=http://127.0.0.1:$P
+# vegeta NAME RATE DURATION PATH [ATTACK OPTIONS]: NAME.bin and NAME.report.txt
+vegeta() {
+  n=$1 r=$2 d=$3 p=$4; shift 4
+  echo "GET $U$p" | "$V" attack -rate "$r" -duration "$d" "$@" > "$out/$n.bin"
+  "$V" report "$out/$n.bin" | sed "s#$U#http://127.0.0.1:PORT#g" > "$out/$n.report.txt"
+}
+# ab NAME PATH [AB OPTIONS]: NAME.tsv (-g) and NAME.txt (its report, stderr included)
+ab_() {
+  n=$1 p=$2; shift 2
+  ab "$@" -g "$out/$n.tsv" "$U$p" > "$out/$n.txt" 2>&1 || true
+  sed -i "s#$P#PORT#g" "$out/$n.txt"
+}
+CASES="$*"
+c_sat_open() { vegeta sat_open 400 6s /cap/196 -timeout 3s; }
+c_sat_queuecap() { vegeta sat_queuecap 400 6s /cap/196/200 -timeout 3s; }
+c_hang() { vegeta hang 50 8s /hang/5/2; }
+c_ok() { vegeta ok 100 10s /ok; }
+c_episode() { vegeta episode 25 40s /episode/14/26/2.4/10.2; }
+c_warmup() { vegeta warmup 25 40s /warmup/10/40/2; }
+c_leak() { vegeta leak 25 40s /leak/2/1; }
+c_stall() { vegeta stall 50 30s /stall/5/400/2; }
+c_ab_500() { ab_ ab_500 /status/500 -n 2000 -c 10; }
+c_ab_refused() { ab "-r" -n 300 -c 10 -g "$out/ab_refused.tsv" http://127.0.0.1:1/ > "$out/ab_refused.txt" 2>&1 || true; }
+c_ab_reset() { ab_ ab_reset /reset/10/1 -r -n 300 -c 10; }
+c_ab_varlen() { ab_ ab_varlen /varlen/1 -n 300 -c 10; }
+# a closed-model series: 8 workers of 40 ms (200/s) under ab -c 4 … 64
+c_ab_series() { for n in 4 8 16 32 64; do ab_ "ab_pool_c$n" /pool/8/40 -n 600 -c "$n"; done; }
+for c in ab_series sat_open sat_queuecap hang ok episode warmup leak stall ab_500 ab_refused ab_reset ab_varlen; do
+  if [ -z "$CASES" ] || case " $CASES " in *" $c "*) true;; *) false;; esac; then
+    echo "recording $c"; "c_$c"
+  fi
+done
