@@ -391,6 +391,21 @@ void pr_compare_opts_init(pr_compare_opts *o)
 
 /* ---- the document ----------------------------------------------------------------------------- */
 
+void pr_compare_rel_text(double rel, char *buf, size_t size)
+{
+    double f = rel >= 1 ? 1 + rel : rel <= -0.5 ? 1 / (1 + rel) : 0;
+    if (!isfinite(rel))
+        snprintf(buf, size, "-");
+    else if (f >= 2 && isfinite(f)) /* B = 10.1× A, B = A ÷ 40.4 */
+        snprintf(buf, size, "%s%.*f%s", rel > 0 ? "" : "\xc3\xb7",
+                 f >= 99.95   ? 0
+                 : f >= 9.995 ? 1
+                              : 2,
+                 f, rel > 0 ? "\xc3\x97" : "");
+    else
+        snprintf(buf, size, "%+.1f%%", 100 * rel);
+}
+
 enum kind { K_COUNT, K_RATE, K_RATIO, K_MEAN, K_PCT, K_MAX };
 
 typedef struct metric_def {
@@ -568,15 +583,48 @@ typedef struct cell {
     int64_t res_ns;        /* the coarser clock of the two sides (durations) */
 } cell;
 
-/* Fills the test fields of d; returns 1 when a test ran, with *sig set. */
+/* The smallest p-value a Mann-Whitney test of na against nb values can give (every value of
+ * one side above every value of the other, no ties). */
+static double mw_min_p(double na, double nb)
+{
+    double sd = sqrt(na * nb * (na + nb + 1) / 12);
+    return sd > 0 ? erfc((na * nb / 2 - 0.5) / sd / sqrt(2.0)) : 1;
+}
+
+/* The smallest p-value the two-proportion test of na against nb requests can give (none of one
+ * side failed, every request of the other did). */
+static double prop_min_p(double na, double nb)
+{
+    double pool = nb / (na + nb), se = sqrt(pool * (1 - pool) * (1 / na + 1 / nb));
+    return se > 0 ? erfc(1 / se / sqrt(2.0)) : 1;
+}
+
+/* Whether the metric's test could reach significance at all with these sample sizes: a test
+ * that cannot (too few samples, intervals or requests) is not run, and the metric is untested
+ * ("too_few_samples"), never "same". The bounds are the tests' own (docs/metrics.md). */
+static int has_power(const metric_def *m, const cell *c, const pr_compare_opts *o)
+{
+    switch (m->kind) {
+    case K_PCT:
+    case K_MEAN: return mw_min_p((double)c->va->n, (double)c->vb->n) < o->alpha;
+    case K_RATIO: return prop_min_p(c->na, c->nb) < o->alpha;
+    default: return 1;
+    }
+}
+
+/* Fills the test fields of d; returns 1 when a test ran, with *sig set; *few is set when the
+ * test had the data but too little of it to ever be significant. */
 static int run_test(const metric_def *m, const cell *c, const pr_compare_opts *o, json_t *d,
-                    int *sig)
+                    int *sig, int *few)
 {
     *sig = 0;
+    *few = 0;
     switch (m->kind) {
     case K_PCT: {
         if (!c->va || !c->vb || !c->va->n || !c->vb->n)
             return 0;
+        if (!has_power(m, c, o))
+            return !(*few = 1);
         double lo, hi;
         pr_bootstrap_pdiff(c->va->v, c->va->n, c->vb->v, c->vb->n, m->p, o->resamples, 1 - o->alpha,
                            o->seed, &lo, &hi);
@@ -589,6 +637,8 @@ static int run_test(const metric_def *m, const cell *c, const pr_compare_opts *o
     case K_MEAN: {
         if (!c->va || !c->vb || c->va->n < 2 || c->vb->n < 2)
             return 0;
+        if (!has_power(m, c, o))
+            return !(*few = 1);
         double ma, va, mb, vb;
         moments_two(c->va, c->vb, &ma, &va, &mb, &vb);
         double se = sqrt(va / (double)c->va->n + vb / (double)c->vb->n);
@@ -602,6 +652,8 @@ static int run_test(const metric_def *m, const cell *c, const pr_compare_opts *o
     case K_RATIO: {
         if (!(c->na > 0) || !(c->nb > 0) || !isfinite(c->a) || !isfinite(c->b))
             return 0;
+        if (!has_power(m, c, o))
+            return !(*few = 1);
         double pool = (c->a * c->na + c->b * c->nb) / (c->na + c->nb);
         double se = sqrt(pool * (1 - pool) * (1 / c->na + 1 / c->nb));
         double p = se > 0 ? erfc(fabs(c->b - c->a) / se / sqrt(2.0)) : (c->a == c->b ? 1 : 0);
@@ -615,7 +667,8 @@ static int run_test(const metric_def *m, const cell *c, const pr_compare_opts *o
             return 0;
         double *xa, *xb;
         size_t na = interval_rates(c->ma, m->key, &xa), nb = interval_rates(c->mb, m->key, &xb);
-        int ok = na >= 5 && nb >= 5;
+        int ok = na >= 5 && nb >= 5 && mw_min_p((double)na, (double)nb) < o->alpha;
+        *few = !ok && (na || nb);
         if (ok) {
             pr_mw_result r;
             pr_mann_whitney_d(xa, na, xb, nb, &r);
@@ -645,12 +698,18 @@ static json_t *diff_json(const metric_def *m, const cell *c, const pr_compare_op
     json_object_set_new(d, "abs_human", json_string(h));
     jset_num(d, "rel", rel);
     if (isfinite(rel))
-        snprintf(h, sizeof h, "%+.1f%%", 100 * rel);
+        pr_compare_rel_text(rel, h, sizeof h);
     else
         snprintf(h, sizeof h, "%s", isfinite(abs) ? _("new") : "-");
     json_object_set_new(d, "rel_pct", json_string(h));
-    int sig = 0, tested = isfinite(abs) && run_test(m, c, o, d, &sig);
+    int sig = 0, few = 0, tested = isfinite(abs) && run_test(m, c, o, d, &sig, &few);
     json_object_set_new(d, "significant", tested ? json_boolean(sig) : json_null());
+    /* why a comparable metric has no test: the runs hold no samples (a tool's printed
+     * summary), or too few for the test ever to be significant */
+    json_object_set_new(d, "untested_why",
+                        tested || !isfinite(abs) || m->higher_worse < 0
+                            ? json_null()
+                            : json_string(few ? "too_few_samples" : "no_samples"));
     int large = m->kind == K_RATIO
                     ? fabs(abs) >= 0.01
                     : (isfinite(rel) ? fabs(rel) >= o->min_effect : isfinite(abs) && abs != 0);
@@ -660,7 +719,7 @@ static json_t *diff_json(const metric_def *m, const cell *c, const pr_compare_op
     else if (m->higher_worse < 0)
         v = "";
     else if (!tested)
-        v = abs == 0 ? "same" : "untested";
+        v = "untested"; /* equal figures without a test are an observation, not a verdict */
     else if (sig && large) {
         int worse = m->higher_worse ? abs > 0 : abs < 0;
         v = worse ? "regression" : "improvement";
@@ -917,8 +976,13 @@ static json_t *latency_tests(const pr_compare_side *sides, size_t n, const pr_co
         json_t *t = json_object();
         json_object_set_new(t, "run", json_string(sides[i].name));
         json_object_set_new(t, "test", json_string("mann-whitney"));
-        if (pr_mann_whitney(sides[0].latency.v, sides[0].latency.n, sides[i].latency.v,
-                            sides[i].latency.n, &r) == 0) {
+        size_t na = sides[0].latency.n, nb = sides[i].latency.n;
+        int few = na && nb && !(mw_min_p((double)na, (double)nb) < o->alpha);
+        json_object_set_new(t, "untested_why",
+                            !na || !nb ? json_string("no_samples")
+                            : few      ? json_string("too_few_samples")
+                                       : json_null());
+        if (!few && pr_mann_whitney(sides[0].latency.v, na, sides[i].latency.v, nb, &r) == 0) {
             jset_num(t, "u", r.u);
             jset_num(t, "z", r.z);
             jset_num(t, "p_value", r.p_value);

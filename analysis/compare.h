@@ -71,6 +71,11 @@ void pr_compare_opts_init(pr_compare_opts *o);
 const char *pr_compare_verdict_text(const char *verdict);
 const char *pr_compare_metric_text(const char *metric);
 
+/* A relative change b/a − 1 as a table prints it: "+12.3%", or beyond a factor of 2 the
+ * factor itself, "10.1×" (B is 10.1 times A) or "÷40.4" (A is 40.4 times B), never "+910.0%";
+ * 2 decimals below 10, 1 below 100, none above. "-" for NaN. */
+void pr_compare_rel_text(double rel, char *buf, size_t size);
+
 /* The comparison document (schema "perfreport-compare", docs/metrics.md): sides[0] is the
  * baseline, every other side is compared with it. A new reference. */
 json_t *pr_compare_build(pr_compare_side *sides, size_t n, const pr_compare_opts *o);

@@ -234,10 +234,20 @@ static json_t *pair_metric(json_t *row, json_t *key_values, const char *key, con
     json_object_set(m, "a_human", json_object_get(va, "human"));
     json_object_set(m, "b_value", json_object_get(vb, "value"));
     json_object_set(m, "b_human", json_object_get(vb, "human"));
-    const char *copy[] = {"abs",           "abs_human", "rel",          "rel_pct",
-                          "test",          "p_value",   "ci_low",       "ci_high",
-                          "significant",   "verdict",   "verdict_text", "is_regression",
-                          "is_improvement"};
+    const char *copy[] = {"abs",
+                          "abs_human",
+                          "rel",
+                          "rel_pct",
+                          "test",
+                          "p_value",
+                          "ci_low",
+                          "ci_high",
+                          "significant",
+                          "verdict",
+                          "verdict_text",
+                          "is_regression",
+                          "is_improvement",
+                          "untested_why"};
     for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
         if (json_object_get(d, copy[i]))
             json_object_set(m, copy[i], json_object_get(d, copy[i]));
@@ -369,7 +379,7 @@ static json_t *metric_summary(json_t *rows, const char *metric, const pr_compare
         if (ratio)
             snprintf(h, sizeof h, "%+.2f %s", 100 * med, C_("unit", "pp"));
         else
-            snprintf(h, sizeof h, "%+.1f%%", 100 * med);
+            pr_compare_rel_text(med, h, sizeof h);
     else
         snprintf(h, sizeof h, "-");
     json_object_set_new(m, "median_change_human", json_string(h));
@@ -383,6 +393,9 @@ static json_t *metric_summary(json_t *rows, const char *metric, const pr_compare
     json_object_set_new(st, "min_p_value_human", json_string(h));
     json_object_set_new(st, "pairs_needed", json_integer((json_int_t)need));
     json_object_set_new(st, "can_decide", json_boolean(pmin < o->alpha));
+    /* a p-value is shown only where the test could decide: with too few differing pairs its
+     * smallest possible p is at least alpha, and its p-value says nothing */
+    json_object_set_new(st, "show_p_value", json_boolean(pmin < o->alpha));
     json_object_set_new(st, "significant", json_boolean(sig));
     json_object_set_new(m, "sign_test", st);
     json_object_set_new(m, "verdict", json_string(verdict));
@@ -457,21 +470,25 @@ static json_t *document(pairing *P, json_t *pairs, json_t **rows, const pr_compa
     json_object_set(pg, "unpaired", P->unpaired);
     json_object_set_new(pg, "n_unpaired", json_integer((json_int_t)json_array_size(P->unpaired)));
     json_t *ms = json_array();
-    int regs = 0, imps = 0, worse = 0, better = 0, tested = 0;
+    int regs = 0, imps = 0, worse = 0, better = 0, tested = 0, untested = 0;
     for (size_t h = 0; h < NHEAD; h++) {
         json_t *m = metric_summary(rows[h], headline[h], o, &regs, &imps);
         worse |= json_is_true(json_object_get(m, "is_regression"));
         better |= json_is_true(json_object_get(m, "is_improvement"));
-        tested |= strcmp(json_string_value(json_object_get(m, "verdict")), "untested") != 0;
+        int u = !strcmp(json_string_value(json_object_get(m, "verdict")), "untested");
+        tested |= !u;
+        untested |= u;
         json_array_append_new(ms, m);
     }
     json_object_set_new(pg, "metrics", ms);
     json_object_set_new(doc, "pairing", pg);
-    const char *v = worse && better ? "mixed"
-                    : worse         ? "regression"
-                    : better        ? "improvement"
-                    : tested        ? "same"
-                                    : "untested";
+    /* "same" only when every metric was tested: a metric that was not is no evidence of
+     * sameness (its figures may differ tenfold) */
+    const char *v = worse && better       ? "mixed"
+                    : worse               ? "regression"
+                    : better              ? "improvement"
+                    : tested && !untested ? "same"
+                                          : "untested";
     json_object_set_new(doc, "verdict", json_string(v));
     json_object_set_new(doc, "verdict_text", json_string(pr_compare_verdict_text(v)));
     json_object_set_new(doc, "regressions", json_integer(regs));

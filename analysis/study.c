@@ -452,7 +452,7 @@ static json_t *busy_labels(study_run **rs, size_t n)
 static void interfaces(study *S, json_t *out)
 {
     study_run **rs = pr_xcalloc(S->nruns + 1, sizeof *rs);
-    size_t ns = 0, i;
+    size_t ns = 0, nbounded = 0, i;
     for (i = 0; i < S->nruns; i++)
         rs[i] = &S->runs[i];
     qsort(rs, S->nruns, sizeof *rs, row_cmp);
@@ -463,7 +463,10 @@ static void interfaces(study *S, json_t *out)
         const char *l = jstr(json_array_get(labels, 0), "label");
         one &= json_array_size(labels) == 1 && (!common || !strcmp(common, l));
         common = l;
-        ns += !json_is_true(json_object_get(rs[i]->model, "summary_only"));
+        int printed = json_is_true(json_object_get(rs[i]->model, "summary_only"));
+        ns += !printed;
+        nbounded +=
+            !printed && strcmp(jstr(json_object_get(rs[i]->model, "stats"), "mode"), "exact") != 0;
     }
     json_t *list = json_array();
     json_t *all = table_new(one ? common : pr_study_word(SW_ALL_REQUESTS), !one);
@@ -501,6 +504,10 @@ static void interfaces(study *S, json_t *out)
     json_object_set_new(out, "runs_share_levels", json_boolean(shared));
     json_object_set_new(out, "has_samples", json_boolean(ns > 0));
     json_object_set_new(out, "has_tool_printed", json_boolean(ns < S->nruns));
+    /* the note under the tables: percentiles are exact only where they were computed from
+     * every sample; a summary-only run's are its tool's, a bounded run's within 0.1% */
+    json_object_set_new(out, "percentiles_exact", json_boolean(ns > 0 && nbounded == 0));
+    json_object_set_new(out, "percentiles_bounded", json_boolean(nbounded > 0));
     json_decref(labels);
     free(rs);
 }

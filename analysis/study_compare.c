@@ -43,8 +43,6 @@ static const char *const words[SW_COUNT] = {
     [SW_NO_DIFFERENCE] = N_("no significant difference between %s and %s"),
     /* TRANSLATORS: the metrics ("p50, p99") without a difference */
     [SW_IN] = N_(" in %s"),
-    /* TRANSLATORS: the metrics that could not be tested */
-    [SW_NOT_TESTED] = N_("; %s not tested (runs without samples: a tool's printed summary)"),
     /* TRANSLATORS: A, B */
     [SW_NONE_TESTED] = N_("%s and %s are not tested: their runs have no samples (a tool's "
                           "printed summary); the figures are in the table"),
@@ -65,17 +63,51 @@ static const char *const words[SW_COUNT] = {
     [SW_OVERALL_MIXED] = N_("%s against %s, %s: %s at %s (%s), %s at %s (%s)."),
     /* TRANSLATORS: B, A */
     [SW_OVERALL_SAME] = N_("No significant difference between %s and %s at any load tested."),
-    /* TRANSLATORS: the metrics */
-    [SW_OVERALL_NOT_TESTED] = N_(" Not tested at any load: %s (runs without samples)."),
-    /* TRANSLATORS: B, A */
-    [SW_OVERALL_UNTESTED] = N_("%s and %s are not tested at any load: their runs have no "
-                               "samples."),
     /* TRANSLATORS: a figure, the level: "20.4× at rate=200" */
     [SW_AT] = N_("%s at %s"),
     /* TRANSLATORS: the two ends of a range: "from 18.1× at rate=50 to 22.3× at rate=200" */
     [SW_FROM_TO] = N_("from %s to %s"),
     [SW_METRIC_THROUGHPUT] = N_("throughput"),
     [SW_METRIC_ERRORS] = N_("error ratio"),
+    /* TRANSLATORS: B, the metric, B's figure, A's figure, A, the change (10.0×, -13.8%): what
+     * was seen without a test: "jvm=openj9's p99 was 1.82 s against 180 ms for jvm=hotspot
+     * (10.1×)" */
+    [SW_OBS_FIRST] = N_("%s's %s was %s against %s for %s (%s)"),
+    /* TRANSLATORS: the metric, B's figure, A's figure, the change */
+    [SW_OBS_NEXT] = N_(", its %s %s against %s (%s)"),
+    /* TRANSLATORS: after the observed figures of runs without samples */
+    [SW_OBSERVED] = N_("; one run each: observed, not tested"),
+    /* TRANSLATORS: after the observed figures of runs with too few samples for a test */
+    [SW_OBSERVED_FEW] = N_("; one run each, too few samples for a test: observed, not tested"),
+    /* TRANSLATORS: the metrics, the minimum effect (5%) */
+    [SW_WITHIN] = N_("; %s within %s of each other (observed, not tested)"),
+    /* TRANSLATORS: the metrics a test found no difference in */
+    [SW_SAME_IN] = N_("; no significant difference in %s"),
+    /* TRANSLATORS: the metrics one of the runs has no figure of */
+    [SW_MISSING] = N_("; %s not compared (a run has no figure)"),
+    /* TRANSLATORS: B, "faster" or "slower", A, the metric: what was seen, not tested */
+    [SW_OBS_HEAD_LATENCY] = N_("%s was %s than %s at %s"),
+    /* TRANSLATORS: B, "higher" or "lower", the metric, A: what was seen, not tested */
+    [SW_OBS_HEAD_OTHER] = N_("%s had a %s %s than %s"),
+    /* TRANSLATORS: the head (SW_OBS_HEAD_*), the figures' range, the end (SW_OBSERVED…) */
+    [SW_OBS_ALL] = N_("%s at every load compared (%s)%s."),
+    /* TRANSLATORS: the head, the figures (SW_OBS_FIRST), the level, the end: "jvm=openj9 was
+     * slower than jvm=hotspot at p99: jvm=openj9's p99 was 1.82 s against 180 ms for
+     * jvm=hotspot (10.1×) at rate=50; one run each: observed, not tested." */
+    [SW_OBS_ONE] = N_("%s: %s at %s%s."),
+    /* TRANSLATORS: the head, the levels, the range, the minimum effect, the levels within it,
+     * the end */
+    [SW_OBS_SOME] = N_("%s at %s (%s), within %s at %s%s."),
+    /* TRANSLATORS: B, A, the metric, "faster", the levels, the range, "slower", the levels,
+     * the range, the end */
+    [SW_OBS_MIXED] = N_("%s against %s, %s: %s at %s (%s), %s at %s (%s)%s."),
+    /* TRANSLATORS: the metrics, the minimum effect */
+    [SW_OBS_WITHIN_ALL] = N_("%s within %s of each other at every load compared (observed, not "
+                             "tested)."),
+    /* TRANSLATORS: the metrics a test found no difference in at any level */
+    [SW_OVERALL_SAME_IN] = N_("No significant difference in %s at any load tested."),
+    /* TRANSLATORS: B, A */
+    [SW_OBS_NONE] = N_("%s and %s have no figure in common to compare."),
 };
 
 const char *pr_study_word(study_word w)
@@ -133,7 +165,7 @@ static json_t *pair_metric(json_t *pair, const char *metric)
 
 /* One metric of one level: the pair's figures and verdict, plus for latencies the factor
  * ("20.4×": the slower value over the faster one) and the direction. */
-static json_t *level_metric(json_t *pm, size_t m)
+static json_t *level_metric(json_t *pm, size_t m, double min_effect)
 {
     json_t *o = json_object();
     const char *copy[] = {"a_value",      "a_human",       "b_value",       "b_human",
@@ -171,6 +203,19 @@ static json_t *level_metric(json_t *pm, size_t m)
         json_object_set_new(o, "factor", json_null());
         json_object_set_new(o, "factor_text", json_string("-"));
     }
+    /* untested with both figures: what was seen (the sentences say "observed, not tested");
+     * close: within the minimum effect (error ratio: one point) */
+    int obs = !strcmp(v, "untested") && isfinite(a) && isfinite(b);
+    double rel = num(pm, "rel"), abs = num(pm, "abs");
+    int close = conclusion_metrics[m].kind == MK_ERRORS ? fabs(abs) < 0.01
+                                                        : isfinite(rel) && fabs(rel) < min_effect;
+    json_object_set_new(o, "observed", json_boolean(obs));
+    json_object_set_new(o, "observed_close", json_boolean(obs && close));
+    json_object_set(o, "untested_why", json_object_get(pm, "untested_why"));
+    json_object_set_new(o, "missing", json_boolean(!isfinite(a) || !isfinite(b)));
+    json_object_set_new(o, "change_text",
+                        json_string(conclusion_metrics[m].kind == MK_ERRORS ? jstr(pm, "abs_human")
+                                                                            : jstr(pm, "rel_pct")));
     return o;
 }
 
@@ -225,54 +270,111 @@ static void mark_last(json_t *list)
         json_object_set_new(e, "last", json_boolean(i + 1 == n));
 }
 
-/* The conclusion of one level: a sentence quoting the figures of the metrics that differ
- * significantly, else "no significant difference", naming the metrics that could not be
- * tested (runs without samples). */
-static json_t *level_conclusion(json_t *lv, const char *an, const char *bn)
+/* The clauses of the metrics that were seen but not tested at a level, and the end that says
+ * so: "jvm=openj9's p99 was 1.82 s against 180 ms for jvm=hotspot (10.1×); one run each:
+ * observed, not tested". Only differences of at least the minimum effect are quoted. */
+static void observed_clauses(pr_buf *b, json_t *lv, const char *an, const char *bn)
 {
-    json_t *clauses = json_array(), *same = json_array(), *untested = json_array();
-    pr_buf sl = PR_BUF_INIT, ul = PR_BUF_INIT, b = PR_BUF_INIT;
+    int n = 0, few = 0;
     for (size_t m = 0; m < NCM; m++) {
         json_t *x = json_object_get(lv, conclusion_metrics[m].name);
-        if (json_is_true(json_object_get(x, "decided")))
-            json_array_append_new(clauses, json_copy(x));
-        else if (json_is_true(json_object_get(x, "is_untested")))
-            metric_list(&ul, untested, m);
+        if (!json_is_true(json_object_get(x, "observed")) ||
+            json_is_true(json_object_get(x, "observed_close")))
+            continue;
+        if (n++)
+            say(b, SW_OBS_NEXT, metric_word(m), jstr(x, "b_human"), jstr(x, "a_human"),
+                jstr(x, "change_text"));
         else
-            metric_list(&sl, same, m);
+            say(b, SW_OBS_FIRST, bn, metric_word(m), jstr(x, "b_human"), jstr(x, "a_human"), an,
+                jstr(x, "change_text"));
+        few |= !strcmp(jstr(x, "untested_why"), "too_few_samples");
     }
-    mark_last(same);
-    mark_last(untested);
+    if (n)
+        say(b, few ? SW_OBSERVED_FEW : SW_OBSERVED);
+}
+
+/* The metric lists of a level's conclusion, by what could be said of them. */
+typedef enum mgroup { MG_DECIDED, MG_SAME, MG_OBSERVED, MG_CLOSE, MG_MISSING, MG_COUNT } mgroup;
+
+static mgroup metric_group(json_t *x)
+{
+    return json_is_true(json_object_get(x, "decided"))          ? MG_DECIDED
+           : json_is_true(json_object_get(x, "observed_close")) ? MG_CLOSE
+           : json_is_true(json_object_get(x, "observed"))       ? MG_OBSERVED
+           : json_is_true(json_object_get(x, "is_same"))        ? MG_SAME
+                                                                : MG_MISSING;
+}
+
+/* The conclusion of one level: a sentence quoting the figures of the metrics that differ
+ * significantly, then what was seen of the metrics without a test ("observed, not tested"),
+ * and only for metrics a test with the power to find a difference did not: "no significant
+ * difference". */
+static json_t *level_conclusion(json_t *lv, const char *an, const char *bn, const char *effect)
+{
+    json_t *g[MG_COUNT];
+    pr_buf gl[MG_COUNT], b = PR_BUF_INIT;
+    for (int k = 0; k < MG_COUNT; k++) {
+        g[k] = json_array();
+        gl[k] = (pr_buf)PR_BUF_INIT;
+    }
+    for (size_t m = 0; m < NCM; m++) {
+        json_t *x = json_object_get(lv, conclusion_metrics[m].name);
+        mgroup k = metric_group(x);
+        if (k == MG_DECIDED || k == MG_OBSERVED)
+            json_array_append_new(g[k], json_copy(x));
+        else
+            metric_list(&gl[k], g[k], m);
+    }
     json_t *cl;
     size_t ci;
-    json_array_foreach (clauses, ci, cl)
-        json_object_set_new(cl, "first", json_boolean(ci == 0));
-    mark_last(clauses);
-    size_t nd = json_array_size(clauses), ns = json_array_size(same),
-           nu = json_array_size(untested);
+    for (int k = 0; k < MG_COUNT; k++) {
+        json_array_foreach (g[k], ci, cl)
+            json_object_set_new(cl, "first", json_boolean(ci == 0));
+        mark_last(g[k]);
+    }
+    size_t nd = json_array_size(g[MG_DECIDED]), ns = json_array_size(g[MG_SAME]),
+           no = json_array_size(g[MG_OBSERVED]), nc = json_array_size(g[MG_CLOSE]);
     say(&b, SW_AT_LEVEL, jstr(lv, "key_text"));
     if (nd)
         decided_clauses(&b, lv, an, bn);
-    else if (ns)
+    if (nd && no)
+        say(&b, SW_CLAUSE_SEP);
+    if (no)
+        observed_clauses(&b, lv, an, bn);
+    if (!nd && !no && ns) {
         say(&b, SW_NO_DIFFERENCE, bn, an);
-    if (!nd && ns && nu)
-        say(&b, SW_IN, sl.p);
-    if ((nd || ns) && nu)
-        say(&b, SW_NOT_TESTED, ul.p);
-    if (!nd && !ns)
+        if (nc || json_array_size(g[MG_MISSING]))
+            say(&b, SW_IN, gl[MG_SAME].p);
+    }
+    if (!nd && !no && !ns && nc) { /* only figures within the minimum effect */
+        pr_buf x = PR_BUF_INIT;
+        say(&x, SW_WITHIN, gl[MG_CLOSE].p, effect);
+        pr_buf_puts(&b, x.p + strlen(pr_study_word(SW_CLAUSE_SEP)));
+        pr_buf_dispose(&x);
+    } else if (nc) {
+        say(&b, SW_WITHIN, gl[MG_CLOSE].p, effect);
+    }
+    if ((nd || no) && ns)
+        say(&b, SW_SAME_IN, gl[MG_SAME].p);
+    if (!nd && !no && !ns && !nc)
         say(&b, SW_NONE_TESTED, an, bn);
+    else if (json_array_size(g[MG_MISSING]))
+        say(&b, SW_MISSING, gl[MG_MISSING].p);
     say(&b, SW_END);
     json_t *c = json_object();
     json_object_set_new(c, "significant", json_boolean(nd > 0));
-    json_object_set_new(c, "same", json_boolean(!nd && ns));
+    json_object_set_new(c, "same", json_boolean(!nd && !no && ns));
+    json_object_set_new(c, "observed", json_boolean(no > 0 || nc > 0));
     json_object_set_new(c, "untested", json_boolean(!nd && !ns));
-    json_object_set_new(c, "clauses", clauses);
-    json_object_set_new(c, "same_metrics", same);
-    json_object_set_new(c, "untested_metrics", untested);
+    json_object_set_new(c, "clauses", g[MG_DECIDED]);
+    json_object_set_new(c, "observed_clauses", g[MG_OBSERVED]);
+    json_object_set_new(c, "same_metrics", g[MG_SAME]);
+    json_object_set_new(c, "close_metrics", g[MG_CLOSE]);
+    json_object_set_new(c, "untested_metrics", g[MG_MISSING]);
     json_object_set_new(c, "sentence", json_string(b.p ? b.p : ""));
     pr_buf_dispose(&b);
-    pr_buf_dispose(&sl);
-    pr_buf_dispose(&ul);
+    for (int k = 0; k < MG_COUNT; k++)
+        pr_buf_dispose(&gl[k]);
     return c;
 }
 
@@ -305,6 +407,8 @@ static json_t *compare_levels(study *S, json_t *pairing, const char *an, const c
 {
     json_t *out = json_array(), *lv;
     size_t i;
+    char effect[32];
+    snprintf(effect, sizeof effect, "%g%%", 100 * S->o->compare.min_effect);
     json_array_foreach (S->levels, i, lv) {
         const char *key = jstr(lv, "key_text");
         json_t *p = find_pair(pairing, key), *e = json_object();
@@ -321,8 +425,9 @@ static json_t *compare_levels(study *S, json_t *pairing, const char *an, const c
             json_object_set(e, "b_run", json_object_get(p, "b"));
             for (size_t m = 0; m < NCM; m++)
                 json_object_set_new(e, conclusion_metrics[m].name,
-                                    level_metric(pair_metric(p, conclusion_metrics[m].name), m));
-            json_object_set_new(e, "conclusion", level_conclusion(e, an, bn));
+                                    level_metric(pair_metric(p, conclusion_metrics[m].name), m,
+                                                 S->o->compare.min_effect));
+            json_object_set_new(e, "conclusion", level_conclusion(e, an, bn, effect));
         } else {
             pr_buf b = PR_BUF_INIT;
             say(&b, SW_NOT_PAIRED, key, an, bn, why);
@@ -425,29 +530,44 @@ static json_t *outcome_json(outcome *oc, size_t m)
     return o;
 }
 
-/* The overall view of one metric across the levels: where B is better, worse, the same. */
-static json_t *overall_metric(json_t *levels, size_t m, const char *an, const char *bn,
-                              pr_buf *sent)
+/* Where a level goes in the overall view of metric m: 0 B better, 1 B worse, 2 the same (a
+ * test found no difference; observed: within the minimum effect), -1 elsewhere. tested: by
+ * the verdicts; else by the figures of the levels that were observed, not tested. */
+static int level_outcome(json_t *lv, size_t m, int tested)
 {
-    outcome oc[3]; /* better, worse, same */
-    for (int k = 0; k < 3; k++) {
-        oc[k].levels = json_array();
-        oc[k].names = (pr_buf)PR_BUF_INIT;
-        oc[k].range = (pr_buf)PR_BUF_INIT;
-    }
+    json_t *x = json_object_get(lv, conclusion_metrics[m].name);
+    if (tested)
+        return json_is_true(json_object_get(x, "better"))    ? 0
+               : json_is_true(json_object_get(x, "worse"))   ? 1
+               : json_is_true(json_object_get(x, "is_same")) ? 2
+                                                             : -1;
+    if (!json_is_true(json_object_get(x, "observed")))
+        return -1;
+    if (json_is_true(json_object_get(x, "observed_close")))
+        return 2;
+    int higher = num(x, "b_value") > num(x, "a_value");
+    return conclusion_metrics[m].kind == MK_THROUGHPUT ? !higher : higher;
+}
+
+/* The end of an observed sentence: "; one run each: observed, not tested" (or too few
+ * samples, when a level had samples but too few for its test). */
+static const char *observed_end(json_t *levels, size_t m)
+{
     size_t i;
     json_t *lv;
-    json_array_foreach (levels, i, lv) {
-        json_t *x = json_object_get(lv, conclusion_metrics[m].name);
-        int k = json_is_true(json_object_get(x, "better"))    ? 0
-                : json_is_true(json_object_get(x, "worse"))   ? 1
-                : json_is_true(json_object_get(x, "is_same")) ? 2
-                                                              : -1;
-        if (k >= 0)
-            json_array_append(oc[k].levels, lv);
-    }
-    for (int k = 0; k < 3; k++)
-        outcome_finish(&oc[k], m);
+    json_array_foreach (levels, i, lv)
+        if (level_outcome(lv, m, 0) >= 0 &&
+            !strcmp(jstr(json_object_get(lv, conclusion_metrics[m].name), "untested_why"),
+                    "too_few_samples"))
+            return pr_study_word(SW_OBSERVED_FEW);
+    return pr_study_word(SW_OBSERVED);
+}
+
+/* The sentence of one metric across its levels: tested (the verdicts) or observed (the
+ * figures of the levels without a test, saying so). Returns the state. */
+static const char *metric_sentence(outcome *oc, json_t *levels, size_t m, const char *an,
+                                   const char *bn, int tested, const char *effect, pr_buf *sent)
+{
     size_t nb = json_array_size(oc[0].levels), nw = json_array_size(oc[1].levels),
            nsame = json_array_size(oc[2].levels);
     int lat = conclusion_metrics[m].kind == MK_LATENCY,
@@ -458,32 +578,66 @@ static json_t *overall_metric(json_t *levels, size_t m, const char *an, const ch
                *worse = pr_study_word(lat   ? SW_SLOWER
                                       : thr ? SW_LOWER
                                             : SW_HIGHER);
-    const char *mw = metric_word(m), *state = "none";
+    const char *mw = metric_word(m), *end = tested ? "" : observed_end(levels, m);
     if (nb && nw) {
-        state = "mixed";
-        say(sent, SW_OVERALL_MIXED, bn, an, mw, better, oc[0].names.p, oc[0].range.p, worse,
-            oc[1].names.p, oc[1].range.p);
-    } else if (nb || nw) {
-        int k = nb ? 0 : 1;
-        state = nsame ? (nb ? "partly_better" : "partly_worse") : (nb ? "better" : "worse");
-        pr_buf head = PR_BUF_INIT;
-        if (lat)
-            say(&head, SW_HEAD_LATENCY, bn, nb ? better : worse, an, mw);
-        else
-            say(&head, SW_HEAD_OTHER, bn, nb ? better : worse, mw, an);
-        if (nsame)
-            say(sent, SW_OVERALL_SOME, head.p, oc[k].names.p, oc[k].range.p, oc[2].names.p);
-        else if (json_array_size(oc[k].levels) == 1)
-            say(sent, SW_OVERALL_ONE, head.p, oc[k].names.p, oc[k].range.p);
-        else
-            say(sent, SW_OVERALL_ALL, head.p, oc[k].range.p);
-        pr_buf_dispose(&head);
+        say(sent, tested ? SW_OVERALL_MIXED : SW_OBS_MIXED, bn, an, mw, better, oc[0].names.p,
+            oc[0].range.p, worse, oc[1].names.p, oc[1].range.p, end);
+        return "mixed";
     }
+    if (!nb && !nw)
+        return "none";
+    int k = nb ? 0 : 1;
+    pr_buf head = PR_BUF_INIT;
+    if (lat)
+        say(&head, tested ? SW_HEAD_LATENCY : SW_OBS_HEAD_LATENCY, bn, nb ? better : worse, an, mw);
+    else
+        say(&head, tested ? SW_HEAD_OTHER : SW_OBS_HEAD_OTHER, bn, nb ? better : worse, mw, an);
+    if (tested && nsame)
+        say(sent, SW_OVERALL_SOME, head.p, oc[k].names.p, oc[k].range.p, oc[2].names.p);
+    else if (nsame)
+        say(sent, SW_OBS_SOME, head.p, oc[k].names.p, oc[k].range.p, effect, oc[2].names.p, end);
+    else if (json_array_size(oc[k].levels) == 1 && tested)
+        say(sent, SW_OVERALL_ONE, head.p, oc[k].names.p, oc[k].range.p);
+    else if (json_array_size(oc[k].levels) == 1) { /* the figures themselves */
+        json_t *x = json_object_get(json_array_get(oc[k].levels, 0), conclusion_metrics[m].name);
+        pr_buf fig = PR_BUF_INIT;
+        say(&fig, SW_OBS_FIRST, bn, mw, jstr(x, "b_human"), jstr(x, "a_human"), an,
+            jstr(x, "change_text"));
+        say(sent, SW_OBS_ONE, head.p, fig.p, oc[k].names.p, end);
+        pr_buf_dispose(&fig);
+    } else
+        say(sent, tested ? SW_OVERALL_ALL : SW_OBS_ALL, head.p, oc[k].range.p, end);
+    pr_buf_dispose(&head);
+    return nsame ? (nb ? "partly_better" : "partly_worse") : (nb ? "better" : "worse");
+}
+
+/* The overall view of one metric across the levels: where B is better, worse, the same, by
+ * the verdicts (tested) or, over the levels without a test, by what was seen (observed). */
+static json_t *overall_metric(json_t *levels, size_t m, const char *an, const char *bn, int tested,
+                              const char *effect, pr_buf *sent)
+{
+    outcome oc[3]; /* better, worse, same */
+    for (int k = 0; k < 3; k++) {
+        oc[k].levels = json_array();
+        oc[k].names = (pr_buf)PR_BUF_INIT;
+        oc[k].range = (pr_buf)PR_BUF_INIT;
+    }
+    size_t i;
+    json_t *lv;
+    json_array_foreach (levels, i, lv) {
+        int k = level_outcome(lv, m, tested);
+        if (k >= 0)
+            json_array_append(oc[k].levels, lv);
+    }
+    for (int k = 0; k < 3; k++)
+        outcome_finish(&oc[k], m);
+    const char *state = metric_sentence(oc, levels, m, an, bn, tested, effect, sent);
     json_t *o = json_object();
     json_object_set_new(o, "metric", json_string(conclusion_metrics[m].name));
-    json_object_set_new(o, "metric_text", json_string(mw));
-    json_object_set_new(o, "is_latency", json_boolean(lat));
-    json_object_set_new(o, "is_throughput", json_boolean(thr));
+    json_object_set_new(o, "metric_text", json_string(metric_word(m)));
+    json_object_set_new(o, "is_latency", json_boolean(conclusion_metrics[m].kind == MK_LATENCY));
+    json_object_set_new(o, "is_throughput",
+                        json_boolean(conclusion_metrics[m].kind == MK_THROUGHPUT));
     json_object_set_new(o, "is_errors", json_boolean(conclusion_metrics[m].kind == MK_ERRORS));
     json_object_set_new(o, "state", json_string(state));
     const char *states[] = {"better", "worse", "partly_better", "partly_worse", "mixed"};
@@ -501,51 +655,106 @@ static json_t *overall_metric(json_t *levels, size_t m, const char *an, const ch
     return o;
 }
 
-/* The overall conclusion: a sentence per metric that differs somewhere, else "no significant
- * difference" (or "not tested"). */
-static json_t *overall(json_t *levels, const char *an, const char *bn)
+/* Appends sentence s to b (two sentences joined as the language joins them). */
+static void add_sentence(pr_buf *b, const char *s)
 {
-    json_t *o = json_object(), *ms = json_array();
-    pr_buf b = PR_BUF_INIT;
-    int decided = 0, tested = 0;
+    if (!s || !*s)
+        return;
+    if (!b->len) {
+        pr_buf_puts(b, s);
+        return;
+    }
+    char *before = pr_buf_steal(b);
+    say(b, SW_SENTENCES, before, s);
+    free(before);
+}
+
+/* What the levels say of metric m: bit 1 a level with a test (decided or the same), bit 2 a
+ * level the test found the same, bit 4 a level observed within the minimum effect. */
+static int metric_levels(json_t *levels, size_t m)
+{
+    int f = 0;
     size_t i;
     json_t *lv;
-    json_array_foreach (levels, i, lv)
-        tested |= json_is_true(json_object_get(json_object_get(lv, "conclusion"), "significant")) ||
-                  json_is_true(json_object_get(json_object_get(lv, "conclusion"), "same"));
-    json_t *untested = json_array();
-    pr_buf ul = PR_BUF_INIT;
+    json_array_foreach (levels, i, lv) {
+        json_t *x = json_object_get(lv, conclusion_metrics[m].name);
+        f |= json_is_true(json_object_get(x, "decided")) ? 1 : 0;
+        f |= json_is_true(json_object_get(x, "is_same")) ? 3 : 0;
+        f |= json_is_true(json_object_get(x, "observed_close")) ? 4 : 0;
+    }
+    return f;
+}
+
+/* The overall conclusion, first what answers "which configuration is better, by how much, at
+ * which loads": a sentence per metric that a test decided somewhere, then one per metric seen
+ * to differ where it was not tested ("observed, not tested"), then the metrics a test found
+ * no difference in; "no significant difference" only for metrics a test could decide. */
+static json_t *overall(json_t *levels, const char *an, const char *bn, const char *effect)
+{
+    json_t *o = json_object(), *ms = json_array(), *untested = json_array(), *same = json_array(),
+           *close = json_array();
+    pr_buf b = PR_BUF_INIT, ul = PR_BUF_INIT, sl = PR_BUF_INIT, cl = PR_BUF_INIT;
+    int decided = 0, observed = 0, tested = 0;
+    json_t *obs[NCM];
     for (size_t m = 0; m < NCM; m++) {
         pr_buf s = PR_BUF_INIT;
-        json_t *x = overall_metric(levels, m, an, bn, &s);
-        if (json_is_true(json_object_get(x, "decided")) && decided) {
-            char *before = pr_buf_steal(&b);
-            say(&b, SW_SENTENCES, before, s.p);
-            free(before);
-        } else if (json_is_true(json_object_get(x, "decided"))) {
-            pr_buf_puts(&b, s.p);
-            decided = 1;
-        }
-        int any = 0;
-        json_array_foreach (levels, i, lv)
-            any |= json_is_false(
-                json_object_get(json_object_get(lv, conclusion_metrics[m].name), "is_untested"));
-        if (!any)
+        json_t *x = overall_metric(levels, m, an, bn, 1, effect, &s);
+        add_sentence(&b, s.p);
+        decided |= json_is_true(json_object_get(x, "decided"));
+        int f = metric_levels(levels, m);
+        tested |= f & 1;
+        if (!(f & 1))
             metric_list(&ul, untested, m);
-        json_object_set_new(x, "tested", json_boolean(any));
+        json_object_set_new(x, "tested", json_boolean(f & 1));
         json_object_set_new(x, "sentence", json_string(s.p ? s.p : ""));
         json_array_append_new(ms, x);
         pr_buf_dispose(&s);
     }
+    for (size_t m = 0; m < NCM; m++) {
+        pr_buf s = PR_BUF_INIT;
+        obs[m] = overall_metric(levels, m, an, bn, 0, effect, &s);
+        add_sentence(&b, s.p);
+        observed |= json_is_true(json_object_get(obs[m], "decided"));
+        json_object_set_new(obs[m], "sentence", json_string(s.p ? s.p : ""));
+        json_object_set(json_array_get(ms, m), "observed", obs[m]);
+        json_decref(obs[m]);
+        pr_buf_dispose(&s);
+        int f = metric_levels(levels, m);
+        int d = json_is_true(json_object_get(json_array_get(ms, m), "decided"));
+        if ((f & 2) && !d)
+            metric_list(&sl, same, m);
+        else if ((f & 4) && !(f & 1) && !json_is_true(json_object_get(obs[m], "decided")))
+            metric_list(&cl, close, m);
+    }
+    if (!decided && !observed && json_array_size(same) == NCM) {
+        pr_buf_reset(&b);
+        say(&b, SW_OVERALL_SAME, bn, an);
+    } else if (json_array_size(same)) {
+        pr_buf x = PR_BUF_INIT;
+        say(&x, SW_OVERALL_SAME_IN, sl.p);
+        add_sentence(&b, x.p);
+        pr_buf_dispose(&x);
+    }
+    if (json_array_size(close)) {
+        pr_buf x = PR_BUF_INIT;
+        say(&x, SW_OBS_WITHIN_ALL, cl.p, effect);
+        add_sentence(&b, x.p);
+        pr_buf_dispose(&x);
+    }
+    if (!b.len)
+        say(&b, SW_OBS_NONE, bn, an);
     mark_last(untested);
-    if (!decided)
-        say(&b, tested ? SW_OVERALL_SAME : SW_OVERALL_UNTESTED, bn, an);
-    if (tested && json_array_size(untested))
-        say(&b, SW_OVERALL_NOT_TESTED, ul.p);
+    mark_last(same);
+    mark_last(close);
     json_object_set_new(o, "untested_metrics", untested);
+    json_object_set_new(o, "same_metrics", same);
+    json_object_set_new(o, "close_metrics", close);
     pr_buf_dispose(&ul);
+    pr_buf_dispose(&sl);
+    pr_buf_dispose(&cl);
     json_object_set_new(o, "significant", json_boolean(decided));
-    json_object_set_new(o, "same", json_boolean(!decided && tested));
+    json_object_set_new(o, "observed", json_boolean(observed));
+    json_object_set_new(o, "same", json_boolean(!decided && !observed && tested));
     json_object_set_new(o, "untested", json_boolean(!tested));
     json_object_set_new(o, "metrics", ms);
     json_object_set_new(o, "sentence", json_string(b.p ? b.p : ""));
@@ -585,7 +794,9 @@ static int compare_one(study *S, size_t c, json_t **out, pr_error *err)
     json_object_set(o, "a_configuration", ca);
     json_object_set(o, "b_configuration", cb);
     json_t *levels = compare_levels(S, pairing, an, bn);
-    json_object_set_new(o, "overall", overall(levels, an, bn));
+    char effect[32];
+    snprintf(effect, sizeof effect, "%g%%", 100 * S->o->compare.min_effect);
+    json_object_set_new(o, "overall", overall(levels, an, bn, effect));
     json_object_set_new(o, "levels", levels);
     json_object_set(o, "verdict", json_object_get(pdoc, "verdict"));
     json_object_set(o, "verdict_text", json_object_get(pdoc, "verdict_text"));

@@ -39,25 +39,38 @@ typedef enum study_word {
     SW_CLAUSE_SEP,
     SW_LIST_SEP,
     SW_END,
-    SW_SENTENCES,          /* two sentences: the first, the next */
-    SW_NO_DIFFERENCE,      /* B, A */
-    SW_IN,                 /* metrics */
-    SW_NOT_TESTED,         /* metrics */
-    SW_NONE_TESTED,        /* A, B */
-    SW_NOT_PAIRED,         /* level, A, B, why */
-    SW_HEAD_LATENCY,       /* B, faster, A, metric */
-    SW_HEAD_OTHER,         /* B, higher, metric, A */
-    SW_OVERALL_ALL,        /* head, range */
-    SW_OVERALL_ONE,        /* head, the level, figure */
-    SW_OVERALL_SOME,       /* head, levels, range, levels without a difference */
-    SW_OVERALL_MIXED,      /* B, A, metric, better, levels, range, worse, levels, range */
-    SW_OVERALL_SAME,       /* B, A */
-    SW_OVERALL_NOT_TESTED, /* metrics */
-    SW_OVERALL_UNTESTED,   /* B, A */
-    SW_AT,                 /* figure, level */
-    SW_FROM_TO,            /* figure at level, figure at level */
+    SW_SENTENCES,     /* two sentences: the first, the next */
+    SW_NO_DIFFERENCE, /* B, A */
+    SW_IN,            /* metrics */
+    SW_NONE_TESTED,   /* A, B */
+    SW_NOT_PAIRED,    /* level, A, B, why */
+    SW_HEAD_LATENCY,  /* B, faster, A, metric */
+    SW_HEAD_OTHER,    /* B, higher, metric, A */
+    SW_OVERALL_ALL,   /* head, range */
+    SW_OVERALL_ONE,   /* head, the level, figure */
+    SW_OVERALL_SOME,  /* head, levels, range, levels without a difference */
+    SW_OVERALL_MIXED, /* B, A, metric, better, levels, range, worse, levels, range */
+    SW_OVERALL_SAME,  /* B, A */
+    SW_AT,            /* figure, level */
+    SW_FROM_TO,       /* figure at level, figure at level */
     SW_METRIC_THROUGHPUT,
     SW_METRIC_ERRORS,
+    SW_OBS_FIRST,        /* B, metric, b figure, a figure, A, change */
+    SW_OBS_NEXT,         /* metric, b figure, a figure, change */
+    SW_OBSERVED,         /* the end of observed clauses: no samples */
+    SW_OBSERVED_FEW,     /* the same: too few samples for a test */
+    SW_WITHIN,           /* metrics, min effect */
+    SW_SAME_IN,          /* metrics */
+    SW_MISSING,          /* metrics */
+    SW_OBS_HEAD_LATENCY, /* B, "faster" or "slower", A, metric */
+    SW_OBS_HEAD_OTHER,   /* B, "higher" or "lower", metric, A */
+    SW_OBS_ALL,          /* head, range, end */
+    SW_OBS_ONE,          /* head, the first observed clause, level, end */
+    SW_OBS_SOME,         /* head, levels, range, min effect, levels within, end */
+    SW_OBS_MIXED,        /* B, A, metric, better, levels, range, worse, levels, range, end */
+    SW_OBS_WITHIN_ALL,   /* metrics, min effect */
+    SW_OVERALL_SAME_IN,  /* metrics */
+    SW_OBS_NONE,         /* B, A */
     SW_COUNT
 } study_word;
 

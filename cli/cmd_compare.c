@@ -184,7 +184,7 @@ static void print_text(json_t *doc)
         printf(")%s\n", json_is_true(json_object_get(r, "summary_only")) ? "  [summary only]" : "");
     }
     printf("verdicts: regression/improvement when significant (p < %g) and at least %g%% "
-           "(error ratio: 1 point)\n\n",
+           "(error ratio: 1 point); untested: no samples, or too few for a test to decide\n\n",
            json_number_value(json_object_get(doc, "alpha")),
            100 * json_number_value(json_object_get(doc, "min_effect")));
     print_rows(json_object_get(doc, "metrics"), runs, 12);
@@ -195,6 +195,10 @@ static void print_text(json_t *doc)
                    "P(a request is slower) = %.3f",
                    jstr(r, "run"), json_number_value(p),
                    json_number_value(json_object_get(r, "a12")));
+        else if (!strcmp(jstr(r, "untested_why"), "too_few_samples"))
+            printf("\n  latency distribution, %s vs baseline: not tested (too few samples for "
+                   "the test ever to be significant)",
+                   jstr(r, "run"));
         else
             printf("\n  latency distribution, %s vs baseline: not tested (no samples)",
                    jstr(r, "run"));
@@ -231,18 +235,19 @@ static void print_pair_summary(json_t *m)
     json_t *t = json_object_get(m, "sign_test");
     long long n = json_integer_value(json_object_get(m, "pairs"));
     printf("  over %lld pair(s): B higher in %lld, lower in %lld, equal or unknown in %lld; median "
-           "change %s; sign test p = %s",
+           "change %s; ",
            n, (long long)json_integer_value(json_object_get(m, "b_higher")),
            (long long)json_integer_value(json_object_get(m, "b_lower")),
            n - json_integer_value(json_object_get(m, "b_higher")) -
                json_integer_value(json_object_get(m, "b_lower")),
-           jstr(m, "median_change_human"), jstr(t, "p_value_human"));
-    if (!json_is_true(json_object_get(t, "can_decide")))
-        printf(
-            " (cannot decide: with %lld differing pair(s) the smallest possible p is %s; %lld are "
-            "needed)",
-            (long long)json_integer_value(json_object_get(t, "n")), jstr(t, "min_p_value_human"),
-            (long long)json_integer_value(json_object_get(t, "pairs_needed")));
+           jstr(m, "median_change_human"));
+    /* no p-value where the sign test cannot decide: it would say nothing */
+    if (json_is_true(json_object_get(t, "can_decide")))
+        printf("sign test p = %s", jstr(t, "p_value_human"));
+    else
+        printf("no sign test: %lld differing pair(s) cannot decide (%lld are needed)",
+               (long long)json_integer_value(json_object_get(t, "n")),
+               (long long)json_integer_value(json_object_get(t, "pairs_needed")));
     printf("\n  verdict: %s (%lld regression(s), %lld improvement(s), %lld same, %lld untested)\n",
            jstr(m, "verdict"), (long long)json_integer_value(json_object_get(m, "regressions")),
            (long long)json_integer_value(json_object_get(m, "improvements")),
@@ -312,7 +317,8 @@ static void print_paired(json_t *doc)
            jstr(pg, "keys_text"), (long long)json_integer_value(json_object_get(pg, "n_pairs")),
            (long long)json_integer_value(json_object_get(pg, "n_unpaired")));
     printf("verdicts per pair: regression/improvement when significant (p < %g) and at least %g%% "
-           "(error ratio: 1 point); untested: a run without samples\n",
+           "(error ratio: 1 point); untested: no samples, or too few for a test to decide "
+           "(the figures are observed)\n",
            json_number_value(json_object_get(doc, "alpha")),
            100 * json_number_value(json_object_get(doc, "min_effect")));
     print_pair_list(pg);
@@ -576,7 +582,9 @@ const pr_command pr_cmd_compare = {
     "only when the change is statistically significant (bootstrap confidence interval of the\n"
     "percentile difference excluding 0; Welch test for the mean; Mann-Whitney on per-interval\n"
     "throughput; two-proportion test for the error ratio) AND at least the minimum effect;\n"
-    "otherwise 'same'. Summary-only runs compare on what they have ('untested').\n"
+    "otherwise 'same'. A metric no test could decide (a summary-only run has no samples;\n"
+    "too few samples or intervals for the test ever to be significant) is 'untested':\n"
+    "its figures are observed, not tested. Changes beyond 2x read as factors (10.1×, ÷40.4).\n"
     "With --pair tag:KEY[,KEY…] the two selections A and B are a study across a series: their\n"
     "runs are paired by the values of those tags (e.g. rate and duration), every pair is\n"
     "compared, and each metric gets one row per pair, a sign test across the pairs and an\n"

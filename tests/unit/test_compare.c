@@ -203,6 +203,71 @@ static void test_compare__summary_only_untested(void **state)
     test_store_close(st);
 }
 
+/* A run of 4 samples against 4 (tests/data/study-observed, 180 ms against 1.8 s): no latency
+ * test can reach p < 0.01 with so few (Mann-Whitney's smallest p is 0.03), so the tenfold
+ * difference is untested (too_few_samples), never "same" nor a regression; the summary-only
+ * runs' equal figures are untested too (no_samples). */
+static void test_compare__too_few_samples_untested(void **state)
+{
+    (void)state;
+    pr_store *st = test_store_open();
+    int64_t a = test_ingest(st, "vegeta-gob", testdata("study-observed/hotspot-2-2s.bin"), NULL);
+    int64_t b = test_ingest(st, "vegeta-gob", testdata("study-observed/openj9-2-2s.bin"), NULL);
+    int64_t c = test_ingest(st, NULL, testdata("study-observed/hotspot-50-10s.report.txt"), "c");
+    pr_compare_side s[3];
+    pr_error err;
+    pr_error_clear(&err);
+    assert_int_equal(pr_compare_side_load(st, &a, 1, NULL, NULL, &s[0], &err), 0);
+    assert_int_equal(pr_compare_side_load(st, &b, 1, NULL, NULL, &s[1], &err), 0);
+    assert_int_equal(pr_compare_side_load(st, &c, 1, NULL, NULL, &s[2], &err), 0);
+    assert_int_equal(s[0].latency.n, 4);
+    const char *names[] = {"p50", "p99", "mean"};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *d = pr_compare_metric(&s[0], &s[1], names[i], NULL);
+        assert_string_equal(json_string_value(json_object_get(d, "verdict")), "untested");
+        assert_string_equal(json_string_value(json_object_get(d, "untested_why")),
+                            "too_few_samples");
+        assert_true(json_is_null(json_object_get(d, "significant")));
+        json_decref(d);
+    }
+    json_t *d = pr_compare_metric(&s[2], &s[2], "p50", NULL); /* equal printed figures */
+    assert_string_equal(json_string_value(json_object_get(d, "verdict")), "untested");
+    assert_string_equal(json_string_value(json_object_get(d, "untested_why")), "no_samples");
+    json_decref(d);
+    json_t *doc = pr_compare_build(s, 2, NULL);
+    json_t *lt = json_array_get(json_object_get(doc, "latency_tests"), 0);
+    assert_null(json_object_get(lt, "p_value"));
+    assert_string_equal(json_string_value(json_object_get(lt, "untested_why")), "too_few_samples");
+    json_decref(doc);
+    for (int i = 0; i < 3; i++)
+        pr_compare_side_dispose(&s[i]);
+    test_store_close(st);
+}
+
+/* Changes beyond a factor of 2 read as the factor, never "+910.0%". */
+static void test_compare__rel_text(void **state)
+{
+    (void)state;
+    char b[32];
+    pr_compare_rel_text(0.123, b, sizeof b);
+    assert_string_equal(b, "+12.3%");
+    pr_compare_rel_text(-0.5 + 1e-9, b, sizeof b);
+    assert_string_equal(b, "-50.0%");
+    pr_compare_rel_text(0.999, b, sizeof b);
+    assert_string_equal(b, "+99.9%");
+    pr_compare_rel_text(9.1, b, sizeof b);
+    assert_string_equal(b, "10.1\xc3\x97");
+    pr_compare_rel_text(1, b, sizeof b);
+    assert_string_equal(b, "2.00\xc3\x97");
+    pr_compare_rel_text(1.0 / 40.4 - 1, b, sizeof b);
+    assert_string_equal(b, "\xc3\xb7"
+                           "40.4");
+    pr_compare_rel_text(3801, b, sizeof b);
+    assert_string_equal(b, "3802\xc3\x97");
+    pr_compare_rel_text(NAN, b, sizeof b);
+    assert_string_equal(b, "-");
+}
+
 static void test_compare__sign_test(void **state)
 {
     (void)state;
@@ -304,6 +369,8 @@ int main(void)
         cmocka_unit_test(test_compare__bootstrap_ci),
         cmocka_unit_test(test_compare__fixtures_verdicts),
         cmocka_unit_test(test_compare__summary_only_untested),
+        cmocka_unit_test(test_compare__too_few_samples_untested),
+        cmocka_unit_test(test_compare__rel_text),
         cmocka_unit_test(test_compare__sign_test),
         cmocka_unit_test(test_compare__one_metric),
         cmocka_unit_test(test_compare__pairs),
