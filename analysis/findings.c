@@ -553,9 +553,8 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
     double tmo = class_count(c, timeout_pats, ex, &by_status);
     json_decref(ex);
     if (finite_pos(c->offered) && isfinite(c->rate) && c->rate >= 0.9 * c->offered &&
-        c->requests > 0 && isfinite(tmo) && tmo / c->requests >= 0.01 &&
-        finite_pos(c->lat_max) && c->lat_max >= 100e6 && isfinite(c->lat_p50) &&
-        c->lat_p50 >= 0.25 * c->lat_max) {
+        c->requests > 0 && isfinite(tmo) && tmo / c->requests >= 0.01 && finite_pos(c->lat_max) &&
+        c->lat_max >= 100e6 && isfinite(c->lat_p50) && c->lat_p50 >= 0.25 * c->lat_max) {
         ev_num(ev, "timeout_errors", tmo);
         ev_num(ev, "timeout_ratio", tmo / c->requests);
         ev_num(ev, "latency_p50_ns", c->lat_p50);
@@ -649,10 +648,11 @@ static int saturation_offered(pr_fctx *c)
            "Requests were sent at %s and %s failed.%s With a mean latency of %s, Little's law "
            "puts about %.1f requests in flight: the server, not the load generator, held the "
            "throughput down."),
-         hrate(served, a), client > 0 ? _("successes and client errors") : _("successful responses"),
+         hrate(served, a),
+         client > 0 ? _("successes and client errors") : _("successful responses"),
          100 * served / c->offered, hrate(c->offered, b), inferred ? _(" (inferred)") : "",
-         hrate(limit, h), hrate(c->rate, d), hpct(c->error_ratio, e), why,
-         hdur(c->lat_mean, g), in_flight(served, c->lat_mean));
+         hrate(limit, h), hrate(c->rate, d), hpct(c->error_ratio, e), why, hdur(c->lat_mean, g),
+         in_flight(served, c->lat_mean));
     return 1;
 }
 
@@ -661,9 +661,8 @@ static int saturation_offered(pr_fctx *c)
 static void series_key(const json_t *run, char *buf, size_t size)
 {
     const char *tool = json_string_value(json_object_get(run, "tool"));
-    const char *path = json_string_value(
-        json_object_get(json_object_get(json_object_get(run, "tool_summary"), "tool"),
-                        "Document Path"));
+    const char *path = json_string_value(json_object_get(
+        json_object_get(json_object_get(run, "tool_summary"), "tool"), "Document Path"));
     size_t n = (size_t)snprintf(buf, size, "%s|%s", tool ? tool : "", path ? path : "");
     size_t i;
     json_t *l;
@@ -784,8 +783,8 @@ static int saturation_series(pr_fctx *c)
          _("%s to %s at %s concurrent users; latency grew with the users (mean %s at %.0f, %s at "
            "%.0f): the server set the pace. Here, %.0f users at %s and a mean latency of %s give "
            "%.1f in flight by Little's law: every user was waiting on the server."),
-         hrate(xmin, a), hrate(xmax, b), list, hdur(v[lo].r, d), v[lo].n, hdur(v[hi].r, e),
-         v[hi].n, v[me].n, hrate(v[me].x, g), hdur(v[me].r, h), v[me].x * v[me].r / 1e9);
+         hrate(xmin, a), hrate(xmax, b), list, hdur(v[lo].r, d), v[lo].n, hdur(v[hi].r, e), v[hi].n,
+         v[me].n, hrate(v[me].x, g), hdur(v[me].r, h), v[me].x * v[me].r / 1e9);
     free(v);
     return 1;
 }
@@ -1222,8 +1221,7 @@ static void rule_unexplained(pr_fctx *c)
                  _("were answered with a status outside %s (%s \"%s\"): the server answered "
                    "them, so they are neither timeouts nor connection failures; the report does "
                    "not say which status."),
-                 i == 0 ? "2xx" : "2xx and 3xx", report ? report : _("the source"),
-                 non2xx_keys[i]);
+                 i == 0 ? "2xx" : "2xx and 3xx", report ? report : _("the source"), non2xx_keys[i]);
         error_class(c, n, 0, NULL, _("Responses with a failing status"), why,
                     _("Read the server's log at these requests for the status and its cause; keep "
                       "the per-request results (hey -o csv, a Vegeta results file, JMeter's "
@@ -1598,7 +1596,8 @@ static void rule_episode(pr_fctx *c)
     }
     if (nwin != 1)
         return;
-    size_t before = pts_with_requests(c->pts, 0, from), inside = pts_with_requests(c->pts, from, to),
+    size_t before = pts_with_requests(c->pts, 0, from),
+           inside = pts_with_requests(c->pts, from, to),
            after = pts_with_requests(c->pts, to, c->npts);
     if (before < 3 || after < 3 || (double)inside > 0.6 * (double)k)
         return;

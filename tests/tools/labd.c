@@ -56,10 +56,10 @@ typedef struct conn {
     int64_t due_ns;  /* when the head (and body unless split) goes out */
     int64_t body_ns; /* slowbody: when the body goes out, else 0 */
     int status;
-    uint64_t qseq;   /* waiting for a worker (order of arrival), 0 if not */
-    double svc_ms;   /* its service time */
-    int svc_about;   /* the service time varies (about()) */
-    uint64_t n;      /* request number */
+    uint64_t qseq; /* waiting for a worker (order of arrival), 0 if not */
+    double svc_ms; /* its service time */
+    int svc_about; /* the service time varies (about()) */
+    uint64_t n;    /* request number */
     char out[512];
     size_t out_len, out_off;
     int head_sent;
@@ -108,8 +108,8 @@ static int64_t about(double ms, uint64_t n)
 static int parts(const char *path, const char *name, double *v, int max)
 {
     size_t n = strlen(name);
-    if (strncmp(path, name, n) || (path[n] != '/' && path[n] != 0 && path[n] != ' ' &&
-                                   path[n] != '?'))
+    if (strncmp(path, name, n) ||
+        (path[n] != '/' && path[n] != 0 && path[n] != ' ' && path[n] != '?'))
         return -1;
     int k = 0;
     const char *p = path + n;
@@ -149,8 +149,8 @@ static void serve_queue(int64_t now)
             best->qseq = 0;
             queued--;
             int64_t start = worker_free_ns[w] > now - 1000000 ? worker_free_ns[w] : now;
-            int64_t svc = best->svc_about ? about(best->svc_ms, best->n)
-                                          : (int64_t)(best->svc_ms * 1e6);
+            int64_t svc =
+                best->svc_about ? about(best->svc_ms, best->n) : (int64_t)(best->svc_ms * 1e6);
             best->due_ns = start + svc;
             worker_free_ns[w] = best->due_ns;
         }

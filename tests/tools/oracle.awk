@@ -29,14 +29,22 @@ function strip(s) { sub(/(us|ms|s|m)$/, "", s); return s }
 # ab -w prints the same report as an HTML table: read it without the tags
 tool == "ab" && /<t[hdr]/ { gsub(/<[^>]*>/, " "); gsub(/&nbsp;/, " "); sub(/^ +/, "") }
 tool == "ab" && /^Complete requests:/ { out("requests", $3, 1, "exact"); complete = $3 }
-tool == "ab" && /^Failed requests:/ {
-    failed = $3
-    # "(Connect: 0, Receive: 0, Length: 286, Exceptions: 0)": ab counts events, not requests
-    # (docs/ab.md)
+tool == "ab" && /^Failed requests:/ { failed = $3; other = 0; cats = 0 }
+# the next line, "   (Connect: 0, Receive: 0, Length: 286, Exceptions: 0)": ab counts events,
+# not requests (docs/ab.md)
+tool == "ab" && /^ *\(Connect: [0-9]+/ {
     other = 0
     if (match($0, /Connect: [0-9]+/)) other += substr($0, RSTART + 9, RLENGTH - 9)
     if (match($0, /Receive: [0-9]+/)) other += substr($0, RSTART + 9, RLENGTH - 9)
     if (match($0, /Exceptions: [0-9]+/)) other += substr($0, RSTART + 12, RLENGTH - 12)
+    lenf = match($0, /Length: [0-9]+/) ? substr($0, RSTART + 8, RLENGTH - 8) + 0 : 0
+    cats = 1
+    # one category besides Length: a count of requests
+    n = 0
+    if ($0 ~ /Connect: [1-9]/) n++
+    if ($0 ~ /Receive: [1-9]/) n++
+    if ($0 ~ /Exceptions: [1-9]/) n++
+    one = n == 1
 }
 tool == "ab" && /^Non-2xx responses:/ { non2xx = $3 }
 tool == "ab" && /^Time taken for tests:/ { out("duration", $5, 1e9, "printed") }
@@ -55,7 +63,8 @@ function end_ab() {
     if (non2xx == "") non2xx = 0
     # Length failures (a length unlike the first response's) are answers, not failed requests
     # (docs/ab.md): with no other category the failed requests are the non-2xx ones
-    if (failed == 0 || other == 0) bad = non2xx
+    if (failed == 0 || (cats && other == 0)) bad = non2xx
+    else if (cats && one && other == failed - lenf && other <= complete && non2xx == 0) bad = other
     else return
     out("errors", bad, 1, "exact")
     if (complete > 0) out("error_ratio", sprintf("%.12g", bad / complete), 1, "sig9")

@@ -632,7 +632,7 @@ static void test_ab__join_runs(void **st)
     pr_run_join(tsv.run, csv.run);
     assert_false(tsv.run->summary_only);
     assert_int_equal(tsv.n, 300);
-    assert_int_equal(jint(tsv.run->summary, "failures"), 286);
+    assert_int_equal(jint(tsv.run->summary, "failures"), 0); /* 286 Length failures: answers */
     assert_int_equal(jint(tsv.run->summary, "requests"), 300);
     assert_int_equal(tsv.run->concurrency, 5);
     assert_string_equal(tsv.run->tool_version, "2.3");

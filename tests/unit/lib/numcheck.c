@@ -50,7 +50,7 @@ static int in_evidence(json_t *o, const char *key, enum kind kind, double v, dou
     if (json_is_object(o)) {
         const char *k;
         json_t *x;
-        json_object_foreach(o, k, x)
+        json_object_foreach (o, k, x)
             if (in_evidence(x, k, kind, v, tol))
                 return 1;
         return 0;
@@ -58,7 +58,7 @@ static int in_evidence(json_t *o, const char *key, enum kind kind, double v, dou
     if (json_is_array(o)) {
         size_t i;
         json_t *x;
-        json_array_foreach(o, i, x)
+        json_array_foreach (o, i, x)
             if (in_evidence(x, key, kind, v, tol))
                 return 1;
         return 0;
@@ -82,12 +82,12 @@ static void blank_strings(char *text, json_t *o)
     } else if (json_is_object(o)) {
         const char *k;
         json_t *x;
-        json_object_foreach(o, k, x)
+        json_object_foreach (o, k, x)
             blank_strings(text, x);
     } else if (json_is_array(o)) {
         size_t i;
         json_t *x;
-        json_array_foreach(o, i, x)
+        json_array_foreach (o, i, x)
             blank_strings(text, x);
     }
 }
@@ -112,8 +112,8 @@ static int check_text(const char *orig, json_t *finding, char *why, size_t size)
     blank_strings(text, json_object_get(finding, "label"));
     int ok = 1;
     for (const char *p = text; *p && ok; p++) {
-        if (!isdigit((unsigned char)*p) || (p > text && (isalnum((unsigned char)p[-1]) ||
-                                                         p[-1] == '.' || p[-1] == '_')))
+        if (!isdigit((unsigned char)*p) ||
+            (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '_')))
             continue;
         char *end;
         double v = strtod(p, &end);
