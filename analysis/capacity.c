@@ -461,6 +461,13 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
         json_object_set_new(doc, "max_sustainable", b);
     } else {
         json_object_set_new(doc, "max_sustainable", json_null());
+        size_t known = 0;
+        for (size_t i = 0; i < n; i++)
+            known += isfinite(p[i].throughput_per_s);
+        /* ab -g alone: no outcomes, no timing to a second: no throughput to rank */
+        json_object_set_new(doc, "max_sustainable_note",
+                            json_string(known ? _("the first load already failed")
+                                              : _("no run's throughput is known")));
     }
     usl_json(doc, p, n, o);
     return doc;

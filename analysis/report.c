@@ -205,6 +205,39 @@ static char *span_human(int64_t ns, int64_t res, char *h)
     return pr_human_duration_res(ns != PR_UNKNOWN && ns < res && ns > -res ? 0 : ns, res, h);
 }
 
+/* Start stamps this coarse (ab -g: whole seconds) know a run's span only to a tick either way. */
+#define COARSE_STAMP_NS 1000000000
+
+/* The timing of a series whose start stamps are whole seconds (docs/metrics.md, "Clock
+ * resolution"): its start span d is known to within one tick r either way, (d − r, d + r), so
+ * the duration is approximate, its wait unknown, and each rate over it is known only between
+ * bounds: never a figure with decimals the stamps do not have. */
+static void approx_timing(json_t *j, int64_t count, int64_t d, int64_t r)
+{
+    char h[48];
+    set_str(j, "duration", pr_human_duration_approx(d, r, h));
+    static const char *const unknown[] = {"wait_ns",
+                                          "wait",
+                                          "rate_per_s",
+                                          "throughput_per_s",
+                                          "throughput",
+                                          "request_throughput_per_s",
+                                          "request_throughput",
+                                          "jmeter_throughput_per_s"};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+        json_object_set_new(j, unknown[i], json_null());
+    double low = count > 0 ? (double)count / ((double)(d + r) / 1e9) : NAN;
+    double high = count > 0 && d > r ? (double)count / ((double)(d - r) / 1e9) : NAN;
+    set_str(j, "rate", pr_human_rate_range(low, high, h));
+    json_t *a = json_object();
+    set_int(a, "resolution_ns", r);
+    set_int(a, "duration_low_ns", d > r ? d - r : 0);
+    set_int(a, "duration_high_ns", d + r);
+    set_real(a, "rate_low_per_s", low);
+    set_real(a, "rate_high_per_s", high);
+    json_object_set_new(j, "timing_approx", a);
+}
+
 /* Statistics of a series: counts, ratios, rates, distributions, bytes. */
 static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_report_opts *o,
                            clock_res res)
@@ -255,7 +288,10 @@ static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_repo
         set_real(j, "bytes_out_mean", (double)s->bytes_out / (double)s->bytes_out_known);
         set_str(j, "bytes_out", pr_human_bytes((double)s->bytes_out, h));
     }
-    int64_t span = r.duration_ns != PR_UNKNOWN ? r.duration_ns + r.wait_ns : 0;
+    int approx = res.time_ns >= COARSE_STAMP_NS && r.duration_ns != PR_UNKNOWN;
+    if (approx)
+        approx_timing(j, s->count, r.duration_ns, res.time_ns);
+    int64_t span = r.duration_ns != PR_UNKNOWN && !approx ? r.duration_ns + r.wait_ns : 0;
     if (s->bytes_in_known && span > 0)
         set_real(j, "bytes_in_per_s", (double)s->bytes_in / ((double)span / 1e9));
     put_dist(j, "latency", &dur[PR_D_LATENCY], o, res.lat_ns);
@@ -264,7 +300,7 @@ static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_repo
     put_dist(j, "ttfb", &dur[PR_D_TTFB], o, res.lat_ns);
     put_dist(j, "receive", &dur[PR_D_RECEIVE], o, res.lat_ns);
     put_dist(j, "lateness", &dur[PR_D_LATENESS], o, res.lat_ns);
-    if (isfinite(mean_s) && isfinite(r.throughput_per_s)) {
+    if (isfinite(mean_s) && isfinite(r.throughput_per_s) && !approx) {
         double conc = r.rate_per_s * mean_s;
         set_real(j, "concurrency_estimate", conc);
     }

@@ -80,7 +80,8 @@ static void print_series(json_t *a, const char *series_name, const char *load_na
         printf("  maximum sustainable throughput: %s at load %g\n",
                pr_human_rate(num(m, "throughput_per_s"), h), num(m, "load"));
     else
-        printf("  maximum sustainable throughput: none (the first load already failed)\n");
+        printf("  maximum sustainable throughput: none (%s)\n",
+               json_string_value(json_object_get(a, "max_sustainable_note")));
     print_usl(a);
 }
 

@@ -129,14 +129,23 @@ static void print_headlines(json_t *s, int so)
         snprintf(v, sizeof v, "%lld", (long long)json_integer_value(req));
     if (req)
         print_headline(C_("summary", "requests"), v, origin(s, "requests", so, o, sizeof o));
-    if (json_object_get(s, "duration")) {
+    const char *approx =
+        json_string_value(json_object_get(json_object_get(s, "timing_approx"), "why"));
+    if (json_object_get(s, "duration") && approx) { /* ab -g alone: whole-second stamps */
+        snprintf(v, sizeof v, _("%s (%s; wait unknown)"), jstr(s, "duration"), approx);
+        print_headline(C_("summary", "duration"), v, "");
+    } else if (json_object_get(s, "duration")) {
         if (json_is_integer(json_object_get(s, "wait_ns")))
             snprintf(v, sizeof v, _("%s (wait %s)"), jstr(s, "duration"), jstr(s, "wait"));
         else
             snprintf(v, sizeof v, "%s", jstr(s, "duration"));
         print_headline(C_("summary", "duration"), v, origin(s, "duration_ns", so, o, sizeof o));
     }
-    if (json_object_get(s, "rate"))
+    if (json_object_get(s, "rate") && approx) {
+        snprintf(v, sizeof v, _("%s (%lld requests in %s)"), jstr(s, "rate"),
+                 (long long)json_integer_value(req), jstr(s, "duration"));
+        print_headline(C_("summary", "rate"), v, "");
+    } else if (json_object_get(s, "rate"))
         print_headline(C_("summary", "rate"), jstr(s, "rate"),
                        origin(s, "rate_per_s", so, o, sizeof o));
     if (json_object_get(s, "throughput"))

@@ -7,3 +7,15 @@ pr summary --format ab ab_plain_c10
 sh_ "sed -n '/^Connection Times/,\$p' \$DATA/ab/ab_plain_c10.txt"
 pr summary ab_refused
 pr summary --percentiles ab ab_timelimit_t2
+# ab -g alone (issue 33): whole-second stamps know the span to a second either way, so the
+# duration is approximate, the rate only bounded (ab printed 12523.51/s for this run) and no
+# finding or capacity figure is built on it.
+sh_ "grep -E '^(Time taken|Requests per)' \$DATA/ab/ab_plain_c10.txt"
+pr ingest --quiet --force --name plain_g --tag rate=6000 --tag concurrency=10 "$DATA/ab/ab_plain_c10.tsv"
+pr summary plain_g
+pr findings plain_g
+pr ingest --quiet --tag concurrency=50 "$DATA/ab/ab_keepalive_c50.tsv"
+pr ingest --quiet --tag concurrency=10 "$DATA/ab/ab_big_64k.tsv"
+pr capacity ab_big_64k ab_keepalive_c50
+pr runs
+sh_ "\$PR summary --json plain_g | jq -c '.runs[0].stats | {duration_ns, duration, wait_ns, rate_per_s, rate, throughput_per_s, timing_approx}'"
