@@ -19,3 +19,12 @@ pr ingest --quiet --tag concurrency=10 "$DATA/ab/ab_big_64k.tsv"
 pr capacity ab_big_64k ab_keepalive_c50
 pr runs
 sh_ "\$PR summary --json plain_g | jq -c '.runs[0].stats | {duration_ns, duration, wait_ns, rate_per_s, rate, throughput_per_s, timing_approx}'"
+# ab's text with its -e CSV (issue 33): one percentile spectrum from one source, the CSV's µs
+# rows (ab's text table rounds them to whole ms), never decreasing; --percentiles is obeyed;
+# --format ab still prints ab's table as ab printed it.
+pr ingest --quiet --force --name plain_e "$DATA/ab/ab_plain_c10.txt" "$DATA/ab/ab_plain_c10.csv"
+pr summary --no-findings plain_e
+pr summary --no-findings --percentiles 49,50,51,89,90,99.9 plain_e
+sh_ "grep -E '^(0|49|50|51|89|90|100),' \$DATA/ab/ab_plain_c10.csv"
+sh_ "\$PR summary --json plain_e | jq -c '.runs[0].stats.latency_ns | [.min, .p49, .p50, .p51, .p89, .p90, .max]'"
+sh_ "\$PR summary --format ab plain_e | sed -n '/^Percentage/,\$p'"
