@@ -28,3 +28,19 @@ pr summary --no-findings --percentiles 49,50,51,89,90,99.9 plain_e
 sh_ "grep -E '^(0|49|50|51|89|90|100),' \$DATA/ab/ab_plain_c10.csv"
 sh_ "\$PR summary --json plain_e | jq -c '.runs[0].stats.latency_ns | [.min, .p49, .p50, .p51, .p89, .p90, .max]'"
 sh_ "\$PR summary --format ab plain_e | sed -n '/^Percentage/,\$p'"
+# JSON means JSON (issue 33): ab's tables as JSON, and every option combination of summary does
+# what it says or is refused.
+sh_ "\$PR summary --json --percentiles ab plain_e ab_timelimit_t2 | jq -c '.schema, (.runs[] | [.name, .summary_only, .connection_times_ms.total, .reliability, [.percentage_served_ms[] | .ms]])'"
+sh_ "\$PR summary --json --percentiles ab plain_e > ab.json; echo \$?; jq -r '.runs[0].reliability[0].text' ab.json"
+sh_ "\$PR summary --json --format vegeta ab_timelimit_t2 | jq -c '{requests, status_codes}'"
+pr summary --json --format text ab_timelimit_t2
+pr summary --json --format gatling ab_timelimit_t2
+pr summary --percentiles ab --format vegeta ab_timelimit_t2
+pr summary --percentiles ab --percentiles 50,99 ab_timelimit_t2
+pr summary --format ab --percentiles 50,99 ab_timelimit_t2
+pr summary --format ab --from 1s ab_timelimit_t2
+pr summary --format vegeta --by label ab_timelimit_t2
+pr summary --format jmeter --merge ab_timelimit_t2
+pr summary --format k6 --apdex-t 1s ab_timelimit_t2
+pr summary --top 5 ab_timelimit_t2
+sh_ "\$PR summary --help | grep -F '0.1%'"
