@@ -118,6 +118,10 @@ static void offered_rate(load *l, const pr_run *run, const struct tool_load *t,
     if (run->offered_rate > 0) {
         l->rate = run->offered_rate, l->rate_source = "file";
         l->rate_basis = t && t->rate_basis ? t->rate_basis : N_("stated in the file");
+        /* httperf: --rate is of connections, each making --num-calls requests */
+        if (json_number_value(json_object_get(run->meta, "requests_per_connection")) > 1)
+            l->rate_basis = N_("httperf --rate (connections/s) × --num-calls (requests per "
+                               "connection)");
         return;
     }
     if (l->model != PR_LOAD_OPEN)
