@@ -30,6 +30,7 @@ static const struct tool_load {
     {"locust", PR_LOAD_CLOSED, NULL, N_("Locust's user count"), 0},
     {"artillery", PR_LOAD_OPEN, NULL, NULL, 0},  /* arrivals are of sessions, not requests */
     {"gatling", PR_LOAD_UNKNOWN, NULL, NULL, 0}, /* open or closed: the injection profile */
+    {"k6", PR_LOAD_UNKNOWN, NULL, N_("k6's vus, the most VUs active"), 0}, /* closed with VUs */
 };
 
 static const struct tool_load *tool_row(const char *tool)
