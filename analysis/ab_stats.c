@@ -615,20 +615,27 @@ static void row(pr_buf *b, const char *label, const pr_ab_row *r)
     pr_buf_putc(b, '\n');
 }
 
-/* ab's SANE() check of one row. */
-static void sane(pr_buf *b, const char *what, const pr_ab_row *r)
+/* ab's SANE() check of one row: 2 (its ERROR), 1 (its WARNING) or 0. */
+static int sane_level(const pr_ab_row *r)
 {
     if (r->mean_ms == PR_UNKNOWN || r->median_ms == PR_UNKNOWN || isnan(r->sd_ms))
-        return;
+        return 0;
     double d = (double)r->mean_ms - (double)r->median_ms;
     if (d < 0)
         d = -d;
-    if (d > 2 * r->sd_ms)
+    return d > 2 * r->sd_ms ? 2 : d > r->sd_ms;
+}
+
+/* ab's SANE() check of one row. */
+static void sane(pr_buf *b, const char *what, const pr_ab_row *r)
+{
+    int level = sane_level(r);
+    if (level == 2)
         pr_buf_printf(b,
                       "ERROR: The median and mean for %s are more than twice the standard\n"
                       "       deviation apart. These results are NOT reliable.\n",
                       what);
-    else if (d > r->sd_ms)
+    else if (level == 1)
         pr_buf_printf(b,
                       "WARNING: The median and mean for %s are not within a normal "
                       "deviation\n        These results are probably not that reliable.\n",
@@ -657,6 +664,60 @@ void pr_ab_stats_print(const pr_ab_tables *t, pr_buf *out)
         cell(out, "", 5, t->pct_ms[i]);
         pr_buf_puts(out, pr_ab_percs[i] >= 100 ? " (longest request)\n" : "\n");
     }
+}
+
+static json_t *ms_or_null(int64_t v)
+{
+    return v == PR_UNKNOWN ? json_null() : json_integer(v);
+}
+
+json_t *pr_ab_stats_json(const pr_ab_tables *t)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "requests", json_integer((json_int_t)t->n));
+    static const char *const names[4] = {"connect", "processing", "waiting", "total"};
+    static const char *const what[4] = {"the initial connection time", "the processing time",
+                                        "the waiting time", "the total time"};
+    const pr_ab_row *rows[4] = {&t->connect, &t->processing, &t->waiting, &t->total};
+    json_t *ct = json_object(), *checks = json_array();
+    for (int i = 0; i < 4; i++) {
+        const pr_ab_row *r = rows[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "min", ms_or_null(r->min_ms));
+        json_object_set_new(o, "mean", ms_or_null(r->mean_ms));
+        /* ab prints the sd with one decimal: that is its figure */
+        json_object_set_new(o, "sd",
+                            isnan(r->sd_ms) ? json_null() : json_real(round(r->sd_ms * 10) / 10));
+        json_object_set_new(o, "median", ms_or_null(r->median_ms));
+        json_object_set_new(o, "max", ms_or_null(r->max_ms));
+        json_object_set_new(ct, names[i], o);
+        int level = sane_level(r);
+        if (!level)
+            continue;
+        pr_buf b = PR_BUF_INIT;
+        sane(&b, what[i], r);
+        json_t *c = json_object();
+        json_object_set_new(c, "row", json_string(names[i]));
+        json_object_set_new(c, "level", json_string(level == 2 ? "error" : "warning"));
+        if (b.len && b.p[b.len - 1] == '\n')
+            b.p[--b.len] = 0; /* the lines as ab prints them, without the last newline */
+        json_object_set_new(c, "text", json_string(b.p));
+        pr_buf_dispose(&b);
+        json_array_append_new(checks, c);
+    }
+    json_object_set_new(j, "connection_times_ms", ct);
+    json_object_set_new(j, "reliability", checks);
+    json_t *pct = json_array();
+    for (int i = 0; t->has_percentiles && i < PR_AB_NPERCS; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "percent", json_integer(pr_ab_percs[i]));
+        json_object_set_new(e, "ms", ms_or_null(t->pct_ms[i]));
+        json_array_append_new(pct, e);
+    }
+    json_object_set_new(j, "percentage_served_ms", t->has_percentiles ? pct : json_null());
+    if (!t->has_percentiles)
+        json_decref(pct);
+    return j;
 }
 
 /* ---- the tables from a printed summary ---------------------------------------------------- */

@@ -88,4 +88,10 @@ size_t pr_ab_csv_index(size_t n, int i);
  * table. */
 void pr_ab_stats_print(const pr_ab_tables *t, pr_buf *out);
 
+/* The same tables as JSON (the caller's): {requests, connection_times_ms {connect, processing,
+ * waiting, total: {min, mean, sd, median, max}}, reliability [{row, level, text}] (ab's
+ * WARNING/ERROR lines), percentage_served_ms [{percent, ms}] or null when ab prints none};
+ * what is unknown is null. */
+json_t *pr_ab_stats_json(const pr_ab_tables *t);
+
 #endif

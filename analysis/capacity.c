@@ -338,6 +338,8 @@ static json_t *points_json(const pr_capacity_point *p, size_t n, long knee,
         json_object_set_new(e, "run_id", json_integer(p[i].run_id));
         json_object_set_new(e, "name", json_string(p[i].name ? p[i].name : ""));
         set_num(e, "load", p[i].load);
+        json_object_set_new(e, "load_basis",
+                            p[i].load_basis ? json_string(p[i].load_basis) : json_null());
         set_num(e, "throughput_per_s", p[i].throughput_per_s);
         json_object_set_new(e, "throughput", json_string(pr_human_rate(p[i].throughput_per_s, h)));
         set_num(e, "p99_ns", p[i].p99_ns);
@@ -461,6 +463,13 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
         json_object_set_new(doc, "max_sustainable", b);
     } else {
         json_object_set_new(doc, "max_sustainable", json_null());
+        size_t known = 0;
+        for (size_t i = 0; i < n; i++)
+            known += isfinite(p[i].throughput_per_s);
+        /* ab -g alone: no outcomes, no timing to a second: no throughput to rank */
+        json_object_set_new(doc, "max_sustainable_note",
+                            json_string(known ? _("the first load already failed")
+                                              : _("no run's throughput is known")));
     }
     usl_json(doc, p, n, o);
     return doc;
@@ -479,6 +488,12 @@ void pr_capacity_point_of(pr_capacity_point *p, json_t *model, double load)
     p->run_id = (int64_t)json_integer_value(json_object_get(model, "id"));
     p->name = json_string_value(json_object_get(model, "name"));
     p->load = load;
+    const json_t *l = json_object_get(model, "load");
+    double rate = num(l, "offered_rate_per_s"), conc = num(l, "concurrency");
+    p->load_basis = json_string_value(json_object_get(
+        l, isfinite(rate) && rate == load   ? "offered_rate_basis"
+           : isfinite(conc) && conc == load ? "concurrency_basis"
+                                            : "")); /* a tag's load: the tag says it */
     p->throughput_per_s = num(st, "throughput_per_s");
     p->p99_ns = num(json_object_get(st, "latency_ns"), "p99");
     p->error_ratio = num(st, "error_ratio");

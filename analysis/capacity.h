@@ -41,8 +41,10 @@ typedef struct pr_capacity_point {
     const char *name; /* borrowed */
     double load;
     double throughput_per_s;
-    double p99_ns;      /* NAN if unknown */
-    double error_ratio; /* NAN if unknown */
+    double p99_ns;          /* NAN if unknown */
+    double error_ratio;     /* NAN if unknown */
+    const char *load_basis; /* where the run's offered rate or concurrency came from (borrowed
+                             * from its model's load: "httperf --rate × --num-calls…"), or NULL */
 } pr_capacity_point;
 
 typedef struct pr_capacity_opts {

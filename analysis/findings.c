@@ -1680,6 +1680,9 @@ static void rule_label_time(pr_fctx *c)
  * milliseconds (ab, JMeter): a millisecond clock. */
 static int coarse_clock(const pr_fctx *c)
 {
+    /* the means of a whole-ms source (ab's text) beside finer percentiles (its -e CSV) */
+    if (num(c->stats, "latency_resolution_ns") >= 1e6)
+        return 1;
     const double v[] = {c->lat_min, c->lat_p50, c->lat_p90, c->lat_p99, c->lat_max};
     int known = 0;
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {

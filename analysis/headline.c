@@ -236,6 +236,8 @@ static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *
         keep_sample_value(stats, was, keys[i]);
     put_int(stats, "duration_ns", d);
     put_str(prov, "duration_ns", FROM_TOOL);
+    keep_sample_value(stats, was, "timing_approx"); /* the tool timed its test */
+    json_object_del(stats, "timing_approx");
     /* without a printed wait the tool's test time includes it (ab, hey, wrk, siege, httperf) */
     put_int(stats, "wait_ns", ival(t, "wait_ns"));
     if (ival(t, "wait_ns") != PR_UNKNOWN)
@@ -286,8 +288,26 @@ static void check_counts(json_t *stats, int64_t samples, int64_t printed, const 
     json_array_append_new(notes, json_string(msg));
 }
 
+/* Why a run's timing is approximate: its source's stamps ("ab -g records whole seconds"). */
+static void approx_why(json_t *stats, const pr_run *run)
+{
+    json_t *a = json_object_get(stats, "timing_approx");
+    if (!json_is_object(a))
+        return;
+    const char *f = run ? run->format : NULL;
+    char why[128];
+    if (f && !strcmp(f, "ab-gnuplot"))
+        snprintf(why, sizeof why, "%s", _("ab -g records whole seconds"));
+    else if (f && !strcmp(f, "k6-csv"))
+        snprintf(why, sizeof why, "%s", _("k6's CSV records whole seconds"));
+    else
+        snprintf(why, sizeof why, "%s", _("the start times are whole seconds"));
+    json_object_set_new(a, "why", json_string(why));
+}
+
 void pr_headline_combine(json_t *stats, const pr_run *run)
 {
+    approx_why(stats, run);
     json_t *prov = json_object();
     for (size_t i = 0; i < NKEYS; i++)
         if (json_object_get(stats, headline_keys[i]))
@@ -359,6 +379,8 @@ static void row_timing(json_t *l, json_t *was, const json_t *stats)
                                        "jmeter_throughput_per_s"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         keep_sample_value(l, was, keys[k]);
+    keep_sample_value(l, was, "timing_approx");
+    json_object_del(l, "timing_approx");
     int64_t req = ival(stats, "requests"), n = ival(l, "requests");
     double rate = num(stats, "rate_per_s");
     put_int(l, "duration_ns", ival(stats, "duration_ns"));

@@ -58,6 +58,47 @@ char *pr_human_duration_res(int64_t ns, int64_t res_ns, char *buf)
     return buf;
 }
 
+char *pr_human_duration_approx(int64_t ns, int64_t res_ns, char *buf)
+{
+    if (ns == PR_UNKNOWN || res_ns <= 1)
+        return pr_human_duration(ns, buf);
+    if (ns < res_ns)
+        return pr_human_duration_res(0, res_ns, buf);
+    int64_t ticks = (ns + res_ns / 2) / res_ns;
+    char d[32];
+    if (res_ns == 1000000000 && ticks < 600)
+        snprintf(d, sizeof d, "%lld %s", (long long)ticks, C_("unit", "s"));
+    else
+        pr_human_duration(ticks * res_ns, d);
+    snprintf(buf, 32, "\xe2\x89\x88 %.27s", d);
+    return buf;
+}
+
+/* A bound of a rate with 3 significant digits, rounded outward (up for an upper bound). */
+static void rate_bound(double r, int up, char *buf, size_t size)
+{
+    double scale = r >= 100 ? pow(10, floor(log10(r)) - 2) : r >= 10 ? 0.1 : 0.01;
+    double v = (up ? ceil(r / scale) : floor(r / scale)) * scale;
+    snprintf(buf, size, "%.*f%s", r >= 100 ? 0 : r >= 10 ? 1 : 2, v, C_("unit", "/s"));
+}
+
+char *pr_human_rate_range(double low, double high, char *buf)
+{
+    char a[20], b[20];
+    if (!isfinite(low) || low <= 0) {
+        strcpy(buf, "-");
+        return buf;
+    }
+    rate_bound(low, 0, a, sizeof a);
+    if (!isfinite(high)) {
+        snprintf(buf, 48, "> %s", a);
+        return buf;
+    }
+    rate_bound(high, 1, b, sizeof b);
+    snprintf(buf, 48, "%s \xe2\x80\x93 %s", a, b);
+    return buf;
+}
+
 char *pr_human_rate(double r, char *buf)
 {
     if (isnan(r)) {

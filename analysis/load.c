@@ -30,6 +30,7 @@ static const struct tool_load {
     {"locust", PR_LOAD_CLOSED, NULL, N_("Locust's user count"), 0},
     {"artillery", PR_LOAD_OPEN, NULL, NULL, 0},  /* arrivals are of sessions, not requests */
     {"gatling", PR_LOAD_UNKNOWN, NULL, NULL, 0}, /* open or closed: the injection profile */
+    {"k6", PR_LOAD_UNKNOWN, NULL, N_("k6's vus, the most VUs active"), 0}, /* closed with VUs */
 };
 
 static const struct tool_load *tool_row(const char *tool)
@@ -118,6 +119,10 @@ static void offered_rate(load *l, const pr_run *run, const struct tool_load *t,
     if (run->offered_rate > 0) {
         l->rate = run->offered_rate, l->rate_source = "file";
         l->rate_basis = t && t->rate_basis ? t->rate_basis : N_("stated in the file");
+        /* httperf: --rate is of connections, each making --num-calls requests */
+        if (json_number_value(json_object_get(run->meta, "requests_per_connection")) > 1)
+            l->rate_basis = N_("httperf --rate (connections/s) × --num-calls (requests per "
+                               "connection)");
         return;
     }
     if (l->model != PR_LOAD_OPEN)

@@ -83,6 +83,7 @@ int pr_report_parse_percentiles(pr_report_opts *o, const char *list)
         o->percentiles[i] = p;
     }
     o->npercentiles = n;
+    o->percentiles_set = 1;
     return 0;
 }
 
@@ -205,6 +206,39 @@ static char *span_human(int64_t ns, int64_t res, char *h)
     return pr_human_duration_res(ns != PR_UNKNOWN && ns < res && ns > -res ? 0 : ns, res, h);
 }
 
+/* Start stamps this coarse (ab -g: whole seconds) know a run's span only to a tick either way. */
+#define COARSE_STAMP_NS 1000000000
+
+/* The timing of a series whose start stamps are whole seconds (docs/metrics.md, "Clock
+ * resolution"): its start span d is known to within one tick r either way, (d − r, d + r), so
+ * the duration is approximate, its wait unknown, and each rate over it is known only between
+ * bounds: never a figure with decimals the stamps do not have. */
+static void approx_timing(json_t *j, int64_t count, int64_t d, int64_t r)
+{
+    char h[48];
+    set_str(j, "duration", pr_human_duration_approx(d, r, h));
+    static const char *const unknown[] = {"wait_ns",
+                                          "wait",
+                                          "rate_per_s",
+                                          "throughput_per_s",
+                                          "throughput",
+                                          "request_throughput_per_s",
+                                          "request_throughput",
+                                          "jmeter_throughput_per_s"};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+        json_object_set_new(j, unknown[i], json_null());
+    double low = count > 0 ? (double)count / ((double)(d + r) / 1e9) : NAN;
+    double high = count > 0 && d > r ? (double)count / ((double)(d - r) / 1e9) : NAN;
+    set_str(j, "rate", pr_human_rate_range(low, high, h));
+    json_t *a = json_object();
+    set_int(a, "resolution_ns", r);
+    set_int(a, "duration_low_ns", d > r ? d - r : 0);
+    set_int(a, "duration_high_ns", d + r);
+    set_real(a, "rate_low_per_s", low);
+    set_real(a, "rate_high_per_s", high);
+    json_object_set_new(j, "timing_approx", a);
+}
+
 /* Statistics of a series: counts, ratios, rates, distributions, bytes. */
 static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_report_opts *o,
                            clock_res res)
@@ -255,7 +289,10 @@ static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_repo
         set_real(j, "bytes_out_mean", (double)s->bytes_out / (double)s->bytes_out_known);
         set_str(j, "bytes_out", pr_human_bytes((double)s->bytes_out, h));
     }
-    int64_t span = r.duration_ns != PR_UNKNOWN ? r.duration_ns + r.wait_ns : 0;
+    int approx = res.time_ns >= COARSE_STAMP_NS && r.duration_ns != PR_UNKNOWN;
+    if (approx)
+        approx_timing(j, s->count, r.duration_ns, res.time_ns);
+    int64_t span = r.duration_ns != PR_UNKNOWN && !approx ? r.duration_ns + r.wait_ns : 0;
     if (s->bytes_in_known && span > 0)
         set_real(j, "bytes_in_per_s", (double)s->bytes_in / ((double)span / 1e9));
     put_dist(j, "latency", &dur[PR_D_LATENCY], o, res.lat_ns);
@@ -264,7 +301,7 @@ static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_repo
     put_dist(j, "ttfb", &dur[PR_D_TTFB], o, res.lat_ns);
     put_dist(j, "receive", &dur[PR_D_RECEIVE], o, res.lat_ns);
     put_dist(j, "lateness", &dur[PR_D_LATENESS], o, res.lat_ns);
-    if (isfinite(mean_s) && isfinite(r.throughput_per_s)) {
+    if (isfinite(mean_s) && isfinite(r.throughput_per_s) && !approx) {
         double conc = r.rate_per_s * mean_s;
         set_real(j, "concurrency_estimate", conc);
     }
@@ -582,10 +619,47 @@ static int cmp_pkey(const void *x, const void *y)
     return (a->p > b->p) - (a->p < b->p);
 }
 
+/* Printed percentiles this many or fewer are all listed by default (autocannon's 17; ab -e's 99
+ * are a spectrum). */
+#define PRINTED_LIST_MAX 20
+
+/* The list latency_ns.percentiles [{p, ns, human}] of a tool's printed percentiles refs[0..n)
+ * (sorted): the ones --percentiles asks for, each printed or unknown ("-": nothing is
+ * invented); by default every one the tool printed, or for a printed spectrum (ab -e) those of
+ * the default list. */
+static json_t *printed_list(const pkey_ref *refs, size_t n, const pr_report_opts *o, int64_t res)
+{
+    json_t *list = json_array();
+    int spectrum = !o->percentiles_set && n > PRINTED_LIST_MAX;
+    size_t m = o->percentiles_set || spectrum ? o->npercentiles : n;
+    char h[32];
+    for (size_t i = 0; i < m; i++) {
+        const pkey_ref *r = o->percentiles_set || spectrum ? NULL : &refs[i];
+        double p = r ? r->p : o->percentiles[i];
+        for (size_t k = 0; !r && k < n; k++)
+            if (fabs(refs[k].p - p) < 1e-9)
+                r = &refs[k];
+        if (!r && spectrum)
+            continue;
+        json_t *e = json_object();
+        char pname[32];
+        snprintf(pname, sizeof pname, "%g", p);
+        set_str(e, "p", pname);
+        if (r)
+            set_int(e, "ns", r->ns);
+        else
+            json_object_set_new(e, "ns", json_null());
+        set_str(e, "human", r ? pr_human_duration_res(r->ns, res, h) : "-");
+        json_array_append_new(list, e);
+    }
+    mark_first_last(list);
+    return list;
+}
+
 /* A tool's printed latencies in human form, percentiles in numeric order (p1, p2 … p10 … p100:
  * the store keeps JSON keys sorted as text, p1, p10, p100, p11 …), and, as for samples, the
  * list latency_ns.percentiles [{p, ns, human}]. */
-static void summary_latency(json_t *stats, json_t *lat, int64_t res)
+static void summary_latency(json_t *stats, json_t *lat, int64_t res, const pr_report_opts *o)
 {
     size_t n = 0;
     pkey_ref *refs = pr_xmalloc((json_object_size(lat) + 1) * sizeof *refs);
@@ -604,37 +678,25 @@ static void summary_latency(json_t *stats, json_t *lat, int64_t res)
             refs[n++] = (pkey_ref){p, k, json_integer_value(v)};
     }
     qsort(refs, n, sizeof *refs, cmp_pkey);
-    json_t *hum = json_object(), *list = json_array();
+    json_t *hum = json_object();
     char h[32];
     static const char *const lead[] = {"min", "mean", "stdev"};
     for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
         if (json_is_integer(v = json_object_get(lat, lead[i])))
             set_str(hum, lead[i], pr_human_duration_res(json_integer_value(v), res, h));
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         set_str(hum, refs[i].key, pr_human_duration_res(refs[i].ns, res, h));
-        json_t *e = json_object();
-        char pname[32];
-        snprintf(pname, sizeof pname, "%g", refs[i].p);
-        set_str(e, "p", pname);
-        set_int(e, "ns", refs[i].ns);
-        set_str(e, "human", pr_human_duration_res(refs[i].ns, res, h));
-        if (i == 0)
-            json_object_set_new(e, "first", json_true());
-        if (i + 1 == n)
-            json_object_set_new(e, "last", json_true());
-        json_array_append_new(list, e);
-    }
     json_object_foreach (lat, k, v) /* max, then anything else the tool printed */
         if (json_is_integer(v) && !json_object_get(hum, k))
             set_str(hum, k, pr_human_duration_res(json_integer_value(v), res, h));
+    json_object_set_new(lat, "percentiles", printed_list(refs, n, o, res));
     free(refs);
-    json_object_set_new(lat, "percentiles", list);
     json_object_set_new(stats, "latency", hum);
 }
 
 /* Summary-only runs: the tool's own numbers and what they imply (analysis/headline.h), in
  * human form with the tool's precision. */
-static json_t *summary_only_stats(const pr_run *run)
+static json_t *summary_only_stats(const pr_run *run, const pr_report_opts *o)
 {
     json_t *j = pr_headline_tool_stats(run);
     char h[32];
@@ -643,7 +705,7 @@ static json_t *summary_only_stats(const pr_run *run)
     clock_widen(&res, run);
     json_t *lat = json_object_get(j, "latency_ns");
     if (json_is_object(lat))
-        summary_latency(j, lat, res.lat_ns);
+        summary_latency(j, lat, res.lat_ns, o);
     json_t *v;
     if ((v = json_object_get(j, "duration_ns")) && json_is_integer(v))
         set_str(j, "duration", pr_human_duration_res(json_integer_value(v), res.lat_ns, h));
@@ -702,7 +764,7 @@ static void add_printed_errors(json_t *list, const json_t *printed, double reque
  * URL…: summary "labels", each a summary object of its own with a "label") as the run's label
  * list, each read as its own summary-only run of the same tool; a row without a duration of
  * its own takes the run's (its rate is its requests over the run's duration). */
-static json_t *printed_labels(const pr_run *run)
+static json_t *printed_labels(const pr_run *run, const pr_report_opts *o)
 {
     json_t *list = json_array(), *row;
     size_t i;
@@ -715,7 +777,7 @@ static json_t *printed_labels(const pr_run *run)
         json_t *d = json_object_get(run->summary, "duration_ns");
         if (d && !json_object_get(row, "duration_ns")) /* a label's rate over the run's time */
             json_object_set(view.summary, "duration_ns", d);
-        json_t *e = summary_only_stats(&view);
+        json_t *e = summary_only_stats(&view, o);
         json_decref(view.summary);
         set_str(e, "label", name);
         if (!json_object_get(e, "latency")) /* none printed: not the enclosing section's */
@@ -729,9 +791,9 @@ static json_t *printed_labels(const pr_run *run)
 
 /* A summary-only run: the tool's numbers (analysis/headline.h) and its status codes and
  * error set as the run's lists. */
-static void summary_only_model(json_t *j, const pr_run *run)
+static void summary_only_model(json_t *j, const pr_run *run, const pr_report_opts *o)
 {
-    json_t *stats = summary_only_stats(run);
+    json_t *stats = summary_only_stats(run, o);
     double requests = json_is_integer(json_object_get(stats, "requests"))
                           ? (double)json_integer_value(json_object_get(stats, "requests"))
                           : NAN;
@@ -741,7 +803,7 @@ static void summary_only_model(json_t *j, const pr_run *run)
     json_t *errors = json_array();
     add_printed_errors(errors, json_object_get(run->summary, "errors"), requests);
     json_object_set_new(j, "errors", errors);
-    json_object_set_new(j, "labels", printed_labels(run));
+    json_object_set_new(j, "labels", printed_labels(run, o));
     set_str(j, "by", "label");
     char tool[64];
     json_t *ts = pr_printed_series(run->summary, pr_headline_report_name(run, tool, sizeof tool));
@@ -1002,7 +1064,7 @@ static void samples_model(json_t *j, acc *a, const pr_run *first, size_t nids, i
 }
 
 /* The model of a summary-only run: the numbers its tool printed. */
-static void printed_model(json_t *j, const pr_run *run)
+static void printed_model(json_t *j, const pr_run *run, const pr_report_opts *o)
 {
     json_t *sum = run->summary;
     pr_load_facts f = {json_integer_value(json_object_get(sum, "requests")),
@@ -1014,7 +1076,7 @@ static void printed_model(json_t *j, const pr_run *run)
                        1,
                        0};
     put_load(j, run, &f);
-    summary_only_model(j, run);
+    summary_only_model(j, run, o);
 }
 
 /* The model of the runs ids[0..nids) analysed as one (each run loaded once). */
@@ -1034,7 +1096,7 @@ static int analyse(pr_store *st, const int64_t *ids, size_t nids, const pr_repor
         }
     }
     if (rc == 0 && runs[0]->summary_only && nids == 1) {
-        printed_model(j, runs[0]);
+        printed_model(j, runs[0], o);
     } else if (rc == 0) {
         int64_t t0, t1;
         runs_bounds(runs, nids, &t0, &t1);

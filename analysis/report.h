@@ -29,6 +29,7 @@ void pr_report_latencies_dispose(pr_report_latencies *l);
 typedef struct pr_report_opts {
     double percentiles[PR_MAX_PERCENTILES]; /* default 50, 90, 95, 99, 99.9 */
     size_t npercentiles;
+    int percentiles_set; /* the list was asked for (pr_report_parse_percentiles) */
     int64_t interval_ns; /* time-series interval; 0 = automatic (a few hundred points) */
     int64_t from_ns;     /* trim: offset from run start, PR_UNKNOWN = none */
     int64_t to_ns;

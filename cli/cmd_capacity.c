@@ -80,7 +80,8 @@ static void print_series(json_t *a, const char *series_name, const char *load_na
         printf("  maximum sustainable throughput: %s at load %g\n",
                pr_human_rate(num(m, "throughput_per_s"), h), num(m, "load"));
     else
-        printf("  maximum sustainable throughput: none (the first load already failed)\n");
+        printf("  maximum sustainable throughput: none (%s)\n",
+               json_string_value(json_object_get(a, "max_sustainable_note")));
     print_usl(a);
 }
 
@@ -257,11 +258,30 @@ typedef struct capacity_args {
     pr_capacity_runs_opts o;
 } capacity_args;
 
+/* The load basis every point of every series shares, or NULL. */
+static const char *shared_basis(json_t *series)
+{
+    const char *basis = NULL;
+    size_t i, k;
+    json_t *a, *p;
+    json_array_foreach (series, i, a)
+        json_array_foreach (json_object_get(a, "points"), k, p) {
+            const char *b = json_string_value(json_object_get(p, "load_basis"));
+            if (!b || (basis && strcmp(b, basis)))
+                return NULL;
+            basis = b;
+        }
+    return basis;
+}
+
 static int print_all(const pr_capacity_runs_opts *o, json_t *doc)
 {
     pr_text_visible_json(doc, 0); /* series and run names come from the files */
     json_t *series = json_object_get(doc, "series");
     printf("capacity: load = %s", o->capacity.load_source);
+    const char *basis = strncmp(o->capacity.load_source, "tag:", 4) ? shared_basis(series) : NULL;
+    if (basis) /* where the loads came from: httperf's rate is of connections × calls */
+        printf(" (%s)", basis);
     if (isfinite(o->capacity.slo_p99_ns)) {
         char h[32];
         printf(", SLO p99 <= %s", pr_human_duration((int64_t)o->capacity.slo_p99_ns, h));

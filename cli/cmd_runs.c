@@ -53,7 +53,10 @@ static void row_fill(run_row *w, const pr_run *r)
     int64_t d = pr_headline_span_ns(r, &printed); /* the tool's own test time where it wins */
     if (printed)
         res = 1;
-    pr_human_duration_res(d != PR_UNKNOWN && d < res ? 0 : d, (int64_t)res, w->duration);
+    if (res >= 1000000000) /* whole-second stamps: the span is known to a second */
+        pr_human_duration_approx(d, (int64_t)res, w->duration);
+    else
+        pr_human_duration_res(d != PR_UNKNOWN && d < res ? 0 : d, (int64_t)res, w->duration);
     pr_buf b = PR_BUF_INIT;
     for (size_t t = 0; t < r->ntags; t++)
         pr_buf_printf(&b, "%s%s=%s", t ? " " : "", r->tags[t].key, r->tags[t].value);
@@ -118,7 +121,9 @@ static int runs_main(int argc, char **argv)
         pr_cli_print_cell(w->tool, wtool);
         putchar(' ');
         pr_cli_print_cell(w->format, wformat);
-        printf(" %10s %10s  ", w->samples, w->duration);
+        /* right-aligned by display width: "≈ 1 s", "3.00 µs" */
+        int dw = 10 + (int)(strlen(w->duration) - pr_cli_text_width(w->duration, (size_t)-1));
+        printf(" %10s %*s  ", w->samples, dw, w->duration);
         pr_cli_print_cell(w->tags, pr_cli_text_width(w->tags, (size_t)-1));
         printf("\n");
         free(w->name);

@@ -129,14 +129,23 @@ static void print_headlines(json_t *s, int so)
         snprintf(v, sizeof v, "%lld", (long long)json_integer_value(req));
     if (req)
         print_headline(C_("summary", "requests"), v, origin(s, "requests", so, o, sizeof o));
-    if (json_object_get(s, "duration")) {
+    const char *approx =
+        json_string_value(json_object_get(json_object_get(s, "timing_approx"), "why"));
+    if (json_object_get(s, "duration") && approx) { /* ab -g alone: whole-second stamps */
+        snprintf(v, sizeof v, _("%s (%s; wait unknown)"), jstr(s, "duration"), approx);
+        print_headline(C_("summary", "duration"), v, "");
+    } else if (json_object_get(s, "duration")) {
         if (json_is_integer(json_object_get(s, "wait_ns")))
             snprintf(v, sizeof v, _("%s (wait %s)"), jstr(s, "duration"), jstr(s, "wait"));
         else
             snprintf(v, sizeof v, "%s", jstr(s, "duration"));
         print_headline(C_("summary", "duration"), v, origin(s, "duration_ns", so, o, sizeof o));
     }
-    if (json_object_get(s, "rate"))
+    if (json_object_get(s, "rate") && approx) {
+        snprintf(v, sizeof v, _("%s (%lld requests in %s)"), jstr(s, "rate"),
+                 (long long)json_integer_value(req), jstr(s, "duration"));
+        print_headline(C_("summary", "rate"), v, "");
+    } else if (json_object_get(s, "rate"))
         print_headline(C_("summary", "rate"), jstr(s, "rate"),
                        origin(s, "rate_per_s", so, o, sizeof o));
     if (json_object_get(s, "throughput"))
@@ -380,9 +389,29 @@ enum {
     NFMTS
 };
 
+/* ab's tables of a run: in ab's layout, or (ab_json, an array) as one JSON entry of the run. */
+static void put_ab(const pr_run *run, const pr_ab_tables *t, json_t *ab_json)
+{
+    if (ab_json) {
+        json_t *e = json_object();
+        json_object_set_new(e, "id", json_integer(run->id));
+        json_object_set_new(e, "name", json_string(run->name ? run->name : ""));
+        json_object_set_new(e, "summary_only", json_boolean(run->summary_only));
+        json_t *tables = pr_ab_stats_json(t);
+        json_object_update(e, tables);
+        json_decref(tables);
+        json_array_append_new(ab_json, e);
+        return;
+    }
+    pr_buf b = PR_BUF_INIT;
+    pr_ab_stats_print(t, &b);
+    pr_cli_put_text(stdout, b.p ? b.p : "");
+    pr_buf_dispose(&b);
+}
+
 /* A tool's layout filled with the numbers a summary-only run's tool printed; what it did not
  * print is shown unknown ("-" or null). */
-static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
+static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct, json_t *ab_json)
 {
     pr_error err;
     pr_error_clear(&err);
@@ -417,10 +446,7 @@ static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct)
                           (long long)run->id);
             return PR_EXIT_ERROR;
         }
-        pr_buf b = PR_BUF_INIT;
-        pr_ab_stats_print(&t, &b);
-        fputs(b.p ? b.p : "", stdout);
-        pr_buf_dispose(&b);
+        put_ab(run, &t, ab_json);
     }
     return 0;
 }
@@ -516,7 +542,7 @@ static int print_jmeter(pr_store *st, const pr_run *run, int pct_rule, const pr_
 
 /* ab's tables of a run: exact, a column at a time (each value kept once), or in bounded mode
  * from histograms (pr_ab_stats_from_store). */
-static int print_ab(pr_store *st, const pr_run *run, int bounded)
+static int print_ab(pr_store *st, const pr_run *run, int bounded, json_t *ab_json)
 {
     pr_error err;
     pr_error_clear(&err);
@@ -525,10 +551,7 @@ static int print_ab(pr_store *st, const pr_run *run, int bounded)
         pr_cli_print_error(&err);
         return PR_EXIT_ERROR;
     }
-    pr_buf b = PR_BUF_INIT;
-    pr_ab_stats_print(&t, &b);
-    pr_cli_put_text(stdout, b.p);
-    pr_buf_dispose(&b);
+    put_ab(run, &t, ab_json);
     return 0;
 }
 
@@ -613,7 +636,7 @@ static int print_peer(pr_store *st, const pr_run *run, int fmt, int bounded)
 /* A tool's own layout computed from the run's samples (Vegeta's report, JMeter's
  * statistics.json, ab's tables). */
 static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
-                             const pr_report_opts *o)
+                             const pr_report_opts *o, json_t *ab_json)
 {
     pr_error err;
     pr_error_clear(&err);
@@ -642,14 +665,14 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         return 0;
     }
     if (run->summary_only) {
-        int rc = print_printed_format(run, fmt, pct_rule == 1);
+        int rc = print_printed_format(run, fmt, pct_rule == 1, ab_json);
         pr_run_free(run);
         return rc;
     }
     int bounded = tool_bounded(o, run, fmt);
     if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON || fmt == FMT_JMETER || fmt == FMT_AB) {
         int rc = fmt == FMT_JMETER ? print_jmeter(st, run, pct_rule, o, bounded)
-                 : fmt == FMT_AB   ? print_ab(st, run, bounded)
+                 : fmt == FMT_AB   ? print_ab(st, run, bounded, ab_json)
                                    : print_vegeta(st, run, fmt, bounded);
         pr_run_free(run);
         return rc;
@@ -680,12 +703,16 @@ typedef struct summary_args {
     int fmt, json, by_label, merge;
     int pct_rule; /* print_tool_format's percentile rule: 1 JMeter's, 2 k6's, 0 exact */
     int ab_pct, apdex_f_set;
+    /* what was asked for, for check_options: an explicit --format, --percentiles given (how
+     * many times), --interval, --top or --patterns, --apdex-t or --apdex-f */
+    int format_set, pct_given, interval_set, rows_set, apdex_set;
     pr_report_opts o;
     char window[128]; /* the window options as typed, for the warning on empty windows */
 } summary_args;
 
 static int parse_percentiles(summary_args *a, const char *arg)
 {
+    a->pct_given++;
     if (!strcmp(arg, "jmeter"))
         a->pct_rule = 1;
     else if (!strcmp(arg, "k6"))
@@ -707,7 +734,7 @@ static int parse_opt(summary_args *a, int c, const char *arg)
     case 'S': a->store = arg; return 0;
     case 'j': a->json = 1; return 0;
     case 'm': a->merge = 1; return 0;
-    case 'f': a->format = arg; return 0;
+    case 'f': a->format = arg, a->format_set = 1; return 0;
     case 'p': return parse_percentiles(a, arg);
     case 'b':
         if (pr_report_parse_by(o, arg) < 0) {
@@ -726,14 +753,22 @@ static int parse_opt(summary_args *a, int c, const char *arg)
     case OPT_SKIP_WARMUP:
         pr_cli_window_add(a->window, sizeof a->window, "--skip-warmup", arg);
         return pr_cli_parse_duration("--skip-warmup", arg, 1000000000, &o->from_ns);
-    case OPT_INTERVAL: return pr_cli_parse_duration("--interval", arg, 1000000000, &o->interval_ns);
-    case OPT_APDEX_T: return pr_cli_parse_duration("--apdex-t", arg, 1000000, &o->apdex_t_ns);
+    case OPT_INTERVAL:
+        a->interval_set = 1;
+        return pr_cli_parse_duration("--interval", arg, 1000000000, &o->interval_ns);
+    case OPT_APDEX_T:
+        a->apdex_set = 1;
+        return pr_cli_parse_duration("--apdex-t", arg, 1000000, &o->apdex_t_ns);
     case OPT_APDEX_F:
-        a->apdex_f_set = 1;
+        a->apdex_f_set = a->apdex_set = 1;
         return pr_cli_parse_duration("--apdex-f", arg, 1000000, &o->apdex_f_ns);
     case OPT_NO_FINDINGS: o->findings = 0; return 0;
-    case OPT_TOP: return pr_cli_rows_option(o, "--top", arg) < 0 ? PR_EXIT_USAGE : 0;
-    case OPT_PATTERNS: return pr_cli_rows_option(o, "--patterns", arg) < 0 ? PR_EXIT_USAGE : 0;
+    case OPT_TOP:
+        a->rows_set = 1;
+        return pr_cli_rows_option(o, "--top", arg) < 0 ? PR_EXIT_USAGE : 0;
+    case OPT_PATTERNS:
+        a->rows_set = 1;
+        return pr_cli_rows_option(o, "--patterns", arg) < 0 ? PR_EXIT_USAGE : 0;
     case OPT_EXACT_LIMIT:
         if (pr_lex_i64(arg, strlen(arg), &o->exact_limit) < 0 || o->exact_limit < 0) {
             pr_cli_errorf("--exact-limit expects a sample count");
@@ -742,6 +777,55 @@ static int parse_opt(summary_args *a, int c, const char *arg)
         return 0;
     default: return PR_EXIT_USAGE;
     }
+}
+
+/* What does not apply to a tool's own layout, which is computed over the whole of one run:
+ * the option's name, or NULL. */
+static const char *not_for_tool(const summary_args *a)
+{
+    return a->by_label                            ? "--by"
+           : a->merge                             ? "--merge"
+           : a->window[0]                         ? "--from/--to/--skip-warmup"
+           : a->interval_set                      ? "--interval"
+           : a->rows_set                          ? "--top/--patterns"
+           : a->o.percentiles_set                 ? "--percentiles LIST"
+           : a->apdex_set && a->fmt != FMT_JMETER ? "--apdex-t/--apdex-f"
+                                                  : NULL;
+}
+
+/* --json with the output format: the tool's JSON layout where it has one (Vegeta's JSON
+ * report, k6's handleSummary data, ab's tables as JSON), else refused; then the options that
+ * the chosen output cannot honour are refused rather than ignored. */
+static int check_json(summary_args *a)
+{
+    if (a->json && a->format_set && a->fmt == FMT_TEXT) {
+        pr_cli_errorf("--json and --format text ask for two outputs: give one");
+        return PR_EXIT_USAGE;
+    }
+    if (a->json && a->fmt == FMT_VEGETA)
+        a->fmt = FMT_VEGETA_JSON;
+    else if (a->json && a->fmt == FMT_K6)
+        a->fmt = FMT_K6_JSON;
+    else if (a->json && (a->fmt == FMT_GATLING || a->fmt == FMT_LOCUST)) {
+        pr_cli_errorf("--format %s has no JSON form (the tool's console summary is text); "
+                      "--json alone gives perfreport's model",
+                      a->format);
+        return PR_EXIT_USAGE;
+    }
+    const char *bad = a->fmt >= FMT_VEGETA ? not_for_tool(a) : NULL;
+    if (bad) {
+        pr_cli_errorf("%s does not apply to %s%s: it is the tool's own layout of each whole "
+                      "run (use the text or --json output)",
+                      bad, a->ab_pct ? "--percentiles ab" : "--format ",
+                      a->ab_pct ? "" : a->format);
+        return PR_EXIT_USAGE;
+    }
+    if (a->fmt < FMT_VEGETA && !a->json && !a->by_label && a->rows_set) {
+        pr_cli_errorf("--top and --patterns shape the table of --by (or the labels of --json): "
+                      "give --by");
+        return PR_EXIT_USAGE;
+    }
+    return 0;
 }
 
 /* The output format and how it goes with --percentiles. */
@@ -759,6 +843,11 @@ static int check_format(summary_args *a)
                       a->format);
         return PR_EXIT_USAGE;
     }
+    if (a->pct_given > 1) {
+        pr_cli_errorf("--percentiles was given %d times: give one list or one tool's rule",
+                      a->pct_given);
+        return PR_EXIT_USAGE;
+    }
     if (a->pct_rule == 1 && a->fmt != FMT_JMETER) {
         pr_cli_errorf("--percentiles jmeter goes with --format jmeter (JMeter's statistics.json)");
         return PR_EXIT_USAGE;
@@ -767,11 +856,17 @@ static int check_format(summary_args *a)
         pr_cli_errorf("--percentiles k6 goes with --format k6 (k6's end-of-test summary)");
         return PR_EXIT_USAGE;
     }
-    if (a->ab_pct) /* ab's rules are its tables */
-        a->fmt = FMT_AB;
+    if (a->ab_pct && a->format_set && a->fmt != FMT_AB && a->fmt != FMT_JSON) {
+        pr_cli_errorf("--percentiles ab goes with --format ab (ab's tables) or --json (the same "
+                      "tables as JSON), not --format %s",
+                      a->format);
+        return PR_EXIT_USAGE;
+    }
     if (a->fmt == FMT_JSON)
         a->json = 1;
-    return 0;
+    if (a->ab_pct) /* ab's rules are its tables */
+        a->fmt = FMT_AB;
+    return check_json(a);
 }
 
 static int parse_args(summary_args *a, int argc, char **argv)
@@ -808,17 +903,28 @@ static int parse_args(summary_args *a, int argc, char **argv)
     return check_format(a);
 }
 
-/* Each run in a tool's own layout. */
+/* Each run in a tool's own layout; ab's tables with --json as one document
+ * {schema "perfreport-ab", version, runs [{id, name, summary_only, …pr_ab_stats_json}]}. */
 static int print_tool_formats(const summary_args *a, char **refs, int nrefs)
 {
     pr_cli_runs sel;
     int rc = pr_cli_runs_open(&sel, a->store, refs, nrefs, 0);
+    json_t *ab_json = a->fmt == FMT_AB && a->json ? json_array() : NULL;
     for (size_t i = 0; rc == 0 && i < sel.n; i++) {
-        if (i && a->fmt != FMT_VEGETA_JSON)
+        if (i && a->fmt != FMT_VEGETA_JSON && !ab_json)
             printf("\n");
-        rc = print_tool_format(sel.st, sel.ids[i], a->fmt, a->pct_rule, &a->o);
+        rc = print_tool_format(sel.st, sel.ids[i], a->fmt, a->pct_rule, &a->o, ab_json);
     }
     pr_cli_runs_close(&sel);
+    if (rc == 0 && ab_json) {
+        json_t *doc = json_object();
+        json_object_set_new(doc, "schema", json_string("perfreport-ab"));
+        json_object_set_new(doc, "version", json_integer(1));
+        json_object_set_new(doc, "runs", json_incref(ab_json));
+        rc = pr_cli_print_json(doc, "-");
+        json_decref(doc);
+    }
+    json_decref(ab_json);
     return rc;
 }
 
@@ -859,7 +965,8 @@ const pr_command pr_cmd_summary = {
     "requests, duration, rate, throughput, success ratio, latency min/mean/percentiles/max\n"
     "(exact, nearest rank over all samples), bytes, status codes and errors.\n\n"
     "options:\n"
-    "      --json               the report model as JSON (docs/templates.md)\n"
+    "      --json               the report model as JSON (docs/templates.md); with --format\n"
+    "                           vegeta, k6 or ab (--percentiles ab) that layout as JSON\n"
     "  -b, --by DIMS            a table by label, url, method, status, error, thread or\n"
     "                           tag:KEY (a run tag; with --merge), up to 4 combined: url,status;\n"
     "                           url-pattern, label-pattern: ids in paths as {id}\n"
@@ -885,7 +992,7 @@ const pr_command pr_cmd_summary = {
     "      --apdex-t D          Apdex threshold T (default 500ms; F defaults to 4T)\n"
     "      --no-findings        leave out the findings (docs/findings.md)\n"
     "      --exact-limit N      runs above N samples are analysed in bounded memory\n"
-    "                           (histograms, percentiles within 0.1%%; default: as many as\n"
+    "                           (histograms, percentiles within 0.1%; default: as many as\n"
     "                           half the memory available holds at 10 bytes a sample)\n"
     "      --store PATH         store file\n\n"
     "example:\n  perfreport summary --by label --percentiles 50,99,99.9 last\n",

@@ -64,7 +64,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
 
     json_t *sum = pr_textsum_begin(run);
     json_t *tool = pr_textsum_obj(sum, "tool");
-    json_t *raw = pr_textsum_obj(tool, "Percentage served (ms)");
+    /* its own table, not the text report's "Percentage served (ms)" (ab's printed rows) */
+    json_t *raw = pr_textsum_obj(tool, "Percentage served,Time in ms");
     for (int i = 0; i < rows; i++) {
         char k[16];
         snprintf(k, sizeof k, "%d", i);

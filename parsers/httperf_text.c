@@ -72,6 +72,34 @@ static double get(json_t *o, const char *k, int *ok)
     return *ok ? json_number_value(v) : 0;
 }
 
+/* The value of option `opt` ("--rate=") in httperf's echoed command line; 0 if absent. */
+static double option_value(pr_str cmd, const char *opt)
+{
+    size_t n = strlen(opt);
+    const char *r = memmem(cmd.p, cmd.n, opt, n);
+    double d;
+    pr_str rest;
+    if (!r)
+        return 0;
+    pr_str rv = {r + n, cmd.n - (size_t)(r + n - cmd.p)};
+    return pr_textsum_num(rv, &d, &rest) == 0 && d > 0 ? d : 0;
+}
+
+/* httperf's --rate counts connections per second, each making --num-calls requests (1 by
+ * default): the offered request rate is their product (500 conn/s × 5 = 2500 req/s). */
+static void offered_rate(pr_run *run, pr_str cmd)
+{
+    double conns = option_value(cmd, "--rate="), calls = option_value(cmd, "--num-calls=");
+    if (!(conns > 0))
+        return;
+    if (!(calls >= 1))
+        calls = 1;
+    run->offered_rate = conns * calls;
+    run->load_model = PR_LOAD_OPEN;
+    pr_run_meta_set(run, "offered_connection_rate_per_s", json_real(conns));
+    pr_run_meta_set(run, "requests_per_connection", json_real(calls));
+}
+
 static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_error *err)
 {
     pr_run *run = sink->run;
@@ -88,16 +116,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         pr_str t = pr_str_trim(pr_textsum_line(line, len)), label, value;
         if (pr_str_starts(t, "httperf ")) {
             pr_textsum_str(tool, "command", t.p, t.n);
-            const char *r = memmem(t.p, t.n, "--rate=", 7);
-            double d;
-            pr_str rest;
-            if (r) {
-                pr_str rv = {r + 7, t.n - (size_t)(r + 7 - t.p)};
-                if (pr_textsum_num(rv, &d, &rest) == 0 && d > 0) {
-                    run->offered_rate = d;
-                    run->load_model = PR_LOAD_OPEN;
-                }
-            }
+            offered_rate(run, t);
             continue;
         }
         if (pr_textsum_kv(t, &label, &value) < 0 || label.n == 0 || label.n > 64)

@@ -216,6 +216,46 @@ static void join_notes(json_t *into_meta, const json_t *from_meta)
     }
 }
 
+/* The percentile keys (p50, p99_9) of a printed distribution. */
+static size_t pct_keys(json_t *dist)
+{
+    size_t n = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach (dist, k, v)
+        n += k[0] == 'p' && k[1] >= '0' && k[1] <= '9';
+    return n;
+}
+
+/* Drops the spectrum of dist: its percentiles and its ends (min, max). */
+static void drop_spectrum(json_t *dist)
+{
+    const char *k;
+    json_t *v;
+    void *tmp;
+    json_object_foreach_safe (dist, tmp, k, v)
+        if ((k[0] == 'p' && k[1] >= '0' && k[1] <= '9') || !strcmp(k, "min") || !strcmp(k, "max"))
+            json_object_del(dist, k);
+}
+
+/* One percentile spectrum from one source: where both summaries printed percentiles of a
+ * distribution (ab's text table, whole ms at 50 … 99, and its -e CSV, µs at 1 … 99), the one
+ * with more of them (the earlier on a tie) gives all of them and the min and max, so they never
+ * decrease; a key-by-key merge put the text's 1 ms at p50 between the CSV's 658 µs and 669 µs.
+ * Returns from's summary with the losing spectrum left out (the caller's). */
+static json_t *one_spectrum(json_t *into, const json_t *from)
+{
+    json_t *f = json_deep_copy(from);
+    static const char *const dists[] = {"latency_ns", "connect_ns", "ttfb_ns"};
+    for (size_t i = 0; i < sizeof dists / sizeof dists[0]; i++) {
+        json_t *a = json_object_get(into, dists[i]), *b = json_object_get(f, dists[i]);
+        if (!json_is_object(a) || !json_is_object(b) || !pct_keys(a) || !pct_keys(b))
+            continue;
+        drop_spectrum(pct_keys(b) > pct_keys(a) ? a : b);
+    }
+    return f;
+}
+
 void pr_run_join(pr_run *into, const pr_run *from)
 {
     if (!into->format && from->format)
@@ -225,7 +265,9 @@ void pr_run_join(pr_run *into, const pr_run *from)
             json_decref(into->summary);
             into->summary = json_object();
         }
-        pr_textsum_merge(into->summary, from->summary);
+        json_t *f = one_spectrum(into->summary, from->summary);
+        pr_textsum_merge(into->summary, f);
+        json_decref(f);
     }
     if (json_is_object(from->meta)) {
         join_notes(into->meta, from->meta);

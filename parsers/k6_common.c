@@ -49,6 +49,7 @@ struct pr_k6_acc {
     uint32_t slot[2 * PR_K6_PENDING]; /* hash index: ring position + 1, 0 empty */
     int has_failed;                   /* the file writes http_req_failed points */
     int32_t vus;
+    int32_t vus_most, vus_max; /* the most VUs of the vus and vus_max points, -1: none */
     int zone_set;
     series *ser;
     size_t nser, ser_dropped;
@@ -109,7 +110,7 @@ pr_k6_acc *pr_k6_acc_new(pr_sink *sink, const char *src)
     pr_k6_acc *a = pr_xcalloc(1, sizeof *a);
     a->sink = sink;
     a->src = src;
-    a->vus = -1;
+    a->vus = a->vus_most = a->vus_max = -1;
     a->decls = json_object();
     return a;
 }
@@ -414,6 +415,10 @@ int pr_k6_acc_point(pr_k6_acc *a, const pr_k6_point *p, long line, pr_error *err
                             (int)(p->metric.n > 64 ? 64 : p->metric.n), p->metric.p);
     if (pr_str_eq(p->metric, "vus") && v >= 0 && v < 2e9)
         a->vus = (int32_t)v;
+    if (pr_str_eq(p->metric, "vus") && v >= 0 && v < 2e9 && (int32_t)v > a->vus_most)
+        a->vus_most = (int32_t)v;
+    if (pr_str_eq(p->metric, "vus_max") && v >= 0 && v < 2e9 && (int32_t)v > a->vus_max)
+        a->vus_max = (int32_t)v;
     if (pr_str_eq(p->metric, "checks") && check_point(a, p, v) < 0)
         return pr_error_set(err, PR_EPARSE, a->src, line, 0, "malformed tags");
     series *s = series_of(a, p->metric);
@@ -484,7 +489,15 @@ static int acc_finish(pr_k6_acc *a, pr_error *err)
     }
     if (a->ser_dropped || a->chk_dropped)
         pr_textsum_note(run, "more than 128 metrics or checks: the rest are not kept as series");
-    return rc; /* the load model is the executor's, which the output does not name */
+    /* k6's virtual users each wait for their answers: a run with VUs is a closed model of at
+     * most that many (the executor, which the output does not name, is not read) */
+    int32_t vus = a->vus_most > 0 ? a->vus_most : a->vus_max; /* active, else allocated */
+    if (vus > 0) {
+        run->load_model = PR_LOAD_CLOSED;
+        if (run->concurrency < vus)
+            run->concurrency = vus;
+    }
+    return rc;
 }
 
 int pr_k6_acc_end(pr_k6_acc *a, int rc, pr_error *err)

@@ -133,7 +133,10 @@ static void canonical(json_t *sum, json_t *metrics, json_t *state)
     pr_textsum_real(sum, "bytes_in_per_s", num(rx, "rate"));
     if (!isnan(num(tx, "count")))
         pr_textsum_int(sum, "bytes_out_total", pr_textsum_round(num(tx, "count")));
-    double vmax = num(json_object_get(json_object_get(metrics, "vus_max"), "values"), "max");
+    /* the most VUs active (k6's vus), else the most allocated (vus_max) */
+    double vmax = num(json_object_get(json_object_get(metrics, "vus"), "values"), "max");
+    if (isnan(vmax) || !(vmax > 0))
+        vmax = num(json_object_get(json_object_get(metrics, "vus_max"), "values"), "max");
     if (!isnan(vmax))
         pr_textsum_int(sum, "concurrency", pr_textsum_round(vmax));
     double ms = num(state, "testRunDurationMs");
@@ -194,6 +197,12 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     json_t *sum = pr_textsum_begin(run);
     json_t *state = json_object_get(root, "state");
     canonical(sum, norm, state);
+    json_t *vus = json_object_get(sum, "concurrency");
+    if (json_is_integer(vus) && json_integer_value(vus) > 0 &&
+        json_integer_value(vus) < 2000000000) {
+        run->concurrency = (int32_t)json_integer_value(vus); /* VUs: a closed model */
+        run->load_model = PR_LOAD_CLOSED;
+    }
     json_t *tool = pr_textsum_obj(sum, "tool");
     json_t *k6 = json_object();
     json_object_set_new(k6, "layout",

@@ -8,3 +8,8 @@ pr summary
 sh_ "head -n 289 \$DATA/other/hey_mixed_status.csv > part1.csv; (head -n 1 \$DATA/other/hey_mixed_status.csv; tail -n +290 \$DATA/other/hey_mixed_status.csv) > part2.csv"
 pr ingest --name whole part1.csv part2.csv
 sql "SELECT name, samples, start_ns, end_ns FROM runs WHERE name IN ('hey_mixed_status', 'whole') ORDER BY id"
+# httperf's --rate counts connections (issue 33): with --num-calls=5 the offered request rate is
+# 2500/s, the load line and capacity's efficiency use it and say where it came from.
+sh_ "grep -E '^(httperf|Connection rate|Request rate)' \$DATA/other/httperf_nginx_rate500.txt"
+pr capacity httperf_nginx_rate500
+sh_ "\$PR summary --json httperf_nginx_rate500 | jq -c '.runs[0] | (.load | {offered_rate_per_s, offered_rate_source, offered_rate_basis}), (.meta | {offered_connection_rate_per_s, requests_per_connection})'"

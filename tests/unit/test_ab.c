@@ -248,7 +248,7 @@ static void test_ab__csv_index_rule(void **st)
             t[i] = tsv.s[i].latency_ns / 1000000;
         for (size_t i = 1; i < n; i++) /* the file is in ab's (total time) order */
             assert_true(t[i - 1] <= t[i]);
-        const json_t *raw = jobj(jobj(csv.run->summary, "tool"), "Percentage served (ms)");
+        const json_t *raw = jobj(jobj(csv.run->summary, "tool"), "Percentage served,Time in ms");
         int checked = 0;
         for (int i = 0; i <= 100; i++) {
             size_t idx = pr_ab_csv_index(n, i);
@@ -612,11 +612,28 @@ static void test_ab__merge_text_and_csv(void **st)
     pr_run_join(txt.run, csv.run);
     json_t *into = txt.run->summary;
     const json_t *lat = jobj(into, "latency_ns");
-    assert_int_equal(jint(lat, "p50"), 1000000); /* the text's own 50% row wins */
-    assert_int_equal(jint(lat, "p1"), 213000);   /* the CSV adds its rows */
-    assert_int_equal(jint(lat, "min"), 0);       /* text min (ms) kept */
+    /* one spectrum, the CSV's (µs, 99 rows), never the text's whole ms between its rows */
+    assert_int_equal(jint(lat, "p49"), 658000);
+    assert_int_equal(jint(lat, "p50"), 663000);
+    assert_int_equal(jint(lat, "p51"), 669000);
+    assert_int_equal(jint(lat, "p90"), 1350000);
+    assert_int_equal(jint(lat, "min"), 69000); /* its ends too: row 0 and row 100 */
+    assert_int_equal(jint(lat, "max"), 3786000);
+    assert_int_equal(jint(lat, "mean"), 1000000); /* the text's Total row (the CSV has none) */
+    int64_t prev = jint(lat, "min");
+    for (int p = 1; p <= 99; p++) {
+        char k[8];
+        snprintf(k, sizeof k, "p%d", p);
+        assert_true(jint(lat, k) >= prev);
+        prev = jint(lat, k);
+    }
+    assert_true(jint(lat, "max") >= prev);
     assert_int_equal(jint(into, "requests"), 5000);
-    assert_non_null(json_object_get(jobj(into, "tool"), "Percentage served (ms)"));
+    /* ab's printed table stays for --format ab, the CSV's beside it */
+    const json_t *tbl = jobj(jobj(into, "tool"), "Percentage served (ms)");
+    assert_int_equal(jint(tbl, "50"), 1);
+    assert_null(json_object_get(tbl, "49"));
+    assert_non_null(json_object_get(jobj(into, "tool"), "Percentage served,Time in ms"));
     collect_free(&txt);
     collect_free(&csv);
 }

@@ -84,7 +84,7 @@ static void test_capacity__usl_residuals(void **state)
 
 static pr_capacity_point pt(int64_t id, double load, double x, double p99_ms, double err)
 {
-    pr_capacity_point p = {id, "r", load, x, p99_ms * 1e6, err};
+    pr_capacity_point p = {id, "r", load, x, p99_ms * 1e6, err, NULL};
     return p;
 }
 
