@@ -176,6 +176,19 @@ void pr_cli_prepare_meta(json_t *meta)
     json_object_set_new(meta, "has_environment", json_boolean(has));
 }
 
+static int stdout_binary;
+
+void pr_cli_stdout_binary(void)
+{
+    fflush(stdout);
+    stdout_binary = 1;
+}
+
+int pr_cli_stdout_is_binary(void)
+{
+    return stdout_binary;
+}
+
 int pr_cli_template_is_path(const char *name)
 {
     return strchr(name, '/') != NULL;
