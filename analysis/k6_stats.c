@@ -376,7 +376,9 @@ static void bytes(double v, char *out, size_t size)
 static void humanize(double v, const char *type, const char *contains, char *out, size_t size)
 {
     char b[24];
-    if (!strcmp(type, "rate")) {
+    if (isnan(v)) { /* not in the summary (or not possible: parsers/k6_summary.c) */
+        snprintf(out, size, "-");
+    } else if (!strcmp(type, "rate")) {
         js_to_fixed(trunc(v * 100 * 100) / 100, 2, b, sizeof b);
         snprintf(out, size, "%s%%", b);
     } else if (!strcmp(contains, "data")) {
@@ -466,6 +468,13 @@ static const char *display(const char *name, char *buf, size_t size)
     return buf;
 }
 
+/* v[k] as a number, NaN when it is not one (null: unknown). */
+static double val(const json_t *v, const char *k)
+{
+    json_t *x = json_object_get(v, k);
+    return json_is_number(x) ? json_number_value(x) : NAN;
+}
+
 static void fill_row(row *r, json_t *m, const char **stats, int nstats)
 {
     json_t *v = json_object_get(m, "values");
@@ -473,33 +482,33 @@ static void fill_row(row *r, json_t *m, const char **stats, int nstats)
     if (!strcmp(r->type, "trend")) {
         r->ncols = nstats;
         for (int i = 0; i < nstats; i++) {
-            json_t *x = json_object_get(v, stats[i]);
-            if (!strcmp(stats[i], "count"))
-                snprintf(r->cols[i], sizeof r->cols[i], "%.0f", json_number_value(x));
+            double x = val(v, stats[i]);
+            if (!strcmp(stats[i], "count") && !isnan(x))
+                snprintf(r->cols[i], sizeof r->cols[i], "%.0f", x);
             else
-                humanize(json_number_value(x), r->type, r->contains, r->cols[i], 40);
+                humanize(x, r->type, r->contains, r->cols[i], 40);
         }
         return;
     }
     if (!strcmp(r->type, "counter")) {
-        humanize(json_number_value(json_object_get(v, "count")), r->type, r->contains, r->cols[0],
-                 40);
-        humanize(json_number_value(json_object_get(v, "rate")), r->type, r->contains, b, sizeof b);
+        humanize(val(v, "count"), r->type, r->contains, r->cols[0], 40);
+        humanize(val(v, "rate"), r->type, r->contains, b, sizeof b);
         snprintf(r->cols[1], 96, "%s/s", b);
         r->ncols = 2;
     } else if (!strcmp(r->type, "gauge")) {
-        humanize(json_number_value(json_object_get(v, "value")), r->type, r->contains, r->cols[0],
-                 40);
-        humanize(json_number_value(json_object_get(v, "min")), r->type, r->contains, b, sizeof b);
+        humanize(val(v, "value"), r->type, r->contains, r->cols[0], 40);
+        humanize(val(v, "min"), r->type, r->contains, b, sizeof b);
         snprintf(r->cols[1], 96, "min=%s", b);
-        humanize(json_number_value(json_object_get(v, "max")), r->type, r->contains, b, sizeof b);
+        humanize(val(v, "max"), r->type, r->contains, b, sizeof b);
         snprintf(r->cols[2], 96, "max=%s", b);
         r->ncols = 3;
     } else if (!strcmp(r->type, "rate")) {
-        humanize(json_number_value(json_object_get(v, "rate")), r->type, r->contains, r->cols[0],
-                 40);
-        snprintf(r->cols[1], 96, "✓ %.0f", json_number_value(json_object_get(v, "passes")));
-        snprintf(r->cols[2], 96, "✗ %.0f", json_number_value(json_object_get(v, "fails")));
+        humanize(val(v, "rate"), r->type, r->contains, r->cols[0], 40);
+        snprintf(r->cols[1], 96, "✓ %.0f", val(v, "passes"));
+        snprintf(r->cols[2], 96, "✗ %.0f", val(v, "fails"));
+        for (int c = 1; c < 3; c++)
+            if (strstr(r->cols[c], "nan"))
+                snprintf(r->cols[c], 96, "%s -", c == 1 ? "✓" : "✗");
         r->ncols = 3;
     } else {
         snprintf(r->cols[0], 96, "[no data]");

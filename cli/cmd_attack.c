@@ -772,6 +772,7 @@ static int open_output(cfg *c, session *s)
     if (isatty(1))
         return usage("refusing to write binary samples to a terminal: use -o FILE, a "
                      "pipe, or --ingest");
+    pr_cli_stdout_binary(); /* the native stream, not text (cli/common.h) */
     s->out = stdout;
     return 0;
 }

@@ -340,7 +340,7 @@ static void print_paired(json_t *doc)
            (long long)json_integer_value(json_object_get(pg, "n_pairs")));
 }
 
-/* Renders the document with a template: a file path, else a built-in name (compare.md).
+/* Renders the document with a template: a built-in name (compare.md) or a file's path.
  * Markdown written to a .html output is converted to an HTML page. */
 static int render_template(json_t *doc, const char *tpl, const char *out)
 {
@@ -592,7 +592,8 @@ const pr_command pr_cmd_compare = {
     "merged. Method: docs/metrics.md.\n\n"
     "options:\n"
     "      --json               the comparison model as JSON\n"
-    "  -t, --template T         render with a template (file, or built-in 'compare.md')\n"
+    "  -t, --template T         render with a template: a built-in name ('compare.md'), or\n"
+    "                           a file given as a path ('./mine.md', 'tpl/mine.md')\n"
     "  -o, --output FILE        write there instead of stdout (a Markdown template into a\n"
     "                           .html file is converted to an HTML page, as render does)\n"
     "      --min-effect P       minimum relative change for a verdict (default 5%)\n"

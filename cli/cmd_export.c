@@ -272,6 +272,8 @@ static int write_samples(exporter *x, pr_store *st, int64_t id, const char *outp
     pr_error *err = x->err;
     int r = 0;
     if (x->fmt == EXP_NATIVE) {
+        if (x->f == stdout)
+            pr_cli_stdout_binary(); /* the native stream, not text (cli/common.h) */
         x->w = pr_native_writer_new(x->f, x->run, err);
         r = x->w ? 0 : -1;
     } else if (x->fmt == EXP_CSV) {

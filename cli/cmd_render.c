@@ -219,19 +219,14 @@ static int parse_args(render_args *a, int argc, char **argv)
     return 0;
 }
 
-static int is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* The language of the report: --lang picks the built-in template's variant in it
  * (report.md → report.zh.md); without --lang, a template whose name names a language
  * (report.zh.md, my.zh_CN.html) sets it (model/l10n.h); one without a catalog is a warning. */
 static int choose_language(render_args *a, char *variant, size_t size)
 {
     if (pr_cli_lang()) {
-        if (!is_file(a->tname) && pr_tpl_builtin_variant(a->tname, pr_l10n_lang(), variant, size))
+        if (!pr_cli_template_is_path(a->tname) &&
+            pr_tpl_builtin_variant(a->tname, pr_l10n_lang(), variant, size))
             a->tname = variant;
         return 0;
     }
@@ -466,16 +461,20 @@ const pr_command pr_cmd_render = {
     "render", "render [--template NAME|PATH] [OPTIONS] [RUN…]",
     "render a report (Markdown or HTML) from a template",
     "Renders the report model of the RUNs (default: every run) through a Mustache template:\n"
-    "a built-in one (perfreport templates) or a file. Markdown goes to HTML through md4c\n"
-    "when --format html or the output ends in .html. Charts are written beside the output\n"
-    "file in OUTPUT_files/ (HTML output inlines them, so one file is the whole report).\n\n"
+    "a built-in one by NAME (perfreport templates), or a file given as a PATH (./mine.md,\n"
+    "tpl/mine.md, /abs/mine.md: a name without a '/' is never a file of the working folder).\n"
+    "Markdown goes to HTML through md4c when --format html or the output ends in .html.\n"
+    "Charts are written beside the output file in OUTPUT_files/ (HTML output inlines them,\n"
+    "so one file is the whole report).\n\n"
     "options:\n"
-    "  -t, --template NAME|PATH  default report.md\n"
+    "  -t, --template NAME|PATH  a built-in NAME, or a file's PATH (with a '/'); default\n"
+    "                            report.md (the built-in)\n"
     "  -o, --output FILE         default stdout\n"
     "  -f, --format md|html\n"
     "      --meta FILE.json      purpose, system, versions, hardware, topology, tuning…\n"
     "  -d, --data FILE.json      render against this JSON instead of the store\n"
-    "      --partials DIR        where partials come from (default: the template's folder)\n"
+    "      --partials DIR        where partials come from (default: a template file's\n"
+    "                            folder; a built-in's come from the built-ins)\n"
     "      --now TIME            the report date (RFC 3339 or Unix s; also SOURCE_DATE_EPOCH)\n"
     "      --max METRIC=V, --min METRIC=V, --thresholds FILE\n"
     "                            thresholds the report's verdict checks (as `check`)\n"
@@ -496,7 +495,7 @@ const pr_command pr_cmd_render = {
     "  -p, --percentiles LIST    --merge  --no-charts  --store PATH\n\n"
     "examples:\n"
     "  perfreport render -t report.md --meta meta.json -o out/report.md\n"
-    "  perfreport render -t my-report.md -o out/report.html 3 4\n"
+    "  perfreport render -t ./my-report.md -o out/report.html 3 4\n"
     "  perfreport render -t study.md --by tag:cache --pair tag:rate -o out/study.md tag:cache\n",
     run};
 

@@ -432,7 +432,7 @@ static int print_printed_format(const pr_run *run, int fmt, int jmeter_pct, json
     if (fmt == FMT_VEGETA || fmt == FMT_VEGETA_JSON) {
         char *text =
             fmt == FMT_VEGETA ? pr_vegeta_summary_text(run) : pr_vegeta_summary_json_text(run);
-        fputs(text, stdout);
+        pr_cli_put_text(stdout, text);
         free(text);
     } else if (fmt == FMT_JMETER) {
         if (pr_jstats_write_summary(run, stdout, "<stdout>", &err) < 0) {
@@ -581,7 +581,7 @@ static int print_k6(pr_store *st, const pr_run *run, int fmt, int k6_pct, int bo
     char *text = fmt == FMT_K6 ? pr_k6_summary_text(data)
                                : json_dumps(json_object_get(data, "metrics"),
                                             JSON_INDENT(2) | JSON_SORT_KEYS);
-    fputs(text, stdout);
+    pr_cli_put_text(stdout, text); /* k6's check names come from the file */
     if (fmt == FMT_K6_JSON)
         putchar('\n');
     if (span && fmt == FMT_K6)
@@ -651,7 +651,7 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         char *text = fmt == FMT_K6 ? pr_k6_summary_text(k6sum)
                                    : json_dumps(json_object_get(k6sum, "metrics"),
                                                 JSON_INDENT(2) | JSON_SORT_KEYS);
-        fputs(text, stdout);
+        pr_cli_put_text(stdout, text); /* check and group names come from the file */
         free(text);
         pr_run_free(run);
         return 0;

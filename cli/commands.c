@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/l10n.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,10 +27,15 @@ void pr_cli_errorf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("perfreport: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
     va_end(ap);
+    /* a message may quote a name, a value or an argument from a file (model/text.h) */
+    char *vis = pr_text_visible_dup(msg ? msg : "(out of memory)", PR_TEXT_LINES);
+    fprintf(stderr, "perfreport: %s\n", vis);
+    free(vis);
+    free(msg);
 }
 
 static void usage(FILE *f)

@@ -176,28 +176,70 @@ void pr_cli_prepare_meta(json_t *meta)
     json_object_set_new(meta, "has_environment", json_boolean(has));
 }
 
-int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, size_t dsize)
+static int stdout_binary;
+
+void pr_cli_stdout_binary(void)
+{
+    fflush(stdout);
+    stdout_binary = 1;
+}
+
+int pr_cli_stdout_is_binary(void)
+{
+    return stdout_binary;
+}
+
+int pr_cli_template_is_path(const char *name)
+{
+    return strchr(name, '/') != NULL;
+}
+
+/* A template given as a path: the file there, nothing else. */
+static int load_template_file(const char *path, char **text, size_t *len, char *dir, size_t dsize)
 {
     pr_error err;
     pr_error_clear(&err);
-    if (dir)
-        dir[0] = 0;
-    int rc = pr_tpl_read_file(name, name, text, len, &err);
-    if (rc == 0 && dir) {
-        char *copy = pr_xstrdup(name);
+    int rc = pr_tpl_read_file(path, path, text, len, &err);
+    if (rc == PR_ENOTFOUND) {
+        struct stat st;
+        pr_cli_errorf("%s: no such template file%s", path,
+                      stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? " (a folder)" : "");
+        return PR_EXIT_ERROR;
+    }
+    if (rc < 0) {
+        pr_cli_print_error(&err);
+        return PR_EXIT_ERROR;
+    }
+    if (dir) {
+        char *copy = pr_xstrdup(path);
         snprintf(dir, dsize, "%s", dirname(copy));
         free(copy);
     }
+    return 0;
+}
+
+int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, size_t dsize)
+{
+    if (dir)
+        dir[0] = 0;
+    if (pr_cli_template_is_path(name))
+        return load_template_file(name, text, len, dir, dsize);
+    pr_error err;
+    pr_error_clear(&err);
+    pr_tpl_builtin bt = {NULL, NULL};
+    pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
+    int rc = bl.load(name, text, len, &err, bl.payload);
     if (rc == PR_ENOTFOUND) {
-        pr_tpl_builtin bt = {NULL, NULL};
-        pr_tpl_loader bl = pr_tpl_builtin_loader(&bt);
-        rc = bl.load(name, text, len, &err, bl.payload);
-        if (rc == PR_ENOTFOUND) {
-            pr_cli_errorf("no template '%s': not a file and not a built-in (perfreport "
-                          "templates lists them)",
-                          name);
-            return PR_EXIT_USAGE;
-        }
+        struct stat st;
+        if (stat(name, &st) == 0 && S_ISREG(st.st_mode))
+            pr_cli_errorf("no built-in template '%s' (perfreport templates lists them); a "
+                          "template file is read only when given as a path: ./%s",
+                          name, name);
+        else
+            pr_cli_errorf("no built-in template '%s' (perfreport templates lists them; a "
+                          "template file is given as a path: ./%s)",
+                          name, name);
+        return PR_EXIT_USAGE;
     }
     if (rc < 0) {
         pr_cli_print_error(&err);

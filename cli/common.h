@@ -86,10 +86,21 @@ void pr_cli_print_cell(const char *s, size_t width);
  * the usage error and return PR_EXIT_USAGE, or 0. */
 int pr_cli_parse_slo(const char *arg, double *ns);
 int pr_cli_parse_max_errors(const char *arg, double *ratio);
-/* The template a command renders: the file at name when there is one (its folder copied to
- * dir, dsize bytes, when dir is not NULL; else dir gets ""), else the built-in of that name.
- * *text is the caller's (free). Prints errors; returns 0, PR_EXIT_ERROR (unreadable) or
- * PR_EXIT_USAGE (no such template). */
+/* Standard output is text: cli/main.c writes it through the one gate of model/text.h
+ * (pr_text_gate), so no control character from a file reaches a terminal whatever path
+ * prints it. A command that writes a binary stream to stdout (export's and attack's native
+ * samples) calls pr_cli_stdout_binary first: what it printed before is flushed through the
+ * gate, the rest goes out as it is. */
+void pr_cli_stdout_binary(void);
+int pr_cli_stdout_is_binary(void);
+/* 1 when a template argument is a path (it holds a '/': ./report.md, tpl/x.md, /abs/x.md):
+ * the file there. A name without one (report.md) is always the built-in of that name, never
+ * a file of the working directory (a report written as ./report.md is no template). */
+int pr_cli_template_is_path(const char *name);
+/* The template a command renders: for a path, the file there (its folder copied to dir, dsize
+ * bytes, when dir is not NULL); for a name, the built-in of that name (dir gets ""). *text is
+ * the caller's (free). Prints errors; returns 0, PR_EXIT_ERROR (no such file, unreadable) or
+ * PR_EXIT_USAGE (no such built-in). */
 int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, size_t dsize);
 /* s padded to |w| columns (display width, as pr_cli_text_width counts): right-aligned when
  * w > 0, left-aligned when w < 0; never cut. Appended to b. */

@@ -3,6 +3,7 @@
 #include "cli/export_metrics.h"
 #include "analysis/report.h"
 #include "analysis/vec.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include <ctype.h>
 #include <math.h>
@@ -101,9 +102,12 @@ static int by_window_label(const void *a, const void *b)
 }
 
 /* A tag key or value as the listener writes it (AbstractInfluxdbMetricsSender.tagToStringValue):
- * trimmed, with space, comma and equals sign escaped and newlines as "\n". */
-static void tag_text(pr_buf *b, const char *s)
+ * trimmed, with space, comma and equals sign escaped and newlines as "\n"; its control
+ * characters made visible first (model/text.h), as in every other output. */
+static void tag_text(pr_buf *b, const char *raw)
 {
+    char *vis = pr_text_visible_dup(raw, PR_TEXT_LINES);
+    const char *s = vis;
     while (isspace((unsigned char)*s))
         s++;
     size_t n = strlen(s);
@@ -119,6 +123,7 @@ static void tag_text(pr_buf *b, const char *s)
         else
             pr_buf_putc(b, s[i]);
     }
+    free(vis);
 }
 
 /* Tags every point carries: application, then the run's tags (the listener's TAG_ args). */
@@ -401,9 +406,12 @@ static void label_name(pr_buf *b, const char *key)
         pr_buf_putc(b, isalnum((unsigned char)*key) || *key == '_' ? *key : '_');
 }
 
-static void label_value(pr_buf *b, const char *s)
+/* An OpenMetrics label value: its control characters made visible (model/text.h), then
+ * backslash, quote and newline escaped. */
+static void label_value(pr_buf *b, const char *raw)
 {
-    for (; *s; s++) {
+    char *vis = pr_text_visible_dup(raw, PR_TEXT_LINES);
+    for (const char *s = vis; *s; s++) {
         if (*s == '\\' || *s == '"')
             pr_buf_putc(b, '\\');
         if (*s == '\n')
@@ -411,6 +419,7 @@ static void label_value(pr_buf *b, const char *s)
         else
             pr_buf_putc(b, *s);
     }
+    free(vis);
 }
 
 /* {run="…",run_id="…",tool="…",TAG="…"} */

@@ -1,6 +1,8 @@
 /* perfreport entry point: dispatches to the command table in cli/commands.c, then checks
  * that everything written to standard output reached it (as jq does). */
 #include "cli/cli.h"
+#include "cli/common.h"
+#include "model/text.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,7 +13,7 @@
  * file calls) by the time the exit message names it. */
 static int out_errno;
 
-static ssize_t out_write(void *cookie, const char *buf, size_t n)
+static int write_all(const char *buf, size_t n, void *payload)
 {
     size_t done = 0;
     while (done < n) {
@@ -25,11 +27,31 @@ static ssize_t out_write(void *cookie, const char *buf, size_t n)
         }
         done += (size_t)w;
     }
-    return (ssize_t)n;
+    return 0;
+}
+
+/* The one text gate of standard output (model/text.h): whatever a command prints, a control
+ * character from a result file reaches the terminal or the pipe made visible; the native
+ * streams of export and attack go out as they are (pr_cli_stdout_binary). */
+static pr_text_gate out_gate = {write_all, NULL, {0}, 0};
+
+static ssize_t out_write(void *cookie, const char *buf, size_t n)
+{
+    int rc;
+    if (pr_cli_stdout_is_binary()) {
+        rc = pr_text_gate_end(&out_gate);
+        if (rc == 0)
+            rc = write_all(buf, n, NULL);
+    } else {
+        rc = pr_text_gate_put(&out_gate, buf, n);
+    }
+    return rc < 0 ? -1 : (ssize_t)n;
 }
 
 static int out_close(void *cookie)
 {
+    if (pr_text_gate_end(&out_gate) < 0)
+        return -1;
     if (close(STDOUT_FILENO) < 0 && !out_errno) {
         out_errno = errno;
         return -1;

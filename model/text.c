@@ -62,7 +62,7 @@ static int classify(const unsigned char *s, size_t n, size_t i, unsigned flags, 
     }
     *len = k;
     if (*cp <= 0x9f)
-        return 1; /* C1 control */
+        return 2; /* C1 control */
     if ((*cp >= 0x202a && *cp <= 0x202e) || (*cp >= 0x2066 && *cp <= 0x2069))
         return 2; /* bidirectional override or isolate */
     return 0;
@@ -198,4 +198,97 @@ void pr_text_visible_json(json_t *v, unsigned flags)
     }
     default: break;
     }
+}
+
+/* ---- the gate of an output stream ------------------------------------------------------- */
+
+/* The length of the UTF-8 sequence that the byte c starts (1: not a lead byte). */
+static size_t seq_len(unsigned char c)
+{
+    return c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 1;
+}
+
+/* How many bytes of s[0..n) end complete characters: the rest (at most 3 bytes) is a lead
+ * byte and continuation bytes that the next piece may complete. */
+static size_t complete_part(const unsigned char *s, size_t n)
+{
+    for (size_t j = n; j > 0 && n - j < 3; j--) {
+        unsigned c = s[j - 1];
+        if ((c & 0xc0) == 0x80)
+            continue;
+        return seq_len((unsigned char)c) > n - (j - 1) ? j - 1 : n;
+    }
+    return n;
+}
+
+/* 1 when the 8 bytes at s are all printable ASCII (0x20..0x7e): a word at a time, the common
+ * case of every output. */
+static int ascii8(const unsigned char *s)
+{
+    uint64_t x;
+    memcpy(&x, s, 8);
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t below = (x - 0x20 * ones) & ~x & high; /* a byte < 0x20 */
+    uint64_t above = (x | (x + ones)) & high;       /* a byte >= 0x7f */
+    return !(below | above);
+}
+
+/* s[0..n) made visible into g: safe runs as they are, each unsafe character as its escape. */
+static int gate_write(pr_text_gate *g, const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t run = 0, len;
+    uint32_t cp;
+    for (size_t i = 0; i < n; i += len) {
+        if (i + 8 <= n && ascii8(u + i)) {
+            len = 8;
+            continue;
+        }
+        if (u[i] >= 0x20 && u[i] < 0x7f) {
+            len = 1;
+            continue;
+        }
+        if (!classify(u, n, i, PR_TEXT_LINES, &len, &cp))
+            continue;
+        int rc = run < i ? g->write(s + run, i - run, g->payload) : 0;
+        pr_buf b = PR_BUF_INIT;
+        pr_text_visible(s + i, len, PR_TEXT_LINES, &b);
+        if (rc == 0)
+            rc = g->write(b.p, b.len, g->payload);
+        pr_buf_dispose(&b);
+        if (rc < 0)
+            return rc;
+        run = i + len;
+    }
+    return run < n ? g->write(s + run, n - run, g->payload) : 0;
+}
+
+int pr_text_gate_put(pr_text_gate *g, const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    if (g->nheld) { /* complete the held sequence, or find it broken */
+        size_t want = seq_len(g->held[0]);
+        while (g->nheld < want && i < n && (u[i] & 0xc0) == 0x80)
+            g->held[g->nheld++] = u[i++];
+        if (g->nheld < want && i == n)
+            return 0;
+        size_t k = g->nheld;
+        g->nheld = 0;
+        int rc = gate_write(g, (const char *)g->held, k);
+        if (rc < 0)
+            return rc;
+    }
+    size_t done = i + complete_part(u + i, n - i);
+    int rc = gate_write(g, s + i, done - i);
+    memcpy(g->held, u + done, n - done);
+    g->nheld = n - done;
+    return rc;
+}
+
+int pr_text_gate_end(pr_text_gate *g)
+{
+    size_t k = g->nheld;
+    g->nheld = 0;
+    return k ? gate_write(g, (const char *)g->held, k) : 0;
 }

@@ -5,7 +5,8 @@
  *   - C0 control bytes 0x00-0x1f and DEL 0x7f as "\xHH" ("\x1b" for ESC), so escape sequences
  *     cannot retitle, clear or recolour a terminal; with PR_TEXT_LINES a newline and a tab
  *     are kept (whole text outputs);
- *   - C1 controls U+0080-U+009F (8-bit CSI and friends) and bytes that are not UTF-8 as
+ *   - C1 controls U+0080-U+009F (8-bit CSI and friends) as "\u009b" (the character, as JSON
+ *     writes it: the same escape is valid inside a JSON string), bytes that are not UTF-8 as
  *     "\xHH" per byte;
  *   - the bidirectional overrides and isolates U+202A-U+202E, U+2066-U+2069 as "\u202e", so a
  *     label cannot display reversed ("Trojan Source").
@@ -38,5 +39,23 @@ char *pr_text_visible_dup(const char *s, unsigned flags);
 /* Rewrites, in place, every string of a JSON tree (values and object keys) made safe: used on
  * a report model before it is printed as text. */
 void pr_text_visible_json(json_t *v, unsigned flags);
+
+/* The gate of a whole output stream (standard output, cli/main.c): text written to it in
+ * pieces cut anywhere comes out as pr_text_visible with PR_TEXT_LINES makes it, runs of safe
+ * text passed on as they are. A UTF-8 sequence cut at the end of a piece is held until the
+ * next piece completes it. Text already made visible passes unchanged; so does JSON whose
+ * writer escaped its C0 controls (every JSON writer must): its C1 controls and bidi overrides
+ * come out as \u escapes, the same strings. */
+typedef struct pr_text_gate {
+    /* where the bytes go: returns < 0 on an error, which put and end then return */
+    int (*write)(const char *p, size_t n, void *payload);
+    void *payload;
+    unsigned char held[4]; /* the start of a UTF-8 sequence cut at the end of a piece */
+    size_t nheld;
+} pr_text_gate;
+/* Writes s[0..n) through the gate. Returns 0 or the write function's error. */
+int pr_text_gate_put(pr_text_gate *g, const char *s, size_t n);
+/* The end of the stream: a sequence still held is not UTF-8 and is written as \xHH. */
+int pr_text_gate_end(pr_text_gate *g);
 
 #endif

@@ -18,8 +18,9 @@ static int sniff(const unsigned char *buf, size_t len)
     return pr_sniff_has(obj, "\"aggregate\"") && pr_sniff_has(obj, "\"counters\"") ? 95 : 0;
 }
 
-/* A summary (ms): min, mean, max and pNN ("p999" is p99.9) to ns. */
-static json_t *latency_ns(json_t *sum)
+/* A summary (ms): min, mean, max and pNN ("p999" is p99.9) to ns; a negative or huge one
+ * kept unknown, counted in d under `in`.KEY. */
+static json_t *latency_ns(json_t *sum, const char *in, pr_textsum_doubt *d)
 {
     json_t *o = json_object();
     const char *k;
@@ -36,44 +37,62 @@ static json_t *latency_ns(json_t *sum)
             snprintf(key, sizeof key, "%s", k);
         else
             continue;
-        pr_textsum_int(o, key, pr_textsum_ns(json_number_value(x), 1e6));
+        char where[160];
+        snprintf(where, sizeof where, "%s.%s", in, k);
+        pr_textsum_int(o, key, pr_textsum_checked(d, json_number_value(x), 1e6, where));
     }
     return o;
 }
 
-static int64_t counter(const json_t *counters, const char *key)
+/* A counter: 0 when absent; a negative or huge one is kept unknown (PR_UNKNOWN, counted in
+ * d; when d is NULL it was counted already). */
+static int64_t counter(const json_t *counters, const char *key, pr_textsum_doubt *d)
 {
     double v;
-    return pr_jsondoc_num(counters, key, &v) == 0 && v >= 0 ? pr_textsum_round(v) : 0;
+    if (pr_jsondoc_num(counters, key, &v) < 0)
+        return 0;
+    pr_textsum_doubt none = {0, ""};
+    char where[160];
+    snprintf(where, sizeof where, "counters.%s", key);
+    return pr_textsum_checked(d ? d : &none, v, 1, where);
+}
+
+/* n, or 0 when unknown (a sum of counters goes on without it: it was counted in the doubts) */
+static int64_t known(int64_t n)
+{
+    return n == PR_UNKNOWN ? 0 : n;
 }
 
 /* Requests, outcomes, codes and errors of one period (aggregate or intermediate) into o. */
-static void period(const json_t *p, json_t *o, int full)
+static void period(const json_t *p, json_t *o, int full, pr_textsum_doubt *d)
 {
     json_t *c = json_object_get(p, "counters");
-    int64_t req = counter(c, "http.requests"), ok = 0, bad = 0, errs = 0;
+    int64_t req = counter(c, "http.requests", d), ok = 0, bad = 0, errs = 0;
     json_t *codes = json_object(), *errors = json_array();
     const char *k;
     json_t *x;
     json_object_foreach (c, k, x) {
         if (!strncmp(k, "http.codes.", 11)) {
-            int64_t n = counter(c, k);
+            int64_t n = counter(c, k, d);
             pr_textsum_int(codes, k + 11, n);
+            n = known(n);
             int st = atoi(k + 11);
             if (st >= 200 && st < 400)
                 ok += n;
             else
                 bad += n;
         } else if (!strncmp(k, "errors.", 7)) {
-            errs += counter(c, k);
-            pr_textsum_append(errors, json_pack("{s:s,s:I}", "message", k + 7, "count",
-                                                (json_int_t)counter(c, k)));
+            int64_t n = counter(c, k, d);
+            errs += known(n);
+            if (n != PR_UNKNOWN)
+                pr_textsum_append(errors,
+                                  json_pack("{s:s,s:I}", "message", k + 7, "count", (json_int_t)n));
         }
     }
     pr_textsum_int(o, "requests", req);
     pr_textsum_int(o, "successes", ok);
     pr_textsum_int(o, "failures", bad + errs);
-    if (full && req)
+    if (full && req > 0)
         pr_textsum_real(o, "success_ratio", (double)ok / (double)req);
     json_object_set_new(o, "status_codes", codes);
     json_object_set_new(o, "errors", errors);
@@ -82,9 +101,9 @@ static void period(const json_t *p, json_t *o, int full)
         pr_textsum_real(o, "rate_per_s", v);
     json_t *rt = json_object_get(json_object_get(p, "summaries"), "http.response_time");
     if (json_is_object(rt))
-        json_object_set_new(o, "latency_ns", latency_ns(rt));
+        json_object_set_new(o, "latency_ns", latency_ns(rt, "summaries.http.response_time", d));
     if (json_object_get(c, "http.downloaded_bytes"))
-        pr_textsum_int(o, "bytes_in_total", counter(c, "http.downloaded_bytes"));
+        pr_textsum_int(o, "bytes_in_total", counter(c, "http.downloaded_bytes", d));
 }
 
 /* The label object of endpoint name[0..n) in labels (an object keyed by endpoint while the
@@ -137,15 +156,15 @@ static void endpoint_counter(json_t *by_name, const char *k, int64_t n)
 /* The metrics-by-endpoint plugin's per-endpoint counters (codes, errors: the endpoint's
  * requests and outcomes) and response-time summaries as labels, in the report's order. An
  * endpoint none of whose requests got a response (refused, timed out) has no summary. */
-static void endpoints(const json_t *agg, json_t *s)
+static void endpoints(const json_t *agg, json_t *s, pr_textsum_doubt *d)
 {
     json_t *by_name = json_object(), *sums = json_object_get(agg, "summaries");
     json_t *counters = json_object_get(agg, "counters");
     const char *k;
     json_t *x;
     json_object_foreach (counters, k, x) {
-        if (!strncmp(k, ENDPOINT, sizeof ENDPOINT - 1))
-            endpoint_counter(by_name, k, counter(counters, k));
+        if (!strncmp(k, ENDPOINT, sizeof ENDPOINT - 1) && counter(counters, k, d) != PR_UNKNOWN)
+            endpoint_counter(by_name, k, counter(counters, k, NULL));
     }
     json_object_foreach (sums, k, x) {
         if (strncmp(k, ENDPOINT_RT, sizeof ENDPOINT_RT - 1) || !json_is_object(x))
@@ -153,9 +172,11 @@ static void endpoints(const json_t *agg, json_t *s)
         const char *ep = k + sizeof ENDPOINT_RT - 1;
         json_t *l = endpoint(by_name, ep, strlen(ep));
         double v;
+        char where[160];
+        snprintf(where, sizeof where, "summaries.%.140s", k);
         if (!json_object_get(l, "requests") && pr_jsondoc_num(x, "count", &v) == 0)
-            pr_textsum_int(l, "requests", pr_textsum_round(v)); /* no counters: responses */
-        json_object_set_new(l, "latency_ns", latency_ns(x));
+            pr_textsum_int(l, "requests", pr_textsum_checked(d, v, 1, where)); /* responses */
+        json_object_set_new(l, "latency_ns", latency_ns(x, where, d));
     }
     json_t *labels = pr_textsum_arr(s, "labels");
     json_object_foreach (by_name, k, x) {
@@ -194,13 +215,14 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     pr_run *run = sink->run;
     json_t *s = pr_textsum_begin(run);
     pr_run_meta_resolution(run, "latency_resolution_ns", 1000000); /* whole ms */
-    period(agg, s, 1);
+    pr_textsum_doubt d = {0, ""};
+    period(agg, s, 1, &d);
     int64_t t0, t1; /* its first and last metric, as times (years 1678..2261) or unknown */
     if (pr_time_from_epoch(stamp_ms(json_object_get(agg, "firstMetricAt")), 1000000, &t0) == 0 &&
         pr_time_from_epoch(stamp_ms(json_object_get(agg, "lastMetricAt")), 1000000, &t1) == 0 &&
         t1 >= t0)
         pr_textsum_int(s, "duration_ns", t1 - t0);
-    endpoints(agg, s);
+    endpoints(agg, s, &d);
     json_t *series = pr_textsum_arr(s, "series"), *p;
     size_t i;
     json_array_foreach (json_object_get(doc, "intermediate"), i, p) {
@@ -208,8 +230,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         int64_t t_ns;
         if (pr_time_from_epoch(stamp_ms(json_object_get(p, "period")), 1000000, &t_ns) == 0)
             pr_textsum_int(pt, "t_ns", t_ns);
-        period(p, pt, 0);
-        pr_textsum_int(pt, "users", counter(json_object_get(p, "counters"), "vusers.created"));
+        period(p, pt, 0, &d);
+        pr_textsum_int(pt, "users", counter(json_object_get(p, "counters"), "vusers.created", &d));
         pr_textsum_append(series, pt);
     }
     json_t *tool = pr_textsum_obj(s, "tool");
@@ -223,6 +245,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     pr_run_meta_set(run, "series_rule",
                     json_string("series points are Artillery's intermediate "
                                 "periods; users = vusers created in the period"));
+    pr_textsum_doubt_end(&d, sink, pr_input_name(in));
     json_decref(doc);
     return 0;
 }

@@ -7,6 +7,7 @@
 #include "parsers/sniff.h"
 #include "parsers/textsum.h"
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 #define HGRM_MAX_COUNT 200000000LL /* samples a distribution may expand to */
@@ -136,8 +137,18 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                 in_rows = 2; /* the distribution is complete */
             continue;
         }
-        if (in_rows == 2 || l.p[0] == '-')
-            break; /* the text after the distribution (wrk2's report) */
+        int negative =
+            l.p[0] == '-' && l.n > 1 && (isdigit((unsigned char)l.p[1]) || l.p[1] == '.');
+        if (in_rows == 2 || (l.p[0] == '-' && !negative))
+            break;      /* the text after the distribution (wrk2's "----" and report) */
+        if (negative) { /* a row, not the end of the rows: it was read as the end, silently */
+            pr_str t = l, v = pr_textsum_token(&t);
+            rc = pr_error_set(err, PR_EPARSE, name, ln, (long)(l.p - line) + 1,
+                              "expected a non-negative value (ms) in a distribution row, found "
+                              "\"%.*s\"",
+                              (int)(v.n > 40 ? 40 : v.n), v.p);
+            break;
+        }
         int64_t ns, count;
         if (row(l, &ns, &count) < 0) {
             rc =

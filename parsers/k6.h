@@ -58,7 +58,9 @@ typedef struct pr_k6_point {
     pr_str metric;
     int64_t time_ns;
     int tz_offset_min, has_zone;
-    pr_str value; /* the number as written */
+    pr_str value;   /* the number as written */
+    long value_col; /* 1-based columns of the value and of the tags in the line (0: unknown) */
+    long tags_col;
     uint64_t key;
     int (*tags)(pr_k6_tags *t, void *payload);
     void *payload;

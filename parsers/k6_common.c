@@ -260,6 +260,46 @@ static int open_req(pr_k6_acc *a, req *r, const pr_k6_point *p)
     return 0;
 }
 
+/* 1 when s[0..n) is written as a decimal number, whatever its size (1e308, 1e400). */
+static int number_syntax(pr_str v)
+{
+    char buf[64];
+    if (v.n == 0 || v.n >= sizeof buf || strspn(v.p, "0123456789.+-eE") < v.n)
+        return 0;
+    memcpy(buf, v.p, v.n);
+    buf[v.n] = 0;
+    char *end;
+    (void)strtod(buf, &end);
+    return end == buf + v.n;
+}
+
+/* The error of a point whose value cannot be a request metric's: what is wrong with it (not a
+ * number, negative, out of range), quoting it as written, at its column. */
+static int bad_value(const pr_k6_acc *a, int m, const pr_k6_point *p, long line, pr_error *err)
+{
+    int n = (int)(p->value.n > 40 ? 40 : p->value.n);
+    const char *more = p->value.n > 40 ? "…" : "";
+    double d = 0;
+    int num = number_syntax(p->value), finite = pr_lex_double(p->value.p, p->value.n, &d) == 0;
+    if (m == PR_K6_REQS || m == PR_K6_FAILED)
+        return pr_error_set(err, PR_EPARSE, a->src, line, p->value_col,
+                            "expected a number for %s (k6 writes %s), found \"%.*s%s\"%s",
+                            http_names[m], m == PR_K6_REQS ? "1" : "0 or 1", n, p->value.p, more,
+                            num ? ": out of range" : "");
+    if (!num)
+        return pr_error_set(err, PR_EPARSE, a->src, line, p->value_col,
+                            "expected a number of ms for %s, found \"%.*s%s\"", http_names[m], n,
+                            p->value.p, more);
+    if (finite && d < 0)
+        return pr_error_set(err, PR_EPARSE, a->src, line, p->value_col,
+                            "expected a non-negative number of ms for %s, found \"%.*s%s\"",
+                            http_names[m], n, p->value.p, more);
+    return pr_error_set(err, PR_EPARSE, a->src, line, p->value_col,
+                        "expected a number of ms from 0 to %lld (292 years) for %s, found "
+                        "\"%.*s%s\": out of range",
+                        (long long)(INT64_MAX / 1000000), http_names[m], n, p->value.p, more);
+}
+
 static int http_point(pr_k6_acc *a, int m, const pr_k6_point *p, long line, pr_error *err)
 {
     int64_t v = 0;
@@ -287,7 +327,8 @@ static int http_point(pr_k6_acc *a, int m, const pr_k6_point *p, long line, pr_e
         r->time_ns = p->time_ns;
         r->live = 1;
         if (open_req(a, r, p) < 0)
-            return pr_error_set(err, PR_EPARSE, a->src, line, 0, "malformed tags");
+            return pr_error_set(err, PR_EPARSE, a->src, line, p->tags_col,
+                                "expected a tags object of strings");
         a->count++;
         size_t i = slot_of(p->key);
         while (a->slot[i])
@@ -304,9 +345,7 @@ static int http_point(pr_k6_acc *a, int m, const pr_k6_point *p, long line, pr_e
     }
     return 0;
 bad:
-    return pr_error_set(err, PR_EPARSE, a->src, line, 0,
-                        "expected a non-negative number of ms for %s, found \"%.*s\"",
-                        http_names[m], (int)(p->value.n > 40 ? 40 : p->value.n), p->value.p);
+    return bad_value(a, m, p, line, err);
 }
 
 static series *series_of(pr_k6_acc *a, pr_str name)
@@ -411,8 +450,12 @@ int pr_k6_acc_point(pr_k6_acc *a, const pr_k6_point *p, long line, pr_error *err
         return http_point(a, m, p, line, err);
     double v;
     if (pr_lex_double(p->value.p, p->value.n, &v) < 0)
-        return pr_error_set(err, PR_EPARSE, a->src, line, 0, "expected a number for %.*s",
-                            (int)(p->metric.n > 64 ? 64 : p->metric.n), p->metric.p);
+        return pr_error_set(err, PR_EPARSE, a->src, line, p->value_col,
+                            "expected a number for %.*s, found \"%.*s%s\"%s",
+                            (int)(p->metric.n > 64 ? 64 : p->metric.n), p->metric.p,
+                            (int)(p->value.n > 40 ? 40 : p->value.n), p->value.p,
+                            p->value.n > 40 ? "…" : "",
+                            number_syntax(p->value) ? ": out of range" : "");
     if (pr_str_eq(p->metric, "vus") && v >= 0 && v < 2e9)
         a->vus = (int32_t)v;
     if (pr_str_eq(p->metric, "vus") && v >= 0 && v < 2e9 && (int32_t)v > a->vus_most)
@@ -420,7 +463,8 @@ int pr_k6_acc_point(pr_k6_acc *a, const pr_k6_point *p, long line, pr_error *err
     if (pr_str_eq(p->metric, "vus_max") && v >= 0 && v < 2e9 && (int32_t)v > a->vus_max)
         a->vus_max = (int32_t)v;
     if (pr_str_eq(p->metric, "checks") && check_point(a, p, v) < 0)
-        return pr_error_set(err, PR_EPARSE, a->src, line, 0, "malformed tags");
+        return pr_error_set(err, PR_EPARSE, a->src, line, p->tags_col,
+                            "expected a tags object of strings");
     series *s = series_of(a, p->metric);
     if (s)
         series_add(s, p->time_ns, v);

@@ -81,6 +81,20 @@ static int tags_cb(pr_k6_tags *t, void *payload)
     return 0;
 }
 
+/* The 1-based column where field idx of the line starts (quotes respected). */
+static long field_col(const char *line, size_t len, size_t idx)
+{
+    size_t f = 0;
+    int quoted = 0;
+    for (size_t i = 0; i < len && f < idx; i++) {
+        if (line[i] == '"')
+            quoted = !quoted;
+        else if (line[i] == ',' && !quoted && ++f == idx)
+            return (long)i + 2;
+    }
+    return f == idx ? 1 : (long)len + 1;
+}
+
 static int header(k6c *c, const char *line, size_t len, const char *name, pr_error *err)
 {
     c->hdr = pr_xstrndup(line, len);
@@ -141,12 +155,14 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
         memset(&p, 0, sizeof p);
         p.metric = c->f[0];
         p.value = c->f[2];
+        p.value_col = field_col(line, len, 2);
+        p.tags_col = field_col(line, len, 3);
         int64_t res;
         int sr = stamp(c, c->f[1], &p.time_ns, &p.tz_offset_min, &p.has_zone, &res);
         if (sr < 0) {
             rc =
-                pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, name, ln,
-                             (long)(c->f[1].p - line) + 1, "%s, found \"%.*s\"",
+                pr_error_set(err, cut ? PR_ETRUNC : PR_EPARSE, name, ln, field_col(line, len, 1),
+                             "%s, found \"%.*s\"",
                              sr == PR_TIME_RANGE ? "a k6 timestamp outside the years 1678..2261"
                                                  : "expected a k6 timestamp (unix seconds/ms/µs/ns "
                                                    "or RFC 3339)",

@@ -15,7 +15,36 @@ typedef struct line {
     pr_str type, metric, time, value, tags;
     const char *data; /* the data object's text, when read after the metric name */
     size_t data_n;
+    const char *data_at, *time_at, *value_at, *tags_at; /* where each was read in the line */
+    char msg[160];                                      /* an error that quotes the text */
 } line;
+
+/* The JSON value at `at` as written (a string with its quotes), at most 48 bytes, into buf. */
+static const char *as_written(const char *at, const char *end, char *buf, size_t size)
+{
+    size_t n = 0;
+    if (at < end && *at == '"') {
+        for (n = 1; at + n < end && at[n] != '"'; n++)
+            if (at[n] == '\\' && at + n + 1 < end)
+                n++;
+        n += at + n < end;
+    } else {
+        while (at + n < end && !strchr(",}] \t\r\n", at[n]))
+            n++;
+    }
+    snprintf(buf, size, "%.*s%s", (int)(n > 48 ? 48 : n), at, n > 48 ? "…" : "");
+    return buf;
+}
+
+/* *what = "EXPECTED, found VALUE" for the value at `at`, in l->msg. */
+static void expected_found(line *l, const pr_jscan *s, const char *at, const char *expected,
+                           const char **what)
+{
+    char v[64];
+    snprintf(l->msg, sizeof l->msg, "%s in a k6 Point, found %s", expected,
+             as_written(at, s->end, v, sizeof v));
+    *what = l->msg;
+}
 
 /* Reader state kept across lines: the tag text of the last point and its hash (points of
  * one request follow each other with the same text), and the tag unescape buffer. */
@@ -25,6 +54,7 @@ typedef struct k6j {
     size_t last_n;
     uint64_t last_hash;
     char tagbuf[4 * PR_K6_STR_MAX];
+    char timebuf[256]; /* an escaped time of a data object read again */
 } k6j;
 
 /* Reads the data object of a Point: time, value, tags (kept as a span), metadata skipped. */
@@ -32,28 +62,37 @@ static int point_data(pr_jscan *s, line *l, const char **what)
 {
     int first, rc;
     pr_str k;
+    l->data_at = s->p;
     if (pr_jscan_object(s, &first, what) < 0)
         return -1;
     while ((rc = pr_jscan_member(s, &first, &k, what)) == 1) {
         const char *at = s->p;
         if (pr_str_eq(k, "time")) {
-            if (pr_jscan_string(s, &l->time, 0) < 0) {
-                *what = "expected a time string";
+            l->time_at = at;
+            if (pr_jscan_string(s, &l->time, 1) < 0) {
+                s->p = at;
+                expected_found(l, s, at, "expected a time string", what);
                 return -1;
             }
         } else if (pr_str_eq(k, "value")) {
+            l->value_at = at;
             if (pr_jscan_number(s, &l->value) < 0) {
-                *what = "expected a number value";
+                s->p = at;
+                expected_found(l, s, at, "expected a number value", what);
                 return -1;
             }
         } else if (pr_str_eq(k, "tags")) {
+            l->tags_at = at;
             if (pr_jscan_null(s))
                 l->tags = (pr_str){"", 0};
             else if (s->p < s->end && *s->p == '{' && pr_jscan_skip(s) == 0)
                 l->tags = (pr_str){at, (size_t)(s->p - at)};
             else {
                 s->p = at;
-                *what = "expected a tags object or null";
+                if (at < s->end && *at != '{') /* another type of value: quoted */
+                    expected_found(l, s, at, "expected a tags object or null", what);
+                else /* a malformed or cut object */
+                    *what = "expected a tags object or null";
                 return -1;
             }
         } else if (pr_jscan_skip(s) < 0) {
@@ -105,8 +144,10 @@ static int parse_line(pr_jscan *s, line *l, const char **what)
     return 0;
 }
 
-/* Walks the tags object text, handing each string pair to fn. 0, or -1 if malformed. */
-static int tag_pairs(k6j *st, pr_str tags, void (*fn)(pr_str, pr_str, void *), void *payload)
+/* Walks the tags object text, handing each string pair to fn. 0, or -1 if malformed (*at,
+ * when not NULL, gets where: the value that is not a string or null). */
+static int tag_pairs(k6j *st, pr_str tags, void (*fn)(pr_str, pr_str, void *), void *payload,
+                     const char **at)
 {
     if (tags.n == 0)
         return 0;
@@ -120,10 +161,16 @@ static int tag_pairs(k6j *st, pr_str tags, void (*fn)(pr_str, pr_str, void *), v
     while ((rc = pr_jscan_member(&s, &first, &k, &what)) == 1) {
         if (pr_jscan_null(&s))
             continue;
-        if (pr_jscan_string(&s, &v, 1) < 0)
+        const char *vat = s.p;
+        if (pr_jscan_string(&s, &v, 1) < 0) {
+            if (at)
+                *at = vat;
             return -1;
+        }
         fn(k, v, payload);
     }
+    if (rc < 0 && at)
+        *at = s.p;
     return rc;
 }
 
@@ -135,7 +182,7 @@ static void add_tag(pr_str k, pr_str v, void *payload)
 static int tags_cb(pr_k6_tags *t, void *payload)
 {
     k6j *st = payload;
-    return tag_pairs(st, st->cur->tags, add_tag, t);
+    return tag_pairs(st, st->cur->tags, add_tag, t, NULL);
 }
 
 static void hash_pair(pr_str k, pr_str v, void *payload)
@@ -144,16 +191,23 @@ static void hash_pair(pr_str k, pr_str v, void *payload)
     *h += XXH3_64bits_withSeed(v.p, v.n, XXH3_64bits(k.p, k.n));
 }
 
-/* Identity of a point's request: its tags (in any order) and its time text. */
-static int request_key(k6j *st, const line *l, uint64_t *key)
+/* Identity of a point's request: its tags (in any order) and its time text. 0, or the error
+ * of a tag that is not a string (the line starts at `start`). */
+static int request_key(k6j *st, const line *l, uint64_t *key, const char *start, long ln,
+                       const char *name, pr_error *err)
 {
     uint64_t h;
     if (l->tags.n == st->last_n && (!l->tags.n || !memcmp(l->tags.p, st->last_tags, l->tags.n))) {
         h = st->last_hash;
     } else {
         h = 0;
-        if (tag_pairs(st, l->tags, hash_pair, &h) < 0)
-            return -1;
+        const char *at = l->tags.p;
+        if (tag_pairs(st, l->tags, hash_pair, &h, &at) < 0) {
+            char v[64];
+            return pr_error_set(err, PR_EPARSE, name, ln, (long)(at - start) + 1,
+                                "expected a string or null as a tag value in a k6 Point, found %s",
+                                as_written(at, l->tags.p + l->tags.n, v, sizeof v));
+        }
         st->last_n = l->tags.n <= sizeof st->last_tags ? l->tags.n : (size_t)-1;
         if (st->last_n != (size_t)-1 && l->tags.n)
             memcpy(st->last_tags, l->tags.p, l->tags.n);
@@ -194,26 +248,35 @@ static int handle(pr_k6_acc *acc, k6j *st, line *l, const char *start, long ln, 
     if (l->data) { /* "data" came before "type" */
         const char *what = "malformed data";
         pr_jscan s;
-        pr_jscan_init(&s, l->data, l->data_n, NULL, 0, 0);
+        pr_jscan_init(&s, l->data, l->data_n, st->timebuf, sizeof st->timebuf, sizeof st->timebuf);
         if (point_data(&s, l, &what) < 0)
-            return pr_error_set(err, PR_EPARSE, name, ln, 0, "%s in a k6 Point", what);
+            return pr_error_set(err, PR_EPARSE, name, ln, (long)(s.p - start) + 1,
+                                "%s in a k6 Point", what);
     }
     pr_k6_point p;
     memset(&p, 0, sizeof p);
     p.metric = l->metric;
     p.value = l->value;
+    p.value_col = l->value_at ? (long)(l->value_at - start) + 1 : 0;
+    p.tags_col = l->tags_at ? (long)(l->tags_at - start) + 1 : 0;
+    if (!l->time_at)
+        return pr_error_set(err, PR_EPARSE, name, ln, (long)(l->data_at - start) + 1,
+                            "expected a \"time\" in the data of a k6 Point");
     int tr = l->time.n ? pr_lex_rfc3339(l->time.p, l->time.n, &p.time_ns, &p.tz_offset_min) : -1;
-    if (tr < 0)
-        return pr_error_set(err, PR_EPARSE, name, ln, l->time.n ? (long)(l->time.p - start) + 1 : 0,
-                            "%s in a k6 Point, found \"%.*s\"",
+    if (tr < 0) {
+        char v[64];
+        return pr_error_set(err, PR_EPARSE, name, ln, (long)(l->time_at - start) + 2,
+                            "%s in a k6 Point, found %s",
                             tr == PR_TIME_RANGE ? "a time outside the years 1678..2261"
                                                 : "expected an RFC 3339 time",
-                            (int)(l->time.n > 40 ? 40 : l->time.n), l->time.p);
+                            as_written(l->time_at, start + strlen(start), v, sizeof v));
+    }
     if (!l->value.n)
-        return pr_error_set(err, PR_EPARSE, name, ln, 0, "k6 Point without a value");
+        return pr_error_set(err, PR_EPARSE, name, ln, (long)(l->data_at - start) + 1,
+                            "expected a \"value\" in the data of a k6 Point");
     p.has_zone = 1;
-    if (request_key(st, l, &p.key) < 0)
-        return pr_error_set(err, PR_EPARSE, name, ln, 0, "malformed tags in a k6 Point");
+    if (request_key(st, l, &p.key, start, ln, name, err) < 0)
+        return err->code;
     st->cur = l;
     p.tags = tags_cb;
     p.payload = st;
@@ -235,7 +298,13 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     while ((rc = pr_jsonl_next(&j, &s, err)) == 1) {
         const char *what = NULL;
         if (parse_line(&s, &l, &what) < 0) {
-            rc = pr_jsonl_fail(&j, &s, what, "k6 JSON line", err);
+            if (what == l.msg) /* it quotes the value: the place is the cursor's */
+                rc = pr_error_set(
+                    err, pr_input_line_terminated(in) ? PR_EPARSE : PR_ETRUNC, name,
+                    pr_input_lineno(in), pr_jscan_col(&s), "%s%s",
+                    pr_input_line_terminated(in) ? "" : "last line is cut short: ", what);
+            else
+                rc = pr_jsonl_fail(&j, &s, what, "k6 JSON line", err);
             break;
         }
         if (!l.type.n || !l.metric.n) {

@@ -7,6 +7,7 @@
 #include "parsers/sniff.h"
 #include "parsers/textsum.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,8 +86,10 @@ static double num(json_t *o, const char *k)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* latency_ns and friends from a trend's values (ms). */
-static void trend_ns(json_t *sum, const char *key, json_t *values)
+/* latency_ns and friends from the values (ms) of trend `metric`; a negative or huge one is
+ * kept unknown, counted in d. */
+static void trend_ns(json_t *sum, const char *key, json_t *values, const char *metric,
+                     pr_textsum_doubt *d)
 {
     if (!json_is_object(values))
         return;
@@ -94,9 +97,13 @@ static void trend_ns(json_t *sum, const char *key, json_t *values)
     static const struct {
         const char *k6, *ours;
     } map[] = {{"min", "min"}, {"avg", "mean"}, {"med", "p50"}, {"max", "max"}};
+    char where[96];
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (!isnan(num(values, map[i].k6)))
-            pr_textsum_int(o, map[i].ours, pr_textsum_ns(num(values, map[i].k6), 1e6));
+        if (json_is_number(json_object_get(values, map[i].k6))) {
+            snprintf(where, sizeof where, "metrics.%s.%s", metric, map[i].k6);
+            pr_textsum_int(o, map[i].ours,
+                           pr_textsum_checked(d, num(values, map[i].k6), 1e6, where));
+        }
     const char *k;
     json_t *v;
     json_object_foreach (values, k, v) {
@@ -104,35 +111,73 @@ static void trend_ns(json_t *sum, const char *key, json_t *values)
         if (n > 3 && n < 16 && k[0] == 'p' && k[1] == '(' && k[n - 1] == ')' && json_is_number(v)) {
             char key2[24];
             snprintf(key2, sizeof key2, "p%.*s", (int)(n - 3), k + 2);
-            pr_textsum_int(o, key2, pr_textsum_ns(json_number_value(v), 1e6));
+            snprintf(where, sizeof where, "metrics.%s.%s", metric, k);
+            pr_textsum_int(o, key2, pr_textsum_checked(d, json_number_value(v), 1e6, where));
+        }
+    }
+}
+
+/* metrics[metric].values[k], a count or a duration in units of unit_ns, checked (d). */
+static int64_t figure(json_t *metrics, const char *metric, const char *k, double unit_ns,
+                      pr_textsum_doubt *d)
+{
+    char where[96];
+    snprintf(where, sizeof where, "metrics.%s.%s", metric, k);
+    return pr_textsum_checked(
+        d, num(json_object_get(json_object_get(metrics, metric), "values"), k), unit_ns, where);
+}
+
+/* The figures of the normalised metrics that cannot be: a negative or huge time, size or
+ * count (k6 never writes one) becomes null, so neither the canonical keys nor k6's own layout
+ * (summary --format k6) show it as data; each is counted in d. */
+static void impossible_to_null(json_t *metrics, pr_textsum_doubt *d)
+{
+    const char *name, *k;
+    json_t *m, *x;
+    json_object_foreach (metrics, name, m) {
+        const char *contains = json_string_value(json_object_get(m, "contains"));
+        int measure = contains && (!strcmp(contains, "time") || !strcmp(contains, "data"));
+        json_t *values = json_object_get(m, "values");
+        json_object_foreach (values, k, x) {
+            int count = !strcmp(k, "count") || !strcmp(k, "passes") || !strcmp(k, "fails");
+            if (!json_is_number(x) || !(count || (measure && strcmp(k, "rate"))))
+                continue;
+            char where[128];
+            snprintf(where, sizeof where, "metrics.%.80s.%.30s", name, k);
+            double unit = count || strcmp(contains, "time") ? 1 : 1e6;
+            if (pr_textsum_checked(d, json_number_value(x), unit, where) == PR_UNKNOWN)
+                json_object_set_new(values, k, json_null());
         }
     }
 }
 
 /* The canonical summary keys (model/run.h) from the normalised metrics. */
-static void canonical(json_t *sum, json_t *metrics, json_t *state)
+static void canonical(json_t *sum, json_t *metrics, json_t *state, pr_textsum_doubt *d)
 {
     json_t *reqs = json_object_get(json_object_get(metrics, "http_reqs"), "values");
     json_t *failed = json_object_get(json_object_get(metrics, "http_req_failed"), "values");
     if (!isnan(num(reqs, "count")))
-        pr_textsum_int(sum, "requests", pr_textsum_round(num(reqs, "count")));
+        pr_textsum_int(sum, "requests", figure(metrics, "http_reqs", "count", 1, d));
     pr_textsum_real(sum, "rate_per_s", num(reqs, "rate"));
     double pass = num(failed, "passes"), fail = num(failed, "fails");
     if (!isnan(pass) && !isnan(fail)) { /* http_req_failed "passes" are failed requests */
-        pr_textsum_int(sum, "failures", pr_textsum_round(pass));
-        pr_textsum_int(sum, "successes", pr_textsum_round(fail));
-        if (pass + fail > 0)
-            pr_textsum_real(sum, "success_ratio", fail / (pass + fail));
+        int64_t np = figure(metrics, "http_req_failed", "passes", 1, d);
+        int64_t nf = figure(metrics, "http_req_failed", "fails", 1, d);
+        pr_textsum_int(sum, "failures", np);
+        pr_textsum_int(sum, "successes", nf);
+        if (np != PR_UNKNOWN && nf != PR_UNKNOWN && np + nf > 0)
+            pr_textsum_real(sum, "success_ratio", (double)nf / (double)(np + nf));
     }
     trend_ns(sum, "latency_ns",
-             json_object_get(json_object_get(metrics, "http_req_duration"), "values"));
+             json_object_get(json_object_get(metrics, "http_req_duration"), "values"),
+             "http_req_duration", d);
     json_t *rx = json_object_get(json_object_get(metrics, "data_received"), "values");
     json_t *tx = json_object_get(json_object_get(metrics, "data_sent"), "values");
     if (!isnan(num(rx, "count")))
-        pr_textsum_int(sum, "bytes_in_total", pr_textsum_round(num(rx, "count")));
+        pr_textsum_int(sum, "bytes_in_total", figure(metrics, "data_received", "count", 1, d));
     pr_textsum_real(sum, "bytes_in_per_s", num(rx, "rate"));
     if (!isnan(num(tx, "count")))
-        pr_textsum_int(sum, "bytes_out_total", pr_textsum_round(num(tx, "count")));
+        pr_textsum_int(sum, "bytes_out_total", figure(metrics, "data_sent", "count", 1, d));
     /* the most VUs active (k6's vus), else the most allocated (vus_max) */
     double vmax = num(json_object_get(json_object_get(metrics, "vus"), "values"), "max");
     if (isnan(vmax) || !(vmax > 0))
@@ -141,7 +186,8 @@ static void canonical(json_t *sum, json_t *metrics, json_t *state)
         pr_textsum_int(sum, "concurrency", pr_textsum_round(vmax));
     double ms = num(state, "testRunDurationMs");
     if (!isnan(ms))
-        pr_textsum_int(sum, "duration_ns", pr_textsum_ns(ms, 1e6));
+        pr_textsum_int(sum, "duration_ns",
+                       pr_textsum_checked(d, ms, 1e6, "state.testRunDurationMs"));
 }
 
 /* Threshold verdicts as {metric, expr, ok}, and whether any failed. */
@@ -196,7 +242,10 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
             json_object_set_new(norm, k, normalise(k, m, export_layout));
     json_t *sum = pr_textsum_begin(run);
     json_t *state = json_object_get(root, "state");
-    canonical(sum, norm, state);
+    pr_textsum_doubt d = {0, ""};
+    impossible_to_null(norm, &d);
+    canonical(sum, norm, state, &d);
+    pr_textsum_doubt_end(&d, sink, name);
     json_t *vus = json_object_get(sum, "concurrency");
     if (json_is_integer(vus) && json_integer_value(vus) > 0 &&
         json_integer_value(vus) < 2000000000) {

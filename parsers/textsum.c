@@ -210,6 +210,29 @@ int64_t pr_textsum_ns(double v, double unit_ns)
     return pr_textsum_round(v * unit_ns);
 }
 
+int64_t pr_textsum_checked(pr_textsum_doubt *d, double v, double unit_ns, const char *where)
+{
+    int64_t r = pr_textsum_ns(v, unit_ns);
+    if (r != PR_UNKNOWN && r >= 0)
+        return r;
+    if (d->n++ == 0)
+        snprintf(d->first, sizeof d->first, "%s = %.10g (%s)", where, v,
+                 isfinite(v) && v < 0 ? "negative" : "out of range");
+    return PR_UNKNOWN;
+}
+
+void pr_textsum_doubt_end(const pr_textsum_doubt *d, pr_sink *sink, const char *file)
+{
+    if (!d->n)
+        return;
+    char note[320];
+    snprintf(note, sizeof note, "%zu impossible figure%s in the file kept unknown (the first: %s)",
+             d->n, d->n == 1 ? "" : "s", d->first);
+    pr_sink_warn(sink, file, 0, 0, "%s", note);
+    /* the summary's notes: `summary` and reports show it beside the figures */
+    pr_textsum_append(pr_textsum_arr(pr_textsum_begin(sink->run), "notes"), json_string(note));
+}
+
 pr_str pr_textsum_token(pr_str *s)
 {
     size_t i = 0;

@@ -9,6 +9,7 @@
 #include "model/input.h"
 #include "model/lex.h"
 #include "model/run.h"
+#include "model/sink.h"
 
 /* Caps that keep a summary bounded whatever the input: an object takes at most
  * PR_TEXTSUM_MAX_KEYS keys (further keys are dropped; pr_textsum_obj then hands out the
@@ -49,6 +50,21 @@ int pr_textsum_kv(pr_str line, pr_str *label, pr_str *value);
 int64_t pr_textsum_ns(double v, double unit_ns);
 /* v rounded to an int64, or PR_UNKNOWN when not finite or out of range. */
 int64_t pr_textsum_round(double v);
+/* A printed summary's figures that cannot be: a negative latency, duration or count, or one
+ * past what the model holds (1e308 ms). Each is kept unknown (left out of run->summary, where
+ * "-" shows it), never shown as data nor dropped without a word: pr_textsum_doubt_end warns
+ * once per file with how many and where the first was, and adds it to the summary's notes. */
+typedef struct pr_textsum_doubt {
+    size_t n;
+    char first[192]; /* "latency.p99 = -5 (negative)" */
+} pr_textsum_doubt;
+/* v in units of unit_ns as ns (unit_ns 1: a count), rounded; PR_UNKNOWN, counted in d under
+ * the name `where` (the figure's place in the file: "latency.p99"), when it is negative, not
+ * finite or past the int64 range. */
+int64_t pr_textsum_checked(pr_textsum_doubt *d, double v, double unit_ns, const char *where);
+/* The warning (through the sink, naming the file) and the summary note of d's figures. */
+void pr_textsum_doubt_end(const pr_textsum_doubt *d, pr_sink *sink, const char *file);
+
 /* The next whitespace-separated token of *s (advancing *s); n == 0 when none is left. */
 pr_str pr_textsum_token(pr_str *s);
 /* Strips a trailing "\r" (for CRLF text). */

@@ -78,7 +78,7 @@ sh_ "cd / && env -u PERFREPORT_LOCALEDIR \$PR --store \$PERFREPORT_STORE --lang 
 sh_ "cp \$PR ./alone && env -u PERFREPORT_LOCALEDIR ./alone --lang zh_CN runs 2>&1 | sed 's/(languages: .*)/(languages: …)/'"
 # a template naming a language with no catalog: a warning, the report in English words
 printf '# {{runs.0.name}}: {{runs.0.stats.duration}}\n' > report.de.md
-pr render --template report.de.md 1
+pr render --template ./report.de.md 1
 
 # dates: the reader's time zone, ISO 8601 with its offset, whole seconds
 sh_ "\$PR render --template report.md 1 | grep -E '^\\| Date|requests from'"

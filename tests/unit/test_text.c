@@ -16,7 +16,8 @@ static void expect(const char *in, size_t n, unsigned flags, const char *want)
     pr_buf b = PR_BUF_INIT;
     pr_text_visible(in, n, flags, &b);
     assert_string_equal(b.p ? b.p : "", want);
-    assert_int_equal(pr_text_is_safe(in, n, flags), strcmp(b.p ? b.p : "", in) == 0 && strlen(in) == n);
+    assert_int_equal(pr_text_is_safe(in, n, flags),
+                     strcmp(b.p ? b.p : "", in) == 0 && strlen(in) == n);
     pr_buf_dispose(&b);
 }
 #define EXPECT(lit, flags, want) expect(lit, sizeof lit - 1, flags, want)
@@ -29,15 +30,20 @@ static void test_text__controls_visible(void **st)
     EXPECT("a\nb\tc\rd", PR_TEXT_LINES, "a\nb\tc\\x0dd");
     EXPECT("nul\0in", 0, "nul\\x00in");
     EXPECT("del\x7f", 0, "del\\x7f");
-    EXPECT("c1 \xc2\x9b" "31m", 0, "c1 \\xc2\\x9b31m"); /* U+009B, 8-bit CSI */
-    EXPECT("raw \x9b" "2J", 0, "raw \\x9b2J");         /* not UTF-8 */
-    EXPECT("cut \xe4\xbd", 0, "cut \\xe4\\xbd");       /* a sequence cut short */
-    EXPECT("over \xc0\xaf", 0, "over \\xc0\\xaf");     /* overlong '/' */
+    EXPECT("c1 \xc2\x9b"
+           "31m",
+           0, "c1 \\u009b31m"); /* U+009B, 8-bit CSI */
+    EXPECT("raw \x9b"
+           "2J",
+           0, "raw \\x9b2J");                      /* not UTF-8 */
+    EXPECT("cut \xe4\xbd", 0, "cut \\xe4\\xbd");   /* a sequence cut short */
+    EXPECT("over \xc0\xaf", 0, "over \\xc0\\xaf"); /* overlong '/' */
     EXPECT("surrogate \xed\xa0\x80", 0, "surrogate \\xed\\xa0\\x80");
     EXPECT("txt.exe\xe2\x80\xaegpj", 0, "txt.exe\\u202egpj"); /* right-to-left override */
     EXPECT("iso\xe2\x81\xa6x", 0, "iso\\u2066x");
     /* ordinary text is left exactly as it is */
-    EXPECT("GET /商品/列表 µs é \xe2\x80\x94 ✅", PR_TEXT_CELL, "GET /商品/列表 µs é \xe2\x80\x94 ✅");
+    EXPECT("GET /商品/列表 µs é \xe2\x80\x94 ✅", PR_TEXT_CELL,
+           "GET /商品/列表 µs é \xe2\x80\x94 ✅");
     EXPECT("", PR_TEXT_CELL, "");
 }
 
@@ -82,10 +88,74 @@ static void test_text__dup_and_json(void **st)
     assert_non_null(doc);
     pr_text_visible_json(doc, 0);
     char *s = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
-    assert_string_equal(s, "{\"runs\":[{\"meta\":{\"k\\\\x07\":\"v\\\\xc2\\\\x9b\",\"ok\":[\"\\\\u202e\"]},"
-                           "\"n\":3,\"name\":\"a\\\\x1b[31m\"}]}");
+    assert_string_equal(s,
+                        "{\"runs\":[{\"meta\":{\"k\\\\x07\":\"v\\\\u009b\",\"ok\":[\"\\\\u202e\"]},"
+                        "\"n\":3,\"name\":\"a\\\\x1b[31m\"}]}");
     free(s);
     json_decref(doc);
+}
+
+static int gate_collect(const char *p, size_t n, void *payload)
+{
+    pr_buf *b = payload;
+    if (b->max && b->len + n > b->max)
+        return -1; /* a full output */
+    pr_buf_append(b, p, n);
+    return 0;
+}
+
+/* The gate of an output stream: text cut anywhere, even inside a character, comes out as
+ * pr_text_visible makes the whole; safe text and JSON pass unchanged. */
+static void test_text__stream_gate(void **st)
+{
+    (void)st;
+    static const char in[] = "ok 中文 \x1b\033]0;T\007 c1 \xc2\x9b nel \xc2\x85 bidi \xe2\x80\xae "
+                             "raw \x9b cut \xe4\xbd tab\tnl\n emoji \xf0\x9f\x98\x80 end";
+    size_t n = sizeof in - 1;
+    pr_buf want = PR_BUF_INIT;
+    pr_text_visible(in, n, PR_TEXT_LINES, &want);
+    for (size_t cut1 = 0; cut1 <= n; cut1++)
+        for (size_t cut2 = cut1; cut2 <= n; cut2 += 3) {
+            pr_buf got = PR_BUF_INIT;
+            pr_text_gate g = {gate_collect, &got, {0}, 0};
+            assert_int_equal(pr_text_gate_put(&g, in, cut1), 0);
+            assert_int_equal(pr_text_gate_put(&g, in + cut1, cut2 - cut1), 0);
+            assert_int_equal(pr_text_gate_put(&g, in + cut2, n - cut2), 0);
+            assert_int_equal(pr_text_gate_end(&g), 0);
+            assert_int_equal(got.len, want.len);
+            assert_memory_equal(got.p, want.p, want.len);
+            pr_buf_dispose(&got);
+        }
+    assert_non_null(strstr(want.p, "\\x1b]0;T\\x07 c1 \\u009b nel \\u0085 bidi \\u202e raw \\x9b"));
+    assert_non_null(strstr(want.p, "cut \\xe4\\xbd tab\tnl\n emoji \xf0\x9f\x98\x80 end"));
+    pr_buf_dispose(&want);
+    /* a lead byte held at the end of the stream is written as what it is: not UTF-8 */
+    pr_buf got = PR_BUF_INIT;
+    pr_text_gate g = {gate_collect, &got, {0}, 0};
+    assert_int_equal(pr_text_gate_put(&g, "x\xe4", 2), 0);
+    assert_int_equal(got.len, 1);
+    assert_int_equal(pr_text_gate_end(&g), 0);
+    assert_int_equal(got.len, 5);
+    assert_memory_equal(got.p, "x\\xe4", 5);
+    pr_buf_dispose(&got);
+    /* JSON with its C0 escaped passes as valid JSON: the C1 control becomes \u0085 */
+    const char *js = "{\"a\": \"x\\u001b\xc2\x85\"}\n";
+    got = (pr_buf)PR_BUF_INIT;
+    g = (pr_text_gate){gate_collect, &got, {0}, 0};
+    assert_int_equal(pr_text_gate_put(&g, js, strlen(js)), 0);
+    pr_buf_putc(&got, 0);
+    json_error_t je;
+    json_t *doc = json_loads(got.p, 0, &je);
+    assert_non_null(doc);
+    assert_string_equal(json_string_value(json_object_get(doc, "a")), "x\x1b\xc2\x85");
+    json_decref(doc);
+    pr_buf_dispose(&got);
+    /* a failed write is returned */
+    got = (pr_buf)PR_BUF_INIT;
+    got.max = 4;
+    g = (pr_text_gate){gate_collect, &got, {0}, 0};
+    assert_true(pr_text_gate_put(&g, "abc\x1b" "def", 7) < 0);
+    pr_buf_dispose(&got);
 }
 
 static void test_text__utf8_len(void **st)
@@ -95,8 +165,9 @@ static void test_text__utf8_len(void **st)
     assert_int_equal(cp, 0x20ac);
     assert_int_equal(pr_utf8_len((const unsigned char *)"\xf0\x9f\x98\x80", 4, &cp), 4);
     assert_int_equal(pr_utf8_len((const unsigned char *)"\xf0\x9f\x98", 3, &cp), 0);
-    assert_int_equal(pr_utf8_len((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
-    assert_int_equal(pr_utf8_len((const unsigned char *)"\xe0\x80\x80", 3, &cp), 0);     /* overlong */
+    assert_int_equal(pr_utf8_len((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp),
+                     0); /* > U+10FFFF */
+    assert_int_equal(pr_utf8_len((const unsigned char *)"\xe0\x80\x80", 3, &cp), 0); /* overlong */
     assert_int_equal(pr_utf8_len((const unsigned char *)"\x80", 1, &cp), 0);
 }
 
@@ -107,7 +178,8 @@ static void test_text__intern_repairs(void **st)
     uint32_t a = pr_run_intern(r, "caf\xe9", 4);
     assert_string_equal(pr_run_str(r, a), "caf\xef\xbf\xbd");
     uint32_t b = pr_run_intern(r, "a\0b", 3);
-    assert_string_equal(pr_run_str(r, b), "a\xef\xbf\xbd" "b");
+    assert_string_equal(pr_run_str(r, b), "a\xef\xbf\xbd"
+                                          "b");
     uint32_t c = pr_run_intern(r, "\xe9t\xe9 \xc3\xa9t\xc3\xa9", 9);
     assert_string_equal(pr_run_str(r, c), "\xef\xbf\xbdt\xef\xbf\xbd \xc3\xa9t\xc3\xa9");
     assert_int_equal(r->strings_repaired, 3);
@@ -175,11 +247,9 @@ static void test_text__sink_checks(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_text__controls_visible),
-        cmocka_unit_test(test_text__formula_cells),
-        cmocka_unit_test(test_text__dup_and_json),
-        cmocka_unit_test(test_text__utf8_len),
-        cmocka_unit_test(test_text__intern_repairs),
+        cmocka_unit_test(test_text__controls_visible), cmocka_unit_test(test_text__formula_cells),
+        cmocka_unit_test(test_text__dup_and_json),     cmocka_unit_test(test_text__stream_gate),
+        cmocka_unit_test(test_text__utf8_len),         cmocka_unit_test(test_text__intern_repairs),
         cmocka_unit_test(test_text__sink_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
