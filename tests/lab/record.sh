@@ -2,8 +2,8 @@
 # Records the behaviour lab's fixtures (tests/data/lab): real load tools against the lab server
 # (tests/tools/labd.c) on 127.0.0.1, each with the tool's own printed report beside its file.
 # Not part of the suite: run by hand (it takes about 6 minutes) when a case is added, then
-# write its oracle line in tests/lab/oracle.txt. Needs: VEGETA (the vegeta binary), ab, hey,
-# jmeter on PATH; make build/tests/labd.
+# write its oracle line in tests/lab/oracle.txt. Needs: VEGETA (the vegeta binary), ab and wrk
+# on PATH; make (perfreport and build/tests/labd).
 # Usage: sh tests/lab/record.sh [CASE...]   (default: every case)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,7 +44,20 @@ c_ab_reset() { ab_ ab_reset /reset/10/1 -r -n 300 -c 10; }
 c_ab_varlen() { ab_ ab_varlen /varlen/1 -n 300 -c 10; }
 # a closed-model series: 8 workers of 40 ms (200/s) under ab -c 4 … 64
 c_ab_series() { for n in 4 8 16 32 64; do ab_ "ab_pool_c$n" /pool/8/40 -n 600 -c "$n"; done; }
-for c in ab_series sat_open sat_queuecap hang ok episode warmup leak stall ab_500 ab_refused ab_reset ab_varlen; do
+# perfreport's own generator: open model against the queue, closed model against the pool
+c_attack_sat() { "$root/perfreport" attack -r 400/s --duration 6s -t 3s --name attack_sat -o "$out/attack_sat.prf" "$U/cap/196"; }
+c_attack_series() {
+  for n in 4 8 16 32 64; do
+    "$root/perfreport" attack -c "$n" --duration 3s --name "attack_pool_c$n" -o "$out/attack_pool_c$n.prf" "$U/pool/8/40"
+  done
+}
+# wrk's printed summaries of the same series
+c_wrk_series() {
+  for n in 4 8 16 32 64; do
+    wrk -t 2 -c "$n" -d 3s --latency "$U/pool/8/40" | sed "s#$P#PORT#g" > "$out/wrk_pool_c$n.txt"
+  done
+}
+for c in attack_sat attack_series wrk_series ab_series sat_open sat_queuecap hang ok episode warmup leak stall ab_500 ab_refused ab_reset ab_varlen; do
   if [ -z "$CASES" ] || case " $CASES " in *" $c "*) true;; *) false;; esac; then
     echo "recording $c"; "c_$c"
   fi
