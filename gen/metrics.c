@@ -16,6 +16,11 @@
 #include "model/xalloc.h"
 
 #define MAX_CONNS 64
+/* A scraper has this long, from its connection, to send its request head, and as long again
+ * to take the response; a connection that overstays is closed. At the cap, a new connection
+ * closes the one that has waited longest for its head (a slow client never locks scrapes out). */
+#define HEAD_TIMEOUT_NS 2000000000LL
+#define WRITE_TIMEOUT_NS 2000000000LL
 #define REQ_MAX 8192
 
 /* Histogram bucket bounds in seconds: a log scale from 0.5 ms to a minute. */
@@ -38,6 +43,8 @@ typedef struct series {
 
 typedef struct mconn {
     pr_loop_io io;
+    pr_loop_timer deadline; /* the head's, then the response's */
+    int64_t accepted_ns;
     struct pr_metrics *m;
     char req[REQ_MAX];
     size_t rlen;
@@ -233,6 +240,7 @@ void pr_metrics_render(pr_metrics *m, int om, pr_buf *b)
 static void conn_close(mconn *c)
 {
     pr_metrics *m = c->m;
+    pr_loop_timer_clear(m->loop, &c->deadline);
     pr_loop_unwatch(m->loop, &c->io);
     close(c->io.fd);
     if (c->prev)
@@ -285,6 +293,7 @@ static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
         if (strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n") || c->rlen == sizeof c->req - 1) {
             respond(c);
             pr_loop_modify(l, io, PR_LOOP_WRITE);
+            pr_loop_timer_set(l, &c->deadline, pr_loop_now_ns() + WRITE_TIMEOUT_NS);
         }
         return;
     }
@@ -299,11 +308,30 @@ static void conn_io(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
     }
 }
 
+static void on_deadline(pr_loop *l, pr_loop_timer *t, void *payload)
+{
+    (void)l, (void)t;
+    conn_close(payload);
+}
+
+/* The connection still reading its head that came first, or NULL. */
+static mconn *oldest_reading(pr_metrics *m)
+{
+    mconn *o = NULL;
+    for (mconn *c = m->conns; c; c = c->next)
+        if (!c->out.len && (!o || c->accepted_ns < o->accepted_ns))
+            o = c;
+    return o;
+}
+
 static void on_accept(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
 {
     pr_metrics *m = payload;
     int fd;
     while ((fd = accept4(io->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+        mconn *old = m->nconns >= MAX_CONNS ? oldest_reading(m) : NULL;
+        if (old)
+            conn_close(old);
         if (m->nconns >= MAX_CONNS) {
             close(fd);
             continue;
@@ -313,7 +341,12 @@ static void on_accept(pr_loop *l, pr_loop_io *io, unsigned ready, void *payload)
         c->io.fd = fd;
         c->io.fn = conn_io;
         c->io.payload = c;
+        c->accepted_ns = pr_loop_now_ns();
+        c->deadline.fn = on_deadline;
+        c->deadline.payload = c;
+        pr_loop_timer_set(l, &c->deadline, c->accepted_ns + HEAD_TIMEOUT_NS);
         if (pr_loop_watch(l, &c->io, PR_LOOP_READ) < 0) {
+            pr_loop_timer_clear(l, &c->deadline);
             close(fd);
             free(c);
             continue;

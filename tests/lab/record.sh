@@ -30,7 +30,7 @@ ab_() {
   sed -i "s#$P#PORT#g" "$out/$n.txt"
 }
 CASES="$*"
-c_sat_open() { vegeta sat_open 400 6s /cap/196 -timeout 3s; }
+c_sat_open() { vegeta sat_open 200 10s /cap/98 -timeout 3s; }
 c_sat_queuecap() { vegeta sat_queuecap 400 6s /cap/196/200 -timeout 3s; }
 c_hang() { vegeta hang 50 8s /hang/5/2; }
 c_ok() { vegeta ok 100 10s /ok; }

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
+#include "gen/loop.h"
 #include "gen/metrics.h"
 #include "model/buf.h"
 
@@ -145,12 +147,53 @@ static void test_metrics__listener(void **state)
     pr_metrics_free(bad);
 }
 
+static int connect_to(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    return fd;
+}
+
+/* 64 clients that each send one header line and then nothing (slowloris) hold every slot:
+ * a real scrape still gets its answer at once (the oldest slow one gives way), and a slow
+ * client is cut off after its head timeout (issue 34 item 8). */
+static void test_metrics__slow_clients(void **state)
+{
+    (void)state;
+    pr_metrics *m = pr_metrics_new();
+    pr_error err;
+    assert_int_equal(pr_metrics_listen(m, "127.0.0.1:0", &err), 0);
+    int port = pr_metrics_port(m);
+    int slow[64];
+    for (int i = 0; i < 64; i++) {
+        slow[i] = connect_to(port);
+        assert_true(write(slow[i], "GET /metrics HTTP/1.1\r\n", 23) == 23);
+    }
+    usleep(100000);
+    for (int k = 0; k < 3; k++) {
+        char *r = http_get(port, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+        assert_non_null(strstr(r, "HTTP/1.1 200 OK\r\n"));
+        free(r);
+    }
+    /* the last slow client is closed by its head timeout (2 s): read sees EOF */
+    struct timeval tv = {5, 0};
+    setsockopt(slow[63], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char c;
+    assert_true(read(slow[63], &c, 1) == 0);
+    for (int i = 0; i < 64; i++)
+        close(slow[i]);
+    pr_metrics_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metrics__counts_and_histograms),
         cmocka_unit_test(test_metrics__caps_and_runs),
         cmocka_unit_test(test_metrics__listener),
+        cmocka_unit_test(test_metrics__slow_clients),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
