@@ -79,6 +79,11 @@ typedef struct lcsv {
     json_t *summary;
     json_t *labels, *series, *errors, *exceptions;
     int64_t hist_rows, hist_label_rows;
+    int nhead;       /* fields of the header */
+    int totals;      /* a stats file's total row was read */
+    long short_line; /* the line of a row with fewer fields than the header, 0 if none */
+    int short_nf;    /* its fields */
+    int short_rows;  /* rows left out for it (only the last row may be short) */
 } lcsv;
 
 static int utf8_valid(const char *s, size_t n)
@@ -220,6 +225,7 @@ static int kind_of(const pr_str *f, int nf)
 
 static void header(lcsv *c)
 {
+    c->nhead = c->nf;
     for (int k = 0; k < NCOLS; k++) {
         c->col[k] = -1;
         for (int i = 0; i < c->nf && c->col[k] < 0; i++)
@@ -358,6 +364,7 @@ static int stats_row(lcsv *c)
         pr_textsum_int(o, "bytes_in_total",
                        pr_textsum_round(json_number_value(size) * (double)req));
     if (is_total(c)) {
+        c->totals = 1;
         json_t *tool = json_object_get(o, "avg_content_size")
                            ? json_pack("{s:O}", "Average Content Size", size)
                            : json_object();
@@ -525,11 +532,34 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
     while (rc >= 0 && (rc = read_record(c)) > 0) {
         if (c->rec_n == 0)
             continue;
-        if ((rc = split(c)) < 0 || (rc = rows[c->kind](c)) < 0)
+        if ((rc = split(c)) < 0)
+            break;
+        if (c->short_line) { /* a short row before this one: not the file's end */
+            rc = pr_error_set(err, PR_EFORMAT, c->name, c->short_line, 0,
+                              "expected %d fields as the header has, found %d", c->nhead,
+                              c->short_nf);
+            break;
+        }
+        if (c->nf < c->nhead) { /* kept aside: a file cut short ends with one */
+            c->short_line = c->line;
+            c->short_nf = c->nf;
+            continue;
+        }
+        if ((rc = rows[c->kind](c)) < 0)
             break;
     }
     if (rc >= 0 || rc == PR_ETRUNC) {
         finish(c, sink->run);
+        if (c->short_line)
+            pr_sink_warn(sink, c->name, c->short_line, 0,
+                         "the last row has %d of the header's %d fields: the file is cut short; "
+                         "that row is left out",
+                         c->short_nf, c->nhead);
+        if (c->kind == K_STATS && !c->totals)
+            pr_sink_warn(sink, c->name, 0, 0,
+                         "no 'Aggregated' row (Locust writes it last): the file is cut short or "
+                         "edited; the run's totals are unknown, %zu endpoint row(s) kept",
+                         json_array_size(c->labels));
         if (c->converted)
             pr_sink_warn(sink, c->name, 0, 0,
                          "%d record(s) were not UTF-8: read as GBK (GB18030) and converted",

@@ -6,3 +6,11 @@ pr ingest neg.hgrm
 no_run_left
 # wrk2's own report after the distribution still ends it
 pr ingest "$DATA/hdr/wrk2_readme_latency.txt"
+# A Locust stats file cut mid-row became a run with no figures and no word: the short last row
+# and the missing 'Aggregated' row (Locust writes it last) are now said, with their place.
+head -c 600 "$DATA/locust/own212/run_stats.csv" > run_stats.csv
+pr ingest run_stats.csv
+pr summary run_stats
+# a short row that is not the last is not a cut: refused with its line
+{ head -3 "$DATA/locust/own212/run_stats.csv"; echo 'GET,/short,1,0'; tail -1 "$DATA/locust/own212/run_stats.csv"; } > mid_stats.csv
+pr ingest mid_stats.csv
