@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "analysis/human.h"
 #include "analysis/stats.h"
@@ -541,6 +542,17 @@ static int opt_start_at(cfg *c, const char *arg)
         c->o.start_real_ns = (int64_t)(secs * 1e9);
     } else {
         pr_cli_errorf("--start-at %s: expected an RFC 3339 time or Unix seconds", arg);
+        return -1;
+    }
+    /* a schedule that began in the past would send every missed request at once (or find
+     * them all overdue): refused, with a second of grace for clocks and start-up */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    int64_t now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    if (c->o.start_real_ns < now_ns - 1000000000) {
+        pr_cli_errorf("--start-at %s is in the past: give a time a few seconds ahead (every "
+                      "shard starts its schedule on it)",
+                      arg);
         return -1;
     }
     return 0;

@@ -40,3 +40,5 @@ httpd_stop
 pr attack -c 1 -n 5 -q http://127.0.0.1:1/ -o refused.bin
 pr ingest refused.bin
 sh_ "\$PR attack -c 1 -n 5 http://127.0.0.1:1/ -o /dev/null 2>&1 | grep -E '^([0-9]+ requests|  status codes|  errors|perfreport)'"
+# a common start in the past (a manifest's fixed time) is refused before anything is sent
+pr attack --start-at 2020-01-01T00:00:00Z -n 1 http://127.0.0.1:1/
