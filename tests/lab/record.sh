@@ -3,7 +3,8 @@
 # (tests/tools/labd.c) on 127.0.0.1, each with the tool's own printed report beside its file.
 # Not part of the suite: run by hand (it takes about 6 minutes) when a case is added, then
 # write its oracle line in tests/lab/oracle.txt. Needs: VEGETA (the vegeta binary), ab and wrk
-# on PATH; make (perfreport and build/tests/labd).
+# on PATH, Java 17 and Debian's jmeter and jmeter-http (the JMeter series); make (perfreport and
+# build/tests/labd).
 # Usage: sh tests/lab/record.sh [CASE...]   (default: every case)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,7 +58,30 @@ c_wrk_series() {
     wrk -t 2 -c "$n" -d 3s --latency "$U/pool/8/40" | sed "s#$P#PORT#g" > "$out/wrk_pool_c$n.txt"
   done
 }
-for c in attack_sat attack_series wrk_series ab_series sat_open sat_queuecap hang ok episode warmup leak stall ab_500 ab_refused ab_reset ab_varlen; do
+# JMeter 2.13 (Debian) threads 4 … 64 on the plan closed.jmx, with the XStream shim
+# (tests/lab/jmeter/NoTypePermission.java) ahead of xstream.jar
+c_jmeter_series() {
+  shim=$(mktemp -d)
+  javac --release 8 -cp /usr/share/java/xstream.jar -d "$shim" "$root/tests/lab/jmeter/NoTypePermission.java"
+  for n in 4 8 16 32 64; do jmeter_ "jmeter_pool_c$n" -Jthreads="$n" -Jduration=5; done
+  rm -rf "$shim"
+}
+# jmeter_ NAME PROPS…: one run of closed.jmx against /pool/8/40 into NAME.jtl
+jmeter_() {
+  n=$1; shift
+  java -cp "$shim:/usr/share/jmeter/bin/ApacheJMeter.jar" -Djmeter.home=/usr/share/jmeter \
+    org.apache.jmeter.NewDriver -n -t "$root/tests/lab/closed.jmx" "$@" -Jport="$P" \
+    -Jpath=/pool/8/40 -Jjmeter.save.saveservice.output_format=csv -l "$out/$n.jtl" \
+    -j "$shim/jmeter.log" > /dev/null
+}
+# one JMeter run whose threads ramp from 0 to 64 over 12 s: flat throughput past 8 threads
+c_jmeter_ramp() {
+  shim=$(mktemp -d)
+  javac --release 8 -cp /usr/share/java/xstream.jar -d "$shim" "$root/tests/lab/jmeter/NoTypePermission.java"
+  jmeter_ jmeter_ramp -Jthreads=64 -Jramp=12 -Jduration=16
+  rm -rf "$shim"
+}
+for c in jmeter_series jmeter_ramp attack_sat attack_series wrk_series ab_series sat_open sat_queuecap hang ok episode warmup leak stall ab_500 ab_refused ab_reset ab_varlen; do
   if [ -z "$CASES" ] || case " $CASES " in *" $c "*) true;; *) false;; esac; then
     echo "recording $c"; "c_$c"
   fi
