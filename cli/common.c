@@ -314,11 +314,12 @@ int pr_cli_write_file(const char *path, const char *buf, size_t len)
     return pr_cli_out_close(&o, 1);
 }
 
-/* Display width of UTF-8 text: code points (East Asian wide ones count 2). */
+/* Display width of UTF-8 text: code points (East Asian wide ones count 2). The bound is
+ * tested before the byte: s need not be terminated within max_bytes. */
 size_t pr_cli_text_width(const char *s, size_t max_bytes)
 {
     size_t w = 0;
-    for (size_t i = 0; s[i] && i < max_bytes; i++) {
+    for (size_t i = 0; i < max_bytes && s[i]; i++) {
         unsigned char c = (unsigned char)s[i];
         if ((c & 0xc0) == 0x80)
             continue;

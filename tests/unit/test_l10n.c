@@ -14,6 +14,7 @@
 #include "analysis/load.h"
 #include "model/l10n.h"
 #include "render/mustache.h"
+#include "model/xalloc.h"
 
 /* Every case starts from an empty environment and English. */
 static int setup(void **st)
@@ -243,6 +244,7 @@ static void test_l10n__time_zones(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_l10n__english_by_default, setup),
         cmocka_unit_test_setup(test_l10n__chinese_catalog, setup),

@@ -14,6 +14,7 @@
 #include "model/hist.h" /* with vals.h and the generator's header: one PR_HIST_SUB_BITS */
 #include "model/run.h"
 #include "analysis/stats.h"
+#include "model/xalloc.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
@@ -498,6 +499,7 @@ static void test_stats__hist_add_many_matches_add(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats__radix_sort_matches_qsort),
         cmocka_unit_test(test_stats__nearest_rank),
