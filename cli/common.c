@@ -443,8 +443,8 @@ void pr_cli_warn_windows(json_t *doc, const char *what)
         const char *name = json_string_value(json_object_get(r, "name"));
         json_t *from = json_object_get(w, "from_ns"), *run = json_object_get(w, "run_ns");
         char len[32];
-        pr_human_duration(json_is_integer(run) ? (int64_t)json_integer_value(run) : PR_UNKNOWN,
-                          len);
+        pr_human_duration(json_is_integer(run) ? (int64_t)json_integer_value(run) : PR_UNKNOWN, len,
+                          sizeof len);
         if (json_is_integer(from) && json_is_integer(run) &&
             json_integer_value(from) >= json_integer_value(run))
             fprintf(stderr,

@@ -11,6 +11,7 @@
 #include "analysis/compare.h"
 #include "analysis/findings.h"
 #include "analysis/human.h"
+#include <math.h>
 #include "analysis/load.h"
 #include "model/l10n.h"
 #include "render/mustache.h"
@@ -34,9 +35,15 @@ static void test_l10n__english_by_default(void **st)
     assert_int_equal(pr_l10n_init(NULL, NULL), 0);
     assert_string_equal(pr_l10n_lang(), "en");
     assert_true(pr_l10n_english());
-    assert_string_equal(pr_human_duration(4990000000LL, b), "4.99 s");
-    assert_string_equal(pr_human_rate(200.22, b), "200.22/s");
-    assert_string_equal(pr_human_rate(12345, b), "12.3 k/s");
+    assert_string_equal(pr_human_duration(4990000000LL, b, sizeof b), "4.99 s");
+    assert_string_equal(pr_human_rate(200.22, b, sizeof b), "200.22/s");
+    assert_string_equal(pr_human_rate(12345, b, sizeof b), "12.3 k/s");
+    /* the buffer's size bounds every form: cut, never overrun */
+    assert_string_equal(pr_human_duration(4990000000LL, b, 4), "4.9");
+    assert_string_equal(pr_human_rate_range(81.93, 87.41, b, 8), "81.9/s ");
+    assert_string_equal(pr_human_number(12345, b, sizeof b), "12.3k");
+    assert_string_equal(pr_human_duration_short(2.5e6, b, sizeof b), "2.5 ms");
+    assert_string_equal(pr_human_duration_short(NAN, b, sizeof b), "n/a");
     assert_string_equal(pr_compare_verdict_text("regression"), "regression");
     assert_string_equal(pr_load_model_text(PR_LOAD_OPEN), "open");
 }
@@ -50,13 +57,13 @@ static void test_l10n__chinese_catalog(void **st)
     assert_false(pr_l10n_english());
     assert_non_null(pr_l10n_localedir());
     /* units: seconds and per second translate, ms and µs are the same symbols */
-    assert_string_equal(pr_human_duration(4990000000LL, b), "4.99 秒");
-    assert_string_equal(pr_human_duration(12400000, b), "12.4 ms");
-    assert_string_equal(pr_human_duration(1200LL * 1000000000LL, b), "20.0 分钟");
-    assert_string_equal(pr_human_duration_res(0, 1000000, b), "< 1 ms");
-    assert_string_equal(pr_human_rate(200.22, b), "200.22/秒");
-    assert_string_equal(pr_human_rate(12345, b), "12.3 千/秒");
-    assert_string_equal(pr_human_bytes(1500, b), "1.50 kB");
+    assert_string_equal(pr_human_duration(4990000000LL, b, sizeof b), "4.99 秒");
+    assert_string_equal(pr_human_duration(12400000, b, sizeof b), "12.4 ms");
+    assert_string_equal(pr_human_duration(1200LL * 1000000000LL, b, sizeof b), "20.0 分钟");
+    assert_string_equal(pr_human_duration_res(0, 1000000, b, sizeof b), "< 1 ms");
+    assert_string_equal(pr_human_rate(200.22, b, sizeof b), "200.22/秒");
+    assert_string_equal(pr_human_rate(12345, b, sizeof b), "12.3 千/秒");
+    assert_string_equal(pr_human_bytes(1500, b, sizeof b), "1.50 kB");
     /* words with a context: the same English word, another translation */
     assert_string_equal(pr_compare_verdict_text("regression"), "退化");
     assert_string_equal(pr_compare_verdict_text("not-a-verdict"), "not-a-verdict");
@@ -72,7 +79,7 @@ static void test_l10n__chinese_catalog(void **st)
     assert_string_equal(n_("… and %zu more label", "… and %zu more labels", 3), "……另有 %zu 个事务");
     /* back to English */
     assert_int_equal(pr_l10n_init("C", NULL), 0);
-    assert_string_equal(pr_human_duration(4990000000LL, b), "4.99 s");
+    assert_string_equal(pr_human_duration(4990000000LL, b, sizeof b), "4.99 s");
     assert_string_equal(pr_compare_verdict_text("regression"), "regression");
 }
 

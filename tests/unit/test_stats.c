@@ -372,7 +372,7 @@ static void test_stats__resolution_aware_durations(void **st)
     };
     char buf[32];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        assert_string_equal(pr_human_duration_res(cases[i].ns, cases[i].res, buf), cases[i].want);
+        assert_string_equal(pr_human_duration_res(cases[i].ns, cases[i].res, buf, sizeof buf), cases[i].want);
     /* a run joined from several inputs keeps the coarsest clock, in any order */
     pr_run *r = pr_run_new();
     pr_run_meta_resolution(r, "latency_resolution_ns", 1000);
