@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/selection.h"
 #include "model/buf.h"
+#include "model/l10n.h"
 #include "model/lex.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -216,6 +217,19 @@ static int load_template_file(const char *path, char **text, size_t *len, char *
         free(copy);
     }
     return 0;
+}
+
+void pr_cli_template_language(const char *name)
+{
+    char lang[32];
+    pr_error err;
+    pr_error_clear(&err);
+    if (pr_cli_lang() || !name || !pr_l10n_name_lang(name, lang, sizeof lang))
+        return;
+    if (pr_l10n_init(lang, &err) < 0)
+        pr_cli_errorf(_("warning: %s names the language '%s', which has no message catalog: the "
+                        "words perfreport writes stay in English"),
+                      name, lang);
 }
 
 int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, size_t dsize)

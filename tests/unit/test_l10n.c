@@ -202,12 +202,24 @@ static void test_l10n__template_names(void **st)
     assert_null(pr_l10n_name_lang("my.report.md", b, sizeof b)); /* "report" is no language */
     assert_null(pr_l10n_name_lang("x.zh/report.md", b, sizeof b));
     assert_null(pr_l10n_name_lang("zh.md", b, sizeof b));
-    assert_string_equal(pr_tpl_builtin_variant("report.md", "zh_CN", v, sizeof v), "report.zh.md");
-    assert_string_equal(pr_tpl_builtin_variant("study.html", "zh_CN", v, sizeof v), "study.zh.html");
-    assert_string_equal(pr_tpl_builtin_variant("report.html", "zh_CN", v, sizeof v), "report.zh.html");
-    assert_null(pr_tpl_builtin_variant("summary.md", "zh_CN", v, sizeof v)); /* none built in */
-    assert_null(pr_tpl_builtin_variant("report.zh.md", "zh_CN", v, sizeof v));
-    assert_null(pr_tpl_builtin_variant("report.md", "en", v, sizeof v));
+    /* one template per report: NAME.LANG.EXT is NAME.EXT */
+    assert_string_equal(pr_tpl_builtin_plain("report.zh.md", v, sizeof v), "report.md");
+    assert_string_equal(pr_tpl_builtin_plain("study.zh_CN.html", v, sizeof v), "study.html");
+    assert_string_equal(pr_tpl_builtin_plain("my.report.zh.md", v, sizeof v), "my.report.md");
+    assert_null(pr_tpl_builtin_plain("report.md", v, sizeof v));
+    assert_null(pr_tpl_builtin_plain("a.zh.b.md", v, sizeof v)); /* not before the extension */
+    pr_tpl_builtin bt = {NULL, NULL};
+    pr_tpl_loader l = pr_tpl_builtin_loader(&bt);
+    char *zh = NULL, *en = NULL;
+    size_t nzh = 0, nen = 0;
+    pr_error err;
+    pr_error_clear(&err);
+    assert_int_equal(l.load("report.zh.md", &zh, &nzh, &err, l.payload), 0);
+    assert_int_equal(l.load("report.md", &en, &nen, &err, l.payload), 0);
+    assert_int_equal(nzh, nen);
+    assert_memory_equal(zh, en, nen);
+    free(zh);
+    free(en);
 }
 
 static void test_l10n__time_zones(void **st)
