@@ -69,7 +69,8 @@ ASSET_C   := $(BUILD)/gen/assets_data.c
 
 # Message catalogs (GNU gettext, docs/l10n.md): po/LANG.po compiled by msgfmt into
 # $(BUILD)/locale/LANG/LC_MESSAGES/perfreport.mo, where the uninstalled binary finds them;
-# `make install` puts them in $(LOCALEDIR). `make pot` extracts the messages of the sources.
+# `make install` puts them in $(LOCALEDIR). `make pot` extracts the messages of the sources and
+# of the templates ({{#_}}…{{/_}}, tests/tools/tpl_msgs.sh).
 LOCALEDIR ?= $(PREFIX)/share/locale
 PO_SRC   := $(wildcard po/*.po)
 PO_LANGS := $(notdir $(PO_SRC:.po=))
@@ -153,7 +154,10 @@ $(BUILD)/locale/%/LC_MESSAGES/perfreport.mo: po/%.po
 
 POT ?= po/perfreport.pot
 pot:
-	$(Q)xgettext $(XGETTEXT_FLAGS) -o $(POT) $(POT_SRC)
+	$(Q)xgettext $(XGETTEXT_FLAGS) -o $(POT).c.tmp $(POT_SRC)
+	$(Q)sh tests/tools/tpl_msgs.sh $(TPL_SRC) | msguniq --add-location=file -o $(POT).tpl.tmp
+	$(Q)msgcat --use-first --add-location=file -o $(POT) $(POT).c.tmp $(POT).tpl.tmp
+	$(Q)rm -f $(POT).c.tmp $(POT).tpl.tmp
 
 po: pot
 	$(Q)for p in $(PO_SRC); do msgmerge --quiet --update --backup=none --add-location=file $$p po/perfreport.pot; done

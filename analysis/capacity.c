@@ -304,17 +304,19 @@ static json_t *knee_json(const pr_capacity_point *q, long index, unsigned c,
                  *reason ? _(", ") : "", r);
         if (lim[i].bit == CROSS_THROUGHPUT && o->kind == PR_LOAD_KIND_RATE)
             snprintf(part, sizeof part, _("throughput %s < %g%% of the offered %g/s"),
-                     pr_human_rate(q->throughput_per_s, h1), 100 * o->follow_ratio, q->load);
+                     pr_human_rate(q->throughput_per_s, h1, sizeof h1), 100 * o->follow_ratio,
+                     q->load);
         else if (lim[i].bit == CROSS_THROUGHPUT)
             snprintf(part, sizeof part, _("throughput %s grew less than %g× the load step"),
-                     pr_human_rate(q->throughput_per_s, h1), o->marginal_ratio);
+                     pr_human_rate(q->throughput_per_s, h1, sizeof h1), o->marginal_ratio);
         else if (lim[i].bit == CROSS_SLO)
             snprintf(part, sizeof part, _("p99 %s > SLO %s"),
-                     pr_human_duration((int64_t)q->p99_ns, h1),
-                     pr_human_duration((int64_t)o->slo_p99_ns, h2));
+                     pr_human_duration((int64_t)q->p99_ns, h1, sizeof h1),
+                     pr_human_duration((int64_t)o->slo_p99_ns, h2, sizeof h2));
         else
-            snprintf(part, sizeof part, _("errors %s > %s"), pr_human_percent(q->error_ratio, h1),
-                     pr_human_percent(o->max_error_ratio, h2));
+            snprintf(part, sizeof part, _("errors %s > %s"),
+                     pr_human_percent(q->error_ratio, h1, sizeof h1),
+                     pr_human_percent(o->max_error_ratio, h2, sizeof h2));
         snprintf(detail + strlen(detail), sizeof detail - strlen(detail), "%s%s",
                  *detail ? _("; ") : "", part);
     }
@@ -341,13 +343,16 @@ static json_t *points_json(const pr_capacity_point *p, size_t n, long knee,
         json_object_set_new(e, "load_basis",
                             p[i].load_basis ? json_string(p[i].load_basis) : json_null());
         set_num(e, "throughput_per_s", p[i].throughput_per_s);
-        json_object_set_new(e, "throughput", json_string(pr_human_rate(p[i].throughput_per_s, h)));
+        json_object_set_new(e, "throughput",
+                            json_string(pr_human_rate(p[i].throughput_per_s, h, sizeof h)));
         set_num(e, "p99_ns", p[i].p99_ns);
-        json_object_set_new(
-            e, "p99",
-            json_string(isfinite(p[i].p99_ns) ? pr_human_duration((int64_t)p[i].p99_ns, h) : "-"));
+        json_object_set_new(e, "p99",
+                            json_string(isfinite(p[i].p99_ns)
+                                            ? pr_human_duration((int64_t)p[i].p99_ns, h, sizeof h)
+                                            : "-"));
         set_num(e, "error_ratio", p[i].error_ratio);
-        json_object_set_new(e, "error_pct", json_string(pr_human_percent(p[i].error_ratio, h)));
+        json_object_set_new(e, "error_pct",
+                            json_string(pr_human_percent(p[i].error_ratio, h, sizeof h)));
         double eff = NAN;
         if (o->kind == PR_LOAD_KIND_RATE && p[i].load > 0)
             eff = p[i].throughput_per_s / p[i].load;
@@ -458,7 +463,7 @@ json_t *pr_capacity_analyse(pr_capacity_point *p, size_t n, const pr_capacity_op
         set_num(b, "load", p[best].load);
         set_num(b, "throughput_per_s", p[best].throughput_per_s);
         json_object_set_new(b, "throughput",
-                            json_string(pr_human_rate(p[best].throughput_per_s, h)));
+                            json_string(pr_human_rate(p[best].throughput_per_s, h, sizeof h)));
         set_num(b, "p99_ns", p[best].p99_ns);
         json_object_set_new(doc, "max_sustainable", b);
     } else {

@@ -448,18 +448,18 @@ static double stat_value(json_t *stats, const metric_def *m)
 }
 
 /* v in unit; durations measured with a clock of res_ns ("< 1 ms" for a whole-ms 0). */
-static void human(double v, const char *unit, int64_t res_ns, char *buf)
+static void human(double v, const char *unit, int64_t res_ns, char *buf, size_t size)
 {
     if (!isfinite(v))
         strcpy(buf, "-");
     else if (!strcmp(unit, "ns"))
-        pr_human_duration_res((int64_t)llround(v), res_ns, buf);
+        pr_human_duration_res((int64_t)llround(v), res_ns, buf, size);
     else if (!strcmp(unit, "per_s"))
-        pr_human_rate(v, buf);
+        pr_human_rate(v, buf, size);
     else if (!strcmp(unit, "ratio"))
-        pr_human_percent(v, buf);
+        pr_human_percent(v, buf, size);
     else
-        snprintf(buf, 32, "%.0f", v);
+        snprintf(buf, size, "%.0f", v);
 }
 
 static void human_diff(double v, const char *unit, int64_t res_ns, char *buf)
@@ -473,7 +473,7 @@ static void human_diff(double v, const char *unit, int64_t res_ns, char *buf)
         snprintf(buf, 48, "%+.2f %s", 100 * v, C_("unit", "pp"));
         return;
     }
-    human(fabs(v), unit, res_ns, h);
+    human(fabs(v), unit, res_ns, h, sizeof h);
     snprintf(buf, 48, "%s%s", v < 0 ? "-" : v > 0 || h[0] != '<' ? "+" : "", h);
 }
 
@@ -757,7 +757,8 @@ static json_t *metric_row(const metric_def *m, double *vals, const pr_vec **lat,
     for (size_t i = 0; i < n; i++) {
         json_t *v = json_object();
         jset_num(v, "value", vals[i]);
-        human(vals[i], m->unit, pr_report_latency_res(json_object_get(sides[i].model, "stats")), h);
+        human(vals[i], m->unit, pr_report_latency_res(json_object_get(sides[i].model, "stats")), h,
+              sizeof h);
         json_object_set_new(v, "human", json_string(h));
         json_array_append_new(values, v);
     }

@@ -91,19 +91,19 @@ static int finite_pos(double x)
     return isfinite(x) && x > 0;
 }
 
-static char *hdur(double ns, char *buf)
+static char *hdur(double ns, char *buf, size_t size)
 {
-    return pr_human_duration(isfinite(ns) ? (int64_t)llround(ns) : PR_UNKNOWN, buf);
+    return pr_human_duration(isfinite(ns) ? (int64_t)llround(ns) : PR_UNKNOWN, buf, size);
 }
 
-static char *hrate(double r, char *buf)
+static char *hrate(double r, char *buf, size_t size)
 {
-    return pr_human_rate(r, buf);
+    return pr_human_rate(r, buf, size);
 }
 
-static char *hpct(double r, char *buf)
+static char *hpct(double r, char *buf, size_t size)
 {
-    return pr_human_percent(r, buf);
+    return pr_human_percent(r, buf, size);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -492,8 +492,9 @@ static void rule_generator(pr_fctx *c)
                "(mean %s, steady over the run) and errors stayed under 1%%. By Little's law the "
                "offered rate needed only %.1f requests in flight at that latency, within the %.0f "
                "configured threads/connections: the generator, not the server, fell short."),
-             hrate(c->rate, a), 100 * c->rate / c->offered, hrate(c->offered, b),
-             hdur(c->lat_mean, d), in_flight(c->offered, c->lat_mean), c->concurrency);
+             hrate(c->rate, a, sizeof a), 100 * c->rate / c->offered,
+             hrate(c->offered, b, sizeof b), hdur(c->lat_mean, d, sizeof d),
+             in_flight(c->offered, c->lat_mean), c->concurrency);
     else
         emit(c, _("The load generator did not reach the offered rate"), ev,
              _("Give the load generator more CPU, workers or machines and re-run; the server was "
@@ -501,8 +502,8 @@ static void rule_generator(pr_fctx *c)
              _("The open-model generator sent %s, %.0f%% of the offered %s, while latency stayed "
                "low (mean %s, steady over the run) and errors stayed under 1%%: it could not "
                "schedule requests fast enough."),
-             hrate(c->rate, a), 100 * c->rate / c->offered, hrate(c->offered, b),
-             hdur(c->lat_mean, d));
+             hrate(c->rate, a, sizeof a), 100 * c->rate / c->offered,
+             hrate(c->offered, b, sizeof b), hdur(c->lat_mean, d, sizeof d));
 }
 
 /* Successes known or derived from a printed success ratio; NAN if neither. */
@@ -532,7 +533,7 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
                      _(" Latency grew while the load held, a queue building up: the "
                        "median p90 of the intervals went from %s in the first third of the run to "
                        "%s in the last."),
-                     hdur(l1, a), hdur(l3, b));
+                     hdur(l1, a, sizeof a), hdur(l3, b, sizeof b));
             return 1;
         }
     } else if (c->summary_only && finite_pos(c->duration_ns) && finite_pos(c->lat_mean) &&
@@ -543,7 +544,8 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
         snprintf(out, size,
                  _(" The mean latency is %s of the %s over which the requests were "
                    "sent: they waited in a queue rather than being answered as they arrived."),
-                 hpct(c->lat_mean / c->duration_ns, a), hdur(c->duration_ns, b));
+                 hpct(c->lat_mean / c->duration_ns, a, sizeof a),
+                 hdur(c->duration_ns, b, sizeof b));
         return 1;
     }
     /* A queue full from the start: the requests went out at the offered pace, the typical one
@@ -564,7 +566,8 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
                  _(" The requests went out at the offered pace, but %s of them timed out and the "
                    "median request waited %s, near the slowest %s: the queue was full from early "
                    "in the run."),
-                 hpct(tmo / c->requests, a), hdur(c->lat_p50, b), hdur(c->lat_max, d));
+                 hpct(tmo / c->requests, a, sizeof a), hdur(c->lat_p50, b, sizeof b),
+                 hdur(c->lat_max, d, sizeof d));
         return 1;
     }
     double over = status_count(c, 503, 503, -1) + status_count(c, 429, 429, -1);
@@ -574,7 +577,7 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
         snprintf(out, size,
                  _(" %.0f %s (%s) answered 503 or 429: the server said it was over "
                    "capacity."),
-                 over, requests_word(over), hpct(over / c->requests, a));
+                 over, requests_word(over), hpct(over / c->requests, a, sizeof a));
         return 1;
     }
     return 0;
@@ -648,10 +651,11 @@ static int saturation_offered(pr_fctx *c)
            "Requests were sent at %s and %s failed.%s With a mean latency of %s, Little's law "
            "puts about %.1f requests in flight: the server, not the load generator, held the "
            "throughput down."),
-         hrate(served, a),
+         hrate(served, a, sizeof a),
          client > 0 ? _("successes and client errors") : _("successful responses"),
-         100 * served / c->offered, hrate(c->offered, b), inferred ? _(" (inferred)") : "",
-         hrate(limit, h), hrate(c->rate, d), hpct(c->error_ratio, e), why, hdur(c->lat_mean, g),
+         100 * served / c->offered, hrate(c->offered, b, sizeof b),
+         inferred ? _(" (inferred)") : "", hrate(limit, h, sizeof h), hrate(c->rate, d, sizeof d),
+         hpct(c->error_ratio, e, sizeof e), why, hdur(c->lat_mean, g, sizeof g),
          in_flight(served, c->lat_mean));
     return 1;
 }
@@ -783,8 +787,9 @@ static int saturation_series(pr_fctx *c)
          _("%s to %s at %s concurrent users; latency grew with the users (mean %s at %.0f, %s at "
            "%.0f): the server set the pace. Here, %.0f users at %s and a mean latency of %s give "
            "%.1f in flight by Little's law: every user was waiting on the server."),
-         hrate(xmin, a), hrate(xmax, b), list, hdur(v[lo].r, d), v[lo].n, hdur(v[hi].r, e), v[hi].n,
-         v[me].n, hrate(v[me].x, g), hdur(v[me].r, h), v[me].x * v[me].r / 1e9);
+         hrate(xmin, a, sizeof a), hrate(xmax, b, sizeof b), list, hdur(v[lo].r, d, sizeof d),
+         v[lo].n, hdur(v[hi].r, e, sizeof e), v[hi].n, v[me].n, hrate(v[me].x, g, sizeof g),
+         hdur(v[me].r, h, sizeof h), v[me].x * v[me].r / 1e9);
     free(v);
     return 1;
 }
@@ -827,7 +832,8 @@ static void rule_saturation(pr_fctx *c)
               "but throughput went from %s to only %s while the median latency grew from %s to "
               "%s. By Little's law (concurrency = throughput × latency) the added concurrency "
               "turned into waiting, not work."),
-            th1, th4, hrate(x1, a), hrate(x4, b), hdur(l1, d), hdur(l4, e));
+            th1, th4, hrate(x1, a, sizeof a), hrate(x4, b, sizeof b), hdur(l1, d, sizeof d),
+            hdur(l4, e, sizeof e));
         set_t(f, c->pts[c->npts - q].t_ns);
     }
 }
@@ -937,8 +943,8 @@ static void rule_timeouts(pr_fctx *c)
              _("%.0f %s (%s) ended without a response; at least %s of all latencies sit within "
                "%.0f%% of the maximum %s, a ceiling %s times the median %s: a configured "
                "client timeout, not the server's answer time."),
-             n, requests_word(n), hpct(n / c->requests, a), hpct(frac, b), 0.05 * 100,
-             hdur(c->lat_max, d), times, hdur(c->lat_p50, e));
+             n, requests_word(n), hpct(n / c->requests, a, sizeof a), hpct(frac, b, sizeof b),
+             0.05 * 100, hdur(c->lat_max, d, sizeof d), times, hdur(c->lat_p50, e, sizeof e));
         return;
     }
     if (by_default) {
@@ -952,8 +958,9 @@ static void rule_timeouts(pr_fctx *c)
              _("%.0f %s (%s) ended without a response, and the %s latency is %s, at %s's "
                "default timeout of %s: these requests were cut off by the client, not answered "
                "slowly."),
-             n, requests_word(n), hpct(n / c->requests, a), at == c->lat_max ? _("maximum") : "p99",
-             hdur(at, d), tool, hdur(dflt, e));
+             n, requests_word(n), hpct(n / c->requests, a, sizeof a),
+             at == c->lat_max ? _("maximum") : "p99", hdur(at, d, sizeof d), tool,
+             hdur(dflt, e, sizeof e));
         return;
     }
     const char *m = json_string_value(json_array_get(ex, 0));
@@ -962,11 +969,11 @@ static void rule_timeouts(pr_fctx *c)
            "waited on (slow dependency, exhausted pool, lock); raising the timeout only hides it."),
          _("%.0f %s (%s) failed with a timeout error (e.g. \"%s\")%s; the slowest recorded request "
            "took %s."),
-         tmo, requests_word(tmo), hpct(tmo / c->requests, a), m ? m : "",
+         tmo, requests_word(tmo), hpct(tmo / c->requests, a, sizeof a), m ? m : "",
          by_status ? _(", counted as the responses without a status: the tool printed its errors "
                        "without counts")
                    : "",
-         hdur(c->lat_max, d));
+         hdur(c->lat_max, d, sizeof d));
 }
 
 static void rule_error_onset(pr_fctx *c)
@@ -1016,7 +1023,7 @@ static void rule_error_onset(pr_fctx *c)
             _("%.0f %s failed (%s), spread over the run from its start (no clean stretch of "
               "at least %.0f%% of the requests before errors appear): they do not come from "
               "the load building up."),
-            c->errors, requests_word(c->errors), hpct(r, a), 0.10 * 100);
+            c->errors, requests_word(c->errors), hpct(r, a, sizeof a), 0.10 * 100);
     } else {
         size_t b0 = onset > 5 ? onset - 5 : 0, a1 = onset + 5 < c->nall ? onset + 5 : c->nall;
         double p_before = pts_median(c->all, b0, onset, F_P50);
@@ -1037,9 +1044,10 @@ static void rule_error_onset(pr_fctx *c)
             _("Errors start %s into the run (first interval with at least half the run's "
               "error ratio of %s): before, %s of requests failed with a median latency of %s "
               "and %s successful; after, %s failed, median %s and %s successful."),
-            hdur((double)t, a), hpct(r, b), hpct(rb > 0 ? eb / rb : NAN, d), hdur(p_before, e),
-            hrate(x_before, g), hpct(ra > 0 ? ea / ra : NAN, h), hdur(p_after, k),
-            hrate(x_after, m));
+            hdur((double)t, a, sizeof a), hpct(r, b, sizeof b),
+            hpct(rb > 0 ? eb / rb : NAN, d, sizeof d), hdur(p_before, e, sizeof e),
+            hrate(x_before, g, sizeof g), hpct(ra > 0 ? ea / ra : NAN, h, sizeof h),
+            hdur(p_after, k, sizeof k), hrate(x_after, m, sizeof m));
     }
     set_t(f, t);
 }
@@ -1081,7 +1089,7 @@ static void error_class(pr_fctx *c, double n, int by_status, json_t *ex, const c
     else
         json_decref(fl);
     json_t *f = emit(c, title, ev, rec, _("%.0f %s (%s) %s%s"), n, requests_word(n),
-                     hpct(n / c->requests, a), why,
+                     hpct(n / c->requests, a, sizeof a), why,
                      by_status ? _(" Counted as the responses without a status: the tool printed "
                                    "its errors without counts.")
                                : "");
@@ -1274,7 +1282,7 @@ static void rule_tail(pr_fctx *c)
                "all show up in the tail first. Users who make many requests meet the p99 often."),
              _("The 99th percentile (%s) is %.0f times the median (%s): one request in a hundred "
                "waits far longer than the typical one.%s%s"),
-             hdur(c->lat_p99, a), ratio, hdur(c->lat_p50, b),
+             hdur(c->lat_p99, a, sizeof a), ratio, hdur(c->lat_p50, b, sizeof b),
              worst && json_array_size(json_object_get(c->run, "labels")) > 1
                  ? _(" Slowest label by p99: ")
                  : "",
@@ -1364,8 +1372,8 @@ static void rule_bimodal(pr_fctx *c)
                "slow path (cache misses, a slow dependency, a second code path)."),
              _("The latency histogram has two separate peaks: %s of requests around %s–%s and "
                "%s around %s–%s, with few in between."),
-             hpct(m1 / total, a), hdur(lo[f1], b), hdur(hi[f1], e), hpct(m2 / total, g),
-             hdur(lo[f2], h), hdur(hi[f2], k));
+             hpct(m1 / total, a, sizeof a), hdur(lo[f1], b, sizeof b), hdur(hi[f1], e, sizeof e),
+             hpct(m2 / total, g, sizeof g), hdur(lo[f2], h, sizeof h), hdur(hi[f2], k, sizeof k));
     }
     free(d);
     free(cnt);
@@ -1430,7 +1438,8 @@ static void rule_warmup(pr_fctx *c)
                "steady state (after %.0f%% of the requests): %.1f times slower, as with JIT "
                "compilation, cold caches or connection pools filling. Latency settles %s "
                "into the run."),
-             0.10 * 100, hdur(pw, a), hdur(ps, b), 0.20 * 100, pw / ps, hdur((double)t, d));
+             0.10 * 100, hdur(pw, a, sizeof a), hdur(ps, b, sizeof b), 0.20 * 100, pw / ps,
+             hdur((double)t, d, sizeof d));
     set_t(f, t);
 }
 
@@ -1471,8 +1480,8 @@ static void rule_degradation(pr_fctx *c)
     if (isfinite(th1) && isfinite(th3))
         snprintf(load, sizeof load, _("while the active threads went only %.0f → %.0f"), th1, th3);
     else if (isfinite(r1) && isfinite(r3))
-        snprintf(load, sizeof load, _("while requests were sent at %s → %s"), hrate(r1, k),
-                 hrate(r3, m));
+        snprintf(load, sizeof load, _("while requests were sent at %s → %s"),
+                 hrate(r1, k, sizeof k), hrate(r3, m, sizeof m));
     else
         snprintf(load, sizeof load,
                  _("(the run has no thread count per interval: whether its "
@@ -1498,7 +1507,8 @@ static void rule_degradation(pr_fctx *c)
           "run at the same load shows whether it levels off."),
         _("Splitting the run (after the first %.0f%% of requests) into thirds, the median latency "
           "went %s → %s → %s and the successful throughput %s → %s → %s: the system got %s %s."),
-        0.10 * 100, hdur(l1, a), hdur(l2, b), hdur(l3, d), hrate(x1, e), hrate(x2, g), hrate(x3, h),
+        0.10 * 100, hdur(l1, a, sizeof a), hdur(l2, b, sizeof b), hdur(l3, d, sizeof d),
+        hrate(x1, e, sizeof e), hrate(x2, g, sizeof g), hrate(x3, h, sizeof h),
         lat && thr ? _("slower and served less")
         : lat      ? _("steadily slower")
                    : _("steadily less productive"),
@@ -1559,7 +1569,7 @@ static void rule_stalls(pr_fctx *c)
           "server's GC and job logs."),
         _("The per-interval p99 jumped to %d times or more its usual %s in %zu separate spikes, "
           "one every %s on average (spacing varies by only %.0f%%)."),
-        4, hdur(m, a), ns, hdur(mean, b), 100 * cv);
+        4, hdur(m, a, sizeof a), ns, hdur(mean, b, sizeof b), 100 * cv);
     set_t(f, starts[0]);
 }
 
@@ -1630,8 +1640,9 @@ static void rule_episode(pr_fctx *c)
         _("From %s to %s into the run the median latency stood at %s (p99 %s), against %s (p99 "
           "%s) before and %s (p99 %s) after: one window at %d times or more the run's usual "
           "latency, then back; not a trend."),
-        hdur((double)ts, s1), hdur((double)te, s2), hdur(i50, s3), hdur(i99, s4), hdur(b50, s5),
-        hdur(b99, s6), hdur(a50, s7), hdur(a99, s8), 2);
+        hdur((double)ts, s1, sizeof s1), hdur((double)te, s2, sizeof s2), hdur(i50, s3, sizeof s3),
+        hdur(i99, s4, sizeof s4), hdur(b50, s5, sizeof s5), hdur(b99, s6, sizeof s6),
+        hdur(a50, s7, sizeof s7), hdur(a99, s8, sizeof s8), 2);
     set_t(f, c->pts[from].t_ns);
 }
 
@@ -1671,8 +1682,8 @@ static void rule_label_time(pr_fctx *c)
           "its slowness is inherent (large work) or contention."),
         _("\"%s\" accounts for %s of all the time spent waiting for responses but only %s of the "
           "requests (mean latency %s against %s over all labels)."),
-        name, hpct(best / total, a), hpct(best_req / reqs, b), hdur(best_mean, d),
-        hdur(total / reqs, e));
+        name, hpct(best / total, a, sizeof a), hpct(best_req / reqs, b, sizeof b),
+        hdur(best_mean, d, sizeof d), hdur(total / reqs, e, sizeof e));
     json_object_set_new(f, "label", json_string(name));
 }
 
@@ -1712,7 +1723,8 @@ static void rule_connect(pr_fctx *c)
          _("Setting up connections took %s on average, %s of the mean latency of %s: most of "
            "each request's time is spent before the request is even sent (TCP and TLS "
            "handshakes)."),
-         hdur(cm, a), hpct(cm / c->lat_mean, b), hdur(c->lat_mean, d));
+         hdur(cm, a, sizeof a), hpct(cm / c->lat_mean, b, sizeof b),
+         hdur(c->lat_mean, d, sizeof d));
 }
 
 static void rule_download(pr_fctx *c)
@@ -1762,8 +1774,9 @@ static void rule_download(pr_fctx *c)
            "not the main cost."),
          _("On average the first byte arrived after %s but the last after %s: %s of the latency "
            "(%s per request) is spent transferring the body%s%s."),
-         hdur(tm, a), hdur(lm, b), hpct(dl / lm, d), hdur(dl, e),
-         isfinite(bm) ? _(", mean response size ") : "", isfinite(bm) ? pr_human_bytes(bm, g) : "");
+         hdur(tm, a, sizeof a), hdur(lm, b, sizeof b), hpct(dl / lm, d, sizeof d),
+         hdur(dl, e, sizeof e), isfinite(bm) ? _(", mean response size ") : "",
+         isfinite(bm) ? pr_human_bytes(bm, g, sizeof g) : "");
 }
 
 static void rule_coordinated_omission(pr_fctx *c)
@@ -1810,7 +1823,8 @@ static void rule_coordinated_omission(pr_fctx *c)
           "rate dropped below half its usual %s: the requests users would have sent during the "
           "stall were never sent (and never measured), so their waiting time is missing from "
           "the percentiles."),
-        stalls, hdur(stall_min, a), hdur(worst, b), hdur((double)worst_t, d), hrate(rate, e));
+        stalls, hdur(stall_min, a, sizeof a), hdur(worst, b, sizeof b),
+        hdur((double)worst_t, d, sizeof d), hrate(rate, e, sizeof e));
     set_t(f, worst_t);
 }
 

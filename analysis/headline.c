@@ -68,23 +68,23 @@ static void humanize(json_t *s)
     char h[32];
     double er = num(s, "error_ratio"), sr = num(s, "success_ratio");
     if (json_object_get(s, "error_ratio") || json_object_get(s, "success_ratio")) {
-        put_str(s, "error_pct", pr_human_percent(er, h));
-        put_str(s, "success_pct", pr_human_percent(sr, h));
+        put_str(s, "error_pct", pr_human_percent(er, h, sizeof h));
+        put_str(s, "success_pct", pr_human_percent(sr, h, sizeof h));
     }
     if (json_object_get(s, "duration_ns"))
-        put_str(s, "duration", pr_human_duration(ival(s, "duration_ns"), h));
+        put_str(s, "duration", pr_human_duration(ival(s, "duration_ns"), h, sizeof h));
     /* an unknown wait (inside a tool's test time) has no human form: templates test for it */
     if (json_object_get(s, "wait_ns"))
         json_object_set_new(s, "wait",
                             ival(s, "wait_ns") == PR_UNKNOWN
                                 ? json_null()
-                                : json_string(pr_human_duration(ival(s, "wait_ns"), h)));
+                                : json_string(pr_human_duration(ival(s, "wait_ns"), h, sizeof h)));
     static const char *const rates[][2] = {{"rate_per_s", "rate"},
                                            {"throughput_per_s", "throughput"},
                                            {"request_throughput_per_s", "request_throughput"}};
     for (size_t i = 0; i < 3; i++)
         if (json_object_get(s, rates[i][0]))
-            put_str(s, rates[i][1], pr_human_rate(num(s, rates[i][0]), h));
+            put_str(s, rates[i][1], pr_human_rate(num(s, rates[i][0]), h, sizeof h));
 }
 
 /* Successes and failures from whichever the summary has, with the requests. */
@@ -196,7 +196,7 @@ json_t *pr_headline_tool_stats(const pr_run *run)
         char h[32];
         json_object_foreach (lat, k, v)
             if (json_is_integer(v))
-                put_str(hum, k, pr_human_duration(json_integer_value(v), h));
+                put_str(hum, k, pr_human_duration(json_integer_value(v), h, sizeof h));
         json_object_set_new(s, "latency", hum);
     }
     put_str(s, "mode", "tool-printed");
@@ -343,7 +343,8 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
         if (!json_object_get(stats, k) && ival(t, k) != PR_UNKNOWN) {
             char h[32];
             put_int(stats, k, ival(t, k));
-            put_str(stats, i ? "bytes_out" : "bytes_in", pr_human_bytes((double)ival(t, k), h));
+            put_str(stats, i ? "bytes_out" : "bytes_in",
+                    pr_human_bytes((double)ival(t, k), h, sizeof h));
             put_str(prov, k, FROM_TOOL);
         }
     }

@@ -159,10 +159,11 @@ static char *load_text(const load *l, const json_t *pacing)
                     : l->model == PR_LOAD_CLOSED ? _("closed model")
                                                  : _("load model unknown"));
     if (isfinite(l->rate) && !strcmp(l->rate_source, "inferred")) {
-        pr_buf_printf(&b, _(", offered rate %s (inferred: %s)"), pr_human_rate(l->rate, h),
-                      _(l->rate_basis));
+        pr_buf_printf(&b, _(", offered rate %s (inferred: %s)"),
+                      pr_human_rate(l->rate, h, sizeof h), _(l->rate_basis));
     } else if (isfinite(l->rate)) {
-        pr_buf_printf(&b, _(", offered rate %s (%s)"), pr_human_rate(l->rate, h), _(l->rate_basis));
+        pr_buf_printf(&b, _(", offered rate %s (%s)"), pr_human_rate(l->rate, h, sizeof h),
+                      _(l->rate_basis));
     } else if (l->model == PR_LOAD_OPEN) {
         pr_buf_puts(&b, _(", offered rate unknown"));
         if (json_is_false(json_object_get(pacing, "steady")))
@@ -211,7 +212,8 @@ json_t *pr_load_json(const pr_run *run, const pr_load_facts *f)
     json_object_set_new(j, "offered_rate_per_s",
                         isfinite(l.rate) ? json_real(l.rate) : json_null());
     json_object_set_new(j, "offered_rate",
-                        isfinite(l.rate) ? json_string(pr_human_rate(l.rate, h)) : json_null());
+                        isfinite(l.rate) ? json_string(pr_human_rate(l.rate, h, sizeof h))
+                                         : json_null());
     json_object_set_new(j, "offered_rate_source",
                         l.rate_source ? json_string(l.rate_source) : json_null());
     json_object_set_new(j, "offered_rate_basis",

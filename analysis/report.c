@@ -171,21 +171,21 @@ static void put_dist(json_t *obj, const char *name, const pr_dres *v, const pr_r
     set_int(raw, "mean", (int64_t)llround(d.mean));
     set_int(raw, "stdev", (int64_t)llround(d.stdev));
     set_int(raw, "max", d.max);
-    set_str(hum, "min", pr_human_duration_res(d.min, res, h));
-    set_str(hum, "mean", pr_human_duration_res((int64_t)llround(d.mean), res, h));
-    set_str(hum, "stdev", pr_human_duration_res((int64_t)llround(d.stdev), res, h));
-    set_str(hum, "max", pr_human_duration_res(d.max, res, h));
+    set_str(hum, "min", pr_human_duration_res(d.min, res, h, sizeof h));
+    set_str(hum, "mean", pr_human_duration_res((int64_t)llround(d.mean), res, h, sizeof h));
+    set_str(hum, "stdev", pr_human_duration_res((int64_t)llround(d.stdev), res, h, sizeof h));
+    set_str(hum, "max", pr_human_duration_res(d.max, res, h, sizeof h));
     for (size_t i = 0; i < o->npercentiles; i++) {
         int64_t q = v->q[i];
         pkey(o->percentiles[i], key, sizeof key);
         set_int(raw, key, q);
-        set_str(hum, key, pr_human_duration_res(q, res, h));
+        set_str(hum, key, pr_human_duration_res(q, res, h, sizeof h));
         json_t *e = json_object();
         char pname[32];
         snprintf(pname, sizeof pname, "%g", o->percentiles[i]);
         set_str(e, "p", pname);
         set_int(e, "ns", q);
-        set_str(e, "human", pr_human_duration_res(q, res, h));
+        set_str(e, "human", pr_human_duration_res(q, res, h, sizeof h));
         if (i == 0)
             json_object_set_new(e, "first", json_true());
         if (i + 1 == o->npercentiles)
@@ -201,9 +201,9 @@ static void put_dist(json_t *obj, const char *name, const pr_dres *v, const pr_r
 
 /* A span between start stamps of res ns (ab -g: whole seconds): below res it is "< 1 s" even
  * when a latency added a few ms to it (the wait). */
-static char *span_human(int64_t ns, int64_t res, char *h)
+static char *span_human(int64_t ns, int64_t res, char *h, size_t size)
 {
-    return pr_human_duration_res(ns != PR_UNKNOWN && ns < res && ns > -res ? 0 : ns, res, h);
+    return pr_human_duration_res(ns != PR_UNKNOWN && ns < res && ns > -res ? 0 : ns, res, h, size);
 }
 
 /* Start stamps this coarse (ab -g: whole seconds) know a run's span only to a tick either way. */
@@ -216,7 +216,7 @@ static char *span_human(int64_t ns, int64_t res, char *h)
 static void approx_timing(json_t *j, int64_t count, int64_t d, int64_t r)
 {
     char h[48];
-    set_str(j, "duration", pr_human_duration_approx(d, r, h));
+    set_str(j, "duration", pr_human_duration_approx(d, r, h, sizeof h));
     static const char *const unknown[] = {"wait_ns",
                                           "wait",
                                           "rate_per_s",
@@ -229,7 +229,7 @@ static void approx_timing(json_t *j, int64_t count, int64_t d, int64_t r)
         json_object_set_new(j, unknown[i], json_null());
     double low = count > 0 ? (double)count / ((double)(d + r) / 1e9) : NAN;
     double high = count > 0 && d > r ? (double)count / ((double)(d - r) / 1e9) : NAN;
-    set_str(j, "rate", pr_human_rate_range(low, high, h));
+    set_str(j, "rate", pr_human_rate_range(low, high, h, sizeof h));
     json_t *a = json_object();
     set_int(a, "resolution_ns", r);
     set_int(a, "duration_low_ns", d > r ? d - r : 0);
@@ -262,32 +262,33 @@ static json_t *series_json(const pr_series *s, const pr_dres *dur, const pr_repo
         set_int(j, "unknown_outcome", s->unknown);
     set_real(j, "error_ratio", err_ratio);
     set_real(j, "success_ratio", known ? 1.0 - err_ratio : NAN);
-    set_str(j, "error_pct", pr_human_percent(err_ratio, h));
-    set_str(j, "success_pct", pr_human_percent(known ? 1.0 - err_ratio : NAN, h));
+    set_str(j, "error_pct", pr_human_percent(err_ratio, h, sizeof h));
+    set_str(j, "success_pct", pr_human_percent(known ? 1.0 - err_ratio : NAN, h, sizeof h));
     set_int(j, "duration_ns", r.duration_ns);
-    set_str(j, "duration", span_human(r.duration_ns, res.time_ns, h));
+    set_str(j, "duration", span_human(r.duration_ns, res.time_ns, h, sizeof h));
     set_int(j, "wait_ns", r.wait_ns);
-    set_str(j, "wait",
-            span_human(r.wait_ns, res.time_ns > res.lat_ns ? res.time_ns : res.lat_ns, h));
+    set_str(
+        j, "wait",
+        span_human(r.wait_ns, res.time_ns > res.lat_ns ? res.time_ns : res.lat_ns, h, sizeof h));
     set_int(j, "time_resolution_ns", res.time_ns);
     set_int(j, "latency_resolution_ns", res.lat_ns);
     set_real(j, "rate_per_s", r.rate_per_s);
-    set_str(j, "rate", pr_human_rate(r.rate_per_s, h));
+    set_str(j, "rate", pr_human_rate(r.rate_per_s, h, sizeof h));
     set_real(j, "throughput_per_s", r.throughput_per_s);
-    set_str(j, "throughput", pr_human_rate(r.throughput_per_s, h));
+    set_str(j, "throughput", pr_human_rate(r.throughput_per_s, h, sizeof h));
     /* requests over the same span as throughput (what JMeter calls throughput) */
     set_real(j, "request_throughput_per_s", r.request_throughput_per_s);
-    set_str(j, "request_throughput", pr_human_rate(r.request_throughput_per_s, h));
+    set_str(j, "request_throughput", pr_human_rate(r.request_throughput_per_s, h, sizeof h));
     set_real(j, "jmeter_throughput_per_s", r.jmeter_throughput_per_s);
     if (s->bytes_in_known) {
         set_int(j, "bytes_in_total", s->bytes_in);
         set_real(j, "bytes_in_mean", (double)s->bytes_in / (double)s->bytes_in_known);
-        set_str(j, "bytes_in", pr_human_bytes((double)s->bytes_in, h));
+        set_str(j, "bytes_in", pr_human_bytes((double)s->bytes_in, h, sizeof h));
     }
     if (s->bytes_out_known) {
         set_int(j, "bytes_out_total", s->bytes_out);
         set_real(j, "bytes_out_mean", (double)s->bytes_out / (double)s->bytes_out_known);
-        set_str(j, "bytes_out", pr_human_bytes((double)s->bytes_out, h));
+        set_str(j, "bytes_out", pr_human_bytes((double)s->bytes_out, h, sizeof h));
     }
     int approx = res.time_ns >= COARSE_STAMP_NS && r.duration_ns != PR_UNKNOWN;
     if (approx)
@@ -472,7 +473,7 @@ static json_t *status_entry(int code, int64_t count, double ratio)
     set_int(e, "code", code);
     set_int(e, "count", count);
     set_real(e, "ratio", ratio);
-    set_str(e, "pct", pr_human_percent(ratio, h));
+    set_str(e, "pct", pr_human_percent(ratio, h, sizeof h));
     snprintf(cls, sizeof cls, code ? "%dxx" : "none", code / 100);
     set_str(e, "class", cls);
     return e;
@@ -586,8 +587,8 @@ static void distribution_json(json_t *run, const acc *a, int64_t res)
         set_int(b, "to_ns", hi);
         set_int(b, "count", (int64_t)(i - start));
         set_real(b, "ratio", (double)(i - start) / (double)n);
-        snprintf(lbl, sizeof lbl, "%s – %s", pr_human_duration(from, h1),
-                 pr_human_duration(hi, h2));
+        snprintf(lbl, sizeof lbl, "%s – %s", pr_human_duration(from, h1, sizeof h1),
+                 pr_human_duration(hi, h2, sizeof h2));
         set_str(b, "range", lbl);
         json_array_append_new(hist, b);
         base = hi;
@@ -601,7 +602,7 @@ static void distribution_json(json_t *run, const acc *a, int64_t res)
         set_real(e, "percentile", pr_report_spectrum_pct(k));
         int64_t q = a->spectrum[k];
         set_int(e, "latency_ns", q);
-        set_str(e, "latency", pr_human_duration_res(q, res, h));
+        set_str(e, "latency", pr_human_duration_res(q, res, h, sizeof h));
         json_array_append_new(spec, e);
     }
     json_object_set_new(run, "spectrum", spec);
@@ -649,7 +650,7 @@ static json_t *printed_list(const pkey_ref *refs, size_t n, const pr_report_opts
             set_int(e, "ns", r->ns);
         else
             json_object_set_new(e, "ns", json_null());
-        set_str(e, "human", r ? pr_human_duration_res(r->ns, res, h) : "-");
+        set_str(e, "human", r ? pr_human_duration_res(r->ns, res, h, sizeof h) : "-");
         json_array_append_new(list, e);
     }
     mark_first_last(list);
@@ -683,12 +684,12 @@ static void summary_latency(json_t *stats, json_t *lat, int64_t res, const pr_re
     static const char *const lead[] = {"min", "mean", "stdev"};
     for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
         if (json_is_integer(v = json_object_get(lat, lead[i])))
-            set_str(hum, lead[i], pr_human_duration_res(json_integer_value(v), res, h));
+            set_str(hum, lead[i], pr_human_duration_res(json_integer_value(v), res, h, sizeof h));
     for (size_t i = 0; i < n; i++)
-        set_str(hum, refs[i].key, pr_human_duration_res(refs[i].ns, res, h));
+        set_str(hum, refs[i].key, pr_human_duration_res(refs[i].ns, res, h, sizeof h));
     json_object_foreach (lat, k, v) /* max, then anything else the tool printed */
         if (json_is_integer(v) && !json_object_get(hum, k))
-            set_str(hum, k, pr_human_duration_res(json_integer_value(v), res, h));
+            set_str(hum, k, pr_human_duration_res(json_integer_value(v), res, h, sizeof h));
     json_object_set_new(lat, "percentiles", printed_list(refs, n, o, res));
     free(refs);
     json_object_set_new(stats, "latency", hum);
@@ -708,9 +709,10 @@ static json_t *summary_only_stats(const pr_run *run, const pr_report_opts *o)
         summary_latency(j, lat, res.lat_ns, o);
     json_t *v;
     if ((v = json_object_get(j, "duration_ns")) && json_is_integer(v))
-        set_str(j, "duration", pr_human_duration_res(json_integer_value(v), res.lat_ns, h));
+        set_str(j, "duration",
+                pr_human_duration_res(json_integer_value(v), res.lat_ns, h, sizeof h));
     if ((v = json_object_get(j, "wait_ns")) && json_is_integer(v))
-        set_str(j, "wait", pr_human_duration_res(json_integer_value(v), res.lat_ns, h));
+        set_str(j, "wait", pr_human_duration_res(json_integer_value(v), res.lat_ns, h, sizeof h));
     set_int(j, "latency_resolution_ns", res.lat_ns);
     return j;
 }
@@ -855,8 +857,8 @@ int pr_report_bounded(const pr_report_opts *o, int64_t n, char *why, size_t whys
     snprintf(why, whysize,
              _("%lld samples need about %s in exact mode, more than half of the %s "
                "this process may use (--exact-limit N to choose)"),
-             (long long)n, pr_human_bytes(pr_report_exact_bytes(n), h1),
-             pr_human_bytes((double)avail, h2));
+             (long long)n, pr_human_bytes(pr_report_exact_bytes(n), h1, sizeof h1),
+             pr_human_bytes((double)avail, h2, sizeof h2));
     return 1;
 }
 

@@ -258,7 +258,7 @@ void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, cons
         double ratio = (double)e->errs[i].count / (double)e->count;
         char h[32];
         put_real(t, "ratio", ratio);
-        json_object_set_new(t, "pct", json_string(pr_human_percent(ratio, h)));
+        json_object_set_new(t, "pct", json_string(pr_human_percent(ratio, h, sizeof h)));
         json_object_set_new(t, "first", json_boolean(i == 0));
         json_object_set_new(t, "last",
                             json_boolean(i + 1 == e->nerrs || i + 1 == PR_LABEL_TOP_ERRORS));
@@ -292,8 +292,8 @@ json_t *pr_apdex_json(int64_t satisfied, int64_t tolerating, int64_t count, int6
     }
     put_int(ap, "t_ns", t_ns);
     put_int(ap, "f_ns", f_ns);
-    json_object_set_new(ap, "t", json_string(pr_human_duration(t_ns, h)));
-    json_object_set_new(ap, "f", json_string(pr_human_duration(f_ns, h)));
+    json_object_set_new(ap, "t", json_string(pr_human_duration(t_ns, h, sizeof h)));
+    json_object_set_new(ap, "f", json_string(pr_human_duration(f_ns, h, sizeof h)));
     put_int(ap, "satisfied", satisfied);
     put_int(ap, "tolerating", tolerating);
     return ap;

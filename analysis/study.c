@@ -363,10 +363,11 @@ static json_t *table_row(const study *S, const study_run *r, json_t *stats, json
     }
     json_t *req = json_object_get(stats, "requests");
     json_object_set_new(row, "requests", json_is_integer(req) ? json_copy(req) : json_null());
-    json_object_set_new(row, "requests_text",
-                        json_string(json_is_integer(req)
-                                        ? pr_human_count((int64_t)json_integer_value(req), h)
-                                        : "-"));
+    json_object_set_new(
+        row, "requests_text",
+        json_string(json_is_integer(req)
+                        ? pr_human_count((int64_t)json_integer_value(req), h, sizeof h)
+                        : "-"));
     double thr = num(stats, "throughput_per_s");
     json_object_set_new(row, "throughput_per_s", isfinite(thr) ? json_real(thr) : json_null());
     const char *th = json_string_value(json_object_get(stats, "throughput"));
@@ -375,7 +376,7 @@ static json_t *table_row(const study *S, const study_run *r, json_t *stats, json
     if (!isfinite(er) && isfinite(num(stats, "success_ratio")))
         er = 1 - num(stats, "success_ratio");
     json_object_set_new(row, "error_ratio", isfinite(er) ? json_real(er) : json_null());
-    json_object_set_new(row, "error_pct", json_string(pr_human_percent(er, h)));
+    json_object_set_new(row, "error_pct", json_string(pr_human_percent(er, h, sizeof h)));
     row_latency(row, stats);
     return row;
 }

@@ -237,11 +237,12 @@ void pr_study_capacity(study *S, json_t *out)
         json_object_set_new(cap, "load_kind_inferred", json_boolean(L.inferred));
         double slo = co.slo_p99_ns;
         json_object_set_new(cap, "slo_p99_ns", isfinite(slo) ? json_real(slo) : json_null());
-        json_object_set_new(cap, "slo_p99",
-                            json_string(isfinite(slo) ? pr_human_duration((int64_t)slo, h) : "-"));
+        json_object_set_new(
+            cap, "slo_p99",
+            json_string(isfinite(slo) ? pr_human_duration((int64_t)slo, h, sizeof h) : "-"));
         json_object_set_new(cap, "max_error_ratio", json_real(co.max_error_ratio));
         json_object_set_new(cap, "max_error_pct",
-                            json_string(pr_human_percent(co.max_error_ratio, h)));
+                            json_string(pr_human_percent(co.max_error_ratio, h, sizeof h)));
         json_object_set_new(cap, "series", all_series(S, &L, &co));
     }
     json_object_set_new(out, "capacity", cap);

@@ -131,18 +131,18 @@ int pr_threshold_passes(const pr_threshold *t, double value)
     return !isnan(value) && (t->is_max ? value <= t->limit : value >= t->limit);
 }
 
-char *pr_threshold_human(const pr_threshold *t, double v, int64_t res_ns, char *buf)
+char *pr_threshold_human(const pr_threshold *t, double v, int64_t res_ns, char *buf, size_t size)
 {
     if (isnan(v))
-        snprintf(buf, 32, "%s", _("n/a"));
+        snprintf(buf, size, "%s", _("n/a"));
     else if (t->unit == PR_TU_NS)
-        pr_human_duration_res((int64_t)llround(v), res_ns, buf);
+        pr_human_duration_res((int64_t)llround(v), res_ns, buf, size);
     else if (t->unit == PR_TU_RATIO)
-        pr_human_percent(v, buf);
+        pr_human_percent(v, buf, size);
     else if (t->unit == PR_TU_PER_S)
-        pr_human_rate(v, buf);
+        pr_human_rate(v, buf, size);
     else
-        snprintf(buf, 32, "%.0f", v);
+        snprintf(buf, size, "%.0f", v);
     return buf;
 }
 
@@ -221,8 +221,9 @@ static int check_one(const pr_threshold *t, json_t *stats, const char *label, js
     json_object_set_new(e, "text", json_string(t->text));
     json_object_set_new(e, "metric", json_string(t->metric));
     json_object_set_new(e, "label", label ? json_string(label) : json_null());
-    json_object_set_new(e, "value",
-                        json_string(pr_threshold_human(t, v, pr_report_latency_res(stats), h)));
+    json_object_set_new(
+        e, "value",
+        json_string(pr_threshold_human(t, v, pr_report_latency_res(stats), h, sizeof h)));
     json_object_set_new(e, "value_raw", isnan(v) ? json_null() : json_real(v));
     json_object_set_new(e, "pass", json_boolean(pass));
     if (!pass)

@@ -38,8 +38,10 @@ double pr_threshold_value(json_t *stats, const char *metric);
 /* An unknown value never passes. */
 int pr_threshold_passes(const pr_threshold *t, double value);
 /* Human form of a value in the threshold's unit ("n/a" when unknown); durations at the clock
- * resolution res_ns (pr_human_duration_res; 0 = unknown); buf >= 32 bytes. */
-char *pr_threshold_human(const pr_threshold *t, double value, int64_t res_ns, char *buf);
+ * resolution res_ns (pr_human_duration_res; 0 = unknown); buf of size bytes
+ * (PR_HUMAN_SIZE holds every form). */
+char *pr_threshold_human(const pr_threshold *t, double value, int64_t res_ns, char *buf,
+                         size_t size);
 /* The percentile (e.g. 99.9) a pNN metric names, or -1. */
 double pr_threshold_percentile(const pr_threshold *t);
 

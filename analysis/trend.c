@@ -59,14 +59,14 @@ static double metric_value(json_t *model, const pr_trend_metric *m)
     return v;
 }
 
-char *pr_trend_human(const pr_trend_metric *m, double v, char *buf)
+char *pr_trend_human(const pr_trend_metric *m, double v, char *buf, size_t size)
 {
     if (m->latency)
-        pr_human_duration(isfinite(v) ? (int64_t)llround(v) : PR_UNKNOWN, buf);
+        pr_human_duration(isfinite(v) ? (int64_t)llround(v) : PR_UNKNOWN, buf, size);
     else if (!strcmp(m->key, "error_ratio"))
-        pr_human_percent(v, buf);
+        pr_human_percent(v, buf, size);
     else
-        pr_human_rate(v, buf);
+        pr_human_rate(v, buf, size);
     return buf;
 }
 
@@ -186,7 +186,7 @@ static json_t *series_json(const trend *T, json_t *steps)
         json_object_set(e, "name", json_object_get(T->pts[i].model, "name"));
         json_object_set_new(e, "key", T->pts[i].key ? json_string(T->pts[i].key) : json_null());
         json_object_set_new(e, "value", json_real(T->pts[i].v));
-        pr_trend_human(T->o->metric, T->pts[i].v, h);
+        pr_trend_human(T->o->metric, T->pts[i].v, h, sizeof h);
         json_object_set_new(e, "human", json_string(h));
         json_object_set(e, "vs_previous", st ? json_object_get(st, "vs_previous") : json_null());
         json_object_set(e, "vs_first", st ? json_object_get(st, "vs_first") : json_null());

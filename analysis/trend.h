@@ -21,8 +21,8 @@ typedef struct pr_trend_metric {
 /* The metric of that name, or NULL. PR_TREND_METRICS lists the names for messages. */
 const pr_trend_metric *pr_trend_metric_find(const char *name);
 #define PR_TREND_METRICS "p50, p90, p95, p99, p99.9, mean, max, min, throughput, rate, error_ratio"
-/* The metric's value in human form (buf >= 32 bytes). */
-char *pr_trend_human(const pr_trend_metric *m, double v, char *buf);
+/* The metric's value in human form (pr_human_duration, _percent or _rate). */
+char *pr_trend_human(const pr_trend_metric *m, double v, char *buf, size_t size);
 
 typedef struct pr_trend_opts {
     const pr_trend_metric *metric;

@@ -120,8 +120,8 @@ typedef struct cfg {
 static void live_line(void *payload, const pr_attack_stats *st)
 {
     char p50[32], p99[32];
-    pr_human_duration(st->p50_ns, p50);
-    pr_human_duration(st->p99_ns, p99);
+    pr_human_duration(st->p50_ns, p50, sizeof p50);
+    pr_human_duration(st->p99_ns, p99, sizeof p99);
     double secs = (double)st->elapsed_ns / 1e9;
     fprintf(stderr, "\r\033[K%6.1fs  sent %llu  done %llu  %.0f req/s  p50 %s  p99 %s  errors %llu",
             secs, (unsigned long long)st->sent, (unsigned long long)st->completed,
@@ -230,12 +230,13 @@ static void print_dist(const char *title, pr_vals *v)
     pr_dist d;
     pr_vals_dist(v, &d);
     char a[32], b[32];
-    fprintf(stderr, "  %-13s min %s, mean %s", title, pr_human_duration(d.min, a),
-            pr_human_duration((int64_t)llround(d.mean), b));
+    fprintf(stderr, "  %-13s min %s, mean %s", title, pr_human_duration(d.min, a, sizeof a),
+            pr_human_duration((int64_t)llround(d.mean), b, sizeof b));
     static const double ps[] = {50, 90, 99};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
-        fprintf(stderr, ", p%g %s", ps[i], pr_human_duration(pr_vals_percentile(v, ps[i]), a));
-    fprintf(stderr, ", max %s\n", pr_human_duration(d.max, a));
+        fprintf(stderr, ", p%g %s", ps[i],
+                pr_human_duration(pr_vals_percentile(v, ps[i]), a, sizeof a));
+    fprintf(stderr, ", max %s\n", pr_human_duration(d.max, a, sizeof a));
 }
 
 static void print_codes(const tally *t)
@@ -261,8 +262,8 @@ static void print_end(const cfg *c, const pr_attack_stats *st)
     if (st->inflight_at_issue_end && !st->interrupted)
         fprintf(stderr, "  %-13s %llu at the end of the schedule (%s), the last done %s later%s\n",
                 "in flight", (unsigned long long)st->inflight_at_issue_end,
-                pr_human_duration(st->issue_end_ns, a),
-                pr_human_duration(st->elapsed_ns - st->issue_end_ns, b),
+                pr_human_duration(st->issue_end_ns, a, sizeof a),
+                pr_human_duration(st->elapsed_ns - st->issue_end_ns, b, sizeof b),
                 c->o.timeout_ns > 0 && c->o.duration_ns > 0 ? " (at most --timeout)" : "");
     if (st->cut)
         fprintf(stderr, "  %llu %s in flight at the %s recorded as %s (latency unknown)\n",
@@ -288,12 +289,13 @@ static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double ra
     if (rate > 0)
         fprintf(stderr, "rate %.6g/s: ", rate);
     fprintf(stderr, "%lld requests, success %s (%lld errors)%s\n", (long long)s->count,
-            pr_human_percent(s->count ? (double)s->successes / (double)s->count : NAN, a),
+            pr_human_percent(s->count ? (double)s->successes / (double)s->count : NAN, a, sizeof a),
             (long long)errors, st->interrupted ? ", interrupted" : "");
-    fprintf(stderr, "  %-13s %s (wait %s)\n", "duration", pr_human_duration(r.duration_ns, a),
-            pr_human_duration(r.wait_ns, b));
-    fprintf(stderr, "  %-13s %s\n", "rate", pr_human_rate(r.rate_per_s, a));
-    fprintf(stderr, "  %-13s %s\n", "throughput", pr_human_rate(r.throughput_per_s, a));
+    fprintf(stderr, "  %-13s %s (wait %s)\n", "duration",
+            pr_human_duration(r.duration_ns, a, sizeof a),
+            pr_human_duration(r.wait_ns, b, sizeof b));
+    fprintf(stderr, "  %-13s %s\n", "rate", pr_human_rate(r.rate_per_s, a, sizeof a));
+    fprintf(stderr, "  %-13s %s\n", "throughput", pr_human_rate(r.throughput_per_s, a, sizeof a));
     print_dist("latency", &s->latency);
     if (s->latency.bounded)
         fprintf(stderr,
@@ -303,8 +305,8 @@ static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double ra
     if (c->o.model == PR_LOAD_OPEN) {
         print_dist("send lateness", &s->lateness);
         fprintf(stderr, "  %-13s %s (target %s)\n", "send rate",
-                pr_human_rate(st->send_rate_per_s, a),
-                pr_human_rate(c->o.rate_per_s / c->o.nshards, b));
+                pr_human_rate(st->send_rate_per_s, a, sizeof a),
+                pr_human_rate(c->o.rate_per_s / c->o.nshards, b, sizeof b));
     }
     print_codes(t);
     if (t->nerrors) {

@@ -33,8 +33,8 @@ static void print_usl(json_t *a)
         return;
     }
     double rse = num(u, "residual_se_per_s"), mr = num(u, "max_residual_per_s");
-    pr_human_rate(rse, h);
-    pr_human_rate(fabs(mr), r);
+    pr_human_rate(rse, h, sizeof h);
+    pr_human_rate(fabs(mr), r, sizeof r);
     printf("  USL fit: lambda %.4g, sigma %.4g, kappa %.4g on %lld points (%lld degree(s) of "
            "freedom): R^2 %.3f, residual standard error %s, largest residual %s%s at load %g\n",
            num(u, "lambda"), num(u, "sigma"), num(u, "kappa"),
@@ -43,7 +43,7 @@ static void print_usl(json_t *a)
            mr < 0 ? "-" : "+", r, num(u, "max_residual_load"));
     if (isfinite(num(u, "peak_load")))
         printf("    predicted peak %s at load %.3g\n",
-               pr_human_rate(num(u, "peak_throughput_per_s"), h), num(u, "peak_load"));
+               pr_human_rate(num(u, "peak_throughput_per_s"), h, sizeof h), num(u, "peak_load"));
     else
         printf("    no retrograde region (kappa = 0): throughput levels off at lambda/sigma\n");
 }
@@ -78,7 +78,7 @@ static void print_series(json_t *a, const char *series_name, const char *load_na
     json_t *m = json_object_get(a, "max_sustainable");
     if (json_is_object(m))
         printf("  maximum sustainable throughput: %s at load %g\n",
-               pr_human_rate(num(m, "throughput_per_s"), h), num(m, "load"));
+               pr_human_rate(num(m, "throughput_per_s"), h, sizeof h), num(m, "load"));
     else
         printf("  maximum sustainable throughput: none (%s)\n",
                json_string_value(json_object_get(a, "max_sustainable_note")));
@@ -99,7 +99,8 @@ static int draw(json_t *a, const char *path, const char *title, pr_load_kind kin
     char h[32], slo_label[64];
     pr_chart_threshold th = {slo_ns, slo_label};
     if (isfinite(slo_ns)) {
-        snprintf(slo_label, sizeof slo_label, "p99 SLO %s", pr_human_duration((int64_t)slo_ns, h));
+        snprintf(slo_label, sizeof slo_label, "p99 SLO %s",
+                 pr_human_duration((int64_t)slo_ns, h, sizeof h));
         co.thresholds = &th;
         co.n_thresholds = 1;
     }
@@ -182,11 +183,11 @@ static void print_study(json_t *series, const char *load_name)
                 double v = series_value(json_array_get(series, i), loads[l], cols[c].key);
                 char h[32];
                 if (c == 0)
-                    pr_human_rate(v, h);
+                    pr_human_rate(v, h, sizeof h);
                 else if (c == 1)
-                    pr_human_duration(isfinite(v) ? (int64_t)v : PR_UNKNOWN, h);
+                    pr_human_duration(isfinite(v) ? (int64_t)v : PR_UNKNOWN, h, sizeof h);
                 else
-                    pr_human_percent(v, h);
+                    pr_human_percent(v, h, sizeof h);
                 printf(" %*s", w + (int)(strlen(h) - pr_cli_text_width(h, (size_t)-1)), h);
             }
         printf("\n");
@@ -284,7 +285,7 @@ static int print_all(const pr_capacity_runs_opts *o, json_t *doc)
         printf(" (%s)", basis);
     if (isfinite(o->capacity.slo_p99_ns)) {
         char h[32];
-        printf(", SLO p99 <= %s", pr_human_duration((int64_t)o->capacity.slo_p99_ns, h));
+        printf(", SLO p99 <= %s", pr_human_duration((int64_t)o->capacity.slo_p99_ns, h, sizeof h));
     }
     printf(", errors <= %g%%\n", 100 * o->capacity.max_error_ratio);
     size_t i;

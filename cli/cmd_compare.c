@@ -534,6 +534,7 @@ static int run(int argc, char **argv)
     }
     if (rc)
         return rc;
+    pr_cli_template_language(tpl); /* before the words of the comparison are written */
     int nrefs = argc - optind;
     if (nrefs < 2 || (pair && nrefs != 2)) {
         pr_cli_errorf(

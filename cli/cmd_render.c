@@ -219,27 +219,6 @@ static int parse_args(render_args *a, int argc, char **argv)
     return 0;
 }
 
-/* The language of the report: --lang picks the built-in template's variant in it
- * (report.md → report.zh.md); without --lang, a template whose name names a language
- * (report.zh.md, my.zh_CN.html) sets it (model/l10n.h); one without a catalog is a warning. */
-static int choose_language(render_args *a, char *variant, size_t size)
-{
-    if (pr_cli_lang()) {
-        if (!pr_cli_template_is_path(a->tname) &&
-            pr_tpl_builtin_variant(a->tname, pr_l10n_lang(), variant, size))
-            a->tname = variant;
-        return 0;
-    }
-    char lang[32];
-    pr_error err;
-    pr_error_clear(&err);
-    if (pr_l10n_name_lang(a->tname, lang, sizeof lang) && pr_l10n_init(lang, &err) < 0)
-        pr_cli_errorf(_("warning: %s names the language '%s', which has no message catalog: the "
-                        "words perfreport writes stay in English"),
-                      a->tname, lang);
-    return 0;
-}
-
 /* The metadata: --meta FILE wins, else what ingest --meta stored with the first run. Its
  * "thresholds" (["max p99=250ms", …]) join the command line's. */
 static int load_meta(render_args *a, json_t *ctx, json_t **out)
@@ -418,10 +397,9 @@ static int run(int argc, char **argv)
     char tpl_dir[4096] = "";
     json_t *ctx = NULL;
     pr_buf out = PR_BUF_INIT;
-    char variant[256];
     int rc = parse_args(&a, argc, argv);
     if (rc == 0)
-        rc = choose_language(&a, variant, sizeof variant);
+        pr_cli_template_language(a.tname);
     if (rc == 0)
         rc = pr_cli_load_template(a.tname, &text, &len, tpl_dir, sizeof tpl_dir);
     int html_tpl = pr_cli_is_html(a.tname);

@@ -45,7 +45,7 @@ static void row_fill(run_row *w, const pr_run *r)
     if (r->summary_only)
         snprintf(w->samples, sizeof w->samples, "summary");
     else
-        pr_human_count(r->samples, w->samples);
+        pr_human_count(r->samples, w->samples, sizeof w->samples);
     /* the bounds come from start stamps: ab -g writes whole seconds, so a run shorter than
      * that reads "< 1 s" (not the few ms a latency adds to the last stamp) */
     json_int_t res = json_integer_value(json_object_get(r->meta, "time_resolution_ns"));
@@ -54,9 +54,10 @@ static void row_fill(run_row *w, const pr_run *r)
     if (printed)
         res = 1;
     if (res >= 1000000000) /* whole-second stamps: the span is known to a second */
-        pr_human_duration_approx(d, (int64_t)res, w->duration);
+        pr_human_duration_approx(d, (int64_t)res, w->duration, sizeof w->duration);
     else
-        pr_human_duration_res(d != PR_UNKNOWN && d < res ? 0 : d, (int64_t)res, w->duration);
+        pr_human_duration_res(d != PR_UNKNOWN && d < res ? 0 : d, (int64_t)res, w->duration,
+                              sizeof w->duration);
     pr_buf b = PR_BUF_INIT;
     for (size_t t = 0; t < r->ntags; t++)
         pr_buf_printf(&b, "%s%s=%s", t ? " " : "", r->tags[t].key, r->tags[t].value);

@@ -127,8 +127,10 @@ static void print_text(const pr_trend_opts *T, json_t *doc)
         char hb[32], ha[32], keybuf[40], step[48] = "";
         json_t *c = json_array_get(changes, k);
         if (k < nc && (size_t)json_integer_value(json_object_get(c, "index")) == i) {
-            pr_trend_human(T->metric, json_number_value(json_object_get(c, "mean_before")), hb);
-            pr_trend_human(T->metric, json_number_value(json_object_get(c, "mean_after")), ha);
+            pr_trend_human(T->metric, json_number_value(json_object_get(c, "mean_before")), hb,
+                           sizeof hb);
+            pr_trend_human(T->metric, json_number_value(json_object_get(c, "mean_after")), ha,
+                           sizeof ha);
             printf("  ---- change point: %s -> %s (%+.1f%%, p = %.3g): %s\n", hb, ha,
                    100 * json_number_value(json_object_get(c, "rel")),
                    json_number_value(json_object_get(c, "p_value")),

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/selection.h"
 #include "model/buf.h"
+#include "model/l10n.h"
 #include "model/lex.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -218,6 +219,19 @@ static int load_template_file(const char *path, char **text, size_t *len, char *
     return 0;
 }
 
+void pr_cli_template_language(const char *name)
+{
+    char lang[32];
+    pr_error err;
+    pr_error_clear(&err);
+    if (pr_cli_lang() || !name || !pr_l10n_name_lang(name, lang, sizeof lang))
+        return;
+    if (pr_l10n_init(lang, &err) < 0)
+        pr_cli_errorf(_("warning: %s names the language '%s', which has no message catalog: the "
+                        "words perfreport writes stay in English"),
+                      name, lang);
+}
+
 int pr_cli_load_template(const char *name, char **text, size_t *len, char *dir, size_t dsize)
 {
     if (dir)
@@ -314,11 +328,12 @@ int pr_cli_write_file(const char *path, const char *buf, size_t len)
     return pr_cli_out_close(&o, 1);
 }
 
-/* Display width of UTF-8 text: code points (East Asian wide ones count 2). */
+/* Display width of UTF-8 text: code points (East Asian wide ones count 2). The bound is
+ * tested before the byte: s need not be terminated within max_bytes. */
 size_t pr_cli_text_width(const char *s, size_t max_bytes)
 {
     size_t w = 0;
-    for (size_t i = 0; s[i] && i < max_bytes; i++) {
+    for (size_t i = 0; i < max_bytes && s[i]; i++) {
         unsigned char c = (unsigned char)s[i];
         if ((c & 0xc0) == 0x80)
             continue;
@@ -442,8 +457,8 @@ void pr_cli_warn_windows(json_t *doc, const char *what)
         const char *name = json_string_value(json_object_get(r, "name"));
         json_t *from = json_object_get(w, "from_ns"), *run = json_object_get(w, "run_ns");
         char len[32];
-        pr_human_duration(json_is_integer(run) ? (int64_t)json_integer_value(run) : PR_UNKNOWN,
-                          len);
+        pr_human_duration(json_is_integer(run) ? (int64_t)json_integer_value(run) : PR_UNKNOWN, len,
+                          sizeof len);
         if (json_is_integer(from) && json_is_integer(run) &&
             json_integer_value(from) >= json_integer_value(run))
             fprintf(stderr,

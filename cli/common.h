@@ -97,6 +97,11 @@ int pr_cli_stdout_is_binary(void);
  * the file there. A name without one (report.md) is always the built-in of that name, never
  * a file of the working directory (a report written as ./report.md is no template). */
 int pr_cli_template_is_path(const char *name);
+/* The report's language from its template's name when --lang is not given: a name that names
+ * a language (report.zh.md, my.zh_CN.html; model/l10n.h) sets it, one without a catalog is a
+ * warning. With --lang the name says nothing: report.zh.md is report.md in --lang's language
+ * (a built-in template is one template for every language, render/mustache.h). */
+void pr_cli_template_language(const char *name);
 /* The template a command renders: for a path, the file there (its folder copied to dir, dsize
  * bytes, when dir is not NULL); for a name, the built-in of that name (dir gets ""). *text is
  * the caller's (free). Prints errors; returns 0, PR_EXIT_ERROR (no such file, unreadable) or

@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "model/text.h"
+#include "model/xalloc.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -99,6 +100,7 @@ int main(int argc, char **argv)
      * ENOSPC, instead of killing the process: the command then says which file it could not
      * write and leaves the store as it was. */
     signal(SIGXFSZ, SIG_IGN);
+    pr_xalloc_json();
     open_stdout();
     return finish_stdout(pr_cli_main(argc, argv));
 }

@@ -1,5 +1,6 @@
 /* Allocation helpers that abort on out-of-memory. */
 #include "model/xalloc.h"
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,4 +73,9 @@ char *pr_xasprintf(const char *fmt, ...)
     if (r < 0)
         oom(0);
     return s;
+}
+
+void pr_xalloc_json(void)
+{
+    json_set_alloc_funcs(pr_xmalloc, free);
 }

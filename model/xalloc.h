@@ -12,5 +12,9 @@ char *pr_xstrdup(const char *s);
 char *pr_xstrndup(const char *s, size_t n);
 /* printf into a fresh heap string. */
 char *pr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Makes jansson allocate through pr_xmalloc (json_set_alloc_funcs), so out-of-memory aborts
+ * there too and no json_t constructor returns NULL for want of memory. Call once at the start
+ * of a program, before any JSON value exists (cli/main.c, the unit tests that build JSON). */
+void pr_xalloc_json(void);
 
 #endif

@@ -453,7 +453,7 @@ void cv_time_axis(pr_canvas *cv, double tmax_ns)
     cv->x.title = _("Time since run start");
     if (cv->interval_ns > 0) {
         char d[32];
-        pr_fmt_duration((double)cv->interval_ns, d, sizeof d);
+        pr_human_duration_short((double)cv->interval_ns, d, sizeof d);
         snprintf(cv->x.note, sizeof cv->x.note, _("%s intervals"), d);
     }
     if (cv->o.to_ns > cv->o.from_ns)

@@ -156,24 +156,6 @@ static int64_t add_ns(int64_t epoch, double off)
     return r;
 }
 
-/* Linear unit for durations from the axis' largest value. */
-static void dur_unit(double maxabs, double *div, char *unit, size_t n)
-{
-    if (maxabs >= 1e9) {
-        *div = 1e9;
-        snprintf(unit, n, "%s", C_("unit", "s"));
-    } else if (maxabs >= 1e6) {
-        *div = 1e6;
-        snprintf(unit, n, "%s", C_("unit", "ms"));
-    } else if (maxabs >= 1e3) {
-        *div = 1e3;
-        snprintf(unit, n, "%s", C_("unit", "\xc2\xb5s"));
-    } else {
-        *div = 1;
-        snprintf(unit, n, "%s", C_("unit", "ns"));
-    }
-}
-
 void pr_axis_ticks(pr_axis *a, double len_px, double space_px)
 {
     a->nt = 0;
@@ -241,7 +223,7 @@ void pr_axis_ticks(pr_axis *a, double len_px, double space_px)
     }
     double maxabs = fmax(fabs(a->lo), fabs(a->hi));
     if (a->kind == AX_DUR) {
-        dur_unit(maxabs, &a->div, a->unit, sizeof a->unit);
+        snprintf(a->unit, sizeof a->unit, "%s", pr_human_duration_unit(maxabs, &a->div));
     } else if (a->kind == AX_NUM) {
         if (maxabs >= 1e6) {
             a->div = 1e6;
@@ -264,51 +246,6 @@ static int decimals_for(double step)
         return 0;
     int d = (int)ceil(-log10(step) - 1e-9);
     return d < 0 ? 0 : d > 9 ? 9 : d;
-}
-
-void pr_fmt_duration(double ns, char *buf, size_t n)
-{
-    double div;
-    char unit[16];
-    if (!finite_(ns)) {
-        snprintf(buf, n, "%s", _("n/a"));
-        return;
-    }
-    dur_unit(fabs(ns), &div, unit, sizeof unit);
-    double v = ns / div;
-    int dec = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
-    snprintf(buf, n, "%.*f %s", dec, v, unit);
-    /* trim "2.50 ms" -> "2.5 ms", "3.00 ms" -> "3 ms" */
-    char *sp = strchr(buf, ' ');
-    if (sp && dec > 0) {
-        char *e = sp - 1;
-        while (e > buf && *e == '0')
-            e--;
-        if (*e == '.')
-            e--;
-        memmove(e + 1, sp, strlen(sp) + 1);
-    }
-}
-
-void pr_fmt_number(double v, char *buf, size_t n)
-{
-    if (!finite_(v)) {
-        snprintf(buf, n, "%s", _("n/a"));
-        return;
-    }
-    double a = fabs(v);
-    if (a >= 1e9)
-        snprintf(buf, n, "%.3gG", v / 1e9);
-    else if (a >= 1e6)
-        snprintf(buf, n, "%.3gM", v / 1e6);
-    else if (a >= 1e4)
-        snprintf(buf, n, "%.3gk", v / 1e3);
-    else if (a >= 100 || a == floor(a))
-        snprintf(buf, n, "%.0f", v);
-    else if (a >= 10)
-        snprintf(buf, n, "%.1f", v);
-    else
-        snprintf(buf, n, "%.2f", v);
 }
 
 static void fmt_clock(double ns, int64_t epoch, int fmt, char *buf, size_t n)
@@ -350,14 +287,14 @@ void pr_axis_label(const pr_axis *a, double v, char *buf, size_t n)
     }
     case AX_DUR:
         if (a->log) {
-            pr_fmt_duration(pow(10, v), buf, n);
+            pr_human_duration_short(pow(10, v), buf, n);
             return;
         }
         snprintf(buf, n, "%.*f", decimals_for(a->step / a->div), v / a->div);
         return;
     case AX_NUM:
         if (a->log) {
-            pr_fmt_number(pow(10, v), buf, n);
+            pr_human_number(pow(10, v), buf, n);
             return;
         }
         snprintf(buf, n, "%.*f%s", decimals_for(a->step / a->div), v / a->div, a->unit);

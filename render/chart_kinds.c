@@ -644,7 +644,7 @@ static int cmp_label(const void *a, const void *b)
 static void label_note(const pr_chart_label *l, char *buf, size_t n, int *has_err)
 {
     char cnt[32];
-    pr_fmt_number((double)l->count, cnt, sizeof cnt);
+    pr_human_number((double)l->count, cnt, sizeof cnt);
     *has_err = l->errors > 0;
     if (l->count == 0)
         snprintf(buf, n, "%s", _("no samples"));
@@ -741,7 +741,7 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
             cv_colour(cv, PR_OI_BLUE, 1);
             cairo_fill(cr);
             char v[32];
-            pr_fmt_duration((double)l->latency_ns, v, sizeof v);
+            pr_human_duration_short((double)l->latency_ns, v, sizeof v);
             double w, h;
             cv_text_size(cv, v, 11, 0, &w, &h);
             if (x1 - x0 > w + 10)
@@ -772,15 +772,15 @@ static void draw_labels(pr_canvas *cv, const pr_chart_input *in)
 static void fmt_value(pr_chart_unit u, double v, char *buf, size_t n)
 {
     switch (u) {
-    case PR_CHART_UNIT_NS: pr_fmt_duration(v, buf, n); return;
+    case PR_CHART_UNIT_NS: pr_human_duration_short(v, buf, n); return;
     case PR_CHART_UNIT_RATIO: snprintf(buf, n, "%.*f%%", v * 100 < 1 ? 2 : 1, v * 100); return;
     case PR_CHART_UNIT_PER_S: {
         char t[32];
-        pr_fmt_number(v, t, sizeof t);
+        pr_human_number(v, t, sizeof t);
         snprintf(buf, n, "%s/s", t);
         return;
     }
-    default: pr_fmt_number(v, buf, n); return;
+    default: pr_human_number(v, buf, n); return;
     }
 }
 
@@ -1029,7 +1029,7 @@ static void capacity_annotate(pr_canvas *cv, const pr_chart_capacity *C, long kn
         return;
     }
     char lab[160], num[32];
-    pr_fmt_number(C->offered_per_s[knee], num, sizeof num);
+    pr_human_number(C->offered_per_s[knee], num, sizeof num);
     const char *why = C->knee_label ? C->knee_label : pr_chart_capacity_knee_reason(C, knee);
     if (C->load_title)
         snprintf(lab, sizeof lab, _("knee at %s: %s"), num, why);

@@ -2,6 +2,7 @@
 #ifndef PR_CHART_PRIV_H
 #define PR_CHART_PRIV_H
 #include <cairo.h>
+#include "analysis/human.h"
 #include "model/l10n.h"
 #include "render/chart.h"
 
@@ -57,10 +58,6 @@ void pr_axis_title(const pr_axis *a, char *buf, size_t n);
 double pr_axis_map(const pr_axis *a, double data);
 /* Axis-space value of a data value (log10 on log axes). */
 double pr_axis_space(const pr_axis *a, double data);
-/* Formats a duration in ns with a unit picked from its size: "250 ms", "1.5 s". */
-void pr_fmt_duration(double ns, char *buf, size_t n);
-/* Formats a number with thousands separators / k / M suffix for labels. */
-void pr_fmt_number(double v, char *buf, size_t n);
 
 enum { LEG_LINE, LEG_DASH, LEG_BOX, LEG_DOT };
 

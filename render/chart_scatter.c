@@ -142,11 +142,11 @@ static void scatter_frame(pr_canvas *cv, const range *r)
 {
     char buf[160], cnt[64];
     cv_title(cv, _("Latency over time"));
-    pr_fmt_number((double)r->nok, cnt, sizeof cnt);
+    pr_human_number((double)r->nok, cnt, sizeof cnt);
     snprintf(buf, sizeof buf, _("success (%s samples; darker = denser)"), cnt);
     cv_legend_add(cv, PR_OI_BLUE, LEG_BOX, buf);
     if (r->nerr) {
-        pr_fmt_number((double)r->nerr, cnt, sizeof cnt);
+        pr_human_number((double)r->nerr, cnt, sizeof cnt);
         snprintf(buf, sizeof buf, _("error (%s samples)"), cnt);
         cv_legend_add(cv, PR_OI_VERMILLION, LEG_BOX, buf);
     }

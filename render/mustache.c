@@ -1,6 +1,7 @@
 /* Mustache engine: compiles template text into a node tree and renders it against jansson values. */
 #include "render/mustache.h"
 #include <ctype.h>
+#include "model/l10n.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include <math.h>
@@ -41,6 +42,7 @@ typedef struct tok {
     int bol;                 /* first token of a kept line */
     size_t ws_start, ws_len; /* tags: whitespace before the tag when only whitespace precedes it */
     int ws_only;             /* only whitespace precedes the tag on its line */
+    size_t end;              /* tags: offset just past the closing delimiter */
 } tok;
 
 typedef struct toks {
@@ -60,7 +62,9 @@ typedef struct node {
                         BLOCK: the block's indentation (see block_indent) */
     size_t wsn;
     int dynamic, standalone;
-    size_t at; /* tags: offset of the opening delimiter, for messages */
+    size_t at;       /* tags: offset of the opening delimiter, for messages */
+    const char *raw; /* a message section {{#_}}…{{/_}}: its text as written, the msgid */
+    size_t nraw;
     struct node *kids;
     size_t nkids;
 } node;
@@ -311,6 +315,8 @@ static int tokenize(cc *c, toks *t)
             type == T_DELIM ? set_delims(c, &z, ns, ne, at) : name_tag(c, &z, t, type, ns, ne, at);
         if (rc < 0)
             return rc;
+        if (type != T_DELIM)
+            t->v[t->n - 1].end = pos;
         if (type == T_DELIM)
             tok_push(t, T_DELIM, ns, ne - ns, at);
     }
@@ -519,6 +525,10 @@ static void build(const char *s, toks *t, size_t *i, nodes *out)
             x->wsn = k->standalone ? k->ws_len : 0;
             if (ty == N_BLOCK)
                 block_indent(x, k, s);
+            if (ty == N_SECTION && k->len == 1 && s[k->start] == '_' && *i <= t->n) {
+                x->raw = s + k->end; /* the message: from the tag's end to its end tag */
+                x->nraw = t->v[*i - 1].at - k->end;
+            }
             break;
         }
         default: break; /* comments, delimiters */
@@ -704,6 +714,11 @@ typedef struct cached {
     pr_template *t; /* NULL: not found */
 } cached;
 
+typedef struct translated { /* a message section's translation, compiled */
+    const char *raw;        /* the section's text in its template */
+    pr_template *t;
+} translated;
+
 typedef struct rs {
     pr_buf *out;
     size_t out_start;
@@ -718,6 +733,8 @@ typedef struct rs {
     unsigned long long steps;
     cached *cache;
     size_t ncache, capcache;
+    translated *msgs;
+    size_t nmsgs, capmsgs;
     pr_buf tmp, tmp2;
 } rs;
 
@@ -875,8 +892,12 @@ static int enter(rs *r)
     return 0;
 }
 
+static int render_message(rs *r, const node *x, const xform *xs, const scope *sc);
+
 static int render_section(rs *r, const node *x, const xform *xs, const scope *sc)
 {
+    if (x->raw)
+        return render_message(r, x, xs, sc);
     json_t *v = lookup(r, x->s, x->n);
     int rc = 0;
     if (x->type == N_INVERTED) {
@@ -908,6 +929,47 @@ static int render_section(rs *r, const node *x, const xform *xs, const scope *sc
         rc = render(r, x->kids, x->nkids, xs, sc);
         r->nctx--;
     }
+    r->depth--;
+    return rc;
+}
+
+/* A message section, {{#_}}text{{/_}}: text is a message of the catalog (msgctxt "template",
+ * the msgid as written, tags and all); its translation is compiled and rendered in the
+ * current context, so a translation may reorder the tags. Untranslated (English), the text
+ * is rendered as it stands. Each translation is compiled once per render. */
+static int render_message(rs *r, const node *x, const xform *xs, const scope *sc)
+{
+    const pr_template *t = NULL;
+    size_t i = 0;
+    while (i < r->nmsgs && r->msgs[i].raw != x->raw)
+        i++;
+    if (i < r->nmsgs) {
+        if (!(t = r->msgs[i].t)) /* not translated: the text as written */
+            return render(r, x->kids, x->nkids, xs, sc);
+    } else {
+        if (pr_l10n_english())
+            return render(r, x->kids, x->nkids, xs, sc);
+        char *id = pr_xasprintf("template%c%.*s", 4, (int)x->nraw, x->raw);
+        const char *msg = pr_l10n_pgettext(id);
+        pr_template *c = NULL;
+        pr_error e;
+        pr_error_clear(&e);
+        int bad = msg != id + 9 && pr_template_compile(&c, msg, strlen(msg), "", &e) < 0;
+        free(id);
+        if (bad)
+            return pr_error_set(r->err, PR_EPARSE, r->cur ? r->cur->name : "", 0, 0,
+                                "the translation of message '%.*s' does not compile: %s",
+                                (int)(x->nraw < 60 ? x->nraw : 60), x->raw, e.msg);
+        r->msgs = pr_xgrow(r->msgs, &r->capmsgs, r->nmsgs + 1, sizeof *r->msgs);
+        r->msgs[r->nmsgs++] = (translated){x->raw, c};
+        if (!c) /* not translated: the text as written */
+            return render(r, x->kids, x->nkids, xs, sc);
+        t = c;
+    }
+    int rc = enter(r);
+    if (rc < 0)
+        return rc;
+    rc = render(r, t->root.kids, t->root.nkids, xs, sc);
     r->depth--;
     return rc;
 }
@@ -1058,6 +1120,9 @@ int pr_template_render(const pr_template *t, json_t *ctx, const pr_tpl_loader *p
         pr_template_free(r.cache[i].t);
     }
     free(r.cache);
+    for (size_t i = 0; i < r.nmsgs; i++)
+        pr_template_free(r.msgs[i].t);
+    free(r.msgs);
     pr_buf_dispose(&r.tmp);
     pr_buf_dispose(&r.tmp2);
     json_decref(null);

@@ -2,7 +2,10 @@
  *
  * Supported: {{x}} {{{x}}} {{&x}}, dotted names, {{.}}, sections, inverted sections, comments,
  * partials {{>p}} (standalone indentation), dynamic names {{>*x}} {{<*x}}, set delimiters,
- * parents {{<p}}…{{/p}} with blocks {{$b}}…{{/b}}. No lambdas.
+ * parents {{<p}}…{{/p}} with blocks {{$b}}…{{/b}}. No lambdas, but one built in: a section
+ * named _ is a message of the catalog, {{#_}}Requests: {{n}}{{/_}}: its text as written, tags
+ * and all, is the msgid (msgctxt "template"), and its translation is rendered in its place,
+ * in the same context (so it may reorder the tags). Keep one within a line; none nested.
  *
  * Truthiness (sections): false, null, a missing name, "", 0, 0.0 and [] are falsey; everything
  * else (including {}) is truthy. An array iterates; another truthy value is pushed once.
@@ -93,10 +96,11 @@ typedef struct pr_tpl_builtin {
     const char *ext;
 } pr_tpl_builtin;
 pr_tpl_loader pr_tpl_builtin_loader(pr_tpl_builtin *b);
-/* The built-in variant of name in language lang ("zh_CN"): report.md → "report.zh_CN.md",
- * else "report.zh.md", written into buf when such a template is built in. NULL when there is
- * none, when lang is English or when name already names a language (model/l10n.h). */
-const char *pr_tpl_builtin_variant(const char *name, const char *lang, char *buf, size_t size);
+/* A built-in template is written once, its words the catalog's ({{#_}}…{{/_}}): a name that
+ * names a language, NAME.LANG.EXT (report.zh.md, study.zh_CN.html), is the template NAME.EXT,
+ * which the built-in loader reads for it when no template of that name is built in. Writes
+ * NAME.EXT into buf and returns it, or NULL when name names no language (model/l10n.h). */
+const char *pr_tpl_builtin_plain(const char *name, char *buf, size_t size);
 
 /* Templates from one directory. A name containing a ".." component, starting with '/', or
  * resolving (after symlinks, via realpath) outside the directory is refused with PR_EUSAGE —

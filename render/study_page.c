@@ -45,7 +45,8 @@ static int capacity_chart(json_t *cap, json_t *series, const char *output, int i
     char h[32], label[64];
     pr_chart_threshold th = {slo, label};
     if (isfinite(slo)) {
-        snprintf(label, sizeof label, _("p99 SLO %s"), pr_human_duration((int64_t)slo, h));
+        snprintf(label, sizeof label, _("p99 SLO %s"),
+                 pr_human_duration((int64_t)slo, h, sizeof h));
         o.thresholds = &th;
         o.n_thresholds = 1;
     }

@@ -53,7 +53,11 @@ static int builtin_load(const char *name, char **text, size_t *len, pr_error *er
 {
     pr_tpl_builtin *b = payload;
     const pr_builtin_template *table = b->table ? b->table : pr_builtin_templates;
-    return try_names(name, b->ext, builtin_try, (void *)(uintptr_t)table, text, len, err);
+    int rc = try_names(name, b->ext, builtin_try, (void *)(uintptr_t)table, text, len, err);
+    char plain[PR_TPL_MAX_NAME + 1];
+    if (rc == PR_ENOTFOUND && pr_tpl_builtin_plain(name, plain, sizeof plain))
+        rc = try_names(plain, b->ext, builtin_try, (void *)(uintptr_t)table, text, len, err);
+    return rc;
 }
 
 pr_tpl_loader pr_tpl_builtin_loader(pr_tpl_builtin *b)
@@ -62,26 +66,19 @@ pr_tpl_loader pr_tpl_builtin_loader(pr_tpl_builtin *b)
     return l;
 }
 
-const char *pr_tpl_builtin_variant(const char *name, const char *lang, char *buf, size_t size)
+const char *pr_tpl_builtin_plain(const char *name, char *buf, size_t size)
 {
-    char have[32];
-    if (!lang || !strcmp(lang, "en") || pr_l10n_name_lang(name, have, sizeof have))
+    char lang[32];
+    if (!pr_l10n_name_lang(name, lang, sizeof lang))
         return NULL;
-    const char *dot = strrchr(name, '.');
-    size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - name) : strlen(name);
-    const char *ext = name + stem;
-    char base[32];
-    snprintf(base, sizeof base, "%s", lang);
-    base[strcspn(base, "_")] = 0;
-    const char *langs[2] = {lang, base};
-    for (int i = 0; i < 2; i++) {
-        if (snprintf(buf, size, "%.*s.%s%s", (int)stem, name, langs[i], ext) >= (int)size)
-            return NULL;
-        for (const pr_builtin_template *t = pr_builtin_templates; t->name; t++)
-            if (!strcmp(t->name, buf))
-                return buf;
-    }
-    return NULL;
+    const char *ext = strrchr(name, '.');
+    size_t n = strlen(lang);
+    if ((size_t)(ext - name) <= n + 1 || ext[-(long)n - 1] != '.' || memcmp(ext - n, lang, n))
+        return NULL; /* the language is not the component before the extension */
+    size_t stem = (size_t)(ext - name) - n - 1; /* NAME.LANG.EXT: NAME */
+    if (snprintf(buf, size, "%.*s%s", (int)stem, name, ext) >= (int)size)
+        return NULL;
+    return buf;
 }
 
 /* ---- Directory ---------------------------------------------------------------------------- */

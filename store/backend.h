@@ -1,5 +1,5 @@
 /* The store's backend interface, internal to store/: the operations the common store code
- * (ingest, copy, queries in store.c and copy.c) asks of a database. Two implementations:
+ * (ingest, copy and queries, all in store.c) asks of a database. Two implementations:
  * store/sqlite.c (the embedded default) and store/pg.c (PostgreSQL through libpq). Both hold
  * the same logical schema (docs/format.md); nothing outside store/ includes this header. */
 #ifndef PR_STORE_BACKEND_H

@@ -798,6 +798,7 @@ static void test_ab__tables_from_store_match_samples(void **st_)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ab__tables_match_ab_for_every_fixture),
         cmocka_unit_test(test_ab__tables_known_values),

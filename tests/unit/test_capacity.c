@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "analysis/capacity.h"
+#include "model/xalloc.h"
 
 static void test_capacity__usl_recovers_exact_parameters(void **state)
 {
@@ -161,6 +162,7 @@ static void test_capacity__knee_concurrency_and_none(void **state)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_capacity__usl_recovers_exact_parameters),
         cmocka_unit_test(test_capacity__usl_with_noise),

@@ -787,13 +787,13 @@ static void test_chart__axis_ticks(void **st)
     pr_axis_label(&a, a.t[1], buf, sizeof buf);
     assert_true(!strcmp(buf, "5k") || !strcmp(buf, "2k") || !strcmp(buf, "10k"));
 
-    pr_fmt_duration(1500000, buf, sizeof buf);
+    pr_human_duration_short(1500000, buf, sizeof buf);
     assert_string_equal(buf, "1.5 ms");
-    pr_fmt_duration(250e6, buf, sizeof buf);
+    pr_human_duration_short(250e6, buf, sizeof buf);
     assert_string_equal(buf, "250 ms");
-    pr_fmt_duration(2e9, buf, sizeof buf);
+    pr_human_duration_short(2e9, buf, sizeof buf);
     assert_string_equal(buf, "2 s");
-    pr_fmt_duration(800e3, buf, sizeof buf);
+    pr_human_duration_short(800e3, buf, sizeof buf);
     assert_string_equal(buf, "800 \xc2\xb5s");
 }
 

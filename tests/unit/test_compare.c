@@ -10,6 +10,7 @@
 #include "analysis/pairs.h"
 #include "lib/collect.h"
 #include "lib/ingest.h"
+#include "model/xalloc.h"
 
 static uint64_t rs = 12345;
 static double unif(void)
@@ -362,6 +363,7 @@ static void test_compare__pairs(void **state)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare__mann_whitney_exact_small),
         cmocka_unit_test(test_compare__mann_whitney_identical_vs_shifted),

@@ -481,6 +481,7 @@ static void test_dashboard__data_is_script_safe(void **state)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dashboard__spike_survives_downsampling),
         cmocka_unit_test(test_dashboard__columns_match_plain_division),

@@ -17,6 +17,7 @@
 #include "parsers/parser.h"
 #include "model/buf.h"
 #include "render/mustache.h"
+#include "model/xalloc.h"
 
 #define MS 1000000LL
 #define NPTS 60
@@ -949,6 +950,7 @@ static void test_findings__template_partial(void **state)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_findings__healthy_run_is_quiet),
         cmocka_unit_test(test_findings__table_ids_unique),

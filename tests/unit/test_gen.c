@@ -27,6 +27,7 @@
 #include "model/strtab.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/testhttpd.h"
+#include "model/xalloc.h"
 
 /* ---- event loop ---- */
 
@@ -1232,6 +1233,7 @@ static void test_gen__nginx_tls(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gen__loop_timers_and_io),
         cmocka_unit_test(test_gen__loop_nap),

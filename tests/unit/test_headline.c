@@ -19,6 +19,7 @@
 #include "lib/jcheck.h"
 #include "model/buf.h"
 #include "tests/unit/lib/files.h"
+#include "model/xalloc.h"
 
 /* The run model of run `id` (owned by *doc). */
 static json_t *model_of(pr_store *st, int64_t id, json_t **doc)
@@ -317,6 +318,7 @@ static void test_headline__ab_layout_from_summary(void **state)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_headline__ab_counters_win),
         cmocka_unit_test(test_headline__hey_failures_from_summary),

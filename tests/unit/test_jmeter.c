@@ -1353,6 +1353,7 @@ static void test_jmeter__xml_blank_same(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jmeter__csv_default),
         cmocka_unit_test(test_jmeter__csv_allfields),

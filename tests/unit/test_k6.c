@@ -341,6 +341,7 @@ static void test_k6__hlog(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_k6__json_layouts),   cmocka_unit_test(test_k6__join_bound),
         cmocka_unit_test(test_k6__damaged),        cmocka_unit_test(test_k6__csv_time_formats),

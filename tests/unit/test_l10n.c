@@ -11,9 +11,11 @@
 #include "analysis/compare.h"
 #include "analysis/findings.h"
 #include "analysis/human.h"
+#include <math.h>
 #include "analysis/load.h"
 #include "model/l10n.h"
 #include "render/mustache.h"
+#include "model/xalloc.h"
 
 /* Every case starts from an empty environment and English. */
 static int setup(void **st)
@@ -33,9 +35,15 @@ static void test_l10n__english_by_default(void **st)
     assert_int_equal(pr_l10n_init(NULL, NULL), 0);
     assert_string_equal(pr_l10n_lang(), "en");
     assert_true(pr_l10n_english());
-    assert_string_equal(pr_human_duration(4990000000LL, b), "4.99 s");
-    assert_string_equal(pr_human_rate(200.22, b), "200.22/s");
-    assert_string_equal(pr_human_rate(12345, b), "12.3 k/s");
+    assert_string_equal(pr_human_duration(4990000000LL, b, sizeof b), "4.99 s");
+    assert_string_equal(pr_human_rate(200.22, b, sizeof b), "200.22/s");
+    assert_string_equal(pr_human_rate(12345, b, sizeof b), "12.3 k/s");
+    /* the buffer's size bounds every form: cut, never overrun */
+    assert_string_equal(pr_human_duration(4990000000LL, b, 4), "4.9");
+    assert_string_equal(pr_human_rate_range(81.93, 87.41, b, 8), "81.9/s ");
+    assert_string_equal(pr_human_number(12345, b, sizeof b), "12.3k");
+    assert_string_equal(pr_human_duration_short(2.5e6, b, sizeof b), "2.5 ms");
+    assert_string_equal(pr_human_duration_short(NAN, b, sizeof b), "n/a");
     assert_string_equal(pr_compare_verdict_text("regression"), "regression");
     assert_string_equal(pr_load_model_text(PR_LOAD_OPEN), "open");
 }
@@ -49,13 +57,13 @@ static void test_l10n__chinese_catalog(void **st)
     assert_false(pr_l10n_english());
     assert_non_null(pr_l10n_localedir());
     /* units: seconds and per second translate, ms and µs are the same symbols */
-    assert_string_equal(pr_human_duration(4990000000LL, b), "4.99 秒");
-    assert_string_equal(pr_human_duration(12400000, b), "12.4 ms");
-    assert_string_equal(pr_human_duration(1200LL * 1000000000LL, b), "20.0 分钟");
-    assert_string_equal(pr_human_duration_res(0, 1000000, b), "< 1 ms");
-    assert_string_equal(pr_human_rate(200.22, b), "200.22/秒");
-    assert_string_equal(pr_human_rate(12345, b), "12.3 千/秒");
-    assert_string_equal(pr_human_bytes(1500, b), "1.50 kB");
+    assert_string_equal(pr_human_duration(4990000000LL, b, sizeof b), "4.99 秒");
+    assert_string_equal(pr_human_duration(12400000, b, sizeof b), "12.4 ms");
+    assert_string_equal(pr_human_duration(1200LL * 1000000000LL, b, sizeof b), "20.0 分钟");
+    assert_string_equal(pr_human_duration_res(0, 1000000, b, sizeof b), "< 1 ms");
+    assert_string_equal(pr_human_rate(200.22, b, sizeof b), "200.22/秒");
+    assert_string_equal(pr_human_rate(12345, b, sizeof b), "12.3 千/秒");
+    assert_string_equal(pr_human_bytes(1500, b, sizeof b), "1.50 kB");
     /* words with a context: the same English word, another translation */
     assert_string_equal(pr_compare_verdict_text("regression"), "退化");
     assert_string_equal(pr_compare_verdict_text("not-a-verdict"), "not-a-verdict");
@@ -71,7 +79,7 @@ static void test_l10n__chinese_catalog(void **st)
     assert_string_equal(n_("… and %zu more label", "… and %zu more labels", 3), "……另有 %zu 个事务");
     /* back to English */
     assert_int_equal(pr_l10n_init("C", NULL), 0);
-    assert_string_equal(pr_human_duration(4990000000LL, b), "4.99 s");
+    assert_string_equal(pr_human_duration(4990000000LL, b, sizeof b), "4.99 s");
     assert_string_equal(pr_compare_verdict_text("regression"), "regression");
 }
 
@@ -194,12 +202,24 @@ static void test_l10n__template_names(void **st)
     assert_null(pr_l10n_name_lang("my.report.md", b, sizeof b)); /* "report" is no language */
     assert_null(pr_l10n_name_lang("x.zh/report.md", b, sizeof b));
     assert_null(pr_l10n_name_lang("zh.md", b, sizeof b));
-    assert_string_equal(pr_tpl_builtin_variant("report.md", "zh_CN", v, sizeof v), "report.zh.md");
-    assert_string_equal(pr_tpl_builtin_variant("study.html", "zh_CN", v, sizeof v), "study.zh.html");
-    assert_string_equal(pr_tpl_builtin_variant("report.html", "zh_CN", v, sizeof v), "report.zh.html");
-    assert_null(pr_tpl_builtin_variant("summary.md", "zh_CN", v, sizeof v)); /* none built in */
-    assert_null(pr_tpl_builtin_variant("report.zh.md", "zh_CN", v, sizeof v));
-    assert_null(pr_tpl_builtin_variant("report.md", "en", v, sizeof v));
+    /* one template per report: NAME.LANG.EXT is NAME.EXT */
+    assert_string_equal(pr_tpl_builtin_plain("report.zh.md", v, sizeof v), "report.md");
+    assert_string_equal(pr_tpl_builtin_plain("study.zh_CN.html", v, sizeof v), "study.html");
+    assert_string_equal(pr_tpl_builtin_plain("my.report.zh.md", v, sizeof v), "my.report.md");
+    assert_null(pr_tpl_builtin_plain("report.md", v, sizeof v));
+    assert_null(pr_tpl_builtin_plain("a.zh.b.md", v, sizeof v)); /* not before the extension */
+    pr_tpl_builtin bt = {NULL, NULL};
+    pr_tpl_loader l = pr_tpl_builtin_loader(&bt);
+    char *zh = NULL, *en = NULL;
+    size_t nzh = 0, nen = 0;
+    pr_error err;
+    pr_error_clear(&err);
+    assert_int_equal(l.load("report.zh.md", &zh, &nzh, &err, l.payload), 0);
+    assert_int_equal(l.load("report.md", &en, &nen, &err, l.payload), 0);
+    assert_int_equal(nzh, nen);
+    assert_memory_equal(zh, en, nen);
+    free(zh);
+    free(en);
 }
 
 static void test_l10n__time_zones(void **st)
@@ -243,6 +263,7 @@ static void test_l10n__time_zones(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_l10n__english_by_default, setup),
         cmocka_unit_test_setup(test_l10n__chinese_catalog, setup),

@@ -460,6 +460,7 @@ static void test_mustache__markdown_to_html(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mustache__escape_html),
         cmocka_unit_test(test_mustache__escape_markdown),

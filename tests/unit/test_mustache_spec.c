@@ -73,6 +73,7 @@ static void test_mustache_spec__inheritance(void **st) { run_file("~inheritance.
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mustache_spec__comments),
         cmocka_unit_test(test_mustache_spec__delimiters),

@@ -10,6 +10,7 @@
 #include "model/native.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/gen.h"
+#include "model/xalloc.h"
 
 static void test_native__block_roundtrip(void **st)
 {
@@ -199,6 +200,7 @@ static void test_native__not_native(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_native__block_roundtrip),
         cmocka_unit_test(test_native__constant_columns_are_compact),

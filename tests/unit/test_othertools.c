@@ -370,6 +370,7 @@ static void test_othertools__sniff_all_fixtures(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_othertools__hey_csv),
         cmocka_unit_test(test_othertools__hey_text),

@@ -458,6 +458,7 @@ static void test_peers__sniff(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_peers__gatling_395),
         cmocka_unit_test(test_peers__gatling_22),

@@ -17,6 +17,7 @@
 #include "render/model_charts.h"
 #include "tests/unit/lib/gen.h"
 #include "tests/unit/lib/ingest.h"
+#include "model/xalloc.h"
 
 #define NRUNS 2
 #define NSAMPLES (PR_ACC_PAR_MIN + 50000) /* past the two-thread limit, several blocks */
@@ -292,6 +293,7 @@ static void test_report_bounded__staged(void **st_)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_bounded__threads),
         cmocka_unit_test(test_report_bounded__chart_columns),

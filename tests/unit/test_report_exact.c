@@ -24,6 +24,7 @@
 #include "model/native.h"
 #include "tests/unit/lib/gen.h"
 #include "tests/unit/lib/ingest.h"
+#include "model/xalloc.h"
 
 /* A series of the reference: the values of each duration, kept and sorted (the old way). */
 typedef struct ref {
@@ -598,6 +599,7 @@ static void test_report_exact__fast_mode(void **st_)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_exact__matches_sorted_copies),
         cmocka_unit_test(test_report_exact__label_intervals),

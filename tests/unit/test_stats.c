@@ -14,6 +14,7 @@
 #include "model/hist.h" /* with vals.h and the generator's header: one PR_HIST_SUB_BITS */
 #include "model/run.h"
 #include "analysis/stats.h"
+#include "model/xalloc.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
@@ -371,7 +372,7 @@ static void test_stats__resolution_aware_durations(void **st)
     };
     char buf[32];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        assert_string_equal(pr_human_duration_res(cases[i].ns, cases[i].res, buf), cases[i].want);
+        assert_string_equal(pr_human_duration_res(cases[i].ns, cases[i].res, buf, sizeof buf), cases[i].want);
     /* a run joined from several inputs keeps the coarsest clock, in any order */
     pr_run *r = pr_run_new();
     pr_run_meta_resolution(r, "latency_resolution_ns", 1000);
@@ -498,6 +499,7 @@ static void test_stats__hist_add_many_matches_add(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats__radix_sort_matches_qsort),
         cmocka_unit_test(test_stats__nearest_rank),

@@ -646,6 +646,7 @@ static void test_store__scan_some_piped(void **state)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_store__roundtrip_property, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store__failed_ingest_leaves_store_unchanged, setup,

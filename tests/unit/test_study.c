@@ -9,6 +9,7 @@
 #include "analysis/study.h"
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/ingest.h"
+#include "model/xalloc.h"
 
 static const char *jstr(const json_t *o, const char *k)
 {
@@ -234,6 +235,7 @@ static void test_study__meta_sections(void **state)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_study__cache_conclusions),
         cmocka_unit_test(test_study__no_difference_no_conclusion),

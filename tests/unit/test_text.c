@@ -10,6 +10,7 @@
 #include "model/run.h"
 #include "model/sink.h"
 #include "model/text.h"
+#include "model/xalloc.h"
 
 static void expect(const char *in, size_t n, unsigned flags, const char *want)
 {
@@ -246,6 +247,7 @@ static void test_text__sink_checks(void **st)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text__controls_visible), cmocka_unit_test(test_text__formula_cells),
         cmocka_unit_test(test_text__dup_and_json),     cmocka_unit_test(test_text__stream_gate),

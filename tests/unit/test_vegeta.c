@@ -15,6 +15,7 @@
 #include "tests/unit/lib/collect.h"
 #include "tests/unit/lib/files.h"
 #include "tests/unit/lib/gen.h"
+#include "model/xalloc.h"
 
 /* Splits a text into lines (in place); returns the count. */
 static size_t lines_of(char *text, char **lines, size_t max)
@@ -864,6 +865,7 @@ static void test_vegeta__duration_format(void **s)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vegeta__basic_agrees),
         cmocka_unit_test(test_vegeta__mixed_agrees),

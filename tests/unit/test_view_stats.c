@@ -19,6 +19,7 @@
 #include "model/native.h"
 #include "tests/unit/lib/gen.h"
 #include "tests/unit/lib/ingest.h"
+#include "model/xalloc.h"
 
 static int64_t jint(json_t *o, const char *k)
 {
@@ -350,6 +351,7 @@ static void test_view_stats__summary_only_left_to_the_model(void **state)
 
 int main(void)
 {
+    pr_xalloc_json();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_view_stats__match_the_model),
         cmocka_unit_test(test_view_stats__select_ranks),
