@@ -48,7 +48,7 @@ static void progress_show(unsigned long long total, void *p)
         snprintf(n, sizeof n, "%llu", total);
     double f = g->size > 0 ? (double)pr_input_offset(g->in) / (double)g->size : 0;
     if (f > 0 && f <= 1) {
-        pr_human_duration((int64_t)((double)(now - g->t0) * (1 - f) / f), left);
+        pr_human_duration((int64_t)((double)(now - g->t0) * (1 - f) / f), left, sizeof left);
         fprintf(stderr, "\r%s: %.0f%%, %s samples, %s left\033[K", g->name, 100 * f, n, left);
     } else {
         fprintf(stderr, "\r%s: %s samples…\033[K", g->name, n);
