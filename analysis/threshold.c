@@ -264,6 +264,12 @@ static void run_verdict(json_t *run, const pr_threshold *ts, size_t n, int by_la
         snprintf(anchor, sizeof anchor, "finding-%lld-%zu",
                  (long long)json_integer_value(json_object_get(run, "id")), i + 1);
         json_object_set_new(f, "anchor", json_string(anchor));
+        json_t *t = json_object_get(f, "t_ns"); /* its moment, for pages without charts */
+        if (json_is_integer(t)) {
+            char at[PR_HUMAN_SIZE];
+            json_object_set_new(
+                f, "at", json_string(pr_human_duration(json_integer_value(t), at, sizeof at)));
+        }
         const char *sev = json_string_value(json_object_get(f, "severity"));
         if (sev && !strcmp(sev, "critical"))
             json_array_append_new(crit, finding_ref(f));

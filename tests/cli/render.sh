@@ -10,6 +10,7 @@ cat > meta.json <<'JSON'
  "tuning": {"worker_connections": "1024"}}
 JSON
 pr render --template report.md --meta meta.json -o out/report.md
+sh_ "sh \$root/tests/tools/md_links.sh out/report.md"
 sh_ "cat out/report.md"
 sh_ "ls out/report_files"
 sh_ "for f in out/report_files/run1-*.png; do printf '%s ' \$f; od -An -tu1 -j16 -N8 \$f | awk '{print \$3*256+\$4 \"x\" \$7*256+\$8}'; done"
@@ -45,3 +46,8 @@ sh_ "grep -F '✗' out/verdict.md"
 pr ingest --name post "$DATA/vegeta/post.bin"
 sh_ "\$PR render --template report.md --no-charts -o out/post.md post && grep 'what was the limit' out/post.md"
 sh_ "\$PR render --template report.html --no-charts -o out/post.html post && grep -o 'none reached: [^<]*' out/post.html"
+# every in-page link of a Markdown report lands, the findings' "show on the charts" too (a
+# finding with a time: the lab's latency episode)
+pr ingest --quiet "$DATA/lab/episode.bin"
+pr render --no-charts -o out/episode.md episode
+sh_ "sh \$root/tests/tools/md_links.sh out/episode.md"
