@@ -54,7 +54,7 @@ LIB      := $(BUILD)/libperfreport.a
 # Built-in templates compiled into the binary.
 TPL_SRC  := $(sort $(wildcard templates/*.md templates/*.html templates/*.mustache))
 TPL_C    := $(BUILD)/gen/templates_data.c
-TPL_OBJ  := $(BUILD)/gen/templates_data.o $(BUILD)/gen/assets_data.o
+TPL_OBJ  := $(BUILD)/gen/templates_data.o $(BUILD)/gen/assets_data.o $(BUILD)/gen/catalogs_data.o
 
 # Assets compiled in beside them (render/dashboard.c): the interactive report's script and the
 # charting library it drives, uPlot, fetched at build time by `npm ci` from the pinned
@@ -144,6 +144,18 @@ $(ASSET_C): render/js/dashboard.js $(UPLOT) tests/tools/embed.sh
 	$(Q)sh tests/tools/embed.sh -t pr_builtin_assets $(ASSET_SRC) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/assets_data.o: $(ASSET_C)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
+
+# The message catalogs built into the binary (model/l10n.c): a binary copied elsewhere keeps
+# its languages.
+CAT_C := $(BUILD)/gen/catalogs_data.c
+$(CAT_C): $(MO) tests/tools/embed.sh
+	$(call msg,EMBED,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)sh tests/tools/embed.sh -t pr_builtin_catalogs $(foreach l,$(PO_LANGS),$(l)=$(BUILD)/locale/$(l)/LC_MESSAGES/perfreport.mo) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/catalogs_data.o: $(CAT_C)
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
 

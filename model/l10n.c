@@ -69,6 +69,75 @@ static size_t locale_dirs(char dirs[][4096], size_t max)
     return n;
 }
 
+/* The catalogs built into the binary (tests/tools/embed.sh -t pr_builtin_catalogs: a .mo per
+ * language, named by the language), so a binary copied elsewhere still speaks them. GNU
+ * gettext reads catalogs from files only: the chosen one is written to a private folder
+ * (mkdtemp, 0700) that is removed again once gettext has loaded it. */
+struct pr_builtin_template {
+    const char *name;
+    const char *text;
+    size_t len;
+};
+extern const struct pr_builtin_template pr_builtin_catalogs[];
+static char embedded_dir[64]; /* the private folder while a built-in catalog loads, or "" */
+
+static const struct pr_builtin_template *builtin_catalog(const char *lang, const char *base)
+{
+    size_t bl = strlen(base);
+    for (size_t i = 0; pr_builtin_catalogs[i].name; i++)
+        if (!strcmp(pr_builtin_catalogs[i].name, lang))
+            return &pr_builtin_catalogs[i];
+    for (size_t i = 0; pr_builtin_catalogs[i].name; i++) {
+        const char *n = pr_builtin_catalogs[i].name;
+        if (!strcmp(n, base) || (!strchr(lang, '_') && !strncmp(n, base, bl) && n[bl] == '_'))
+            return &pr_builtin_catalogs[i];
+    }
+    return NULL;
+}
+
+static void embedded_cleanup(const char *name)
+{
+    if (!embedded_dir[0])
+        return;
+    char p[160];
+    snprintf(p, sizeof p, "%s/%s/LC_MESSAGES/%s.mo", embedded_dir, name, PR_TEXTDOMAIN);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/%s/LC_MESSAGES", embedded_dir, name);
+    rmdir(p);
+    snprintf(p, sizeof p, "%s/%s", embedded_dir, name);
+    rmdir(p);
+    rmdir(embedded_dir);
+    embedded_dir[0] = 0;
+}
+
+/* Writes the built-in catalog c where gettext can read it; its folder goes to dir. */
+static int embedded_materialize(const struct pr_builtin_template *c, char *dir)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(embedded_dir, sizeof embedded_dir, "%s/perfreport-l10n-XXXXXX",
+             tmp && *tmp && strlen(tmp) < 30 ? tmp : "/tmp");
+    if (!mkdtemp(embedded_dir)) {
+        embedded_dir[0] = 0;
+        return 0;
+    }
+    char p[160];
+    snprintf(p, sizeof p, "%s/%s", embedded_dir, c->name);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/%s/LC_MESSAGES", embedded_dir, c->name);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/%s/LC_MESSAGES/%s.mo", embedded_dir, c->name, PR_TEXTDOMAIN);
+    FILE *f = fopen(p, "wb");
+    int ok = f && fwrite(c->text, 1, c->len, f) == c->len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok) {
+        embedded_cleanup(c->name);
+        return 0;
+    }
+    snprintf(dir, 4096, "%s", embedded_dir);
+    return 1;
+}
+
 /* "zh_CN.UTF-8@x" → "zh_CN", "zh-CN" → "zh_CN"; 0 when what is left is no language name. */
 static int normalize(const char *in, char *out, size_t size)
 {
@@ -144,6 +213,10 @@ static void list_languages(char *out, size_t size)
         if (dp)
             closedir(dp);
     }
+    for (size_t i = 0; pr_builtin_catalogs[i].name; i++)
+        if (!strstr(out, pr_builtin_catalogs[i].name) &&
+            len + strlen(pr_builtin_catalogs[i].name) + 3 < size)
+            len += (size_t)snprintf(out + len, size - len, ", %s", pr_builtin_catalogs[i].name);
 }
 
 static void use_english(void)
@@ -219,6 +292,19 @@ int pr_l10n_init(const char *lang, pr_error *err)
         }
         if (find_catalog(norm, name, sizeof name, dir) && use_catalog(name, dir))
             return 0;
+        char base[32];
+        snprintf(base, sizeof base, "%s", norm);
+        if (strchr(base, '_'))
+            *strchr(base, '_') = 0;
+        const struct pr_builtin_template *b = builtin_catalog(norm, base);
+        if (b && embedded_materialize(b, dir)) {
+            int ok = use_catalog(b->name, dir);
+            embedded_cleanup(b->name);
+            if (ok) {
+                snprintf(l10n.dir, sizeof l10n.dir, "(built in)");
+                return 0;
+            }
+        }
     }
     use_english();
     if (!asked)

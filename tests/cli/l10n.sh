@@ -94,3 +94,7 @@ awk 'BEGIN { print "timeStamp,elapsed,label,responseCode,success,URL"
   for (i = 0; i < 1200; i++) printf "%d,%d,GET /item/%d,200,true,http://x/item/%d\n", 1700000000000 + i, 10 + i % 7, i, i }' > many.jtl
 pr ingest --quiet --name many many.jtl
 sh_ "\$PR --lang zh_CN summary --by label --no-findings last | sed -n '/分组/,\$p'"
+# a binary that travels: copied away from its build (no catalog folder beside it), it still
+# speaks zh_CN from the catalog built into it, and leaves no temporary folder behind
+sh_ "mkdir -p travel && cp \$PERFREPORT_BIN travel/perfreport && env -u PERFREPORT_LOCALEDIR travel/perfreport --lang zh_CN findings --min-severity critical 1 | head -2"
+sh_ "env -u PERFREPORT_LOCALEDIR travel/perfreport --lang fr runs"
