@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "model/version.h"
 #include "model/xalloc.h"
 
-#define PR_HTTP_USER_AGENT "perfreport/0.1.0"
+#define PR_HTTP_USER_AGENT "perfreport/" PR_VERSION /* one version: model/version.h */
 
 int pr_http_url_parse(pr_http_url *out, const char *url, pr_error *err)
 {
