@@ -233,6 +233,10 @@ test-run: $(BIN) $(MO) $(UNIT_BIN) $(FUZZ_BIN) $(HTTPD_BIN) $(MAXRSS_BIN) $(PTY_
 check:
 	$(Q)$(MAKE) --no-print-directory test SANITIZE=address,undefined
 
+# The man page, from the binary's own --help texts (tests/cli/manpage.sh checks it is current).
+man: $(BIN)
+	$(Q)sh tests/tools/manpage.sh ./$(BIN) > docs/perfreport.1.tmp && mv docs/perfreport.1.tmp docs/perfreport.1
+
 bench: $(BIN) $(BENCH_BIN)
 	$(Q)PERFREPORT_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh bench/run.sh
 
