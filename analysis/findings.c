@@ -571,7 +571,15 @@ static int capacity_signal(const pr_fctx *c, json_t *ev, char *out, size_t size)
         return 1;
     }
     double over = status_count(c, 503, 503, -1) + status_count(c, 429, 429, -1);
-    if (c->requests > 0 && over >= 1 && over / c->requests >= 0.01) {
+    /* a burst of 503s that ends while the load holds is an episode, not a limit: with a time
+     * series the failures must last into the last quarter of the run */
+    size_t q = c->npts / 4;
+    int lasting = 1;
+    if (q >= 2 && pts_with_requests(c->pts, 0, c->npts) >= 8 && isfinite(c->error_ratio)) {
+        double tail = pts_sent_error_ratio(c->pts, c->npts - q, c->npts);
+        lasting = !(isfinite(tail) && tail < 0.5 * c->error_ratio);
+    }
+    if (c->requests > 0 && over >= 1 && over / c->requests >= 0.01 && lasting) {
         ev_num(ev, "over_capacity_responses", over);
         ev_num(ev, "over_capacity_ratio", over / c->requests);
         snprintf(out, size,

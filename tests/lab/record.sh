@@ -81,7 +81,19 @@ c_jmeter_ramp() {
   jmeter_ jmeter_ramp -Jthreads=64 -Jramp=12 -Jduration=16
   rm -rf "$shim"
 }
-for c in jmeter_series jmeter_ramp attack_sat attack_series wrk_series ab_series sat_open sat_queuecap hang ok episode warmup leak stall ab_500 ab_refused ab_reset ab_varlen; do
+c_bimodal() { vegeta bimodal 50 20s /bimodal/2/40/10; }
+c_errburst() { vegeta errburst 50 30s /errors/12/20/503/2; }
+c_slowbody() { vegeta slowbody 20 10s /slowbody/2/300; }
+c_limit() { vegeta limit 100 10s /limit/50/2; }
+c_cpu() { vegeta cpu 40 40s /cpu/15/25/15/2; }
+# hey (Debian's): fast 500s with its CSV (and a printed summary of the same command), and its
+# 1 s timeout against requests never answered (its summary: -o csv leaves failures out)
+c_hey() {
+  hey -n 1000 -c 10 -o csv "$U/status/500" > "$out/hey_500.csv"
+  hey -n 1000 -c 10 "$U/status/500" | sed "s#$P#PORT#g" > "$out/hey_500.txt"
+  hey -n 300 -c 10 -t 1 "$U/hang/10/2" | sed "s#$P#PORT#g" > "$out/hey_hang.txt"
+}
+for c in bimodal errburst slowbody limit cpu hey jmeter_series jmeter_ramp attack_sat attack_series wrk_series ab_series sat_open sat_queuecap hang ok episode warmup leak stall ab_500 ab_refused ab_reset ab_varlen; do
   if [ -z "$CASES" ] || case " $CASES " in *" $c "*) true;; *) false;; esac; then
     echo "recording $c"; "c_$c"
   fi

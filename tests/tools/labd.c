@@ -18,6 +18,8 @@
  *   /hang/PCT/A                PCT% of requests are never answered, the rest after A
  *   /slowbody/A/MS             headers after A, the body MS later
  *   /limit/R/A                 a token bucket of R/s: beyond it 429 at once, else 200 after A
+ *   /cpu/S/E/MS/A              latency A; from S to E s each request first burns MS of CPU in
+ *                              the server's one thread (a CPU-bound episode: everything waits)
  *   /varlen/A                  200 after A with a body whose length varies (a dynamic page)
  *   /reset/PCT/A               PCT% of requests get their connection reset (RST) after A
  *
@@ -218,6 +220,14 @@ static void decide(conn *c, const char *path, int64_t now)
     } else if (parts(path, "/hang", v, 2) == 2) {
         c->hang = (double)(n * 7919 % 100) < v[0];
         c->due_ns = now + about(v[1], n);
+    } else if (parts(path, "/cpu", v, 4) == 4) {
+        if (ts >= v[0] && ts < v[1]) { /* real work on the one thread: every request waits */
+            int64_t until = now_ns() + (int64_t)(v[2] * 1e6);
+            volatile uint64_t x = n;
+            while (now_ns() < until)
+                x = x * 6364136223846793005ull + 1;
+        }
+        c->due_ns = now_ns() + about(v[3], n);
     } else if (parts(path, "/varlen", v, 1) == 1) {
         c->varlen = 1;
         c->due_ns = now + about(v[0], n);

@@ -622,7 +622,7 @@ static void test_ab__merge_text_and_csv(void **st)
     assert_int_equal(jint(lat, "mean"), 1000000); /* the text's Total row (the CSV has none) */
     int64_t prev = jint(lat, "min");
     for (int p = 1; p <= 99; p++) {
-        char k[8];
+        char k[16];
         snprintf(k, sizeof k, "p%d", p);
         assert_true(jint(lat, k) >= prev);
         prev = jint(lat, k);
