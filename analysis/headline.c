@@ -224,10 +224,31 @@ static void keep_sample_value(json_t *stats, json_t *from_samples, const char *k
         json_object_set(from_samples, key, v);
 }
 
+/* The tool's test time: its printed duration, else (k6's --summary-export, which prints no
+ * duration) its request count over its printed rate, *derived set. */
+static int64_t tool_duration(const json_t *t, int *derived)
+{
+    int64_t d = ival(t, "duration_ns"), req = ival(t, "requests");
+    double r = num(t, "rate_per_s");
+    *derived = 0;
+    if (d == PR_UNKNOWN && req != PR_UNKNOWN && req > 0 && isfinite(r) && r > 0 &&
+        (double)req / r < 9e9) {
+        *derived = 1;
+        d = (int64_t)llround((double)req / r * 1e9);
+    }
+    return d;
+}
+
+int pr_headline_test_rates(const pr_run *run)
+{
+    return run && json_is_true(json_object_get(run->meta, "rates_over_test"));
+}
+
 /* The tool's duration, rate and throughput replace the samples' (lossy timing). */
 static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *t)
 {
-    int64_t d = ival(t, "duration_ns");
+    int derived;
+    int64_t d = tool_duration(t, &derived);
     if (d == PR_UNKNOWN)
         return;
     static const char *const keys[] = {"duration_ns", "wait_ns", "rate_per_s", "throughput_per_s",
@@ -235,7 +256,7 @@ static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         keep_sample_value(stats, was, keys[i]);
     put_int(stats, "duration_ns", d);
-    put_str(prov, "duration_ns", FROM_TOOL);
+    put_str(prov, "duration_ns", derived ? FROM_DERIVED : FROM_TOOL);
     keep_sample_value(stats, was, "timing_approx"); /* the tool timed its test */
     json_object_del(stats, "timing_approx");
     /* without a printed wait the tool's test time includes it (ab, hey, wrk, siege, httperf) */
@@ -262,6 +283,40 @@ static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *
     double mean_ns = num(json_object_get(stats, "latency_ns"), "mean");
     if (json_object_get(stats, "concurrency_estimate") && isfinite(mean_ns))
         put_real(stats, "concurrency_estimate", num(stats, "rate_per_s") * mean_ns / 1e9);
+}
+
+/* A tool whose rates are over its whole test (k6's http_reqs rate: requests over the test's
+ * duration; run meta "rates_over_test"): the duration is the samples' whole span, first start
+ * to last end, with the wait inside it (unknown), and the rates are over that span. The
+ * send span's figures stay in from_samples. A run with whole-second stamps (timing_approx)
+ * keeps its bounds. */
+static void test_rates(json_t *stats, json_t *was)
+{
+    int64_t d = ival(stats, "duration_ns"), w = ival(stats, "wait_ns");
+    int64_t req = ival(stats, "requests");
+    if (json_object_get(stats, "timing_approx") || d == PR_UNKNOWN || w == PR_UNKNOWN)
+        return;
+    static const char *const keys[] = {"duration_ns",
+                                       "wait_ns",
+                                       "rate_per_s",
+                                       "throughput_per_s",
+                                       "request_throughput_per_s",
+                                       "concurrency_estimate"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        keep_sample_value(stats, was, keys[i]);
+    put_int(stats, "duration_ns", d + w);
+    put_int(stats, "wait_ns", PR_UNKNOWN);
+    double span_s = (double)(d + w) / 1e9;
+    int64_t ok = ival(stats, "successes");
+    put_real(stats, "rate_per_s", req != PR_UNKNOWN && span_s > 0 ? (double)req / span_s : NAN);
+    put_real(stats, "request_throughput_per_s", num(stats, "rate_per_s"));
+    if (json_object_get(stats, "throughput_per_s"))
+        put_real(stats, "throughput_per_s",
+                 ok != PR_UNKNOWN && span_s > 0 ? (double)ok / span_s : NAN);
+    double mean_ns = num(json_object_get(stats, "latency_ns"), "mean");
+    if (json_object_get(stats, "concurrency_estimate") && isfinite(mean_ns))
+        put_real(stats, "concurrency_estimate", num(stats, "rate_per_s") * mean_ns / 1e9);
+    put_str(stats, "rate_basis", "test");
 }
 
 /* A note when the samples and the printed summary count different requests. */
@@ -313,13 +368,22 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
         if (json_object_get(stats, headline_keys[i]))
             put_str(prov, headline_keys[i], FROM_SAMPLES);
     json_object_set_new(stats, "provenance", prov);
+    json_t *was = json_object();
+    if (pr_headline_test_rates(run))
+        test_rates(stats, was);
     const json_t *t = run ? run->summary : NULL;
-    if (!json_is_object(t))
+    if (!json_is_object(t)) {
+        if (json_object_size(was)) {
+            humanize(stats);
+            json_object_set_new(stats, "from_samples", was);
+        } else {
+            json_decref(was);
+        }
         return;
+    }
     char report[64];
     pr_headline_report_name(run, report, sizeof report);
     put_str(stats, "tool_report", report);
-    json_t *was = json_object();
     int64_t samples = ival(stats, "requests");
     counts c = printed_counts(t);
     if (pr_headline_lossy(run, "requests") && c.requests != PR_UNKNOWN) {
@@ -336,7 +400,7 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
             for (size_t i = 0; i < 4; i++) /* nothing was replaced: no sample values to keep */
                 json_object_del(was, keys[i]);
     }
-    if (pr_headline_lossy(run, "timing"))
+    if (pr_headline_lossy(run, "timing") || pr_headline_test_rates(run))
         take_timing(stats, prov, was, t);
     for (size_t i = 0; i < 2; i++) { /* byte totals the samples do not record */
         const char *k = i ? "bytes_out_total" : "bytes_in_total";
@@ -401,7 +465,10 @@ void pr_headline_labels(json_t *labels, const json_t *stats)
     /* one row with every request: its outcomes are the run's */
     int outcomes = from_tool(stats, "errors") && json_array_size(labels) == 1 &&
                    ival(json_array_get(labels, 0), "requests") == req;
-    if (!timing && !outcomes)
+    /* the run's rates over its whole span (k6): each row's over its own */
+    const char *basis = json_string_value(json_object_get(stats, "rate_basis"));
+    int test = !timing && basis && !strcmp(basis, "test");
+    if (!timing && !outcomes && !test)
         return;
     static const char *const okeys[] = {"successes", "errors", "error_ratio", "success_ratio"};
     size_t i;
@@ -420,6 +487,8 @@ void pr_headline_labels(json_t *labels, const json_t *stats)
         }
         if (timing)
             row_timing(l, was, stats);
+        else if (test)
+            test_rates(l, was);
         json_object_set_new(l, "from_samples", was);
         humanize(l);
     }
@@ -428,8 +497,10 @@ void pr_headline_labels(json_t *labels, const json_t *stats)
 int64_t pr_headline_span_ns(const pr_run *run, int *printed)
 {
     const json_t *t = run->summary;
-    int64_t d = ival(t, "duration_ns"), w = ival(t, "wait_ns");
-    *printed = d != PR_UNKNOWN && (run->summary_only || pr_headline_lossy(run, "timing"));
+    int derived;
+    int64_t d = tool_duration(t, &derived), w = ival(t, "wait_ns");
+    *printed = d != PR_UNKNOWN && (run->summary_only || pr_headline_lossy(run, "timing") ||
+                                   pr_headline_test_rates(run));
     if (*printed)
         return w == PR_UNKNOWN ? d : d + w;
     if (run->start_ns == PR_UNKNOWN || run->end_ns == PR_UNKNOWN)

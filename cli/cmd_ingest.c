@@ -390,9 +390,55 @@ static int parse_args(ingest_args *a, int argc, char **argv)
     return rc ? rc : load_meta(a);
 }
 
+/* The name of the parser that reads the regular file at path, by its content; NULL for
+ * anything else (stdin, a pipe, an unknown format). */
+static const char *sniffed_format(const char *path)
+{
+    struct stat sb;
+    if (!strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return NULL;
+    pr_error err;
+    pr_error_clear(&err);
+    pr_input *in = pr_input_open(path, &err);
+    if (!in)
+        return NULL;
+    size_t got;
+    const unsigned char *head = pr_input_peek(in, PR_SNIFF_WINDOW, &got);
+    const pr_parser *p = pr_parser_sniff(head, got, NULL);
+    pr_input_close(in);
+    return p ? p->name : NULL;
+}
+
+/* k6 writes its per-request output (--out json=, --out csv=) and its summary
+ * (--summary-export=, handleSummary) under names of the user's choosing: one of each in one
+ * command, neither sharing a base name with another input, are one run, named after the
+ * per-request file (bases[] of the summary set to it). */
+static void pair_k6(char **inputs, char **bases, int n)
+{
+    int samples = -1, summary = -1, nsamples = 0, nsummary = 0;
+    for (int i = 0; i < n; i++) {
+        int shared = 0;
+        for (int j = 0; j < n; j++)
+            shared |= j != i && !strcmp(bases[i], bases[j]);
+        const char *f = shared ? NULL : sniffed_format(inputs[i]);
+        if (f && (!strcmp(f, "k6-json") || !strcmp(f, "k6-csv"))) {
+            samples = i;
+            nsamples++;
+        } else if (f && !strcmp(f, "k6-summary")) {
+            summary = i;
+            nsummary++;
+        }
+    }
+    if (nsamples == 1 && nsummary == 1) {
+        free(bases[summary]);
+        bases[summary] = pr_xstrdup(bases[samples]);
+    }
+}
+
 /* Every input in turn. Without --name, inputs of one command that share a base name (ab's
- * run.txt, run.tsv and run.csv) form one run, named after that base name. Then the views of
- * the runs changed. *stored: an input landed. */
+ * run.txt, run.tsv and run.csv) form one run, named after that base name, as do a k6
+ * per-request file and k6's summary (pair_k6). Then the views of the runs changed. *stored:
+ * an input landed. */
 static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n, int *stored)
 {
     char **bases = pr_xcalloc((size_t)n + 1, sizeof *bases);
@@ -403,6 +449,8 @@ static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n, 
     int rc = 0;
     for (int i = 0; i < n; i++)
         bases[i] = base_of(inputs[i]);
+    if (!a->name && !a->forced && !a->shard.run_id)
+        pair_k6(inputs, bases, n);
     for (int i = 0; i < n; i++) {
         const char *use = a->name;
         for (int j = 0; !use && strcmp(inputs[i], "-") && j < n; j++)

@@ -131,6 +131,8 @@ static void print_headlines(json_t *s, int so)
         print_headline(C_("summary", "requests"), v, origin(s, "requests", so, o, sizeof o));
     const char *approx =
         json_string_value(json_object_get(json_object_get(s, "timing_approx"), "why"));
+    const char *basis = json_string_value(json_object_get(s, "rate_basis"));
+    int test = basis && !strcmp(basis, "test");     /* rates over the whole test (k6) */
     if (json_object_get(s, "duration") && approx) { /* ab -g alone: whole-second stamps */
         snprintf(v, sizeof v, _("%s (%s; wait unknown)"), jstr(s, "duration"), approx);
         print_headline(C_("summary", "duration"), v, "");
@@ -139,15 +141,21 @@ static void print_headlines(json_t *s, int so)
             snprintf(v, sizeof v, _("%s (wait %s)"), jstr(s, "duration"), jstr(s, "wait"));
         else
             snprintf(v, sizeof v, "%s", jstr(s, "duration"));
-        print_headline(C_("summary", "duration"), v, origin(s, "duration_ns", so, o, sizeof o));
+        origin(s, "duration_ns", so, o, sizeof o);
+        if (!*o && test) /* k6 alone: its test duration is not in the file */
+            snprintf(o, sizeof o, "%s", _("first request start to last response end"));
+        print_headline(C_("summary", "duration"), v, o);
     }
     if (json_object_get(s, "rate") && approx) {
         snprintf(v, sizeof v, _("%s (%lld requests in %s)"), jstr(s, "rate"),
                  (long long)json_integer_value(req), jstr(s, "duration"));
         print_headline(C_("summary", "rate"), v, "");
-    } else if (json_object_get(s, "rate"))
-        print_headline(C_("summary", "rate"), jstr(s, "rate"),
-                       origin(s, "rate_per_s", so, o, sizeof o));
+    } else if (json_object_get(s, "rate")) {
+        origin(s, "rate_per_s", so, o, sizeof o);
+        if (!*o && test)
+            snprintf(o, sizeof o, "%s", _("requests over the duration, as k6's http_reqs rate"));
+        print_headline(C_("summary", "rate"), jstr(s, "rate"), o);
+    }
     if (json_object_get(s, "throughput"))
         print_headline(C_("summary", "throughput"), jstr(s, "throughput"),
                        origin(s, "throughput_per_s", so, o, sizeof o));
@@ -584,7 +592,10 @@ static int print_k6(pr_store *st, const pr_run *run, int fmt, int k6_pct, int bo
     pr_cli_put_text(stdout, text); /* k6's check names come from the file */
     if (fmt == FMT_K6_JSON)
         putchar('\n');
-    if (span && fmt == FMT_K6)
+    if (span == 2 && fmt == FMT_K6)
+        printf("# the figures k6 printed in its summary of this run where it has them, the "
+               "rest from the samples\n");
+    else if (span && fmt == FMT_K6)
         printf("# rates over the samples' span (first start to last end): the run has no "
                "k6 test duration\n");
     free(text);
