@@ -87,6 +87,23 @@ static void humanize(json_t *s)
             put_str(s, rates[i][1], pr_human_rate(num(s, rates[i][0]), h));
 }
 
+/* The test time beside a duration with a wait of its own: first request start to last
+ * response end, duration + wait (Vegeta's total, `runs`' TEST TIME; not Vegeta's printed
+ * total, which it rounds apart, to the second from a minute on). A duration without a known
+ * wait is already the tool's test time. */
+static void test_time(json_t *s)
+{
+    int64_t d = ival(s, "duration_ns"), w = ival(s, "wait_ns");
+    json_object_del(s, "test_time_ns");
+    json_object_del(s, "test_time");
+    if (d == PR_UNKNOWN || w == PR_UNKNOWN)
+        return;
+    int64_t t = d + w;
+    char h[32];
+    put_int(s, "test_time_ns", t);
+    put_str(s, "test_time", pr_human_duration(t, h));
+}
+
 /* Successes and failures from whichever the summary has, with the requests. */
 typedef struct counts {
     int64_t requests, successes, failures;
@@ -188,6 +205,7 @@ json_t *pr_headline_tool_stats(const pr_run *run)
         put_str(prov, "request_throughput_per_s", FROM_DERIVED);
     }
     humanize(s);
+    test_time(s);
     json_t *lat = json_object_get(s, "latency_ns");
     if (json_is_object(lat)) {
         json_t *hum = json_object();
@@ -379,6 +397,7 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
         } else {
             json_decref(was);
         }
+        test_time(stats);
         return;
     }
     char report[64];
@@ -412,6 +431,7 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
         }
     }
     humanize(stats);
+    test_time(stats);
     if (json_object_size(was))
         json_object_set_new(stats, "from_samples", was);
     else

@@ -137,7 +137,10 @@ static void print_headlines(json_t *s, int so)
         snprintf(v, sizeof v, _("%s (%s; wait unknown)"), jstr(s, "duration"), approx);
         print_headline(C_("summary", "duration"), v, "");
     } else if (json_object_get(s, "duration")) {
-        if (json_is_integer(json_object_get(s, "wait_ns")))
+        if (json_is_integer(json_object_get(s, "wait_ns")) && json_object_get(s, "test_time"))
+            snprintf(v, sizeof v, _("%s (wait %s, test time %s)"), jstr(s, "duration"),
+                     jstr(s, "wait"), jstr(s, "test_time"));
+        else if (json_is_integer(json_object_get(s, "wait_ns")))
             snprintf(v, sizeof v, _("%s (wait %s)"), jstr(s, "duration"), jstr(s, "wait"));
         else
             snprintf(v, sizeof v, "%s", jstr(s, "duration"));
