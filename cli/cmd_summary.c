@@ -678,7 +678,11 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         pr_run_free(run);
         return 0;
     }
-    if (run->summary_only) {
+    /* ab's report ingested with its -g or -e file: ab's tables as ab printed them (its µs
+     * figures, which the whole-ms samples cannot give back) */
+    const json_t *ab_ct =
+        json_object_get(json_object_get(run->summary, "tool"), "Connection Times (ms)");
+    if (run->summary_only || (fmt == FMT_AB && json_is_object(ab_ct))) {
         int rc = print_printed_format(run, fmt, pct_rule == 1, ab_json);
         pr_run_free(run);
         return rc;
