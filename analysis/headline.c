@@ -378,9 +378,34 @@ static void approx_why(json_t *stats, const pr_run *run)
     json_object_set_new(a, "why", json_string(why));
 }
 
+/* A note when the run holds sessions far apart that were kept together (a JTL ingested with
+ * --no-split-runs): its duration and rates span the gaps. */
+static void gaps_note(json_t *stats, const pr_run *run)
+{
+    json_t *g = run ? json_object_get(run->meta, "gaps_kept") : NULL;
+    int64_t n = ival(g, "count"), big = ival(g, "largest_ns");
+    if (n == PR_UNKNOWN || n <= 0 || big == PR_UNKNOWN)
+        return;
+    char msg[256], h[32];
+    snprintf(msg, sizeof msg,
+             n_("%lld gap of %s between sessions is inside this run (--no-split-runs): its "
+                "duration and rates span it",
+                "%lld gaps of up to %s between sessions are inside this run (--no-split-runs): "
+                "its duration and rates span them",
+                n == 1 ? 1 : 2),
+             (long long)n, pr_human_duration(big, h));
+    json_t *notes = json_object_get(stats, "notes");
+    if (!json_is_array(notes)) {
+        notes = json_array();
+        json_object_set_new(stats, "notes", notes);
+    }
+    json_array_append_new(notes, json_string(msg));
+}
+
 void pr_headline_combine(json_t *stats, const pr_run *run)
 {
     approx_why(stats, run);
+    gaps_note(stats, run);
     json_t *prov = json_object();
     for (size_t i = 0; i < NKEYS; i++)
         if (json_object_get(stats, headline_keys[i]))

@@ -140,6 +140,7 @@ static int parse_input(const ingest_args *a, const char *path, pr_input *in, con
     }
     sink->in = in; /* positions for the sink's own warnings */
     sink->line = 0;
+    unsigned splits = sink->splits;
     int rc = p->parse(in, sink, &a->po, err);
     if (rc == PR_ETRUNC) {
         pr_cli_print_warning(err);
@@ -149,7 +150,9 @@ static int parse_input(const ingest_args *a, const char *path, pr_input *in, con
         rc = pr_sink_flush(sink, err);
     sink->in = NULL;
     sink->line = 0;
-    if (parts)
+    if (parts && sink->splits != splits) /* a JTL's sessions far apart: runs of their own */
+        json_decref(parts);
+    else if (parts)
         pr_join_end(joined, parts, path, (int64_t)sink->total);
     if (tty) {
         fprintf(stderr, "\r\033[K");
@@ -255,6 +258,7 @@ enum {
     OPT_TZ,
     OPT_JTL_TIMESTAMP,
     OPT_SPLIT_RUNS,
+    OPT_NO_SPLIT_RUNS,
     OPT_RECOVER,
     OPT_SUBRESULTS,
     OPT_META,
@@ -296,6 +300,7 @@ static int parse_opt(ingest_args *a, int c, const char *arg)
         a->po.jtl_timestamp_end = !strcmp(arg, "end");
         return 0;
     case OPT_SPLIT_RUNS: a->po.split_runs = 1; return 0;
+    case OPT_NO_SPLIT_RUNS: a->po.keep_gaps = 1; return 0;
     case OPT_RECOVER: a->po.recover = 1; return 0;
     case OPT_META: a->metafile = arg; return 0;
     case OPT_RUN_ID: a->shard.run_id = arg; return 0;
@@ -371,6 +376,7 @@ static int parse_args(ingest_args *a, int argc, char **argv)
         {"tz", required_argument, NULL, OPT_TZ},
         {"jtl-timestamp", required_argument, NULL, OPT_JTL_TIMESTAMP},
         {"split-runs", no_argument, NULL, OPT_SPLIT_RUNS},
+        {"no-split-runs", no_argument, NULL, OPT_NO_SPLIT_RUNS},
         {"recover", no_argument, NULL, OPT_RECOVER},
         {"subresults", required_argument, NULL, OPT_SUBRESULTS},
         {"meta", required_argument, NULL, OPT_META},
@@ -542,6 +548,9 @@ const pr_command pr_cmd_ingest = {
     "      --store PATH|URL  store (default $PERFREPORT_STORE or ./perfreport.db)\n"
     "JMeter: --jtl-columns a,b,c  --jtl-time-format PATTERN  --tz ZONE\n"
     "        --jtl-timestamp start|end  --subresults exclude|include|only\n"
-    "        --split-runs  --recover\n\n"
+    "        --split-runs  --recover\n"
+    "        --no-split-runs  keep a JTL's sessions far apart in one run (by default a gap of\n"
+    "                         over an hour, or from 10 min on 1000 times the run's spacing,\n"
+    "                         starts a run of its own, as --split-runs does)\n\n"
     "example:\n  perfreport ingest --tag build=1.4.2 results/*.bin\n",
     run};
