@@ -52,3 +52,8 @@ sh_ "ls locust-throughput.svg artillery-labels.svg"
 # that Locust's table, without the failures/s column it never had, a Total line of its own
 pr ingest "$DATA/locust/openfaas/results.csv"
 pr summary --format locust results
+# a Gatling 2.3 log whose empty trailing message field was stripped (8 fields per REQUEST, not
+# 9: nuxeo/gatling-report's own test file) is read, with a warning; its counts are the file's
+# (awk -F'\t' '$1=="REQUEST"{c[$5" "$8]++}' counts 1000 "Create File" OK)
+pr ingest "$DATA/gatling/nuxeo_v23_stripped.log"
+pr summary --no-findings --by label nuxeo_v23_stripped
