@@ -28,3 +28,9 @@ pr runs sessions sessions#2 sessions#6
 pr summary --no-findings sessions
 pr ingest --force --no-split-runs --name all-sessions "$DATA/jmeter/sessions.jtl"
 sh_ "\$PR summary --no-findings all-sessions | grep -E '^  (requests|duration|rate|note) '"
+# two sessions 1450 h apart (SUPERCOMPTEAM/SCT_Jmeter, truncated): kept together the run read
+# "duration 1451 h, rate 0.00/s"; split, the second session is its own run at 156.40/s
+pr ingest "$DATA/jmeter/two_sessions_1450h.jtl"
+sh_ "\$PR summary --no-findings two_sessions_1450h#2 | grep -E '^  (requests|duration|rate) '"
+pr ingest --force --no-split-runs --name together "$DATA/jmeter/two_sessions_1450h.jtl"
+sh_ "\$PR summary --no-findings together | grep -E '^  (requests|duration|rate|note) '"
