@@ -87,6 +87,23 @@ static void humanize(json_t *s)
             put_str(s, rates[i][1], pr_human_rate(num(s, rates[i][0]), h, sizeof h));
 }
 
+/* The test time beside a duration with a wait of its own: first request start to last
+ * response end, duration + wait (Vegeta's total, `runs`' TEST TIME; not Vegeta's printed
+ * total, which it rounds apart, to the second from a minute on). A duration without a known
+ * wait is already the tool's test time. */
+static void test_time(json_t *s)
+{
+    int64_t d = ival(s, "duration_ns"), w = ival(s, "wait_ns");
+    json_object_del(s, "test_time_ns");
+    json_object_del(s, "test_time");
+    if (d == PR_UNKNOWN || w == PR_UNKNOWN)
+        return;
+    int64_t t = d + w;
+    char h[32];
+    put_int(s, "test_time_ns", t);
+    put_str(s, "test_time", pr_human_duration(t, h));
+}
+
 /* Successes and failures from whichever the summary has, with the requests. */
 typedef struct counts {
     int64_t requests, successes, failures;
@@ -188,6 +205,7 @@ json_t *pr_headline_tool_stats(const pr_run *run)
         put_str(prov, "request_throughput_per_s", FROM_DERIVED);
     }
     humanize(s);
+    test_time(s);
     json_t *lat = json_object_get(s, "latency_ns");
     if (json_is_object(lat)) {
         json_t *hum = json_object();
@@ -224,10 +242,31 @@ static void keep_sample_value(json_t *stats, json_t *from_samples, const char *k
         json_object_set(from_samples, key, v);
 }
 
+/* The tool's test time: its printed duration, else (k6's --summary-export, which prints no
+ * duration) its request count over its printed rate, *derived set. */
+static int64_t tool_duration(const json_t *t, int *derived)
+{
+    int64_t d = ival(t, "duration_ns"), req = ival(t, "requests");
+    double r = num(t, "rate_per_s");
+    *derived = 0;
+    if (d == PR_UNKNOWN && req != PR_UNKNOWN && req > 0 && isfinite(r) && r > 0 &&
+        (double)req / r < 9e9) {
+        *derived = 1;
+        d = (int64_t)llround((double)req / r * 1e9);
+    }
+    return d;
+}
+
+int pr_headline_test_rates(const pr_run *run)
+{
+    return run && json_is_true(json_object_get(run->meta, "rates_over_test"));
+}
+
 /* The tool's duration, rate and throughput replace the samples' (lossy timing). */
 static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *t)
 {
-    int64_t d = ival(t, "duration_ns");
+    int derived;
+    int64_t d = tool_duration(t, &derived);
     if (d == PR_UNKNOWN)
         return;
     static const char *const keys[] = {"duration_ns", "wait_ns", "rate_per_s", "throughput_per_s",
@@ -235,7 +274,7 @@ static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         keep_sample_value(stats, was, keys[i]);
     put_int(stats, "duration_ns", d);
-    put_str(prov, "duration_ns", FROM_TOOL);
+    put_str(prov, "duration_ns", derived ? FROM_DERIVED : FROM_TOOL);
     keep_sample_value(stats, was, "timing_approx"); /* the tool timed its test */
     json_object_del(stats, "timing_approx");
     /* without a printed wait the tool's test time includes it (ab, hey, wrk, siege, httperf) */
@@ -262,6 +301,40 @@ static void take_timing(json_t *stats, json_t *prov, json_t *was, const json_t *
     double mean_ns = num(json_object_get(stats, "latency_ns"), "mean");
     if (json_object_get(stats, "concurrency_estimate") && isfinite(mean_ns))
         put_real(stats, "concurrency_estimate", num(stats, "rate_per_s") * mean_ns / 1e9);
+}
+
+/* A tool whose rates are over its whole test (k6's http_reqs rate: requests over the test's
+ * duration; run meta "rates_over_test"): the duration is the samples' whole span, first start
+ * to last end, with the wait inside it (unknown), and the rates are over that span. The
+ * send span's figures stay in from_samples. A run with whole-second stamps (timing_approx)
+ * keeps its bounds. */
+static void test_rates(json_t *stats, json_t *was)
+{
+    int64_t d = ival(stats, "duration_ns"), w = ival(stats, "wait_ns");
+    int64_t req = ival(stats, "requests");
+    if (json_object_get(stats, "timing_approx") || d == PR_UNKNOWN || w == PR_UNKNOWN)
+        return;
+    static const char *const keys[] = {"duration_ns",
+                                       "wait_ns",
+                                       "rate_per_s",
+                                       "throughput_per_s",
+                                       "request_throughput_per_s",
+                                       "concurrency_estimate"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        keep_sample_value(stats, was, keys[i]);
+    put_int(stats, "duration_ns", d + w);
+    put_int(stats, "wait_ns", PR_UNKNOWN);
+    double span_s = (double)(d + w) / 1e9;
+    int64_t ok = ival(stats, "successes");
+    put_real(stats, "rate_per_s", req != PR_UNKNOWN && span_s > 0 ? (double)req / span_s : NAN);
+    put_real(stats, "request_throughput_per_s", num(stats, "rate_per_s"));
+    if (json_object_get(stats, "throughput_per_s"))
+        put_real(stats, "throughput_per_s",
+                 ok != PR_UNKNOWN && span_s > 0 ? (double)ok / span_s : NAN);
+    double mean_ns = num(json_object_get(stats, "latency_ns"), "mean");
+    if (json_object_get(stats, "concurrency_estimate") && isfinite(mean_ns))
+        put_real(stats, "concurrency_estimate", num(stats, "rate_per_s") * mean_ns / 1e9);
+    put_str(stats, "rate_basis", "test");
 }
 
 /* A note when the samples and the printed summary count different requests. */
@@ -305,21 +378,56 @@ static void approx_why(json_t *stats, const pr_run *run)
     json_object_set_new(a, "why", json_string(why));
 }
 
+/* A note when the run holds sessions far apart that were kept together (a JTL ingested with
+ * --no-split-runs): its duration and rates span the gaps. */
+static void gaps_note(json_t *stats, const pr_run *run)
+{
+    json_t *g = run ? json_object_get(run->meta, "gaps_kept") : NULL;
+    int64_t n = ival(g, "count"), big = ival(g, "largest_ns");
+    if (n == PR_UNKNOWN || n <= 0 || big == PR_UNKNOWN)
+        return;
+    char msg[256], h[32];
+    snprintf(msg, sizeof msg,
+             n_("%lld gap of %s between sessions is inside this run (--no-split-runs): its "
+                "duration and rates span it",
+                "%lld gaps of up to %s between sessions are inside this run (--no-split-runs): "
+                "its duration and rates span them",
+                n == 1 ? 1 : 2),
+             (long long)n, pr_human_duration(big, h));
+    json_t *notes = json_object_get(stats, "notes");
+    if (!json_is_array(notes)) {
+        notes = json_array();
+        json_object_set_new(stats, "notes", notes);
+    }
+    json_array_append_new(notes, json_string(msg));
+}
+
 void pr_headline_combine(json_t *stats, const pr_run *run)
 {
     approx_why(stats, run);
+    gaps_note(stats, run);
     json_t *prov = json_object();
     for (size_t i = 0; i < NKEYS; i++)
         if (json_object_get(stats, headline_keys[i]))
             put_str(prov, headline_keys[i], FROM_SAMPLES);
     json_object_set_new(stats, "provenance", prov);
+    json_t *was = json_object();
+    if (pr_headline_test_rates(run))
+        test_rates(stats, was);
     const json_t *t = run ? run->summary : NULL;
-    if (!json_is_object(t))
+    if (!json_is_object(t)) {
+        if (json_object_size(was)) {
+            humanize(stats);
+            json_object_set_new(stats, "from_samples", was);
+        } else {
+            json_decref(was);
+        }
+        test_time(stats);
         return;
+    }
     char report[64];
     pr_headline_report_name(run, report, sizeof report);
     put_str(stats, "tool_report", report);
-    json_t *was = json_object();
     int64_t samples = ival(stats, "requests");
     counts c = printed_counts(t);
     if (pr_headline_lossy(run, "requests") && c.requests != PR_UNKNOWN) {
@@ -336,7 +444,7 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
             for (size_t i = 0; i < 4; i++) /* nothing was replaced: no sample values to keep */
                 json_object_del(was, keys[i]);
     }
-    if (pr_headline_lossy(run, "timing"))
+    if (pr_headline_lossy(run, "timing") || pr_headline_test_rates(run))
         take_timing(stats, prov, was, t);
     for (size_t i = 0; i < 2; i++) { /* byte totals the samples do not record */
         const char *k = i ? "bytes_out_total" : "bytes_in_total";
@@ -349,6 +457,7 @@ void pr_headline_combine(json_t *stats, const pr_run *run)
         }
     }
     humanize(stats);
+    test_time(stats);
     if (json_object_size(was))
         json_object_set_new(stats, "from_samples", was);
     else
@@ -402,7 +511,10 @@ void pr_headline_labels(json_t *labels, const json_t *stats)
     /* one row with every request: its outcomes are the run's */
     int outcomes = from_tool(stats, "errors") && json_array_size(labels) == 1 &&
                    ival(json_array_get(labels, 0), "requests") == req;
-    if (!timing && !outcomes)
+    /* the run's rates over its whole span (k6): each row's over its own */
+    const char *basis = json_string_value(json_object_get(stats, "rate_basis"));
+    int test = !timing && basis && !strcmp(basis, "test");
+    if (!timing && !outcomes && !test)
         return;
     static const char *const okeys[] = {"successes", "errors", "error_ratio", "success_ratio"};
     size_t i;
@@ -421,6 +533,8 @@ void pr_headline_labels(json_t *labels, const json_t *stats)
         }
         if (timing)
             row_timing(l, was, stats);
+        else if (test)
+            test_rates(l, was);
         json_object_set_new(l, "from_samples", was);
         humanize(l);
     }
@@ -429,8 +543,10 @@ void pr_headline_labels(json_t *labels, const json_t *stats)
 int64_t pr_headline_span_ns(const pr_run *run, int *printed)
 {
     const json_t *t = run->summary;
-    int64_t d = ival(t, "duration_ns"), w = ival(t, "wait_ns");
-    *printed = d != PR_UNKNOWN && (run->summary_only || pr_headline_lossy(run, "timing"));
+    int derived;
+    int64_t d = tool_duration(t, &derived), w = ival(t, "wait_ns");
+    *printed = d != PR_UNKNOWN && (run->summary_only || pr_headline_lossy(run, "timing") ||
+                                   pr_headline_test_rates(run));
     if (*printed)
         return w == PR_UNKNOWN ? d : d + w;
     if (run->start_ns == PR_UNKNOWN || run->end_ns == PR_UNKNOWN)

@@ -50,6 +50,12 @@ int pr_headline_unrecorded_ok(const json_t *stats, int64_t samples, int64_t unkn
  * "timing"; run meta "lossy"). */
 int pr_headline_lossy(const pr_run *run, const char *what);
 
+/* 1 when the run's tool gives its rates over its whole test (k6: http_reqs rate = requests
+ * over the test's duration; run meta "rates_over_test"): the run's duration is then its span,
+ * first start to last end (the tool's test duration when its summary is joined), its wait is
+ * inside it, and its rate and throughputs are over it. */
+int pr_headline_test_rates(const pr_run *run);
+
 /* The run's test time, first request start to last response end: the tool's own (its
  * duration, plus its wait when it prints one) for a summary-only run or lossy timing, with
  * *printed = 1, else from the samples; PR_UNKNOWN when neither is known. */

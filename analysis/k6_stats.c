@@ -144,6 +144,21 @@ static void from_series(json_t *out, const pr_run *run, double dur_s)
     }
 }
 
+/* k6's test duration in ms from a joined summary: handleSummary's state.testRunDurationMs,
+ * else (--summary-export prints none) http_reqs' count over its rate; NAN without one. */
+static double k6_duration_ms(const json_t *ksum)
+{
+    double ms =
+        json_number_value(json_object_get(json_object_get(ksum, "state"), "testRunDurationMs"));
+    if (ms > 0)
+        return ms;
+    json_t *v =
+        json_object_get(json_object_get(json_object_get(ksum, "metrics"), "http_reqs"), "values");
+    double count = json_number_value(json_object_get(v, "count"));
+    double rate = json_number_value(json_object_get(v, "rate"));
+    return count > 0 && rate > 0 ? count / rate * 1000 : NAN;
+}
+
 struct pr_k6_acc {
     const pr_run *run;
     int k6_pct, bounded;
@@ -218,10 +233,13 @@ json_t *pr_k6_finish(pr_k6_acc *a, int *span_rates)
         k6_exact(a);
     size_t na = a->all.n, failed = a->failed;
     json_t *ksum = json_object_get(json_object_get(run->summary, "tool"), "k6");
-    double dur_ms =
-        json_number_value(json_object_get(json_object_get(ksum, "state"), "testRunDurationMs"));
-    *span_rates = !(dur_ms > 0);
-    if (*span_rates)
+    double dur_ms = k6_duration_ms(ksum);
+    /* k6's summary of the same run (it counts these requests): its printed figures win */
+    json_t *kreqs =
+        json_object_get(json_object_get(json_object_get(ksum, "metrics"), "http_reqs"), "values");
+    int printed = json_number_value(json_object_get(kreqs, "count")) == (double)na && na > 0;
+    *span_rates = printed ? 2 : !(dur_ms > 0);
+    if (!(dur_ms > 0))
         dur_ms = a->last > a->first ? (double)(a->last - a->first) / 1e6 : 0;
     json_t *metrics = json_object();
     from_series(metrics, run, dur_ms / 1000);
@@ -238,12 +256,15 @@ json_t *pr_k6_finish(pr_k6_acc *a, int *span_rates)
                         metric("counter", "default",
                                json_pack("{s:I,s:f}", "count", (json_int_t)na, "rate",
                                          dur_ms > 0 ? (double)na / (dur_ms / 1000) : 0.0)));
-    /* threshold verdicts from a joined k6 summary */
+    /* threshold verdicts from a joined k6 summary; every figure it printed, when it is of
+     * these requests */
     const char *name;
     json_t *m;
     json_object_foreach (json_object_get(ksum, "metrics"), name, m) {
         json_t *mine = json_object_get(metrics, name), *th = json_object_get(m, "thresholds");
-        if (mine && th)
+        if (printed)
+            json_object_set(metrics, name, m);
+        else if (mine && th)
             json_object_set(mine, "thresholds", th);
     }
     pr_vals_dispose(&a->all.hist);

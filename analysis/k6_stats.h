@@ -18,7 +18,10 @@ double pr_k6_percentile(const double *sorted, size_t n, double p);
  * submetric), http_req_failed and http_reqs from the samples, checks, vus, iterations and data
  * counters from the run's k6 series; thresholds from a joined k6 summary. k6_pct: k6's
  * percentiles, else ours (nearest rank). Rates use the run's k6 test duration when a joined
- * summary gives it, else the samples' span (*span_rates set to 1). New reference. */
+ * summary gives it (handleSummary's state, else --summary-export's http_reqs count / rate),
+ * else the samples' span (*span_rates set to 1). A joined summary that counts the samples'
+ * requests is of the same run: every metric it printed is k6's own (*span_rates set to 2).
+ * New reference. */
 json_t *pr_k6_data_from_samples(const pr_run *run, const pr_sample *s, size_t n, int k6_pct,
                                 int *span_rates);
 /* The same, a batch at a time: `expected` sizes the exact latencies (kept once, with their

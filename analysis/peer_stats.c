@@ -180,22 +180,97 @@ typedef struct lrow {
     double avg_ms, min_ms, max_ms, med_ms, rps, fps;
 } lrow;
 
-static void lprint_head(pr_buf *out)
+/* Locust's console table as its stats.py prints it: 2.x's (get_stats_summary and
+ * StatsEntry.to_string) with the name column of a non-terminal (STATS_NAME_WIDTH 80, so 76),
+ * or, for a file of a Locust that wrote no failures/s (≤ 0.13's _requests.csv), 0.9's
+ * (print_stats, STATS_NAME_WIDTH 60): no failures/s column, a Total line of its own. Numbers
+ * go through Python's %d, which truncates (a 0.55 ms minimum prints 0), and %-Ns pads by
+ * code points, not display width. */
+#define LOCUST_NAME_W 76
+#define LOCUST_OLD_NAME_W 60
+
+/* s left-aligned in width code points, as Python's %-Ns. */
+static void lpad(pr_buf *out, const char *s, size_t width)
 {
-    pr_buf_printf(out, "%-8s %-60s %7s %12s | %7s %7s %7s %7s | %7s %11s\n", "Type", "Name",
-                  "# reqs", "# fails", "Avg", "Min", "Max", "Med", "req/s", "failures/s");
-    pr_buf_puts(out, "--------|------------------------------------------------------------|-------"
-                     "|-------------|-------|-------|-------|-------|--------|-----------\n");
+    size_t cp = 0;
+    for (const char *q = s; *q; q++)
+        cp += ((unsigned char)*q & 0xC0) != 0x80;
+    pr_buf_puts(out, s);
+    for (; cp < width; cp++)
+        pr_buf_putc(out, ' ');
 }
 
-static void lprint(pr_buf *out, const lrow *r)
+/* Python's '%7d' % x for a float x: int(x), toward zero. */
+static long long ltrunc(double x)
+{
+    return isfinite(x) ? (long long)x : 0;
+}
+
+static void lsep(pr_buf *out, int old)
+{
+    if (old) {
+        for (int i = 0; i < 80 + LOCUST_OLD_NAME_W; i++)
+            pr_buf_putc(out, '-');
+        pr_buf_putc(out, '\n');
+        return;
+    }
+    pr_buf_puts(out, "--------|");
+    for (int i = 0; i < LOCUST_NAME_W; i++)
+        pr_buf_putc(out, '-');
+    pr_buf_puts(out,
+                "|-------|-------------|-------|-------|-------|-------|--------|-----------\n");
+}
+
+static void lprint_head(pr_buf *out, int old)
+{
+    if (old) {
+        pr_buf_putc(out, ' ');
+        lpad(out, "Name", LOCUST_OLD_NAME_W);
+        pr_buf_printf(out, " %7s %12s %7s %7s %7s  | %7s %7s\n", "# reqs", "# fails", "Avg", "Min",
+                      "Max", "Median", "req/s");
+    } else {
+        pr_buf_printf(out, "%-8s ", "Type");
+        lpad(out, "Name", LOCUST_NAME_W);
+        pr_buf_printf(out, " %7s %12s |%7s %7s %7s%7s | %7s %11s\n", "# reqs", "# fails", "Avg",
+                      "Min", "Max", "Med", "req/s", "failures/s");
+    }
+    lsep(out, old);
+}
+
+static void lprint(pr_buf *out, const lrow *r, int old)
 {
     char fails[48];
+    /* 0.9 counted failures apart from requests: its ratio is failures / (requests + failures) */
+    int64_t of = old ? r->reqs + r->fails : r->reqs;
     snprintf(fails, sizeof fails, "%lld(%.2f%%)", (long long)r->fails,
-             r->reqs ? 100.0 * (double)r->fails / (double)r->reqs : 0.0);
-    pr_buf_printf(out, "%-8s %-60.60s %7lld %12s | %7.0f %7.0f %7.0f %7.0f | %7.2f %11.2f\n",
-                  r->type, r->name, (long long)r->reqs, fails, r->avg_ms, r->min_ms, r->max_ms,
-                  r->med_ms, r->rps, r->fps);
+             of ? 100.0 * (double)r->fails / (double)of : 0.0);
+    if (old) {
+        char name[600];
+        snprintf(name, sizeof name, "%s%s%s", r->type, *r->type ? " " : "", r->name);
+        pr_buf_putc(out, ' ');
+        lpad(out, name, LOCUST_OLD_NAME_W);
+        pr_buf_printf(out, " %7lld %12s %7lld %7lld %7lld  | %7lld %7.2f\n", (long long)r->reqs,
+                      fails, ltrunc(r->avg_ms), ltrunc(r->min_ms), ltrunc(r->max_ms),
+                      ltrunc(r->med_ms), r->rps);
+        return;
+    }
+    pr_buf_printf(out, "%-8s ", r->type);
+    lpad(out, r->name, LOCUST_NAME_W);
+    pr_buf_printf(out, " %7lld %12s |%7lld %7lld %7lld%7lld | %7.2f %11.2f\n", (long long)r->reqs,
+                  fails, ltrunc(r->avg_ms), ltrunc(r->min_ms), ltrunc(r->max_ms), ltrunc(r->med_ms),
+                  r->rps, isfinite(r->fps) ? r->fps : 0.0);
+}
+
+/* 0.9's Total line: requests, failures and the summed rate. */
+static void lprint_old_total(pr_buf *out, const lrow *t)
+{
+    char fails[48];
+    int64_t of = t->reqs + t->fails;
+    snprintf(fails, sizeof fails, "%lld(%.2f%%)", (long long)t->fails,
+             of ? 100.0 * (double)t->fails / (double)of : 0.0);
+    pr_buf_putc(out, ' ');
+    lpad(out, "Total", LOCUST_OLD_NAME_W);
+    pr_buf_printf(out, " %7lld %12s %42.2f\n", (long long)t->reqs, fails, t->rps);
 }
 
 /* "GET /path" → type GET, name "/path" (Locust keys entries by method and name). */
@@ -238,6 +313,9 @@ static void locust_from_summary(const pr_run *run, pr_buf *out)
 {
     size_t i;
     json_t *l;
+    /* a Locust that wrote no failures/s (≤ 0.13) printed 0.9's table */
+    int old = !json_object_get(run->summary, "failures_per_s");
+    lprint_head(out, old);
     json_array_foreach (json_object_get(run->summary, "labels"), i, l) {
         lrow r;
         split_label(json_string_value(json_object_get(l, "label"))
@@ -245,13 +323,15 @@ static void locust_from_summary(const pr_run *run, pr_buf *out)
                         : "",
                     &r);
         lrow_json(l, &r);
-        lprint(out, &r);
+        lprint(out, &r, old);
     }
     lrow t = {"", "Aggregated", 0, 0, 0, 0, 0, 0, 0, 0};
     lrow_json(run->summary, &t);
-    pr_buf_puts(out, "--------|------------------------------------------------------------|-------"
-                     "|-------------|-------|-------|-------|-------|--------|-----------\n");
-    lprint(out, &t);
+    lsep(out, old);
+    if (old)
+        lprint_old_total(out, &t);
+    else
+        lprint(out, &t, 0);
 }
 
 typedef struct lacc {
@@ -377,7 +457,6 @@ static void locust_exact(pr_locust_acc *a)
 
 void pr_locust_finish(pr_locust_acc *a, pr_buf *out)
 {
-    lprint_head(out);
     if (!a->given) {
         locust_from_summary(a->run, out);
     } else {
@@ -385,19 +464,18 @@ void pr_locust_finish(pr_locust_acc *a, pr_buf *out)
             locust_exact(a);
         qsort(a->per, a->nper, sizeof *a->per, cmp_lacc); /* in label id order */
         double secs = a->t1 > a->t0 ? (double)(a->t1 - a->t0) / 1e9 : 0;
+        lprint_head(out, 0);
         for (size_t d = 0; d < a->nper; d++) {
             lrow r;
             memset(&r, 0, sizeof r);
             split_label(pr_run_str(a->run, a->per[d].label), &r);
             lacc_row(&a->per[d], &r, secs);
-            lprint(out, &r);
+            lprint(out, &r, 0);
         }
         lrow t = {"", "Aggregated", 0, 0, 0, 0, 0, 0, 0, 0};
         lacc_row(&a->all, &t, secs);
-        pr_buf_puts(out,
-                    "--------|------------------------------------------------------------|"
-                    "-------|-------------|-------|-------|-------|-------|--------|-----------\n");
-        lprint(out, &t);
+        lsep(out, 0);
+        lprint(out, &t, 0);
     }
     for (size_t d = 0; d < a->nper; d++)
         pr_vals_dispose(&a->per[d].hist);

@@ -562,9 +562,12 @@ INLINE int scan_one(pr_acc *a, const pr_sample *x, int outcome, int fast, int bp
     if (exact) /* a row's other samples are the total's (rows_total) */
         pr_series_count(tx ? &a->priv->txs[r] : &a->rows[r].s, x, outcome);
     add_durations(a, r, g, k, x, tx, outcome, fast, bp);
-    if (!bp && (fast || a->o->rows) && (a->o->label_extras || a->o->label_timeseries))
-        /* the labels list's Apdex, top errors and time series */
-        pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k);
+    if (!bp && (fast || a->o->rows) && (a->o->label_extras || a->o->label_timeseries)) {
+        /* the labels list's Apdex, top errors and time series (responses by completion) */
+        pr_intervals iv = {a->t0, a->interval, a->priv->inv_interval, a->nbins};
+        long kd = k >= 0 ? pr_interval_done(&iv, x->start_ns, x->latency_ns, k) : -1;
+        pr_label_extras_add(&a->lx, r, x, outcome, x->error ? map_str(a, x->error) : 0, k, kd);
+    }
     if (tx) {
         /* a Transaction Controller sample sums its children: it has a label row of its
          * own but stays out of the totals, which already hold the children (as JMeter) */

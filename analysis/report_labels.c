@@ -8,8 +8,9 @@
 #include <string.h>
 
 typedef struct lbin {
-    int64_t count, ok, fail;
-    int64_t lat_n; /* latencies: how many, their sum, p50, p90, p99 and max */
+    int64_t count;          /* requests sent in the interval */
+    int64_t done, ok, fail; /* responses completed in it, as the run's (docs/metrics.md) */
+    int64_t lat_n;          /* latencies: how many, their sum, p50, p90, p99 and max */
     long double lat_sum;
     int64_t lat_q[4]; /* exact mode: set by the report's pass over the sorted latencies */
     pr_vals lat;      /* bounded mode */
@@ -89,7 +90,7 @@ static lbin *label_bins(pr_label_extras *lx, pr_label_extra *e, uint32_t lid)
 }
 
 void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, int outcome,
-                         uint32_t error_id, long bin)
+                         uint32_t error_id, long bin, long done_bin)
 {
     pr_label_extra *e = extra(lx, lid);
     e->count++;
@@ -112,8 +113,12 @@ void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, 
         return;
     lbin *b = &bins[bin];
     b->count++;
-    b->ok += outcome == 1;
-    b->fail += outcome == 0;
+    if (done_bin >= 0 && (size_t)done_bin < lx->nbins) {
+        lbin *d = &bins[done_bin];
+        d->done++;
+        d->ok += outcome == 1;
+        d->fail += outcome == 0;
+    }
     if (x->latency_ns != PR_UNKNOWN) {
         b->lat_n++;
         b->lat_sum += x->latency_ns;
@@ -158,6 +163,7 @@ int pr_label_extras_merge(pr_label_extras *a, const pr_label_extras *b, const ui
         lbin *src = b->v[l].bins, *dst = label_bins(a, extra(a, lmap[l]), lmap[l]);
         for (size_t k = 0; dst && k < a->nbins; k++) {
             dst[k].count += src[k].count;
+            dst[k].done += src[k].done;
             dst[k].ok += src[k].ok;
             dst[k].fail += src[k].fail;
             dst[k].lat_n += src[k].lat_n;
@@ -206,7 +212,8 @@ static json_t *bins_json(const pr_label_extras *lx, pr_label_extra *e, int64_t i
         json_t *p = json_object();
         put_int(p, "t_ns", (int64_t)i * interval_ns);
         put_int(p, "requests", b->count);
-        if (b->ok + b->fail > 0 || b->count == 0) {
+        put_int(p, "responses", b->done);
+        if (b->ok + b->fail > 0 || b->done == 0) {
             put_int(p, "successes", b->ok);
             put_int(p, "errors", b->fail);
             put_real(p, "throughput_per_s", (double)b->ok / secs);
@@ -271,6 +278,10 @@ void pr_label_extras_json(pr_label_extras *lx, uint32_t lid, json_t *label, cons
     if (e->bins) {
         json_t *ts = json_object();
         put_int(ts, "interval_ns", interval_ns);
+        /* the run's definitions: requests and latency by send time, responses by completion */
+        json_object_set_new(ts, "requests_by", json_string("send"));
+        json_object_set_new(ts, "responses_by", json_string("completion"));
+        json_object_set_new(ts, "latency_by", json_string("send"));
         json_object_set_new(
             ts, "points", bins_json(lx, e, interval_ns, npoints < lx->nbins ? npoints : lx->nbins));
         json_object_set_new(label, "timeseries", ts);

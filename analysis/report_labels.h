@@ -38,9 +38,10 @@ typedef struct pr_label_extras {
 void pr_label_extras_init(pr_label_extras *lx, size_t nbins, int bounded, int64_t apdex_t_ns,
                           int64_t apdex_f_ns);
 /* One sample of label lid. outcome as pr_sample_outcome; error_id: the interned error text
- * (0 = none); bin: its time-series interval, or -1. */
+ * (0 = none); bin: the time-series interval it was sent in, or -1 (none), done_bin the one
+ * its response completed in (pr_interval_done: its outcome counts there, as the run's). */
 void pr_label_extras_add(pr_label_extras *lx, uint32_t lid, const pr_sample *x, int outcome,
-                         uint32_t error_id, long bin);
+                         uint32_t error_id, long bin, long done_bin);
 /* Adds b into a, b having been fed the samples that come after a's (a part of one scan, on
  * another thread): label l of b is label lmap[l] of a, error id e of b is emap[e] of a. The
  * result is what a would hold had it been fed b's samples itself, provided b refused nothing

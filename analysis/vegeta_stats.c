@@ -719,9 +719,13 @@ char *pr_vegeta_summary_text(const pr_run *run)
                   vreal(sum_num(s, "throughput_per_s"), 1, "", c));
     /* without a printed wait the tool's duration is its whole test: Vegeta's total */
     int64_t d = sum_int(s, "duration_ns"), w = sum_int(s, "wait_ns");
+    /* Vegeta rounds its total apart from attack and wait: the total as printed, when it was */
+    int64_t total = sum_int(json_object_get(s, "tool"), "duration_total_ns");
+    if (total == PR_UNKNOWN && w != PR_UNKNOWN && d != PR_UNKNOWN)
+        total = wrap_add(d, w);
     pr_buf_printf(&t, "Duration\t[total, attack, wait]\t%s, %s, %s\n",
-                  vdur(w == PR_UNKNOWN || d == PR_UNKNOWN ? d : wrap_add(d, w), a),
-                  vdur(w == PR_UNKNOWN ? PR_UNKNOWN : d, b), vdur(w, c));
+                  vdur(w == PR_UNKNOWN ? d : total, a), vdur(w == PR_UNKNOWN ? PR_UNKNOWN : d, b),
+                  vdur(w, c));
     for (int i = 0; i < 7; i++)
         vdur(sum_int(lat, lat_keys[i]), l[i]);
     pr_buf_printf(&t, "Latencies\t[min, mean, 50, 90, 95, 99, max]\t%s, %s, %s, %s, %s, %s, %s\n",

@@ -279,7 +279,7 @@ static void print_end(const cfg *c, const pr_attack_stats *st)
 
 static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double rate)
 {
-    char a[32], b[32];
+    char a[32], b[32], tt[32];
     pr_series *s = &t->series;
     pr_rates r;
     pr_rates_compute(s, &r);
@@ -291,9 +291,10 @@ static void summary(const cfg *c, const pr_attack_stats *st, tally *t, double ra
     fprintf(stderr, "%lld requests, success %s (%lld errors)%s\n", (long long)s->count,
             pr_human_percent(s->count ? (double)s->successes / (double)s->count : NAN, a, sizeof a),
             (long long)errors, st->interrupted ? ", interrupted" : "");
-    fprintf(stderr, "  %-13s %s (wait %s)\n", "duration",
+    fprintf(stderr, "  %-13s %s (wait %s, test time %s)\n", "duration",
             pr_human_duration(r.duration_ns, a, sizeof a),
-            pr_human_duration(r.wait_ns, b, sizeof b));
+            pr_human_duration(r.wait_ns, b, sizeof b),
+            pr_human_duration(r.duration_ns + r.wait_ns, tt, sizeof tt));
     fprintf(stderr, "  %-13s %s\n", "rate", pr_human_rate(r.rate_per_s, a, sizeof a));
     fprintf(stderr, "  %-13s %s\n", "throughput", pr_human_rate(r.throughput_per_s, a, sizeof a));
     print_dist("latency", &s->latency);

@@ -169,6 +169,7 @@ static int parse_input(const ingest_args *a, const char *path, pr_input *in, con
     }
     sink->in = in; /* positions for the sink's own warnings */
     sink->line = 0;
+    unsigned splits = sink->splits;
     int rc = p->parse(in, sink, &a->po, err);
     if (rc == PR_ETRUNC) {
         pr_cli_print_warning(err);
@@ -178,7 +179,9 @@ static int parse_input(const ingest_args *a, const char *path, pr_input *in, con
         rc = pr_sink_flush(sink, err);
     sink->in = NULL;
     sink->line = 0;
-    if (parts)
+    if (parts && sink->splits != splits) /* a JTL's sessions far apart: runs of their own */
+        json_decref(parts);
+    else if (parts)
         pr_join_end(joined, parts, path, (int64_t)sink->total);
     if (tty) {
         fprintf(stderr, "\r\033[K");
@@ -284,6 +287,7 @@ enum {
     OPT_TZ,
     OPT_JTL_TIMESTAMP,
     OPT_SPLIT_RUNS,
+    OPT_NO_SPLIT_RUNS,
     OPT_RECOVER,
     OPT_SUBRESULTS,
     OPT_META,
@@ -325,6 +329,7 @@ static int parse_opt(ingest_args *a, int c, const char *arg)
         a->po.jtl_timestamp_end = !strcmp(arg, "end");
         return 0;
     case OPT_SPLIT_RUNS: a->po.split_runs = 1; return 0;
+    case OPT_NO_SPLIT_RUNS: a->po.keep_gaps = 1; return 0;
     case OPT_RECOVER: a->po.recover = 1; return 0;
     case OPT_META: a->metafile = arg; return 0;
     case OPT_RUN_ID: a->shard.run_id = arg; return 0;
@@ -400,6 +405,7 @@ static int parse_args(ingest_args *a, int argc, char **argv)
         {"tz", required_argument, NULL, OPT_TZ},
         {"jtl-timestamp", required_argument, NULL, OPT_JTL_TIMESTAMP},
         {"split-runs", no_argument, NULL, OPT_SPLIT_RUNS},
+        {"no-split-runs", no_argument, NULL, OPT_NO_SPLIT_RUNS},
         {"recover", no_argument, NULL, OPT_RECOVER},
         {"subresults", required_argument, NULL, OPT_SUBRESULTS},
         {"meta", required_argument, NULL, OPT_META},
@@ -419,9 +425,55 @@ static int parse_args(ingest_args *a, int argc, char **argv)
     return rc ? rc : load_meta(a);
 }
 
+/* The name of the parser that reads the regular file at path, by its content; NULL for
+ * anything else (stdin, a pipe, an unknown format). */
+static const char *sniffed_format(const char *path)
+{
+    struct stat sb;
+    if (!strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return NULL;
+    pr_error err;
+    pr_error_clear(&err);
+    pr_input *in = pr_input_open(path, &err);
+    if (!in)
+        return NULL;
+    size_t got;
+    const unsigned char *head = pr_input_peek(in, PR_SNIFF_WINDOW, &got);
+    const pr_parser *p = pr_parser_sniff(head, got, NULL);
+    pr_input_close(in);
+    return p ? p->name : NULL;
+}
+
+/* k6 writes its per-request output (--out json=, --out csv=) and its summary
+ * (--summary-export=, handleSummary) under names of the user's choosing: one of each in one
+ * command, neither sharing a base name with another input, are one run, named after the
+ * per-request file (bases[] of the summary set to it). */
+static void pair_k6(char **inputs, char **bases, int n)
+{
+    int samples = -1, summary = -1, nsamples = 0, nsummary = 0;
+    for (int i = 0; i < n; i++) {
+        int shared = 0;
+        for (int j = 0; j < n; j++)
+            shared |= j != i && !strcmp(bases[i], bases[j]);
+        const char *f = shared ? NULL : sniffed_format(inputs[i]);
+        if (f && (!strcmp(f, "k6-json") || !strcmp(f, "k6-csv"))) {
+            samples = i;
+            nsamples++;
+        } else if (f && !strcmp(f, "k6-summary")) {
+            summary = i;
+            nsummary++;
+        }
+    }
+    if (nsamples == 1 && nsummary == 1) {
+        free(bases[summary]);
+        bases[summary] = pr_xstrdup(bases[samples]);
+    }
+}
+
 /* Every input in turn. Without --name, inputs of one command that share a base name (ab's
- * run.txt, run.tsv and run.csv) form one run, named after that base name. Then the views of
- * the runs changed. *stored: an input landed. */
+ * run.txt, run.tsv and run.csv) form one run, named after that base name, as do a k6
+ * per-request file and k6's summary (pair_k6). Then the views of the runs changed. *stored:
+ * an input landed. */
 static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n, int *stored)
 {
     char **bases = pr_xcalloc((size_t)n + 1, sizeof *bases);
@@ -432,6 +484,8 @@ static int ingest_all(pr_store *st, const ingest_args *a, char **inputs, int n, 
     int rc = 0;
     for (int i = 0; i < n; i++)
         bases[i] = base_of(inputs[i]);
+    if (!a->name && !a->forced && !a->shard.run_id)
+        pair_k6(inputs, bases, n);
     for (int i = 0; i < n; i++) {
         const char *use = a->name;
         for (int j = 0; !use && strcmp(inputs[i], "-") && j < n; j++)
@@ -523,6 +577,9 @@ const pr_command pr_cmd_ingest = {
     "      --store PATH|URL  store (default $PERFREPORT_STORE or ./perfreport.db)\n"
     "JMeter: --jtl-columns a,b,c  --jtl-time-format PATTERN  --tz ZONE\n"
     "        --jtl-timestamp start|end  --subresults exclude|include|only\n"
-    "        --split-runs  --recover\n\n"
+    "        --split-runs  --recover\n"
+    "        --no-split-runs  keep a JTL's sessions far apart in one run (by default a gap of\n"
+    "                         over an hour, or from 10 min on 1000 times the run's spacing,\n"
+    "                         starts a run of its own, as --split-runs does)\n\n"
     "example:\n  perfreport ingest --tag build=1.4.2 results/*.bin\n",
     run};

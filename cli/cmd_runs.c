@@ -113,7 +113,7 @@ static int runs_main(int argc, char **argv)
     pr_cli_print_cell("TOOL", wtool);
     putchar(' ');
     pr_cli_print_cell("FORMAT", wformat);
-    printf(" %10s %10s  %s\n", "SAMPLES", "DURATION", "TAGS");
+    printf(" %10s %10s  %s\n", "SAMPLES", "TEST TIME", "TAGS");
     for (size_t i = 0; i < nrows; i++) {
         run_row *w = &rows[i];
         printf("%4lld  ", w->id);

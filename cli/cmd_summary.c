@@ -131,23 +131,34 @@ static void print_headlines(json_t *s, int so)
         print_headline(C_("summary", "requests"), v, origin(s, "requests", so, o, sizeof o));
     const char *approx =
         json_string_value(json_object_get(json_object_get(s, "timing_approx"), "why"));
+    const char *basis = json_string_value(json_object_get(s, "rate_basis"));
+    int test = basis && !strcmp(basis, "test");     /* rates over the whole test (k6) */
     if (json_object_get(s, "duration") && approx) { /* ab -g alone: whole-second stamps */
         snprintf(v, sizeof v, _("%s (%s; wait unknown)"), jstr(s, "duration"), approx);
         print_headline(C_("summary", "duration"), v, "");
     } else if (json_object_get(s, "duration")) {
-        if (json_is_integer(json_object_get(s, "wait_ns")))
+        if (json_is_integer(json_object_get(s, "wait_ns")) && json_object_get(s, "test_time"))
+            snprintf(v, sizeof v, _("%s (wait %s, test time %s)"), jstr(s, "duration"),
+                     jstr(s, "wait"), jstr(s, "test_time"));
+        else if (json_is_integer(json_object_get(s, "wait_ns")))
             snprintf(v, sizeof v, _("%s (wait %s)"), jstr(s, "duration"), jstr(s, "wait"));
         else
             snprintf(v, sizeof v, "%s", jstr(s, "duration"));
-        print_headline(C_("summary", "duration"), v, origin(s, "duration_ns", so, o, sizeof o));
+        origin(s, "duration_ns", so, o, sizeof o);
+        if (!*o && test) /* k6 alone: its test duration is not in the file */
+            snprintf(o, sizeof o, "%s", _("first request start to last response end"));
+        print_headline(C_("summary", "duration"), v, o);
     }
     if (json_object_get(s, "rate") && approx) {
         snprintf(v, sizeof v, _("%s (%lld requests in %s)"), jstr(s, "rate"),
                  (long long)json_integer_value(req), jstr(s, "duration"));
         print_headline(C_("summary", "rate"), v, "");
-    } else if (json_object_get(s, "rate"))
-        print_headline(C_("summary", "rate"), jstr(s, "rate"),
-                       origin(s, "rate_per_s", so, o, sizeof o));
+    } else if (json_object_get(s, "rate")) {
+        origin(s, "rate_per_s", so, o, sizeof o);
+        if (!*o && test)
+            snprintf(o, sizeof o, "%s", _("requests over the duration, as k6's http_reqs rate"));
+        print_headline(C_("summary", "rate"), jstr(s, "rate"), o);
+    }
     if (json_object_get(s, "throughput"))
         print_headline(C_("summary", "throughput"), jstr(s, "throughput"),
                        origin(s, "throughput_per_s", so, o, sizeof o));
@@ -584,7 +595,10 @@ static int print_k6(pr_store *st, const pr_run *run, int fmt, int k6_pct, int bo
     pr_cli_put_text(stdout, text); /* k6's check names come from the file */
     if (fmt == FMT_K6_JSON)
         putchar('\n');
-    if (span && fmt == FMT_K6)
+    if (span == 2 && fmt == FMT_K6)
+        printf("# the figures k6 printed in its summary of this run where it has them, the "
+               "rest from the samples\n");
+    else if (span && fmt == FMT_K6)
         printf("# rates over the samples' span (first start to last end): the run has no "
                "k6 test duration\n");
     free(text);
@@ -664,7 +678,11 @@ static int print_tool_format(pr_store *st, int64_t id, int fmt, int pct_rule,
         pr_run_free(run);
         return 0;
     }
-    if (run->summary_only) {
+    /* ab's report ingested with its -g or -e file: ab's tables as ab printed them (its µs
+     * figures, which the whole-ms samples cannot give back) */
+    const json_t *ab_ct =
+        json_object_get(json_object_get(run->summary, "tool"), "Connection Times (ms)");
+    if (run->summary_only || (fmt == FMT_AB && json_is_object(ab_ct))) {
         int rc = print_printed_format(run, fmt, pct_rule == 1, ab_json);
         pr_run_free(run);
         return rc;

@@ -16,6 +16,7 @@ void pr_sink_init(pr_sink *k, pr_run *run,
     k->payload = payload;
     k->n = 0;
     k->total = 0;
+    k->splits = 0;
     k->declared_samples = k->declared_start_ns = k->declared_end_ns = PR_UNKNOWN;
 }
 
@@ -72,6 +73,7 @@ int pr_sink_split(pr_sink *k, pr_error *err)
         return rc;
     rc = k->split(k, err, k->payload);
     k->repaired_seen = k->run->strings_repaired; /* a fresh run */
+    k->splits += rc == 0;
     return rc;
 }
 

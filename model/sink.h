@@ -50,6 +50,7 @@ struct pr_sink {
     pr_sample buf[PR_SINK_BATCH];
     size_t n;
     unsigned long long total; /* samples emitted */
+    unsigned splits;          /* runs the consumer started by pr_sink_split */
 };
 
 /* Prepares a sink (caller-owned struct) for `run`. */

@@ -220,6 +220,10 @@ static const user_cols user_layout[NLAYOUTS] = {{5, 3}, {5, 3}, {5, 3}, {4, 2}};
 typedef struct gtext {
     pr_gatling g;
     int layout; /* -1 until known */
+    /* REQUEST records one field short, their empty trailing message stripped (logs passed
+     * through tools that trim trailing tabs): how many, and the first one's line */
+    int64_t stripped;
+    long stripped_line;
     pr_str f[GATLING_MAX_FIELDS];
     size_t nf;
 } gtext;
@@ -271,8 +275,12 @@ static size_t split_groups(pr_str s, pr_str *out)
 static int text_request(gtext *t)
 {
     const req_cols *c = &req_layout[t->layout];
-    if ((int)t->nf < c->nf)
+    pr_str none = {"", 0};
+    int no_msg = (int)t->nf == c->nf - 1 && c->msg == c->nf - 1; /* only the message is missing */
+    if ((int)t->nf < c->nf && !no_msg)
         return too_few(t, "REQUEST", c->nf);
+    if (no_msg && t->stripped++ == 0)
+        t->stripped_line = t->g.line;
     int64_t start, end;
     int ok, rc;
     if ((rc = field_i64(t, c->start, &start)) < 0 || (rc = field_i64(t, c->end, &end)) < 0 ||
@@ -280,7 +288,8 @@ static int text_request(gtext *t)
         return rc;
     pr_str groups[GATLING_MAX_GROUPS];
     size_t ng = split_groups(t->f[c->groups], groups);
-    return pr_gatling_request(&t->g, groups, ng, t->f[c->name], start, end, ok, t->f[c->msg]);
+    return pr_gatling_request(&t->g, groups, ng, t->f[c->name], start, end, ok,
+                              no_msg ? none : t->f[c->msg]);
 }
 
 static int text_group(gtext *t)
@@ -459,6 +468,15 @@ static int text_parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr
     if (rc >= 0 && !t->g.have_run && t->g.requests + t->g.groups + t->g.user_starts == 0)
         rc = pr_error_set(err, PR_EFORMAT, t->g.name, 1, 1,
                           "expected a Gatling simulation.log (a RUN record first)");
+    if ((rc >= 0 || rc == PR_ETRUNC) && t->stripped) {
+        char b[256];
+        snprintf(b, sizeof b,
+                 "%lld REQUEST record(s) have %d fields, not %d: their empty trailing message "
+                 "field was stripped; read as no message",
+                 (long long)t->stripped, req_layout[t->layout].nf - 1, req_layout[t->layout].nf);
+        pr_sink_warn(sink, t->g.name, t->stripped_line, 0, "%s", b);
+        pr_textsum_note(sink->run, b);
+    }
     if (rc >= 0 || rc == PR_ETRUNC)
         pr_gatling_end(&t->g, t->layout >= 0 ? layout_names[t->layout] : "unknown");
     pr_gatling_dispose(&t->g);

@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include "model/datefmt.h"
 #include "model/lex.h"
@@ -20,6 +21,12 @@
 #define CHUNK (1u << 16)
 #define BUF_SIZE (1u << 18)
 #define GAP_NEW_RUN_MS (3600LL * 1000) /* a forward jump this long means an appended run */
+/* ...and so does a shorter one, from GAP_MIN_MS on, that is GAP_SPACINGS times the run's own
+ * mean spacing (its span over its samples, once it has GAP_MIN_SAMPLES): JMeter -l appends
+ * each session to the same file, minutes to months apart */
+#define GAP_MIN_MS (600LL * 1000)
+#define GAP_SPACINGS 1000
+#define GAP_MIN_SAMPLES 100
 
 /* Column kinds, in JMeter's fixed output order (CSVSaveService). */
 enum col {
@@ -152,7 +159,9 @@ typedef struct jcsv {
     int64_t parent_start_ms, parent_end_ms;
     int64_t prev_start_ms, prev_end_ms; /* the last top-level row, for the next one */
     /* run accounting */
-    int64_t run_max_end; /* for telling appended runs apart by their time gap */
+    int64_t run_max_end;           /* for telling appended runs apart by their time gap */
+    int64_t run_min_start, run_n;  /* the run's earliest start and samples, for its spacing */
+    int64_t gaps_kept, gap_max_ms; /* --no-split-runs: the gaps kept inside the run */
     int32_t run_max_threads;
     long long n_sub, n_tc, n_empty_tc, n_idle_ms;
     int runs;
@@ -396,6 +405,9 @@ static void setup_run(jcsv *j)
                     json_string(j->opts->jtl_timestamp_end ? "end" : "start"));
     pr_jtl_meta_rule(r, j->opts->subresults);
     j->run_max_end = PR_UNKNOWN;
+    j->run_min_start = PR_UNKNOWN;
+    j->run_n = 0;
+    j->gaps_kept = j->gap_max_ms = 0;
     j->run_max_threads = -1;
     j->n_sub = j->n_tc = j->n_empty_tc = j->n_idle_ms = 0;
 }
@@ -489,6 +501,9 @@ static int emit(jcsv *j, const pr_sample *s)
     int64_t end = s->start_ns + (s->latency_ns == PR_UNKNOWN ? 0 : s->latency_ns);
     if (j->run_max_end == PR_UNKNOWN || end > j->run_max_end)
         j->run_max_end = end;
+    if (j->run_min_start == PR_UNKNOWN || s->start_ns < j->run_min_start)
+        j->run_min_start = s->start_ns;
+    j->run_n++;
     if (s->threads > j->run_max_threads)
         j->run_max_threads = s->threads;
     int rc = pr_sink_emit(j->sink, s, j->err);
@@ -691,16 +706,17 @@ static int is_repeated_header(jcsv *j)
     return known >= 3;
 }
 
-static int new_run(jcsv *j, const char *why)
+/* Another run starts at the current line: split there when `split`, else say so. */
+static int new_run(jcsv *j, const char *why, int split, const char *option)
 {
     if (flush_pending(j) < 0)
         return j->rc;
     j->parent_valid = 0;
-    if (!j->opts->split_runs) {
+    if (!split) {
         pr_sink_warn(j->sink, j->name, j->line, 0,
                      "another run seems to start here (%s); its samples are kept in the same "
-                     "run (use --split-runs to store them separately)",
-                     why);
+                     "run (%s)",
+                     why, option);
         return 0;
     }
     pr_sink_warn(j->sink, j->name, j->line, 0,
@@ -743,7 +759,8 @@ static int repeated_header(jcsv *j)
     same = same && off == j->header_sig_n;
     if (!same)
         set_columns(j, f, j->nf);
-    if (new_run(j, same ? "repeated header line" : "a header line with other columns") < 0)
+    if (new_run(j, same ? "repeated header line" : "a header line with other columns",
+                j->opts->split_runs, "use --split-runs to store them separately") < 0)
         return j->rc;
     return 0;
 }
@@ -922,16 +939,39 @@ static void restore_strs(saved_strs *v, pr_run *nr, pr_sample *s)
  * run's new end, so the rows after it do not warn again. */
 static int record_gap(jcsv *j, pr_sample *s, const pr_jtl_attrs *at, int64_t start_ms)
 {
-    if (j->run_max_end == PR_UNKNOWN || start_ms <= j->run_max_end / 1000000 + GAP_NEW_RUN_MS)
+    if (j->run_max_end == PR_UNKNOWN)
+        return 0;
+    int64_t gap = start_ms - j->run_max_end / 1000000;
+    double spacing_ms = j->run_n >= GAP_MIN_SAMPLES && j->run_min_start != PR_UNKNOWN
+                            ? (double)(j->run_max_end - j->run_min_start) / 1e6 / (double)j->run_n
+                            : NAN;
+    int far = gap > GAP_NEW_RUN_MS ||
+              (gap > GAP_MIN_MS && isfinite(spacing_ms) && (double)gap > GAP_SPACINGS * spacing_ms);
+    if (!far)
         return 0;
     pr_run *run = j->sink->run;
-    char why[96];
-    snprintf(why, sizeof why, "a gap of %.1f h in the timestamps",
-             (double)(start_ms - j->run_max_end / 1000000) / 3.6e6);
+    char why[160];
+    if (isfinite(spacing_ms))
+        snprintf(why, sizeof why,
+                 "a gap of %.1f h in the timestamps, after %lld samples %.3g s "
+                 "apart on average",
+                 (double)gap / 3.6e6, (long long)j->run_n, spacing_ms / 1e3);
+    else
+        snprintf(why, sizeof why, "a gap of %.1f h in the timestamps", (double)gap / 3.6e6);
     saved_strs v;
     save_strs(&v, run, s);
-    int rc = new_run(j, why);
+    int rc = new_run(j, why, j->opts->split_runs || !j->opts->keep_gaps,
+                     "--no-split-runs; without it they are a run of their own");
     pr_run *nr = j->sink->run;
+    if (rc == 0 && nr == run) { /* kept (--no-split-runs): the run says so (its notes) */
+        j->gaps_kept++;
+        j->gap_max_ms = gap > j->gap_max_ms ? gap : j->gap_max_ms;
+        pr_run_meta_set(run, "gaps_kept",
+                        json_pack("{s:I,s:I}", "count", (json_int_t)j->gaps_kept, "largest_ns",
+                                  (json_int_t)(j->gap_max_ms * 1000000)));
+        j->run_min_start = PR_UNKNOWN; /* the next gap is measured on this session's spacing */
+        j->run_n = 0;
+    }
     if (rc < 0 || nr == run) {
         for (int i = 0; i < 4; i++)
             free(v.str[i]);

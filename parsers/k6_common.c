@@ -522,6 +522,8 @@ static int acc_finish(pr_k6_acc *a, pr_error *err)
                                       (json_int_t)a->chk[i].fails));
     json_object_set_new(k6, "checks", checks);
     pr_run_meta_set(run, "k6", k6);
+    /* k6's rates (http_reqs, data_*) are over the test's duration, not the send span */
+    pr_run_meta_set(run, "rates_over_test", json_true());
     if (a->orphans || a->split) {
         char b[300];
         snprintf(b, sizeof b,

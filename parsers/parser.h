@@ -19,6 +19,7 @@ typedef struct pr_parse_opts {
     const char *tz;              /* --tz: zone of stamps that carry none (e.g. "+02:00", "UTC") */
     int jtl_timestamp_end;       /* --jtl-timestamp end: stamps mark the sample's end */
     int split_runs;              /* --split-runs */
+    int keep_gaps;               /* --no-split-runs: a JTL's sessions far apart stay one run */
     int recover;                 /* --recover: keep what can be read from damaged XML */
     int subresults;              /* enum pr_subresults */
 } pr_parse_opts;

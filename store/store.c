@@ -413,7 +413,12 @@ static int split(pr_sink *sink, pr_error *err, void *payload)
     pr_run *old = ing->run;
     pr_run *r = pr_run_new();
     if (old->name) {
-        char *name = pr_xasprintf("%s#%d", old->name, ing->runs + 1);
+        /* the first run's name and the run's number: name#2, name#3 (not name#2#3) */
+        size_t base = strlen(old->name);
+        const char *hash = strrchr(old->name, '#');
+        if (ing->runs > 1 && hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1))
+            base = (size_t)(hash - old->name);
+        char *name = pr_xasprintf("%.*s#%d", (int)base, old->name, ing->runs + 1);
         pr_run_set_name(r, name);
         free(name);
     }

@@ -35,3 +35,17 @@ sh_ "printf 'metric_name,timestamp,metric_value,check\nhttp_reqs,1641298536,1.0\
 pr ingest short.csv
 pr ingest --format k6-summary "$DATA/k6/docs_v035.ndjson"
 pr runs
+# one k6 run (itzaddddd/ticket-reserve, tests/data/k6/README.md): 100 VUs sent their 100
+# requests within 58 ms and k6's test lasted 4.21 s. k6's request rate (http_reqs) is the
+# count over the test's duration: alone, the NDJSON's whole span (first start to last end)
+pr ingest "$DATA/k6/ticket_reserve_output.ndjson"
+pr summary --no-findings ticket_reserve_output
+sh_ "\$PR summary --by label --no-findings ticket_reserve_output | grep -A2 '^  label'"
+# the NDJSON and the --summary-export of the same `k6 run`, under names of their own, given
+# in one ingest (either order) are one run: k6's test duration and rate, and in k6's layout
+# every figure k6 printed (http_reqs 23.738351/s, as k6's export has it)
+pr --store pair.db ingest "$DATA/k6/ticket_reserve_export.json" "$DATA/k6/ticket_reserve_output.ndjson"
+pr --store pair.db runs
+pr --store pair.db summary --no-findings ticket_reserve_output
+pr --store pair.db summary --format k6 ticket_reserve_output
+sh_ "\$PR summary --format k6 ticket_reserve_export > export.txt; \$PR --store pair.db summary --format k6 ticket_reserve_output | head -n -1 | cmp - export.txt && echo identical"

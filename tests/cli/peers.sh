@@ -23,6 +23,9 @@ pr summary --format locust run
 pr summary --no-findings --by label run
 # Locust printed its final counters after the last CSV write (1664 requests vs 1613)
 sh_ "grep -m1 Aggregated \$DATA/locust/own212/console_summary.txt"
+# the layout is Locust's own (stats.py: columns, widths, %d truncating, names padded by code
+# points): Locust's header and separator lines byte for byte, its 0.55 ms minimum as 0
+sh_ "\$PR summary --format locust run | head -n 2 > mine.txt; grep -m2 -A1 '^Type ' \$DATA/locust/own212/console_summary.txt | head -n 2 | cmp - mine.txt && echo identical"
 # Windows \r\r\n and GBK names (Locust 1.1)
 pr ingest --name gbk "$DATA/locust/gbk11/locust_stats.csv" "$DATA/locust/gbk11/locust_stats_history.csv"
 pr summary --format locust gbk
@@ -45,3 +48,12 @@ pr chart throughput -o locust-throughput.svg run
 pr chart labels -o artillery-labels.svg report
 pr chart latency -o locust-latency.png run
 sh_ "ls locust-throughput.svg artillery-labels.svg"
+# a Locust of the 0.9 era (its requests CSV has no failures/s, alexellis/locust-openfaas):
+# that Locust's table, without the failures/s column it never had, a Total line of its own
+pr ingest "$DATA/locust/openfaas/results.csv"
+pr summary --format locust results
+# a Gatling 2.3 log whose empty trailing message field was stripped (8 fields per REQUEST, not
+# 9: nuxeo/gatling-report's own test file) is read, with a warning; its counts are the file's
+# (awk -F'\t' '$1=="REQUEST"{c[$5" "$8]++}' counts 1000 "Create File" OK)
+pr ingest "$DATA/gatling/nuxeo_v23_stripped.log"
+pr summary --no-findings --by label nuxeo_v23_stripped

@@ -17,3 +17,11 @@ pr summary concat
 head -c 100000 "$DATA/vegeta/basic.bin" > cut.bin
 pr ingest cut.bin
 pr ingest --format vegeta-gob "$DATA/vegeta/basic.report.txt"
+# a Vegeta text report published with its attack (tests/data/vegeta/README.md): Vegeta rounds
+# its total apart from attack and wait (19.993s where 9.993s + 10.001s = 19.994s). The run's
+# duration is the attack, as Vegeta's rate divides by it; its test time (runs' TEST TIME, the
+# summary's "test time") is Vegeta's total, as printed; Vegeta's layout reprints it
+pr ingest "$DATA/vegeta/bud_rate150.report.txt"
+pr runs bud_rate150.report
+pr summary --no-findings bud_rate150.report
+sh_ "\$PR summary --format vegeta bud_rate150.report | head -n 2"

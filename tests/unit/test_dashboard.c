@@ -397,10 +397,10 @@ static void test_dashboard__label_apdex_top_errors(void **state)
     for (int i = 0; i < 5; i++) {
         pr_sample_init(&s);
         s.latency_ns = lat[i];
-        pr_label_extras_add(&lx, 1, &s, i < 3 ? 1 : 0, i == 3 ? e1 : i == 4 ? e2 : 0, i % 2);
+        pr_label_extras_add(&lx, 1, &s, i < 3 ? 1 : 0, i == 3 ? e1 : i == 4 ? e2 : 0, i % 2, i % 2);
     }
     pr_sample_init(&s);
-    pr_label_extras_add(&lx, 1, &s, 0, e2, 0);
+    pr_label_extras_add(&lx, 1, &s, 0, e2, 0, 0);
     json_t *l = json_object();
     pr_label_extras_json(&lx, 1, l, names, 1000000000, 2);
     json_t *ap = json_object_get(l, "apdex");

@@ -543,11 +543,11 @@ static void test_jmeter__csv_appended(void **st)
     twice[2 * len] = 0;
     collect c;
     pr_error err;
+    /* a gap of two days: a run of its own by default, and with --split-runs */
     assert_int_equal(parse_str(&c, NULL, twice, NULL, &err), 0);
     assert_int_equal(c.n, 640);
-    assert_true(c.warnings >= 1);
+    assert_int_equal(c.splits, 1);
     assert_non_null(strstr(c.last_warning, "gap"));
-    assert_int_equal(c.splits, 0);
     collect_free(&c);
     pr_parse_opts o = opts0();
     o.split_runs = 1;
@@ -555,6 +555,17 @@ static void test_jmeter__csv_appended(void **st)
     assert_int_equal(c.n, 640);
     assert_int_equal(c.splits, 1);
     collect_free(&c);
+    /* --no-split-runs: one run, the gap warned and kept in the run's meta */
+    o = opts0();
+    o.keep_gaps = 1;
+    assert_int_equal(parse_str(&c, NULL, twice, &o, &err), 0);
+    assert_int_equal(c.n, 640);
+    assert_true(c.warnings >= 1);
+    assert_non_null(strstr(c.last_warning, "gap"));
+    assert_int_equal(c.splits, 0);
+    collect_free(&c);
+    o.split_runs = 1;
+    o.keep_gaps = 0;
     free(twice);
     free(b);
     /* repeated header (JMeter appends without one, other writers with) */
@@ -563,7 +574,6 @@ static void test_jmeter__csv_appended(void **st)
     memcpy(twice, b, len);
     memcpy(twice + len, b, len);
     twice[2 * len] = 0;
-    o.split_runs = 1;
     assert_int_equal(parse_str(&c, NULL, twice, &o, &err), 0);
     assert_int_equal(c.n, 640);
     assert_int_equal(c.splits, 1);
