@@ -101,7 +101,7 @@ static void test_time(json_t *s)
     int64_t t = d + w;
     char h[32];
     put_int(s, "test_time_ns", t);
-    put_str(s, "test_time", pr_human_duration(t, h));
+    put_str(s, "test_time", pr_human_duration(t, h, sizeof h));
 }
 
 /* Successes and failures from whichever the summary has, with the requests. */
@@ -393,7 +393,7 @@ static void gaps_note(json_t *stats, const pr_run *run)
                 "%lld gaps of up to %s between sessions are inside this run (--no-split-runs): "
                 "its duration and rates span them",
                 n == 1 ? 1 : 2),
-             (long long)n, pr_human_duration(big, h));
+             (long long)n, pr_human_duration(big, h, sizeof h));
     json_t *notes = json_object_get(stats, "notes");
     if (!json_is_array(notes)) {
         notes = json_array();
