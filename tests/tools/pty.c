@@ -7,6 +7,7 @@
  * as they do for a person at a terminal. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,23 +86,41 @@ int main(int argc, char **argv)
         close(m);
         child(s, argv + i);
     }
-    close(s);
+    /* The parent keeps the slave side open: a master whose last slave closed may report EIO
+     * before it has handed over everything written to it (the end of a transcript lost). So it
+     * reads until the child has ended and then what is left, until the master stays quiet. */
     char buf[65536];
-    for (;;) { /* until the slave side is closed by every process holding it (EIO) */
-        ssize_t r = read(m, buf, sizeof buf);
-        if (r < 0 && errno == EINTR)
+    int status = 0, ended = 0;
+    for (;;) {
+        struct pollfd p = {m, POLLIN, 0};
+        int n = poll(&p, 1, ended ? 100 : 50);
+        if (n < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
-            break;
-        if (write_all(1, buf, (size_t)r) < 0)
-            break;
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
+        if (n > 0 && (p.revents & POLLIN)) {
+            ssize_t r = read(m, buf, sizeof buf);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0 || write_all(1, buf, (size_t)r) < 0)
+                break;
+            continue;
+        }
+        if (ended)
+            break; /* quiet for 100 ms after the child's end: all of it was read */
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            ended = 1;
+        else if (w < 0 && errno != EINTR) {
             perror("pty: waitpid");
             return 2;
         }
+    }
+    if (!ended)
+        while (waitpid(pid, &status, 0) < 0)
+            if (errno != EINTR) {
+                perror("pty: waitpid");
+                return 2;
+            }
+    close(s);
     close(m);
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
