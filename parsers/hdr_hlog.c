@@ -19,7 +19,6 @@
 #define HLOG_V2 0x1c849303u            /* uncompressed V2 encoding cookie base */
 #define HLOG_V2_COMPRESSED 0x1c849304u /* compressed V2 */
 #define HLOG_MAX_PAYLOAD (4u << 20)    /* a decompressed histogram, at most */
-#define HLOG_MAX_COUNT 200000000LL     /* samples a log may expand to */
 
 static int sniff(const unsigned char *buf, size_t len)
 {
@@ -217,6 +216,9 @@ typedef struct hlog {
     double start_s, base_s; /* NAN when the log has none */
     int64_t unit_ns;        /* ns per recorded value unit, 0 until known */
     int64_t total;
+    long long limit;  /* samples the log may hold after the line read (pr_expand_limit) */
+    long long read;   /* bytes read */
+    const char *rule; /* pr_expand_rule */
     uint32_t label;
     char tag[256];
 } hlog;
@@ -259,11 +261,11 @@ static int emit_counts(hlog *g, const hist *h, pr_sample *s, long ln, long col, 
     while (rc >= 0 && (r = next_bucket(&w, &c, &v, &bad)) > 0) {
         if (v > INT64_MAX / unit)
             bad = "a count in a bucket whose value in ns does not fit in 64 bits";
-        else if (c > HLOG_MAX_COUNT - g->total)
+        else if (c > g->limit - g->total)
             return pr_error_set(err, PR_EPARSE, g->name, ln, col,
-                                "byte %zu of the inflated histogram: a count of %lld takes the "
-                                "log beyond %lld values",
-                                w.at, (long long)c, HLOG_MAX_COUNT);
+                                "byte %zu of the inflated histogram: a count of %lld; expected "
+                                "at most %lld samples in all after %lld bytes (%s)",
+                                w.at, (long long)c, g->limit, g->read, g->rule);
         if (bad)
             break;
         s->latency_ns = v * unit;
@@ -315,7 +317,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
 {
     pr_run *run = sink->run;
     pr_run_set_format(run, "hdr-hlog", "hdrhistogram");
-    hlog g = {sink, pr_input_name(in), NAN, NAN, 0, 0, PR_NOSTR, ""};
+    hlog g = {sink, pr_input_name(in), NAN, NAN, 0, 0, 0, 0, pr_expand_rule(opts), PR_NOSTR, ""};
     const char *line;
     size_t len;
     int rc, intervals = 0;
@@ -352,6 +354,8 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                               1, "expected [Tag=NAME,]start,length,max,histogram");
             break;
         }
+        g.read = pr_input_offset(in);
+        g.limit = pr_expand_limit(opts, g.read);
         if ((rc = interval(&g, f, ln, (long)(f[3].p - line) + 1, err)) < 0) {
             if (!pr_input_line_terminated(in))
                 err->code = rc = PR_ETRUNC;

@@ -45,6 +45,8 @@ cases = {
     "crafted-top-value.hlog": [-(53 * 1024 + 1023), 1],
     # one count, then INT64_MAX: the total overflows
     "crafted-huge-count.hlog": [1, I64MAX],
+    # 200 million samples at 1.02 ms from one interval: an expansion bomb
+    "bomb.hlog": [-1023, 200000000],
 }
 for name, counts in cases.items():
     if len(sys.argv) > 2 and name not in sys.argv[2:]:
