@@ -131,7 +131,7 @@ for kind in ndjson csv; do
 done
 "$BIN" export --format hgrm --store "$DATA/bench.db" 1 > "$DATA/native.hgrm"
 rm -f "$DATA/k6.db" "$DATA/k6.db-wal" "$DATA/k6.db-shm"
-measure "ingest hgrm (distribution of run 1)" "$N" "$BIN" ingest --quiet --store "$DATA/k6.db" "$DATA/native.hgrm"
+measure "ingest hgrm (distribution of run 1)" "$N" "$BIN" ingest --quiet --max-samples "$N" --store "$DATA/k6.db" "$DATA/native.hgrm"
 # issue 18 target 1 (>= 10x): `vegeta report` (the peer: $VEGETA, build/peers/vegeta made by
 # bench/peers/vegeta.sh, or vegeta on PATH; skipped when there is none) against ingest + summary
 # --format vegeta on the gob bench_vegeta wrote above, interleaved rounds, medians

@@ -292,7 +292,8 @@ enum {
     OPT_SUBRESULTS,
     OPT_META,
     OPT_RUN_ID,
-    OPT_SHARD
+    OPT_SHARD,
+    OPT_MAX_SAMPLES
 };
 
 static int parse_opt(ingest_args *a, int c, const char *arg)
@@ -333,6 +334,12 @@ static int parse_opt(ingest_args *a, int c, const char *arg)
     case OPT_RECOVER: a->po.recover = 1; return 0;
     case OPT_META: a->metafile = arg; return 0;
     case OPT_RUN_ID: a->shard.run_id = arg; return 0;
+    case OPT_MAX_SAMPLES:
+        if (pr_lex_i64(arg, strlen(arg), &a->po.max_samples) < 0 || a->po.max_samples < 1) {
+            pr_cli_errorf("--max-samples expects a sample count (1 or more)");
+            return PR_EXIT_USAGE;
+        }
+        return 0;
     case OPT_SHARD:
         if (sscanf(arg, "%d/%d%c", &a->shard.index, &a->shard.count, &extra) != 2 ||
             a->shard.count < 1 || a->shard.index < 0 || a->shard.index >= a->shard.count) {
@@ -411,6 +418,7 @@ static int parse_args(ingest_args *a, int argc, char **argv)
         {"meta", required_argument, NULL, OPT_META},
         {"run-id", required_argument, NULL, OPT_RUN_ID},
         {"shard", required_argument, NULL, OPT_SHARD},
+        {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->tags = pr_xcalloc((size_t)argc, sizeof *a->tags);
@@ -575,6 +583,8 @@ const pr_command pr_cmd_ingest = {
     "                        `attack --shard I/N -o FILE`; each file says which shard it is)\n"
     "      --shard I/N       the one input is shard I of N (for files that do not say)\n"
     "      --store PATH|URL  store (default $PERFREPORT_STORE or ./perfreport.db)\n"
+    "HdrHistogram: --max-samples N  what one .hgrm/.hlog may become (default: 10,000,000\n"
+    "        + 1,000 a byte read)\n"
     "JMeter: --jtl-columns a,b,c  --jtl-time-format PATTERN  --tz ZONE\n"
     "        --jtl-timestamp start|end  --subresults exclude|include|only\n"
     "        --split-runs  --recover\n"

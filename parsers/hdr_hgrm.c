@@ -10,8 +10,6 @@
 #include <ctype.h>
 #include <string.h>
 
-#define HGRM_MAX_COUNT 200000000LL /* samples a distribution may expand to */
-
 static int sniff(const unsigned char *buf, size_t len)
 {
     pr_str w = {(const char *)buf, len};
@@ -157,11 +155,18 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                              "[1/(1-percentile)]\"");
             break;
         }
-        if (count < prev || count > HGRM_MAX_COUNT) {
-            rc = pr_error_set(err, PR_EPARSE, name, ln, 1,
-                              count < prev ? "total count goes down (%lld after %lld)"
-                                           : "total count %lld is beyond the %lld samples read",
-                              (long long)count, count < prev ? (long long)prev : HGRM_MAX_COUNT);
+        long long limit = pr_expand_limit(opts, pr_input_offset(in));
+        if (count < prev || count > limit) {
+            if (count < prev)
+                rc = pr_error_set(err, PR_EPARSE, name, ln, 1,
+                                  "total count goes down (%lld after %lld)", (long long)count,
+                                  (long long)prev);
+            else
+                rc = pr_error_set(err, PR_EPARSE, name, ln, 1,
+                                  "total count %lld; expected at most %lld samples after %lld "
+                                  "bytes (%s)",
+                                  (long long)count, limit, pr_input_offset(in),
+                                  pr_expand_rule(opts));
             break;
         }
         s.latency_ns = ns;

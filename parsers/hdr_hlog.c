@@ -19,7 +19,6 @@
 #define HLOG_V2 0x1c849303u            /* uncompressed V2 encoding cookie base */
 #define HLOG_V2_COMPRESSED 0x1c849304u /* compressed V2 */
 #define HLOG_MAX_PAYLOAD (4u << 20)    /* a decompressed histogram, at most */
-#define HLOG_MAX_COUNT 200000000LL     /* samples a log may expand to */
 
 static int sniff(const unsigned char *buf, size_t len)
 {
@@ -77,6 +76,8 @@ static uint64_t be64(const unsigned char *p)
 
 typedef struct hist {
     int unit_mag, sub_half_mag; /* bucket layout from lowest value and significant digits */
+    int64_t highest;            /* the highest trackable value the header states */
+    int64_t nidx;               /* indexes of the layout's 64-bit range: 64 buckets */
     const unsigned char *pay;
     size_t npay;
 } hist;
@@ -101,8 +102,9 @@ static int zigzag(const unsigned char **p, const unsigned char *end, int64_t *ou
     return 0;
 }
 
-/* The highest value equivalent to bucket index idx. */
-static int64_t value_at(const hist *h, int64_t idx)
+/* The lowest and highest values equivalent to bucket index idx: 0, or -1 when the index is
+ * negative or its highest value does not fit in 63 bits. No shift or sum overflows. */
+static int bucket_range(const hist *h, int64_t idx, int64_t *lo, int64_t *hi)
 {
     int64_t half = (int64_t)1 << h->sub_half_mag;
     int64_t bucket = (idx >> h->sub_half_mag) - 1;
@@ -111,11 +113,57 @@ static int64_t value_at(const hist *h, int64_t idx)
         sub -= half;
         bucket = 0;
     }
-    int shift = (int)bucket + h->unit_mag;
-    if (shift > 62 || sub > (INT64_MAX >> shift))
+    if (idx < 0 || bucket > 62 - h->unit_mag)
         return -1;
-    int64_t lo = sub << shift, range = (int64_t)1 << shift;
-    return lo + range - 1;
+    int shift = (int)bucket + h->unit_mag; /* 0..62 */
+    if ((uint64_t)sub + 1 > UINT64_C(1) << (63 - shift))
+        return -1;
+    *lo = (int64_t)((uint64_t)sub << shift);
+    *hi = (int64_t)((((uint64_t)sub + 1) << shift) - 1);
+    return 0;
+}
+
+/* Walks a histogram's counts in index order. */
+typedef struct walk {
+    const hist *h;
+    const unsigned char *p;
+    int64_t idx;
+    size_t at;   /* byte of the inflated histogram where the last count read starts */
+    int64_t raw; /* that count as written */
+} walk;
+
+/* The next non-empty bucket: 1 with *count and *value (its highest equivalent value) set, 0
+ * at the payload's end, or -1 with *bad saying what is wrong with the count at byte w->at. */
+static int next_bucket(walk *w, int64_t *count, int64_t *value, const char **bad)
+{
+    const unsigned char *end = w->h->pay + w->h->npay;
+    while (w->p < end) {
+        int64_t c, lo;
+        w->at = (size_t)(w->p - w->h->pay) + 40;
+        if (zigzag(&w->p, end, &c) < 0) {
+            *bad = "histogram payload cut short";
+            return -1;
+        }
+        w->raw = c;
+        if (c < 0) { /* a run of -c empty buckets; idx never passes nidx + npay */
+            if (c == INT64_MIN || -c > w->h->nidx - w->idx) {
+                *bad = "a run of empty buckets goes past the histogram's last bucket";
+                return -1;
+            }
+            w->idx += -c;
+            continue;
+        }
+        int64_t idx = w->idx++;
+        if (!c)
+            continue;
+        if (bucket_range(w->h, idx, &lo, value) < 0 || lo > w->h->highest) {
+            *bad = "a count in a bucket beyond the histogram's highest trackable value";
+            return -1;
+        }
+        *count = c;
+        return 1;
+    }
+    return 0;
 }
 
 /* Decodes one base64 compressed histogram into *h (payload in *buf, owned by the caller). */
@@ -143,8 +191,8 @@ static const char *decode(pr_str text, hist *h, unsigned char **buf, unsigned ch
     if (out < 40 || (be32(*buf) & ~0xf0u) != HLOG_V2)
         return "inflated histogram lacks the V2 encoding cookie";
     uint32_t plen = be32(*buf + 4), norm = be32(*buf + 8), digits = be32(*buf + 12);
-    int64_t lowest = (int64_t)be64(*buf + 16);
-    if (plen > out - 40 || digits > 5 || lowest < 1)
+    int64_t lowest = (int64_t)be64(*buf + 16), highest = (int64_t)be64(*buf + 24);
+    if (plen > out - 40 || digits > 5 || lowest < 1 || highest < lowest)
         return "inconsistent histogram header (payload length, significant digits or lowest "
                "value)";
     if (norm)
@@ -154,7 +202,9 @@ static const char *decode(pr_str text, hist *h, unsigned char **buf, unsigned ch
         largest *= 10;
     int sub_mag = (int)ceil(log2((double)largest));
     h->sub_half_mag = sub_mag > 1 ? sub_mag - 1 : 0;
-    h->unit_mag = (int)floor(log2((double)lowest));
+    h->unit_mag = 63 - __builtin_clzll((unsigned long long)lowest); /* floor(log2(lowest)) */
+    h->highest = highest;
+    h->nidx = (int64_t)64 << h->sub_half_mag;
     h->pay = *buf + 40;
     h->npay = plen;
     return NULL;
@@ -166,6 +216,9 @@ typedef struct hlog {
     double start_s, base_s; /* NAN when the log has none */
     int64_t unit_ns;        /* ns per recorded value unit, 0 until known */
     int64_t total;
+    long long limit;  /* samples the log may hold after the line read (pr_expand_limit) */
+    long long read;   /* bytes read */
+    const char *rule; /* pr_expand_rule */
     uint32_t label;
     char tag[256];
 } hlog;
@@ -181,28 +234,53 @@ static double comment_time(pr_str l, const char *key)
     return pr_lex_double(tok.p, tok.n, &v) == 0 ? v : NAN;
 }
 
-/* ns per value unit from the interval's max column (ms) and its largest value. */
+/* ns per value unit from the interval's max column (ms) and its largest value; nothing when
+ * the payload is damaged (interval() says where). */
 static void find_unit(hlog *g, const hist *h, double max_ms)
 {
-    int64_t raw = 0, idx = 0, c;
-    const unsigned char *p = h->pay, *end = h->pay + h->npay;
-    while (p < end && zigzag(&p, end, &c) == 0) {
-        if (c < 0) {
-            idx += -c;
-            continue;
-        }
-        if (c > 0)
-            raw = value_at(h, idx);
-        idx++;
-    }
-    if (raw <= 0 || !(max_ms > 0))
+    walk w = {h, h->pay, 0, 0, 0};
+    int64_t raw = 0, c, v;
+    const char *bad;
+    int r;
+    while ((r = next_bucket(&w, &c, &v, &bad)) > 0)
+        raw = v;
+    if (r < 0 || raw <= 0 || !(max_ms > 0))
         return;
-    double r = max_ms * 1e6 / (double)raw;
-    g->unit_ns = r > 31622 ? 1000000 : r > 31.6 ? 1000 : 1; /* nearest power of 1000 */
+    double ratio = max_ms * 1e6 / (double)raw;
+    g->unit_ns = ratio > 31622 ? 1000000 : ratio > 31.6 ? 1000 : 1; /* nearest power of 1000 */
     pr_run_meta_set(g->sink->run, "value_unit_ns", json_integer(g->unit_ns));
 }
 
-static int interval(hlog *g, pr_str *f, size_t nf, long ln, pr_error *err)
+/* Emits the samples of one decoded histogram; col is the histogram's column on line ln. */
+static int emit_counts(hlog *g, const hist *h, pr_sample *s, long ln, long col, pr_error *err)
+{
+    walk w = {h, h->pay, 0, 0, 0};
+    int64_t unit = g->unit_ns ? g->unit_ns : 1, c, v;
+    const char *bad = NULL;
+    int r, rc = 0;
+    while (rc >= 0 && (r = next_bucket(&w, &c, &v, &bad)) > 0) {
+        if (v > INT64_MAX / unit)
+            bad = "a count in a bucket whose value in ns does not fit in 64 bits";
+        else if (c > g->limit - g->total)
+            return pr_error_set(err, PR_EPARSE, g->name, ln, col,
+                                "byte %zu of the inflated histogram: a count of %lld; expected "
+                                "at most %lld samples in all after %lld bytes (%s)",
+                                w.at, (long long)c, g->limit, g->read, g->rule);
+        if (bad)
+            break;
+        s->latency_ns = v * unit;
+        g->total += c;
+        for (int64_t k = 0; k < c && rc >= 0; k++)
+            rc = pr_sink_emit(g->sink, s, err);
+    }
+    if (rc >= 0 && bad)
+        rc = pr_error_set(err, PR_EPARSE, g->name, ln, col,
+                          "byte %zu of the inflated histogram: %s (count %lld)", w.at, bad,
+                          (long long)w.raw);
+    return rc;
+}
+
+static int interval(hlog *g, pr_str *f, long ln, long col, pr_error *err)
 {
     double ts, len_s, max_ms;
     if (pr_lex_double(f[0].p, f[0].n, &ts) < 0 || pr_lex_double(f[1].p, f[1].n, &len_s) < 0 ||
@@ -214,7 +292,7 @@ static int interval(hlog *g, pr_str *f, size_t nf, long ln, pr_error *err)
     const char *bad = decode(f[3], &h, &buf, &raw);
     int rc = 0;
     if (bad) {
-        rc = pr_error_set(err, PR_EPARSE, g->name, ln, (long)(f[3].p - f[0].p) + 1, "%s", bad);
+        rc = pr_error_set(err, PR_EPARSE, g->name, ln, col, "%s", bad);
         goto out;
     }
     if (!g->unit_ns)
@@ -228,31 +306,7 @@ static int interval(hlog *g, pr_str *f, size_t nf, long ln, pr_error *err)
     s.label = g->label;
     if (pr_time_from_seconds(base + ts, &s.start_ns) < 0) /* outside 1678..2261: unknown */
         s.start_ns = PR_UNKNOWN;
-    int64_t unit = g->unit_ns ? g->unit_ns : 1, idx = 0, c;
-    const unsigned char *p = h.pay, *end = h.pay + h.npay;
-    while (p < end && rc >= 0) {
-        if (zigzag(&p, end, &c) < 0) {
-            rc = pr_error_set(err, PR_EPARSE, g->name, ln, 0, "histogram payload cut short");
-            break;
-        }
-        if (c < 0) {
-            idx += c == INT64_MIN ? 0 : -c;
-            continue;
-        }
-        int64_t v = value_at(&h, idx++);
-        if (c && (v < 0 || v > INT64_MAX / unit || g->total + c > HLOG_MAX_COUNT)) {
-            rc = pr_error_set(err, PR_EPARSE, g->name, ln, 0,
-                              v < 0 || v > INT64_MAX / unit ? "histogram value out of range"
-                                                            : "more than %lld values",
-                              HLOG_MAX_COUNT);
-            break;
-        }
-        s.latency_ns = v * unit;
-        g->total += c;
-        for (int64_t k = 0; k < c && rc >= 0; k++)
-            rc = pr_sink_emit(g->sink, &s, err);
-    }
-    (void)nf;
+    rc = emit_counts(g, &h, &s, ln, col, err);
 out:
     free(buf);
     free(raw);
@@ -263,7 +317,7 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
 {
     pr_run *run = sink->run;
     pr_run_set_format(run, "hdr-hlog", "hdrhistogram");
-    hlog g = {sink, pr_input_name(in), NAN, NAN, 0, 0, PR_NOSTR, ""};
+    hlog g = {sink, pr_input_name(in), NAN, NAN, 0, 0, 0, 0, pr_expand_rule(opts), PR_NOSTR, ""};
     const char *line;
     size_t len;
     int rc, intervals = 0;
@@ -300,7 +354,9 @@ static int parse(pr_input *in, pr_sink *sink, const pr_parse_opts *opts, pr_erro
                               1, "expected [Tag=NAME,]start,length,max,histogram");
             break;
         }
-        if ((rc = interval(&g, f, nf, ln, err)) < 0) {
+        g.read = pr_input_offset(in);
+        g.limit = pr_expand_limit(opts, g.read);
+        if ((rc = interval(&g, f, ln, (long)(f[3].p - line) + 1, err)) < 0) {
             if (!pr_input_line_terminated(in))
                 err->code = rc = PR_ETRUNC;
             break;

@@ -3,6 +3,7 @@
 #ifndef PR_PARSER_H
 #define PR_PARSER_H
 #include <stddef.h>
+#include <stdint.h>
 #include "model/error.h"
 #include "model/input.h"
 #include "model/sink.h"
@@ -22,7 +23,30 @@ typedef struct pr_parse_opts {
     int keep_gaps;               /* --no-split-runs: a JTL's sessions far apart stay one run */
     int recover;                 /* --recover: keep what can be read from damaged XML */
     int subresults;              /* enum pr_subresults */
+    int64_t max_samples;         /* --max-samples: what a counting reader may emit; 0 = rule */
 } pr_parse_opts;
+
+/* Readers whose records are counts (HdrHistogram's .hgrm and .hlog) expand: a few bytes can ask
+ * for millions of samples. Such a reader emits at most pr_expand_limit() samples once it has
+ * read `bytes` of its input: PR_EXPAND_BASE plus PR_EXPAND_PER_BYTE per byte, or
+ * opts->max_samples when set; beyond, the input is refused (PR_EPARSE) at the record that
+ * asked for more (docs/security.md). */
+#define PR_EXPAND_BASE 10000000LL
+#define PR_EXPAND_PER_BYTE 1000LL
+static inline int64_t pr_expand_limit(const pr_parse_opts *opts, int64_t bytes)
+{
+    if (opts->max_samples > 0)
+        return opts->max_samples;
+    if (bytes > (INT64_MAX - PR_EXPAND_BASE) / PR_EXPAND_PER_BYTE)
+        return INT64_MAX;
+    return PR_EXPAND_BASE + PR_EXPAND_PER_BYTE * (bytes > 0 ? bytes : 0);
+}
+/* Where that limit comes from, for the reader's error message. */
+static inline const char *pr_expand_rule(const pr_parse_opts *opts)
+{
+    return opts->max_samples > 0 ? "set by --max-samples"
+                                 : "10000000 + 1000 a byte read; --max-samples N allows more";
+}
 
 typedef struct pr_parser {
     const char *name;    /* --format name, e.g. "vegeta-gob" */

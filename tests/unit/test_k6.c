@@ -339,6 +339,57 @@ static void test_k6__hlog(void **st)
     collect_free(&c);
 }
 
+/* Crafted counts (tests/data/hdr/crafted/) are refused at the histogram's line and column, the
+ * byte of the inflated histogram named, with no sample emitted; the readers' expansion limit
+ * (parsers/parser.h) holds for the default rule and for --max-samples. */
+static void test_k6__hdr_crafted(void **st)
+{
+    static const struct {
+        const char *file, *byte;
+    } bad[] = {{"crafted-min-run.hlog", "byte 40 "},     {"crafted-index-wrap.hlog", "byte 40 "},
+               {"crafted-bucket-2e31.hlog", "byte 40 "}, {"crafted-top-value.hlog", "byte 43 "},
+               {"crafted-huge-count.hlog", "byte 41 "},  {"bomb.hlog", "byte 42 "}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "hdr/crafted/%s", bad[i].file);
+        collect c;
+        collect_init(&c);
+        pr_error err;
+        assert_int_equal(collect_parse_file(&c, "hdr-hlog", testdata(rel), NULL, &err), PR_EPARSE);
+        assert_int_equal(err.line, 3);
+        assert_int_equal(err.col, 19);
+        assert_non_null(strstr(err.msg, bad[i].byte));
+        assert_int_equal(c.n, 0); /* nothing reaches the consumer */
+        collect_free(&c);
+    }
+    collect c;
+    collect_init(&c);
+    pr_error err;
+    assert_int_equal(
+        collect_parse_file(&c, "hdr-hgrm", testdata("hdr/crafted/bomb.hgrm"), NULL, &err),
+        PR_EPARSE);
+    assert_int_equal(err.line, 4);
+    assert_int_equal(c.n, 0);
+    collect_free(&c);
+    pr_parse_opts o = {0};
+    assert_int_equal(pr_expand_limit(&o, 0), PR_EXPAND_BASE);
+    assert_int_equal(pr_expand_limit(&o, 216), PR_EXPAND_BASE + 216 * PR_EXPAND_PER_BYTE);
+    assert_int_equal(pr_expand_limit(&o, INT64_MAX), INT64_MAX);
+    o.max_samples = 4489;
+    collect_init(&c);
+    assert_int_equal(
+        collect_parse_file(&c, "hdr-hlog", testdata("hdr/tagged-non-monotonic.hlog"), &o, &err),
+        PR_EPARSE);
+    assert_true(c.n <= 4489);
+    collect_free(&c);
+    o.max_samples = 4490;
+    collect_init(&c);
+    assert_int_equal(
+        collect_parse_file(&c, "hdr-hlog", testdata("hdr/tagged-non-monotonic.hlog"), &o, &err), 0);
+    assert_int_equal(c.n, 4490);
+    collect_free(&c);
+}
+
 int main(void)
 {
     pr_xalloc_json();
@@ -347,7 +398,7 @@ int main(void)
         cmocka_unit_test(test_k6__damaged),        cmocka_unit_test(test_k6__csv_time_formats),
         cmocka_unit_test(test_k6__summary),        cmocka_unit_test(test_k6__percentile),
         cmocka_unit_test(test_k6__hgrm_round_trip), cmocka_unit_test(test_k6__hgrm_wrk2),
-        cmocka_unit_test(test_k6__hlog),
+        cmocka_unit_test(test_k6__hlog),           cmocka_unit_test(test_k6__hdr_crafted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
