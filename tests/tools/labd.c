@@ -171,7 +171,7 @@ static int64_t path_epoch(const char *path, int64_t now)
             return at[i];
     if (n == 64)
         return epoch_ns;
-    snprintf(seen[n], sizeof seen[n], "%s", path);
+    snprintf(seen[n], sizeof seen[n], "%.*s", (int)sizeof seen[n] - 1, path);
     at[n] = now;
     return at[n++];
 }
