@@ -1962,17 +1962,11 @@ void pr_findings_annotate(json_t *doc, const pr_findings_opts *opts)
         o = *opts;
     else
         pr_findings_opts_init(&o);
-    o.runs = json_object_get(doc, "runs");
+    o.runs = json_object_get(doc, "runs"); /* series rules read the other runs */
     size_t i;
     json_t *r;
-    /* every run's findings are computed before any is attached: a series rule reads its
-     * siblings' models, which must not hold findings yet */
-    json_t *all = json_array();
     json_array_foreach (o.runs, i, r)
-        json_array_append_new(all, pr_findings_run(r, &o));
-    json_array_foreach (o.runs, i, r)
-        json_object_set(r, "findings", json_array_get(all, i));
-    json_decref(all);
+        json_object_set_new(r, "findings", pr_findings_run(r, &o));
 }
 
 int pr_findings_print(FILE *f, const json_t *findings)

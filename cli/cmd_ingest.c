@@ -4,6 +4,7 @@
 #include "cli/common.h"
 #include "analysis/view_stats.h"
 #include "cli/views.h"
+#include "gen/loop.h"
 #include "model/text.h"
 #include "model/xalloc.h"
 #include "parsers/join.h"
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The progress line of an ingest on a terminal: a sink observer (pr_sink.progress), so the
@@ -27,17 +27,10 @@ typedef struct progress {
     int64_t t0, shown; /* ns, CLOCK_MONOTONIC */
 } progress;
 
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void progress_show(unsigned long long total, void *p)
 {
     progress *g = p;
-    int64_t now = mono_ns();
+    int64_t now = pr_loop_now_ns();
     if (now - g->shown < 200000000)
         return;
     g->shown = now;
@@ -158,7 +151,7 @@ static int parse_input(const ingest_args *a, const char *path, pr_input *in, con
     pr_run_set_format(sink->run, p->name, p->tool);
     label_run(a, sink->run);
     struct stat sb;
-    int64_t t0 = mono_ns();
+    int64_t t0 = pr_loop_now_ns();
     progress g = {pr_input_name(in), in,
                   !strcmp(path, "-") || stat(path, &sb) || !S_ISREG(sb.st_mode) ? 0 : sb.st_size,
                   t0, t0};

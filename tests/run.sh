@@ -72,39 +72,35 @@ for t in "$BUILD"/fuzz/fuzz_*; do
   fi
 done
 
+# cli_case FILE PASS [VAR=VALUE…]: one CLI transcript case in the environment given; PASS
+# ("" for the first pass) is printed beside the case's name.
+cli_case() {
+  c=$1 label=$2
+  shift 2
+  name=$(basename "$c" .sh)
+  env "$@" sh tests/cli/lib.sh "$c" >"$log" 2>&1
+  crc=$?
+  if [ "$crc" -eq 0 ]; then
+    pass=$((pass + 1)); echo "ok   cli/$name${label:+ ($label)}"
+  elif [ "$crc" -eq 77 ]; then
+    skip=$((skip + 1)); echo "skip cli/$name (${label:+$label: }$(tail -1 "$log"))"
+  else
+    note_fail "cli/$name${label:+($label)}"; echo "FAIL cli/$name${label:+ ($label)}"
+    head -60 "$log" | sed 's/^/    /'
+  fi
+}
+# The CLI cases, ONLY applied.
+cases=""
 for c in tests/cli/*.sh; do
-  [ -f "$c" ] || continue
   name=$(basename "$c" .sh)
   [ "$name" = lib ] && continue
   [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
-  sh tests/cli/lib.sh "$c" >"$log" 2>&1
-  rc=$?
-  if [ "$rc" -eq 0 ]; then
-    pass=$((pass + 1)); echo "ok   cli/$name"
-  elif [ "$rc" -eq 77 ]; then
-    skip=$((skip + 1)); echo "skip cli/$name ($(tail -1 "$log"))"
-  else
-    note_fail "cli/$name"; echo "FAIL cli/$name"; head -60 "$log" | sed 's/^/    /'
-  fi
+  cases="$cases $c"
 done
-
+for c in $cases; do cli_case "$c" ""; done
 # The same transcripts with perfreport on a terminal (tests/tools/pty.c): what a user at a
 # shell sees must match what a pipe gets, and no case may end by a signal there.
-for c in tests/cli/*.sh; do
-  [ -f "$c" ] || continue
-  name=$(basename "$c" .sh)
-  [ "$name" = lib ] && continue
-  [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
-  PR_TTY=1 sh tests/cli/lib.sh "$c" >"$log" 2>&1
-  rc=$?
-  if [ "$rc" -eq 0 ]; then
-    pass=$((pass + 1)); echo "ok   cli/$name (terminal)"
-  elif [ "$rc" -eq 77 ]; then
-    skip=$((skip + 1)); echo "skip cli/$name (terminal: $(tail -1 "$log"))"
-  else
-    note_fail "cli/$name(terminal)"; echo "FAIL cli/$name (terminal)"; head -60 "$log" | sed 's/^/    /'
-  fi
-done
+for c in $cases; do cli_case "$c" terminal PR_TTY=1; done
 
 # integration NAME KIND: runs tests/integration/NAME.sh against a fresh store of KIND (sqlite
 # or postgresql); 0 pass, 77 skip (its last line says why), else fail.
@@ -148,13 +144,6 @@ integration_pass sqlite
 
 # The same transcripts against the PostgreSQL store: one scratch server for the whole pass
 # (tests/tools/pg.sh), a fresh database per case; skipped, visibly, where none can start.
-cases=""
-for c in tests/cli/*.sh; do
-  name=$(basename "$c" .sh)
-  [ "$name" = lib ] && continue
-  [ -n "${ONLY:-}" ] && case "$name" in *"$ONLY"*) ;; *) continue;; esac
-  cases="$cases $c"
-done
 pg_its=$(grep -l '^# stores:.*postgresql' tests/integration/*.sh 2>/dev/null)
 if [ -n "${ONLY:-}" ]; then
   pg_its=$(for t in $pg_its; do case "$(basename "$t" .sh)" in *"$ONLY"*) echo "$t";; esac; done)
@@ -163,18 +152,7 @@ if [ -n "$cases$pg_its" ]; then
   pgdir=$(mktemp -d)
   if pgenv=$(sh tests/tools/pg.sh start "$pgdir" 2>"$log"); then
     eval "$pgenv"
-    for c in $cases; do
-      name=$(basename "$c" .sh)
-      PR_STORE_KIND=postgresql sh tests/cli/lib.sh "$c" >"$log" 2>&1
-      crc=$?
-      if [ "$crc" -eq 0 ]; then
-        pass=$((pass + 1)); echo "ok   cli/$name (postgresql)"
-      elif [ "$crc" -eq 77 ]; then
-        skip=$((skip + 1)); echo "skip cli/$name (postgresql: $(tail -1 "$log"))"
-      else
-        note_fail "cli/$name(postgresql)"; echo "FAIL cli/$name (postgresql)"; head -60 "$log" | sed 's/^/    /'
-      fi
-    done
+    for c in $cases; do cli_case "$c" postgresql PR_STORE_KIND=postgresql; done
     integration_pass postgresql
     stop_pg
   else
